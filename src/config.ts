@@ -1,0 +1,167 @@
+import path from 'node:path';
+import { isPlan, type Plan, type PlanPolicy, PLANS } from './domain/plans.ts';
+
+// Configuration is read once from the environment and validated at start-up;
+// a bad value stops the process with a message naming the variable.
+
+export type Role = 'api' | 'ingest' | 'deliver';
+const ROLES: readonly Role[] = ['api', 'ingest', 'deliver'];
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** PostgreSQL URL; absent = embedded SQLite under dataDir. */
+  databaseUrl: string | null;
+  /** Schema used on PostgreSQL (tests isolate themselves with their own). */
+  databaseSchema: string | null;
+  redisUrl: string | null;
+  /** Prefix for every Redis key, so instances of different deployments/tests do not collide. */
+  redisPrefix: string;
+  requireApiKey: boolean;
+  webOrigins: string[];
+  apiKeyMinPlan: Plan;
+  trustProxy: boolean;
+  ingest: 'live' | 'off';
+  outboundAllowPrivate: string[];
+  demo: boolean;
+  rateLimits: Partial<Record<Plan, Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>>>>;
+  logLevel: string;
+  roles: Role[];
+  mcpPort: number | null;
+  streamPingSeconds: number;
+  eventRetentionDays: number;
+  pollIntervalSeconds: number;
+  /** Migrate and load the catalog on start (the CLI turns this off for `migrate`). */
+  autoMigrate: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new ConfigError(name, `expected true or false, got '${v}'`);
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  if (!/^\d+$/.test(v)) throw new ConfigError(name, `expected an integer, got '${v}'`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const v = env[name];
+  if (v === undefined || v === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  }
+  return v;
+}
+
+function rateLimits(env: Env): Config['rateLimits'] {
+  const raw = env.RATE_LIMITS;
+  if (!raw) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('RATE_LIMITS', 'is not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError('RATE_LIMITS', 'must be a JSON object keyed by plan');
+  }
+  const out: Config['rateLimits'] = {};
+  for (const [plan, figures] of Object.entries(parsed)) {
+    if (!isPlan(plan)) throw new ConfigError('RATE_LIMITS', `unknown plan '${plan}' (plans: ${PLANS.join(', ')})`);
+    if (typeof figures !== 'object' || figures === null) throw new ConfigError('RATE_LIMITS', `'${plan}' must be an object`);
+    const entry: Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>> = {};
+    for (const [k, v] of Object.entries(figures)) {
+      if (k !== 'perMinute' && k !== 'perDay') throw new ConfigError('RATE_LIMITS', `unknown field '${plan}.${k}'`);
+      if (!Number.isInteger(v) || (v as number) < 1) throw new ConfigError('RATE_LIMITS', `'${plan}.${k}' must be a positive integer`);
+      entry[k] = v as number;
+    }
+    out[plan] = entry;
+  }
+  return out;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const minPlan = env.API_KEY_MIN_PLAN || 'free';
+  if (!isPlan(minPlan) || minPlan === 'anonymous') {
+    throw new ConfigError('API_KEY_MIN_PLAN', `must be one of free, standard, pro, enterprise, vip; got '${minPlan}'`);
+  }
+  const ingest = env.INGEST || 'live';
+  if (ingest !== 'live' && ingest !== 'off') throw new ConfigError('INGEST', `must be 'live' or 'off', got '${ingest}'`);
+  const roles = list(env, 'ROLES');
+  for (const r of roles) {
+    if (!ROLES.includes(r as Role)) throw new ConfigError('ROLES', `unknown role '${r}' (roles: ${ROLES.join(', ')})`);
+  }
+  const schema = env.DATABASE_SCHEMA || null;
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError('DATABASE_SCHEMA', 'must be a lowercase SQL identifier');
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `unknown level '${logLevel}'`);
+  }
+  const mcpPort = env.MCP_PORT ? int(env, 'MCP_PORT', 0, 1, 65535) : null;
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseSchema: schema,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: env.REDIS_PREFIX || 'vis:',
+    requireApiKey: bool(env, 'VENDOR_API_REQUIRE_API_KEY', false),
+    webOrigins: list(env, 'WEB_ORIGINS').map((o) => {
+      try {
+        return new URL(o).origin;
+      } catch {
+        throw new ConfigError('WEB_ORIGINS', `'${o}' is not an origin URL`);
+      }
+    }),
+    apiKeyMinPlan: minPlan,
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    ingest,
+    outboundAllowPrivate: list(env, 'OUTBOUND_ALLOW_PRIVATE'),
+    demo: bool(env, 'DEMO', false),
+    rateLimits: rateLimits(env),
+    logLevel,
+    roles: roles.length ? (roles as Role[]) : [...ROLES],
+    mcpPort,
+    streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
+    eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
+    pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', 60, 5, 86400),
+    autoMigrate: true,
+  };
+}

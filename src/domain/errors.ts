@@ -1,0 +1,32 @@
+// Domain errors carry a code and know nothing of HTTP; each edge (REST, MCP, CLI)
+// maps the code once.
+
+export type ErrorCode =
+  | 'invalid_parameter'
+  | 'not_found'
+  | 'unauthorized'
+  | 'direct_api_not_allowed'
+  | 'plan_required'
+  | 'limit_exceeded'
+  | 'rate_limit_exceeded'
+  | 'conflict'
+  | 'unavailable'
+  | 'internal_error';
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  /** Extra fields that belong in the error body (e.g. `currentPlan`, `hint`, `limit`). */
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const invalidParameter = (name: string, why: string) =>
+  new DomainError('invalid_parameter', `Invalid parameter '${name}': ${why}`, { parameter: name });
+
+export const notFound = (message: string) => new DomainError('not_found', message);

@@ -1,0 +1,112 @@
+import type { Impact, IncidentRecord } from './records.ts';
+
+// Reliability statistics computed from stored incidents. Rules (docs/statistics.md):
+// - uptime: minutes covered by a major/critical incident count as down, minutes
+//   covered only by minor incidents count half; overlapping incidents are merged
+//   so a minute is never counted twice. `none` impact does not reduce uptime.
+// - MTTR: mean start→resolve time of incidents resolved in the window.
+// - badge: excellent >= 99.95 % and no critical incident, good >= 99.5 %,
+//   fair >= 99 %, else poor.
+
+export const BADGES = ['excellent', 'good', 'fair', 'poor'] as const;
+export type Badge = (typeof BADGES)[number];
+
+export interface VendorStats {
+  vendor: string;
+  timePeriod: string;
+  incidentCount: number;
+  byImpact: Record<Impact, number>;
+  mttrMinutes: number | null;
+  longestIncidentMinutes: number | null;
+  uptimePercent: number;
+  maintenanceCount: number;
+  lastIncidentAt: string | null;
+  badge: Badge;
+}
+
+type Interval = [number, number];
+
+const MINUTE = 60_000;
+
+export function durationMinutes(startedAt: string, resolvedAt: string | null, now: Date): number {
+  const end = resolvedAt ? Date.parse(resolvedAt) : now.getTime();
+  return Math.max(0, Math.round((end - Date.parse(startedAt)) / MINUTE));
+}
+
+/** Total length of the union of intervals, in ms. */
+function unionLength(intervals: Interval[]): number {
+  const sorted = intervals.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let cur: Interval | null = null;
+  for (const iv of sorted) {
+    if (!cur || iv[0] > cur[1]) {
+      if (cur) total += cur[1] - cur[0];
+      cur = [iv[0], iv[1]];
+    } else if (iv[1] > cur[1]) {
+      cur[1] = iv[1];
+    }
+  }
+  if (cur) total += cur[1] - cur[0];
+  return total;
+}
+
+export function uptimePercent(incidents: IncidentRecord[], since: Date, now: Date): number {
+  const from = since.getTime();
+  const to = now.getTime();
+  const windowMs = to - from;
+  if (windowMs <= 0) return 100;
+  const clip = (i: IncidentRecord): Interval => [
+    Math.max(from, Date.parse(i.startedAt)),
+    Math.min(to, i.resolvedAt ? Date.parse(i.resolvedAt) : to),
+  ];
+  const down = incidents.filter((i) => i.impact === 'major' || i.impact === 'critical').map(clip);
+  const degradedOrDown = incidents.filter((i) => i.impact !== 'none').map(clip);
+  const downMs = unionLength(down);
+  // Minutes under a minor incident that are not already down.
+  const degradedMs = unionLength(degradedOrDown) - downMs;
+  const lost = downMs + degradedMs / 2;
+  return Math.round((1 - lost / windowMs) * 100_000) / 1000;
+}
+
+export function badgeFor(uptime: number, byImpact: Record<Impact, number>): Badge {
+  if (uptime >= 99.95 && byImpact.critical === 0) return 'excellent';
+  if (uptime >= 99.5) return 'good';
+  if (uptime >= 99) return 'fair';
+  return 'poor';
+}
+
+export function computeVendorStats(
+  vendor: string,
+  timePeriod: string,
+  incidents: IncidentRecord[],
+  maintenanceCount: number,
+  since: Date,
+  now: Date,
+): VendorStats {
+  const byImpact: Record<Impact, number> = { none: 0, minor: 0, major: 0, critical: 0 };
+  let lastIncidentAt: string | null = null;
+  let longest: number | null = null;
+  const resolvedDurations: number[] = [];
+  for (const i of incidents) {
+    byImpact[i.impact] += 1;
+    if (!lastIncidentAt || i.startedAt > lastIncidentAt) lastIncidentAt = i.startedAt;
+    const d = durationMinutes(i.startedAt, i.resolvedAt, now);
+    longest = longest === null ? d : Math.max(longest, d);
+    if (i.resolvedAt) resolvedDurations.push(d);
+  }
+  const uptime = uptimePercent(incidents, since, now);
+  return {
+    vendor,
+    timePeriod,
+    incidentCount: incidents.length,
+    byImpact,
+    mttrMinutes: resolvedDurations.length
+      ? Math.round(resolvedDurations.reduce((a, b) => a + b, 0) / resolvedDurations.length)
+      : null,
+    longestIncidentMinutes: longest,
+    uptimePercent: uptime,
+    maintenanceCount,
+    lastIncidentAt,
+    badge: badgeFor(uptime, byImpact),
+  };
+}

@@ -1,0 +1,89 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { DomainError, type ErrorCode } from '../../domain/errors.ts';
+
+// The one place where errors become HTTP: domain codes map to statuses, Fastify's
+// own errors (validation, body parsing, size) become the contract's error body,
+// and a 5xx never carries internals to the client.
+
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  invalid_parameter: 400,
+  not_found: 404,
+  unauthorized: 401,
+  direct_api_not_allowed: 403,
+  plan_required: 403,
+  limit_exceeded: 403,
+  rate_limit_exceeded: 429,
+  conflict: 409,
+  unavailable: 503,
+  internal_error: 500,
+};
+
+export interface ErrorPayload {
+  success: false;
+  error: string;
+  message: string;
+  requestId: string;
+  [k: string]: unknown;
+}
+
+export function errorBody(request: FastifyRequest, error: string, message: string, extra: Record<string, unknown> = {}): ErrorPayload {
+  return { success: false, error, message, ...extra, requestId: request.id };
+}
+
+/** Names the parameter behind an Ajv validation error, e.g. `limit` or `body.vendors`. */
+function validationParameter(err: FastifyError): { name: string; why: string } {
+  const v = err.validation?.[0];
+  if (!v) return { name: 'request', why: err.message };
+  const missing = (v.params as { missingProperty?: string })?.missingProperty;
+  const extra = (v.params as { additionalProperty?: string })?.additionalProperty;
+  const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const name = missing ?? extra ?? (path || err.validationContext || 'request');
+  const why = extra ? 'is not a known field' : missing ? 'is required' : (v.message ?? 'is invalid');
+  const ctx = err.validationContext === 'body' && !name.startsWith('body') ? `body.${name}` : name;
+  return { name: ctx, why };
+}
+
+function isDatabaseDown(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ETIMEDOUT' || code === 'SQLITE_BUSY';
+}
+
+export const errorsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      if (err instanceof DomainError) {
+        const status = STATUS_BY_CODE[err.code];
+        if (err.code === 'rate_limit_exceeded' && typeof err.details.retryAfter === 'number') {
+          reply.header('Retry-After', String(err.details.retryAfter));
+        }
+        return reply.code(status).send(errorBody(request, err.code, err.message, err.details));
+      }
+      if (err.validation) {
+        const { name, why } = validationParameter(err);
+        return reply
+          .code(400)
+          .send(errorBody(request, 'invalid_parameter', `Invalid parameter '${name}': ${why}`, { parameter: name }));
+      }
+      const status = err.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        const name =
+          status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'bad_request';
+        // Fastify's 4xx messages (bad JSON, wrong content type) are safe to show.
+        return reply.code(status).send(errorBody(request, name, err.message));
+      }
+      if (isDatabaseDown(err)) {
+        request.log.error({ err }, 'database unavailable');
+        reply.header('Retry-After', '5');
+        return reply.code(503).send(errorBody(request, 'unavailable', 'The service is temporarily unavailable, retry shortly'));
+      }
+      request.log.error({ err }, 'unhandled error');
+      return reply.code(500).send(errorBody(request, 'internal_error', 'Internal server error'));
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      reply.code(404).send(errorBody(request, 'not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,49 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+// The OpenAPI document is generated from the route schemas; nothing is written by hand.
+export const API_VERSION = '25.0.0';
+
+export const openapiPlugin = fp(
+  async (app: FastifyInstance) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.0.0',
+        info: {
+          title: 'Vendor Infrastructure Status API',
+          version: API_VERSION,
+          description:
+            'Incidents, maintenance, advisories, release notes, statistics and compliance of infrastructure vendors, normalised from their public status pages.',
+          license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
+        },
+        servers: [{ url: '/', description: 'This service' }],
+        tags: [
+          { name: 'discovery', description: 'Vendors and their slugs' },
+          { name: 'vendor', description: 'One vendor' },
+          { name: 'lists', description: 'Cross-vendor lists' },
+          { name: 'analytics', description: 'Statistics' },
+          { name: 'operations', description: 'Liveness, readiness and this document' },
+        ],
+        components: {
+          securitySchemes: {
+            apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+            bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+          },
+        },
+      },
+      refResolver: {
+        // Shared schemas appear under their own names in components.schemas.
+        buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+    const document = () => app.swagger();
+    for (const url of ['/openapi.json', '/docs/api/openapi.json']) {
+      app.get(url, { schema: { hide: true } }, async () => document());
+    }
+  },
+  { name: 'openapi' },
+);

@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+
+const Check = Type.Object({ name: Type.String(), ok: Type.Boolean(), error: Type.Optional(Type.String()) });
+const Readiness = Type.Object({ success: Type.Boolean(), status: Type.String(), checks: Type.Array(Check) });
+
+export async function healthRoutes(app: FastifyInstance) {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        operationId: 'getLiveness',
+        summary: 'Liveness: the process answers',
+        tags: ['operations'],
+        response: { 200: Type.Object({ success: Type.Boolean(), status: Type.String() }) },
+      },
+    },
+    async () => ({ success: true, status: 'ok' }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        operationId: 'getReadiness',
+        summary: 'Readiness: database (and Redis when configured) reachable',
+        tags: ['operations'],
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
+    async (_req, reply) => {
+      const checks = await Promise.all(
+        app.readinessChecks.map(async (c) => {
+          try {
+            await c.check();
+            return { name: c.name, ok: true };
+          } catch (err) {
+            // The reason is an operator's concern; the body names the failing dependency only.
+            app.log.warn({ err, check: c.name }, 'readiness check failed');
+            return { name: c.name, ok: false, error: 'unreachable' };
+          }
+        }),
+      );
+      const ok = checks.every((c) => c.ok || app.readinessChecks.find((r) => r.name === c.name)?.optional);
+      reply.code(ok ? 200 : 503);
+      return { success: ok, status: ok ? 'ready' : 'not_ready', checks };
+    },
+  );
+}

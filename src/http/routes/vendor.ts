@@ -1,0 +1,145 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { DATA_TYPES, type DataType } from '../../domain/records.ts';
+import { Envelope, errorResponses, LimitParam, StringEnum, TimePeriodParam, VendorSlug } from '../schemas/common.ts';
+import {
+  AdvisorySchema,
+  CapabilitiesSchema,
+  ComplianceResponseSchema,
+  IncidentSchema,
+  MaintenanceSchema,
+  UpdateSchema,
+  VendorStatsSchema,
+  VendorStatusSchema,
+  VendorSummarySchema,
+} from '../schemas/records.ts';
+
+const VendorParams = Type.Object({ vendor: VendorSlug });
+
+export async function vendorRoutes(app: FastifyInstance) {
+  const s = app.services;
+
+  app.get<{ Params: { vendor: string } }>(
+    '/vendor-info/:vendor',
+    {
+      schema: {
+        operationId: 'getVendorInfo',
+        summary: 'Vendor profile',
+        tags: ['vendor'],
+        params: VendorParams,
+        response: { 200: Envelope(Type.Ref(VendorSummarySchema), 'One item: the vendor profile'), ...errorResponses },
+      },
+    },
+    async (req) => app.envelope([await s.catalog.info(req.params.vendor)]),
+  );
+
+  app.get<{ Params: { vendor: string } }>(
+    '/vendor-status/:vendor',
+    {
+      schema: {
+        operationId: 'getVendorStatus',
+        summary: 'Current operational summary of a vendor',
+        tags: ['vendor'],
+        params: VendorParams,
+        response: { 200: Envelope(Type.Ref(VendorStatusSchema), 'One item: the vendor status'), ...errorResponses },
+      },
+      config: { cacheTtlSeconds: 30 },
+    },
+    async (req) => app.envelope([await s.status.vendorStatus(req.params.vendor)]),
+  );
+
+  app.get<{ Params: { vendor: string } }>(
+    '/vendor-capabilities/:vendor',
+    {
+      schema: {
+        operationId: 'getVendorCapabilities',
+        summary: 'Data types and features available for a vendor',
+        tags: ['vendor'],
+        params: VendorParams,
+        response: { 200: Envelope(CapabilitiesSchema, 'One item: the capabilities'), ...errorResponses },
+      },
+    },
+    async (req) => app.envelope([await s.catalog.capabilities(req.params.vendor)]),
+  );
+
+  app.get<{ Params: { vendor: string }; Querystring: { timePeriod?: string } }>(
+    '/vendor-stats/:vendor',
+    {
+      schema: {
+        operationId: 'getVendorStats',
+        summary: 'Incident and reliability statistics of a vendor',
+        description: 'Defaults to 30d, clamped to the plan window. Rules: docs/statistics.md.',
+        tags: ['analytics'],
+        params: VendorParams,
+        querystring: Type.Object({ timePeriod: Type.Optional(TimePeriodParam) }, { additionalProperties: false }),
+        response: { 200: Envelope(Type.Ref(VendorStatsSchema), 'One item: the statistics'), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const { stats, dataWindow } = await s.stats.vendorStats(req.params.vendor, req.query.timePeriod, req.viewer);
+      return app.envelope([stats], { dataWindow });
+    },
+  );
+
+  const complianceSchema = (operationId: string, summary: string) => ({
+    operationId,
+    summary,
+    description: 'Requires the Standard plan or higher.',
+    tags: ['vendor'],
+    params: VendorParams,
+    response: { 200: ComplianceResponseSchema, ...errorResponses },
+  });
+  const compliance = async (req: { params: { vendor: string }; viewer: import('../../services/context.ts').Viewer }) => ({
+    success: true,
+    ...(await s.catalog.compliance(req.params.vendor, req.viewer)),
+  });
+  app.get<{ Params: { vendor: string } }>(
+    '/vendors/:vendor/compliance',
+    { schema: complianceSchema('getVendorCompliance', 'Compliance certifications of a vendor') },
+    compliance,
+  );
+  // Legacy alias of the form /{vendor}-compliance (served for every catalog vendor).
+  app.get<{ Params: { vendor: string } }>(
+    '/:vendor-compliance',
+    { schema: complianceSchema('getVendorComplianceLegacy', 'Legacy alias of /vendors/{vendor}/compliance') },
+    compliance,
+  );
+
+  app.get<{
+    Params: { vendor: string; dataType: DataType };
+    Querystring: { timePeriod?: string; activeOnly?: boolean; limit: number; skipCache?: boolean };
+  }>(
+    '/vendors/:vendor/:dataType',
+    {
+      schema: {
+        operationId: 'getVendorData',
+        summary: "A vendor's incidents, maintenance, advisories or updates",
+        description:
+          '`activeOnly=true` keeps ongoing incidents (or, for maintenance, windows not yet completed). 404 when the vendor does not publish the data type.',
+        tags: ['vendor'],
+        params: Type.Object({ vendor: VendorSlug, dataType: StringEnum(DATA_TYPES) }),
+        querystring: Type.Object(
+          {
+            timePeriod: Type.Optional(TimePeriodParam),
+            activeOnly: Type.Optional(Type.Boolean()),
+            limit: Type.Optional(LimitParam(50)),
+            skipCache: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Envelope(
+            Type.Union([Type.Ref(IncidentSchema), Type.Ref(MaintenanceSchema), Type.Ref(AdvisorySchema), Type.Ref(UpdateSchema)]),
+            'Records of the requested type, newest first',
+          ),
+          ...errorResponses,
+        },
+      },
+      config: { cacheTtlSeconds: 60 },
+    },
+    async (req) => {
+      const r = await s.records.vendorData(req.params.vendor, req.params.dataType, req.query, req.viewer);
+      return app.envelope(r.items, { total: r.total, dataWindow: r.dataWindow });
+    },
+  );
+}

@@ -1,0 +1,220 @@
+import { Type } from '@sinclair/typebox';
+import {
+  COMPONENT_STATUSES,
+  DATA_TYPES,
+  IMPACTS,
+  INCIDENT_STATUSES,
+  INDICATORS,
+  MAINTENANCE_STATUSES,
+  SEVERITIES,
+} from '../../domain/records.ts';
+import { BADGES } from '../../domain/stats.ts';
+import { DateTime, Nullable, StringEnum } from './common.ts';
+
+// Item records of the list envelope (DESIGN.md §3). Items accept additional properties.
+const open = { additionalProperties: true };
+
+const RecordUpdateSchema = Type.Object({
+  status: Type.String(),
+  body: Type.String(),
+  createdAt: DateTime(),
+});
+
+export const IncidentSchema = Type.Object(
+  {
+    id: Type.String({ description: '`<vendor>:<upstream id>`', examples: ['github:abc123'] }),
+    vendor: Type.String(),
+    vendorName: Type.String(),
+    title: Type.String(),
+    status: StringEnum(INCIDENT_STATUSES),
+    sourceStatus: Type.String({ description: 'The upstream status word, e.g. identified' }),
+    impact: StringEnum(IMPACTS),
+    startedAt: DateTime(),
+    updatedAt: DateTime(),
+    resolvedAt: Nullable(DateTime()),
+    durationMinutes: Nullable(Type.Integer()),
+    components: Type.Array(Type.String()),
+    updates: Type.Array(RecordUpdateSchema),
+    url: Nullable(Type.String()),
+    source: Type.String(),
+  },
+  { ...open, $id: 'Incident', description: 'Incident' },
+);
+
+export const MaintenanceSchema = Type.Object(
+  {
+    id: Type.String(),
+    vendor: Type.String(),
+    vendorName: Type.String(),
+    title: Type.String(),
+    status: StringEnum(MAINTENANCE_STATUSES),
+    sourceStatus: Type.String(),
+    impact: StringEnum(IMPACTS),
+    scheduledFor: DateTime(),
+    scheduledUntil: Nullable(DateTime()),
+    startedAt: Nullable(DateTime()),
+    completedAt: Nullable(DateTime()),
+    components: Type.Array(Type.String()),
+    updates: Type.Array(RecordUpdateSchema),
+    url: Nullable(Type.String()),
+    source: Type.String(),
+  },
+  { ...open, $id: 'Maintenance', description: 'Maintenance window' },
+);
+
+export const AdvisorySchema = Type.Object(
+  {
+    id: Type.String(),
+    vendor: Type.String(),
+    vendorName: Type.String(),
+    title: Type.String(),
+    severity: StringEnum(SEVERITIES),
+    cves: Type.Array(Type.String()),
+    publishedAt: DateTime(),
+    updatedAt: DateTime(),
+    summary: Type.String(),
+    url: Nullable(Type.String()),
+    source: Type.String(),
+  },
+  { ...open, $id: 'Advisory', description: 'Security advisory' },
+);
+
+export const UpdateSchema = Type.Object(
+  {
+    id: Type.String(),
+    vendor: Type.String(),
+    vendorName: Type.String(),
+    title: Type.String(),
+    publishedAt: DateTime(),
+    summary: Type.String(),
+    categories: Type.Array(Type.String()),
+    url: Nullable(Type.String()),
+    source: Type.String(),
+  },
+  { ...open, $id: 'ReleaseUpdate', description: 'Product update (release note)' },
+);
+
+export const VendorSummarySchema = Type.Object(
+  {
+    id: Type.String({ description: 'Vendor slug' }),
+    name: Type.String(),
+    description: Type.String(),
+    website: Type.String({ format: 'uri' }),
+    category: Type.String(),
+    statusPageUrl: Type.String({ format: 'uri' }),
+    availableDataTypes: Type.Array(StringEnum(DATA_TYPES)),
+  },
+  { ...open, $id: 'VendorProfile', description: 'Vendor profile' },
+);
+
+export const SourceHealthSchema = Type.Object({
+  lastSuccessAt: Nullable(DateTime()),
+  lastErrorAt: Nullable(DateTime()),
+  lastError: Nullable(Type.String()),
+});
+
+export const VendorStatusSchema = Type.Object(
+  {
+    vendor: Type.String(),
+    vendorName: Type.String(),
+    indicator: StringEnum(INDICATORS),
+    description: Type.String(),
+    activeIncidents: Type.Array(Type.Ref(IncidentSchema)),
+    activeMaintenance: Type.Array(Type.Ref(MaintenanceSchema)),
+    components: Type.Array(
+      Type.Object({ name: Type.String(), status: StringEnum(COMPONENT_STATUSES), group: Nullable(Type.String()) }),
+    ),
+    checkedAt: Nullable(DateTime()),
+    sourceHealth: SourceHealthSchema,
+  },
+  { ...open, $id: 'VendorStatus', description: 'Current operational summary' },
+);
+
+export const CapabilitiesSchema = Type.Object(
+  {
+    vendor: Type.String(),
+    dataTypes: Type.Array(StringEnum(DATA_TYPES)),
+    features: Type.Object({
+      status: Type.Boolean(),
+      components: Type.Boolean(),
+      statistics: Type.Boolean(),
+      compliance: Type.Boolean(),
+      stream: Type.Boolean(),
+    }),
+    sources: Type.Array(Type.Object({ type: Type.String(), url: Type.String() })),
+  },
+  { ...open, description: 'Available data types and features' },
+);
+
+const ByImpact = Type.Object({
+  none: Type.Integer(),
+  minor: Type.Integer(),
+  major: Type.Integer(),
+  critical: Type.Integer(),
+});
+
+export const VendorStatsSchema = Type.Object(
+  {
+    vendor: Type.String(),
+    timePeriod: Type.String(),
+    incidentCount: Type.Integer(),
+    byImpact: ByImpact,
+    mttrMinutes: Nullable(Type.Integer()),
+    longestIncidentMinutes: Nullable(Type.Integer()),
+    uptimePercent: Type.Number(),
+    maintenanceCount: Type.Integer(),
+    lastIncidentAt: Nullable(DateTime()),
+    badge: StringEnum(BADGES),
+  },
+  { ...open, $id: 'VendorStats', description: 'Incident and reliability statistics' },
+);
+
+export const AggregateStatsSchema = Type.Object(
+  {
+    timePeriod: Type.String(),
+    vendorCount: Type.Integer(),
+    incidentCount: Type.Integer(),
+    activeIncidents: Type.Integer(),
+    activeMaintenance: Type.Integer(),
+    byImpact: ByImpact,
+    badges: Type.Object({ excellent: Type.Integer(), good: Type.Integer(), fair: Type.Integer(), poor: Type.Integer() }),
+    indicators: Type.Record(Type.String(), Type.Integer()),
+    averageUptimePercent: Nullable(Type.Number()),
+  },
+  { ...open, description: 'Rollup across all vendors' },
+);
+
+export const ActivityItemSchema = Type.Object(
+  {
+    kind: StringEnum(['incident', 'maintenance', 'advisory', 'update'] as const),
+    at: DateTime({ description: 'When the item last changed or was published' }),
+    id: Type.String(),
+    vendor: Type.String(),
+    vendorName: Type.String(),
+    title: Type.String(),
+  },
+  { ...open, description: 'One entry of the merged activity feed' },
+);
+
+export const ComplianceItemSchema = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  category: Type.String(),
+  compliancePageLink: Nullable(Type.String({ format: 'uri' })),
+  researchedAt: Nullable(DateTime()),
+});
+
+export const ComplianceResponseSchema = Type.Object(
+  {
+    success: Type.Boolean(),
+    vendor: Type.String(),
+    sourceUrl: Nullable(Type.String({ format: 'uri' })),
+    sourceType: Type.String(),
+    lastUpdated: Nullable(DateTime()),
+    itemCount: Type.Integer(),
+    message: Nullable(Type.String()),
+    items: Type.Array(ComplianceItemSchema),
+    scorecard: Type.Record(Type.String(), Type.Integer()),
+  },
+  { description: 'Compliance response' },
+);

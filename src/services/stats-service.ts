@@ -1,0 +1,134 @@
+import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
+import type { Impact, IncidentRecord, MaintenanceRecord } from '../domain/records.ts';
+import { BADGES, type Badge, computeVendorStats, type VendorStats } from '../domain/stats.ts';
+import { type DataWindow, resolveWindow } from '../domain/time-window.ts';
+import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
+import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import type { StatusRepository } from '../store/repositories/status-repository.ts';
+import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
+import type { CatalogService } from './catalog-service.ts';
+import type { Clock, Viewer } from './context.ts';
+
+export const DEFAULT_STATS_PERIOD = '30d';
+
+export interface AggregateStats {
+  timePeriod: string;
+  vendorCount: number;
+  incidentCount: number;
+  activeIncidents: number;
+  activeMaintenance: number;
+  byImpact: Record<Impact, number>;
+  badges: Record<Badge, number>;
+  indicators: Record<string, number>;
+  averageUptimePercent: number | null;
+}
+
+function groupByVendor<T extends { vendor: string }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.vendor);
+    if (list) list.push(r);
+    else out.set(r.vendor, [r]);
+  }
+  return out;
+}
+
+export function statsService(d: {
+  catalog: CatalogService;
+  vendors: VendorsRepository;
+  incidents: IncidentsRepository;
+  maintenances: MaintenancesRepository;
+  status: StatusRepository;
+  clock: Clock;
+}) {
+  const windowFor = (viewer: Viewer, timePeriod?: string) =>
+    resolveWindow(timePeriod, DEFAULT_PLAN_POLICIES[viewer.plan].windowDays, d.clock.now(), DEFAULT_STATS_PERIOD);
+
+  /**
+   * Stats for many vendors with two queries in all (no per-vendor loop).
+   * An unlimited window ("all") starts at the oldest stored incident.
+   */
+  async function statsFor(slugs: string[] | undefined, window: DataWindow): Promise<Map<string, VendorStats>> {
+    const now = d.clock.now();
+    const since = window.since ?? undefined;
+    const [incidents, maintenances] = await Promise.all([
+      d.incidents.all({ vendors: slugs, since }),
+      d.maintenances.all({ vendors: slugs, since }),
+    ]);
+    const start = window.since
+      ? new Date(window.since)
+      : new Date(Math.min(now.getTime(), ...incidents.map((i) => Date.parse(i.startedAt))));
+    const byVendorInc = groupByVendor<IncidentRecord>(incidents);
+    const byVendorMnt = groupByVendor<MaintenanceRecord>(maintenances);
+    const all = slugs ?? [...(await d.vendors.names()).keys()];
+    const out = new Map<string, VendorStats>();
+    for (const slug of all) {
+      out.set(
+        slug,
+        computeVendorStats(slug, window.applied, byVendorInc.get(slug) ?? [], byVendorMnt.get(slug)?.length ?? 0, start, now),
+      );
+    }
+    return out;
+  }
+
+  return {
+    windowFor,
+    statsFor,
+
+    async vendorStats(slug: string, timePeriod: string | undefined, viewer: Viewer) {
+      await d.catalog.require(slug);
+      const dataWindow = windowFor(viewer, timePeriod);
+      const stats = (await statsFor([slug], dataWindow)).get(slug)!;
+      return { stats, dataWindow };
+    },
+
+    async favorites(slugs: string[], timePeriod: string | undefined, viewer: Viewer) {
+      const vendors = await d.catalog.requireAll(slugs);
+      const dataWindow = windowFor(viewer, timePeriod);
+      const stats = await statsFor(vendors, dataWindow);
+      return { items: vendors.map((v) => stats.get(v)!), dataWindow };
+    },
+
+    async aggregate(timePeriod: string | undefined, viewer: Viewer): Promise<{ stats: AggregateStats; dataWindow: DataWindow }> {
+      const dataWindow = windowFor(viewer, timePeriod);
+      const [perVendor, active, activeMnt, statuses] = await Promise.all([
+        statsFor(undefined, dataWindow),
+        d.incidents.all({ activeOnly: true }),
+        d.maintenances.all({ upcomingOnly: true }),
+        d.status.statuses(),
+      ]);
+      const byImpact: Record<Impact, number> = { none: 0, minor: 0, major: 0, critical: 0 };
+      const badges = Object.fromEntries(BADGES.map((b) => [b, 0])) as Record<Badge, number>;
+      let incidentCount = 0;
+      let uptimeSum = 0;
+      for (const s of perVendor.values()) {
+        incidentCount += s.incidentCount;
+        for (const k of Object.keys(byImpact) as Impact[]) byImpact[k] += s.byImpact[k];
+        badges[s.badge] += 1;
+        uptimeSum += s.uptimePercent;
+      }
+      const indicators: Record<string, number> = {};
+      for (const slug of perVendor.keys()) {
+        const ind = statuses.get(slug)?.indicator ?? 'unknown';
+        indicators[ind] = (indicators[ind] ?? 0) + 1;
+      }
+      const now = d.clock.now().toISOString();
+      return {
+        dataWindow,
+        stats: {
+          timePeriod: dataWindow.applied,
+          vendorCount: perVendor.size,
+          incidentCount,
+          activeIncidents: active.length,
+          activeMaintenance: activeMnt.filter((m) => m.status !== 'scheduled' || m.scheduledFor <= now).length,
+          byImpact,
+          badges,
+          indicators,
+          averageUptimePercent: perVendor.size ? Math.round((uptimeSum / perVendor.size) * 1000) / 1000 : null,
+        },
+      };
+    },
+  };
+}
+
+export type StatsService = ReturnType<typeof statsService>;

@@ -1,0 +1,95 @@
+import type { Impact, Indicator, Incident, IncidentRecord, Maintenance, VendorStatus } from '../domain/records.ts';
+import { durationMinutes } from '../domain/stats.ts';
+import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
+import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import type { SourcesRepository } from '../store/repositories/sources-repository.ts';
+import type { StatusRepository } from '../store/repositories/status-repository.ts';
+import type { CatalogService } from './catalog-service.ts';
+import type { Clock } from './context.ts';
+
+const INDICATOR_BY_IMPACT: Record<Impact, Indicator> = {
+  none: 'operational',
+  minor: 'degraded',
+  major: 'partial_outage',
+  critical: 'major_outage',
+};
+const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
+
+/**
+ * Indicator for sources that publish no page-level status (feeds): the worst
+ * active incident, else maintenance in progress, else operational once polled.
+ */
+export function deriveIndicator(active: IncidentRecord[], maintenanceInProgress: boolean, everPolled: boolean): Indicator {
+  if (active.length) {
+    const worst = active.reduce((a, b) => (IMPACT_RANK[b.impact] > IMPACT_RANK[a.impact] ? b : a));
+    return INDICATOR_BY_IMPACT[worst.impact];
+  }
+  if (maintenanceInProgress) return 'maintenance';
+  return everPolled ? 'operational' : 'unknown';
+}
+
+export function statusService(d: {
+  catalog: CatalogService;
+  incidents: IncidentsRepository;
+  maintenances: MaintenancesRepository;
+  status: StatusRepository;
+  sources: SourcesRepository;
+  clock: Clock;
+}) {
+  return {
+    async vendorStatus(slug: string): Promise<VendorStatus> {
+      const vendor = await d.catalog.require(slug);
+      const [active, maint, stored, components, health] = await Promise.all([
+        d.incidents.all({ vendors: [slug], activeOnly: true }),
+        d.maintenances.all({ vendors: [slug], upcomingOnly: true }),
+        d.status.statuses([slug]),
+        d.status.components([slug]),
+        d.sources.health(slug),
+      ]);
+      const now = d.clock.now();
+      const activeIncidents: Incident[] = active.map((i) => ({
+        ...i,
+        vendorName: vendor.name,
+        durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
+      }));
+      // Active = in progress/verifying, or scheduled and already due.
+      const activeMaintenance: Maintenance[] = maint
+        .filter((m) => m.status !== 'scheduled' || m.scheduledFor <= now.toISOString())
+        .map((m) => ({ ...m, vendorName: vendor.name }));
+      const page = stored.get(slug);
+      const indicator =
+        page?.indicator ??
+        deriveIndicator(active, activeMaintenance.some((m) => m.status !== 'scheduled'), health.lastSuccessAt !== null);
+      return {
+        vendor: slug,
+        vendorName: vendor.name,
+        indicator,
+        description: page?.description ?? describe(indicator),
+        activeIncidents,
+        activeMaintenance,
+        components: components.map((c) => ({ name: c.name, status: c.status, group: c.group })),
+        checkedAt: page?.checkedAt ?? health.lastSuccessAt,
+        sourceHealth: health,
+      };
+    },
+  };
+}
+
+function describe(indicator: Indicator): string {
+  switch (indicator) {
+    case 'operational':
+      return 'All systems operational';
+    case 'degraded':
+      return 'Degraded performance';
+    case 'partial_outage':
+      return 'Partial outage';
+    case 'major_outage':
+      return 'Major outage';
+    case 'maintenance':
+      return 'Maintenance in progress';
+    case 'unknown':
+      return 'Status not yet known';
+  }
+}
+
+export type StatusService = ReturnType<typeof statusService>;

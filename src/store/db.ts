@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { migrationProvider } from './migrations/index.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface StoreOptions {
+  databaseUrl: string | null;
+  databaseSchema: string | null;
+  dataDir: string;
+}
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and bigserial come back from pg as strings (int8); every such value we
+// read fits a JS number, so parse them once here.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+
+export function openStore(opts: StoreOptions): Store {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databaseSchema);
+  return openSqlite(opts.dataDir);
+}
+
+function openSqlite(dataDir: string): Store {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'vendor-status.sqlite');
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return withCommon(db, 'sqlite');
+}
+
+function openPostgres(url: string, schema: string | null): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    // Each test (or deployment) can live in its own schema.
+    options: schema ? `-c search_path=${schema}` : undefined,
+  });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const store = withCommon(db, 'postgres');
+  const migrate = store.migrate;
+  store.migrate = async () => {
+    if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+    await migrate();
+  };
+  return store;
+}
+
+function withCommon(db: Kysely<Database>, dialect: Dialect): Store {
+  return {
+    db,
+    dialect,
+    async migrate() {
+      // Kysely's migrator takes a lock (a lock table row, FOR UPDATE on PostgreSQL),
+      // so several instances starting together run each migration once.
+      const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+      const { error, results } = await migrator.migrateToLatest();
+      const failed = results?.find((r) => r.status === 'Error');
+      if (error || failed) {
+        throw new Error(`migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+      }
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../db.ts';
+import { coreMigration } from './0001-core.ts';
+
+// Migrations are listed here in order (no directory scanning), so bundling and
+// tests see exactly the same set. Each area adds its own numbered file.
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '0001-core': coreMigration(dialect),
+      };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import type { Kysely } from 'kysely';
+import type { IncidentRecord, IncidentStatus, Impact, RecordUpdate } from '../../domain/records.ts';
+import type { Database, IncidentsTable } from '../schema.ts';
+import { fromJson, toJson } from './json.ts';
+import { type Page, paginate } from './paging.ts';
+
+export interface IncidentFilter {
+  vendors?: string[];
+  status?: IncidentStatus;
+  activeOnly?: boolean;
+  /** Incidents that started at or after this instant, or are still ongoing. */
+  since?: string;
+}
+
+export const toIncident = (r: IncidentsTable): IncidentRecord => ({
+  id: r.id,
+  vendor: r.vendor,
+  title: r.title,
+  status: r.status as IncidentStatus,
+  sourceStatus: r.source_status,
+  impact: r.impact as Impact,
+  startedAt: r.started_at,
+  updatedAt: r.updated_at,
+  resolvedAt: r.resolved_at,
+  components: fromJson<string[]>(r.components, []),
+  updates: fromJson<RecordUpdate[]>(r.updates, []),
+  url: r.url,
+  source: r.source,
+});
+
+export const incidentRow = (i: IncidentRecord, fingerprint: string): IncidentsTable => ({
+  id: i.id,
+  vendor: i.vendor,
+  title: i.title,
+  status: i.status,
+  source_status: i.sourceStatus,
+  impact: i.impact,
+  started_at: i.startedAt,
+  updated_at: i.updatedAt,
+  resolved_at: i.resolvedAt,
+  components: toJson(i.components),
+  updates: toJson(i.updates),
+  url: i.url,
+  source: i.source,
+  fingerprint,
+});
+
+export function incidentsRepository(db: Kysely<Database>) {
+  const filtered = (f: IncidentFilter) => {
+    let q = db.selectFrom('incidents');
+    if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
+    if (f.status) q = q.where('status', '=', f.status);
+    if (f.activeOnly) q = q.where('status', '!=', 'resolved');
+    if (f.since) {
+      const since = f.since;
+      // An incident that began before the window but is still open belongs in it.
+      q = q.where((eb) => eb.or([eb('started_at', '>=', since), eb('status', '!=', 'resolved')]));
+    }
+    return q;
+  };
+
+  return {
+    list(f: IncidentFilter, limit: number, offset: number): Promise<Page<IncidentRecord>> {
+      return paginate(filtered(f), 'started_at', limit, offset, toIncident);
+    },
+
+    async all(f: IncidentFilter): Promise<IncidentRecord[]> {
+      const rows = await filtered(f).selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').execute();
+      return rows.map(toIncident);
+    },
+
+    async get(id: string): Promise<{ record: IncidentRecord; fingerprint: string } | null> {
+      const row = await db.selectFrom('incidents').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? { record: toIncident(row), fingerprint: row.fingerprint } : null;
+    },
+
+    async getMany(ids: string[]): Promise<Map<string, { record: IncidentRecord; fingerprint: string }>> {
+      const out = new Map<string, { record: IncidentRecord; fingerprint: string }>();
+      if (!ids.length) return out;
+      const rows = await db.selectFrom('incidents').selectAll().where('id', 'in', ids).execute();
+      for (const row of rows) out.set(row.id, { record: toIncident(row), fingerprint: row.fingerprint });
+      return out;
+    },
+
+    async upsert(i: IncidentRecord, fingerprint: string): Promise<void> {
+      const row = incidentRow(i, fingerprint);
+      await db
+        .insertInto('incidents')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, id: undefined }))
+        .execute();
+    },
+
+    /** Ongoing incidents of a vendor that are not in `keepIds` (to be resolved by absence). */
+    async openNotIn(vendor: string, source: string, keepIds: string[]): Promise<IncidentRecord[]> {
+      let q = db
+        .selectFrom('incidents')
+        .selectAll()
+        .where('vendor', '=', vendor)
+        .where('source', '=', source)
+        .where('status', '!=', 'resolved');
+      if (keepIds.length) q = q.where('id', 'not in', keepIds);
+      return (await q.execute()).map(toIncident);
+    },
+  };
+}
+
+export type IncidentsRepository = ReturnType<typeof incidentsRepository>;

@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { Impact, MaintenanceRecord, MaintenanceStatus, RecordUpdate } from '../../domain/records.ts';
+import type { Database, MaintenancesTable } from '../schema.ts';
+import { fromJson, toJson } from './json.ts';
+import { type Page, paginate } from './paging.ts';
+
+export interface MaintenanceFilter {
+  vendors?: string[];
+  /** Only windows that are not completed. */
+  upcomingOnly?: boolean;
+  /** Windows scheduled at or after this instant, or not yet completed. */
+  since?: string;
+}
+
+export const toMaintenance = (r: MaintenancesTable): MaintenanceRecord => ({
+  id: r.id,
+  vendor: r.vendor,
+  title: r.title,
+  status: r.status as MaintenanceStatus,
+  sourceStatus: r.source_status,
+  impact: r.impact as Impact,
+  scheduledFor: r.scheduled_for,
+  scheduledUntil: r.scheduled_until,
+  startedAt: r.started_at,
+  completedAt: r.completed_at,
+  components: fromJson<string[]>(r.components, []),
+  updates: fromJson<RecordUpdate[]>(r.updates, []),
+  url: r.url,
+  source: r.source,
+});
+
+export const maintenanceRow = (m: MaintenanceRecord, fingerprint: string): MaintenancesTable => ({
+  id: m.id,
+  vendor: m.vendor,
+  title: m.title,
+  status: m.status,
+  source_status: m.sourceStatus,
+  impact: m.impact,
+  scheduled_for: m.scheduledFor,
+  scheduled_until: m.scheduledUntil,
+  started_at: m.startedAt,
+  completed_at: m.completedAt,
+  components: toJson(m.components),
+  updates: toJson(m.updates),
+  url: m.url,
+  source: m.source,
+  fingerprint,
+});
+
+export function maintenancesRepository(db: Kysely<Database>) {
+  const filtered = (f: MaintenanceFilter) => {
+    let q = db.selectFrom('maintenances');
+    if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
+    if (f.upcomingOnly) q = q.where('status', '!=', 'completed');
+    if (f.since) {
+      const since = f.since;
+      q = q.where((eb) => eb.or([eb('scheduled_for', '>=', since), eb('status', '!=', 'completed')]));
+    }
+    return q;
+  };
+
+  return {
+    list(f: MaintenanceFilter, limit: number, offset: number): Promise<Page<MaintenanceRecord>> {
+      return paginate(filtered(f), 'scheduled_for', limit, offset, toMaintenance);
+    },
+
+    async all(f: MaintenanceFilter): Promise<MaintenanceRecord[]> {
+      const rows = await filtered(f).selectAll().orderBy('scheduled_for', 'desc').orderBy('id', 'desc').execute();
+      return rows.map(toMaintenance);
+    },
+
+    async getMany(ids: string[]): Promise<Map<string, { record: MaintenanceRecord; fingerprint: string }>> {
+      const out = new Map<string, { record: MaintenanceRecord; fingerprint: string }>();
+      if (!ids.length) return out;
+      const rows = await db.selectFrom('maintenances').selectAll().where('id', 'in', ids).execute();
+      for (const row of rows) out.set(row.id, { record: toMaintenance(row), fingerprint: row.fingerprint });
+      return out;
+    },
+
+    async upsert(m: MaintenanceRecord, fingerprint: string): Promise<void> {
+      const row = maintenanceRow(m, fingerprint);
+      await db
+        .insertInto('maintenances')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, id: undefined }))
+        .execute();
+    },
+  };
+}
+
+export type MaintenancesRepository = ReturnType<typeof maintenancesRepository>;

@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { AdvisoryRecord, Severity, UpdateRecord } from '../../domain/records.ts';
+import type { AdvisoriesTable, Database, ReleaseUpdatesTable } from '../schema.ts';
+import { fromJson, toJson } from './json.ts';
+import { type Page, paginate } from './paging.ts';
+
+// Advisories and release notes: both are dated publications of a vendor, listed
+// newest first within a window.
+
+export interface PublicationFilter {
+  vendors?: string[];
+  since?: string;
+}
+
+export const toAdvisory = (r: AdvisoriesTable): AdvisoryRecord => ({
+  id: r.id,
+  vendor: r.vendor,
+  title: r.title,
+  severity: r.severity as Severity,
+  cves: fromJson<string[]>(r.cves, []),
+  publishedAt: r.published_at,
+  updatedAt: r.updated_at,
+  summary: r.summary,
+  url: r.url,
+  source: r.source,
+});
+
+export const toReleaseUpdate = (r: ReleaseUpdatesTable): UpdateRecord => ({
+  id: r.id,
+  vendor: r.vendor,
+  title: r.title,
+  publishedAt: r.published_at,
+  summary: r.summary,
+  categories: fromJson<string[]>(r.categories, []),
+  url: r.url,
+  source: r.source,
+});
+
+export function publicationsRepository(db: Kysely<Database>) {
+  const advisories = (f: PublicationFilter) => {
+    let q = db.selectFrom('advisories');
+    if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
+    if (f.since) q = q.where('published_at', '>=', f.since);
+    return q;
+  };
+  const updates = (f: PublicationFilter) => {
+    let q = db.selectFrom('release_updates');
+    if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
+    if (f.since) q = q.where('published_at', '>=', f.since);
+    return q;
+  };
+
+  return {
+    listAdvisories(f: PublicationFilter, limit: number, offset: number): Promise<Page<AdvisoryRecord>> {
+      return paginate(advisories(f), 'published_at', limit, offset, toAdvisory);
+    },
+    listUpdates(f: PublicationFilter, limit: number, offset: number): Promise<Page<UpdateRecord>> {
+      return paginate(updates(f), 'published_at', limit, offset, toReleaseUpdate);
+    },
+
+    async advisoryFingerprints(ids: string[]): Promise<Map<string, string>> {
+      if (!ids.length) return new Map();
+      const rows = await db.selectFrom('advisories').select(['id', 'fingerprint']).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [r.id, r.fingerprint]));
+    },
+    async updateFingerprints(ids: string[]): Promise<Map<string, string>> {
+      if (!ids.length) return new Map();
+      const rows = await db.selectFrom('release_updates').select(['id', 'fingerprint']).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [r.id, r.fingerprint]));
+    },
+
+    async upsertAdvisory(a: AdvisoryRecord, fingerprint: string): Promise<void> {
+      const row: AdvisoriesTable = {
+        id: a.id,
+        vendor: a.vendor,
+        title: a.title,
+        severity: a.severity,
+        cves: toJson(a.cves),
+        published_at: a.publishedAt,
+        updated_at: a.updatedAt,
+        summary: a.summary,
+        url: a.url,
+        source: a.source,
+        fingerprint,
+      };
+      await db
+        .insertInto('advisories')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, id: undefined }))
+        .execute();
+    },
+
+    async upsertUpdate(u: UpdateRecord, fingerprint: string): Promise<void> {
+      const row: ReleaseUpdatesTable = {
+        id: u.id,
+        vendor: u.vendor,
+        title: u.title,
+        published_at: u.publishedAt,
+        summary: u.summary,
+        categories: toJson(u.categories),
+        url: u.url,
+        source: u.source,
+        fingerprint,
+      };
+      await db
+        .insertInto('release_updates')
+        .values(row)
+        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, id: undefined }))
+        .execute();
+    },
+  };
+}
+
+export type PublicationsRepository = ReturnType<typeof publicationsRepository>;

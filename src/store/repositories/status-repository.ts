@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { ComponentRecord, ComponentStatus, Indicator } from '../../domain/records.ts';
+import type { Database } from '../schema.ts';
+
+// Current page-level state of each vendor: indicator and components.
+
+export interface StoredStatus {
+  indicator: Indicator;
+  description: string;
+  checkedAt: string;
+}
+
+export interface StoredComponent {
+  vendor: string;
+  name: string;
+  status: ComponentStatus;
+  group: string | null;
+}
+
+export function statusRepository(db: Kysely<Database>) {
+  return {
+    async setStatus(vendor: string, s: StoredStatus): Promise<void> {
+      const row = { vendor, indicator: s.indicator, description: s.description, checked_at: s.checkedAt };
+      await db
+        .insertInto('vendor_status')
+        .values(row)
+        .onConflict((oc) => oc.column('vendor').doUpdateSet({ indicator: row.indicator, description: row.description, checked_at: row.checked_at }))
+        .execute();
+    },
+
+    async statuses(vendors?: string[]): Promise<Map<string, StoredStatus>> {
+      let q = db.selectFrom('vendor_status').selectAll();
+      if (vendors?.length) q = q.where('vendor', 'in', vendors);
+      const rows = await q.execute();
+      return new Map(
+        rows.map((r) => [r.vendor, { indicator: r.indicator as Indicator, description: r.description, checkedAt: r.checked_at }]),
+      );
+    },
+
+    /** Replace a vendor's component list with what the source reported. */
+    async replaceComponents(vendor: string, components: ComponentRecord[], at: string): Promise<void> {
+      await db.deleteFrom('components').where('vendor', '=', vendor).execute();
+      if (!components.length) return;
+      // Chunked so a page with hundreds of components stays under bind-parameter limits.
+      for (let i = 0; i < components.length; i += 100) {
+        await db
+          .insertInto('components')
+          .values(
+            components.slice(i, i + 100).map((c) => ({
+              vendor,
+              id: c.id,
+              name: c.name,
+              status: c.status,
+              group_name: c.group,
+              position: c.position,
+              updated_at: at,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['vendor', 'id']).doNothing())
+          .execute();
+      }
+    },
+
+    async components(vendors?: string[]): Promise<StoredComponent[]> {
+      let q = db.selectFrom('components').select(['vendor', 'name', 'status', 'group_name']);
+      if (vendors?.length) q = q.where('vendor', 'in', vendors);
+      const rows = await q.orderBy('vendor').orderBy('position').orderBy('name').execute();
+      return rows.map((r) => ({ vendor: r.vendor, name: r.name, status: r.status as ComponentStatus, group: r.group_name }));
+    },
+
+  };
+}
+
+export type StatusRepository = ReturnType<typeof statusRepository>;

@@ -1,0 +1,135 @@
+import type { Generated } from 'kysely';
+
+// Table types. Timestamps are ISO-8601 UTC text and JSON columns are text on both
+// dialects, so the repositories read identical values from SQLite and PostgreSQL.
+
+export interface VendorsTable {
+  slug: string;
+  name: string;
+  website: string;
+  category: string;
+  description: string;
+  status_page_url: string;
+  data_types: string;
+  compliance: string;
+  position: number;
+  updated_at: string;
+}
+
+export interface SourcesTable {
+  id: string;
+  vendor: string;
+  type: string;
+  url: string;
+  interval_seconds: number | null;
+  etag: string | null;
+  last_modified: string | null;
+  last_success_at: string | null;
+  last_error_at: string | null;
+  last_error: string | null;
+  consecutive_failures: number;
+  next_poll_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_duration_ms: number | null;
+}
+
+export interface VendorStatusTable {
+  vendor: string;
+  indicator: string;
+  description: string;
+  checked_at: string;
+}
+
+export interface ComponentsTable {
+  vendor: string;
+  id: string;
+  name: string;
+  status: string;
+  group_name: string | null;
+  position: number;
+  updated_at: string;
+}
+
+export interface IncidentsTable {
+  id: string;
+  vendor: string;
+  title: string;
+  status: string;
+  source_status: string;
+  impact: string;
+  started_at: string;
+  updated_at: string;
+  resolved_at: string | null;
+  components: string;
+  updates: string;
+  url: string | null;
+  source: string;
+  fingerprint: string;
+}
+
+export interface MaintenancesTable {
+  id: string;
+  vendor: string;
+  title: string;
+  status: string;
+  source_status: string;
+  impact: string;
+  scheduled_for: string;
+  scheduled_until: string | null;
+  started_at: string | null;
+  completed_at: string | null;
+  components: string;
+  updates: string;
+  url: string | null;
+  source: string;
+  fingerprint: string;
+}
+
+export interface AdvisoriesTable {
+  id: string;
+  vendor: string;
+  title: string;
+  severity: string;
+  cves: string;
+  published_at: string;
+  updated_at: string;
+  summary: string;
+  url: string | null;
+  source: string;
+  fingerprint: string;
+}
+
+export interface ReleaseUpdatesTable {
+  id: string;
+  vendor: string;
+  title: string;
+  published_at: string;
+  summary: string;
+  categories: string;
+  url: string | null;
+  source: string;
+  fingerprint: string;
+}
+
+export interface EventsTable {
+  seq: Generated<number>;
+  type: string;
+  vendor: string;
+  entity_kind: string;
+  entity_id: string;
+  occurred_at: string;
+  payload: string;
+}
+
+export interface Database {
+  vendors: VendorsTable;
+  sources: SourcesTable;
+  vendor_status: VendorStatusTable;
+  components: ComponentsTable;
+  incidents: IncidentsTable;
+  maintenances: MaintenancesTable;
+  advisories: AdvisoriesTable;
+  release_updates: ReleaseUpdatesTable;
+  events: EventsTable;
+}

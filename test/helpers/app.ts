@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { API_PREFIX, buildApp } from '../../src/app.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
+import type { Clock } from '../../src/services/context.ts';
+import { openStore, type Store } from '../../src/store/db.ts';
+
+// Tests run the real app on a real port. Storage is isolated per test app:
+// a fresh SQLite directory, or (with DATABASE_URL) a fresh PostgreSQL schema,
+// and REDIS_URL tests get their own key prefix. Everything is removed on close.
+
+export interface TestApp {
+  app: FastifyInstance;
+  url: string;
+  api: string;
+  store: Store;
+  config: Config;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+export const uniqueName = (prefix: string) =>
+  `${prefix}_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
+
+/** A settable clock so tests move time instead of waiting. */
+export class TestClock implements Clock {
+  constructor(public current = new Date()) {}
+  now() {
+    return new Date(this.current);
+  }
+  advance(ms: number) {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  /** Share the storage of another test app (two instances over one database). */
+  shareStoreWith?: TestApp;
+  catalogFile?: string;
+}
+
+export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
+  const shared = opts.shareStoreWith;
+  const dataDir = shared?.config.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vis-test-'));
+  const schema = shared?.config.databaseSchema ?? (process.env.DATABASE_URL ? uniqueName('t') : undefined);
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'silent',
+    INGEST: 'off',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    REDIS_PREFIX: shared?.config.redisPrefix ?? `${uniqueName('vis')}:`,
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema! } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...opts.env,
+  };
+  const config = loadConfig(env);
+  const store = openStore(config);
+  const app = await buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    url,
+    api: `${url}${API_PREFIX}`,
+    store,
+    config,
+    async close() {
+      await app.close();
+      await store.close();
+      if (shared) return;
+      if (config.databaseUrl && config.databaseSchema) await dropSchema(config.databaseUrl, config.databaseSchema);
+      else fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function dropSchema(url: string, schema: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** fetch + JSON body, never throwing on status. */
+export async function getJson(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, body };
+}

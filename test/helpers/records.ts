@@ -1,0 +1,45 @@
+import type { IncidentRecord, MaintenanceRecord } from '../../src/domain/records.ts';
+
+// Builders for records the tests insert through the repositories.
+
+export function incident(vendor: string, id: string, over: Partial<IncidentRecord> = {}): IncidentRecord {
+  const startedAt = over.startedAt ?? new Date(Date.now() - 3_600_000).toISOString();
+  const status = over.status ?? 'investigating';
+  return {
+    id: `${vendor}:${id}`,
+    vendor,
+    title: `Incident ${id}`,
+    status,
+    sourceStatus: status,
+    impact: 'minor',
+    startedAt,
+    updatedAt: startedAt,
+    resolvedAt: status === 'resolved' ? new Date(Date.parse(startedAt) + 1_800_000).toISOString() : null,
+    components: [],
+    updates: [{ status, body: `Update on ${id}`, createdAt: startedAt }],
+    url: null,
+    source: 'statuspage-v2',
+    ...over,
+  };
+}
+
+export function maintenance(vendor: string, id: string, over: Partial<MaintenanceRecord> = {}): MaintenanceRecord {
+  const scheduledFor = over.scheduledFor ?? new Date(Date.now() + 86_400_000).toISOString();
+  return {
+    id: `${vendor}:${id}`,
+    vendor,
+    title: `Maintenance ${id}`,
+    status: 'scheduled',
+    sourceStatus: 'scheduled',
+    impact: 'none',
+    scheduledFor,
+    scheduledUntil: new Date(Date.parse(scheduledFor) + 3_600_000).toISOString(),
+    startedAt: null,
+    completedAt: null,
+    components: [],
+    updates: [],
+    url: null,
+    source: 'statuspage-v2',
+    ...over,
+  };
+}
