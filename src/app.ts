@@ -168,8 +168,10 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const { logStream, ...appOpts } = opts;
   const app = Fastify(fastifyOptions(config, logStream));
-  app.addHook('onSend', async (req, reply) => {
+  // Set on arrival (callback style: this runs on every request) so every answer carries it.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    done();
   });
   await app.register(appPlugin, { ...appOpts, config });
   return app;

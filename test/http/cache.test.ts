@@ -101,6 +101,27 @@ describe('response cache', () => {
     assert.equal(stale.status, 200);
   });
 
+  test('cache hits are metered like any request: the 11th anonymous hit in a minute is 429', async () => {
+    clock.advance(3_600_000);
+    const seen: string[] = [];
+    let etag = '';
+    for (let i = 0; i < 10; i++) {
+      const r = await fetch(`${t.api}/incidents?limit=2`);
+      assert.equal(r.status, 200);
+      etag = r.headers.get('etag')!;
+      seen.push(r.headers.get('x-cache')!);
+      assert.equal(r.headers.get('x-ratelimit-remaining'), String(9 - i));
+    }
+    assert.deepEqual(seen, ['MISS', ...Array(9).fill('HIT')]);
+    const over = await getJson(`${t.api}/incidents?limit=2`);
+    assert.equal(over.status, 429);
+    assert.equal(over.body.currentPlan, 'anonymous');
+    assert.equal(over.headers.get('x-cache'), null);
+    // A revalidation that is a 304 is not counted, so it is answered even now.
+    const revalidated = await fetch(`${t.api}/incidents?limit=2`, { headers: { 'if-none-match': etag } });
+    assert.equal(revalidated.status, 304);
+  });
+
   test('vendor status is cached for 30 s', async () => {
     clock.advance(3_600_000);
     const a = await fetch(`${t.api}/vendor-status/github`, { headers: headers() });
