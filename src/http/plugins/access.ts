@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { LRUCache } from 'lru-cache';
-import { DEFAULT_PLAN_POLICIES, planPolicy } from '../../domain/plans.ts';
+import type { IncomingMessage } from 'node:http';
+import { planPolicy } from '../../domain/plans.ts';
 import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
 import { ipSubject, keySubject, planWindows, userSubject } from '../../services/access/limits.ts';
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
+import { HitIndex } from '../access/hit-index.ts';
+import { createHotPath, type HotPath } from '../access/hot-path.ts';
 import { rateLimitError, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
 import { API_PREFIX } from '../paths.ts';
 import { authRuleOf } from './viewer.ts';
@@ -22,6 +24,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Count the route against the plan's limits; default: true under the data API. */
     rateLimit?: boolean;
+  }
+  interface FastifyInstance {
+    /** Answers plain cache hits of authenticated callers at the HTTP server (see access/hot-path.ts). */
+    cacheHotPath: HotPath;
   }
   interface FastifyRequest {
     /** What this request was counted against (refunded when it ends in a 304). */
@@ -46,6 +52,8 @@ const cacheCtx = new WeakMap<FastifyRequest, CacheCtx>();
 
 export interface AccessPluginOptions {
   cache: ResponseCacheStore;
+  /** The request id Fastify would assign (the hot path answers without Fastify). */
+  requestId: (req: IncomingMessage) => string;
 }
 
 const marker = Symbol('vis-access');
@@ -82,22 +90,26 @@ export const accessPlugin = fp(
       return reply.type(entry.contentType).send(entry.body);
     }
 
-    /**
-     * Raw URL (plus the plan's window cap) -> cache key, learnt whenever a key is
-     * computed from a validated request. The same raw URL validates and normalises
-     * the same way every time, so a hit can be answered on arrival, before parsing,
-     * validation and the rest of the lifecycle: the hot path of a polled list.
-     */
-    const aliases = new LRUCache<string, string>({ max: 20_000 });
-    const MAX_ALIASED_URL = 2048;
-    const aliasOf = (request: FastifyRequest, windowed: boolean) =>
-      windowed ? `${request.url}|${DEFAULT_PLAN_POLICIES[request.viewer.plan].windowDays}` : request.url;
+    const index = new HitIndex();
+    app.decorate(
+      'cacheHotPath',
+      createHotPath({
+        auth: app.services.auth,
+        limiter,
+        store,
+        index,
+        clock,
+        rateLimits: overrides,
+        requestId: opts.requestId,
+      }),
+    );
 
-    function fastPath(windowed: boolean, metered: boolean) {
+    // The same shortcut inside Fastify for callers the server-level hot path leaves
+    // alone (anonymous): a learnt URL is answered right after authentication.
+    function fastPath(metered: boolean) {
       return async function cacheFastPath(request: FastifyRequest, reply: FastifyReply) {
-        if (request.url.length > MAX_ALIASED_URL) return;
-        const key = aliases.get(aliasOf(request, windowed));
-        const entry = key ? await store.get(key) : undefined;
+        const route = index.find(request.url, request.viewer.plan);
+        const entry = route ? await store.get(route.key) : undefined;
         if (!entry) return;
         if (etagMatches(request.headers['if-none-match'], entry.etag)) {
           reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
@@ -112,7 +124,7 @@ export const accessPlugin = fp(
       return async function cached(request: FastifyRequest, reply: FastifyReply) {
         const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
         const key = skip ? null : cacheKey(request, windowed);
-        if (key && request.url.length <= MAX_ALIASED_URL) aliases.set(aliasOf(request, windowed), key);
+        if (key) index.learn(request.url, request.viewer.plan, { key, metered });
         let entry = key ? await store.get(key) : undefined;
         if (entry && etagMatches(request.headers['if-none-match'], entry.etag)) {
           // Not counted: the client already has these bytes.
@@ -216,7 +228,7 @@ export const accessPlugin = fp(
         const windowed = !!querystring?.properties && 'timePeriod' in querystring.properties;
         route.preHandler = [Object.assign(cachedPreHandler(windowed, metered), { [marker]: true }), ...pre];
         // After authentication (prepended by the viewer plugin), before anything else of the route.
-        route.onRequest = [...list(route.onRequest), fastPath(windowed, metered)];
+        route.onRequest = [...list(route.onRequest), fastPath(metered)];
         route.onSend = [cacheOnSend(ttl), ...list(route.onSend)];
         route.onResponse = [releaseFill, ...list(route.onResponse)];
         route.onRequestAbort = [releaseFill, ...list(route.onRequestAbort)];
