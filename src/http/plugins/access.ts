@@ -120,6 +120,24 @@ export const accessPlugin = fp(
       };
     }
 
+    /** Makes this request the one that computes `key`; the others wait for its answer. */
+    function lead(request: FastifyRequest, key: string) {
+      let settle!: (e: CachedResponse | undefined) => void;
+      const promise = new Promise<CachedResponse | undefined>((resolve) => (settle = resolve));
+      inflight.set(key, promise);
+      const fill: Fill = {
+        key,
+        settled: false,
+        settle(e) {
+          if (fill.settled) return;
+          fill.settled = true;
+          settle(e);
+          if (!e) inflight.delete(key);
+        },
+      };
+      cacheCtx.set(request, { state: 'MISS', fill });
+    }
+
     function cachedPreHandler(windowed: boolean, metered: boolean) {
       return async function cached(request: FastifyRequest, reply: FastifyReply) {
         const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
@@ -131,14 +149,22 @@ export const accessPlugin = fp(
           reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
           return reply.code(304).send();
         }
+        // Decide who computes a miss right after the lookup, with no wait in between,
+        // so concurrent misses always find the first one's computation in flight. (A
+        // leader refused by the limit below settles empty and its waiters compute.)
+        let pending: Promise<CachedResponse | undefined> | undefined;
+        if (key && !entry) {
+          pending = inflight.get(key);
+          if (!pending) lead(request, key);
+        }
         if (metered) await meter(request, reply);
         if (!key) {
           cacheCtx.set(request, { state: 'BYPASS', fill: null });
           return;
         }
-        if (!entry) {
-          const pending = inflight.get(key);
-          if (pending) entry = await pending;
+        if (pending) {
+          entry = await pending;
+          if (!entry) lead(request, key);
         }
         if (entry) {
           if (etagMatches(request.headers['if-none-match'], entry.etag)) {
@@ -148,20 +174,6 @@ export const accessPlugin = fp(
           }
           return sendEntry(reply, entry);
         }
-        let settle!: (e: CachedResponse | undefined) => void;
-        const promise = new Promise<CachedResponse | undefined>((resolve) => (settle = resolve));
-        inflight.set(key, promise);
-        const fill: Fill = {
-          key,
-          settled: false,
-          settle(e) {
-            if (fill.settled) return;
-            fill.settled = true;
-            settle(e);
-            if (!e) inflight.delete(key);
-          },
-        };
-        cacheCtx.set(request, { state: 'MISS', fill });
       };
     }
 
