@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
@@ -65,6 +66,8 @@ export const accessPlugin = fp(
     const windowsByPlan = planWindowsTable(overrides);
     /** Misses being computed, by cache key: concurrent callers wait for the first. */
     const inflight = new Map<string, Promise<CachedResponse | undefined>>();
+    /** Entries computed here lately, readable without waiting (closes the gap above). */
+    const filled = new LRUCache<string, CachedResponse>({ max: 1000 });
     app.decorateRequest('metered', null);
 
     async function meter(request: FastifyRequest, reply: FastifyReply) {
@@ -155,7 +158,11 @@ export const accessPlugin = fp(
         let pending: Promise<CachedResponse | undefined> | undefined;
         if (key && !entry) {
           pending = inflight.get(key);
-          if (!pending) lead(request, key);
+          // A computation may have finished while the lookup waited (a slow Redis):
+          // its result is in `filled` before it leaves `inflight`.
+          const done = pending ? undefined : filled.get(key);
+          if (done && done.expiresAt > clock.now().getTime()) entry = done;
+          else if (!pending) lead(request, key);
         }
         if (metered) await meter(request, reply);
         if (!key) {
@@ -196,6 +203,7 @@ export const accessPlugin = fp(
             expiresAt: clock.now().getTime() + ttlSeconds * 1000,
           };
           reply.header('cache-control', `private, max-age=${ttlSeconds}`);
+          filled.set(fill.key, entry);
           fill.settle(entry);
           // Waiters already have the entry; the in-flight marker stays until the store has it.
           store
