@@ -2,15 +2,20 @@ import type { Config } from '../config.ts';
 import type { Store } from '../store/db.ts';
 import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
 import { publicationsRepository } from '../store/repositories/publications-repository.ts';
 import { sourcesRepository } from '../store/repositories/sources-repository.ts';
 import { statusRepository } from '../store/repositories/status-repository.ts';
 import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
+import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { catalogService } from './catalog-service.ts';
 import type { Clock } from './context.ts';
+import { favoritesService } from './favorites-service.ts';
+import { preferencesService } from './preferences-service.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
 import { statusService } from './status-service.ts';
+import { watchlistService } from './watchlist-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store) {
@@ -22,6 +27,8 @@ export function createRepositories(store: Store) {
     incidents: incidentsRepository(db),
     maintenances: maintenancesRepository(db),
     publications: publicationsRepository(db),
+    watchlist: watchlistRepository(db),
+    preferences: preferencesRepository(db),
   };
 }
 
@@ -33,6 +40,7 @@ export function createServices(store: Store, config: Config, clock: Clock) {
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
   const base = { ...repos, catalog, clock };
+  const stats = statsService(base);
   return {
     config,
     clock,
@@ -41,7 +49,10 @@ export function createServices(store: Store, config: Config, clock: Clock) {
     catalog,
     records: recordsService(base),
     status: statusService(base),
-    stats: statsService(base),
+    stats,
+    watchlist: watchlistService(base),
+    preferences: preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate }),
+    favorites: favoritesService({ ...base, stats }),
   };
 }
 
