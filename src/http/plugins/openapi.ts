@@ -26,6 +26,9 @@ export const openapiPlugin = fp(
           { name: 'vendor', description: 'One vendor' },
           { name: 'lists', description: 'Cross-vendor lists' },
           { name: 'analytics', description: 'Statistics' },
+          { name: 'watchlist', description: "The caller's vendor watchlist (authentication required)" },
+          { name: 'notifications', description: 'Notification preferences (authentication required)' },
+          { name: 'dashboard', description: 'Dashboard bundle for many vendors (authentication required)' },
           { name: 'operations', description: 'Liveness, readiness and this document' },
         ],
         components: {
