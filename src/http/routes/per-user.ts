@@ -15,8 +15,10 @@ import {
 import { strictValidatorCompiler } from '../strict-validation.ts';
 
 // Per-user endpoints: the caller's watchlist, notification preferences and the
-// dashboard bundle. Every handler works on the authenticated user's rows only
-// (the services take the user id from request.viewer, never from the request).
+// dashboard bundle. All need an API key or a web session (`config.auth: 'user'`,
+// enforced by the viewer plugin, which also checks the Origin of state-changing
+// session requests). Every handler works on the authenticated user's rows only:
+// the services take the user id from request.viewer, never from the request.
 
 const PER_USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }];
 
@@ -42,6 +44,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         security: PER_USER_SECURITY,
         response: { 200: WatchlistResponse, ...errorResponses },
       },
+      config: { auth: 'user' },
     },
     async (req) => ok(await s.watchlist.get(req.viewer)),
   );
@@ -59,6 +62,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         body: WatchlistPutBody,
         response: { 200: WatchlistResponse, ...errorResponses },
       },
+      config: { auth: 'user' },
     },
     async (req) => ok(await s.watchlist.replace(req.viewer, req.body.vendors)),
   );
@@ -76,6 +80,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         params: VendorPathParams,
         response: { 200: WatchlistResponse, ...errorResponses },
       },
+      config: { auth: 'user' },
     },
     async (req) => ok(await s.watchlist.add(req.viewer, req.params.vendor)),
   );
@@ -92,6 +97,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         params: VendorPathParams,
         response: { 200: WatchlistResponse, ...errorResponses },
       },
+      config: { auth: 'user' },
     },
     async (req) => ok(await s.watchlist.remove(req.viewer, req.params.vendor)),
   );
@@ -112,6 +118,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         security: PER_USER_SECURITY,
         response: { 200: PreferencesResponse, ...errorResponses },
       },
+      config: { auth: 'user' },
     },
     async (req) => prefResult(await s.preferences.get(req.viewer)),
   );
@@ -133,6 +140,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         body: PreferencesPatchBody,
         response: { 200: PreferencesResponse, ...errorResponses },
       },
+      config: { auth: 'user' },
     },
     async (req) => prefResult(await s.preferences.update(req.viewer, req.body)),
   );
@@ -149,6 +157,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         security: PER_USER_SECURITY,
         response: { 200: PreferencesResponse, ...errorResponses, ...conflict },
       },
+      config: { auth: 'user' },
     },
     async (req) => prefResult(await s.preferences.rotateWebhookSecret(req.viewer)),
   );
@@ -165,6 +174,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         security: PER_USER_SECURITY,
         response: { 200: PreferencesResponse, ...errorResponses, ...conflict },
       },
+      config: { auth: 'user' },
     },
     async (req) => prefResult(await s.preferences.rotateFeedToken(req.viewer)),
   );
@@ -184,6 +194,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         body: FavoritesBody,
         response: { 200: FavoritesResponse, ...errorResponses },
       },
+      config: { auth: 'user' },
     },
     async (req) => {
       const { bundle, dataWindow } = await s.favorites.bundle(req.body, req.viewer);

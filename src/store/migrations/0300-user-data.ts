@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../db.ts';
 
-// Per-user data: the vendor watchlist and notification preferences.
+// Per-user data: the vendor watchlist and notification preferences. Rows belong
+// to a user (users.id, migration 0200) and go when the account is deleted.
 //
 // `watchlists` holds one row per user that every watchlist change updates first:
 // that write takes the user's row lock (PostgreSQL) or the write lock (SQLite), so
@@ -14,7 +15,7 @@ export function userDataMigration(_dialect: Dialect) {
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('watchlists')
-        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
         .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
@@ -32,7 +33,7 @@ export function userDataMigration(_dialect: Dialect) {
 
       await db.schema
         .createTable('notification_preferences')
-        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.primaryKey().references('users.id').onDelete('cascade'))
         .addColumn('settings', 'text', (c) => c.notNull())
         .addColumn('webhook_secret', 'text')
         .addColumn('webhook_previous_secret', 'text')
