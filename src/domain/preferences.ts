@@ -63,7 +63,16 @@ export interface PreferencesPatch {
   in_app?: { enabled?: boolean };
   email?: { enabled?: boolean; address?: string | null; digest?: EmailDigest };
   slack?: { enabled?: boolean; vendors?: string[] | null };
-  webhook?: { enabled?: boolean; url?: string | null; format?: WebhookFormat; vendors?: string[] | null; secret?: unknown };
+  webhook?: {
+    enabled?: boolean;
+    url?: string | null;
+    format?: WebhookFormat;
+    vendors?: string[] | null;
+    /** Read-only, ignored. */
+    secret?: unknown;
+    /** Read-only, ignored. */
+    previous_secret_expires_at?: unknown;
+  };
   pagerduty?: { enabled?: boolean; routing_key?: string | null; vendors?: string[] | null };
   rss?: { enabled?: boolean; feed_url?: unknown };
   newsletter?: { enabled?: boolean };
@@ -143,7 +152,7 @@ function settingsPart(patch: PreferencesPatch): unknown {
   const { slack_connection: _sc, webhook, pagerduty, rss, ...rest } = patch;
   const out: Record<string, unknown> = { ...rest };
   if (webhook) {
-    const { secret: _s, ...w } = webhook;
+    const { secret: _s, previous_secret_expires_at: _p, ...w } = webhook;
     out.webhook = w;
   }
   if (pagerduty) {

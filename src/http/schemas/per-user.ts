@@ -161,6 +161,7 @@ export const PreferencesPatchBody = Partial(
       format: StringEnum(WEBHOOK_FORMATS, { description: 'Default: `discord` for Discord webhook URLs, else `standard`' }),
       vendors: ChannelVendors,
       secret: Type.Unsafe<unknown>({ description: 'Read-only (generated): accepted and ignored; rotate it with POST …/webhook/rotate-secret' }),
+      previous_secret_expires_at: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),
     }),
     pagerduty: Partial({
       enabled: Type.Boolean(),
