@@ -29,6 +29,11 @@ const conflict = {
 
 export async function perUserRoutes(app: FastifyInstance) {
   app.setValidatorCompiler(strictValidatorCompiler());
+  // Private data, and some answers carry a secret shown once: no cache may keep them.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
   const s = app.services;
   const ok = <T extends object>(body: T) => ({ success: true as const, ...body });
 
