@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,7 +7,11 @@ import type { Config } from './config.ts';
 import { envelope } from './http/envelope.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
+import { accessPlugin } from './http/plugins/access.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
+import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
+import { accountRoutes } from './http/routes/account.ts';
+import { authRoutes } from './http/routes/auth.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
@@ -27,8 +32,10 @@ import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
+import { openInfra } from './infra/index.ts';
+import type { RedisHandle } from './infra/redis.ts';
 
-export const API_PREFIX = '/api/v1/infrastructure';
+export { API_PREFIX } from './http/paths.ts';
 
 export interface ReadinessCheck {
   name: string;
@@ -41,6 +48,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     services: Services;
+    /** The shared Redis connection (null without REDIS_URL); keys must start with its prefix. */
+    redis: RedisHandle | null;
     readinessChecks: ReadinessCheck[];
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
   }
@@ -71,10 +80,19 @@ export const appPlugin = fp(
       await loadCatalog(createServices(store, config, clock).repos.vendors, readCatalog(opts.catalogFile), clock.now());
     }
 
-    const services = createServices(store, config, clock);
+    const infra = await openInfra(config, clock, app.log);
+    app.addHook('onClose', async () => infra.close());
+    const services = createServices(store, config, clock, {
+      limiter: infra.limiter,
+      onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
+    });
     app.decorate('config', config);
     app.decorate('services', services);
-    app.decorate('readinessChecks', [{ name: 'database', check: () => store.ping() }] as ReadinessCheck[]);
+    app.decorate('redis', infra.redis);
+    const checks: ReadinessCheck[] = [{ name: 'database', check: () => store.ping() }];
+    // Without Redis, limits and cache run in-process: degraded, still ready.
+    if (infra.redis) checks.push({ name: 'redis', check: infra.redis.ping, optional: true });
+    app.decorate('readinessChecks', checks);
     app.decorate('envelope', async function <T>(items: T[], extra = {}) {
       const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
       return envelope({ source: config.demo ? 'demo' : 'live', now: clock.now(), lastUpdated }, items, extra);
@@ -96,7 +114,9 @@ export const appPlugin = fp(
     await app.register(errorsPlugin);
     await app.register(formbody);
     await app.register(openapiPlugin);
+    await app.register(cookie, { hook: false });
     await app.register(viewerPlugin);
+    await app.register(accessPlugin, { cache: infra.cache });
 
     await app.register(healthRoutes);
     await app.register(
@@ -107,6 +127,13 @@ export const appPlugin = fp(
         await api.register(analyticsRoutes);
       },
       { prefix: API_PREFIX },
+    );
+    await app.register(
+      async (web) => {
+        await web.register(authRoutes);
+        await web.register(accountRoutes);
+      },
+      { prefix: ACCOUNT_PREFIX },
     );
   },
   { name: 'vendor-status-app' },

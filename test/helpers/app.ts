@@ -21,6 +21,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+const LIFTED = { perMinute: 1_000_000, perDay: 100_000_000 };
+export const UNLIMITED_RATE_LIMITS = JSON.stringify({
+  anonymous: LIFTED,
+  free: LIFTED,
+  standard: LIFTED,
+  pro: LIFTED,
+  enterprise: LIFTED,
+  vip: LIFTED,
+});
+
 let counter = 0;
 export const uniqueName = (prefix: string) =>
   `${prefix}_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
@@ -57,6 +67,11 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
     REDIS_PREFIX: shared?.config.redisPrefix ?? `${uniqueName('vis')}:`,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema! } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // Tests make many calls as one client; plan limits are lifted unless a test
+    // sets RATE_LIMITS itself ('{}' = the real plan table).
+    RATE_LIMITS: UNLIMITED_RATE_LIMITS,
+    // Cheap password hashes keep account tests fast; the format and code path are the same.
+    PASSWORD_HASH_COST: '10',
     ...opts.env,
   };
   const config = loadConfig(env);
