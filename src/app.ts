@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -7,6 +6,8 @@ import type { Config } from './config.ts';
 import { envelope } from './http/envelope.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
+import { requestIdFor } from './http/request-id.ts';
+import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
@@ -117,6 +118,8 @@ export const appPlugin = fp(
     await app.register(cookie, { hook: false });
     await app.register(viewerPlugin);
     await app.register(accessPlugin, { cache: infra.cache });
+    // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
+    await app.register(mcpPlugin);
 
     await app.register(healthRoutes);
     await app.register(
@@ -149,10 +152,7 @@ export function fastifyOptions(config: Config): FastifyServerOptions {
         censor: '[redacted]',
       },
     },
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdFor,
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,

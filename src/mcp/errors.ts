@@ -11,6 +11,8 @@ const PREFIX: Record<ErrorCode, string> = {
   not_found: 'Not found',
   unauthorized: 'Sign-in required',
   direct_api_not_allowed: 'Not allowed',
+  session_required: 'Not allowed',
+  origin_not_allowed: 'Not allowed',
   plan_required: 'Plan too low',
   limit_exceeded: 'Limit reached',
   rate_limit_exceeded: 'Rate limit exceeded',

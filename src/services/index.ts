@@ -4,6 +4,7 @@ import type { Store } from '../store/db.ts';
 import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import { oauthRepository } from '../store/repositories/oauth-repository.ts';
 import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
 import { usersRepository } from '../store/repositories/users-repository.ts';
 import { publicationsRepository } from '../store/repositories/publications-repository.ts';
@@ -32,6 +33,7 @@ export function createRepositories(store: Store) {
     users: usersRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),
+    oauth: oauthRepository(db),
   };
 }
 

@@ -151,6 +151,9 @@ export interface ApiKeysTable {
   prefix: string;
   created_at: string;
   last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface OAuthClientsTable {
   client_id: string;
   /** SHA-256 hex of the client secret; null for public clients (auth method `none`). */

@@ -1,13 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_PLAN_POLICIES, type Plan } from '../../domain/plans.ts';
 import type { OAuthClient, OAuthRepository } from '../../store/repositories/oauth-repository.ts';
 import { HISTORY_SCOPE, SUPPORTED_SCOPES } from '../context.ts';
 import { MCP_PATH, type Origins } from '../origins.ts';
+import { csrfToken, formPostProblem } from './csrf.ts';
 import { OAuthError } from './errors.ts';
 import { consentPage, sendErrorPage } from './pages.ts';
 import { readParams } from './params.ts';
-import { PKCE_VALUE, sameSecret } from './secrets.ts';
+import { PKCE_VALUE } from './secrets.ts';
 import type { TokenService } from './token-service.ts';
 
 // The authorization endpoint (OAuth 2.1 §4.1.1): authorization code with PKCE
@@ -18,7 +18,6 @@ import type { TokenService } from './token-service.ts';
 // with `error`, `state` and `iss` (RFC 9207).
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
-const CSRF_COOKIE = 'oauth_csrf';
 const REQUEST_PARAMS = [
   'response_type',
   'client_id',
@@ -61,15 +60,6 @@ class RedirectError extends Error {
   ) {
     super(description);
   }
-}
-
-function cookie(req: FastifyRequest, name: string): string | undefined {
-  const header = req.headers.cookie ?? '';
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
 }
 
 export async function authorizeRoutes(
@@ -149,12 +139,7 @@ export async function authorizeRoutes(
     if (!user) {
       return reply.header('Cache-Control', 'no-store').redirect(login.loginUrl(req.url), 302);
     }
-    let csrf = cookie(req, CSRF_COOKIE);
-    if (!csrf || !/^[A-Za-z0-9_-]{43}$/.test(csrf)) {
-      csrf = randomBytes(32).toString('base64url');
-      const secure = origins.requestOrigin(req).startsWith('https:') ? '; Secure' : '';
-      reply.header('Set-Cookie', `${CSRF_COOKIE}=${csrf}; Path=/oauth; HttpOnly; SameSite=Lax; Max-Age=3600${secure}`);
-    }
+    const csrf = csrfToken(req, reply, origins.requestOrigin(req).startsWith('https:'));
     const fields: Record<string, string> = {
       response_type: 'code',
       client_id: valid.client.clientId,
@@ -178,19 +163,10 @@ export async function authorizeRoutes(
   });
 
   app.post(AUTHORIZE_PATH, { schema: { hide: true }, bodyLimit: 32_768 }, async (req, reply) => {
-    // A cross-site form post is refused before anything else (CSRF, part 1).
-    const origin = req.headers.origin;
-    const allowed = [origins.requestOrigin(req), origins.issuer(req), ...login.allowedOrigins];
-    if (!origin || !allowed.includes(origin)) {
-      return sendErrorPage(reply, 403, 'This form must be submitted from this site.');
-    }
-    // Part 2: the token in the form must match the cookie set with the consent page.
+    // A cross-site post is refused before anything else is looked at.
+    const problem = formPostProblem(req, [origins.requestOrigin(req), origins.issuer(req), ...login.allowedOrigins]);
+    if (problem) return sendErrorPage(reply, 403, problem);
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const sent = typeof body.csrf_token === 'string' ? body.csrf_token : '';
-    const expected = cookie(req, CSRF_COOKIE) ?? '';
-    if (!sent || !expected || !sameSecret(sent, expected)) {
-      return sendErrorPage(reply, 403, 'The form has expired or was not sent from the consent page. Start again from the application.');
-    }
     const valid = await validate(req, reply, body);
     if (!valid) return reply;
     const user = await login.user(req);

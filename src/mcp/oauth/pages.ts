@@ -108,3 +108,31 @@ ${hidden}
 <p class="muted">You can disconnect the application at any time from your account.</p>`,
   );
 }
+
+export interface LoginView {
+  action: string;
+  returnTo: string;
+  csrfToken: string;
+  email?: string;
+  error?: string;
+}
+
+/** The sign-in step of the authorization flow, in front of the account login. */
+export function loginPage(reply: FastifyReply, status: number, v: LoginView) {
+  return sendPage(
+    reply,
+    status,
+    'Log in to continue',
+    `<h1>Log in to continue</h1>
+<p>An application wants to connect to your Vendor Infrastructure Status account. Log in first; you will then be asked to allow it.</p>
+${v.error ? `<p class="warn">${escapeHtml(v.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(v.action)}">
+<input type="hidden" name="return_to" value="${escapeHtml(v.returnTo)}">
+<input type="hidden" name="csrf_token" value="${escapeHtml(v.csrfToken)}">
+<p><label>Email<br><input type="email" name="email" autocomplete="username" required value="${escapeHtml(v.email ?? '')}"></label></p>
+<p><label>Password<br><input type="password" name="password" autocomplete="current-password" required></label></p>
+<div class="actions"><button class="primary" type="submit">Log in</button></div>
+</form>
+<p class="muted">No account yet? Sign up in the web app first, then connect the application again.</p>`,
+  );
+}

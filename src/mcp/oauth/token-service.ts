@@ -1,3 +1,4 @@
+import type { UserPlan } from '../../domain/plans.ts';
 import type { Clock } from '../../services/context.ts';
 import type { OAuthClient, OAuthRepository } from '../../store/repositories/oauth-repository.ts';
 import { OAuthError } from './errors.ts';
@@ -38,6 +39,8 @@ export interface TokenResponse {
 
 export interface VerifiedAccess {
   userId: string;
+  /** The user's plan now (a plan change applies to live tokens at once). */
+  plan: UserPlan;
   clientId: string;
   scopes: string[];
   resource: string;
@@ -163,6 +166,7 @@ export function tokenService(repo: OAuthRepository, clock: Clock) {
       if (!t || t.kind !== 'access' || t.revokedAt || t.grantRevokedAt || t.expiresAt <= iso()) return null;
       return {
         userId: t.userId,
+        plan: t.plan,
         clientId: t.clientId,
         scopes: t.scope.split(' ').filter(Boolean),
         resource: t.resource,

@@ -3,7 +3,7 @@ import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
 import { IMPACTS, INCIDENT_STATUSES, type Impact } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
 import { freshness, incidentLine, plural, when } from './format.ts';
-import { DataFreshness, DataWindowOut, IncidentOut, IndicatorEnum, VendorArg } from './schemas.ts';
+import { DataFreshness, DataWindowOut, IncidentOut, IndicatorEnum, openRecords, VendorArg } from './schemas.ts';
 import { resolveVendor, resolveVendors } from './vendor-lookup.ts';
 
 const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
@@ -72,7 +72,7 @@ export const getActiveIncidents = defineTool({
     lines.push(freshness(lastUpdated, source));
     return {
       text: lines.join('\n'),
-      data: { count: incidents.length, total: result.total, incidents, vendorsNotOperational, lastUpdated, source },
+      data: { count: incidents.length, total: result.total, incidents: openRecords(incidents), vendorsNotOperational, lastUpdated, source },
     };
   },
 });
@@ -145,7 +145,7 @@ export const getIncidentHistory = defineTool({
         dataWindow: { requested: w.requested, applied: w.applied, capped: w.capped, since: w.since },
         total: result.total,
         count: result.items.length,
-        incidents: result.items,
+        incidents: openRecords(result.items),
         lastUpdated,
         source,
       },

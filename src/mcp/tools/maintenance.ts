@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../context.ts';
 import { freshness, maintenanceLine, plural, when } from './format.ts';
-import { DataFreshness, DataWindowOut, MaintenanceOut, VendorArg } from './schemas.ts';
+import { DataFreshness, DataWindowOut, MaintenanceOut, openRecords, VendorArg } from './schemas.ts';
 import { resolveVendor } from './vendor-lookup.ts';
 
 export const getMaintenance = defineTool({
@@ -55,7 +55,7 @@ export const getMaintenance = defineTool({
         dataWindow: { requested: w.requested, applied: w.applied, capped: w.capped, since: w.since },
         total: result.total,
         count: result.items.length,
-        maintenance: result.items,
+        maintenance: openRecords(result.items),
         lastUpdated,
         source,
       },

@@ -61,3 +61,6 @@ export const DataFreshness = {
   lastUpdated: z.string().nullable().describe('Newest successful poll of any status page (null: none yet)'),
   source: z.enum(['live', 'demo']).describe('`demo` when the service watches its simulated fleet'),
 };
+
+/** Records are open objects in the output schemas (extra fields allowed), as typed here. */
+export const openRecords = <T extends object>(items: T[]) => items as (T & Record<string, unknown>)[];

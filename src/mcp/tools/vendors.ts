@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DATA_TYPES } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
 import { incidentLine, maintenanceLine, plural, when } from './format.ts';
-import { DataFreshness, IncidentOut, IndicatorEnum, MaintenanceOut, VendorArg } from './schemas.ts';
+import { DataFreshness, IncidentOut, IndicatorEnum, MaintenanceOut, openRecords, VendorArg } from './schemas.ts';
 import { resolveVendor } from './vendor-lookup.ts';
 
 const VendorOut = z.object({
@@ -110,8 +110,8 @@ export const getVendorStatus = defineTool({
         indicator: s.indicator,
         description: s.description,
         checkedAt: s.checkedAt,
-        activeIncidents: s.activeIncidents,
-        activeMaintenance: s.activeMaintenance,
+        activeIncidents: openRecords(s.activeIncidents),
+        activeMaintenance: openRecords(s.activeMaintenance),
         components: s.components.map((c) => ({ name: c.name, status: c.status, group: c.group ?? null })),
         sourceHealth: s.sourceHealth,
         lastUpdated,

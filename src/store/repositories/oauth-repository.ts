@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { UserPlan } from '../../domain/plans.ts';
 import type { Database, OAuthTokensTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 
@@ -37,6 +38,8 @@ export interface StoredCode extends GrantInfo {
 
 export interface StoredToken extends GrantInfo {
   kind: 'access' | 'refresh';
+  /** The user's current plan. */
+  plan: UserPlan;
   expiresAt: string;
   revokedAt: string | null;
 }
@@ -179,15 +182,17 @@ export function oauthRepository(db: Kysely<Database>) {
       const r = await db
         .selectFrom('oauth_tokens')
         .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
+        .innerJoin('users', 'users.id', 'oauth_grants.user_id')
         .select([
           ...grantColumns,
+          'users.plan as plan',
           'oauth_tokens.kind as kind',
           'oauth_tokens.expires_at as expiresAt',
           'oauth_tokens.revoked_at as revokedAt',
         ])
         .where('oauth_tokens.token_hash', '=', hash)
         .executeTakeFirst();
-      return r ? { ...r, kind: r.kind as 'access' | 'refresh' } : null;
+      return r ? { ...r, kind: r.kind as 'access' | 'refresh', plan: r.plan as UserPlan } : null;
     },
 
     /** Retires a refresh token on use; false when it was already used or revoked. */
