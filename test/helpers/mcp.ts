@@ -72,8 +72,8 @@ export async function connect(
   return { client, transport, last: () => lastHeaders, close: () => client.close() };
 }
 
-export const textOf = (r: { content?: unknown }) =>
-  ((r.content as { type: string; text?: string }[]) ?? [])
+export const textOf = (r: unknown) =>
+  (((r as { content?: unknown }).content as { type: string; text?: string }[]) ?? [])
     .filter((c) => c.type === 'text')
     .map((c) => c.text)
     .join('\n');
@@ -120,7 +120,7 @@ export const REDIRECT_URI = 'http://127.0.0.1:9/oauth/callback';
  * web session and keeps the code for finishAuth.
  */
 export class TestOAuthProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
+  info: (OAuthClientInformationMixed & { client_id: string; client_secret?: string }) | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
   code: string | null = null;
@@ -146,7 +146,7 @@ export class TestOAuthProvider implements OAuthClientProvider {
     return this.info;
   }
   saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
+    this.info = info as typeof this.info;
   }
   tokens() {
     return this.saved;
