@@ -13,6 +13,7 @@ import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
 import { authRoutes } from './http/routes/auth.ts';
+import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
@@ -135,6 +136,7 @@ export const appPlugin = fp(
       async (web) => {
         await web.register(authRoutes);
         await web.register(accountRoutes);
+        await web.register(connectionRoutes);
       },
       { prefix: ACCOUNT_PREFIX },
     );

@@ -103,7 +103,7 @@ export const mcpPlugin = fp(
       authenticate: bearerAuthenticator(services, tokens, origins),
       anonymous,
       meter,
-      allowedOrigins: config.webOrigins,
+      allowedOrigins: [...config.webOrigins, ...(config.publicUrl ? [config.publicUrl] : [])],
     });
     const login = webLogin(services, config.webOrigins);
 

@@ -15,6 +15,7 @@ import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
 import { catalogService } from './catalog-service.ts';
+import { connectionsService } from './connections-service.ts';
 import type { Clock } from './context.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
@@ -81,6 +82,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       passwordHashCost: config.passwordHashCost,
       rateLimits: config.rateLimits,
     }),
+    connections: connectionsService({ oauth: repos.oauth, clock }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
   };
 }

@@ -349,6 +349,40 @@ describe('OAuth authorization server', () => {
     assert.equal((await getJson(`${t.url}/oauth/revoke`, form({ client_id: clientId }))).body.error, 'invalid_request');
   });
 
+  test('the account lists connected applications and disconnects them (tokens stop working)', async () => {
+    const user = await createUser(t, 'standard');
+    const mine = await webLogin(t, user.email);
+    const { verifier, challenge } = verifierPair();
+    const back = await consent(
+      t.url,
+      authorizeUrl({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256' }),
+      mine,
+    );
+    const tokens = (await exchange({ client_id: clientId, code: back.searchParams.get('code')!, code_verifier: verifier })).body;
+    assert.equal((await callHistory(tokens.access_token)).status, 200);
+
+    const list = await getJson(`${t.url}/api/v1/account/connections`, { headers: { cookie: mine } });
+    assert.equal(list.status, 200);
+    assert.equal(list.body.connections.length, 1);
+    const conn = list.body.connections[0];
+    assert.equal(conn.name, 'Desk App');
+    assert.equal(conn.clientId, clientId);
+    assert.equal(conn.scope, 'history:read');
+    assert.ok(conn.lastUsedAt);
+
+    // Someone else's session cannot disconnect it.
+    const other = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, { method: 'DELETE', headers: { cookie: session, origin: t.url } });
+    assert.equal(other.status, 404);
+    assert.equal((await callHistory(tokens.access_token)).status, 200);
+
+    const del = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, { method: 'DELETE', headers: { cookie: mine, origin: t.url } });
+    assert.equal(del.status, 200);
+    assert.equal((await callHistory(tokens.access_token)).status, 401);
+    const refresh = await getJson(`${t.url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }));
+    assert.equal(refresh.body.error, 'invalid_grant');
+    assert.deepEqual((await getJson(`${t.url}/api/v1/account/connections`, { headers: { cookie: mine } })).body.connections, []);
+  });
+
   test('a token without the history scope gets 403 insufficient_scope on history, public tools still work', async () => {
     const user = await createUser(t, 'pro');
     const svc = tokenService(t.app.services.repos.oauth, clock);
