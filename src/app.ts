@@ -144,10 +144,11 @@ export const appPlugin = fp(
   { name: 'vendor-status-app' },
 );
 
-export function fastifyOptions(config: Config): FastifyServerOptions {
+export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream): FastifyServerOptions {
   return {
     logger: {
       level: config.logLevel,
+      ...(logStream ? { stream: logStream } : {}),
       // Credentials never reach a log line.
       redact: {
         paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]'],
@@ -163,11 +164,15 @@ export function fastifyOptions(config: Config): FastifyServerOptions {
 }
 
 /** Builds the whole service on a new Fastify instance (what server.ts and the tests run). */
-export async function buildApp(config: Config, opts: Omit<AppOptions, 'config'> = {}): Promise<FastifyInstance> {
-  const app = Fastify(fastifyOptions(config));
+export async function buildApp(
+  config: Config,
+  opts: Omit<AppOptions, 'config'> & { logStream?: NodeJS.WritableStream } = {},
+): Promise<FastifyInstance> {
+  const { logStream, ...appOpts } = opts;
+  const app = Fastify(fastifyOptions(config, logStream));
   app.addHook('onSend', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
-  await app.register(appPlugin, { ...opts, config });
+  await app.register(appPlugin, { ...appOpts, config });
   return app;
 }

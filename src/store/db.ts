@@ -70,8 +70,8 @@ function withCommon(db: Kysely<Database>, dialect: Dialect, schema: string | nul
     async migrate() {
       // Kysely's migrator takes a lock (a lock table row, FOR UPDATE on PostgreSQL),
       // so several instances starting together run each migration once.
-      // With a schema, the migrator must look for its own tables in that schema only:
-      // introspection sees every schema, so another schema's lock table would be taken for ours.
+      // With a schema, the migrator must look for its own tables there: without it, it
+      // sees kysely_migration_lock of any schema (another test run) and skips creating ours.
       const migrator = new Migrator({ db, provider: migrationProvider(dialect), migrationTableSchema: schema ?? undefined });
       const { error, results } = await migrator.migrateToLatest();
       const failed = results?.find((r) => r.status === 'Error');

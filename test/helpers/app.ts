@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { API_PREFIX, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -52,6 +53,8 @@ export interface StartOptions {
   /** Share the storage of another test app (two instances over one database). */
   shareStoreWith?: TestApp;
   catalogFile?: string;
+  /** Receives the app's log lines (with LOG_LEVEL set in env). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
@@ -76,7 +79,7 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
   };
   const config = loadConfig(env);
   const store = openStore(config);
-  const app = await buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile });
+  const app = await buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile, logStream: opts.logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -91,10 +94,33 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
       await app.close();
       await store.close();
       if (shared) return;
+      if (config.redisUrl) await dropRedisKeys(config.redisUrl, config.redisPrefix);
       if (config.databaseUrl && config.databaseSchema) await dropSchema(config.databaseUrl, config.databaseSchema);
       else fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Removes every key under a test's prefix (a down Redis has nothing to clean). */
+export async function dropRedisKeys(url: string, prefix: string) {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+  } catch {
+    redis.disconnect();
+    return;
+  }
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 async function dropSchema(url: string, schema: string) {
