@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodRawShape } from 'zod';
 import { API_VERSION } from '../http/plugins/openapi.ts';
@@ -22,6 +23,10 @@ const INSTRUCTIONS =
   'list_vendors gives the vendor ids. These need no sign-in. get_incident_history and get_maintenance need the user to ' +
   "sign in (OAuth) or an API key; history is limited to the user's plan window, and the answer says when it was shortened.";
 
+// A server per request would otherwise compile its own Ajv instance (most of the
+// per-request cost); one validator serves them all.
+const validator = new AjvJsonSchemaValidator();
+
 export async function runTool<I extends ZodRawShape, O extends ZodRawShape>(
   tool: ToolDefinition<I, O>,
   args: unknown,
@@ -42,7 +47,7 @@ export async function runTool<I extends ZodRawShape, O extends ZodRawShape>(
 export function buildMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer(
     { name: 'vendor-infrastructure-status', title: 'Vendor Infrastructure Status', version: API_VERSION },
-    { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
+    { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: validator },
   );
   for (const tool of TOOLS) {
     server.registerTool(

@@ -32,12 +32,12 @@ export const getActiveIncidents = defineTool({
   },
   requiresAuth: false,
   async run({ vendors, impact }, { services, caller }) {
-    const selected = vendors?.length ? await resolveVendors(services.catalog, vendors) : undefined;
+    const selected = vendors?.length ? await resolveVendors(services.repos.vendors, vendors) : undefined;
     const slugs = selected?.map((v) => v.id);
-    const [result, statuses, profiles, lastUpdated] = await Promise.all([
+    const [result, statuses, names, lastUpdated] = await Promise.all([
       services.records.incidents({ vendors: slugs, activeOnly: true, limit: ACTIVE_LIMIT, offset: 0 }, caller.viewer),
       services.repos.status.statuses(slugs),
-      services.catalog.list(),
+      services.repos.vendors.names(),
       services.repos.sources.lastSuccessfulPoll(),
     ]);
     const source = services.config.demo ? ('demo' as const) : ('live' as const);
@@ -45,7 +45,6 @@ export const getActiveIncidents = defineTool({
     const incidents = result.items
       .filter((i) => IMPACT_RANK[i.impact] >= min)
       .sort((a, b) => IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : -1));
-    const names = new Map(profiles.map((p) => [p.id, p.name]));
     const withIncident = new Set(incidents.map((i) => i.vendor));
     const vendorsNotOperational = [...statuses.entries()]
       .filter(([slug, s]) => s.indicator !== 'operational' && s.indicator !== 'unknown' && !withIncident.has(slug))
@@ -104,7 +103,7 @@ export const getIncidentHistory = defineTool({
   },
   requiresAuth: true,
   async run({ vendor, timePeriod, status, limit }, { services, caller }) {
-    const v = vendor ? await resolveVendor(services.catalog, vendor) : null;
+    const v = vendor ? await resolveVendor(services.repos.vendors, vendor) : null;
     const plan = caller.viewer.plan;
     const planWindowDays = DEFAULT_PLAN_POLICIES[plan].windowDays;
     const [result, lastUpdated] = await Promise.all([

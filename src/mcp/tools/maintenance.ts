@@ -27,7 +27,7 @@ export const getMaintenance = defineTool({
   },
   requiresAuth: true,
   async run({ vendor, upcoming, limit }, { services, caller }) {
-    const v = vendor ? await resolveVendor(services.catalog, vendor) : null;
+    const v = vendor ? await resolveVendor(services.repos.vendors, vendor) : null;
     const [result, lastUpdated] = await Promise.all([
       services.records.maintenance({ vendors: v ? [v.id] : undefined, scheduledOnly: upcoming, limit, offset: 0 }, caller.viewer),
       services.repos.sources.lastSuccessfulPoll(),

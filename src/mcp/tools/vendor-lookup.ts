@@ -1,10 +1,15 @@
 import { DomainError } from '../../domain/errors.ts';
-import type { CatalogService, VendorProfile } from '../../services/catalog-service.ts';
+import type { VendorsRepository } from '../../store/repositories/vendors-repository.ts';
 
 // Assistants pass what the user said ("GitHub", "Amazon Web Services"), not
 // always a slug. A vendor resolves by slug, by display name, or by a name that
 // slugifies to the slug; anything else is a tool error that suggests close
-// matches, never an empty answer.
+// matches, never an empty answer. Only slugs and names are read (one light query).
+
+export interface VendorRef {
+  id: string;
+  name: string;
+}
 
 const slugify = (s: string) =>
   s
@@ -13,7 +18,7 @@ const slugify = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 
-function match(all: VendorProfile[], input: string): VendorProfile | undefined {
+function match(all: VendorRef[], input: string): VendorRef | undefined {
   const raw = input.trim();
   const lower = raw.toLowerCase();
   return (
@@ -24,7 +29,7 @@ function match(all: VendorProfile[], input: string): VendorProfile | undefined {
   );
 }
 
-function suggestions(all: VendorProfile[], input: string): string[] {
+function suggestions(all: VendorRef[], input: string): string[] {
   const q = slugify(input);
   if (!q) return [];
   return all
@@ -33,7 +38,7 @@ function suggestions(all: VendorProfile[], input: string): string[] {
     .map((v) => v.id);
 }
 
-function unknown(inputs: string[], all: VendorProfile[]): DomainError {
+function unknown(inputs: string[], all: VendorRef[]): DomainError {
   const hints = [...new Set(inputs.flatMap((i) => suggestions(all, i)))];
   const quoted = inputs.map((i) => `'${i}'`).join(', ');
   const message =
@@ -43,17 +48,21 @@ function unknown(inputs: string[], all: VendorProfile[]): DomainError {
   return new DomainError('not_found', message, { vendors: inputs });
 }
 
-export async function resolveVendor(catalog: CatalogService, input: string): Promise<VendorProfile> {
-  const all = await catalog.list();
+async function refs(vendors: VendorsRepository): Promise<VendorRef[]> {
+  return [...(await vendors.names())].map(([id, name]) => ({ id, name })).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export async function resolveVendor(vendors: VendorsRepository, input: string): Promise<VendorRef> {
+  const all = await refs(vendors);
   const found = match(all, input);
   if (!found) throw unknown([input], all);
   return found;
 }
 
 /** Resolves every entry; one error names all the unknown ones. */
-export async function resolveVendors(catalog: CatalogService, inputs: string[]): Promise<VendorProfile[]> {
-  const all = await catalog.list();
-  const found: VendorProfile[] = [];
+export async function resolveVendors(vendors: VendorsRepository, inputs: string[]): Promise<VendorRef[]> {
+  const all = await refs(vendors);
+  const found: VendorRef[] = [];
   const missing: string[] = [];
   for (const input of inputs) {
     const v = match(all, input);

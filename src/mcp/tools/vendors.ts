@@ -78,8 +78,8 @@ export const getVendorStatus = defineTool({
   },
   requiresAuth: false,
   async run({ vendor }, { services }) {
-    const v = await resolveVendor(services.catalog, vendor);
-    const s = await services.status.vendorStatus(v.id);
+    const v = await resolveVendor(services.repos.vendors, vendor);
+    const [s, profile] = await Promise.all([services.status.vendorStatus(v.id), services.catalog.info(v.id)]);
     const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
     const source = services.config.demo ? ('demo' as const) : ('live' as const);
     const now = services.clock.now();
@@ -101,7 +101,7 @@ export const getVendorStatus = defineTool({
     if (s.sourceHealth.lastErrorAt && (!s.sourceHealth.lastSuccessAt || s.sourceHealth.lastErrorAt > s.sourceHealth.lastSuccessAt)) {
       lines.push(`Note: the last poll of this vendor's status page failed (${when(s.sourceHealth.lastErrorAt)}); data may be stale.`);
     }
-    lines.push(`Status page: ${v.statusPageUrl}`);
+    lines.push(`Status page: ${profile.statusPageUrl}`);
     return {
       text: lines.join('\n'),
       data: {
