@@ -119,7 +119,7 @@ export const mcpPlugin = fp(
           return (await meter(req, reply, anonymous(), 1)).allowed;
         },
       });
-      await loginRoutes(scope, { services, origins: mainOrigins, allowedOrigins: config.webOrigins });
+      await loginRoutes(scope, { services, origins: mainOrigins, allowedOrigins: config.webOrigins, login });
     });
 
     app.decorate('mcp', {

@@ -217,6 +217,11 @@ describe('OAuth authorization server', () => {
     const cookie = cookieFrom(good, 'vis_session')!;
     assert.ok(cookie);
 
+    // Back on the login page with a session: straight on.
+    const again = await fetch(loginUrl, { headers: { cookie }, redirect: 'manual' });
+    assert.equal(again.status, 303);
+    assert.equal(again.headers.get('location'), returnTo);
+
     const consentPage = await fetch(new URL(returnTo, t.url), { headers: { cookie }, redirect: 'manual' });
     assert.equal(consentPage.status, 200);
     const html = await consentPage.text();

@@ -31,13 +31,18 @@ export function webLogin(services: Services, allowedOrigins: string[]): WebLogin
   };
 }
 
-export async function loginRoutes(app: FastifyInstance, deps: { services: Services; origins: Origins; allowedOrigins: string[] }) {
+export async function loginRoutes(
+  app: FastifyInstance,
+  deps: { services: Services; origins: Origins; allowedOrigins: string[]; login: WebLogin },
+) {
   const { services, origins } = deps;
   const secure = (req: FastifyRequest) => origins.requestOrigin(req).startsWith('https:');
 
   app.get<{ Querystring: { return_to?: string } }>(LOGIN_PATH, { schema: { hide: true } }, async (req, reply) => {
     const returnTo = safeReturn(req.query.return_to);
     if (!returnTo) return sendErrorPage(reply, 400, 'Nothing to continue to: start again from the application.');
+    // Already logged in (another tab, or the web app): straight on to the consent page.
+    if (await deps.login.user(req)) return reply.header('Cache-Control', 'no-store').redirect(returnTo, 303);
     return loginPage(reply, 200, { action: LOGIN_PATH, returnTo, csrfToken: csrfToken(req, reply, secure(req)) });
   });
 
