@@ -15,6 +15,10 @@ const errors = {
   500: errorResponses[500],
 };
 
+// Same requirements as the account area's other routes (account.ts).
+const USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
+const SESSION_SECURITY: Record<string, string[]>[] = [{ sessionCookie: [] }];
+
 const ConnectionSchema = Type.Object({
   id: Type.String({ description: 'Id of the authorization (use it to disconnect)' }),
   clientId: Type.String({ description: 'OAuth client id of the application' }),
@@ -34,6 +38,7 @@ export async function connectionRoutes(app: FastifyInstance) {
         operationId: 'listConnections',
         summary: 'Applications connected through OAuth (MCP clients)',
         tags: ['account'],
+        security: USER_SECURITY,
         response: { 200: Type.Object({ success: Type.Boolean(), connections: Type.Array(ConnectionSchema) }), ...errors },
       },
       config: { auth: 'user' },
@@ -48,6 +53,7 @@ export async function connectionRoutes(app: FastifyInstance) {
         operationId: 'disconnectConnection',
         summary: 'Disconnect an application; its tokens stop working at once',
         tags: ['account'],
+        security: SESSION_SECURITY,
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
       },
