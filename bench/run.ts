@@ -1,6 +1,8 @@
 // Benchmarks print figures; they are not tests. `npm run bench -- <name> [options]`.
 const benches: Record<string, () => Promise<(args: string[]) => Promise<void>>> = {
   access: async () => (await import('./access.ts')).accessBench,
+  'per-user': async () => (await import('./per-user.ts')).perUserBench,
+  mcp: async () => (await import('./mcp.ts')).mcpBench,
 };
 
 const [name = 'access', ...args] = process.argv.slice(2);
