@@ -122,6 +122,12 @@ export interface EventsTable {
   payload: string;
 }
 
+export interface StoreMetaTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface Database {
   vendors: VendorsTable;
   sources: SourcesTable;
@@ -132,4 +138,5 @@ export interface Database {
   advisories: AdvisoriesTable;
   release_updates: ReleaseUpdatesTable;
   events: EventsTable;
+  store_meta: StoreMetaTable;
 }
