@@ -168,7 +168,7 @@ export function parseStatuspageFeed(type: SourceType, input: AdapterInput): Sour
     const reference = firstIso(entry.published, entry.updated, feed.updated) ?? input.now.toISOString();
     const blocks = parseBlocks(entry, reference);
     const id = upstreamId(entry);
-    if (blocks.some((b) => MAINTENANCE_WORDS.has(b.label))) {
+    if (blocks.some((b) => MAINTENANCE_WORDS.has(b.label)) || SCHEDULED_RE.test(entry.html.replace(/<[^>]+>/g, ''))) {
       maintenances.push(toMaintenance(entry, blocks, type, input.vendor, id, reference));
     } else {
       incidents.push(toIncident(entry, blocks, type, input.vendor, id));
