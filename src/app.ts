@@ -74,7 +74,10 @@ export const appPlugin = fp(
     let simulator: Simulator | null = null;
     if (config.autoMigrate) {
       await store.migrate();
-      ({ simulator } = await prepareCatalog(store, config, clock, { catalogFile: opts.catalogFile, log: ingestLog }));
+      ({ simulator } = await prepareCatalog(store, config, clock, {
+        catalogFile: opts.catalogFile ?? config.catalogFile ?? undefined,
+        log: ingestLog,
+      }));
     }
 
     const services = createServices(store, config, clock);

@@ -124,6 +124,9 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
           headersTimeout: opts.timeoutMs,
           bodyTimeout: opts.timeoutMs,
         });
+        // Discarding a body (redirect, 304, error status, over the cap) destroys it, which
+        // emits an abort error on it: expected, and not to surface as an uncaught error.
+        res.body.on('error', () => {});
         const h = res.headers;
         if (REDIRECTS.has(res.statusCode)) {
           res.body.destroy();

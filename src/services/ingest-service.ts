@@ -66,12 +66,27 @@ export class LeaseLostError extends Error {
   }
 }
 
-const byId = <T extends { id: string; vendor: string }>(vendor: string, items: T[] | undefined): Map<string, T> => {
+/** NUL is legal in JSON strings but not in PostgreSQL text: a hostile page must not make its source unstorable. */
+function clean<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('\u0000') ? value.replace(/\u0000/g, '') : value) as T;
+  if (Array.isArray(value)) return value.map(clean) as T;
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = clean(v);
+    return out as T;
+  }
+  return value;
+}
+
+/** Records of this vendor by id, labelled with their source; first occurrence wins (lists are newest first). */
+function byId<T extends { id: string; vendor: string; source: string }>(vendor: string, items: T[] | undefined, label: string): Map<string, T> {
   const out = new Map<string, T>();
-  // First occurrence wins: lists are newest first.
-  for (const item of items ?? []) if (item.vendor === vendor && !out.has(item.id)) out.set(item.id, item);
+  for (const item of items ?? []) {
+    if (item.vendor !== vendor || out.has(item.id)) continue;
+    out.set(item.id, clean({ ...item, source: label }));
+  }
   return out;
-};
+}
 
 const sameComponents = (a: ComponentRecord[], b: ComponentRecord[]) =>
   a.length === b.length &&
@@ -118,7 +133,7 @@ export function ingestService(d: IngestServiceDeps) {
       const maintenanceView = (m: MaintenanceRecord): Maintenance => ({ ...m, vendorName });
 
       if (snapshot.incidents) {
-        const incoming = byId(source.vendor, snapshot.incidents.map((i) => ({ ...i, source: label })));
+        const incoming = byId(source.vendor, snapshot.incidents, label);
         const stored = await r.incidents.getMany([...incoming.keys()]);
         for (const next of incoming.values()) {
           const fp = fingerprint(next);
@@ -141,7 +156,7 @@ export function ingestService(d: IngestServiceDeps) {
       }
 
       if (snapshot.maintenances) {
-        const incoming = byId(source.vendor, snapshot.maintenances.map((m) => ({ ...m, source: label })));
+        const incoming = byId(source.vendor, snapshot.maintenances, label);
         const stored = await r.maintenances.getMany([...incoming.keys()]);
         for (const next of incoming.values()) {
           const fp = fingerprint(next);
@@ -156,7 +171,7 @@ export function ingestService(d: IngestServiceDeps) {
       }
 
       if (snapshot.advisories) {
-        const incoming = byId<AdvisoryRecord>(source.vendor, snapshot.advisories.map((a) => ({ ...a, source: label })));
+        const incoming = byId<AdvisoryRecord>(source.vendor, snapshot.advisories, label);
         const stored = await r.publications.advisoryFingerprints([...incoming.keys()]);
         for (const a of incoming.values()) {
           const fp = fingerprint(a);
@@ -167,7 +182,7 @@ export function ingestService(d: IngestServiceDeps) {
       }
 
       if (snapshot.updates) {
-        const incoming = byId<UpdateRecord>(source.vendor, snapshot.updates.map((u) => ({ ...u, source: label })));
+        const incoming = byId<UpdateRecord>(source.vendor, snapshot.updates, label);
         const stored = await r.publications.updateFingerprints([...incoming.keys()]);
         for (const u of incoming.values()) {
           const fp = fingerprint(u);
@@ -179,7 +194,7 @@ export function ingestService(d: IngestServiceDeps) {
 
       if (snapshot.components) {
         const current = await r.status.componentRecords(source.vendor);
-        const next = [...snapshot.components].sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+        const next = clean([...snapshot.components]).sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
         if (!sameComponents(current, next)) {
           await r.status.replaceComponents(source.vendor, next, at);
           written.components = true;
@@ -187,9 +202,10 @@ export function ingestService(d: IngestServiceDeps) {
       }
 
       if (snapshot.status) {
+        const status = clean(snapshot.status);
         const current = (await r.status.statuses([source.vendor])).get(source.vendor);
-        if (!current || current.indicator !== snapshot.status.indicator || current.description !== snapshot.status.description) {
-          await r.status.setStatus(source.vendor, { ...snapshot.status, checkedAt: at });
+        if (!current || current.indicator !== status.indicator || current.description !== status.description) {
+          await r.status.setStatus(source.vendor, { ...status, checkedAt: at });
           written.status = true;
         }
       }

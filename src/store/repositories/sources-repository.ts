@@ -164,7 +164,8 @@ export function sourcesRepository(db: Kysely<Database>) {
         .updateTable('sources')
         .set((eb) => ({
           last_error_at: f.at,
-          last_error: f.error.slice(0, 500),
+          // Messages may quote upstream bytes; PostgreSQL text cannot hold NUL, logs want no control characters.
+          last_error: f.error.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 500),
           consecutive_failures: eb('consecutive_failures', '+', 1),
           next_poll_at: f.nextPollAt,
           last_duration_ms: f.durationMs,

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError } from '../config.ts';
+import type { Command } from './command.ts';
+
+// Operator CLI: `npm run cli -- <command> [options]`. Each command is a module in
+// ./commands/<name>.ts exporting a Command, so commands are added without touching
+// this file.
+
+const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
+
+function commandNames(): string[] {
+  return fs
+    .readdirSync(COMMANDS_DIR)
+    .filter((f) => /^[a-z][a-z0-9-]*\.ts$/.test(f))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+async function loadCommand(name: string): Promise<Command> {
+  const mod = (await import(pathToFileURL(path.join(COMMANDS_DIR, `${name}.ts`)).href)) as { command: Command };
+  return mod.command;
+}
+
+async function usage(): Promise<string> {
+  const lines = ['Usage: npm run cli -- <command> [options]', '', 'Commands:'];
+  for (const name of commandNames()) {
+    const c = await loadCommand(name);
+    lines.push(`  ${c.usage.padEnd(44)} ${c.summary}`);
+  }
+  return lines.join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(await usage());
+    return name ? 0 : 2;
+  }
+  if (!commandNames().includes(name)) {
+    console.error(`Unknown command '${name}'.\n\n${await usage()}`);
+    return 2;
+  }
+  const command = await loadCommand(name);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(`Usage: npm run cli -- ${command.usage}\n\n${command.summary}`);
+    return 0;
+  }
+  return command.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
+    else if (err instanceof Error && err.name === 'UsageError') console.error(err.message);
+    else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exitCode = err instanceof Error && err.name === 'UsageError' ? 2 : 1;
+  },
+);
