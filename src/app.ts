@@ -81,7 +81,7 @@ export const appPlugin = fp(
     }
 
     const services = createServices(store, config, clock);
-    const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, simulator, log: ingestLog });
+    const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus: services.bus, simulator, log: ingestLog });
     app.decorate('ingest', ingest);
     // Polls in flight finish their writes before the store closes.
     app.addHook('onClose', async () => ingest.close());

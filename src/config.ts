@@ -40,6 +40,8 @@ export interface Config {
   ingestTimeoutMs: number;
   /** Largest payload read from a source (after decompression). */
   ingestMaxBytes: number;
+  /** Run the polling schedule in a worker thread, off the API's event loop. */
+  ingestWorker: boolean;
   /** Vendor catalog file; null = catalog/vendors.json of the project. */
   catalogFile: string | null;
   /** Demo mode: seconds between two steps of the simulated fleet. */
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestHostConcurrency: int(env, 'INGEST_HOST_CONCURRENCY', demo ? ingestConcurrency : 2, 1, 512),
     ingestTimeoutMs: int(env, 'INGEST_TIMEOUT_MS', 10_000, 100, 120_000),
     ingestMaxBytes: int(env, 'INGEST_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    ingestWorker: bool(env, 'INGEST_WORKER', true),
     catalogFile: env.CATALOG_FILE ? path.resolve(env.CATALOG_FILE) : null,
     demoStepSeconds: int(env, 'DEMO_STEP_SECONDS', 5, 1, 3600),
     demoSeed: env.DEMO_SEED ? int(env, 'DEMO_SEED', 1, 0, 2 ** 31 - 1) : null,

@@ -128,8 +128,10 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
         // emits an abort error on it: expected, and not to surface as an uncaught error.
         res.body.on('error', () => {});
         const h = res.headers;
+        // A small body is read to the end so the keep-alive connection can be reused.
+        const discard = () => res.body.dump({ limit: 64 * 1024, signal }).catch(() => {});
         if (REDIRECTS.has(res.statusCode)) {
-          res.body.destroy();
+          await discard();
           const location = header(h, 'location');
           if (!location) throw new FetchError('redirect', `HTTP ${res.statusCode} without Location`, res.statusCode);
           if (hop >= maxRedirects) throw new FetchError('redirect', `more than ${maxRedirects} redirects`, res.statusCode);
@@ -139,11 +141,11 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
         const etag = header(h, 'etag');
         const lastModified = header(h, 'last-modified');
         if (res.statusCode === 304) {
-          res.body.destroy();
+          await discard();
           return { notModified: true, status: 304, url: current, etag, lastModified };
         }
         if (res.statusCode < 200 || res.statusCode > 299) {
-          res.body.destroy();
+          await discard();
           const retryAfter = res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(header(h, 'retry-after')) : null;
           throw new FetchError('http_status', `HTTP ${res.statusCode}`, res.statusCode, retryAfter);
         }

@@ -5,6 +5,7 @@ import type { CatalogVendor } from '../domain/records.ts';
 import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
 import type { Clock } from '../services/context.ts';
 import { ensureDataMode } from '../services/data-mode.ts';
+import type { EventBus } from '../events/bus.ts';
 import type { IngestService } from '../services/ingest-service.ts';
 import { repositoriesOn } from '../services/repositories.ts';
 import type { Store } from '../store/db.ts';
@@ -12,6 +13,7 @@ import { parseSource } from './adapters/index.ts';
 import { createHttpFetcher } from './fetch.ts';
 import { createScheduler, type Logger, type Scheduler } from './scheduler.ts';
 import { createSimulator, type Simulator } from './simulator/index.ts';
+import { type IngestWorker, startIngestWorker } from './worker-host.ts';
 
 // Wiring shared by the server and the CLI: the catalog (pointed at the simulated
 // fleet in demo mode), the data-mode guard, and the scheduler with its fetcher.
@@ -60,12 +62,15 @@ export async function prepareCatalog(
 }
 
 export interface IngestRuntime {
+  /** Runs rounds on this thread (CLI, tests); the running schedule may live in a worker. */
   scheduler: Scheduler;
   simulator: Simulator | null;
-  /** Starts polling on the schedule (and, in demo mode, the fleet's clock). */
+  /** Starts polling on the schedule — in a worker thread when configured — and, in demo mode, the fleet's clock. */
   start(): void;
   close(): Promise<void>;
 }
+
+const silentLog: Logger = { info() {}, warn() {}, error() {}, debug() {} };
 
 export function instanceId(): string {
   return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -76,9 +81,12 @@ export function createIngestRuntime(d: {
   config: Config;
   clock: Clock;
   ingest: IngestService;
+  bus: EventBus;
   simulator: Simulator | null;
   log?: Logger;
   random?: () => number;
+  /** Run the schedule in a worker thread (default: config.ingestWorker). */
+  worker?: boolean;
 }): IngestRuntime {
   const { config } = d;
   const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency });
@@ -102,6 +110,8 @@ export function createIngestRuntime(d: {
       eventRetentionDays: config.eventRetentionDays,
     },
   });
+  const useWorker = d.worker ?? config.ingestWorker;
+  let worker: IngestWorker | null = null;
   return {
     scheduler,
     simulator: d.simulator,
@@ -109,9 +119,11 @@ export function createIngestRuntime(d: {
       d.simulator?.startTimer(config.demoStepSeconds * 1000, (changes) => {
         if (changes.length) d.log?.debug({ changes: changes.length }, 'simulated fleet stepped');
       });
-      scheduler.start();
+      if (useWorker) worker = startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog });
+      else scheduler.start();
     },
     async close() {
+      await worker?.stop();
       await scheduler.stop();
       await fetcher.close();
       await d.simulator?.close();

@@ -200,22 +200,43 @@ describe('leases', () => {
 });
 
 describe('the running scheduler', () => {
-  test('INGEST=live polls every source on its own and stops cleanly on close', async () => {
-    const fleet = await startFleet(['github', 'openai', 'tailscale'], { clock: { now: () => new Date() }, history: true });
-    const t = await startIngestApp(fleet, { env: { INGEST: 'live' } });
-    try {
-      const total = fleet.catalog.reduce((n, v) => n + v.sources.length, 0);
-      const deadline = Date.now() + 10_000;
-      let done = 0;
-      while (Date.now() < deadline) {
-        done = (await t.app.services.repos.sources.list()).filter((s) => s.lastSuccessAt).length;
-        if (done === total) break;
-        await new Promise((r) => setTimeout(r, 50));
+  for (const worker of ['true', 'false']) {
+    test(`INGEST=live polls every source on its own and stops cleanly on close (INGEST_WORKER=${worker})`, async () => {
+      const fleet = await startFleet(['github', 'openai', 'tailscale'], { clock: { now: () => new Date() }, history: true });
+      const t = await startIngestApp(fleet, { env: { INGEST: 'live', INGEST_WORKER: worker } });
+      try {
+        const total = fleet.catalog.reduce((n, v) => n + v.sources.length, 0);
+        const deadline = Date.now() + 15_000;
+        let done = 0;
+        while (Date.now() < deadline) {
+          done = (await t.app.services.repos.sources.list()).filter((s) => s.lastSuccessAt).length;
+          if (done === total) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.equal(done, total);
+        // A change is picked up on the next poll and its event reaches this thread's bus.
+        const inc = fleet.sim.fleet.openIncident('openai');
+        await t.app.ingest.scheduler.runRound({ force: true, vendor: 'openai' });
+        assert.ok((await t.app.services.repos.incidents.get(inc.id)) !== null);
+        const rows = await t.app.services.repos.sources.list();
+        assert.ok(rows.every((r) => r.nextPollAt !== null));
+      } finally {
+        await t.close();
+        await fleet.close();
       }
-      assert.equal(done, total);
-      assert.ok(t.app.ingest.scheduler.running);
-      const rows = await t.app.services.repos.sources.list();
-      assert.ok(rows.every((r) => r.leaseOwner === null && r.nextPollAt !== null));
+    });
+  }
+
+  test('events committed by the worker thread are published on the main thread bus', async () => {
+    const fleet = await startFleet(['perplexity'], { clock: { now: () => new Date() } });
+    const inc = fleet.sim.fleet.openIncident('perplexity');
+    const t = await startIngestApp(fleet, { env: { INGEST: 'live', INGEST_WORKER: 'true' } });
+    const published: string[] = [];
+    t.app.services.bus.subscribe((events) => published.push(...events.map((e) => `${e.type} ${e.entityId}`)));
+    try {
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline && !published.length) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(published, [`incident.created ${inc.id}`]);
     } finally {
       await t.close();
       await fleet.close();

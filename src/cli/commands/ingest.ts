@@ -17,7 +17,7 @@ export const command: Command = {
       await store.migrate();
       const { simulator } = await prepareCatalog(store, config, systemClock, { catalogFile: config.catalogFile ?? undefined });
       const services = createServices(store, config, systemClock);
-      const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, simulator });
+      const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus: services.bus, simulator });
       try {
         if (opts.vendor && !(await services.repos.vendors.get(opts.vendor))) {
           throw new UsageError(`Unknown vendor '${opts.vendor}'`);
