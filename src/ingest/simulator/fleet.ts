@@ -136,6 +136,7 @@ const RANK: Record<ComponentStatus, number> = {
 
 const HISTORY = 50;
 const MINUTE = 60_000;
+const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 export interface FleetOptions {
@@ -259,8 +260,15 @@ export class Fleet {
     if (r() < 0.2) this.openIncident(slug);
     if (r() < 0.3) this.scheduleMaintenance(slug, { startsInMs: between(r, 5, 60) * MINUTE, durationMs: between(r, 10, 30) * MINUTE });
     const spec = this.specs.get(slug);
-    if (spec?.advisories) for (let k = between(r, 2, 4); k > 0; k--) this.publishAdvisory(slug, now - between(r, 1, 60) * DAY);
-    if (spec?.updates) for (let k = between(r, 3, 6); k > 0; k--) this.publishUpdate(slug, now - between(r, 1, 30) * DAY);
+    // The newest publication is recent enough for the shortest plan window (7 days).
+    if (spec?.advisories) {
+      this.publishAdvisory(slug, now - between(r, 2, 120) * HOUR);
+      for (let k = between(r, 1, 3); k > 0; k--) this.publishAdvisory(slug, now - between(r, 1, 60) * DAY);
+    }
+    if (spec?.updates) {
+      this.publishUpdate(slug, now - between(r, 2, 72) * HOUR);
+      for (let k = between(r, 2, 5); k > 0; k--) this.publishUpdate(slug, now - between(r, 1, 30) * DAY);
+    }
   }
 
   openIncident(slug: string, o: { impact?: Impact; title?: string; component?: string } = {}): IncidentRecord {
