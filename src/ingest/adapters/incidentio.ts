@@ -117,18 +117,20 @@ function widgetRoot(data: unknown): Record<string, unknown> | null {
 
 /** Plain text of an update message: a string, or incident.io's rich-text document tree. */
 export function messageText(message: unknown): string {
-  if (typeof message === 'string') return htmlToText(message);
+  return collapseWhitespace(rawText(message));
+}
+
+function rawText(message: unknown): string {
+  if (typeof message === 'string') return ` ${htmlToText(message)} `;
   if (typeof message !== 'object' || message === null) return '';
   const node = message as { text?: unknown; text_node?: unknown; content?: unknown; type?: unknown };
-  if (node.text_node !== undefined) return messageText(node.text_node);
-  if (typeof node.text === 'string') return collapseWhitespace(node.text);
-  if (Array.isArray(node.content)) {
-    // Block children (paragraphs, list items) are separated by spaces; inline runs are joined.
-    const parts = node.content.map((child) => messageText(child));
-    const blocks = node.content.some((c) => typeof c === 'object' && c !== null && (c as { type?: unknown }).type !== 'text');
-    return collapseWhitespace(parts.join(blocks ? ' ' : ''));
-  }
-  return '';
+  if (node.text_node !== undefined) return rawText(node.text_node);
+  // Text runs keep their own spacing: "looking into " + "slow responses".
+  if (typeof node.text === 'string') return node.text;
+  if (!Array.isArray(node.content)) return '';
+  const inner = node.content.map((child) => rawText(child)).join('');
+  // Block nodes (paragraphs, list items) end with a break so adjacent blocks don't merge.
+  return node.type === 'text' || node.type === undefined ? inner : `${inner} `;
 }
 
 const refId = (c: ComponentRef) => c.component_id ?? c.id ?? null;
