@@ -76,7 +76,8 @@ function mapEntry(entry: FeedEntry, vendor: string): AdvisoryRecord {
     id: recordId(vendor, upstream),
     vendor,
     title,
-    severity: inferSeverity(title, `${summary} ${fullText} ${categories}`),
+    // Categories first: a feed that tags severity explicitly should not be overruled by prose.
+    severity: inferSeverity(title, `${categories} ${summary} ${fullText}`),
     cves: extractCves(title, summary, fullText, categories, entry.link ?? ''),
     publishedAt,
     updatedAt: latestIso([entry.updated, publishedAt]) ?? publishedAt,
