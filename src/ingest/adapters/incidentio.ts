@@ -127,7 +127,8 @@ function rawText(message: unknown): string {
   if (node.text_node !== undefined) return rawText(node.text_node);
   // Text runs keep their own spacing: "looking into " + "slow responses".
   if (typeof node.text === 'string') return node.text;
-  if (!Array.isArray(node.content)) return '';
+  // Leaf nodes without text (hardBreak, horizontalRule) still separate words.
+  if (!Array.isArray(node.content)) return ' ';
   const inner = node.content.map((child) => rawText(child)).join('');
   // Block nodes (paragraphs, list items) end with a break so adjacent blocks don't merge.
   return node.type === 'text' || node.type === undefined ? inner : `${inner} `;
