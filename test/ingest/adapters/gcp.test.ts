@@ -24,11 +24,9 @@ describe('gcp incidents.json', () => {
     assert.deepEqual(first.components, ['Google BigQuery']);
     assert.equal(first.url, 'https://status.cloud.google.com/incidents/TaA75H7XA1DQyM2ReK2f');
     assert.equal(first.updates.length, 5);
-    assert.deepEqual(first.updates[0], {
-      status: 'resolved',
-      body: 'The issue with Google BigQuery has been resolved for all affected users as of Friday, 2022-07-01 12:23 US/Pacific. We thank you for your patience while we worked on resolving the issue.',
-      createdAt: '2022-07-01T19:25:45.000Z',
-    });
+    assert.equal(first.updates[0]!.status, 'resolved');
+    assert.equal(first.updates[0]!.createdAt, '2022-07-01T19:25:45.000Z');
+    assert.match(first.updates[0]!.body, /^The issue with Google BigQuery has been resolved .+\. We thank you/, 'newline collapsed');
 
     const outage = incidents.find((i) => i.id === 'gcp:iAgVMxJUfE1J9et7j9KB')!;
     assert.equal(outage.impact, 'critical');

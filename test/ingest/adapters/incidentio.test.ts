@@ -23,7 +23,7 @@ describe('incident.io Statuspage-compatible summary', () => {
     assert.equal(i.url, 'https://status.cohere.com/incidents/01KY8K3GWWJTSJTRC17GHEH08Z');
     assert.equal(i.source, 'incidentio');
     assert.equal(i.updates.length, 1);
-    assert.ok(i.updates[0]!.body.startsWith('🔎 We are currently investigating an issue affecting the Cohere Dashboard'));
+    assert.ok(i.updates[0]!.body.startsWith('🔎 We are currently investigating'));
     // The shim has no scheduled_maintenances key: the snapshot says nothing about maintenance.
     assert.equal(s.maintenances, undefined);
     assert.equal(s.incidentsAreCompleteUnresolvedSet, true);

@@ -25,10 +25,11 @@ describe('statuspage history.atom', () => {
     assert.equal(codespaces.resolvedAt, '2022-06-08T19:13:00.000Z');
     assert.equal(codespaces.impact, 'minor');
     assert.equal(codespaces.url, 'https://www.githubstatus.com/incidents/fbx6ysfb4mff');
-    assert.deepEqual(codespaces.updates, [
-      { status: 'resolved', body: 'This incident has been resolved.', createdAt: '2022-06-08T19:13:00.000Z' },
-      { status: 'investigating', body: 'We are investigating reports of degraded performance for Codespaces.', createdAt: '2022-06-08T18:48:00.000Z' },
+    assert.deepEqual(codespaces.updates.map((u) => [u.status, u.createdAt]), [
+      ['resolved', '2022-06-08T19:13:00.000Z'],
+      ['investigating', '2022-06-08T18:48:00.000Z'],
     ]);
+    assert.ok(codespaces.updates[1]!.body.startsWith('We are investigating reports'), 'label and stamp stripped from the body');
 
     const insights = maintenances.find((m) => m.id === 'github:rw3k5dz04rqj')!;
     assert.equal(insights.title, 'Insights charts maintenance');
