@@ -6,7 +6,7 @@
 // the previous state. Impact is not published in feeds.
 import type { IncidentRecord, MaintenanceRecord, SourceSnapshot, SourceType } from '../../domain/records.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
-import { entryUpstreamId } from './feed-ids.ts';
+import { entryUpstreamId } from './feed-entry.ts';
 import { parseFeedBody, type FeedEntry } from './feed.ts';
 import { incidentStatusFrom, maintenanceStatusFrom, recordId } from './mapping.ts';
 import { collapseWhitespace, htmlToText } from './text.ts';
