@@ -3,13 +3,11 @@
 // inferSeverity), and CVE ids are collected wherever they appear.
 import type { AdvisoryRecord, Severity } from '../../domain/records.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
-import { entryUpstreamId } from './feed-ids.ts';
+import { entrySummary, entryUpstreamId } from './feed-entry.ts';
 import { parseFeedBody, type FeedEntry } from './feed.ts';
 import { recordId } from './mapping.ts';
-import { collapseWhitespace, htmlToText, truncate } from './text.ts';
+import { collapseWhitespace, htmlToText } from './text.ts';
 import { firstIso, latestIso, requireIso } from './time.ts';
-
-export const SUMMARY_MAX = 1000;
 
 const WORD_SEVERITY: Record<string, Severity> = {
   critical: 'critical',
@@ -68,7 +66,7 @@ export function extractCves(...texts: string[]): string[] {
 function mapEntry(entry: FeedEntry, vendor: string): AdvisoryRecord {
   const upstream = entryUpstreamId(entry);
   const publishedAt = requireIso(`advisory-feed: entry ${upstream} published`, firstIso(entry.published, entry.updated));
-  const summary = htmlToText(entry.summaryHtml);
+  const summary = entrySummary(entry);
   const fullText = htmlToText(entry.html);
   const title = collapseWhitespace(entry.title);
   const categories = entry.categories.join(' ');
@@ -76,11 +74,12 @@ function mapEntry(entry: FeedEntry, vendor: string): AdvisoryRecord {
     id: recordId(vendor, upstream),
     vendor,
     title,
-    severity: inferSeverity(title, `${summary} ${fullText} ${categories}`),
+    // Categories first: a feed that tags severity explicitly should not be overruled by prose.
+    severity: inferSeverity(title, `${categories} ${summary} ${fullText}`),
     cves: extractCves(title, summary, fullText, categories, entry.link ?? ''),
     publishedAt,
     updatedAt: latestIso([entry.updated, publishedAt]) ?? publishedAt,
-    summary: truncate(summary, SUMMARY_MAX),
+    summary,
     url: entry.link,
     source: 'advisory-feed',
   };

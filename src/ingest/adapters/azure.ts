@@ -4,7 +4,7 @@
 // so the item list is the complete set of unresolved incidents.
 import type { IncidentRecord } from '../../domain/records.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
-import { entryUpstreamId } from './feed-ids.ts';
+import { entryUpstreamId } from './feed-entry.ts';
 import { parseFeedBody, type FeedEntry } from './feed.ts';
 import { recordId } from './mapping.ts';
 import { collapseWhitespace, htmlToText } from './text.ts';

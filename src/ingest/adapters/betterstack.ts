@@ -112,125 +112,127 @@ function attrs<T extends TSchema>(item: Included, schema: T): Static<T> {
   return check(`${SOURCE}: ${item.type} ${item.id}`, schema, item.attributes);
 }
 
-export const betterstackAdapter = defineAdapter('betterstack', (input: AdapterInput) => {
-  const doc = check(SOURCE, DocumentSchema, parseJsonBody(SOURCE, input.body, input.contentType));
-  const included = doc.included ?? [];
-  const ofType = (type: string) => included.filter((i) => i.type === type);
-  const byId = new Map(included.map((i) => [`${i.type}/${i.id}`, i]));
-
-  // Components: resources grouped by section, sections in page order.
+/** Resources grouped by section, sections in page order; also id → name for reports. */
+function readComponents(included: Included[]): { components: ComponentRecord[]; names: Map<string, string> } {
   const groups = new Map<string, RawGroup>();
-  for (const s of ofType('status_page_section')) {
+  for (const s of included.filter((i) => i.type === 'status_page_section')) {
     const a = attrs(s, SectionAttrs);
     groups.set(s.id, { id: s.id, name: a.name ?? '', position: a.position ?? null, children: [] });
   }
   const ungrouped: RawComponent[] = [];
-  const resourceNames = new Map<string, string>();
-  for (const r of ofType('status_page_resource')) {
+  const names = new Map<string, string>();
+  for (const r of included.filter((i) => i.type === 'status_page_resource')) {
     const a = attrs(r, ResourceAttrs);
-    resourceNames.set(r.id, a.public_name);
+    names.set(r.id, a.public_name);
     const leaf = { id: r.id, name: a.public_name, status: betterstackComponentStatus(a.status), position: a.position ?? null };
     const group = a.status_page_section_id != null ? groups.get(String(a.status_page_section_id)) : undefined;
     if (group) group.children.push(leaf);
     else ungrouped.push(leaf);
   }
-  const components = orderComponents(ungrouped, [...groups.values()]);
+  return { components: orderComponents(ungrouped, [...groups.values()]), names };
+}
 
-  const incidents: IncidentRecord[] = [];
-  const maintenances: MaintenanceRecord[] = [];
-  for (const report of ofType('status_report')) {
-    const a = attrs(report, ReportAttrs);
-    const where = `${SOURCE}: status_report ${report.id}`;
-    const relations = check(where, ReportRelations, report.relationships ?? {});
-    const rawUpdates = (relations.status_updates?.data ?? [])
-      .map((ref) => byId.get(`${ref.type}/${ref.id}`))
-      .filter((u) => u !== undefined)
-      .map((u) => attrs(u, UpdateAttrs));
-    const startedAt = requireIso(`${where} starts_at`, a.starts_at);
-    const state = (a.aggregate_state ?? '').toLowerCase();
-    const resolved = state === 'resolved';
-    const affected = [...(a.affected_resources ?? []), ...rawUpdates.flatMap((u) => u.affected_resources ?? [])];
-    const componentNames = [...new Set(affected.map((r) => resourceNames.get(String(r.status_page_resource_id))))].filter(
-      (n) => n !== undefined,
-    );
-    const updateTimes = rawUpdates.map((u) => isoOrNull(u.published_at));
-    const lastUpdate = latestIso(updateTimes);
-    const updatedAt = latestIso([lastUpdate, startedAt]) ?? startedAt;
-    const text = (u: Static<typeof UpdateAttrs>) => htmlToText(u.message);
+/** What incidents and maintenances both need from a status_report. */
+interface Report {
+  id: string;
+  attrs: Static<typeof ReportAttrs>;
+  updates: { at: string; body: string; states: string[] }[];
+  startedAt: string;
+  lastUpdate: string | null;
+  resolved: boolean;
+  affected: { status_page_resource_id: string | number; status: string }[];
+  componentNames: string[];
+}
 
-    if (a.report_type === 'maintenance') {
-      const status: MaintenanceStatus = resolved
-        ? 'completed'
-        : input.now.toISOString() < startedAt
-          ? 'scheduled'
-          : 'in_progress';
-      const completedAt = resolved ? (isoOrNull(a.ends_at) ?? lastUpdate ?? startedAt) : null;
-      const updates: RecordUpdate[] = newestFirst(
-        rawUpdates.flatMap((u) => {
-          const at = isoOrNull(u.published_at);
-          if (!at) return [];
-          // An update never reports more progress than the maintenance itself has made.
-          const s: MaintenanceStatus =
-            completedAt && at >= completedAt ? 'completed' : status === 'scheduled' || at < startedAt ? 'scheduled' : 'in_progress';
-          return [{ status: s, body: text(u), createdAt: at }];
-        }),
-      );
-      maintenances.push({
-        id: recordId(input.vendor, report.id),
-        vendor: input.vendor,
-        title: a.title,
-        status,
-        sourceStatus: a.aggregate_state ?? '',
-        impact: 'none',
-        scheduledFor: startedAt,
-        scheduledUntil: isoOrNull(a.ends_at),
-        startedAt: status === 'scheduled' ? null : startedAt,
-        completedAt,
-        components: componentNames,
-        updates,
-        url: null,
-        source: SOURCE,
-      });
-      continue;
-    }
+function readReport(report: Included, byId: Map<string, Included>, names: Map<string, string>): Report {
+  const a = attrs(report, ReportAttrs);
+  const where = `${SOURCE}: status_report ${report.id}`;
+  const relations = check(where, ReportRelations, report.relationships ?? {});
+  const rawUpdates = (relations.status_updates?.data ?? [])
+    .map((ref) => byId.get(`${ref.type}/${ref.id}`))
+    .filter((u) => u !== undefined)
+    .map((u) => attrs(u, UpdateAttrs));
+  const affected = [...(a.affected_resources ?? []), ...rawUpdates.flatMap((u) => u.affected_resources ?? [])];
+  const updates = rawUpdates.flatMap((u) => {
+    const at = isoOrNull(u.published_at);
+    const states = (u.affected_resources ?? []).map((r) => r.status.toLowerCase());
+    return at ? [{ at, body: htmlToText(u.message), states }] : [];
+  });
+  return {
+    id: report.id,
+    attrs: a,
+    updates,
+    startedAt: requireIso(`${where} starts_at`, a.starts_at),
+    lastUpdate: latestIso(updates.map((u) => u.at)),
+    resolved: (a.aggregate_state ?? '').toLowerCase() === 'resolved',
+    affected,
+    componentNames: [...new Set(affected.map((r) => names.get(String(r.status_page_resource_id))))].filter((n) => n !== undefined),
+  };
+}
 
-    // Incident: Better Stack has no investigating/monitoring phases, only open or resolved.
-    const resolvedAt = resolved ? (isoOrNull(a.ends_at) ?? lastUpdate ?? updatedAt) : null;
-    const updates: RecordUpdate[] = newestFirst(
-      rawUpdates.flatMap((u) => {
-        const at = isoOrNull(u.published_at);
-        if (!at) return [];
-        const states = (u.affected_resources ?? []).map((r) => r.status.toLowerCase());
-        const s = states.length > 0 && states.every((x) => x === 'resolved') ? 'resolved' : 'investigating';
-        return [{ status: s, body: text(u), createdAt: at }];
-      }),
-    );
-    incidents.push({
-      id: recordId(input.vendor, report.id),
-      vendor: input.vendor,
-      title: a.title,
-      status: resolved ? 'resolved' : 'investigating',
-      sourceStatus: a.aggregate_state ?? '',
-      impact: worstImpact(
-        affected.map((r) => IMPACT_OF_STATE[r.status.toLowerCase()] ?? 'none').filter((i) => i !== 'none'),
-        'minor',
-      ),
-      startedAt,
-      updatedAt,
-      resolvedAt,
-      components: componentNames,
-      updates,
-      url: null,
-      source: SOURCE,
-    });
-  }
+function toMaintenance(r: Report, vendor: string, now: Date): MaintenanceRecord {
+  const status: MaintenanceStatus = r.resolved ? 'completed' : now.toISOString() < r.startedAt ? 'scheduled' : 'in_progress';
+  const completedAt = r.resolved ? (isoOrNull(r.attrs.ends_at) ?? r.lastUpdate ?? r.startedAt) : null;
+  // An update never reports more progress than the maintenance itself has made.
+  const updateStatus = (at: string): MaintenanceStatus =>
+    completedAt && at >= completedAt ? 'completed' : status === 'scheduled' || at < r.startedAt ? 'scheduled' : 'in_progress';
+  return {
+    id: recordId(vendor, r.id),
+    vendor,
+    title: r.attrs.title,
+    status,
+    sourceStatus: r.attrs.aggregate_state ?? '',
+    impact: 'none',
+    scheduledFor: r.startedAt,
+    scheduledUntil: isoOrNull(r.attrs.ends_at),
+    startedAt: status === 'scheduled' ? null : r.startedAt,
+    completedAt,
+    components: r.componentNames,
+    updates: newestFirst(r.updates.map((u) => ({ status: updateStatus(u.at), body: u.body, createdAt: u.at }))),
+    url: null,
+    source: SOURCE,
+  };
+}
 
+/** Better Stack has no investigating/monitoring phases, only open or resolved. */
+function toIncident(r: Report, vendor: string): IncidentRecord {
+  const updatedAt = latestIso([r.lastUpdate, r.startedAt]) ?? r.startedAt;
+  const updates: RecordUpdate[] = r.updates.map((u) => ({
+    status: u.states.length > 0 && u.states.every((x) => x === 'resolved') ? 'resolved' : 'investigating',
+    body: u.body,
+    createdAt: u.at,
+  }));
+  return {
+    id: recordId(vendor, r.id),
+    vendor,
+    title: r.attrs.title,
+    status: r.resolved ? 'resolved' : 'investigating',
+    sourceStatus: r.attrs.aggregate_state ?? '',
+    impact: worstImpact(
+      r.affected.map((x) => IMPACT_OF_STATE[x.status.toLowerCase()] ?? 'none').filter((i) => i !== 'none'),
+      'minor',
+    ),
+    startedAt: r.startedAt,
+    updatedAt,
+    resolvedAt: r.resolved ? (isoOrNull(r.attrs.ends_at) ?? r.lastUpdate ?? updatedAt) : null,
+    components: r.componentNames,
+    updates: newestFirst(updates),
+    url: null,
+    source: SOURCE,
+  };
+}
+
+export const betterstackAdapter = defineAdapter('betterstack', (input: AdapterInput): SourceSnapshot => {
+  const doc = check(SOURCE, DocumentSchema, parseJsonBody(SOURCE, input.body, input.contentType));
+  const included = doc.included ?? [];
+  const byId = new Map(included.map((i) => [`${i.type}/${i.id}`, i]));
+  const { components, names } = readComponents(included);
+  const reports = included.filter((i) => i.type === 'status_report').map((r) => readReport(r, byId, names));
   const indicator = pageIndicator(doc.data.attributes.aggregate_state, components);
-  const snapshot: SourceSnapshot = {
+  return {
     status: { indicator, description: INDICATOR_DESCRIPTIONS[indicator] },
     components,
-    incidents,
-    maintenances,
+    incidents: reports.filter((r) => r.attrs.report_type !== 'maintenance').map((r) => toIncident(r, input.vendor)),
+    maintenances: reports.filter((r) => r.attrs.report_type === 'maintenance').map((r) => toMaintenance(r, input.vendor, input.now)),
   };
-  return snapshot;
 });

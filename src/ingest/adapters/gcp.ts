@@ -55,6 +55,16 @@ export function gcpImpact(statusImpact: string | null | undefined, severity: str
   }
 }
 
+/** `uri` is relative to the dashboard ("incidents/<id>"); a malformed one falls back to the id. */
+function incidentUrl(uri: string | null | undefined, id: string): string {
+  try {
+    if (uri) return new URL(uri, BASE).toString();
+  } catch {
+    // fall through
+  }
+  return joinUrl(BASE, `incidents/${encodeURIComponent(id)}`);
+}
+
 /** GCP update statuses are impact words until the closing AVAILABLE. */
 const updateStatus = (word: string | null | undefined) => ((word ?? '').toUpperCase() === 'AVAILABLE' ? 'resolved' : 'investigating');
 
@@ -85,7 +95,7 @@ function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): Incide
     resolvedAt: resolved ? end : null,
     components: products.length > 0 ? products : raw.service_name ? [raw.service_name] : [],
     updates,
-    url: raw.uri ? new URL(raw.uri, BASE).toString() : joinUrl(BASE, `incidents/${raw.id}`),
+    url: incidentUrl(raw.uri, raw.id),
     source: SOURCE,
   };
 }

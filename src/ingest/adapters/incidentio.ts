@@ -117,33 +117,42 @@ function widgetRoot(data: unknown): Record<string, unknown> | null {
 
 /** Plain text of an update message: a string, or incident.io's rich-text document tree. */
 export function messageText(message: unknown): string {
-  if (typeof message === 'string') return htmlToText(message);
+  return collapseWhitespace(rawText(message));
+}
+
+function rawText(message: unknown): string {
+  if (typeof message === 'string') return ` ${htmlToText(message)} `;
   if (typeof message !== 'object' || message === null) return '';
   const node = message as { text?: unknown; text_node?: unknown; content?: unknown; type?: unknown };
-  if (node.text_node !== undefined) return messageText(node.text_node);
-  if (typeof node.text === 'string') return collapseWhitespace(node.text);
-  if (Array.isArray(node.content)) {
-    // Block children (paragraphs, list items) are separated by spaces; inline runs are joined.
-    const parts = node.content.map((child) => messageText(child));
-    const blocks = node.content.some((c) => typeof c === 'object' && c !== null && (c as { type?: unknown }).type !== 'text');
-    return collapseWhitespace(parts.join(blocks ? ' ' : ''));
-  }
-  return '';
+  if (node.text_node !== undefined) return rawText(node.text_node);
+  // Text runs keep their own spacing: "looking into " + "slow responses".
+  if (typeof node.text === 'string') return node.text;
+  // Leaf nodes without text (hardBreak, horizontalRule) still separate words.
+  if (!Array.isArray(node.content)) return ' ';
+  const inner = node.content.map((child) => rawText(child)).join('');
+  // Block nodes (paragraphs, list items) end with a break so adjacent blocks don't merge.
+  return node.type === 'text' || node.type === undefined ? inner : `${inner} `;
 }
 
 const refId = (c: ComponentRef) => c.component_id ?? c.id ?? null;
 const refStatus = (c: ComponentRef) => componentStatusFrom(c.status ?? c.current_status);
 
-function mapComponents(w: Widget): ComponentRecord[] | undefined {
+/** Component id → name, from the component list and the structure tree. */
+function componentNames(w: Widget): Map<string, string> {
+  const names = new Map<string, string>();
+  const structured = (w.structure?.items ?? []).flatMap((i) => [...(i.group?.components ?? []), ...(i.component ? [i.component] : [])]);
+  for (const c of [...(w.components ?? []), ...structured]) {
+    const id = refId(c);
+    if (id && c.name && !names.has(id)) names.set(id, c.name);
+  }
+  return names;
+}
+
+function mapComponents(w: Widget, names: Map<string, string>): ComponentRecord[] | undefined {
   const live = new Map<string, string>();
   for (const a of w.affected_components ?? []) {
     const id = refId(a);
     if (id) live.set(id, a.status ?? a.current_status ?? 'operational');
-  }
-  const names = new Map<string, string>();
-  for (const c of w.components ?? []) {
-    const id = refId(c);
-    if (id && c.name) names.set(id, c.name);
   }
   const leaf = (c: ComponentRef, position: number): RawComponent | null => {
     const id = refId(c);
@@ -278,12 +287,8 @@ function pageIndicator(components: ComponentRecord[] | undefined, incidents: Inc
 function parseWidget(root: Record<string, unknown>, input: AdapterInput): SourceSnapshot {
   const w = check(SOURCE, WidgetSchema, root);
   const origin = originOf(w.page_url ?? w.public_url) ?? originOf(input.url);
-  const names = new Map<string, string>();
-  for (const c of [...(w.components ?? []), ...(w.structure?.items ?? []).flatMap((i) => [...(i.group?.components ?? []), ...(i.component ? [i.component] : [])])]) {
-    const id = refId(c);
-    if (id && c.name) names.set(id, c.name);
-  }
-  const components = mapComponents(w);
+  const names = componentNames(w);
+  const components = mapComponents(w, names);
   const incidents = (w.ongoing_incidents ?? []).map((e) => mapIncident(e, input.vendor, origin, names));
   const maintenances = [
     ...(w.in_progress_maintenances ?? []).map((e) => mapMaintenance(e, 'in_progress', input.vendor, origin, names)),

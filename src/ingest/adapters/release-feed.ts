@@ -2,13 +2,11 @@
 // entry's categories (RSS <category>, Atom category@term, JSON Feed tags).
 import type { UpdateRecord } from '../../domain/records.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
-import { entryUpstreamId } from './feed-ids.ts';
+import { entrySummary, entryUpstreamId } from './feed-entry.ts';
 import { parseFeedBody, type FeedEntry } from './feed.ts';
 import { recordId } from './mapping.ts';
-import { collapseWhitespace, htmlToText, truncate } from './text.ts';
+import { collapseWhitespace } from './text.ts';
 import { firstIso, requireIso } from './time.ts';
-
-export const SUMMARY_MAX = 1000;
 
 function mapEntry(entry: FeedEntry, vendor: string): UpdateRecord {
   const upstream = entryUpstreamId(entry);
@@ -17,7 +15,7 @@ function mapEntry(entry: FeedEntry, vendor: string): UpdateRecord {
     vendor,
     title: collapseWhitespace(entry.title),
     publishedAt: requireIso(`release-feed: entry ${upstream} published`, firstIso(entry.published, entry.updated)),
-    summary: truncate(htmlToText(entry.summaryHtml), SUMMARY_MAX),
+    summary: entrySummary(entry),
     categories: entry.categories,
     url: entry.link,
     source: 'release-feed',

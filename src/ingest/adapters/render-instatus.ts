@@ -1,6 +1,6 @@
 // Instatus summary.json from our records (demo fleet).
 import type { Impact, IncidentRecord, Indicator, MaintenanceRecord } from '../../domain/records.ts';
-import { upstreamIdOf } from './mapping.ts';
+import { joinUrl, upstreamIdOf } from './mapping.ts';
 
 const PAGE_STATUS: Record<Indicator, string> = {
   operational: 'UP',
@@ -42,7 +42,7 @@ export function renderInstatusSummary(input: InstatusSummaryInput): string {
       started: r.startedAt,
       status: incidentWord(r),
       impact: IMPACT[r.impact],
-      url: r.url ?? `${input.page.url.replace(/\/+$/, '')}/${upstreamIdOf(r)}`,
+      url: r.url ?? joinUrl(input.page.url, upstreamIdOf(r)),
       updatedAt: r.updatedAt,
     })),
   };
@@ -56,7 +56,7 @@ export function renderInstatusSummary(input: InstatusSummaryInput): string {
       duration: r.scheduledUntil
         ? String(Math.round((new Date(r.scheduledUntil).getTime() - new Date(r.scheduledFor).getTime()) / 60_000))
         : null,
-      url: r.url ?? `${input.page.url.replace(/\/+$/, '')}/${upstreamIdOf(r)}`,
+      url: r.url ?? joinUrl(input.page.url, upstreamIdOf(r)),
       updatedAt: r.updates[0]?.createdAt ?? r.completedAt ?? r.startedAt ?? r.scheduledFor,
     }));
   }

@@ -9,6 +9,7 @@ import type {
   RecordUpdate,
 } from '../../domain/records.ts';
 import { incidentStatusFrom, maintenanceStatusFrom, upstreamIdOf } from './mapping.ts';
+import { escapeHtml } from './text.ts';
 
 export interface StatuspagePageInfo {
   id: string;
@@ -55,7 +56,8 @@ function updates(code: string, list: RecordUpdate[]) {
   return list.map((u, i) => ({
     id: `${code}u${list.length - i}`,
     status: u.status,
-    body: u.body,
+    // Statuspage bodies may hold HTML (<br />, links), so readers strip tags: escape ours.
+    body: escapeHtml(u.body),
     incident_id: code,
     created_at: u.createdAt,
     updated_at: u.createdAt,

@@ -6,7 +6,7 @@
 // the previous state. Impact is not published in feeds.
 import type { IncidentRecord, MaintenanceRecord, SourceSnapshot, SourceType } from '../../domain/records.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
-import { entryUpstreamId } from './feed-ids.ts';
+import { entryUpstreamId } from './feed-entry.ts';
 import { parseFeedBody, type FeedEntry } from './feed.ts';
 import { incidentStatusFrom, maintenanceStatusFrom, recordId } from './mapping.ts';
 import { collapseWhitespace, htmlToText } from './text.ts';
@@ -38,8 +38,9 @@ const SCHEDULED_RE =
 
 /**
  * The zone printed next to update times is the page's zone label, which Statuspage
- * does not adjust for DST (Parse prints "PST" in August). The entry's own date has
- * the real numeric offset, so that wins; the label is a fallback.
+ * does not adjust for DST (Parse prints "PST" in August). An entry date written with
+ * a numeric offset (-0700) has the real one, so that wins; the label is the fallback
+ * (entry dates in Z say nothing about the page's zone).
  */
 function offsetFor(zone: string | undefined, entry: FeedEntry): number {
   const label = (zone ?? '').toUpperCase();

@@ -44,6 +44,11 @@ export function truncate(text: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+/** Minimal escaping for plain text placed where readers expect HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
 export function escapeXml(text: string): string {
   return text
     .replace(/&/g, '&amp;')

@@ -52,10 +52,13 @@ export function addMinutes(iso: string, minutes: number): string {
   return new Date(new Date(iso).getTime() + minutes * 60_000).toISOString();
 }
 
-/** Numeric UTC offset at the end of an RFC 822 / ISO date string, in minutes (e.g. -0700 → -420). */
+/**
+ * Numeric UTC offset at the end of an RFC 822 / ISO date string, in minutes
+ * (e.g. -0700 → -420). A bare Z/GMT is not an offset a page chose, so it gives null.
+ */
 export function trailingOffsetMinutes(raw: string | null | undefined): number | null {
-  const m = /([+-])(\d{2}):?(\d{2})\s*$/.exec(raw?.trim() ?? '');
-  if (!m) return /(?:Z|GMT|UT|UTC)\s*$/i.test(raw?.trim() ?? '') ? 0 : null;
+  const m = /\d\s*([+-])(\d{2}):?(\d{2})\s*$/.exec(raw?.trim() ?? '');
+  if (!m) return null;
   const minutes = Number(m[2]) * 60 + Number(m[3]);
   return m[1] === '-' ? -minutes : minutes;
 }
