@@ -19,6 +19,8 @@ export const openapiPlugin = fp(
           license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         },
         servers: [{ url: '/', description: 'This service' }],
+        // Public reads also answer anonymous callers (the anonymous tier), hence `{}`.
+        security: [{}, { apiKeyHeader: [] }, { bearer: [] }],
         tags: [
           { name: 'discovery', description: 'Vendors and their slugs' },
           { name: 'vendor', description: 'One vendor' },
