@@ -261,7 +261,7 @@ export function createScheduler(d: SchedulerDeps) {
           void track(limiter.run(hostKey(src.url), () => pollLeased(src))).then(
             (o) => {
               if (o.status === 'failed') log.info({ source: o.sourceId, error: o.error }, 'source poll failed');
-              if (o.events) log.info({ source: o.sourceId, events: o.events }, 'source changed');
+              if (o.events) log.debug({ source: o.sourceId, events: o.events }, 'source changed');
               kick();
             },
             (err) => log.error({ err, source: src.id }, 'poll crashed'),
