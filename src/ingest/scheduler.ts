@@ -106,11 +106,11 @@ const hostKey = (url: string) => {
   }
 };
 
+/** The message stored in sourceHealth, which the API shows: about the source, never our internals. */
 function describe(err: unknown): string {
   if (err instanceof FetchError) return err.message;
   if (err instanceof Error && err.name === 'AdapterError') return err.message;
-  const msg = err instanceof Error ? err.message : String(err);
-  return `ingest failed: ${msg}`;
+  return 'the poll succeeded but its result could not be stored (see the service log)';
 }
 
 export function createScheduler(d: SchedulerDeps) {
