@@ -26,19 +26,27 @@ const concurrency = Number(process.argv[3] ?? 16);
 const rate = Number(process.argv[4] ?? 200);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
 
-/** Four sources per vendor, mixing every format the simulator serves. */
+/**
+ * Vendors cycling through the formats the simulator serves (one status format per
+ * vendor, as in the real catalog), until there are `n` sources.
+ */
 function syntheticCatalog(n: number): CatalogVendor[] {
+  const mixes: [SourceType, string][][] = [
+    [['statuspage-v2', '/api/v2/summary.json'], ['statuspage-v2', '/api/v2/incidents.json'], ['statuspage-v2', '/api/v2/scheduled-maintenances.json'], ['release-feed', '/changelog.atom']],
+    [['incidentio', '/api/v2/summary.json'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
+    [['instatus', '/summary.json'], ['release-feed', '/changelog.atom']],
+    [['gcp-json', '/incidents.json'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
+    [['azure-rss', '/status/feed/'], ['release-feed', '/changelog.atom']],
+    [['statuspage-rss', '/history.rss'], ['advisory-feed', '/security.rss']],
+    [['statuspage-atom', '/history.atom'], ['release-feed', '/changelog.atom']],
+  ];
   const vendors: CatalogVendor[] = [];
-  for (let i = 0; vendors.length * 4 < n; i++) {
+  let count = 0;
+  for (let i = 0; count < n; i++) {
     const slug = `bench-${String(i).padStart(4, '0')}`;
     const host = `https://${slug}.example`;
-    const mix: [SourceType, string][][] = [
-      [['statuspage-v2', '/api/v2/summary.json'], ['statuspage-v2', '/api/v2/incidents.json'], ['statuspage-v2', '/api/v2/scheduled-maintenances.json'], ['release-feed', '/changelog.atom']],
-      [['incidentio', '/api/v2/summary.json'], ['statuspage-rss', '/history.rss'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-      [['instatus', '/summary.json'], ['statuspage-atom', '/history.atom'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-      [['gcp-json', '/incidents.json'], ['azure-rss', '/status/feed/'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-    ];
-    const picked = mix[i % 4]!.slice(0, Math.min(4, n - vendors.length * 4));
+    const picked = mixes[i % mixes.length]!.slice(0, n - count);
+    count += picked.length;
     vendors.push({
       slug,
       name: `Bench Vendor ${i}`,
