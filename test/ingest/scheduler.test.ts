@@ -67,7 +67,7 @@ describe('scheduler with failing sources', () => {
     const o = report.outcomes;
 
     assert.equal(byUrl(o, faulty.hang!).status, 'failed');
-    assert.match(byUrl(o, faulty.hang!).error!, /timed out after 2000 ms/);
+    assert.match(byUrl(o, faulty.hang!).error!, /timed out after 6000 ms/);
     assert.equal(byUrl(o, faulty.status500!).error, 'HTTP 500');
     assert.equal(byUrl(o, faulty.status500!).httpStatus, 500);
     assert.match(byUrl(o, faulty.garbage!).error!, /instatus: invalid JSON/);
@@ -147,7 +147,7 @@ describe('leases', () => {
   before(async () => {
     fleet = await startFleet(['github', 'perplexity'], { clock });
     a = await startIngestApp(fleet, { clock });
-    b = await startApp({ clock, catalogFile: fleet.catalogFile, shareStoreWith: a, env: { INGEST_TIMEOUT_MS: '2000' } });
+    b = await startApp({ clock, catalogFile: fleet.catalogFile, shareStoreWith: a, env: { INGEST_TIMEOUT_MS: '6000' } });
   });
   after(async () => {
     await b.close();
