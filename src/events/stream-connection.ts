@@ -66,10 +66,14 @@ export class StreamConnection {
     for (const p of held) if (p.seq > upTo) this.write(p.buf);
   }
 
+  /**
+   * Bytes still unsent from earlier writes decide, not the size of this one: a
+   * client that keeps up is never dropped for one large event.
+   */
   write(buf: Buffer) {
     if (this.closed) return;
+    if (this.res.writableLength > this.maxBufferBytes) return this.drop('client not reading');
     this.res.write(buf);
-    if (this.res.writableLength > this.maxBufferBytes) this.drop('client not reading');
   }
 
   /** For long replays: waits for the socket to drain instead of piling up bytes. */
