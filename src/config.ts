@@ -37,6 +37,8 @@ export interface Config {
   publicUrl: string | null;
   streamPingSeconds: number;
   eventRetentionDays: number;
+  /** Bytes an event-stream client may leave unread before it is dropped (STREAM_BUFFER_KB). */
+  streamBufferBytes: number;
   pollIntervalSeconds: number;
   /** log2 of scrypt's N for new password hashes (PASSWORD_HASH_COST). */
   passwordHashCost: number;
@@ -129,9 +131,9 @@ function rateLimits(env: Env): Config['rateLimits'] {
   for (const [plan, figures] of Object.entries(parsed)) {
     if (!isPlan(plan)) throw new ConfigError('RATE_LIMITS', `unknown plan '${plan}' (plans: ${PLANS.join(', ')})`);
     if (typeof figures !== 'object' || figures === null) throw new ConfigError('RATE_LIMITS', `'${plan}' must be an object`);
-    const entry: Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>> = {};
+    const entry: Partial<Pick<PlanPolicy, 'perMinute' | 'perDay' | 'concurrentStreams'>> = {};
     for (const [k, v] of Object.entries(figures)) {
-      if (k !== 'perMinute' && k !== 'perDay') throw new ConfigError('RATE_LIMITS', `unknown field '${plan}.${k}'`);
+      if (k !== 'perMinute' && k !== 'perDay' && k !== 'concurrentStreams') throw new ConfigError('RATE_LIMITS', `unknown field '${plan}.${k}'`);
       if (!Number.isInteger(v) || (v as number) < 1) throw new ConfigError('RATE_LIMITS', `'${plan}.${k}' must be a positive integer`);
       entry[k] = v as number;
     }
@@ -198,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
+    streamBufferBytes: int(env, 'STREAM_BUFFER_KB', 256, 16, 65536) * 1024,
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15, 10, 20),
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
     // The demo fleet changes every few seconds, so demo mode polls it more often.

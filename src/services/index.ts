@@ -14,6 +14,7 @@ import { ingestService } from './ingest-service.ts';
 import { repositoriesOn } from './repositories.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
+import { streamService } from './stream-service.ts';
 import { statusService } from './status-service.ts';
 import { watchlistService } from './watchlist-service.ts';
 
@@ -49,13 +50,15 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   );
   const base = { ...repos, catalog, clock };
   const stats = statsService(base);
+  const records = recordsService(base);
   return {
     config,
     clock,
     store,
     repos,
     catalog,
-    records: recordsService(base),
+    records,
+    stream: streamService({ events: repos.events, records, clock }),
     status: statusService(base),
     stats,
     bus,
