@@ -12,7 +12,10 @@ describe('fetch with limits', () => {
   let base: string;
   const seen: http.IncomingHttpHeaders[] = [];
   const fetcher = createHttpFetcher();
-  const opts = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
+  // Generous: a loaded machine must not turn a size or status test into a timeout.
+  const opts = { timeoutMs: 10_000, maxBytes: 1024 * 1024 };
+  // 20 MB of zeros compress to ~20 KB: the cap applies to what it expands to.
+  const bomb = zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024));
 
   before(async () => {
     server = http.createServer((req, res) => {
@@ -27,12 +30,9 @@ describe('fetch with limits', () => {
           res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': body.length });
           return res.end(body);
         }
-        case '/bomb': {
-          // 20 MB of zeros compress to ~20 KB: the cap applies to what it expands to.
-          const body = zlib.gzipSync(Buffer.alloc(20 * 1024 * 1024));
-          res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': body.length });
-          return res.end(body);
-        }
+        case '/bomb':
+          res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': bomb.length });
+          return res.end(bomb);
         case '/conditional':
           if (req.headers['if-none-match'] === '"v1"') {
             res.writeHead(304, { etag: '"v1"' });
