@@ -44,7 +44,10 @@ export async function startFleet(slugs: string[], o: { clock: Clock; seed?: numb
   };
 }
 
-/** An app polling `fleet`, with short ingest limits so failure tests stay fast. */
+/**
+ * An app polling `fleet`. The poll deadline is short enough for the hanging-source test
+ * and long enough that a loaded machine does not time out healthy sources.
+ */
 export function startIngestApp(fleet: TestFleet, o: StartOptions = {}): Promise<TestApp> {
   return startApp({
     ...o,

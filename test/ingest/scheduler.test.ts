@@ -182,14 +182,18 @@ describe('leases', () => {
 
   test('a result arriving after the lease was taken over is discarded', async () => {
     const url = sourceUrl(fleet, 'perplexity', '/summary.json');
-    fleet.sim.setFault(url, { kind: 'slow', delayMs: 200 });
+    fleet.sim.setFault(url, { kind: 'slow', delayMs: 1_500 });
     const inc = fleet.sim.fleet.openIncident('perplexity');
     clock.advance(120_000);
     const round = a.app.ingest.scheduler.runRound({ force: true, vendor: 'perplexity' });
-    await new Promise((r) => setTimeout(r, 80));
-    const [src] = await a.app.services.repos.sources.list('perplexity');
-    // Another instance takes the source over once the lease has (by its clock) expired.
-    const stolen = await b.app.services.repos.sources.claimOne(src!.id, { owner: 'thief', now: new Date(clock.now().getTime() + 3_600_000), leaseMs: 60_000 });
+    // Once this instance holds the lease (its request is now waiting on the slow page) ...
+    let src = (await a.app.services.repos.sources.list('perplexity'))[0]!;
+    while (!src.leaseOwner) {
+      await new Promise((r) => setTimeout(r, 10));
+      src = (await a.app.services.repos.sources.list('perplexity'))[0]!;
+    }
+    // ... another instance takes the source over, the lease having (by its clock) expired.
+    const stolen = await b.app.services.repos.sources.claimOne(src.id, { owner: 'thief', now: new Date(clock.now().getTime() + 3_600_000), leaseMs: 60_000 });
     assert.ok(stolen);
     const report = await round;
     assert.equal(report.outcomes[0]!.status, 'skipped');
@@ -201,7 +205,7 @@ describe('leases', () => {
 
 describe('the running scheduler', () => {
   const allPolled = async (t: TestApp, total: number) => {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000;
     let done = 0;
     while (Date.now() < deadline) {
       done = (await t.app.services.repos.sources.list()).filter((s) => s.lastSuccessAt).length;
