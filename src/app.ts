@@ -31,7 +31,8 @@ import {
   VendorStatusSchema,
   VendorSummarySchema,
 } from './http/schemas/records.ts';
-import { loadCatalog, readCatalog } from './services/catalog-loader.ts';
+import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './ingest/runtime.ts';
+import type { Simulator } from './ingest/simulator/index.ts';
 import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
@@ -55,6 +56,8 @@ declare module 'fastify' {
     /** The shared Redis connection (null without REDIS_URL); keys must start with its prefix. */
     redis: RedisHandle | null;
     readinessChecks: ReadinessCheck[];
+    /** Polling scheduler (started only with INGEST=live and the ingest role) and, in demo mode, the simulated fleet. */
+    ingest: IngestRuntime;
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
   }
   interface FastifyContextConfig {
@@ -78,10 +81,16 @@ export const appPlugin = fp(
     const clock = opts.clock ?? systemClock;
     const ownsStore = !opts.store;
     const store = opts.store ?? openStore(config);
+    // onClose hooks run in reverse order: the store closes last.
     if (ownsStore) app.addHook('onClose', async () => store.close());
+    const ingestLog = app.log.child({ component: 'ingest' });
+    let simulator: Simulator | null = null;
     if (config.autoMigrate) {
       await store.migrate();
-      await loadCatalog(createServices(store, config, clock).repos.vendors, readCatalog(opts.catalogFile), clock.now());
+      ({ simulator } = await prepareCatalog(store, config, clock, {
+        catalogFile: opts.catalogFile ?? config.catalogFile ?? undefined,
+        log: ingestLog,
+      }));
     }
 
     const infra = await openInfra(config, clock, app.log);
@@ -90,6 +99,13 @@ export const appPlugin = fp(
       limiter: infra.limiter,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
     });
+    const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus: services.bus, simulator, log: ingestLog });
+    app.decorate('ingest', ingest);
+    // Polls in flight finish their writes before the store closes.
+    app.addHook('onClose', async () => ingest.close());
+    if (config.ingest === 'live' && config.roles.includes('ingest')) {
+      app.addHook('onReady', async () => ingest.start());
+    }
     app.decorate('config', config);
     app.decorate('services', services);
     app.decorate('redis', infra.redis);

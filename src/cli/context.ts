@@ -1,3 +1,7 @@
+import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
+import { systemClock } from '../services/context.ts';
+import { createServices } from '../services/index.ts';
+import { type Command, cliConfig, withStore } from './command.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
 import type { Store } from '../store/db.ts';
@@ -27,4 +31,30 @@ export function parseOptions(args: string[]): { positional: string[]; options: R
     } else positional.push(a);
   }
   return { positional, options };
+}
+
+/**
+ * A Command whose body works on the services over a migrated store with the
+ * catalog loaded (account commands need vendors and plans in place).
+ */
+export function serviceCommand(usage: string, summary: string, run: CliCommand): Command {
+  return {
+    usage,
+    summary,
+    async run(argv) {
+      const config = cliConfig();
+      return withStore(config, async (store) => {
+        await store.migrate();
+        const services = createServices(store, config, systemClock);
+        await loadCatalog(services.repos.vendors, readCatalog(), systemClock.now());
+        return run(argv, {
+          config,
+          store,
+          services,
+          out: (line) => process.stdout.write(`${line}\n`),
+          err: (line) => process.stderr.write(`${line}\n`),
+        });
+      });
+    },
+  };
 }

@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.ts';
+import { dataModeRepository } from '../store/repositories/data-mode-repository.ts';
+import { eventsRepository } from '../store/repositories/events-repository.ts';
+import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
+import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import { publicationsRepository } from '../store/repositories/publications-repository.ts';
+import { sourcesRepository } from '../store/repositories/sources-repository.ts';
+import { statusRepository } from '../store/repositories/status-repository.ts';
+import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
+
+/**
+ * Repositories over one executor: the store's connection, or a transaction
+ * (`repositoriesOn(trx)`) when several writes must commit together.
+ */
+export function repositoriesOn(db: Kysely<Database>) {
+  return {
+    vendors: vendorsRepository(db),
+    sources: sourcesRepository(db),
+    status: statusRepository(db),
+    incidents: incidentsRepository(db),
+    maintenances: maintenancesRepository(db),
+    publications: publicationsRepository(db),
+    events: eventsRepository(db),
+    dataMode: dataModeRepository(db),
+  };
+}
