@@ -38,6 +38,9 @@ import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { openInfra } from './infra/index.ts';
+import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
+import { alertRoutes } from './http/routes/alerts.ts';
+import { feedRoutes } from './http/routes/feeds.ts';
 import type { RedisHandle } from './infra/redis.ts';
 
 export { API_PREFIX } from './http/paths.ts';
@@ -58,6 +61,8 @@ declare module 'fastify' {
     readinessChecks: ReadinessCheck[];
     /** Polling scheduler (started only with INGEST=live and the ingest role) and, in demo mode, the simulated fleet. */
     ingest: IngestRuntime;
+    /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
+    alerts: AlertRuntime;
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
   }
   interface FastifyContextConfig {
@@ -95,10 +100,20 @@ export const appPlugin = fp(
 
     const infra = await openInfra(config, clock, app.log);
     app.addHook('onClose', async () => infra.close());
+    let alerts: AlertRuntime | null = null;
     const services = createServices(store, config, clock, {
       limiter: infra.limiter,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
+      alerts: () => alerts,
     });
+    alerts = createAlertRuntime({ config, clock, repos: services.repos, bus: services.bus, log: app.log.child({ component: 'alerts' }) });
+    app.decorate('alerts', alerts);
+    // Sends in flight finish and their results are written before the store closes.
+    app.addHook('onClose', async () => alerts.stop());
+    if (config.autoMigrate) await alerts.dispatcher.init();
+    if (config.deliver && config.roles.includes('deliver')) {
+      app.addHook('onReady', async () => alerts.start());
+    }
     const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus: services.bus, simulator, log: ingestLog });
     app.decorate('ingest', ingest);
     // Polls in flight finish their writes before the store closes.
@@ -148,9 +163,11 @@ export const appPlugin = fp(
         await api.register(listRoutes);
         await api.register(analyticsRoutes);
         await api.register(perUserRoutes);
+        await api.register(alertRoutes);
       },
       { prefix: API_PREFIX },
     );
+    await app.register(feedRoutes);
     await app.register(
       async (web) => {
         await web.register(authRoutes);

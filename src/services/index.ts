@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
+import { deliveriesRepository } from '../store/repositories/deliveries-repository.ts';
 import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
 import { oauthRepository } from '../store/repositories/oauth-repository.ts';
@@ -11,6 +12,9 @@ import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
 import { type EventBus, memoryEventBus } from '../events/bus.ts';
+import type { AlertRuntime } from '../alerts/runtime.ts';
+import { DomainError } from '../domain/errors.ts';
+import { alertsService } from './alerts-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import type { Clock } from './context.ts';
@@ -34,6 +38,7 @@ export function createRepositories(store: Store) {
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),
     oauth: oauthRepository(db),
+    deliveries: deliveriesRepository(db, store.dialect),
   };
 }
 
@@ -46,6 +51,8 @@ export interface ServiceInfra {
   onBackgroundError?: (err: unknown, what: string) => void;
   /** Fan-out of committed events; in-process unless a shared one is given. */
   bus?: EventBus;
+  /** Alert delivery (channels, worker); built by the app after the services. */
+  alerts?: () => AlertRuntime | null;
 }
 
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
@@ -63,6 +70,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
   const base = { ...repos, catalog, clock };
+  const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
   const stats = statsService(base);
   return {
     config,
@@ -74,7 +82,17 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     status: statusService(base),
     stats,
     watchlist: watchlistService(base),
-    preferences: preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate }),
+    preferences,
+    alerts: alertsService({
+      deliveries: repos.deliveries,
+      preferences,
+      clock,
+      runtime: () => {
+        const r = infra.alerts?.();
+        if (!r) throw new DomainError('unavailable', 'Alert delivery is not running in this process');
+        return r;
+      },
+    }),
     favorites: favoritesService({ ...base, stats }),
     limiter,
     auth,
