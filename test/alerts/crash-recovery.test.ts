@@ -80,6 +80,8 @@ describe('crash recovery', () => {
     await until('40 acknowledged deliveries', () => {
       if (acknowledged.size >= 40) answering = false;
       return hook.requests.length >= 50;
+    }).catch((err) => {
+      throw new Error(`${err.message}\n${stderr}`);
     });
     child.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
