@@ -37,6 +37,9 @@ export interface SendReport {
   nextAttemptAt: string | null;
 }
 
+const FLUSH_MS = 5;
+const CLAIM_BATCH_MIN = 16;
+
 /** The lease of a claimed row: longer than any send can take, so a live worker never loses it. */
 export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
 
@@ -100,7 +103,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   const pending: Completion[] = [];
   const running = new Set<Promise<unknown>>();
   let flushing: Promise<void> | null = null;
-  let flushTimer: NodeJS.Immediate | null = null;
+  let flushTimer: NodeJS.Timeout | null = null;
 
   /** Sends claimed rows; returns the completions (not yet written). */
   async function sendRows(rows: Delivery[], maxAttempts: number, onEach?: (c: Completion, r: SendReport) => void): Promise<SendReport[]> {
@@ -197,10 +200,11 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
 
   function scheduleFlush() {
     if (flushTimer) return;
-    flushTimer = setImmediate(() => {
+    // A few milliseconds of results go into one transaction (one UPDATE for the successes).
+    flushTimer = setTimeout(() => {
       flushTimer = null;
       void flush();
-    });
+    }, FLUSH_MS);
   }
 
   async function flush(): Promise<void> {
@@ -222,7 +226,8 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
 
   async function claimAndSend(): Promise<number> {
     const free = d.concurrency - inFlight;
-    if (free <= 0) return 0;
+    // Claim in batches: one claim statement per several freed slots, not one per slot.
+    if (free <= 0 || (inFlight > 0 && free < Math.min(CLAIM_BATCH_MIN, d.concurrency))) return 0;
     const now = d.clock.now();
     const rows = await d.deliveries.claim(owner, free, now, new Date(now.getTime() + leaseMs(d.timeoutMs)));
     if (!rows.length) return 0;
@@ -280,7 +285,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
       if (timer) clearInterval(timer);
       timer = null;
       while (running.size) await Promise.allSettled([...running]);
-      if (flushTimer) clearImmediate(flushTimer);
+      if (flushTimer) clearTimeout(flushTimer);
       flushTimer = null;
       await flush();
     },
