@@ -41,6 +41,11 @@ import { openInfra } from './infra/index.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
+import type { StreamSlots } from './infra/stream-slots.ts';
+import { memoryEventBus } from './events/bus.ts';
+import { redisEventBus } from './events/redis-bus.ts';
+import { StreamHub } from './events/stream-hub.ts';
+import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
 
 export { API_PREFIX } from './http/paths.ts';
@@ -59,6 +64,8 @@ declare module 'fastify' {
     /** The shared Redis connection (null without REDIS_URL); keys must start with its prefix. */
     redis: RedisHandle | null;
     readinessChecks: ReadinessCheck[];
+    /** Open incident streams of this process and the concurrent-stream counters. */
+    streams: { hub: StreamHub; slots: StreamSlots };
     /** Polling scheduler (started only with INGEST=live and the ingest role) and, in demo mode, the simulated fleet. */
     ingest: IngestRuntime;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
@@ -100,9 +107,16 @@ export const appPlugin = fp(
 
     const infra = await openInfra(config, clock, app.log);
     app.addHook('onClose', async () => infra.close());
+    // Committed events reach every instance's streams through Redis when there is one.
+    const eventLog = app.log.child({ component: 'events' });
+    const bus = infra.redis
+      ? redisEventBus(infra.redis, eventLog)
+      : { ...memoryEventBus((err) => eventLog.warn({ err }, 'event subscriber failed')), close: async () => {} };
+    app.addHook('onClose', async () => bus.close());
     let alerts: AlertRuntime | null = null;
     const services = createServices(store, config, clock, {
       limiter: infra.limiter,
+      bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
       alerts: () => alerts,
     });
@@ -114,6 +128,11 @@ export const appPlugin = fp(
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }
+    const hub = new StreamHub({ bus, events: services.repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
+    app.decorate('streams', { hub, slots: infra.streamSlots });
+    // Before the server stops listening for connections to end: open streams are ended
+    // with a last comment so their clients reconnect (elsewhere, when there is another instance).
+    app.addHook('preClose', async () => hub.close());
     const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus: services.bus, simulator, log: ingestLog });
     app.decorate('ingest', ingest);
     // Polls in flight finish their writes before the store closes.
@@ -164,6 +183,7 @@ export const appPlugin = fp(
         await api.register(analyticsRoutes);
         await api.register(perUserRoutes);
         await api.register(alertRoutes);
+        await api.register(streamRoutes);
       },
       { prefix: API_PREFIX },
     );

@@ -37,6 +37,8 @@ export interface Config {
   publicUrl: string | null;
   streamPingSeconds: number;
   eventRetentionDays: number;
+  /** Bytes an event-stream client may leave unread before it is dropped (STREAM_BUFFER_KB). */
+  streamBufferBytes: number;
   pollIntervalSeconds: number;
   /** log2 of scrypt's N for new password hashes (PASSWORD_HASH_COST). */
   passwordHashCost: number;
@@ -145,9 +147,9 @@ function rateLimits(env: Env): Config['rateLimits'] {
   for (const [plan, figures] of Object.entries(parsed)) {
     if (!isPlan(plan)) throw new ConfigError('RATE_LIMITS', `unknown plan '${plan}' (plans: ${PLANS.join(', ')})`);
     if (typeof figures !== 'object' || figures === null) throw new ConfigError('RATE_LIMITS', `'${plan}' must be an object`);
-    const entry: Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>> = {};
+    const entry: Partial<Pick<PlanPolicy, 'perMinute' | 'perDay' | 'concurrentStreams'>> = {};
     for (const [k, v] of Object.entries(figures)) {
-      if (k !== 'perMinute' && k !== 'perDay') throw new ConfigError('RATE_LIMITS', `unknown field '${plan}.${k}'`);
+      if (k !== 'perMinute' && k !== 'perDay' && k !== 'concurrentStreams') throw new ConfigError('RATE_LIMITS', `unknown field '${plan}.${k}'`);
       if (!Number.isInteger(v) || (v as number) < 1) throw new ConfigError('RATE_LIMITS', `'${plan}.${k}' must be a positive integer`);
       entry[k] = v as number;
     }
@@ -194,8 +196,6 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `unknown level '${logLevel}'`);
   }
   const mcpPort = env.MCP_PORT ? int(env, 'MCP_PORT', 0, 0, 65535) : null;
-  const demo = bool(env, 'DEMO', false);
-  const ingestConcurrency = int(env, 'INGEST_CONCURRENCY', 16, 1, 512);
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']);
   if (publicUrl !== null) {
     const u = new URL(publicUrl);
@@ -203,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError('PUBLIC_URL', 'must be an origin such as https://status.example.com (no path, query or credentials)');
     }
   }
+  const demo = bool(env, 'DEMO', false);
+  const ingestConcurrency = int(env, 'INGEST_CONCURRENCY', 16, 1, 512);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -232,6 +234,9 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
+    streamBufferBytes: int(env, 'STREAM_BUFFER_KB', 256, 16, 65536) * 1024,
+    passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15, 10, 20),
+    authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
     // The demo fleet changes every few seconds, so demo mode polls it more often.
     pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', demo ? 10 : 60, 5, 86400),
     ingestConcurrency,
@@ -243,8 +248,6 @@ export function loadConfig(env: Env = process.env): Config {
     catalogFile: env.CATALOG_FILE ? path.resolve(env.CATALOG_FILE) : null,
     demoStepSeconds: int(env, 'DEMO_STEP_SECONDS', 5, 1, 3600),
     demoSeed: env.DEMO_SEED ? int(env, 'DEMO_SEED', 1, 0, 2 ** 31 - 1) : null,
-    passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15, 10, 20),
-    authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
     deliver: bool(env, 'DELIVER', true),
     deliveryConcurrency: int(env, 'DELIVERY_CONCURRENCY', 128, 1, 2048),
     deliveryTimeoutMs: int(env, 'DELIVERY_TIMEOUT_MS', 15_000, 100, 120_000),

@@ -1,8 +1,9 @@
+import type { Config } from '../config.ts';
+import { DomainError } from '../domain/errors.ts';
 import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
 import { systemClock } from '../services/context.ts';
 import { createServices } from '../services/index.ts';
 import { type Command, cliConfig, withStore } from './command.ts';
-import type { Config } from '../config.ts';
 import type { Services } from '../services/index.ts';
 import type { Store } from '../store/db.ts';
 
@@ -34,10 +35,11 @@ export function parseOptions(args: string[]): { positional: string[]; options: R
 }
 
 /**
- * A Command whose body works on the services over a migrated store with the
- * catalog loaded (account commands need vendors and plans in place).
+ * A Command whose body works on services over the configured, migrated store with
+ * the catalog loaded (account and key commands need vendors for nothing, but a
+ * fresh database gets the same start as the server's).
  */
-export function serviceCommand(usage: string, summary: string, run: CliCommand): Command {
+export function servicesCommand(usage: string, summary: string, run: CliCommand): Command {
   return {
     usage,
     summary,
@@ -46,14 +48,21 @@ export function serviceCommand(usage: string, summary: string, run: CliCommand):
       return withStore(config, async (store) => {
         await store.migrate();
         const services = createServices(store, config, systemClock);
-        await loadCatalog(services.repos.vendors, readCatalog(), systemClock.now());
-        return run(argv, {
+        await loadCatalog(services.repos.vendors, readCatalog(config.catalogFile ?? undefined), systemClock.now());
+        const ctx: CliContext = {
           config,
           store,
           services,
           out: (line) => process.stdout.write(`${line}\n`),
           err: (line) => process.stderr.write(`${line}\n`),
-        });
+        };
+        try {
+          return await run(argv, ctx);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          ctx.err(`error: ${err.message}`);
+          return 1;
+        }
       });
     },
   };

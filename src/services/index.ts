@@ -2,12 +2,6 @@ import type { Config } from '../config.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
 import { deliveriesRepository } from '../store/repositories/deliveries-repository.ts';
-import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
-import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
-import { oauthRepository } from '../store/repositories/oauth-repository.ts';
-import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
-import { usersRepository } from '../store/repositories/users-repository.ts';
-import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
@@ -24,22 +18,13 @@ import { ingestService } from './ingest-service.ts';
 import { repositoriesOn } from './repositories.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
+import { streamService } from './stream-service.ts';
 import { statusService } from './status-service.ts';
 import { watchlistService } from './watchlist-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store) {
-  const db = store.db;
-  return {
-    ...repositoriesOn(db),
-    watchlist: watchlistRepository(db),
-    preferences: preferencesRepository(db),
-    users: usersRepository(db),
-    sessions: sessionsRepository(db),
-    apiKeys: apiKeysRepository(db),
-    oauth: oauthRepository(db),
-    deliveries: deliveriesRepository(db, store.dialect),
-  };
+  return { ...repositoriesOn(store.db), deliveries: deliveriesRepository(store.db, store.dialect) };
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
@@ -72,15 +57,20 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const base = { ...repos, catalog, clock };
   const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
   const stats = statsService(base);
+  const records = recordsService(base);
   return {
     config,
     clock,
     store,
     repos,
     catalog,
-    records: recordsService(base),
+    records,
+    stream: streamService({ events: repos.events, records, clock }),
     status: statusService(base),
     stats,
+    bus,
+    // Demo data says so on every record, not only in the list envelope.
+    ingest: ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined }),
     watchlist: watchlistService(base),
     preferences,
     alerts: alertsService({
@@ -108,9 +98,6 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     }),
     connections: connectionsService({ oauth: repos.oauth, clock }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
-    bus,
-    // Demo data says so on every record, not only in the list envelope.
-    ingest: ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined }),
   };
 }
 

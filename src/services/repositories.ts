@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
+import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
+import { oauthRepository } from '../store/repositories/oauth-repository.ts';
+import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
+import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
+import { usersRepository } from '../store/repositories/users-repository.ts';
+import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { dataModeRepository } from '../store/repositories/data-mode-repository.ts';
 import { eventsRepository } from '../store/repositories/events-repository.ts';
 import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
@@ -23,5 +29,11 @@ export function repositoriesOn(db: Kysely<Database>) {
     publications: publicationsRepository(db),
     events: eventsRepository(db),
     dataMode: dataModeRepository(db),
+    watchlist: watchlistRepository(db),
+    preferences: preferencesRepository(db),
+    users: usersRepository(db),
+    sessions: sessionsRepository(db),
+    apiKeys: apiKeysRepository(db),
+    oauth: oauthRepository(db),
   };
 }

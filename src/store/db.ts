@@ -39,34 +39,8 @@ function openSqlite(dataDir: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  reusePreparedStatements(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   return withCommon(db, 'sqlite');
-}
-
-/**
- * Kysely's SQLite driver prepares every query anew, and compiling the SQL is a large
- * share of a small query's cost (the poller and the API run thousands of them), so
- * prepared statements are kept in a bounded LRU by their SQL text. A statement that
- * is busy (an open iterator of a streamed query) is never handed out twice.
- */
-function reusePreparedStatements(database: SQLite.Database, max = 500) {
-  const prepare = database.prepare.bind(database);
-  const cache = new Map<string, SQLite.Statement>();
-  database.prepare = ((source: string) => {
-    const hit = cache.get(source);
-    if (hit && !hit.busy) {
-      cache.delete(source);
-      cache.set(source, hit);
-      return hit;
-    }
-    const stmt = prepare(source);
-    if (!hit) {
-      cache.set(source, stmt);
-      if (cache.size > max) cache.delete(cache.keys().next().value!);
-    }
-    return stmt;
-  }) as SQLite.Database['prepare'];
 }
 
 function openPostgres(url: string, schema: string | null): Store {

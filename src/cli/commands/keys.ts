@@ -1,6 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
 import type { Command } from '../command.ts';
-import { type CliContext, parseOptions, serviceCommand } from '../context.ts';
+import { type CliContext, parseOptions, servicesCommand } from '../context.ts';
 
 const USAGE = 'keys create --email E [--name N]   prints the secret alone on its last line';
 
@@ -28,4 +28,4 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   }
 }
 
-export const command: Command = serviceCommand('keys create --email E [--name N]', 'Create an API key for an account (prints the secret once)', run);
+export const command: Command = servicesCommand('keys create --email E [--name N]', "Create an API key for an account (the secret is printed once, on the last line)", run);

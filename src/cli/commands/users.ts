@@ -1,7 +1,7 @@
 import { DomainError } from '../../domain/errors.ts';
 import { isUserPlan, USER_PLANS, type UserPlan } from '../../domain/plans.ts';
 import type { Command } from '../command.ts';
-import { type CliContext, parseOptions, serviceCommand } from '../context.ts';
+import { type CliContext, parseOptions, servicesCommand } from '../context.ts';
 
 const USAGE = [
   'users create --email E --password P --plan PLAN   prints the new user id',
@@ -50,4 +50,4 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   }
 }
 
-export const command: Command = serviceCommand('users create|set-plan --email E [--password P] [--plan PLAN]', 'Create an account or change its plan', run);
+export const command: Command = servicesCommand('users create|set-plan --email E [--password P] --plan PLAN', "Create an account (prints its id) or change an account's plan", run);

@@ -1,0 +1,143 @@
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createSimulator } from '../src/ingest/simulator/index.ts';
+import { readCatalog } from '../src/services/catalog-loader.ts';
+import { systemClock } from '../src/services/context.ts';
+
+// 10,000 concurrent stream clients on one server instance (its own process), the
+// clients spread over several processes. One change is made in the simulated
+// fleet; the server polls it (real fetcher, adapters, apply, event log, bus, hub).
+// Prints, per client, the time from the event's occurredAt (the poll that found
+// the change) until that client had it: p50 / p99 / max; and the server's RSS
+// with no streams and with every stream open.
+//
+//   npm run bench -- stream [clients=10000] [processes=10]
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const clients = Number(process.argv[2] ?? 10_000);
+const procs = Number(process.argv[3] ?? 10);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-stream-bench-'));
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+const picked = readCatalog().filter((v) => v.slug === 'github');
+const sim = createSimulator({
+  catalog: picked,
+  clock: systemClock,
+  seed: 1,
+  history: false,
+  rates: { newIncident: 0, advanceIncident: 0, newMaintenance: 0, advisory: 0, update: 0 },
+  tag: 'b',
+});
+await sim.listen(0, '127.0.0.1');
+const catalogFile = path.join(tmp, 'vendors.json');
+fs.writeFileSync(catalogFile, JSON.stringify(sim.rewriteCatalog(picked, { intervalSeconds: 5, feedIntervalSeconds: 5 })));
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  cwd: root,
+  stdio: ['ignore', 'inherit', 'inherit'],
+  env: {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: tmp,
+    CATALOG_FILE: catalogFile,
+    INGEST: 'live',
+    POLL_INTERVAL_SECONDS: '5',
+    LOG_LEVEL: 'warn',
+    RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 1_000_000, perDay: 100_000_000, concurrentStreams: clients + 100 } }),
+  },
+});
+const children: ChildProcess[] = [];
+const cleanup = () => {
+  for (const c of children) c.kill();
+  server.kill();
+  void sim.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+};
+
+try {
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${base}/api/v1/infrastructure/vendor-status/github`)
+      .then(async (r) => r.status === 200 && !!(await r.json()).items?.[0]?.sourceHealth?.lastSuccessAt)
+      .catch(() => false);
+    if (ok) break;
+    if (i > 300) throw new Error('server did not start polling');
+    await sleep(200);
+  }
+  // Warm the route (code paths compiled, hub subscribed) before the first figure.
+  for (let i = 0; i < 5; i++) {
+    const r = await fetch(`${base}/api/v1/infrastructure/incidents/stream`);
+    const reader = r.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+  }
+  await sleep(1000);
+  const rssBefore = rssKb(server.pid!);
+
+  const started = Date.now();
+  const per = Math.ceil(clients / procs);
+  const ready = await Promise.all(
+    Array.from({ length: procs }, (_, i) => {
+      const n = Math.min(per, clients - i * per);
+      const child = fork(path.join(here, 'lib/stream-clients.ts'), [`${base}/api/v1/infrastructure/incidents/stream`, String(n)], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      children.push(child);
+      return new Promise<{ ready: number; failed: number }>((resolve) => {
+        child.on('message', (m: { kind: string; ready: number; failed: number }) => {
+          if (m.kind === 'ready') resolve(m);
+        });
+      });
+    }),
+  );
+  const connected = ready.reduce((s, r) => s + r.ready, 0);
+  const failed = ready.reduce((s, r) => s + r.failed, 0);
+  console.log(`connected ${connected} streams (${failed} failed) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  await sleep(2000);
+  const rssConnected = rssKb(server.pid!);
+
+  const received = Promise.all(
+    children.map(
+      (child) =>
+        new Promise<number[]>((resolve) => {
+          child.on('message', (m: { kind: string; latencies: number[] }) => {
+            if (m.kind === 'received') resolve(m.latencies);
+          });
+        }),
+    ),
+  );
+  const inc = sim.fleet.openIncident('github', { impact: 'major' });
+  console.log(`opened ${inc.id} in the simulated fleet; waiting for the next poll (every 5 s)`);
+  const all = (await Promise.race([received, sleep(60_000).then(() => null)]))?.flat();
+  if (!all) throw new Error('not every client received the event within 60 s');
+  const rssAfter = rssKb(server.pid!);
+  all.sort((x, y) => x - y);
+  console.log(`clients that received the event: ${all.length} of ${connected}`);
+  console.log(
+    `time from the poll (event occurredAt) to delivery: p50 ${pct(all, 50)} ms, p99 ${pct(all, 99)} ms, max ${all[all.length - 1]} ms` +
+      ` (first ${all[0]} ms)`,
+  );
+  console.log(`server RSS: ${(rssBefore / 1024).toFixed(1)} MB without streams, ${(rssConnected / 1024).toFixed(1)} MB with ${connected} streams, ${(rssAfter / 1024).toFixed(1)} MB after the event`);
+  console.log(`RSS growth per client: ${(((rssConnected - rssBefore) / connected) * 1.024).toFixed(1)} KB (connected), ${(((rssAfter - rssBefore) / connected) * 1.024).toFixed(1)} KB (after the event)`);
+} finally {
+  cleanup();
+}
+process.exit(0);
