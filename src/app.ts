@@ -38,6 +38,9 @@ import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { openInfra } from './infra/index.ts';
+import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
+import { alertRoutes } from './http/routes/alerts.ts';
+import { feedRoutes } from './http/routes/feeds.ts';
 import type { StreamSlots } from './infra/stream-slots.ts';
 import { memoryEventBus } from './events/bus.ts';
 import { redisEventBus } from './events/redis-bus.ts';
@@ -65,6 +68,8 @@ declare module 'fastify' {
     streams: { hub: StreamHub; slots: StreamSlots };
     /** Polling scheduler (started only with INGEST=live and the ingest role) and, in demo mode, the simulated fleet. */
     ingest: IngestRuntime;
+    /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
+    alerts: AlertRuntime;
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
   }
   interface FastifyContextConfig {
@@ -108,11 +113,21 @@ export const appPlugin = fp(
       ? redisEventBus(infra.redis, eventLog)
       : { ...memoryEventBus((err) => eventLog.warn({ err }, 'event subscriber failed')), close: async () => {} };
     app.addHook('onClose', async () => bus.close());
+    let alerts: AlertRuntime | null = null;
     const services = createServices(store, config, clock, {
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
+      alerts: () => alerts,
     });
+    alerts = createAlertRuntime({ config, clock, repos: services.repos, bus: services.bus, log: app.log.child({ component: 'alerts' }) });
+    app.decorate('alerts', alerts);
+    // Sends in flight finish and their results are written before the store closes.
+    app.addHook('onClose', async () => alerts.stop());
+    if (config.autoMigrate) await alerts.dispatcher.init();
+    if (config.deliver && config.roles.includes('deliver')) {
+      app.addHook('onReady', async () => alerts.start());
+    }
     const hub = new StreamHub({ bus, events: services.repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
     app.decorate('streams', { hub, slots: infra.streamSlots });
     // Before the server stops listening for connections to end: open streams are ended
@@ -167,10 +182,12 @@ export const appPlugin = fp(
         await api.register(listRoutes);
         await api.register(analyticsRoutes);
         await api.register(perUserRoutes);
+        await api.register(alertRoutes);
         await api.register(streamRoutes);
       },
       { prefix: API_PREFIX },
     );
+    await app.register(feedRoutes);
     await app.register(
       async (web) => {
         await web.register(authRoutes);

@@ -60,6 +60,22 @@ export interface Config {
   demoStepSeconds: number;
   /** Demo mode: seed of the simulated fleet (null = a new fleet every start). */
   demoSeed: number | null;
+  /** Run the alert dispatcher and delivery workers (with the 'deliver' role; DELIVER). */
+  deliver: boolean;
+  /** Deliveries in flight at once in this process (DELIVERY_CONCURRENCY). */
+  deliveryConcurrency: number;
+  /** Deadline of one delivery attempt: connect, send, answer (DELIVERY_TIMEOUT_MS). */
+  deliveryTimeoutMs: number;
+  /** SMTP server for e-mail alerts (smtp:// or smtps://); null = e-mail channel off. */
+  smtpUrl: string | null;
+  /** From address of alert e-mails. */
+  emailFrom: string;
+  /** Slack bot token (xoxb-…) used to DM users; null = Slack channel off. */
+  slackBotToken: string | null;
+  /** Slack Web API base URL (tests point it at a local fake). */
+  slackApiUrl: string;
+  /** PagerDuty Events API v2 enqueue URL (tests point it at a local fake). */
+  pagerdutyEventsUrl: string;
   /** Migrate and load the catalog on start (the CLI turns this off for `migrate`). */
   autoMigrate: boolean;
 }
@@ -142,6 +158,24 @@ function rateLimits(env: Env): Config['rateLimits'] {
   return out;
 }
 
+function emailFrom(env: Env): string {
+  const v = env.EMAIL_FROM || 'Vendor Status Alerts <alerts@localhost>';
+  // A bare address or `Name <address>`; no line breaks (header injection).
+  if (/[\r\n]/.test(v) || !/^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/.test(v.trim())) {
+    throw new ConfigError('EMAIL_FROM', "must be an address or 'Name <address>'");
+  }
+  return v.trim();
+}
+
+function slackToken(env: Env): string | null {
+  const v = env.SLACK_BOT_TOKEN;
+  if (v === undefined || v === '') return null;
+  if (!/^xox[a-z]-[A-Za-z0-9-]+$/.test(v)) throw new ConfigError('SLACK_BOT_TOKEN', 'must be a Slack bot token (xoxb-…)');
+  return v;
+}
+
+const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
+
 export function loadConfig(env: Env = process.env): Config {
   const minPlan = env.API_KEY_MIN_PLAN || 'free';
   if (!isPlan(minPlan) || minPlan === 'anonymous') {
@@ -214,6 +248,14 @@ export function loadConfig(env: Env = process.env): Config {
     catalogFile: env.CATALOG_FILE ? path.resolve(env.CATALOG_FILE) : null,
     demoStepSeconds: int(env, 'DEMO_STEP_SECONDS', 5, 1, 3600),
     demoSeed: env.DEMO_SEED ? int(env, 'DEMO_SEED', 1, 0, 2 ** 31 - 1) : null,
+    deliver: bool(env, 'DELIVER', true),
+    deliveryConcurrency: int(env, 'DELIVERY_CONCURRENCY', 128, 1, 2048),
+    deliveryTimeoutMs: int(env, 'DELIVERY_TIMEOUT_MS', 15_000, 100, 120_000),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    emailFrom: emailFrom(env),
+    slackBotToken: slackToken(env),
+    slackApiUrl: withSlash(url(env, 'SLACK_API_URL', ['http:', 'https:']) ?? 'https://slack.com/api/'),
+    pagerdutyEventsUrl: url(env, 'PAGERDUTY_EVENTS_URL', ['http:', 'https:']) ?? 'https://events.pagerduty.com/v2/enqueue',
     autoMigrate: true,
   };
 }

@@ -1,10 +1,14 @@
 import type { Config } from '../config.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
+import { deliveriesRepository } from '../store/repositories/deliveries-repository.ts';
 import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
 import { type EventBus, memoryEventBus } from '../events/bus.ts';
+import type { AlertRuntime } from '../alerts/runtime.ts';
+import { DomainError } from '../domain/errors.ts';
+import { alertsService } from './alerts-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import type { Clock } from './context.ts';
@@ -20,7 +24,7 @@ import { watchlistService } from './watchlist-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store) {
-  return repositoriesOn(store.db);
+  return { ...repositoriesOn(store.db), deliveries: deliveriesRepository(store.db, store.dialect) };
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
@@ -32,6 +36,8 @@ export interface ServiceInfra {
   onBackgroundError?: (err: unknown, what: string) => void;
   /** Fan-out of committed events; in-process unless a shared one is given. */
   bus?: EventBus;
+  /** Alert delivery (channels, worker); built by the app after the services. */
+  alerts?: () => AlertRuntime | null;
 }
 
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
@@ -49,6 +55,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
   const base = { ...repos, catalog, clock };
+  const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
   const stats = statsService(base);
   const records = recordsService(base);
   return {
@@ -65,7 +72,17 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     // Demo data says so on every record, not only in the list envelope.
     ingest: ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined }),
     watchlist: watchlistService(base),
-    preferences: preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate }),
+    preferences,
+    alerts: alertsService({
+      deliveries: repos.deliveries,
+      preferences,
+      clock,
+      runtime: () => {
+        const r = infra.alerts?.();
+        if (!r) throw new DomainError('unavailable', 'Alert delivery is not running in this process');
+        return r;
+      },
+    }),
     favorites: favoritesService({ ...base, stats }),
     limiter,
     auth,

@@ -184,6 +184,11 @@ export function preferencesService(d: {
       return d.preferences.userIdForFeedTokenHash(hashFeedToken(token));
     },
 
+    /** Whether the user's personal feed is switched on (a disabled feed answers 404). */
+    async feedEnabled(userId: string): Promise<boolean> {
+      return (await d.preferences.get(userId)).settings.rss.enabled;
+    },
+
     /** Secrets a delivery signs with: the current one, plus the previous one during its grace period. */
     async webhookSigningSecrets(userId: string): Promise<string[]> {
       const s = await d.preferences.get(userId);

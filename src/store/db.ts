@@ -72,7 +72,14 @@ function withCommon(db: Kysely<Database>, dialect: Dialect, schema: string | nul
       // so several instances starting together run each migration once.
       // With a schema, the migrator must look for its own tables there: without it, it
       // sees kysely_migration_lock of any schema (another test run) and skips creating ours.
-      const migrator = new Migrator({ db, provider: migrationProvider(dialect), migrationTableSchema: schema ?? undefined });
+      // Areas own numbered migrations and land in any order, so a store may have run
+      // 0500 before 0400 arrives: unordered migrations are allowed (each runs once).
+      const migrator = new Migrator({
+        db,
+        provider: migrationProvider(dialect),
+        migrationTableSchema: schema ?? undefined,
+        allowUnorderedMigrations: true,
+      });
       const { error, results } = await migrator.migrateToLatest();
       const failed = results?.find((r) => r.status === 'Error');
       if (error || failed) {

@@ -243,6 +243,53 @@ export interface StoreMetaTable {
   updated_at: string;
 }
 
+export interface AlertCursorsTable {
+  name: string;
+  seq: number;
+  updated_at: string;
+}
+
+export interface DeliveriesTable {
+  id: string;
+  /** null for test deliveries (POST /notification-preferences/test). */
+  event_seq: number | null;
+  user_id: string;
+  /** webhook | pagerduty | slack | email | in_app | rss */
+  channel: string;
+  event_type: string;
+  vendor: string;
+  entity_id: string;
+  /** JSON: the event's record (Incident or Maintenance view). */
+  payload: string;
+  occurred_at: string;
+  /** pending | succeeded | failed | cancelled */
+  status: string;
+  attempts: number;
+  /** When a pending row is due (during an attempt: when its lease ends). */
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  is_test: number;
+  /** In-app notifications: when the user marked it read. */
+  read_at: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  started_at: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  /** succeeded | retry | failed | disabled | cancelled */
+  outcome: string;
+}
+
 export interface Database {
   vendors: VendorsTable;
   sources: SourcesTable;
@@ -264,4 +311,7 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
   store_meta: StoreMetaTable;
+  alert_cursors: AlertCursorsTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
 }

@@ -4,6 +4,7 @@ import { coreMigration } from './0001-core.ts';
 import { ingestMigration } from './0100-ingest.ts';
 import { accessMigration } from './0200-access.ts';
 import { userDataMigration } from './0300-user-data.ts';
+import { alertsMigration } from './0400-alerts.ts';
 import { oauthMigration } from './0500-oauth.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0100-ingest': ingestMigration(),
         '0200-access': accessMigration(dialect),
         '0300-user-data': userDataMigration(dialect),
+        '0400-alerts': alertsMigration(dialect),
         '0500-oauth': oauthMigration(dialect),
       };
     },

@@ -1,0 +1,51 @@
+import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
+
+// What every channel implements: send one delivery to its target and say how it
+// went. Channels never throw for a failed send; they report it, and the worker
+// decides between retry, failure and disabling the channel.
+
+export interface SendOutcome {
+  ok: boolean;
+  /** HTTP status (or SMTP reply code) when there was an answer. */
+  statusCode: number | null;
+  /** Short description of what went wrong; null on success. Never holds secrets. */
+  error: string | null;
+  /** Retry-After (or the channel's rate-limit hint) in ms. */
+  retryAfterMs: number | null;
+  /** Retrying cannot help (bad request, unknown recipient): fail now. */
+  permanent: boolean;
+  /** The receiver said it is gone for good (HTTP 410): switch the channel off. */
+  disableChannel?: boolean;
+}
+
+export const sent = (statusCode: number | null): SendOutcome => ({ ok: true, statusCode, error: null, retryAfterMs: null, permanent: false });
+
+export const failed = (error: string, o: Partial<SendOutcome> = {}): SendOutcome => ({
+  ok: false,
+  statusCode: null,
+  retryAfterMs: null,
+  permanent: false,
+  ...o,
+  error: error.slice(0, 500),
+});
+
+/** Where one user's channel sends to, resolved from their preferences when the row is claimed. */
+export type Target =
+  | { channel: 'webhook'; url: string; format: 'standard' | 'discord'; secrets: string[] }
+  | { channel: 'pagerduty'; routingKey: string }
+  | { channel: 'slack'; slackUserId: string | null; email: string | null }
+  | { channel: 'email'; to: string };
+
+export interface Channel<T extends Target = Target> {
+  send(delivery: Delivery, target: T, signal: AbortSignal): Promise<SendOutcome>;
+  close?(): Promise<void>;
+}
+
+/** Error text safe to store: the message of the error and of its cause. */
+export function describeError(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause : null;
+  if (cause && cause.message && cause.message !== err.message) return `${err.message}: ${cause.message}`;
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'timed out';
+  return err.message || err.name;
+}

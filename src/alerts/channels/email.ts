@@ -1,0 +1,84 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { alertText, clip } from '../message.ts';
+import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
+import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
+
+// E-mail through the operator's SMTP server (SMTP_URL), one message per alert,
+// plain text and HTML. A 5xx reply (mailbox unknown, refused) is final; 4xx
+// replies and connection problems are retried on the delivery schedule.
+
+type EmailTarget = Extract<Target, { channel: 'email' }>;
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+export function emailMessage(d: Delivery): { subject: string; text: string; html: string } {
+  const t = alertText(d);
+  const subject = clip(`[${t.headline}] ${t.title}`.replace(/[\r\n]+/g, ' '), 200);
+  const lines = [
+    `${t.headline}: ${t.title}`,
+    '',
+    `Status: ${t.status || '-'}`,
+    `Impact: ${t.impact}`,
+    ...(t.components.length ? [`Components: ${t.components.join(', ')}`] : []),
+    ...(t.latest ? ['', t.latest] : []),
+    ...(t.url ? ['', t.url] : []),
+    '',
+    `${d.eventType} at ${d.occurredAt}`,
+    'You receive this because of your notification preferences.',
+  ];
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<h2>${escapeHtml(t.headline)}: ${escapeHtml(t.title)}</h2>`,
+    '<table>',
+    `<tr><th align="left">Status</th><td>${escapeHtml(t.status || '-')}</td></tr>`,
+    `<tr><th align="left">Impact</th><td>${escapeHtml(t.impact)}</td></tr>`,
+    ...(t.components.length ? [`<tr><th align="left">Components</th><td>${escapeHtml(t.components.join(', '))}</td></tr>`] : []),
+    '</table>',
+    ...(t.latest ? [`<p>${escapeHtml(t.latest)}</p>`] : []),
+    ...(t.url ? [`<p><a href="${escapeHtml(t.url)}">${escapeHtml(t.url)}</a></p>`] : []),
+    `<p style="color:#666;font-size:small">${escapeHtml(d.eventType)} at ${escapeHtml(d.occurredAt)}. You receive this because of your notification preferences.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text: lines.join('\n'), html };
+}
+
+export function emailChannel(o: { smtpUrl: string; from: string; timeoutMs: number }): Channel<EmailTarget> {
+  const u = new URL(o.smtpUrl);
+  const transport: Transporter = nodemailer.createTransport({
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: u.port ? Number(u.port) : u.protocol === 'smtps:' ? 465 : 587,
+    secure: u.protocol === 'smtps:',
+    ...(u.username ? { auth: { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } } : {}),
+    pool: true,
+    maxConnections: 5,
+    connectionTimeout: o.timeoutMs,
+    greetingTimeout: o.timeoutMs,
+    socketTimeout: o.timeoutMs,
+  });
+  return {
+    async send(d, target, _signal): Promise<SendOutcome> {
+      try {
+        const m = emailMessage(d);
+        const info = await transport.sendMail({
+          from: o.from,
+          to: target.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          // The same id on every retry lets mail clients and tests spot duplicates.
+          messageId: `<${d.id}@alerts.vendor-status>`,
+          headers: { 'X-Alert-Delivery-Id': d.id, 'X-Alert-Event': d.eventType },
+        });
+        if (info.rejected?.length) return failed('recipient rejected', { permanent: true });
+        return sent(250);
+      } catch (err) {
+        const code = (err as { responseCode?: number }).responseCode ?? null;
+        return failed(describeError(err), { statusCode: code, permanent: code !== null && code >= 500 });
+      }
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}

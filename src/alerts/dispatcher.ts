@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
+import type { StoredEvent } from '../domain/events.ts';
+import type { Impact } from '../domain/records.ts';
+import type { Clock } from '../services/context.ts';
+import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
+import type { EventsRepository } from '../store/repositories/events-repository.ts';
+import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
+import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
+
+// The dispatcher turns new events of the log into delivery rows. It reads from
+// its cursor (stored in the database), picks recipients per event, and in one
+// transaction inserts the rows and moves the cursor: a crash before the commit
+// re-reads the same events, a crash after it has nothing left to do, and the
+// unique (event, user, channel) index makes a repeat harmless either way.
+//
+// Sequence numbers are handed out before commit, so on PostgreSQL a later event
+// can become visible before an earlier one. A gap in the sequence is therefore
+// waited for (GAP_GRACE_MS) before it is skipped: a transaction that is still
+// committing gets its events dispatched, one that rolled back leaves a gap for good.
+
+export const DISPATCH_CURSOR = 'alerts';
+const GAP_GRACE_MS = 5_000;
+const BATCH = 200;
+const USER_CHUNK = 1_000;
+
+export interface DispatcherDeps {
+  events: EventsRepository;
+  deliveries: DeliveriesRepository;
+  watchlist: WatchlistRepository;
+  preferences: PreferencesRepository;
+  clock: Clock;
+  available: ChannelAvailability;
+}
+
+export const newDeliveryId = () => `dlv_${randomUUID().replace(/-/g, '')}`;
+
+const IMPACT_OF = (payload: unknown): Impact => {
+  const v = (payload as { impact?: unknown })?.impact;
+  return v === 'minor' || v === 'major' || v === 'critical' ? v : 'none';
+};
+
+async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promise<Map<string, PreferencesState>> {
+  const out = new Map<string, PreferencesState>();
+  for (let i = 0; i < ids.length; i += USER_CHUNK) {
+    for (const [k, v] of await repo.getMany(ids.slice(i, i + USER_CHUNK))) out.set(k, v);
+  }
+  return out;
+}
+
+/** Delivery rows for a batch of events: a fixed number of queries per distinct vendor. */
+export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<NewDelivery[]> {
+  const vendors = [...new Set(events.map((e) => e.vendor))];
+  const watchers = await d.watchlist.watchers(vendors);
+  const candidates = new Map<string, Set<string>>();
+  for (const v of vendors) {
+    const set = new Set(watchers.get(v) ?? []);
+    // Users with a per-channel vendor list naming this vendor, watching it or not.
+    for (const u of await d.deliveries.usersMentioningVendor(v)) set.add(u);
+    candidates.set(v, set);
+  }
+  const allUsers = [...new Set([...candidates.values()].flatMap((s) => [...s]))];
+  const prefs = await preferencesOf(d.preferences, allUsers);
+  const now = d.clock.now().toISOString();
+  const rows: NewDelivery[] = [];
+  for (const e of events) {
+    const watching = new Set(watchers.get(e.vendor) ?? []);
+    const alertEvent = {
+      type: e.type,
+      vendor: e.vendor,
+      impact: IMPACT_OF(e.payload),
+      components: Array.isArray(e.payload.components) ? e.payload.components.map(String) : [],
+    };
+    const payloadJson = JSON.stringify(e.payload);
+    for (const userId of candidates.get(e.vendor) ?? []) {
+      const state = prefs.get(userId);
+      if (!state) continue;
+      const channels: AlertChannel[] = channelsFor(
+        alertEvent,
+        {
+          settings: state.settings,
+          watching: watching.has(userId),
+          hasRoutingKey: Boolean(state.pagerdutyRoutingKey),
+          slackConnected: state.slackConnection?.connected === true,
+        },
+        d.available,
+      );
+      for (const channel of channels) {
+        const stored = (STORED_CHANNELS as readonly string[]).includes(channel);
+        rows.push({
+          id: newDeliveryId(),
+          eventSeq: e.seq,
+          userId,
+          channel,
+          eventType: e.type,
+          vendor: e.vendor,
+          entityId: e.entityId,
+          payloadJson,
+          occurredAt: e.occurredAt,
+          // In-app and feed items are stored, not sent: they are done when written.
+          status: stored ? 'succeeded' : 'pending',
+          nextAttemptAt: stored ? null : now,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+export interface Dispatcher {
+  /** Creates the cursor at the end of the log unless it exists (only new events alert). */
+  init(): Promise<void>;
+  /** Dispatches everything committed so far; returns the number of rows created. */
+  runOnce(): Promise<number>;
+}
+
+export function createDispatcher(d: DispatcherDeps, o: { batch?: number; gapGraceMs?: number } = {}): Dispatcher {
+  const batch = o.batch ?? BATCH;
+  const grace = o.gapGraceMs ?? GAP_GRACE_MS;
+  // First time each missing sequence number was noticed (process-local; a restart waits again).
+  const gapSeen = new Map<number, number>();
+  let initialised = false;
+
+  const init = async () => {
+    await d.deliveries.ensureCursor(DISPATCH_CURSOR, await d.events.latestSeq(), d.clock.now());
+    initialised = true;
+  };
+
+  return {
+    init,
+    async runOnce() {
+      if (!initialised) await init();
+      let created = 0;
+      for (;;) {
+        const cursor = await d.deliveries.cursor(DISPATCH_CURSOR);
+        const events = await d.events.after(cursor, batch);
+        if (!events.length) return created;
+        const take: StoredEvent[] = [];
+        let expected = cursor + 1;
+        for (const e of events) {
+          if (e.seq !== expected) {
+            const seen = gapSeen.get(expected) ?? Date.now();
+            gapSeen.set(expected, seen);
+            if (Date.now() - seen < grace) break;
+            gapSeen.delete(expected);
+          }
+          take.push(e);
+          expected = e.seq + 1;
+        }
+        if (!take.length) return created;
+        const rows = await deliveriesFor(take, d);
+        const last = take[take.length - 1]!.seq;
+        const committed = await d.deliveries.commitDispatch(DISPATCH_CURSOR, cursor, last, rows, d.clock.now());
+        if (committed) created += rows.length;
+        // Not committed: another dispatcher moved the cursor; read again from there.
+        if (committed && (take.length < events.length || events.length < batch)) return created;
+      }
+    },
+  };
+}

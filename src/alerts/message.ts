@@ -1,0 +1,55 @@
+import type { Delivery } from '../store/repositories/deliveries-repository.ts';
+
+// Human wording of an alert, shared by the channels that write for people
+// (Discord, Slack, e-mail, feeds). The payload is the Incident or Maintenance
+// record as the API serves it.
+
+export interface AlertText {
+  /** e.g. "GitHub: Degraded performance of Actions" */
+  title: string;
+  /** e.g. "Incident created", "Maintenance started" */
+  headline: string;
+  status: string;
+  impact: string;
+  components: string[];
+  /** Latest update text, if any. */
+  latest: string | null;
+  url: string | null;
+  vendorName: string;
+}
+
+const HEADLINES: Record<string, string> = {
+  'incident.created': 'New incident',
+  'incident.updated': 'Incident updated',
+  'incident.resolved': 'Incident resolved',
+  'maintenance.scheduled': 'Maintenance scheduled',
+  'maintenance.started': 'Maintenance started',
+  'maintenance.updated': 'Maintenance updated',
+  'maintenance.completed': 'Maintenance completed',
+};
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+export function alertText(d: Pick<Delivery, 'eventType' | 'vendor' | 'payload' | 'isTest'>): AlertText {
+  const p = d.payload;
+  const vendorName = str(p.vendorName) || d.vendor;
+  const updates = Array.isArray(p.updates) ? (p.updates as { body?: unknown; createdAt?: unknown }[]) : [];
+  // Updates are stored newest first or oldest first depending on the upstream: take the newest by time.
+  const newest = [...updates].sort((a, b) => str(b.createdAt).localeCompare(str(a.createdAt)))[0];
+  const url = str(p.url);
+  return {
+    title: `${d.isTest ? '[Test] ' : ''}${vendorName}: ${str(p.title) || 'alert'}`,
+    headline: HEADLINES[d.eventType] ?? d.eventType,
+    status: str(p.status),
+    impact: str(p.impact) || 'none',
+    components: Array.isArray(p.components) ? (p.components as unknown[]).map(String) : [],
+    latest: newest ? str(newest.body) || null : null,
+    url: /^https?:\/\//.test(url) ? url : null,
+    vendorName,
+  };
+}
+
+/** Cuts text to `max` characters, marking the cut. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}

@@ -1,0 +1,119 @@
+import type { Config } from '../config.ts';
+import type { ChannelAvailability } from '../domain/alerts.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { Clock } from '../services/context.ts';
+import type { Repositories } from '../services/index.ts';
+import { emailChannel } from './channels/email.ts';
+import { pagerdutyChannel } from './channels/pagerduty.ts';
+import { slackChannel } from './channels/slack.ts';
+import { webhookChannel } from './channels/webhook.ts';
+import { createDispatcher, type Dispatcher } from './dispatcher.ts';
+import { guardedAgent } from './ssrf-guard.ts';
+import { createDeliveryWorker, type DeliveryWorker, type PushChannels } from './worker.ts';
+
+// Alert delivery wired from configuration: channels (SMTP and Slack only when
+// configured), the dispatcher and the delivery worker. `start` runs both in the
+// background (the 'deliver' role with DELIVER on); tests leave them stopped and
+// call `dispatcher.runOnce()` / `worker.runOnce()` with a test clock.
+
+type Log = { info(obj: unknown, msg: string): void; warn(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void };
+
+export interface AlertRuntime {
+  dispatcher: Dispatcher;
+  worker: DeliveryWorker;
+  available: ChannelAvailability;
+  /** Background dispatch and delivery. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Dispatch then deliver everything due now (tests, CLI). */
+  runOnce(): Promise<{ dispatched: number; attempted: number }>;
+}
+
+export function createAlertRuntime(o: { config: Config; clock: Clock; repos: Repositories; bus: EventBus; log: Log }): AlertRuntime {
+  const { config, clock, repos } = o;
+  const agent = guardedAgent({ allowList: config.outboundAllowPrivate, timeoutMs: config.deliveryTimeoutMs, connections: 256 });
+  const channels: PushChannels = {
+    webhook: webhookChannel({ dispatcher: agent, allowList: config.outboundAllowPrivate, clock }),
+    pagerduty: pagerdutyChannel({ url: config.pagerdutyEventsUrl, clock }),
+  };
+  if (config.slackBotToken) {
+    channels.slack = slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs });
+  }
+  if (config.smtpUrl) channels.email = emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs });
+  const available: ChannelAvailability = { email: Boolean(channels.email), slack: Boolean(channels.slack) };
+
+  const dispatcher = createDispatcher({
+    events: repos.events,
+    deliveries: repos.deliveries,
+    watchlist: repos.watchlist,
+    preferences: repos.preferences,
+    clock,
+    available,
+  });
+  const worker = createDeliveryWorker({
+    deliveries: repos.deliveries,
+    preferences: repos.preferences,
+    clock,
+    channels,
+    timeoutMs: config.deliveryTimeoutMs,
+    concurrency: config.deliveryConcurrency,
+    log: o.log,
+  });
+
+  let running = false;
+  let timer: NodeJS.Timeout | null = null;
+  let unsubscribe: (() => void) | null = null;
+  let dispatching: Promise<void> | null = null;
+  let again = false;
+
+  const dispatch = () => {
+    if (!running) return;
+    if (dispatching) {
+      again = true;
+      return;
+    }
+    dispatching = (async () => {
+      try {
+        do {
+          again = false;
+          const created = await dispatcher.runOnce();
+          if (created) worker.wake();
+        } while (again && running);
+      } catch (err) {
+        o.log.error({ err }, 'alert dispatch failed; retrying on the next tick');
+      } finally {
+        dispatching = null;
+      }
+    })();
+  };
+
+  return {
+    dispatcher,
+    worker,
+    available,
+    async start() {
+      await dispatcher.init();
+      running = true;
+      // New events of this process arrive on the bus; other instances' are found by polling.
+      unsubscribe = o.bus.subscribe(() => dispatch());
+      timer = setInterval(dispatch, 1_000);
+      timer.unref();
+      worker.start();
+      dispatch();
+    },
+    async stop() {
+      running = false;
+      unsubscribe?.();
+      if (timer) clearInterval(timer);
+      if (dispatching) await dispatching;
+      await worker.stop();
+      await Promise.all(Object.values(channels).map((c) => c?.close?.()));
+      await agent.close();
+    },
+    async runOnce() {
+      const dispatched = await dispatcher.runOnce();
+      const attempted = await worker.runOnce();
+      return { dispatched, attempted };
+    },
+  };
+}

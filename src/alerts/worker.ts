@@ -1,0 +1,312 @@
+import { randomUUID } from 'node:crypto';
+import { MAX_ATTEMPTS, nextRetryDelay } from '../domain/alerts.ts';
+import type { Clock } from '../services/context.ts';
+import type { Completion, DeliveriesRepository, Delivery } from '../store/repositories/deliveries-repository.ts';
+import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
+import type { Channel, SendOutcome, Target } from './channels/channel.ts';
+
+// Delivery workers: claim due rows (a lease per row, see the deliveries
+// repository), send each on its channel with a deadline, and write every
+// attempt. Results are written in small batches; until a result is written the
+// row stays leased, so a process that dies mid-send (or between sending and
+// writing) leaves rows that fall due again when their lease ends and are sent
+// again under the same delivery id: at-least-once, never lost.
+
+export type PushChannels = Partial<Record<'webhook' | 'pagerduty' | 'slack' | 'email', Channel<any>>>;
+
+export interface WorkerDeps {
+  deliveries: DeliveriesRepository;
+  preferences: PreferencesRepository;
+  clock: Clock;
+  channels: PushChannels;
+  /** Deadline of one send. */
+  timeoutMs: number;
+  /** Sends in flight at once. */
+  concurrency: number;
+  /** How often to look for due rows when nothing wakes the worker. */
+  pollMs?: number;
+  log?: { warn(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void };
+  random?: () => number;
+}
+
+export interface SendReport {
+  delivery: Delivery;
+  outcome: SendOutcome;
+  latencyMs: number;
+  status: Completion['status'];
+  nextAttemptAt: string | null;
+}
+
+const FLUSH_MS = 5;
+const CLAIM_BATCH_MIN = 16;
+
+/** The lease of a claimed row: longer than any send can take, so a live worker never loses it. */
+export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
+
+/** Secrets the webhook signs with: the current one, plus the previous during its grace period. */
+function signingSecrets(s: PreferencesState, now: Date): string[] {
+  if (!s.webhookSecret) return [];
+  const grace = s.webhookPreviousSecret && s.webhookPreviousExpiresAt && Date.parse(s.webhookPreviousExpiresAt) > now.getTime();
+  return grace ? [s.webhookSecret, s.webhookPreviousSecret!] : [s.webhookSecret];
+}
+
+/** Where a row goes now, from the user's current preferences; a string says why it cannot be sent. */
+export function resolveTarget(d: Delivery, s: PreferencesState, email: string | null, now: Date): Target | string {
+  const p = s.settings;
+  switch (d.channel) {
+    case 'webhook':
+      if (!d.isTest && !p.webhook.enabled) return 'webhook disabled';
+      if (!p.webhook.url) return 'no webhook URL';
+      return { channel: 'webhook', url: p.webhook.url, format: p.webhook.format, secrets: signingSecrets(s, now) };
+    case 'pagerduty':
+      if (!d.isTest && !p.pagerduty.enabled) return 'PagerDuty disabled';
+      if (!s.pagerdutyRoutingKey) return 'no PagerDuty routing key';
+      return { channel: 'pagerduty', routingKey: s.pagerdutyRoutingKey };
+    case 'slack': {
+      if (!d.isTest && !p.slack.enabled) return 'Slack disabled';
+      if (!s.slackConnection?.connected) return 'Slack not connected';
+      const memberId = (s.slackConnection as { user_id?: unknown }).user_id;
+      return { channel: 'slack', slackUserId: typeof memberId === 'string' ? memberId : null, email };
+    }
+    case 'email': {
+      if (!d.isTest && !p.email.enabled) return 'e-mail disabled';
+      const to = p.email.address ?? email;
+      return to ? { channel: 'email', to } : 'no e-mail address';
+    }
+    default:
+      return `unknown channel '${d.channel}'`;
+  }
+}
+
+export interface DeliveryWorker {
+  readonly owner: string;
+  start(): void;
+  /** Look for due rows now (the dispatcher calls this after creating rows). */
+  wake(): void;
+  /** Stops claiming, waits for sends in flight and writes their results. */
+  stop(): Promise<void>;
+  /** Tests and the CLI: sends everything due now, writes results, repeats until nothing is due. */
+  runOnce(): Promise<number>;
+  /** Sends one claimed row and writes its result (the test endpoint). */
+  sendClaimed(rows: Delivery[], maxAttempts?: number): Promise<SendReport[]>;
+  inFlight(): number;
+}
+
+export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
+  const owner = `w_${randomUUID()}`;
+  const random = d.random ?? Math.random;
+  let inFlight = 0;
+  let stopping = false;
+  let timer: NodeJS.Timeout | null = null;
+  let pumping = false;
+  let pumpAgain = false;
+  const pending: Completion[] = [];
+  const running = new Set<Promise<unknown>>();
+  let flushing: Promise<void> | null = null;
+  let flushTimer: NodeJS.Timeout | null = null;
+
+  /** Sends claimed rows; returns the completions (not yet written). */
+  async function sendRows(rows: Delivery[], maxAttempts: number, onEach?: (c: Completion, r: SendReport) => void): Promise<SendReport[]> {
+    const users = [...new Set(rows.map((r) => r.userId))];
+    let prefs: Map<string, PreferencesState>;
+    let emails: Map<string, string>;
+    try {
+      prefs = await d.preferences.getMany(users);
+      const needEmail = rows.filter((r) => r.channel === 'email' || r.channel === 'slack').map((r) => r.userId);
+      emails = needEmail.length ? await d.deliveries.userEmails(needEmail) : new Map();
+    } catch (err) {
+      // The rows stay leased and fall due again after the lease.
+      d.log?.error({ err }, 'alert delivery: could not load preferences of claimed rows');
+      return [];
+    }
+    return Promise.all(
+      rows.map(async (row) => {
+        const startedAt = d.clock.now();
+        const t0 = performance.now();
+        const state = prefs.get(row.userId)!;
+        const target = resolveTarget(row, state, emails.get(row.userId) ?? null, startedAt);
+        const channel = d.channels[row.channel as keyof PushChannels];
+        let outcome: SendOutcome;
+        let cancelled = false;
+        if (typeof target === 'string' || !channel) {
+          cancelled = true;
+          outcome = {
+            ok: false,
+            statusCode: null,
+            error: typeof target === 'string' ? target : `${row.channel} is not available on this server`,
+            retryAfterMs: null,
+            permanent: true,
+          };
+        } else {
+          try {
+            outcome = await channel.send(row, target, AbortSignal.timeout(d.timeoutMs));
+          } catch (err) {
+            // Channels report failures; a throw is a bug, treated as a retryable failure.
+            outcome = { ok: false, statusCode: null, error: `internal error: ${(err as Error).message}`, retryAfterMs: null, permanent: false };
+          }
+        }
+        const latencyMs = performance.now() - t0;
+        let status: Completion['status'];
+        let nextAttemptAt: string | null = null;
+        let attemptOutcome: Completion['outcome'];
+        if (outcome.ok) {
+          status = 'succeeded';
+          attemptOutcome = 'succeeded';
+        } else if (cancelled) {
+          status = 'cancelled';
+          attemptOutcome = 'cancelled';
+        } else if (outcome.disableChannel) {
+          status = 'failed';
+          attemptOutcome = 'disabled';
+        } else {
+          const delay = outcome.permanent || row.attempts >= maxAttempts ? null : nextRetryDelay(row.attempts, outcome.retryAfterMs, random);
+          if (delay === null) {
+            status = 'failed';
+            attemptOutcome = 'failed';
+          } else {
+            status = 'pending';
+            attemptOutcome = 'retry';
+            nextAttemptAt = new Date(d.clock.now().getTime() + delay).toISOString();
+          }
+        }
+        if (outcome.disableChannel && row.channel === 'webhook') {
+          try {
+            await d.preferences.update(row.userId, d.clock.now(), (s) => ({
+              ...s,
+              settings: { ...s.settings, webhook: { ...s.settings.webhook, enabled: false } },
+            }));
+          } catch (err) {
+            d.log?.warn({ err, delivery: row.id }, 'alert delivery: could not disable the webhook after 410');
+          }
+        }
+        const completion: Completion = {
+          id: row.id,
+          attempt: row.attempts,
+          owner: row.leaseOwner ?? owner,
+          status,
+          nextAttemptAt,
+          statusCode: outcome.statusCode,
+          error: outcome.ok ? null : outcome.error,
+          startedAt: startedAt.toISOString(),
+          latencyMs,
+          outcome: attemptOutcome,
+        };
+        const report: SendReport = { delivery: row, outcome, latencyMs, status, nextAttemptAt };
+        onEach?.(completion, report);
+        return report;
+      }),
+    );
+  }
+
+  function scheduleFlush() {
+    if (flushTimer) return;
+    // A few milliseconds of results go into one transaction (one UPDATE for the successes).
+    flushTimer = setTimeout(() => {
+      flushTimer = null;
+      void flush();
+    }, FLUSH_MS);
+  }
+
+  async function flush(): Promise<void> {
+    while (flushing) await flushing;
+    if (!pending.length) return;
+    const batch = pending.splice(0);
+    flushing = d.deliveries
+      .complete(batch, d.clock.now())
+      .catch((err) => {
+        // Unwritten results: the rows stay leased and are sent again after the lease (same id).
+        d.log?.error({ err, count: batch.length }, 'alert delivery: could not record results');
+      })
+      .finally(() => {
+        flushing = null;
+      });
+    await flushing;
+    if (!stopping) pump();
+  }
+
+  async function claimAndSend(): Promise<number> {
+    const free = d.concurrency - inFlight;
+    // Claim in batches: one claim statement per several freed slots, not one per slot.
+    if (free <= 0 || (inFlight > 0 && free < Math.min(CLAIM_BATCH_MIN, d.concurrency))) return 0;
+    const now = d.clock.now();
+    const rows = await d.deliveries.claim(owner, free, now, new Date(now.getTime() + leaseMs(d.timeoutMs)));
+    if (!rows.length) return 0;
+    inFlight += rows.length;
+    const task = sendRows(rows, MAX_ATTEMPTS, (c) => {
+      pending.push(c);
+      inFlight--;
+      scheduleFlush();
+    })
+      .then((reports) => {
+        // Rows that were not attempted (preferences could not be read) stay leased; free their slots.
+        inFlight -= rows.length - reports.length;
+      })
+      .finally(() => {
+        running.delete(task);
+      });
+    running.add(task);
+    return rows.length;
+  }
+
+  function pump() {
+    if (stopping) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    void (async () => {
+      try {
+        do {
+          pumpAgain = false;
+          const claimed = await claimAndSend();
+          // A full claim means more may be due: go on while there is room.
+          if (claimed > 0 && inFlight < d.concurrency) pumpAgain = true;
+        } while (pumpAgain && !stopping);
+      } catch (err) {
+        d.log?.error({ err }, 'alert delivery: claiming due rows failed');
+      } finally {
+        pumping = false;
+      }
+    })();
+  }
+
+  return {
+    owner,
+    start() {
+      stopping = false;
+      timer = setInterval(pump, d.pollMs ?? 1_000);
+      timer.unref();
+      pump();
+    },
+    wake: pump,
+    async stop() {
+      stopping = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      while (running.size) await Promise.allSettled([...running]);
+      if (flushTimer) clearTimeout(flushTimer);
+      flushTimer = null;
+      await flush();
+    },
+    async runOnce() {
+      let total = 0;
+      for (;;) {
+        const now = d.clock.now();
+        const rows = await d.deliveries.claim(owner, d.concurrency, now, new Date(now.getTime() + leaseMs(d.timeoutMs)));
+        if (!rows.length) return total;
+        const completions: Completion[] = [];
+        await sendRows(rows, MAX_ATTEMPTS, (c) => completions.push(c));
+        await d.deliveries.complete(completions, d.clock.now());
+        total += rows.length;
+      }
+    },
+    async sendClaimed(rows, maxAttempts = MAX_ATTEMPTS) {
+      const completions: Completion[] = [];
+      const reports = await sendRows(rows, maxAttempts, (c) => completions.push(c));
+      await d.deliveries.complete(completions, d.clock.now());
+      return reports;
+    },
+    inFlight: () => inFlight,
+  };
+}

@@ -1,0 +1,120 @@
+import type { EventType } from './events.ts';
+import type { StoredPreferences } from './preferences.ts';
+import { IMPACTS, type Impact } from './records.ts';
+
+// Alert rules with no I/O: which channels an event goes to for one user, and
+// when a failed delivery is tried again. docs/alerts.md explains the choices.
+
+export const ALERT_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'in_app', 'rss'] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+export const isAlertChannel = (v: string): v is AlertChannel => (ALERT_CHANNELS as readonly string[]).includes(v);
+
+/** Channels whose alerts are sent somewhere (retried, listed in /notification-deliveries). */
+export const PUSH_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email'] as const satisfies readonly AlertChannel[];
+/** Channels that are stored only: the in-app list and the personal feed read them. */
+export const STORED_CHANNELS = ['in_app', 'rss'] as const satisfies readonly AlertChannel[];
+export const isPushChannel = (c: string) => (PUSH_CHANNELS as readonly string[]).includes(c);
+
+/** What the dispatcher knows about an event when it picks recipients. */
+export interface AlertEvent {
+  type: EventType;
+  vendor: string;
+  impact: Impact;
+  components: string[];
+}
+
+/** What a user has set up beyond the settings document (secrets, connections, watchlist). */
+export interface RecipientState {
+  settings: StoredPreferences;
+  /** The event's vendor is on the user's watchlist. */
+  watching: boolean;
+  hasRoutingKey: boolean;
+  slackConnected: boolean;
+}
+
+/** Which channels this server can send on (SMTP and Slack are optional). */
+export interface ChannelAvailability {
+  email: boolean;
+  slack: boolean;
+}
+
+/** PagerDuty pages for incidents; of maintenance only the window itself (start, completion). */
+const PAGERDUTY_TYPES: readonly EventType[] = [
+  'incident.created',
+  'incident.updated',
+  'incident.resolved',
+  'maintenance.started',
+  'maintenance.completed',
+];
+
+const impactRank = (i: Impact) => IMPACTS.indexOf(i);
+
+/** Whether the user's content filters and mutes let the event through (all channels). */
+export function passesFilters(event: AlertEvent, settings: StoredPreferences): boolean {
+  if (settings.muted_vendors.includes(event.vendor)) return false;
+  const f = settings.content_filters;
+  if (!f.event_types.includes(event.type)) return false;
+  if (impactRank(event.impact) < impactRank(f.min_impact)) return false;
+  if (f.components.length) {
+    // A component filter keeps only events that name one of the components.
+    const wanted = new Set(f.components.map((c) => c.toLowerCase()));
+    if (!event.components.some((c) => wanted.has(c.toLowerCase()))) return false;
+  }
+  return true;
+}
+
+/** Channel scope: its own vendor list when it has one, else the watchlist. */
+function inScope(vendors: string[] | null, event: AlertEvent, watching: boolean): boolean {
+  return vendors ? vendors.includes(event.vendor) : watching;
+}
+
+/** The channels an event is delivered on for one user (empty = none). */
+export function channelsFor(event: AlertEvent, r: RecipientState, available: ChannelAvailability): AlertChannel[] {
+  const s = r.settings;
+  if (!passesFilters(event, s)) return [];
+  const out: AlertChannel[] = [];
+  if (s.webhook.enabled && s.webhook.url && inScope(s.webhook.vendors, event, r.watching)) out.push('webhook');
+  if (
+    s.pagerduty.enabled &&
+    r.hasRoutingKey &&
+    PAGERDUTY_TYPES.includes(event.type) &&
+    inScope(s.pagerduty.vendors, event, r.watching)
+  ) {
+    out.push('pagerduty');
+  }
+  if (available.slack && s.slack.enabled && r.slackConnected && inScope(s.slack.vendors, event, r.watching)) out.push('slack');
+  if (available.email && s.email.enabled && r.watching) out.push('email');
+  if (s.in_app.enabled && r.watching) out.push('in_app');
+  if (s.rss.enabled && r.watching) out.push('rss');
+  return out;
+}
+
+/**
+ * Delays before attempt 2, 3, … (the Standard Webhooks example schedule):
+ * immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h.
+ */
+export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** A Retry-After longer than this is capped (a receiver cannot park a delivery for days). */
+export const MAX_RETRY_AFTER_MS = 86_400_000;
+
+/**
+ * When to try again after failed attempt number `attempt` (1-based), or null
+ * when it was the last. Jitter ±10 % keeps retries of one outage from arriving
+ * together; a Retry-After later than the schedule wins.
+ */
+export function nextRetryDelay(attempt: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
+  if (attempt >= MAX_ATTEMPTS) return null;
+  const base = RETRY_DELAYS_MS[attempt - 1]!;
+  const jittered = Math.round(base * (0.9 + 0.2 * random()));
+  return retryAfterMs === null ? jittered : Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+}
+
+/** Retry-After: delay-seconds or an HTTP-date (RFC 9110); null when absent or malformed. */
+export function parseRetryAfter(value: string | null | undefined, now: Date): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}

@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorResponses } from '../schemas/common.ts';
+
+// Personal alert feeds: /api/v1/feeds/{token}.rss (RSS 2.0) and .atom (Atom 1.0).
+// The token is the credential (readers cannot send headers), stored only as a
+// hash; an unknown token and a switched-off feed both answer 404. Not metered
+// (outside the data API): feed polling never counts toward the REST quota.
+
+export const FEEDS_PREFIX = '/api/v1/feeds';
+const FILE = /^([A-Za-z0-9_-]{20,100})\.(rss|atom)$/;
+
+function origin(app: FastifyInstance, req: FastifyRequest): string {
+  return app.config.publicUrl ?? `${req.protocol}://${req.host}`;
+}
+
+export async function feedRoutes(app: FastifyInstance) {
+  app.get<{ Params: { file: string } }>(
+    `${FEEDS_PREFIX}/:file`,
+    {
+      schema: {
+        operationId: 'getPersonalFeed',
+        summary: 'Personal alert feed (RSS 2.0 or Atom 1.0)',
+        description:
+          'The feed URL shown once in the notification preferences (`rss.feed_url`); `.atom` instead of `.rss` gives Atom 1.0. Scoped like the other channels: watchlist, muted vendors and content filters. 404 for an unknown or rotated token, or a feed that is switched off.',
+        tags: ['notifications'],
+        params: Type.Object({ file: Type.String({ description: '`{token}.rss` or `{token}.atom`' }) }),
+        response: {
+          200: Type.String({ description: 'RSS 2.0 (application/rss+xml) or Atom 1.0 (application/atom+xml)' }),
+          404: errorResponses[404],
+          500: errorResponses[500],
+        },
+      },
+      config: { auth: 'none' },
+    },
+    async (req, reply) => {
+      const m = FILE.exec(req.params.file);
+      const notFound = () =>
+        reply.code(404).send({ success: false, error: 'not_found', message: 'No such feed', requestId: req.id });
+      if (!m) return notFound();
+      const [, token, format] = m as unknown as [string, string, 'rss' | 'atom'];
+      const base = origin(app, req);
+      const xml = await app.services.alerts.feed(token, format, `${base}${FEEDS_PREFIX}/${req.params.file}`, base);
+      if (xml === null) return notFound();
+      reply.header('cache-control', 'private, no-store');
+      reply.type(format === 'rss' ? 'application/rss+xml; charset=utf-8' : 'application/atom+xml; charset=utf-8');
+      return xml;
+    },
+  );
+}

@@ -1,0 +1,267 @@
+import { Feed } from 'feed';
+import type { AlertRuntime } from '../alerts/runtime.ts';
+import { newDeliveryId } from '../alerts/dispatcher.ts';
+import { leaseMs } from '../alerts/worker.ts';
+import { alertText } from '../alerts/message.ts';
+import { emailMessage } from '../alerts/channels/email.ts';
+import { type AlertChannel, isPushChannel, PUSH_CHANNELS } from '../domain/alerts.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { DeliveriesRepository, Delivery, DeliveryAttempt } from '../store/repositories/deliveries-repository.ts';
+import type { PreferencesService } from './preferences-service.ts';
+import type { Clock, Viewer } from './context.ts';
+import { requireUserId } from './watchlist-service.ts';
+
+// Per-user use cases of alert delivery: the in-app notification list, the
+// delivery log, the test alert, and the personal RSS/Atom feed.
+
+export interface NotificationView {
+  id: string;
+  type: string;
+  vendor: string;
+  vendorName: string;
+  entityId: string;
+  title: string;
+  status: string;
+  impact: string;
+  url: string | null;
+  occurredAt: string;
+  createdAt: string;
+  read: boolean;
+  readAt: string | null;
+  test: boolean;
+}
+
+export interface AttemptView {
+  attempt: number;
+  startedAt: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  outcome: string;
+}
+
+export interface DeliveryView {
+  id: string;
+  channel: string;
+  type: string;
+  vendor: string;
+  entityId: string;
+  title: string;
+  status: string;
+  attempts: number;
+  /** When the next attempt is due (pending rows only). */
+  nextAttemptAt: string | null;
+  inFlight: boolean;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  test: boolean;
+  createdAt: string;
+  completedAt: string | null;
+  recentAttempts: AttemptView[];
+}
+
+export interface TestResult {
+  channel: AlertChannel;
+  delivered: boolean;
+  deliveryId: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+const notificationView = (d: Delivery): NotificationView => {
+  const t = alertText(d);
+  return {
+    id: d.id,
+    type: d.eventType,
+    vendor: d.vendor,
+    vendorName: t.vendorName,
+    entityId: d.entityId,
+    title: String(d.payload.title ?? ''),
+    status: t.status,
+    impact: t.impact,
+    url: t.url,
+    occurredAt: d.occurredAt,
+    createdAt: d.createdAt,
+    read: d.readAt !== null,
+    readAt: d.readAt,
+    test: d.isTest,
+  };
+};
+
+const attemptView = (a: DeliveryAttempt): AttemptView => ({
+  attempt: a.attempt,
+  startedAt: a.startedAt,
+  statusCode: a.statusCode,
+  latencyMs: a.latencyMs,
+  error: a.error,
+  outcome: a.outcome,
+});
+
+/** The record a test alert carries: shaped like a real incident, marked as a test everywhere. */
+function testIncident(now: Date) {
+  const at = now.toISOString();
+  return {
+    id: `test-${now.getTime()}`,
+    vendor: 'test',
+    vendorName: 'Vendor Status',
+    title: 'Test alert',
+    status: 'investigating',
+    sourceStatus: 'investigating',
+    impact: 'minor',
+    startedAt: at,
+    updatedAt: at,
+    resolvedAt: null,
+    components: [],
+    updates: [{ status: 'investigating', body: 'This is a test alert sent from your notification preferences.', createdAt: at }],
+    url: null,
+    source: 'test',
+    durationMinutes: null,
+    test: true,
+  };
+}
+
+export const FEED_ITEMS = 50;
+
+export function alertsService(d: {
+  deliveries: DeliveriesRepository;
+  preferences: PreferencesService;
+  clock: Clock;
+  runtime: () => AlertRuntime;
+}) {
+  return {
+    async notifications(viewer: Viewer, o: { limit: number; unreadOnly: boolean }) {
+      const userId = requireUserId(viewer);
+      const rows = await d.deliveries.listForUser(userId, { channels: ['in_app'], limit: o.limit, unreadOnly: o.unreadOnly });
+      return { items: rows.map(notificationView), unread: await d.deliveries.countUnread(userId, 'in_app') };
+    },
+
+    async markRead(viewer: Viewer, id: string) {
+      const userId = requireUserId(viewer);
+      const found = await d.deliveries.markRead(userId, 'in_app', id, d.clock.now());
+      if (!found) throw new DomainError('not_found', `No notification '${id}'`);
+      return { unread: await d.deliveries.countUnread(userId, 'in_app') };
+    },
+
+    async markAllRead(viewer: Viewer) {
+      const userId = requireUserId(viewer);
+      const marked = await d.deliveries.markAllRead(userId, 'in_app', d.clock.now());
+      return { marked, unread: 0 };
+    },
+
+    async deliveries(viewer: Viewer, o: { limit: number; channel?: string; status?: Delivery['status'] }): Promise<DeliveryView[]> {
+      const userId = requireUserId(viewer);
+      const channels = o.channel ? [o.channel] : [...PUSH_CHANNELS];
+      const rows = await d.deliveries.listForUser(userId, { channels, limit: o.limit, status: o.status });
+      const attempts = await d.deliveries.attemptsOf(rows.map((r) => r.id));
+      return rows.map((r) => ({
+        id: r.id,
+        channel: r.channel,
+        type: r.eventType,
+        vendor: r.vendor,
+        entityId: r.entityId,
+        title: alertText(r).title,
+        status: r.status,
+        attempts: r.attempts,
+        nextAttemptAt: r.status === 'pending' ? r.nextAttemptAt : null,
+        inFlight: r.status === 'pending' && r.leaseOwner !== null,
+        lastStatusCode: r.lastStatusCode,
+        lastError: r.lastError,
+        test: r.isTest,
+        createdAt: r.createdAt,
+        completedAt: r.completedAt,
+        // The last five: enough to see a retry pattern, small for 50 rows.
+        recentAttempts: (attempts.get(r.id) ?? []).slice(-5).map(attemptView),
+      }));
+    },
+
+    /** Sends one test alert on one channel now, one attempt, and reports how it went. */
+    async sendTest(viewer: Viewer, channel: AlertChannel): Promise<TestResult> {
+      const userId = requireUserId(viewer);
+      const runtime = d.runtime();
+      if (channel === 'email' && !runtime.available.email) {
+        throw new DomainError('conflict', 'E-mail alerts are not available on this server (no SMTP server configured)');
+      }
+      if (channel === 'slack' && !runtime.available.slack) {
+        throw new DomainError('conflict', 'Slack alerts are not available on this server (no Slack bot token configured)');
+      }
+      const now = d.clock.now();
+      const id = newDeliveryId();
+      const payload = testIncident(now);
+      const push = isPushChannel(channel);
+      const owner = `test_${id}`;
+      await d.deliveries.insert(
+        {
+          id,
+          eventSeq: null,
+          userId,
+          channel,
+          eventType: 'incident.created',
+          vendor: payload.vendor,
+          entityId: payload.id,
+          payloadJson: JSON.stringify(payload),
+          occurredAt: now.toISOString(),
+          status: push ? 'pending' : 'succeeded',
+          // Leased by this request for its one attempt; no worker picks it up meanwhile.
+          nextAttemptAt: push ? new Date(now.getTime() + leaseMs(60_000)).toISOString() : null,
+          leaseOwner: push ? owner : null,
+          attempts: push ? 1 : 0,
+          isTest: true,
+        },
+        now,
+      );
+      if (!push) return { channel, delivered: true, deliveryId: id, statusCode: null, latencyMs: 0, error: null };
+      const row = (await d.deliveries.get(id))!;
+      const [report] = await runtime.worker.sendClaimed([row], 1);
+      if (!report) throw new DomainError('unavailable', 'The test alert could not be sent; try again');
+      if (report.status === 'cancelled') {
+        throw new DomainError('conflict', `The ${channel} channel is not configured: ${report.outcome.error}`);
+      }
+      return {
+        channel,
+        delivered: report.outcome.ok,
+        deliveryId: id,
+        statusCode: report.outcome.statusCode,
+        latencyMs: Math.round(report.latencyMs),
+        error: report.outcome.ok ? null : report.outcome.error,
+      };
+    },
+
+    /** The personal feed of a token, or null (unknown token or feed switched off: 404). */
+    async feed(token: string, format: 'rss' | 'atom', selfUrl: string, siteUrl: string): Promise<string | null> {
+      const userId = await d.preferences.userForFeedToken(token);
+      if (!userId) return null;
+      const enabled = await d.preferences.feedEnabled(userId);
+      if (!enabled) return null;
+      const rows = await d.deliveries.listForUser(userId, { channels: ['rss'], limit: FEED_ITEMS });
+      const feed = new Feed({
+        title: 'Vendor status alerts',
+        description: 'Incidents and maintenance of the vendors you follow',
+        id: `urn:vendor-status:feed:${userId}`,
+        link: siteUrl,
+        language: 'en',
+        updated: rows[0] ? new Date(rows[0].createdAt) : new Date(0),
+        generator: 'Vendor Status API',
+        copyright: 'Vendor status data belongs to each vendor',
+        feedLinks: format === 'rss' ? { rss: selfUrl } : { atom: selfUrl },
+        author: { name: 'Vendor Status API', link: siteUrl },
+      });
+      for (const r of rows) {
+        const t = alertText(r);
+        const m = emailMessage(r);
+        feed.addItem({
+          title: `${t.headline}: ${t.title}`,
+          id: `urn:vendor-status:alert:${r.id}`,
+          link: t.url ?? siteUrl,
+          date: new Date(r.occurredAt),
+          description: m.text,
+          content: m.html,
+          category: [{ name: r.eventType }, { name: r.vendor }],
+        });
+      }
+      return format === 'rss' ? feed.rss2() : feed.atom1();
+    },
+  };
+}
+
+export type AlertsService = ReturnType<typeof alertsService>;
