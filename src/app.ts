@@ -27,6 +27,7 @@ import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
+import { webPlugin } from './web/plugin.ts';
 
 export const API_PREFIX = '/api/v1/infrastructure';
 
@@ -108,6 +109,7 @@ export const appPlugin = fp(
       },
       { prefix: API_PREFIX },
     );
+    await app.register(webPlugin);
   },
   { name: 'vendor-status-app' },
 );

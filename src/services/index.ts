@@ -8,6 +8,7 @@ import { statusRepository } from '../store/repositories/status-repository.ts';
 import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
 import { catalogService } from './catalog-service.ts';
 import type { Clock } from './context.ts';
+import { overviewService } from './overview-service.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
 import { statusService } from './status-service.ts';
@@ -42,6 +43,7 @@ export function createServices(store: Store, config: Config, clock: Clock) {
     records: recordsService(base),
     status: statusService(base),
     stats: statsService(base),
+    overview: overviewService(base),
   };
 }
 

@@ -62,6 +62,22 @@ export function sourcesRepository(db: Kysely<Database>) {
       return health;
     },
 
+    /** Health of every vendor's sources in one query (the overview page shows all vendors). */
+    async healthByVendor(): Promise<Map<string, SourceHealth>> {
+      const rows = await db.selectFrom('sources').select(['vendor', 'last_success_at', 'last_error_at', 'last_error']).execute();
+      const out = new Map<string, SourceHealth>();
+      for (const r of rows) {
+        let h = out.get(r.vendor);
+        if (!h) out.set(r.vendor, (h = { lastSuccessAt: null, lastErrorAt: null, lastError: null }));
+        if (r.last_success_at && (!h.lastSuccessAt || r.last_success_at > h.lastSuccessAt)) h.lastSuccessAt = r.last_success_at;
+        if (r.last_error_at && (!h.lastErrorAt || r.last_error_at > h.lastErrorAt)) {
+          h.lastErrorAt = r.last_error_at;
+          h.lastError = r.last_error;
+        }
+      }
+      return out;
+    },
+
     async lastSuccessfulPoll(): Promise<string | null> {
       const r = await db.selectFrom('sources').select((eb) => eb.fn.max('last_success_at').as('at')).executeTakeFirst();
       return (r?.at as string | null | undefined) ?? null;

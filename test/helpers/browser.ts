@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+// Real browser for the web tests: Debian's chromium driven by playwright-core
+// (installed by .ci/run). Pages are checked for script errors and CSP
+// violations, which the tests assert to be empty.
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH} (install it: apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Uncaught exceptions, console errors and CSP violations seen so far. */
+  problems: string[];
+}
+
+export async function newPage(browser: Browser, opts: { baseURL: string; width?: number; height?: number }): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    baseURL: opts.baseURL,
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+  });
+  return { page, context, problems };
+}
+
+/** Full-page screenshot under test-results/screenshots/ (not committed). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
