@@ -52,13 +52,13 @@ describe('public pages in a real browser', () => {
     await page.getByLabel('Category').selectOption('payments');
     for (const c of await visible.all()) assert.equal(await c.getAttribute('data-category'), 'payments');
     await page.getByLabel('Category').selectOption('');
-    await page.getByLabel('Only vendors with problems').check();
+    await page.getByLabel('Only vendors with incidents or maintenance').check();
     const withProblems = await visible.evaluateAll((els) => els.map((e) => e.getAttribute('data-vendor')).sort());
     assert.deepEqual(withProblems, ['cloudflare', 'github', 'stripe']);
     assert.match(await page.locator('[data-filter-result]').innerText(), /Showing 3 of/);
     // The same filter rendered by the server (reload, or no JavaScript).
     await page.reload();
-    assert.equal(await page.getByLabel('Only vendors with problems').isChecked(), true);
+    assert.equal(await page.getByLabel('Only vendors with incidents or maintenance').isChecked(), true);
     assert.equal(await visible.count(), 3);
     assert.deepEqual(problems, []);
     await context.close();

@@ -2,7 +2,7 @@ import type { Indicator } from '../../domain/records.ts';
 import type { Overview, VendorOverview } from '../../services/overview-service.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
-import { categoryLabel, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, plural, time } from '../views/format.ts';
+import { categoryLabel, formatDate, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, plural, time } from '../views/format.ts';
 import { incidentArticle, maintenanceArticle } from '../views/records.ts';
 
 // The overview: what is down right now first, then every vendor as a card with
@@ -21,12 +21,17 @@ export function parseOverviewFilter(query: Record<string, unknown>): OverviewFil
   return { q: str(query.q).trim(), category: str(query.category), problems: query.problems === '1' || query.problems === 'on' };
 }
 
-export const hasProblem = (v: VendorOverview) =>
-  v.indicator !== 'operational' && v.indicator !== 'unknown' ? true : v.activeIncidents.length > 0;
+const PROBLEM_INDICATORS = new Set(['degraded', 'partial_outage', 'major_outage']);
+
+/** An incident open, or the status page itself reporting degradation (maintenance is not a problem). */
+export const hasProblem = (v: VendorOverview) => PROBLEM_INDICATORS.has(v.indicator) || v.activeIncidents.length > 0;
+
+/** What the "needs attention" filter keeps: problems and maintenance in progress. */
+export const needsAttention = (v: VendorOverview) => hasProblem(v) || v.activeMaintenance.length > 0;
 
 export function matches(v: VendorOverview, f: OverviewFilter): boolean {
   if (f.category && v.category !== f.category) return false;
-  if (f.problems && !hasProblem(v) && !v.activeMaintenance.length) return false;
+  if (f.problems && !needsAttention(v)) return false;
   if (f.q) {
     const needle = f.q.toLowerCase();
     if (!v.name.toLowerCase().includes(needle) && !v.vendor.includes(needle)) return false;
@@ -85,18 +90,18 @@ function maintenanceSection(o: Overview, ctx: PageContext): Html {
 const rankImpact = (i: string) => ({ none: 0, minor: 1, major: 2, critical: 3 })[i] ?? 0;
 
 export function vendorCard(v: VendorOverview, ctx: PageContext, hidden: boolean): Html {
+  const next = v.upcomingMaintenance[0];
   const note = v.activeIncidents.length
     ? plural(v.activeIncidents.length, 'active incident')
     : v.activeMaintenance.length
       ? 'Maintenance in progress'
-      : v.upcomingMaintenance.length
-        ? `Maintenance scheduled ${v.upcomingMaintenance[0] ? '' : ''}`
-        : v.description;
-  return html`<li class="vendor-card vendor-card--${v.indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${hasProblem(v) || v.activeMaintenance.length ? '1' : '0'}"${hidden ? html` hidden` : ''}>
+      : v.description;
+  return html`<li class="vendor-card vendor-card--${v.indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}"${hidden ? html` hidden` : ''}>
     <h3 class="vendor-card__name"><a href="/vendors/${v.vendor}">${v.name}</a></h3>
     ${indicatorBadge(v.indicator)}
     <p class="vendor-card__note">${note}</p>
     ${v.activeIncidents[0] ? html`<p class="vendor-card__incident">${v.activeIncidents[0].title}</p>` : ''}
+    ${next && !v.activeMaintenance.length ? html`<p class="vendor-card__note muted">Maintenance ${formatDate(next.scheduledFor)}</p>` : ''}
     <p class="vendor-card__category muted">${categoryLabel(v.category)}</p>
   </li>`;
 }
@@ -116,7 +121,7 @@ function filterForm(o: Overview, f: OverviewFilter): Html {
     </div>
     <div class="field field--check">
       <input id="filter-problems" name="problems" type="checkbox" value="1"${f.problems ? html` checked` : ''}>
-      <label for="filter-problems">Only vendors with problems</label>
+      <label for="filter-problems">Only vendors with incidents or maintenance</label>
     </div>
     <button type="submit" class="button" data-filter-submit>Apply</button>
   </form>`;
