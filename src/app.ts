@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,7 +7,11 @@ import type { Config } from './config.ts';
 import { envelope } from './http/envelope.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
+import { accessPlugin } from './http/plugins/access.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
+import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
+import { accountRoutes } from './http/routes/account.ts';
+import { authRoutes } from './http/routes/auth.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
@@ -27,9 +32,11 @@ import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
+import { openInfra } from './infra/index.ts';
+import type { RedisHandle } from './infra/redis.ts';
 import { webPlugin } from './web/plugin.ts';
 
-export const API_PREFIX = '/api/v1/infrastructure';
+export { API_PREFIX } from './http/paths.ts';
 
 export interface ReadinessCheck {
   name: string;
@@ -42,6 +49,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     services: Services;
+    /** The shared Redis connection (null without REDIS_URL); keys must start with its prefix. */
+    redis: RedisHandle | null;
     readinessChecks: ReadinessCheck[];
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
   }
@@ -72,10 +81,19 @@ export const appPlugin = fp(
       await loadCatalog(createServices(store, config, clock).repos.vendors, readCatalog(opts.catalogFile), clock.now());
     }
 
-    const services = createServices(store, config, clock);
+    const infra = await openInfra(config, clock, app.log);
+    app.addHook('onClose', async () => infra.close());
+    const services = createServices(store, config, clock, {
+      limiter: infra.limiter,
+      onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
+    });
     app.decorate('config', config);
     app.decorate('services', services);
-    app.decorate('readinessChecks', [{ name: 'database', check: () => store.ping() }] as ReadinessCheck[]);
+    app.decorate('redis', infra.redis);
+    const checks: ReadinessCheck[] = [{ name: 'database', check: () => store.ping() }];
+    // Without Redis, limits and cache run in-process: degraded, still ready.
+    if (infra.redis) checks.push({ name: 'redis', check: infra.redis.ping, optional: true });
+    app.decorate('readinessChecks', checks);
     app.decorate('envelope', async function <T>(items: T[], extra = {}) {
       const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
       return envelope({ source: config.demo ? 'demo' : 'live', now: clock.now(), lastUpdated }, items, extra);
@@ -97,7 +115,9 @@ export const appPlugin = fp(
     await app.register(errorsPlugin);
     await app.register(formbody);
     await app.register(openapiPlugin);
+    await app.register(cookie, { hook: false });
     await app.register(viewerPlugin);
+    await app.register(accessPlugin, { cache: infra.cache });
 
     await app.register(healthRoutes);
     await app.register(
@@ -109,15 +129,23 @@ export const appPlugin = fp(
       },
       { prefix: API_PREFIX },
     );
+    await app.register(
+      async (web) => {
+        await web.register(authRoutes);
+        await web.register(accountRoutes);
+      },
+      { prefix: ACCOUNT_PREFIX },
+    );
     await app.register(webPlugin);
   },
   { name: 'vendor-status-app' },
 );
 
-export function fastifyOptions(config: Config): FastifyServerOptions {
+export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream): FastifyServerOptions {
   return {
     logger: {
       level: config.logLevel,
+      ...(logStream ? { stream: logStream } : {}),
       // Credentials never reach a log line.
       redact: {
         paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]'],
@@ -136,11 +164,15 @@ export function fastifyOptions(config: Config): FastifyServerOptions {
 }
 
 /** Builds the whole service on a new Fastify instance (what server.ts and the tests run). */
-export async function buildApp(config: Config, opts: Omit<AppOptions, 'config'> = {}): Promise<FastifyInstance> {
-  const app = Fastify(fastifyOptions(config));
+export async function buildApp(
+  config: Config,
+  opts: Omit<AppOptions, 'config'> & { logStream?: NodeJS.WritableStream } = {},
+): Promise<FastifyInstance> {
+  const { logStream, ...appOpts } = opts;
+  const app = Fastify(fastifyOptions(config, logStream));
   app.addHook('onSend', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
-  await app.register(appPlugin, { ...opts, config });
+  await app.register(appPlugin, { ...appOpts, config });
   return app;
 }

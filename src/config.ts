@@ -32,6 +32,10 @@ export interface Config {
   streamPingSeconds: number;
   eventRetentionDays: number;
   pollIntervalSeconds: number;
+  /** log2 of scrypt's N for new password hashes (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
+  /** Seconds a verified API key or session is remembered in-process (0 = always ask the database). */
+  authCacheSeconds: number;
   /** Migrate and load the catalog on start (the CLI turns this off for `migrate`). */
   autoMigrate: boolean;
 }
@@ -162,6 +166,8 @@ export function loadConfig(env: Env = process.env): Config {
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
     pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', 60, 5, 86400),
+    passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15, 10, 20),
+    authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
     autoMigrate: true,
   };
 }

@@ -6,6 +6,8 @@ export type ErrorCode =
   | 'not_found'
   | 'unauthorized'
   | 'direct_api_not_allowed'
+  | 'session_required'
+  | 'origin_not_allowed'
   | 'plan_required'
   | 'limit_exceeded'
   | 'rate_limit_exceeded'

@@ -38,3 +38,11 @@ export const PLAN_RANK: Record<Plan, number> = {
 export const isPlan = (v: string): v is Plan => (PLANS as readonly string[]).includes(v);
 export const isUserPlan = (v: string): v is UserPlan => (USER_PLANS as readonly string[]).includes(v);
 export const planAtLeast = (plan: Plan, min: Plan) => PLAN_RANK[plan] >= PLAN_RANK[min];
+
+export type RateLimitOverrides = Partial<Record<Plan, Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>>>>;
+
+/** A plan's policy with the RATE_LIMITS overrides applied. */
+export function planPolicy(plan: Plan, overrides: RateLimitOverrides = {}): PlanPolicy {
+  const o = overrides[plan];
+  return o ? { ...DEFAULT_PLAN_POLICIES[plan], ...o } : DEFAULT_PLAN_POLICIES[plan];
+}

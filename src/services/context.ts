@@ -6,10 +6,19 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** How a caller proved who it is. */
+export type AuthKind = 'anonymous' | 'key' | 'session';
+
 /** Who is asking: services apply plan rules (data window, gates) from this. */
 export interface Viewer {
   plan: Plan;
   userId: string | null;
+  authKind: AuthKind;
+  /** The API key used, when authKind is 'key'. */
+  keyId: string | null;
 }
 
-export const anonymousViewer: Viewer = { plan: 'anonymous', userId: null };
+export const anonymousViewer: Viewer = { plan: 'anonymous', userId: null, authKind: 'anonymous', keyId: null };
+
+/** A viewer that is a known user (key or session). */
+export type UserViewer = Viewer & { userId: string };

@@ -1,11 +1,18 @@
 import type { Config } from '../config.ts';
+import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
+import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
+import { usersRepository } from '../store/repositories/users-repository.ts';
 import { publicationsRepository } from '../store/repositories/publications-repository.ts';
 import { sourcesRepository } from '../store/repositories/sources-repository.ts';
 import { statusRepository } from '../store/repositories/status-repository.ts';
 import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
+import { accountsService } from './access/accounts-service.ts';
+import { authenticator } from './access/authenticator.ts';
+import { keysService } from './access/keys-service.ts';
 import { catalogService } from './catalog-service.ts';
 import type { Clock } from './context.ts';
 import { overviewService } from './overview-service.ts';
@@ -23,13 +30,31 @@ export function createRepositories(store: Store) {
     incidents: incidentsRepository(db),
     maintenances: maintenancesRepository(db),
     publications: publicationsRepository(db),
+    users: usersRepository(db),
+    sessions: sessionsRepository(db),
+    apiKeys: apiKeysRepository(db),
   };
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
 
-export function createServices(store: Store, config: Config, clock: Clock) {
+export interface ServiceInfra {
+  /** Request counters (REST, stream, MCP, login throttling); in-process unless given. */
+  limiter?: RateLimiter;
+  /** Where credential-check failures that must not fail a request are reported. */
+  onBackgroundError?: (err: unknown, what: string) => void;
+}
+
+export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
   const repos = createRepositories(store);
+  const limiter = infra.limiter ?? new MemoryRateLimiter(() => clock.now().getTime());
+  const auth = authenticator({
+    apiKeys: repos.apiKeys,
+    sessions: repos.sessions,
+    clock,
+    cacheSeconds: config.authCacheSeconds,
+    onTouchError: (err) => infra.onBackgroundError?.(err, 'api key lastUsedAt'),
+  });
   const catalog = catalogService(repos.vendors, async (slug) =>
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
@@ -44,6 +69,19 @@ export function createServices(store: Store, config: Config, clock: Clock) {
     status: statusService(base),
     stats: statsService(base),
     overview: overviewService(base),
+    limiter,
+    auth,
+    accounts: accountsService({
+      users: repos.users,
+      sessions: repos.sessions,
+      apiKeys: repos.apiKeys,
+      auth,
+      limiter,
+      clock,
+      passwordHashCost: config.passwordHashCost,
+      rateLimits: config.rateLimits,
+    }),
+    keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
   };
 }
 

@@ -122,6 +122,38 @@ export interface EventsTable {
   payload: string;
 }
 
+export interface UsersTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  /** scrypt, self-describing: `scrypt$N$r$p$salt$hash` (base64url). */
+  password_hash: string;
+  plan: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 hex of the cookie value. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** SHA-256 hex of the secret. */
+  key_hash: string;
+  /** First characters of the secret, for display only. */
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   vendors: VendorsTable;
   sources: SourcesTable;
@@ -132,4 +164,7 @@ export interface Database {
   advisories: AdvisoriesTable;
   release_updates: ReleaseUpdatesTable;
   events: EventsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { API_PREFIX, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -20,6 +21,16 @@ export interface TestApp {
   config: Config;
   close(): Promise<void>;
 }
+
+const LIFTED = { perMinute: 1_000_000, perDay: 100_000_000 };
+export const UNLIMITED_RATE_LIMITS = JSON.stringify({
+  anonymous: LIFTED,
+  free: LIFTED,
+  standard: LIFTED,
+  pro: LIFTED,
+  enterprise: LIFTED,
+  vip: LIFTED,
+});
 
 let counter = 0;
 export const uniqueName = (prefix: string) =>
@@ -42,6 +53,8 @@ export interface StartOptions {
   /** Share the storage of another test app (two instances over one database). */
   shareStoreWith?: TestApp;
   catalogFile?: string;
+  /** Receives the app's log lines (with LOG_LEVEL set in env). */
+  logStream?: NodeJS.WritableStream;
 }
 
 export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
@@ -57,11 +70,16 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
     REDIS_PREFIX: shared?.config.redisPrefix ?? `${uniqueName('vis')}:`,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema! } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // Tests make many calls as one client; plan limits are lifted unless a test
+    // sets RATE_LIMITS itself ('{}' = the real plan table).
+    RATE_LIMITS: UNLIMITED_RATE_LIMITS,
+    // Cheap password hashes keep account tests fast; the format and code path are the same.
+    PASSWORD_HASH_COST: '10',
     ...opts.env,
   };
   const config = loadConfig(env);
   const store = openStore(config);
-  const app = await buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile });
+  const app = await buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile, logStream: opts.logStream });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -76,10 +94,33 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
       await app.close();
       await store.close();
       if (shared) return;
+      if (config.redisUrl) await dropRedisKeys(config.redisUrl, config.redisPrefix);
       if (config.databaseUrl && config.databaseSchema) await dropSchema(config.databaseUrl, config.databaseSchema);
       else fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Removes every key under a test's prefix (a down Redis has nothing to clean). */
+export async function dropRedisKeys(url: string, prefix: string) {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+  } catch {
+    redis.disconnect();
+    return;
+  }
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
 
 async function dropSchema(url: string, schema: string) {

@@ -11,6 +11,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   not_found: 404,
   unauthorized: 401,
   direct_api_not_allowed: 403,
+  session_required: 403,
+  origin_not_allowed: 403,
   plan_required: 403,
   limit_exceeded: 403,
   rate_limit_exceeded: 429,

@@ -2,7 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 
 const Check = Type.Object({ name: Type.String(), ok: Type.Boolean(), error: Type.Optional(Type.String()) });
-const Readiness = Type.Object({ success: Type.Boolean(), status: Type.String(), checks: Type.Array(Check) });
+const Readiness = Type.Object({
+  success: Type.Boolean(),
+  status: Type.String({ description: 'ready, degraded (an optional dependency is down) or not_ready' }),
+  checks: Type.Array(Check),
+});
 
 export async function healthRoutes(app: FastifyInstance) {
   app.get(
@@ -43,7 +47,9 @@ export async function healthRoutes(app: FastifyInstance) {
       );
       const ok = checks.every((c) => c.ok || app.readinessChecks.find((r) => r.name === c.name)?.optional);
       reply.code(ok ? 200 : 503);
-      return { success: ok, status: ok ? 'ready' : 'not_ready', checks };
+      // An optional dependency down (Redis) leaves the service ready but degraded.
+      const status = !ok ? 'not_ready' : checks.every((c) => c.ok) ? 'ready' : 'degraded';
+      return { success: ok, status, checks };
     },
   );
 }

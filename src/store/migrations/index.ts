@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../db.ts';
 import { coreMigration } from './0001-core.ts';
+import { accessMigration } from './0200-access.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -9,6 +10,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '0001-core': coreMigration(dialect),
+        '0200-access': accessMigration(dialect),
       };
     },
   };

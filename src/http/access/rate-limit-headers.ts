@@ -1,0 +1,51 @@
+import type { FastifyReply } from 'fastify';
+import { DomainError } from '../../domain/errors.ts';
+import type { Plan } from '../../domain/plans.ts';
+import type { LimitResult, LimitWindow, WindowState } from '../../infra/rate-limiter.ts';
+
+// Headers of a metered response: the IETF draft pair (draft-ietf-httpapi-ratelimit-headers)
+// for every window, plus the common X-RateLimit-* trio for the window closest to
+// running out. X-RateLimit-Reset is in seconds from now, like the draft's `t`.
+
+const policyHeaders = new WeakMap<readonly LimitWindow[], string>();
+
+export function policyHeader(windows: readonly LimitWindow[]): string {
+  let h = policyHeaders.get(windows);
+  if (h === undefined) {
+    h = windows.map((w) => `"${w.name}";q=${w.limit};w=${w.windowSeconds}`).join(', ');
+    policyHeaders.set(windows, h);
+  }
+  return h;
+}
+
+/** The window that binds first: fewest remaining, then the longest wait. */
+function binding(states: WindowState[]): WindowState {
+  let b = states[0];
+  for (const s of states) {
+    if (s.remaining < b.remaining || (s.remaining === b.remaining && s.resetSeconds > b.resetSeconds)) b = s;
+  }
+  return b;
+}
+
+export function setRateLimitHeaders(reply: FastifyReply, windows: readonly LimitWindow[], r: LimitResult) {
+  const shown = r.violated.length ? binding(r.violated) : binding(r.windows);
+  reply.headers({
+    'ratelimit-policy': policyHeader(windows),
+    ratelimit: r.windows.map((s) => `"${s.name}";r=${s.remaining};t=${s.resetSeconds}`).join(', '),
+    'x-ratelimit-limit': shown.limit,
+    'x-ratelimit-remaining': shown.remaining,
+    'x-ratelimit-reset': shown.resetSeconds,
+  });
+}
+
+/** The contract's 429: the exceeded limit, what was used, when to retry, the plan. */
+export function rateLimitError(r: LimitResult, plan: Plan): DomainError {
+  // When several windows are full, the caller must wait for the last of them.
+  const v = r.violated.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
+  const per = v.windowSeconds === 60 ? 'minute' : v.windowSeconds === 86_400 ? 'day' : `${v.windowSeconds} s`;
+  return new DomainError(
+    'rate_limit_exceeded',
+    `Rate limit exceeded: ${v.limit} requests per ${per} on the ${plan} plan. Retry after ${v.resetSeconds} s.`,
+    { limit: v.limit, used: v.used, retryAfter: v.resetSeconds, currentPlan: plan },
+  );
+}

@@ -1,0 +1,199 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { planPolicy } from '../../domain/plans.ts';
+import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
+import type { LimitWindow } from '../../infra/rate-limiter.ts';
+import { ipSubject, keySubject, planWindows, userSubject } from '../../services/access/limits.ts';
+import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
+import { rateLimitError, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
+import { API_PREFIX } from '../paths.ts';
+import { authRuleOf } from './viewer.ts';
+
+// Rate limits and the response cache (DESIGN.md §4, §5), attached per route:
+//   - metered: every route under the data API unless `config.rateLimit: false`;
+//   - cached: GET routes with `config.cacheTtlSeconds` that are not per-user.
+// Order for a cached route: a cached entry matching If-None-Match answers 304
+// before counting (a 304 is free); otherwise the request is counted (429 when a
+// window is full), then served from the cache (HIT), computed once for all
+// concurrent callers (MISS), or computed without the cache (BYPASS, skipCache=true).
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Count the route against the plan's limits; default: true under the data API. */
+    rateLimit?: boolean;
+  }
+  interface FastifyRequest {
+    /** What this request was counted against (refunded when it ends in a 304). */
+    metered: { subject: string; windows: readonly LimitWindow[] } | null;
+  }
+}
+
+type CacheState = 'HIT' | 'MISS' | 'BYPASS';
+
+interface Fill {
+  key: string;
+  settle(entry: CachedResponse | undefined): void;
+  settled: boolean;
+}
+
+interface CacheCtx {
+  state: CacheState;
+  fill: Fill | null;
+}
+
+const cacheCtx = new WeakMap<FastifyRequest, CacheCtx>();
+
+export interface AccessPluginOptions {
+  cache: ResponseCacheStore;
+}
+
+const marker = Symbol('vis-access');
+
+export const accessPlugin = fp(
+  async (app: FastifyInstance, opts: AccessPluginOptions) => {
+    const { limiter, clock } = app.services;
+    const overrides = app.config.rateLimits;
+    const store = opts.cache;
+    /** Misses being computed, by cache key: concurrent callers wait for the first. */
+    const inflight = new Map<string, Promise<CachedResponse | undefined>>();
+    app.decorateRequest('metered', null);
+
+    async function meter(request: FastifyRequest, reply: FastifyReply) {
+      const v = request.viewer;
+      const windows = planWindows(planPolicy(v.plan, overrides));
+      const subject = v.keyId ? keySubject(v.keyId) : v.userId ? userSubject(v.userId) : ipSubject(request.ip);
+      const r = await limiter.consume(subject, windows);
+      setRateLimitHeaders(reply, windows, r);
+      if (!r.allowed) throw rateLimitError(r, v.plan);
+      request.metered = { subject, windows };
+    }
+
+    function refund(request: FastifyRequest) {
+      const m = request.metered;
+      if (!m) return;
+      request.metered = null;
+      limiter.refund(m.subject, m.windows).catch((err) => request.log.warn({ err }, 'rate-limit refund failed'));
+    }
+
+    function sendEntry(reply: FastifyReply, entry: CachedResponse) {
+      const maxAge = Math.max(0, Math.floor((entry.expiresAt - clock.now().getTime()) / 1000));
+      reply.headers({ etag: entry.etag, 'x-cache': 'HIT', 'cache-control': `private, max-age=${maxAge}` });
+      return reply.type(entry.contentType).send(entry.body);
+    }
+
+    function cachedPreHandler(windowed: boolean, metered: boolean) {
+      return async function cached(request: FastifyRequest, reply: FastifyReply) {
+        const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
+        const key = skip ? null : cacheKey(request, windowed);
+        let entry = key ? await store.get(key) : undefined;
+        if (entry && etagMatches(request.headers['if-none-match'], entry.etag)) {
+          // Not counted: the client already has these bytes.
+          reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
+          return reply.code(304).send();
+        }
+        if (metered) await meter(request, reply);
+        if (!key) {
+          cacheCtx.set(request, { state: 'BYPASS', fill: null });
+          return;
+        }
+        if (!entry) {
+          const pending = inflight.get(key);
+          if (pending) entry = await pending;
+        }
+        if (entry) {
+          if (etagMatches(request.headers['if-none-match'], entry.etag)) {
+            refund(request);
+            reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
+            return reply.code(304).send();
+          }
+          return sendEntry(reply, entry);
+        }
+        let settle!: (e: CachedResponse | undefined) => void;
+        const promise = new Promise<CachedResponse | undefined>((resolve) => (settle = resolve));
+        inflight.set(key, promise);
+        const fill: Fill = {
+          key,
+          settled: false,
+          settle(e) {
+            if (fill.settled) return;
+            fill.settled = true;
+            settle(e);
+            if (!e) inflight.delete(key);
+          },
+        };
+        cacheCtx.set(request, { state: 'MISS', fill });
+      };
+    }
+
+    function cacheOnSend(ttlSeconds: number) {
+      return async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+        const ctx = cacheCtx.get(request);
+        if (!ctx) return payload;
+        const { fill } = ctx;
+        if (reply.statusCode !== 200 || typeof payload !== 'string') {
+          fill?.settle(undefined);
+          return payload;
+        }
+        const etag = etagOf(payload);
+        reply.headers({ etag, 'x-cache': ctx.state });
+        if (fill) {
+          const entry: CachedResponse = {
+            body: payload,
+            etag,
+            contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+            expiresAt: clock.now().getTime() + ttlSeconds * 1000,
+          };
+          reply.header('cache-control', `private, max-age=${ttlSeconds}`);
+          fill.settle(entry);
+          // Waiters already have the entry; the in-flight marker stays until the store has it.
+          store
+            .set(fill.key, entry)
+            .catch((err) => request.log.warn({ err }, 'response cache write failed'))
+            .finally(() => inflight.delete(fill.key));
+        } else {
+          reply.header('cache-control', 'private, no-cache');
+        }
+        if (etagMatches(request.headers['if-none-match'], etag)) {
+          refund(request);
+          reply.code(304);
+          return '';
+        }
+        return payload;
+      };
+    }
+
+    // A request that ends without a response (client gone, error before onSend) must not leave waiters hanging.
+    const releaseFill = async (request: FastifyRequest) => {
+      cacheCtx.get(request)?.fill?.settle(undefined);
+    };
+
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const rule = authRuleOf(route);
+      const config = (route.config ?? {}) as { rateLimit?: boolean; cacheTtlSeconds?: number };
+      const metered = config.rateLimit ?? route.url.startsWith(API_PREFIX);
+      const perUser = rule === 'user' || rule === 'session';
+      if (config.cacheTtlSeconds && perUser) {
+        app.log.warn({ url: route.url }, 'cacheTtlSeconds ignored on a per-user route');
+      }
+      const method = Array.isArray(route.method) ? route.method : [route.method];
+      const cached = !!config.cacheTtlSeconds && !perUser && method.length === 1 && method[0] === 'GET';
+      if (!metered && !cached) return;
+      const list = <T>(h: T | T[] | undefined): T[] => (h ? (Array.isArray(h) ? h : [h]) : []);
+      const pre = list(route.preHandler);
+      if (pre.some((h) => (h as { [marker]?: boolean })[marker])) return;
+
+      if (cached) {
+        const ttl = config.cacheTtlSeconds!;
+        const querystring = (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
+        const windowed = !!querystring?.properties && 'timePeriod' in querystring.properties;
+        route.preHandler = [Object.assign(cachedPreHandler(windowed, metered), { [marker]: true }), ...pre];
+        route.onSend = [cacheOnSend(ttl), ...list(route.onSend)];
+        route.onResponse = [releaseFill, ...list(route.onResponse)];
+        route.onRequestAbort = [releaseFill, ...list(route.onRequestAbort)];
+      } else {
+        route.preHandler = [Object.assign(meter, { [marker]: true }), ...pre];
+      }
+    });
+  },
+  { name: 'access', dependencies: ['viewer'] },
+);

@@ -1,0 +1,94 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { requireUser } from '../plugins/viewer.ts';
+import { AccountSummary, ApiKeySchema } from '../schemas/account.ts';
+import { errorResponses } from '../schemas/common.ts';
+
+// The account area. Reading works with a key or a session; creating and
+// revoking keys needs a web session, so a leaked key cannot mint new ones.
+
+const errors = {
+  400: errorResponses[400],
+  401: errorResponses[401],
+  403: errorResponses[403],
+  404: errorResponses[404],
+  500: errorResponses[500],
+};
+
+export async function accountRoutes(app: FastifyInstance) {
+  const { accounts, keys } = app.services;
+
+  app.get(
+    '/account',
+    {
+      schema: {
+        operationId: 'getAccount',
+        summary: 'Plan, limits and usage today',
+        tags: ['account'],
+        response: { 200: AccountSummary, ...errors },
+      },
+      config: { auth: 'user' },
+    },
+    async (request) => ({ success: true, ...(await accounts.summary(requireUser(request).userId)) }),
+  );
+
+  app.get(
+    '/account/keys',
+    {
+      schema: {
+        operationId: 'listApiKeys',
+        summary: 'Active API keys (never their secrets)',
+        tags: ['account'],
+        response: { 200: Type.Object({ success: Type.Boolean(), keys: Type.Array(ApiKeySchema) }), ...errors },
+      },
+      config: { auth: 'user' },
+    },
+    async (request) => ({ success: true, keys: await keys.list(requireUser(request).userId) }),
+  );
+
+  app.post<{ Body: { name?: string } | undefined }>(
+    '/account/keys',
+    {
+      schema: {
+        operationId: 'createApiKey',
+        summary: 'Create an API key; the secret is in this response only',
+        description: 'Needs a web session and the plan set by API_KEY_MIN_PLAN or higher.',
+        tags: ['account'],
+        body: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false })),
+        response: {
+          201: Type.Object({
+            success: Type.Boolean(),
+            key: ApiKeySchema,
+            secret: Type.String({ description: 'The API key itself; store it now, it is not shown again' }),
+          }),
+          ...errors,
+        },
+      },
+      config: { auth: 'session' },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      const { key, secret } = await keys.create({ userId: user.userId, plan: user.plan }, request.body?.name);
+      reply.code(201).header('cache-control', 'no-store');
+      return { success: true, key, secret };
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/account/keys/:id',
+    {
+      schema: {
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key',
+        tags: ['account'],
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
+      },
+      config: { auth: 'session' },
+    },
+    async (request) => {
+      await keys.revoke(requireUser(request).userId, request.params.id);
+      return { success: true };
+    },
+  );
+}

@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Clock } from '../services/context.ts';
+import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter.ts';
+import { openRedis, type RedisHandle } from './redis.ts';
+import { FallbackResponseCache, MemoryResponseCache, RedisResponseCache, type ResponseCacheStore } from './response-cache.ts';
+
+export interface Infra {
+  /** Null unless REDIS_URL is set. */
+  redis: RedisHandle | null;
+  limiter: RateLimiter;
+  cache: ResponseCacheStore;
+  close(): Promise<void>;
+}
+
+/** Shared state in Redis when configured, otherwise (and while Redis is down) in this process. */
+export async function openInfra(config: Config, clock: Clock, log: FastifyBaseLogger): Promise<Infra> {
+  const now = () => clock.now().getTime();
+  const memoryLimiter = new MemoryRateLimiter(now);
+  const memoryCache = new MemoryResponseCache(now);
+  if (!config.redisUrl) {
+    return { redis: null, limiter: memoryLimiter, cache: memoryCache, close: async () => {} };
+  }
+  const redis = await openRedis(config.redisUrl, config.redisPrefix, log);
+  return {
+    redis,
+    limiter: new FallbackRateLimiter(new RedisRateLimiter(redis.client, redis.prefix, now), memoryLimiter, log),
+    cache: new FallbackResponseCache(new RedisResponseCache(redis, now), memoryCache, log),
+    close: () => redis.close(),
+  };
+}

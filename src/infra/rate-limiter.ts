@@ -1,0 +1,234 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import { throttledWarn } from './redis.ts';
+
+// Fixed-window counters: a window of W seconds is the interval
+// [k*W, (k+1)*W) of the clock, so a day is a UTC day and "usage today" is the
+// day counter. A refused request is not counted, so `used` never exceeds the limit.
+// The clock is injected (tests jump minutes and days instead of waiting).
+
+export interface LimitWindow {
+  /** Policy name as it appears in the RateLimit headers, e.g. `minute`. */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface WindowState extends LimitWindow {
+  used: number;
+  remaining: number;
+  /** Seconds until this window starts over (>= 1). */
+  resetSeconds: number;
+}
+
+export interface LimitResult {
+  allowed: boolean;
+  windows: WindowState[];
+  /** Windows that were already full (empty when allowed). */
+  violated: WindowState[];
+}
+
+/**
+ * What the REST API, the event stream and MCP count requests with. `subject`
+ * names who is counted (`k:<keyId>`, `u:<userId>`, `ip:<addr>` ...).
+ */
+export interface RateLimiter {
+  readonly kind: 'memory' | 'redis';
+  /** Counts one request in every window unless one of them is full. */
+  consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult>;
+  /** Current counts without counting. */
+  peek(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult>;
+  /** Takes back one counted request (a 304 is not counted). */
+  refund(subject: string, windows: readonly LimitWindow[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface NowMs {
+  (): number;
+}
+
+interface Slot {
+  key: string;
+  resetMs: number;
+}
+
+function slots(subject: string, windows: readonly LimitWindow[], now: number): Slot[] {
+  return windows.map((w) => {
+    const size = w.windowSeconds * 1000;
+    const index = Math.floor(now / size);
+    return { key: `${subject}|${w.name}|${index}`, resetMs: (index + 1) * size - now };
+  });
+}
+
+function result(windows: readonly LimitWindow[], s: Slot[], counts: number[], allowed: boolean): LimitResult {
+  const states = windows.map((w, i) => ({
+    ...w,
+    used: counts[i],
+    remaining: Math.max(0, w.limit - counts[i]),
+    resetSeconds: Math.max(1, Math.ceil(s[i].resetMs / 1000)),
+  }));
+  return { allowed, windows: states, violated: allowed ? [] : states.filter((w) => w.used >= w.limit) };
+}
+
+/** Counters in this process (the default, and the fallback while Redis is down). */
+export class MemoryRateLimiter implements RateLimiter {
+  readonly kind = 'memory' as const;
+  private readonly counters = new Map<string, { count: number; expiresAt: number }>();
+  private ops = 0;
+
+  constructor(private readonly now: NowMs) {}
+
+  private counts(s: Slot[], now: number): number[] {
+    return s.map((x) => {
+      const c = this.counters.get(x.key);
+      return c && c.expiresAt > now ? c.count : 0;
+    });
+  }
+
+  async consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+    const now = this.now();
+    if (++this.ops % 10_000 === 0) this.sweep(now);
+    const s = slots(subject, windows, now);
+    const counts = this.counts(s, now);
+    if (windows.some((w, i) => counts[i] >= w.limit)) return result(windows, s, counts, false);
+    for (let i = 0; i < s.length; i++) {
+      counts[i] += 1;
+      this.counters.set(s[i].key, { count: counts[i], expiresAt: now + s[i].resetMs });
+    }
+    return result(windows, s, counts, true);
+  }
+
+  async peek(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+    const now = this.now();
+    const s = slots(subject, windows, now);
+    const counts = this.counts(s, now);
+    return result(windows, s, counts, !windows.some((w, i) => counts[i] >= w.limit));
+  }
+
+  async refund(subject: string, windows: readonly LimitWindow[]): Promise<void> {
+    const now = this.now();
+    for (const x of slots(subject, windows, now)) {
+      const c = this.counters.get(x.key);
+      if (c && c.count > 0) c.count -= 1;
+    }
+  }
+
+  private sweep(now: number) {
+    for (const [k, v] of this.counters) if (v.expiresAt <= now) this.counters.delete(k);
+  }
+
+  async close() {
+    this.counters.clear();
+  }
+}
+
+// All windows of one request are checked and counted in one atomic step, so two
+// instances never both admit the last request of a window.
+// ARGV: mode ('c' consume | 'p' peek | 'r' refund), then limit and ttl (ms) per key.
+const SCRIPT = `
+local mode = ARGV[1]
+local n = #KEYS
+local counts = {}
+for i = 1, n do counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0') end
+if mode == 'r' then
+  for i = 1, n do
+    if counts[i] > 0 then counts[i] = redis.call('DECR', KEYS[i]) end
+  end
+  return counts
+end
+local allowed = 1
+for i = 1, n do
+  if counts[i] >= tonumber(ARGV[2 * i]) then allowed = 0 end
+end
+if mode == 'c' and allowed == 1 then
+  for i = 1, n do
+    counts[i] = redis.call('INCR', KEYS[i])
+    if counts[i] == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i + 1]) end
+  end
+end
+table.insert(counts, 1, allowed)
+return counts
+`;
+
+type ScriptRunner = (numKeys: number, ...args: (string | number)[]) => Promise<number[]>;
+
+/** Counters shared by every instance through Redis. */
+export class RedisRateLimiter implements RateLimiter {
+  readonly kind = 'redis' as const;
+  private readonly run: ScriptRunner;
+
+  constructor(
+    client: Redis,
+    private readonly prefix: string,
+    private readonly now: NowMs,
+  ) {
+    client.defineCommand('visRateLimit', { lua: SCRIPT });
+    const cmd = (client as unknown as { visRateLimit: ScriptRunner }).visRateLimit;
+    this.run = cmd.bind(client);
+  }
+
+  private async exec(mode: 'c' | 'p' | 'r', subject: string, windows: readonly LimitWindow[]) {
+    const now = this.now();
+    const s = slots(subject, windows, now);
+    const args: (string | number)[] = [...s.map((x) => `${this.prefix}rl:${x.key}`), mode];
+    // Keys outlive their window a little; the window index in the key, not the TTL, decides.
+    s.forEach((x, i) => args.push(windows[i].limit, x.resetMs + 60_000));
+    const reply = await this.run(s.length, ...args);
+    return { s, reply };
+  }
+
+  async consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+    const { s, reply } = await this.exec('c', subject, windows);
+    return result(windows, s, reply.slice(1).map(Number), reply[0] === 1);
+  }
+
+  async peek(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+    const { s, reply } = await this.exec('p', subject, windows);
+    return result(windows, s, reply.slice(1).map(Number), reply[0] === 1);
+  }
+
+  async refund(subject: string, windows: readonly LimitWindow[]): Promise<void> {
+    await this.exec('r', subject, windows);
+  }
+
+  async close() {}
+}
+
+/**
+ * Redis first; while Redis fails, counting goes on in this process (logged) so
+ * the service keeps answering with per-instance limits.
+ */
+export class FallbackRateLimiter implements RateLimiter {
+  readonly kind = 'redis' as const;
+  private readonly warn: (err: unknown) => void;
+
+  constructor(
+    private readonly primary: RateLimiter,
+    private readonly fallback: RateLimiter,
+    log: FastifyBaseLogger,
+  ) {
+    this.warn = throttledWarn(log, 'rate-limit');
+  }
+
+  private async attempt<T>(fn: (l: RateLimiter) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this.primary);
+    } catch (err) {
+      this.warn(err);
+      return fn(this.fallback);
+    }
+  }
+
+  consume(subject: string, windows: readonly LimitWindow[]) {
+    return this.attempt((l) => l.consume(subject, windows));
+  }
+  peek(subject: string, windows: readonly LimitWindow[]) {
+    return this.attempt((l) => l.peek(subject, windows));
+  }
+  refund(subject: string, windows: readonly LimitWindow[]) {
+    return this.attempt((l) => l.refund(subject, windows));
+  }
+  async close() {
+    await this.fallback.close();
+  }
+}

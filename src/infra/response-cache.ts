@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import { throttledWarn, type RedisHandle } from './redis.ts';
+import type { NowMs } from './rate-limiter.ts';
+
+// Storage of serialized public responses. Entries carry their own expiry on the
+// injected clock (tests move time); Redis additionally expires keys in real time
+// so nothing lingers.
+
+export interface CachedResponse {
+  body: string;
+  etag: string;
+  contentType: string;
+  /** Clock time (ms) after which the entry is stale. */
+  expiresAt: number;
+}
+
+export interface ResponseCacheStore {
+  readonly kind: 'memory' | 'redis';
+  get(key: string): Promise<CachedResponse | undefined>;
+  set(key: string, value: CachedResponse): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MAX_ENTRIES = 5000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+export class MemoryResponseCache implements ResponseCacheStore {
+  readonly kind = 'memory' as const;
+  private readonly lru = new LRUCache<string, CachedResponse>({
+    max: MAX_ENTRIES,
+    maxSize: MAX_BYTES,
+    sizeCalculation: (v) => v.body.length + 64,
+  });
+
+  constructor(private readonly now: NowMs) {}
+
+  async get(key: string) {
+    const v = this.lru.get(key);
+    if (!v) return undefined;
+    if (v.expiresAt <= this.now()) {
+      this.lru.delete(key);
+      return undefined;
+    }
+    return v;
+  }
+
+  async set(key: string, value: CachedResponse) {
+    this.lru.set(key, value);
+  }
+
+  async close() {
+    this.lru.clear();
+  }
+}
+
+export class RedisResponseCache implements ResponseCacheStore {
+  readonly kind = 'redis' as const;
+  private readonly client: Redis;
+  private readonly prefix: string;
+
+  constructor(
+    redis: RedisHandle,
+    private readonly now: NowMs,
+  ) {
+    this.client = redis.client;
+    this.prefix = `${redis.prefix}cache:`;
+  }
+
+  // Keys are hashed: a route + query can be long, and Redis keys stay bounded.
+  private redisKey(key: string) {
+    return this.prefix + createHash('sha1').update(key).digest('base64url');
+  }
+
+  async get(key: string) {
+    const raw = await this.client.get(this.redisKey(key));
+    if (!raw) return undefined;
+    const v = JSON.parse(raw) as CachedResponse;
+    return v.expiresAt > this.now() ? v : undefined;
+  }
+
+  async set(key: string, value: CachedResponse) {
+    const ttl = Math.max(1, value.expiresAt - this.now());
+    await this.client.set(this.redisKey(key), JSON.stringify(value), 'PX', ttl);
+  }
+
+  async close() {}
+}
+
+/** Redis first; while it fails, this process's LRU serves (logged). */
+export class FallbackResponseCache implements ResponseCacheStore {
+  readonly kind = 'redis' as const;
+  private readonly warn: (err: unknown) => void;
+
+  constructor(
+    private readonly primary: ResponseCacheStore,
+    private readonly fallback: ResponseCacheStore,
+    log: FastifyBaseLogger,
+  ) {
+    this.warn = throttledWarn(log, 'response-cache');
+  }
+
+  async get(key: string) {
+    try {
+      return await this.primary.get(key);
+    } catch (err) {
+      this.warn(err);
+      return this.fallback.get(key);
+    }
+  }
+
+  async set(key: string, value: CachedResponse) {
+    try {
+      await this.primary.set(key, value);
+    } catch (err) {
+      this.warn(err);
+      await this.fallback.set(key, value);
+    }
+  }
+
+  async close() {
+    await this.fallback.close();
+  }
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, invalidParameter } from '../../domain/errors.ts';
+import { planPolicy, type RateLimitOverrides, type UserPlan } from '../../domain/plans.ts';
+import type { LimitWindow, RateLimiter } from '../../infra/rate-limiter.ts';
+import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
+import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
+import type { UserRow, UsersRepository } from '../../store/repositories/users-repository.ts';
+import type { Clock } from '../context.ts';
+import type { Authenticator } from './authenticator.ts';
+import { DAY, keySubject, MINUTE, planWindows, userSubject } from './limits.ts';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
+import { generateSessionToken, sha256hex } from './secrets.ts';
+
+export const SESSION_DAYS = 30;
+
+// Failed logins are throttled per account and per client address; signups per address.
+const LOGIN_PER_EMAIL: LimitWindow[] = [{ name: 'login', limit: 5, windowSeconds: 15 * MINUTE }];
+const LOGIN_PER_IP: LimitWindow[] = [{ name: 'login', limit: 30, windowSeconds: 15 * MINUTE }];
+const SIGNUP_PER_IP: LimitWindow[] = [{ name: 'signup', limit: 10, windowSeconds: 60 * MINUTE }];
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function normaliseEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > 254 || !EMAIL.test(email)) throw invalidParameter('email', 'is not a valid email address');
+  return email;
+}
+
+function checkPassword(password: string) {
+  if (password.length < MIN_PASSWORD_LENGTH) throw invalidParameter('password', `must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw invalidParameter('password', `must have at most ${MAX_PASSWORD_LENGTH} characters`);
+}
+
+function throttled(message: string, retryAfter: number) {
+  return new DomainError('rate_limit_exceeded', message, { retryAfter });
+}
+
+export function accountsService(deps: {
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  apiKeys: ApiKeysRepository;
+  auth: Authenticator;
+  limiter: RateLimiter;
+  clock: Clock;
+  passwordHashCost: number;
+  rateLimits: RateLimitOverrides;
+}) {
+  const { users, clock } = deps;
+  // Unknown emails are checked against this so a miss costs as much as a wrong password.
+  let dummyHash: Promise<string> | null = null;
+  const dummy = () => (dummyHash ??= hashPassword('not-a-password', deps.passwordHashCost));
+
+  async function createUser(input: { email: string; password: string; plan: UserPlan }): Promise<UserRow> {
+    const email = normaliseEmail(input.email);
+    checkPassword(input.password);
+    const passwordHash = await hashPassword(input.password, deps.passwordHashCost);
+    const user = await users.create({ id: randomUUID(), email, passwordHash, plan: input.plan, now: clock.now() });
+    if (!user) throw new DomainError('conflict', 'An account with this email already exists');
+    return user;
+  }
+
+  async function openSession(userId: string) {
+    const token = generateSessionToken();
+    const now = clock.now();
+    const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY * 1000);
+    await deps.sessions.create({ tokenHash: sha256hex(token), userId, now, expiresAt });
+    return { token, expiresAt };
+  }
+
+  return {
+    createUser,
+
+    /** Web signup: a Free account and a session. */
+    async signup(input: { email: string; password: string; ip: string }) {
+      const gate = await deps.limiter.peek(`signup:${input.ip}`, SIGNUP_PER_IP);
+      if (!gate.allowed) throw throttled('Too many signups from this address; try again later', gate.violated[0].resetSeconds);
+      const user = await createUser({ email: input.email, password: input.password, plan: 'free' });
+      await deps.limiter.consume(`signup:${input.ip}`, SIGNUP_PER_IP);
+      return { user, session: await openSession(user.id) };
+    },
+
+    async login(input: { email: string; password: string; ip: string }) {
+      const email = input.email.trim().toLowerCase();
+      const byEmail = `login:e:${sha256hex(email).slice(0, 32)}`;
+      const byIp = `login:ip:${input.ip}`;
+      const [e, i] = await Promise.all([deps.limiter.peek(byEmail, LOGIN_PER_EMAIL), deps.limiter.peek(byIp, LOGIN_PER_IP)]);
+      const blocked = [...e.violated, ...i.violated];
+      if (blocked.length) {
+        throw throttled('Too many failed login attempts; try again later', Math.max(...blocked.map((w) => w.resetSeconds)));
+      }
+      const user = email.length <= 254 ? await users.findByEmailWithPassword(email) : null;
+      const ok = await verifyPassword(input.password.slice(0, MAX_PASSWORD_LENGTH), user?.passwordHash ?? (await dummy()));
+      if (!user || !ok) {
+        await Promise.all([deps.limiter.consume(byEmail, LOGIN_PER_EMAIL), deps.limiter.consume(byIp, LOGIN_PER_IP)]);
+        throw new DomainError('unauthorized', 'Invalid email or password');
+      }
+      return { user: { id: user.id, email: user.email, plan: user.plan, createdAt: user.createdAt }, session: await openSession(user.id) };
+    },
+
+    async logout(sessionHash: string) {
+      await deps.sessions.delete(sessionHash);
+      deps.auth.forgetSession(sessionHash);
+    },
+
+    async setPlan(email: string, plan: UserPlan) {
+      const normalised = normaliseEmail(email);
+      const found = await users.findByEmailWithPassword(normalised);
+      if (!found) throw new DomainError('not_found', `No account with email ${normalised}`);
+      await users.setPlan(normalised, plan, clock.now());
+      deps.auth.forgetUser(found.id);
+      return { ...found, plan };
+    },
+
+    async findByEmail(email: string): Promise<UserRow | null> {
+      const u = await users.findByEmailWithPassword(normaliseEmail(email));
+      return u ? { id: u.id, email: u.email, plan: u.plan, createdAt: u.createdAt } : null;
+    },
+
+    /** Plan, limits and today's usage (per key, and for web-session calls). */
+    async summary(userId: string) {
+      const user = await users.findById(userId);
+      if (!user) throw new DomainError('unauthorized', 'A valid API key or a logged-in session is required');
+      const policy = planPolicy(user.plan, deps.rateLimits);
+      const windows = planWindows(policy);
+      const keys = await deps.apiKeys.listForUser(userId);
+      const usage = async (subject: string) => {
+        const r = await deps.limiter.peek(subject, windows);
+        const [minute, day] = r.windows;
+        return { usedToday: day.used, remainingToday: day.remaining, usedThisMinute: minute.used, remainingThisMinute: minute.remaining };
+      };
+      const perKey = await Promise.all(keys.map(async (k) => ({ id: k.id, name: k.name, prefix: k.prefix, ...(await usage(keySubject(k.id))) })));
+      const session = await usage(userSubject(userId));
+      const now = clock.now();
+      return {
+        account: { id: user.id, email: user.email, plan: user.plan, createdAt: user.createdAt },
+        limits: {
+          perMinute: policy.perMinute,
+          perDay: policy.perDay,
+          countedPer: 'key' as const,
+          windowDays: policy.windowDays,
+          watchlistLimit: policy.watchlistLimit,
+          compliance: policy.compliance,
+          concurrentStreams: policy.concurrentStreams,
+        },
+        usage: {
+          day: now.toISOString().slice(0, 10),
+          resetsInSeconds: Math.max(1, Math.ceil((DAY * 1000 - (now.getTime() % (DAY * 1000))) / 1000)),
+          total: perKey.reduce((n, k) => n + k.usedToday, session.usedToday),
+          keys: perKey,
+          session,
+        },
+      };
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof accountsService>;

@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { DomainError, invalidParameter } from '../../domain/errors.ts';
+import { type Plan, planAtLeast } from '../../domain/plans.ts';
+import type { ApiKeyRow, ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
+import type { Clock } from '../context.ts';
+import type { Authenticator } from './authenticator.ts';
+import { apiKeyPrefix, generateApiKey, sha256hex } from './secrets.ts';
+
+/** Active keys one account may hold. */
+export const MAX_KEYS_PER_USER = 25;
+const MAX_NAME_LENGTH = 100;
+
+export function keysService(deps: { apiKeys: ApiKeysRepository; auth: Authenticator; clock: Clock; minPlan: Plan }) {
+  return {
+    /** Creates a key; the secret is returned here and never again. */
+    async create(owner: { userId: string; plan: Plan }, name?: string): Promise<{ key: ApiKeyRow; secret: string }> {
+      if (!planAtLeast(owner.plan, deps.minPlan)) {
+        throw new DomainError('plan_required', `Creating API keys requires the ${deps.minPlan} plan or higher`, {
+          currentPlan: owner.plan,
+          hint: `Upgrade your account to ${deps.minPlan} or higher to create API keys.`,
+        });
+      }
+      const label = (name ?? '').trim() || 'API key';
+      if (label.length > MAX_NAME_LENGTH) throw invalidParameter('name', `at most ${MAX_NAME_LENGTH} characters`);
+      const existing = await deps.apiKeys.listForUser(owner.userId);
+      if (existing.length >= MAX_KEYS_PER_USER) {
+        throw new DomainError('limit_exceeded', `An account can hold at most ${MAX_KEYS_PER_USER} active keys; revoke one first`, {
+          limit: MAX_KEYS_PER_USER,
+        });
+      }
+      const secret = generateApiKey();
+      const key = await deps.apiKeys.create({
+        id: randomUUID(),
+        userId: owner.userId,
+        name: label,
+        keyHash: sha256hex(secret),
+        prefix: apiKeyPrefix(secret),
+        now: deps.clock.now(),
+      });
+      return { key, secret };
+    },
+
+    list(userId: string) {
+      return deps.apiKeys.listForUser(userId);
+    },
+
+    /** Revokes one of the user's keys; another user's key id is simply not found. */
+    async revoke(userId: string, keyId: string): Promise<void> {
+      const hash = await deps.apiKeys.revoke(userId, keyId, deps.clock.now());
+      if (!hash) throw new DomainError('not_found', 'No such API key');
+      deps.auth.forgetKey(hash);
+    },
+  };
+}
+
+export type KeysService = ReturnType<typeof keysService>;

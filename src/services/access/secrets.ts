@@ -1,0 +1,39 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+// API keys: `vis_` + 40 base62 characters (~238 bits). Stored only as a SHA-256
+// digest plus a display prefix; a fast hash is right here because the secret is
+// random and long, unlike a password.
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const API_KEY_BODY_LENGTH = 40;
+export const API_KEY_PATTERN = /^vis_[0-9A-Za-z]{32,128}$/;
+/** Characters of the secret kept for display: `vis_` + 8. */
+export const API_KEY_PREFIX_LENGTH = 12;
+
+/** Uniform base62 by rejection sampling (bytes >= 248 are dropped: 248 = 4 * 62). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248) out += BASE62[b % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const generateApiKey = () => `vis_${randomBase62(API_KEY_BODY_LENGTH)}`;
+export const apiKeyPrefix = (secret: string) => secret.slice(0, API_KEY_PREFIX_LENGTH);
+
+/** Session cookie value: 32 random bytes. */
+export const generateSessionToken = () => randomBytes(32).toString('base64url');
+export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const sha256hex = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** Constant-time equality of two strings (false on different lengths). */
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,41 @@
+import type { UserPlan } from '../../src/domain/plans.ts';
+import type { TestApp } from './app.ts';
+
+let n = 0;
+export const uniqueEmail = (tag = 'user') => `${tag}.${process.pid}.${Date.now().toString(36)}.${n++}@example.com`;
+
+export interface TestUser {
+  userId: string;
+  email: string;
+  password: string;
+  plan: UserPlan;
+  secret: string;
+  keyId: string;
+}
+
+/** A user of the given plan with one API key, made through the services (as the CLI does). */
+export async function userWithKey(t: TestApp, plan: UserPlan, tag = plan): Promise<TestUser> {
+  const email = uniqueEmail(tag);
+  const password = 'correct horse battery';
+  const user = await t.app.services.accounts.createUser({ email, password, plan });
+  // Test fixture: the key is made whatever API_KEY_MIN_PLAN says (the gate has its own tests).
+  const { key, secret } = await t.app.services.keys.create({ userId: user.id, plan: 'vip' }, `${tag} key`);
+  return { userId: user.id, email, password, plan, secret, keyId: key.id };
+}
+
+/** Logs in through the web endpoint and returns the Cookie header value. */
+export async function login(t: TestApp, email: string, password: string): Promise<string> {
+  const res = await fetch(`${t.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
+  return sessionCookie(res);
+}
+
+export function sessionCookie(res: Response): string {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith('vis_session='));
+  if (!set) throw new Error('no session cookie');
+  return set.split(';')[0];
+}
