@@ -34,6 +34,7 @@ import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { openInfra } from './infra/index.ts';
 import type { RedisHandle } from './infra/redis.ts';
+import { csrfPlugin } from './web/csrf.ts';
 import { webPlugin } from './web/plugin.ts';
 
 export { API_PREFIX } from './http/paths.ts';
@@ -117,6 +118,7 @@ export const appPlugin = fp(
     await app.register(openapiPlugin);
     await app.register(cookie, { hook: false });
     await app.register(viewerPlugin);
+    await app.register(csrfPlugin);
     await app.register(accessPlugin, { cache: infra.cache });
 
     await app.register(healthRoutes);

@@ -10,8 +10,8 @@ export const API_BASE = '/api/v1/infrastructure';
 export interface PageContext {
   now: Date;
   viewer: Viewer;
-  /** The signed-in account, when the request carries a web session. */
-  account: { email: string; plan: Plan } | null;
+  /** Set when the request carries a logged-in web session. */
+  account: { plan: Plan } | null;
   /** Token forms and fetch calls send back (see docs/web.md, CSRF). */
   csrfToken: string;
   assets: Assets;
@@ -57,7 +57,7 @@ ${scripts.map((s) => html`<script type="module" src="${ctx.assets.url(s)}"></scr
       ${
         ctx.account
           ? html`<li>${navLink(ctx, '/account', 'Account')}</li>
-      <li><form method="post" action="/logout" class="inline-form" data-logout><input type="hidden" name="_csrf" value="${ctx.csrfToken}"><button type="submit" class="link-button">Log out</button></form></li>`
+      <li><form method="post" action="/api/v1/auth/logout" class="inline-form" data-logout><input type="hidden" name="_csrf" value="${ctx.csrfToken}"><button type="submit" class="link-button">Log out</button></form></li>`
           : html`<li>${navLink(ctx, '/login', 'Log in')}</li>
       <li><a class="button button--small" href="/signup"${ctx.path === '/signup' ? html` aria-current="page"` : ''}>Sign up</a></li>`
       }

@@ -1,23 +1,30 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
+import { ACCOUNT_PREFIX, API_PREFIX } from '../http/paths.ts';
 import { SLUG_PATTERN } from '../http/schemas/common.ts';
+import { MIN_PASSWORD_LENGTH } from '../services/access/passwords.ts';
 import { Assets } from './assets.ts';
 import { ensureCsrfToken } from './csrf.ts';
 import { vendorPageData } from './data.ts';
 import type { Html } from './html.ts';
-import { API_BASE, layout, type Page, type PageContext } from './layout.ts';
+import { layout, type Page, type PageContext } from './layout.ts';
+import { accountPage, keysTable } from './pages/account.ts';
+import { localPath, loginPage, signupPage } from './pages/auth.ts';
 import { errorPage, notFoundPage } from './pages/errors.ts';
 import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
 import { vendorMain, vendorPage } from './pages/vendor.ts';
 import { setSecurityHeaders } from './security.ts';
 
 // The web application: server-rendered pages at /, static assets at /assets/,
-// and HTML partials at /partials/ that the live module swaps in when the event
-// stream reports a change. Registered without fastify-plugin, so its hooks and
+// and HTML partials at /partials/ that the page modules swap in (live updates,
+// lists after a change). Registered without fastify-plugin, so its hooks and
 // error handler apply to these routes only (the API keeps its JSON errors).
+// Pages authenticate like the API ('optional': the web session when there is
+// one, else anonymous) and call the same services.
 
 const SLUG = new RegExp(SLUG_PATTERN);
-const hide = { schema: { hide: true } };
+/** Page routes: hidden from the API description, session recognised when present. */
+const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
 
 export interface WebOptions {
   assets?: Assets;
@@ -34,7 +41,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   const context = (request: FastifyRequest, reply: FastifyReply): PageContext => ({
     now: services.clock.now(),
     viewer: request.viewer,
-    account: null,
+    account: request.viewer.authKind === 'session' ? { plan: request.viewer.plan } : null,
     csrfToken: ensureCsrfToken(request, reply),
     assets,
     path: request.url.split('?')[0]!,
@@ -49,25 +56,38 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       .header('Vary', 'Cookie')
       .send(layout(ctx, page).value);
 
-  // Until the event stream route exists the live module polls the partials instead.
-  const streamPath = `${API_BASE}/incidents/stream`;
-  let streamAvailable: boolean | null = null;
-  const hasStream = () => (streamAvailable ??= app.hasRoute({ method: 'GET', url: streamPath }));
-
   const sendPartial = (reply: FastifyReply, body: Html) =>
     reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body.value);
 
+  /** Pages of the account area: the session's user, or a redirect to the login page. */
+  const signedIn = (request: FastifyRequest, reply: FastifyReply): string | null => {
+    const v = request.viewer;
+    if (v.authKind === 'session' && v.userId) return v.userId;
+    reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
+    return null;
+  };
+
+  // Until the event stream route exists the live module polls the partials instead.
+  const streamPath = `${API_PREFIX}/incidents/stream`;
+  let streamAvailable: boolean | null = null;
+  const hasStream = () => (streamAvailable ??= app.hasRoute({ method: 'GET', url: streamPath }));
+
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const ctx = context(request, reply);
-    if (err instanceof DomainError && err.code === 'not_found') return send(reply, ctx, notFoundPage(err.message));
-    if (err instanceof DomainError && err.code === 'invalid_parameter') return send(reply, ctx, errorPage(400, 'Bad request', err.message));
+    if (err instanceof DomainError) {
+      if (err.code === 'not_found') return send(reply, ctx, notFoundPage(err.message));
+      if (err.code === 'invalid_parameter') return send(reply, ctx, errorPage(400, 'Bad request', err.message));
+      // A credential that does not work (e.g. a stale API key header) on a page: say so plainly.
+      if (err.code === 'unauthorized') return send(reply, ctx, errorPage(401, 'Not signed in', err.message));
+      if (err.code === 'rate_limit_exceeded') return send(reply, ctx, errorPage(429, 'Too many requests', err.message));
+    }
     if (err.validation) return send(reply, ctx, errorPage(400, 'Bad request', 'The address has an invalid parameter.'));
     request.log.error({ err }, 'page failed');
     return send(reply, ctx, errorPage(500, 'Something went wrong', 'The page could not be shown. Try again in a moment.'));
   });
 
   // Assets: only files present at start-up; versioned URLs are immutable.
-  app.get<{ Params: { '*': string }; Querystring: { v?: string } }>('/assets/*', hide, async (request, reply) => {
+  app.get<{ Params: { '*': string }; Querystring: { v?: string } }>('/assets/*', { schema: { hide: true } }, async (request, reply) => {
     const asset = assets.get(request.params['*']);
     if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     reply.header('Content-Type', asset.type).header('ETag', asset.etag);
@@ -76,13 +96,14 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     return reply.send(asset.body);
   });
 
-  app.get('/', hide, async (request, reply) => {
+  // ------------------------------------------------------------ public pages
+  app.get('/', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
     return send(reply, ctx, overviewPage(await services.overview.overview(), ctx, filter, hasStream()));
   });
 
-  app.get('/partials/overview', hide, async (request, reply) => {
+  app.get('/partials/overview', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
     return sendPartial(reply, overviewMain(await services.overview.overview(), ctx, filter));
@@ -90,11 +111,10 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
 
   const pageNumber = (q: unknown) => {
     const raw = (q as { page?: unknown }).page;
-    const n = typeof raw === 'string' && /^[1-9][0-9]{0,3}$/.test(raw) ? Number(raw) : 1;
-    return n;
+    return typeof raw === 'string' && /^[1-9][0-9]{0,3}$/.test(raw) ? Number(raw) : 1;
   };
 
-  app.get<{ Params: { vendor: string } }>('/vendors/:vendor', hide, async (request, reply) => {
+  app.get<{ Params: { vendor: string } }>('/vendors/:vendor', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const slug = request.params.vendor;
     if (!SLUG.test(slug)) return send(reply, ctx, notFoundPage('There is no vendor with that name.'));
@@ -102,11 +122,44 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     return send(reply, ctx, vendorPage(data, ctx, hasStream()));
   });
 
-  app.get<{ Params: { vendor: string } }>('/partials/vendors/:vendor', hide, async (request, reply) => {
+  app.get<{ Params: { vendor: string } }>('/partials/vendors/:vendor', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const slug = request.params.vendor;
     if (!SLUG.test(slug)) return reply.code(404).send('Not found');
     const data = await vendorPageData(services, slug, request.viewer, pageNumber(request.query));
     return sendPartial(reply, vendorMain(data, ctx));
+  });
+
+  // ---------------------------------------------------------- signup / login
+  app.get('/signup', PAGE, async (request, reply) => {
+    const next = localPath((request.query as { next?: unknown }).next, '/account?welcome=1');
+    if (request.viewer.authKind === 'session') return reply.redirect(localPath(next), 303);
+    return send(reply, context(request, reply), signupPage(next, MIN_PASSWORD_LENGTH));
+  });
+
+  app.get('/login', PAGE, async (request, reply) => {
+    const next = localPath((request.query as { next?: unknown }).next);
+    if (request.viewer.authKind === 'session') return reply.redirect(next, 303);
+    return send(reply, context(request, reply), loginPage(next));
+  });
+
+  // ------------------------------------------------------------ account area
+  app.get('/account', PAGE, async (request, reply) => {
+    const userId = signedIn(request, reply);
+    if (!userId) return reply;
+    const ctx = context(request, reply);
+    const [summary, keys] = await Promise.all([services.accounts.summary(userId), services.keys.list(userId)]);
+    const welcome = (request.query as { welcome?: unknown }).welcome === '1';
+    return send(
+      reply,
+      ctx,
+      accountPage({ summary, keys, keyMinPlan: app.config.apiKeyMinPlan, apiBase: ACCOUNT_PREFIX, welcome, extraSections: [] }, ctx),
+    );
+  });
+
+  app.get('/partials/account/keys', PAGE, async (request, reply) => {
+    const v = request.viewer;
+    if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
+    return sendPartial(reply, keysTable(await services.keys.list(v.userId), services.clock.now()));
   });
 }
