@@ -54,7 +54,7 @@ function openPostgres(url: string, schema: string | null): Store {
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const store = withCommon(db, 'postgres');
+  const store = withCommon(db, 'postgres', schema);
   const migrate = store.migrate;
   store.migrate = async () => {
     if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
@@ -63,14 +63,16 @@ function openPostgres(url: string, schema: string | null): Store {
   return store;
 }
 
-function withCommon(db: Kysely<Database>, dialect: Dialect): Store {
+function withCommon(db: Kysely<Database>, dialect: Dialect, schema: string | null = null): Store {
   return {
     db,
     dialect,
     async migrate() {
       // Kysely's migrator takes a lock (a lock table row, FOR UPDATE on PostgreSQL),
       // so several instances starting together run each migration once.
-      const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+      // With a schema, the migrator must look for its own tables there: without it, it
+      // sees kysely_migration_lock of any schema (another test run) and skips creating ours.
+      const migrator = new Migrator({ db, provider: migrationProvider(dialect), migrationTableSchema: schema ?? undefined });
       const { error, results } = await migrator.migrateToLatest();
       const failed = results?.find((r) => r.status === 'Error');
       if (error || failed) {

@@ -14,7 +14,7 @@ export interface TestUser {
 }
 
 /** A user of the given plan with one API key, made through the services (as the CLI does). */
-export async function userWithKey(t: TestApp, plan: UserPlan, tag = plan): Promise<TestUser> {
+export async function userWithKey(t: TestApp, plan: UserPlan, tag: string = plan): Promise<TestUser> {
   const email = uniqueEmail(tag);
   const password = 'correct horse battery';
   const user = await t.app.services.accounts.createUser({ email, password, plan });

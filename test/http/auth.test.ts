@@ -29,7 +29,8 @@ describe('authentication, switch off (anonymous tier allowed)', () => {
   });
 
   test('X-API-Key and Authorization: Bearer both authenticate with the key owner plan', async () => {
-    for (const headers of [{ 'x-api-key': pro.secret }, { authorization: `Bearer ${pro.secret}` }, { authorization: `bearer ${pro.secret}` }]) {
+    const variants: Record<string, string>[] = [{ 'x-api-key': pro.secret }, { authorization: `Bearer ${pro.secret}` }, { authorization: `bearer ${pro.secret}` }];
+    for (const headers of variants) {
       const r = await getJson(`${t.api}/incidents?timePeriod=90d`, { headers });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.dataWindow.applied, '90d');
@@ -40,7 +41,7 @@ describe('authentication, switch off (anonymous tier allowed)', () => {
   });
 
   test('a present but wrong key is 401 with the contract body, on every route kind', async () => {
-    const wrong = [
+    const wrong: Record<string, string>[] = [
       { 'x-api-key': 'vis_notARealKeyButWellFormed0123456789ABCD' },
       { 'x-api-key': 'garbage' },
       { 'x-api-key': '' },

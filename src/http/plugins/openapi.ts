@@ -27,11 +27,16 @@ export const openapiPlugin = fp(
           { name: 'lists', description: 'Cross-vendor lists' },
           { name: 'analytics', description: 'Statistics' },
           { name: 'operations', description: 'Liveness, readiness and this document' },
+          { name: 'auth', description: 'Web sessions: signup, login, logout' },
+          { name: 'account', description: 'Plan, usage and API keys of the caller' },
         ],
+        // A key in either header, a web session, or (when the operator allows it) nothing.
+        security: [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }, {}],
         components: {
           securitySchemes: {
             apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
             bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
+            sessionCookie: { type: 'apiKey', in: 'cookie', name: 'vis_session', description: 'Web session from /api/v1/auth/login' },
           },
         },
       },

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, API_PREFIX } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
+import { openStore } from '../src/store/db.ts';
+import { runLoad, type LoadResult } from './load.ts';
+
+// Cached GET /incidents?limit=50 and /vendor-status/{v} through the whole access
+// pipeline (API key authentication, rate limiting that counts every request,
+// response cache HIT) against a bare node:http server answering the same bytes,
+// in the same run. Plan limits are raised through RATE_LIMITS so nothing is refused.
+//
+//   npm run bench -- access [--seconds 5] [--connections 16] [--rounds 3]
+//   REDIS_URL=redis://127.0.0.1:6379 npm run bench -- access   (limits and cache in Redis)
+
+function option(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function accessBench(args: string[]) {
+  const seconds = option(args, 'seconds', 5);
+  const connections = option(args, 'connections', 16);
+  const rounds = option(args, 'rounds', 3);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    INGEST: 'off',
+    REDIS_URL: process.env.REDIS_URL ?? '',
+    REDIS_PREFIX: `vis-bench-${process.pid}:`,
+    RATE_LIMITS: JSON.stringify({ pro: { perMinute: 1_000_000_000, perDay: 1_000_000_000 } }),
+  });
+  const store = openStore(config);
+  const app = await buildApp(config, { store });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const appPort = (app.server.address() as { port: number }).port;
+
+  // 60 incidents so the first page is a realistic 50-item body.
+  const repo = incidentsRepository(store.db);
+  const vendors = ['github', 'cloudflare', 'stripe', 'openai'];
+  for (let i = 0; i < 60; i++) {
+    const startedAt = new Date(Date.now() - (i + 1) * 3_600_000).toISOString();
+    const status = i % 3 === 0 ? 'investigating' : 'resolved';
+    await repo.upsert(
+      {
+        id: `${vendors[i % 4]}:bench-${i}`,
+        vendor: vendors[i % 4],
+        title: `Elevated error rates on API requests (${i})`,
+        status,
+        sourceStatus: status,
+        impact: i % 5 === 0 ? 'major' : 'minor',
+        startedAt,
+        updatedAt: startedAt,
+        resolvedAt: status === 'resolved' ? new Date(Date.parse(startedAt) + 2_700_000).toISOString() : null,
+        components: ['API', 'Webhooks'],
+        updates: [
+          { status: 'investigating', body: 'We are investigating elevated error rates for API requests.', createdAt: startedAt },
+          { status, body: 'A fix has been implemented and we are monitoring the results.', createdAt: startedAt },
+        ],
+        url: `https://status.example.com/incidents/${i}`,
+        source: 'statuspage-v2',
+      },
+      `fp-${i}`,
+    );
+  }
+  const user = await app.services.accounts.createUser({ email: 'bench@example.com', password: 'bench password', plan: 'pro' });
+  const { secret } = await app.services.keys.create({ userId: user.id, plan: 'pro' }, 'bench');
+  const headers = { 'x-api-key': secret };
+
+  const targets = [`${API_PREFIX}/incidents?limit=50`, `${API_PREFIX}/vendor-status/github`];
+  console.log(`access pipeline vs bare node:http — ${connections} connections, ${seconds} s per run, ${rounds} rounds, limiter+cache: ${config.redisUrl ? 'redis' : 'in-process'}`);
+  for (const target of targets) {
+    const warm = await fetch(`http://127.0.0.1:${appPort}${target}`, { headers });
+    const body = Buffer.from(await warm.arrayBuffer());
+    const contentType = warm.headers.get('content-type') ?? 'application/json';
+    const bare = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+      res.end(body);
+    });
+    bare.keepAliveTimeout = 60_000;
+    app.server.keepAliveTimeout = 60_000;
+    await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+    const barePort = (bare.address() as { port: number }).port;
+
+    const results: { app: LoadResult; bare: LoadResult }[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const base = { path: target, connections, seconds, warmupSeconds: 1, expectStatus: 200 };
+      const b = await runLoad({ ...base, port: barePort, headers: {} });
+      // The cache entry lives 30–60 s of clock time; keep it warm between runs.
+      await fetch(`http://127.0.0.1:${appPort}${target}`, { headers });
+      const a = await runLoad({ ...base, port: appPort, headers, expectHeader: ['x-cache', 'HIT'] });
+      results.push({ app: a, bare: b });
+    }
+    await new Promise((r) => bare.close(r));
+
+    const appRps = median(results.map((r) => r.app.rps));
+    const bareRps = median(results.map((r) => r.bare.rps));
+    const appP50 = median(results.map((r) => r.app.p50ms));
+    const appP99 = median(results.map((r) => r.app.p99ms));
+    const bareP50 = median(results.map((r) => r.bare.p50ms));
+    const bareP99 = median(results.map((r) => r.bare.p99ms));
+    const errors = results.reduce((n, r) => n + r.app.unexpected + r.app.headerMismatch + r.bare.unexpected, 0);
+    console.log(`\nGET ${target}  (${body.length} bytes)`);
+    for (const [i, r] of results.entries()) {
+      console.log(`  round ${i + 1}: app ${r.app.rps.toFixed(0)} req/s, bare ${r.bare.rps.toFixed(0)} req/s, ratio ${(r.app.rps / r.bare.rps).toFixed(2)}`);
+    }
+    console.log(`  app  (key + rate limit + cache HIT): ${appRps.toFixed(0)} req/s   p50 ${appP50.toFixed(2)} ms   p99 ${appP99.toFixed(2)} ms`);
+    console.log(`  bare node:http, same bytes:          ${bareRps.toFixed(0)} req/s   p50 ${bareP50.toFixed(2)} ms   p99 ${bareP99.toFixed(2)} ms`);
+    console.log(`  ratio (median rounds): ${(appRps / bareRps).toFixed(2)}   target >= 0.70   non-200 or non-HIT responses: ${errors}`);
+  }
+
+  const used = await app.services.limiter.peek(`k:${(await app.services.keys.list(user.id))[0].id}`, [
+    { name: 'day', limit: 1_000_000_000, windowSeconds: 86_400 },
+  ]);
+  console.log(`\nrequests counted by the limiter for the bench key today: ${used.windows[0].used}`);
+  await app.close();
+  await store.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,13 @@
+// Benchmarks print figures; they are not tests. `npm run bench -- <name> [options]`.
+const benches: Record<string, () => Promise<(args: string[]) => Promise<void>>> = {
+  access: async () => (await import('./access.ts')).accessBench,
+};
+
+const [name = 'access', ...args] = process.argv.slice(2);
+const load = benches[name];
+if (!load) {
+  console.error(`unknown bench '${name}' (benches: ${Object.keys(benches).join(', ')})`);
+  process.exit(2);
+}
+await (await load())(args);
+process.exit(0);
