@@ -16,6 +16,7 @@ import { analyticsRoutes } from './http/routes/analytics.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
 import { listRoutes } from './http/routes/lists.ts';
+import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
 import { ErrorBody } from './http/schemas/common.ts';
 import {
@@ -128,6 +129,7 @@ export const appPlugin = fp(
         await api.register(vendorRoutes);
         await api.register(listRoutes);
         await api.register(analyticsRoutes);
+        await api.register(perUserRoutes);
       },
       { prefix: API_PREFIX },
     );

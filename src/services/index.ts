@@ -4,21 +4,26 @@ import type { Store } from '../store/db.ts';
 import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
-import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
-import { usersRepository } from '../store/repositories/users-repository.ts';
+import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
 import { publicationsRepository } from '../store/repositories/publications-repository.ts';
+import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
 import { sourcesRepository } from '../store/repositories/sources-repository.ts';
 import { statusRepository } from '../store/repositories/status-repository.ts';
+import { usersRepository } from '../store/repositories/users-repository.ts';
 import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
+import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
 import { catalogService } from './catalog-service.ts';
 import type { Clock } from './context.ts';
+import { favoritesService } from './favorites-service.ts';
+import { preferencesService } from './preferences-service.ts';
 import { overviewService } from './overview-service.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
 import { statusService } from './status-service.ts';
+import { watchlistService } from './watchlist-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store) {
@@ -30,6 +35,8 @@ export function createRepositories(store: Store) {
     incidents: incidentsRepository(db),
     maintenances: maintenancesRepository(db),
     publications: publicationsRepository(db),
+    watchlist: watchlistRepository(db),
+    preferences: preferencesRepository(db),
     users: usersRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),
@@ -59,6 +66,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
   const base = { ...repos, catalog, clock };
+  const stats = statsService(base);
   return {
     config,
     clock,
@@ -67,7 +75,10 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     catalog,
     records: recordsService(base),
     status: statusService(base),
-    stats: statsService(base),
+    stats,
+    watchlist: watchlistService(base),
+    preferences: preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate }),
+    favorites: favoritesService({ ...base, stats }),
     overview: overviewService(base),
     limiter,
     auth,

@@ -154,6 +154,38 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+export interface WatchlistsTable {
+  user_id: string;
+  version: number;
+  updated_at: string;
+}
+
+export interface WatchlistVendorsTable {
+  user_id: string;
+  vendor: string;
+  position: number;
+  added_at: string;
+}
+
+export interface NotificationPreferencesTable {
+  user_id: string;
+  /** JSON: the non-secret settings document (domain/preferences.ts StoredPreferences). */
+  settings: string;
+  webhook_secret: string | null;
+  /** The secret replaced by the last rotation, still used to sign until it expires. */
+  webhook_previous_secret: string | null;
+  webhook_previous_expires_at: string | null;
+  pagerduty_routing_key: string | null;
+  /** SHA-256 (hex) of the personal feed token; the token itself is never stored. */
+  rss_token_hash: string | null;
+  /** Last characters of the feed token, for the masked feed URL. */
+  rss_token_hint: string | null;
+  /** JSON written by the Slack connection flow; read-only through the API. */
+  slack_connection: string | null;
+  version: number;
+  updated_at: string;
+}
+
 export interface Database {
   vendors: VendorsTable;
   sources: SourcesTable;
@@ -167,4 +199,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
+  watchlists: WatchlistsTable;
+  watchlist_vendors: WatchlistVendorsTable;
+  notification_preferences: NotificationPreferencesTable;
 }

@@ -19,13 +19,14 @@ export const openapiPlugin = fp(
           license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         },
         servers: [{ url: '/', description: 'This service' }],
-        // Public reads also answer anonymous callers (the anonymous tier), hence `{}`.
-        security: [{}, { apiKeyHeader: [] }, { bearer: [] }],
         tags: [
           { name: 'discovery', description: 'Vendors and their slugs' },
           { name: 'vendor', description: 'One vendor' },
           { name: 'lists', description: 'Cross-vendor lists' },
           { name: 'analytics', description: 'Statistics' },
+          { name: 'watchlist', description: "The caller's vendor watchlist (authentication required)" },
+          { name: 'notifications', description: 'Notification preferences (authentication required)' },
+          { name: 'dashboard', description: 'Dashboard bundle for many vendors (authentication required)' },
           { name: 'operations', description: 'Liveness, readiness and this document' },
           { name: 'auth', description: 'Web sessions: signup, login, logout' },
           { name: 'account', description: 'Plan, usage and API keys of the caller' },

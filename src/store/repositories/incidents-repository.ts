@@ -3,6 +3,7 @@ import type { IncidentRecord, IncidentStatus, Impact, RecordUpdate } from '../..
 import type { Database, IncidentsTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
+import { firstPerVendor } from './per-vendor.ts';
 
 export interface IncidentFilter {
   vendors?: string[];
@@ -67,6 +68,11 @@ export function incidentsRepository(db: Kysely<Database>) {
     async all(f: IncidentFilter): Promise<IncidentRecord[]> {
       const rows = await filtered(f).selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').execute();
       return rows.map(toIncident);
+    },
+
+    /** Newest `perVendor` incidents of each vendor, in one query. */
+    latestPerVendor(f: IncidentFilter, perVendor: number): Promise<Map<string, IncidentRecord[]>> {
+      return firstPerVendor(db, filtered(f), 'started_at', 'desc', perVendor, toIncident);
     },
 
     async get(id: string): Promise<{ record: IncidentRecord; fingerprint: string } | null> {

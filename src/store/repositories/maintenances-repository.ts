@@ -3,6 +3,7 @@ import type { Impact, MaintenanceRecord, MaintenanceStatus, RecordUpdate } from 
 import type { Database, MaintenancesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
+import { firstPerVendor } from './per-vendor.ts';
 
 export interface MaintenanceFilter {
   vendors?: string[];
@@ -67,6 +68,11 @@ export function maintenancesRepository(db: Kysely<Database>) {
     async all(f: MaintenanceFilter): Promise<MaintenanceRecord[]> {
       const rows = await filtered(f).selectAll().orderBy('scheduled_for', 'desc').orderBy('id', 'desc').execute();
       return rows.map(toMaintenance);
+    },
+
+    /** First `perVendor` windows of each vendor by scheduled start (`asc`: soonest first), in one query. */
+    firstPerVendor(f: MaintenanceFilter, perVendor: number, direction: 'asc' | 'desc'): Promise<Map<string, MaintenanceRecord[]>> {
+      return firstPerVendor(db, filtered(f), 'scheduled_for', direction, perVendor, toMaintenance);
     },
 
     async getMany(ids: string[]): Promise<Map<string, { record: MaintenanceRecord; fingerprint: string }>> {

@@ -3,6 +3,7 @@ import type { AdvisoryRecord, Severity, UpdateRecord } from '../../domain/record
 import type { AdvisoriesTable, Database, ReleaseUpdatesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
+import { firstPerVendor } from './per-vendor.ts';
 
 // Advisories and release notes: both are dated publications of a vendor, listed
 // newest first within a window.
@@ -56,6 +57,15 @@ export function publicationsRepository(db: Kysely<Database>) {
     },
     listUpdates(f: PublicationFilter, limit: number, offset: number): Promise<Page<UpdateRecord>> {
       return paginate(updates(f), 'published_at', limit, offset, toReleaseUpdate);
+    },
+
+    /** Newest `perVendor` advisories of each vendor, in one query. */
+    latestAdvisoriesPerVendor(f: PublicationFilter, perVendor: number): Promise<Map<string, AdvisoryRecord[]>> {
+      return firstPerVendor(db, advisories(f), 'published_at', 'desc', perVendor, toAdvisory);
+    },
+    /** Newest `perVendor` release notes of each vendor, in one query. */
+    latestUpdatesPerVendor(f: PublicationFilter, perVendor: number): Promise<Map<string, UpdateRecord[]>> {
+      return firstPerVendor(db, updates(f), 'published_at', 'desc', perVendor, toReleaseUpdate);
     },
 
     async advisoryFingerprints(ids: string[]): Promise<Map<string, string>> {

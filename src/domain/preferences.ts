@@ -1,0 +1,261 @@
+import { DomainError } from './errors.ts';
+import { webhookUrlProblem } from './outbound-url.ts';
+import { IMPACTS, type Impact } from './records.ts';
+
+// Notification preferences (DESIGN.md §7). Keys are snake_case. The stored
+// document holds only non-secret settings; secrets (webhook signing secret,
+// PagerDuty routing key, RSS feed token) are kept apart and only ever shown
+// masked, except once in the response that generated them.
+
+export const EMAIL_DIGESTS = ['off', 'hourly', 'daily'] as const;
+export type EmailDigest = (typeof EMAIL_DIGESTS)[number];
+
+export const WEBHOOK_FORMATS = ['standard', 'discord'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/** Event types an alert can be about (the event log's types). */
+export const ALERT_EVENT_TYPES = [
+  'incident.created',
+  'incident.updated',
+  'incident.resolved',
+  'maintenance.scheduled',
+  'maintenance.started',
+  'maintenance.updated',
+  'maintenance.completed',
+] as const;
+export type AlertEventType = (typeof ALERT_EVENT_TYPES)[number];
+
+export const PREFERENCE_KEYS = [
+  'in_app',
+  'email',
+  'slack',
+  'slack_connection',
+  'webhook',
+  'pagerduty',
+  'rss',
+  'newsletter',
+  'muted_vendors',
+  'content_filters',
+] as const;
+
+/** Per-channel vendor lists and muted vendors are bounded like the dashboard bundle. */
+export const MAX_VENDOR_LIST = 500;
+export const MAX_COMPONENT_FILTERS = 100;
+/** Path of the personal feed; the token is the secret part. */
+export const FEED_PATH_PREFIX = '/api/v1/feeds/';
+export const feedPath = (token: string) => `${FEED_PATH_PREFIX}${token}.rss`;
+
+export interface StoredPreferences {
+  in_app: { enabled: boolean };
+  /** `address: null` = the account's own e-mail address. */
+  email: { enabled: boolean; address: string | null; digest: EmailDigest };
+  /** `vendors: null` = the watchlist. */
+  slack: { enabled: boolean; vendors: string[] | null };
+  webhook: { enabled: boolean; url: string | null; format: WebhookFormat; vendors: string[] | null };
+  pagerduty: { enabled: boolean; vendors: string[] | null };
+  rss: { enabled: boolean };
+  newsletter: { enabled: boolean };
+  muted_vendors: string[];
+  content_filters: { min_impact: Impact; event_types: AlertEventType[]; components: string[] };
+}
+
+export interface PreferencesPatch {
+  in_app?: { enabled?: boolean };
+  email?: { enabled?: boolean; address?: string | null; digest?: EmailDigest };
+  slack?: { enabled?: boolean; vendors?: string[] | null };
+  webhook?: {
+    enabled?: boolean;
+    url?: string | null;
+    format?: WebhookFormat;
+    vendors?: string[] | null;
+    /** Read-only, ignored. */
+    secret?: unknown;
+    /** Read-only, ignored. */
+    previous_secret_expires_at?: unknown;
+  };
+  pagerduty?: { enabled?: boolean; routing_key?: string | null; vendors?: string[] | null };
+  rss?: { enabled?: boolean; feed_url?: unknown };
+  newsletter?: { enabled?: boolean };
+  muted_vendors?: string[];
+  content_filters?: { min_impact?: Impact; event_types?: AlertEventType[]; components?: string[] };
+  /** Read-only: accepted and ignored, so a GET body can be sent back as it is. */
+  slack_connection?: unknown;
+}
+
+export interface SlackConnection {
+  connected: boolean;
+  team: string | null;
+  connected_at: string | null;
+}
+
+/** What the API shows: settings plus masked secrets and read-only fields. */
+export interface PreferencesView {
+  in_app: { enabled: boolean };
+  email: { enabled: boolean; address: string | null; digest: EmailDigest };
+  slack: { enabled: boolean; vendors: string[] | null };
+  slack_connection: SlackConnection;
+  webhook: {
+    enabled: boolean;
+    url: string | null;
+    format: WebhookFormat;
+    vendors: string[] | null;
+    secret: string | null;
+    previous_secret_expires_at?: string;
+  };
+  pagerduty: { enabled: boolean; routing_key: string | null; vendors: string[] | null };
+  rss: { enabled: boolean; feed_url: string | null };
+  newsletter: { enabled: boolean };
+  muted_vendors: string[];
+  content_filters: { min_impact: Impact; event_types: AlertEventType[]; components: string[] };
+}
+
+export function defaultPreferences(): StoredPreferences {
+  return {
+    in_app: { enabled: true },
+    email: { enabled: false, address: null, digest: 'off' },
+    slack: { enabled: false, vendors: null },
+    webhook: { enabled: false, url: null, format: 'standard', vendors: null },
+    pagerduty: { enabled: false, vendors: null },
+    rss: { enabled: false },
+    newsletter: { enabled: false },
+    muted_vendors: [],
+    content_filters: { min_impact: 'none', event_types: [...ALERT_EVENT_TYPES], components: [] },
+  };
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Deep merge: objects merge key by key, anything else (arrays, null, scalars)
+ * replaces. Keys missing from `base` are ignored (the patch was validated).
+ */
+function deepMerge<T>(base: T, patch: unknown): T {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return (patch === undefined ? base : patch) as T;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined || !(k in base)) continue;
+    out[k] = deepMerge((base as Record<string, unknown>)[k], v);
+  }
+  return out as T;
+}
+
+/** Stored document read back: fills keys added since it was written, drops unknown ones. */
+export function normalizeStored(raw: unknown): StoredPreferences {
+  return deepMerge(defaultPreferences(), isPlainObject(raw) ? raw : {});
+}
+
+const unique = (list: string[]) => [...new Set(list)];
+
+/** Read-only and secret fields never go into the stored document. */
+function settingsPart(patch: PreferencesPatch): unknown {
+  const { slack_connection: _sc, webhook, pagerduty, rss, ...rest } = patch;
+  const out: Record<string, unknown> = { ...rest };
+  if (webhook) {
+    const { secret: _s, previous_secret_expires_at: _p, ...w } = webhook;
+    out.webhook = w;
+  }
+  if (pagerduty) {
+    const { routing_key: _k, ...p } = pagerduty;
+    out.pagerduty = p;
+  }
+  if (rss) {
+    const { feed_url: _f, ...r } = rss;
+    out.rss = r;
+  }
+  return out;
+}
+
+/** Discord's webhook URLs get Discord-shaped bodies unless the caller says otherwise. */
+export function isDiscordWebhookUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return /^(?:[a-z]+\.)?discord(?:app)?\.com$/.test(u.hostname) && u.pathname.startsWith('/api/webhooks/');
+  } catch {
+    return false;
+  }
+}
+
+export function mergePreferences(current: StoredPreferences, patch: PreferencesPatch): StoredPreferences {
+  const next = deepMerge(current, settingsPart(patch));
+  // Lists are sets: duplicates collapse, first occurrence keeps its place.
+  next.muted_vendors = unique(next.muted_vendors);
+  next.content_filters = {
+    ...next.content_filters,
+    event_types: unique(next.content_filters.event_types) as AlertEventType[],
+    components: unique(next.content_filters.components),
+  };
+  for (const ch of ['slack', 'webhook', 'pagerduty'] as const) {
+    const vendors = next[ch].vendors;
+    if (vendors) next[ch] = { ...next[ch], vendors: unique(vendors) } as never;
+  }
+  if (patch.webhook?.url && patch.webhook.format === undefined && patch.webhook.url !== current.webhook.url) {
+    next.webhook.format = isDiscordWebhookUrl(patch.webhook.url) ? 'discord' : 'standard';
+  }
+  return next;
+}
+
+/** Every vendor slug a patch mentions (to check they exist, in one query). */
+export function vendorSlugsIn(patch: PreferencesPatch): string[] {
+  return unique([
+    ...(patch.muted_vendors ?? []),
+    ...(patch.slack?.vendors ?? []),
+    ...(patch.webhook?.vendors ?? []),
+    ...(patch.pagerduty?.vendors ?? []),
+  ]);
+}
+
+const EMAIL = /^[^\s@"<>()[\],;:\\]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+export const isEmailAddress = (v: string) => v.length <= 254 && EMAIL.test(v) && v.split('@')[0]!.length <= 64;
+
+/** PagerDuty Events v2 routing (integration) keys are 32 characters. */
+const ROUTING_KEY = /^[A-Za-z0-9]{32}$/;
+export const isRoutingKey = (v: string) => ROUTING_KEY.test(v);
+
+export interface ValidationContext {
+  /** OUTBOUND_ALLOW_PRIVATE: hosts/CIDRs allowed for http:// and private addresses. */
+  allowPrivate: readonly string[];
+}
+
+/** Problems of a patch on its own (formats); each names the field. */
+export function patchProblems(patch: PreferencesPatch, ctx: ValidationContext): { field: string; why: string }[] {
+  const out: { field: string; why: string }[] = [];
+  const address = patch.email?.address;
+  if (typeof address === 'string' && !isEmailAddress(address)) out.push({ field: 'email.address', why: 'is not a valid e-mail address' });
+  const url = patch.webhook?.url;
+  if (typeof url === 'string') {
+    const why = webhookUrlProblem(url, ctx.allowPrivate);
+    if (why) out.push({ field: 'webhook.url', why });
+  }
+  const key = patch.pagerduty?.routing_key;
+  if (typeof key === 'string' && !isRoutingKey(key) && !isMasked(key)) {
+    out.push({ field: 'pagerduty.routing_key', why: 'must be the 32-character Events API v2 integration key' });
+  }
+  const impact = patch.content_filters?.min_impact;
+  if (impact !== undefined && !IMPACTS.includes(impact)) out.push({ field: 'content_filters.min_impact', why: `must be one of ${IMPACTS.join(', ')}` });
+  return out;
+}
+
+/** Problems of the merged result (a channel switched on needs its target). */
+export function mergedProblems(next: StoredPreferences, hasRoutingKey: boolean): { field: string; why: string }[] {
+  const out: { field: string; why: string }[] = [];
+  if (next.webhook.enabled && !next.webhook.url) out.push({ field: 'webhook.url', why: 'is required while webhook.enabled is true' });
+  if (next.pagerduty.enabled && !hasRoutingKey) {
+    out.push({ field: 'pagerduty.routing_key', why: 'is required while pagerduty.enabled is true' });
+  }
+  return out;
+}
+
+export function invalidPreferences(problems: { field: string; why: string }[]): DomainError {
+  const first = problems[0]!;
+  const message =
+    problems.length === 1
+      ? `Invalid parameter '${first.field}': ${first.why}`
+      : `Invalid preferences: ${problems.map((p) => `'${p.field}' ${p.why}`).join('; ')}`;
+  return new DomainError('invalid_parameter', message, { parameter: first.field, fields: problems.map((p) => p.field) });
+}
+
+/** `****` + the last four characters; never more than that. */
+export const mask = (secret: string) => `****${secret.slice(-4)}`;
+/** A value the API showed masked, sent back unchanged on a round trip. */
+export const isMasked = (v: string) => /^\*{4}[^*]{0,4}$/.test(v);

@@ -1,0 +1,244 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import {
+  ALERT_EVENT_TYPES,
+  EMAIL_DIGESTS,
+  MAX_COMPONENT_FILTERS,
+  MAX_VENDOR_LIST,
+  WEBHOOK_FORMATS,
+} from '../../domain/preferences.ts';
+import { IMPACTS } from '../../domain/records.ts';
+import {
+  DEFAULT_PER_VENDOR,
+  DEFAULT_SECTIONS,
+  FAVORITE_SECTIONS,
+  MAX_FAVORITE_VENDORS,
+  MAX_PER_VENDOR,
+} from '../../services/favorites-service.ts';
+import { DateTime, Envelope, Nullable, StringEnum, TimePeriodParam, VendorSlug } from './common.ts';
+import { ActivityItemSchema, AdvisorySchema, MaintenanceSchema, VendorStatsSchema } from './records.ts';
+
+// Bodies and responses of the per-user endpoints: watchlist, notification
+// preferences, dashboard bundle. Request bodies are closed (unknown fields are
+// rejected with 400 naming them); every level says so with additionalProperties.
+
+const closed = { additionalProperties: false };
+
+// ---------------------------------------------------------------- watchlist
+
+export const WatchlistResponse = Type.Object(
+  {
+    success: Type.Boolean(),
+    vendors: Type.Array(Type.String(), { description: 'Vendor slugs, in the order they were added' }),
+    count: Type.Integer({ minimum: 0, description: 'Number of vendors in the watchlist' }),
+    limit: Type.Optional(Type.Integer({ minimum: 0, description: 'Maximum for the plan; absent when unlimited' })),
+    remaining: Type.Optional(Type.Integer({ minimum: 0, description: 'Slots left; absent when unlimited' })),
+    isUnlimited: Type.Boolean({ description: 'True for plans without a cap' }),
+  },
+  {
+    description: 'Watchlist response',
+    examples: [{ success: true, vendors: ['github', 'cloudflare'], count: 2, limit: 10, remaining: 8, isUnlimited: false }],
+  },
+);
+
+export const WatchlistPutBody = Type.Object(
+  {
+    vendors: Type.Array(VendorSlug, {
+      maxItems: MAX_VENDOR_LIST,
+      description: 'The whole new watchlist; duplicates collapse, order is kept',
+    }),
+  },
+  { ...closed, description: 'Replacement watchlist', examples: [{ vendors: ['github', 'cloudflare', 'stripe'] }] },
+);
+
+export const VendorPathParams = Type.Object({ vendor: VendorSlug }, closed);
+
+// ---------------------------------------------------------- preferences
+
+const VendorList = (description: string) =>
+  Type.Array(VendorSlug, { maxItems: MAX_VENDOR_LIST, description });
+const ChannelVendors = Nullable(
+  VendorList('Vendors this channel alerts about; null = the watchlist. Replaces the previous list.'),
+);
+const Enabled = Type.Boolean({ description: 'Whether the channel delivers' });
+
+/** The preferences as the API shows them (secrets masked). */
+export const PreferencesSchema = Type.Object(
+  {
+    in_app: Type.Object({ enabled: Enabled }),
+    email: Type.Object({
+      enabled: Enabled,
+      address: Nullable(Type.String({ format: 'email', description: "null = the account's e-mail address" })),
+      digest: StringEnum(EMAIL_DIGESTS, { description: '`off` = one message per alert; `hourly`/`daily` = grouped' }),
+    }),
+    slack: Type.Object({ enabled: Enabled, vendors: ChannelVendors }),
+    slack_connection: Type.Object(
+      {
+        connected: Type.Boolean(),
+        team: Nullable(Type.String()),
+        connected_at: Nullable(DateTime()),
+      },
+      { description: 'Read-only: the Slack workspace connection; ignored on update' },
+    ),
+    webhook: Type.Object({
+      enabled: Enabled,
+      url: Nullable(Type.String({ format: 'uri', description: 'https URL receiving the alerts' })),
+      format: StringEnum(WEBHOOK_FORMATS, { description: '`standard` (Standard Webhooks) or `discord`' }),
+      vendors: ChannelVendors,
+      secret: Nullable(
+        Type.String({
+          description: 'Signing secret: `whsec_…` in clear only in the response that generated it, otherwise masked (`****abcd`)',
+        }),
+      ),
+      previous_secret_expires_at: Type.Optional(
+        DateTime({ description: 'After a rotation: until when the previous secret also signs deliveries' }),
+      ),
+    }),
+    pagerduty: Type.Object({
+      enabled: Enabled,
+      routing_key: Nullable(Type.String({ description: 'Masked (`****abcd`)' })),
+      vendors: ChannelVendors,
+    }),
+    rss: Type.Object({
+      enabled: Enabled,
+      feed_url: Nullable(
+        Type.String({ description: 'Read-only. Full URL only in the response that created the token, otherwise masked' }),
+      ),
+    }),
+    newsletter: Type.Object({ enabled: Enabled }),
+    muted_vendors: Type.Array(Type.String(), { description: 'Vendors that never alert, whatever the channel' }),
+    content_filters: Type.Object({
+      min_impact: StringEnum(IMPACTS, { description: 'Lowest incident impact that alerts' }),
+      event_types: Type.Array(StringEnum(ALERT_EVENT_TYPES)),
+      components: Type.Array(Type.String(), { description: 'Component names to alert about; empty = all' }),
+    }),
+  },
+  { additionalProperties: true, description: 'Notification preferences (secrets masked)' },
+);
+
+const examplePreferences = {
+  in_app: { enabled: true },
+  email: { enabled: true, address: 'oncall@example.com', digest: 'off' },
+  slack: { enabled: false, vendors: null },
+  slack_connection: { connected: false, team: null, connected_at: null },
+  webhook: { enabled: true, url: 'https://hooks.example.com/vendor-status', format: 'standard', vendors: null, secret: '****Zk4=' },
+  pagerduty: { enabled: false, routing_key: null, vendors: null },
+  rss: { enabled: true, feed_url: '/api/v1/feeds/****x9Qa.rss' },
+  newsletter: { enabled: false },
+  muted_vendors: ['zoom'],
+  content_filters: { min_impact: 'minor', event_types: ['incident.created', 'incident.resolved'], components: [] },
+};
+
+export const PreferencesResponse = Type.Object(
+  {
+    success: Type.Boolean(),
+    preferences: PreferencesSchema,
+    shownOnce: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Fields shown in clear in this response only (a secret just generated): store them now',
+      }),
+    ),
+  },
+  { description: 'Notification preferences response', examples: [{ success: true, preferences: examplePreferences }] },
+);
+
+const Partial = <T extends Record<string, TSchema>>(props: T, description?: string) =>
+  Type.Partial(Type.Object(props), { ...closed, ...(description ? { description } : {}) });
+
+/** PUT body: any subset; omitted fields stay as they are. */
+export const PreferencesPatchBody = Partial(
+  {
+    in_app: Partial({ enabled: Type.Boolean() }),
+    email: Partial({
+      enabled: Type.Boolean(),
+      address: Nullable(Type.String({ format: 'email', maxLength: 254 })),
+      digest: StringEnum(EMAIL_DIGESTS),
+    }),
+    slack: Partial({ enabled: Type.Boolean(), vendors: ChannelVendors }),
+    slack_connection: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),
+    webhook: Partial({
+      enabled: Type.Boolean(),
+      url: Nullable(Type.String({ maxLength: 2048, description: 'https URL; null removes the webhook and its secret' })),
+      format: StringEnum(WEBHOOK_FORMATS, { description: 'Default: `discord` for Discord webhook URLs, else `standard`' }),
+      vendors: ChannelVendors,
+      secret: Type.Unsafe<unknown>({ description: 'Read-only (generated): accepted and ignored; rotate it with POST …/webhook/rotate-secret' }),
+      previous_secret_expires_at: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),
+    }),
+    pagerduty: Partial({
+      enabled: Type.Boolean(),
+      routing_key: Nullable(
+        Type.String({ maxLength: 64, description: 'Events API v2 integration key (32 characters); the masked value means unchanged' }),
+      ),
+      vendors: ChannelVendors,
+    }),
+    rss: Partial({
+      enabled: Type.Boolean({ description: 'The first switch-on creates the personal feed URL' }),
+      feed_url: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),
+    }),
+    newsletter: Partial({ enabled: Type.Boolean() }),
+    muted_vendors: VendorList('Replaces the muted list'),
+    content_filters: Partial({
+      min_impact: StringEnum(IMPACTS),
+      event_types: Type.Array(StringEnum(ALERT_EVENT_TYPES), { minItems: 1, maxItems: ALERT_EVENT_TYPES.length * 2 }),
+      components: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: MAX_COMPONENT_FILTERS }),
+    }),
+  },
+  'Partial notification preferences: send only what changes',
+);
+(PreferencesPatchBody as { examples?: unknown[] }).examples = [
+  { webhook: { enabled: true, url: 'https://hooks.example.com/vendor-status' }, muted_vendors: ['zoom'] },
+  { email: { enabled: true, digest: 'daily' }, content_filters: { min_impact: 'major' } },
+];
+
+// ------------------------------------------------------------- dashboard
+
+export const FavoritesBody = Type.Object(
+  {
+    vendors: Type.Array(VendorSlug, {
+      minItems: 1,
+      maxItems: MAX_FAVORITE_VENDORS,
+      description: `Vendor slugs, 1..${MAX_FAVORITE_VENDORS}; duplicates collapse`,
+    }),
+    sections: Type.Optional(
+      Type.Array(StringEnum(FAVORITE_SECTIONS), {
+        minItems: 1,
+        maxItems: FAVORITE_SECTIONS.length * 2,
+        description: `Sections to build; default ${DEFAULT_SECTIONS.join(', ')}`,
+      }),
+    ),
+    timePeriod: Type.Optional(TimePeriodParam),
+    perVendorLimit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PER_VENDOR,
+        description: `Items per vendor in list sections, 1..${MAX_PER_VENDOR} (default ${DEFAULT_PER_VENDOR})`,
+      }),
+    ),
+  },
+  {
+    ...closed,
+    description: 'Dashboard favorites request body',
+    examples: [{ vendors: ['github', 'cloudflare', 'openai'], sections: ['stats', 'recentActivity'], timePeriod: '7d' }],
+  },
+);
+
+const PerVendor = (item: TSchema, description: string) =>
+  Type.Record(Type.String(), item, { description: `${description}, keyed by vendor slug` });
+
+export const FavoritesBundleSchema = Type.Object(
+  {
+    vendors: Type.Array(Type.String(), { description: 'The vendors of the bundle (de-duplicated, in request order)' }),
+    sections: Type.Array(StringEnum(FAVORITE_SECTIONS), { description: 'The sections built' }),
+    perVendorLimit: Type.Integer(),
+    stats: Type.Optional(PerVendor(Type.Ref(VendorStatsSchema), 'Statistics over the window')),
+    maintenance: Type.Optional(
+      PerVendor(Type.Array(Type.Ref(MaintenanceSchema)), 'Maintenance windows not yet completed, soonest first'),
+    ),
+    advisories: Type.Optional(PerVendor(Type.Array(Type.Ref(AdvisorySchema)), 'Advisories in the window, newest first')),
+    recentActivity: Type.Optional(
+      PerVendor(Type.Array(ActivityItemSchema), 'Incidents, maintenance, advisories and updates, newest first'),
+    ),
+  },
+  { description: 'Dashboard bundle: sections, each keyed by vendor' },
+);
+
+export const FavoritesResponse = Envelope(FavoritesBundleSchema, 'One item: the bundle');

@@ -1,0 +1,115 @@
+import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
+import type { Advisory, Maintenance } from '../domain/records.ts';
+import { durationMinutes } from '../domain/stats.ts';
+import type { VendorStats } from '../domain/stats.ts';
+import { type DataWindow, resolveWindow } from '../domain/time-window.ts';
+import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
+import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import type { PublicationsRepository } from '../store/repositories/publications-repository.ts';
+import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
+import type { CatalogService } from './catalog-service.ts';
+import type { Clock, Viewer } from './context.ts';
+import type { ActivityItem } from './records-service.ts';
+import type { StatsService } from './stats-service.ts';
+import { requireUserId } from './watchlist-service.ts';
+
+// POST /dashboard-favorites: one bundle for many vendors, keyed by section then
+// vendor. Every section costs a fixed number of queries whatever the number of
+// vendors (per-vendor cuts are done in SQL with a window function), so a
+// 500-vendor dashboard is one request and about ten queries.
+
+export const FAVORITE_SECTIONS = ['stats', 'maintenance', 'advisories', 'recentActivity'] as const;
+export type FavoriteSection = (typeof FAVORITE_SECTIONS)[number];
+export const DEFAULT_SECTIONS: FavoriteSection[] = ['stats', 'maintenance', 'advisories'];
+export const MAX_FAVORITE_VENDORS = 500;
+export const DEFAULT_PER_VENDOR = 10;
+export const MAX_PER_VENDOR = 50;
+/** One window for the whole bundle unless `timePeriod` says otherwise (clamped to the plan). */
+export const DEFAULT_BUNDLE_PERIOD = '30d';
+
+export interface FavoritesQuery {
+  vendors: string[];
+  sections?: FavoriteSection[];
+  timePeriod?: string;
+  perVendorLimit?: number;
+}
+
+export interface FavoritesBundle {
+  vendors: string[];
+  sections: FavoriteSection[];
+  perVendorLimit: number;
+  stats?: Record<string, VendorStats>;
+  maintenance?: Record<string, Maintenance[]>;
+  advisories?: Record<string, Advisory[]>;
+  recentActivity?: Record<string, ActivityItem[]>;
+}
+
+const keyed = <T>(vendors: string[], f: (v: string) => T): Record<string, T> =>
+  Object.fromEntries(vendors.map((v) => [v, f(v)]));
+
+export function favoritesService(d: {
+  catalog: CatalogService;
+  vendors: VendorsRepository;
+  incidents: IncidentsRepository;
+  maintenances: MaintenancesRepository;
+  publications: PublicationsRepository;
+  stats: StatsService;
+  clock: Clock;
+}) {
+  return {
+    async bundle(q: FavoritesQuery, viewer: Viewer): Promise<{ bundle: FavoritesBundle; dataWindow: DataWindow }> {
+      requireUserId(viewer);
+      const vendors = await d.catalog.requireAll(q.vendors);
+      const sections = FAVORITE_SECTIONS.filter((s) => (q.sections?.length ? q.sections : DEFAULT_SECTIONS).includes(s));
+      const n = q.perVendorLimit ?? DEFAULT_PER_VENDOR;
+      const now = d.clock.now();
+      const dataWindow = resolveWindow(q.timePeriod, DEFAULT_PLAN_POLICIES[viewer.plan].windowDays, now, DEFAULT_BUNDLE_PERIOD);
+      const since = dataWindow.since ?? undefined;
+      const want = (s: FavoriteSection) => sections.includes(s);
+      const none = Promise.resolve(new Map<string, never[]>());
+
+      const [names, stats, upcoming, advisories, actInc, actMnt, actAdv, actUpd] = await Promise.all([
+        want('maintenance') || want('advisories') || want('recentActivity') ? d.vendors.names() : Promise.resolve(new Map<string, string>()),
+        want('stats') ? d.stats.statsFor(vendors, dataWindow) : Promise.resolve(new Map<string, VendorStats>()),
+        want('maintenance') ? d.maintenances.firstPerVendor({ vendors, upcomingOnly: true }, n, 'asc') : none,
+        want('advisories') ? d.publications.latestAdvisoriesPerVendor({ vendors, since }, n) : none,
+        want('recentActivity') ? d.incidents.latestPerVendor({ vendors, since }, n) : none,
+        want('recentActivity') ? d.maintenances.firstPerVendor({ vendors, since }, n, 'desc') : none,
+        want('recentActivity') ? d.publications.latestAdvisoriesPerVendor({ vendors, since }, n) : none,
+        want('recentActivity') ? d.publications.latestUpdatesPerVendor({ vendors, since }, n) : none,
+      ]);
+      const name = (v: string) => names.get(v) ?? v;
+
+      const bundle: FavoritesBundle = { vendors, sections, perVendorLimit: n };
+      if (want('stats')) bundle.stats = keyed(vendors, (v) => stats.get(v)!);
+      if (want('maintenance')) {
+        bundle.maintenance = keyed(vendors, (v) => (upcoming.get(v) ?? []).map((m) => ({ ...m, vendorName: name(v) })));
+      }
+      if (want('advisories')) {
+        bundle.advisories = keyed(vendors, (v) => (advisories.get(v) ?? []).map((a) => ({ ...a, vendorName: name(v) })));
+      }
+      if (want('recentActivity')) {
+        // Same items and order as GET /dashboard-recent-activity, cut per vendor.
+        bundle.recentActivity = keyed(vendors, (v) => {
+          const merged: ActivityItem[] = [
+            ...(actInc.get(v) ?? []).map((i) => ({
+              kind: 'incident' as const,
+              at: i.updatedAt,
+              ...i,
+              vendorName: name(v),
+              durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
+            })),
+            ...(actMnt.get(v) ?? []).map((m) => ({ kind: 'maintenance' as const, at: m.scheduledFor, ...m, vendorName: name(v) })),
+            ...(actAdv.get(v) ?? []).map((a) => ({ kind: 'advisory' as const, at: a.publishedAt, ...a, vendorName: name(v) })),
+            ...(actUpd.get(v) ?? []).map((u) => ({ kind: 'update' as const, at: u.publishedAt, ...u, vendorName: name(v) })),
+          ];
+          merged.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.id < b.id ? 1 : -1));
+          return merged.slice(0, n);
+        });
+      }
+      return { bundle, dataWindow };
+    },
+  };
+}
+
+export type FavoritesService = ReturnType<typeof favoritesService>;

@@ -1,0 +1,213 @@
+import { DomainError } from '../domain/errors.ts';
+import {
+  feedPath,
+  invalidPreferences,
+  isMasked,
+  mask,
+  mergedProblems,
+  mergePreferences,
+  patchProblems,
+  type PreferencesPatch,
+  type PreferencesView,
+  vendorSlugsIn,
+} from '../domain/preferences.ts';
+import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
+import type { CatalogService } from './catalog-service.ts';
+import type { Clock, Viewer } from './context.ts';
+import { hashFeedToken, newFeedToken, newWebhookSecret } from './secrets.ts';
+import { requireUserId } from './watchlist-service.ts';
+
+/** After a rotation the old webhook secret still signs (second signature) for this long. */
+export const WEBHOOK_SECRET_GRACE_MS = 24 * 3_600_000;
+
+export interface PreferencesResult {
+  preferences: PreferencesView;
+  /** Fields shown in clear in this response only (a secret just generated). */
+  shownOnce: string[];
+}
+
+/** Secrets generated during one call, shown in clear in its response. */
+interface Revealed {
+  webhookSecret?: string;
+  feedToken?: string;
+}
+
+function view(s: PreferencesState, revealed: Revealed, now: Date): PreferencesResult {
+  const p = s.settings;
+  const shownOnce: string[] = [];
+  let secret: string | null = s.webhookSecret ? mask(s.webhookSecret) : null;
+  if (revealed.webhookSecret) {
+    secret = revealed.webhookSecret;
+    shownOnce.push('webhook.secret');
+  }
+  let feedUrl: string | null = s.rssTokenHint ? feedPath(`****${s.rssTokenHint}`) : null;
+  if (revealed.feedToken) {
+    feedUrl = feedPath(revealed.feedToken);
+    shownOnce.push('rss.feed_url');
+  }
+  const graceOpen = s.webhookPreviousSecret && s.webhookPreviousExpiresAt && Date.parse(s.webhookPreviousExpiresAt) > now.getTime();
+  return {
+    shownOnce,
+    preferences: {
+      in_app: { ...p.in_app },
+      email: { ...p.email },
+      slack: { ...p.slack },
+      slack_connection: s.slackConnection ?? { connected: false, team: null, connected_at: null },
+      webhook: {
+        ...p.webhook,
+        secret,
+        ...(graceOpen ? { previous_secret_expires_at: s.webhookPreviousExpiresAt! } : {}),
+      },
+      pagerduty: { ...p.pagerduty, routing_key: s.pagerdutyRoutingKey ? mask(s.pagerdutyRoutingKey) : null },
+      rss: { enabled: p.rss.enabled, feed_url: feedUrl },
+      newsletter: { ...p.newsletter },
+      muted_vendors: [...p.muted_vendors],
+      content_filters: { ...p.content_filters },
+    },
+  };
+}
+
+/** A new feed token: the state keeps only its hash and last characters. */
+function withFeedToken(s: PreferencesState, token: string): PreferencesState {
+  return { ...s, rssTokenHash: hashFeedToken(token), rssTokenHint: token.slice(-4) };
+}
+
+export function preferencesService(d: {
+  catalog: CatalogService;
+  preferences: PreferencesRepository;
+  clock: Clock;
+  /** OUTBOUND_ALLOW_PRIVATE. */
+  allowPrivate: readonly string[];
+}) {
+  return {
+    async get(viewer: Viewer): Promise<PreferencesResult> {
+      const userId = requireUserId(viewer);
+      return view(await d.preferences.get(userId), {}, d.clock.now());
+    },
+
+    /**
+     * Partial update: omitted fields keep their values, objects merge key by key,
+     * lists and scalars replace. Read-only fields (`slack_connection`,
+     * `webhook.secret`, `rss.feed_url`) are ignored. A webhook URL set where none
+     * was gets a new signing secret; switching RSS on the first time creates the
+     * feed token; both are shown in clear in this response only.
+     */
+    async update(viewer: Viewer, patch: PreferencesPatch): Promise<PreferencesResult> {
+      const userId = requireUserId(viewer);
+      const problems = patchProblems(patch, { allowPrivate: d.allowPrivate });
+      if (problems.length) throw invalidPreferences(problems);
+      const slugs = vendorSlugsIn(patch);
+      if (slugs.length) {
+        try {
+          await d.catalog.requireAll(slugs);
+        } catch (err) {
+          if (!(err instanceof DomainError) || err.code !== 'not_found') throw err;
+          throw invalidPreferences(unknownVendorProblems(patch, (err.details.vendors as string[]) ?? []));
+        }
+      }
+      const now = d.clock.now();
+      const revealed: Revealed = {};
+      const saved = await d.preferences.update(userId, now, (current) => {
+        let next: PreferencesState = { ...current, settings: mergePreferences(current.settings, patch) };
+
+        const key = patch.pagerduty?.routing_key;
+        if (key === null) next.pagerdutyRoutingKey = null;
+        else if (typeof key === 'string') {
+          if (isMasked(key)) {
+            // A masked key sent back (GET body round trip) means "unchanged".
+            if (!current.pagerdutyRoutingKey || mask(current.pagerdutyRoutingKey) !== key) {
+              throw invalidPreferences([
+                { field: 'pagerduty.routing_key', why: 'is masked; send the full integration key to change it' },
+              ]);
+            }
+          } else next.pagerdutyRoutingKey = key;
+        }
+
+        const merged = mergedProblems(next.settings, next.pagerdutyRoutingKey !== null);
+        if (merged.length) throw invalidPreferences(merged);
+
+        if (next.settings.webhook.url === null) {
+          next = { ...next, webhookSecret: null, webhookPreviousSecret: null, webhookPreviousExpiresAt: null };
+        } else if (!next.webhookSecret) {
+          revealed.webhookSecret = newWebhookSecret();
+          next.webhookSecret = revealed.webhookSecret;
+        }
+        if (next.settings.rss.enabled && !next.rssTokenHash) {
+          revealed.feedToken = newFeedToken();
+          next = withFeedToken(next, revealed.feedToken);
+        }
+        return next;
+      });
+      return view(saved, revealed, now);
+    },
+
+    /**
+     * New webhook signing secret, shown in clear in this response only. The
+     * previous one keeps signing (as a second signature) for a grace period so
+     * receivers can switch without losing deliveries.
+     */
+    async rotateWebhookSecret(viewer: Viewer): Promise<PreferencesResult> {
+      const userId = requireUserId(viewer);
+      const now = d.clock.now();
+      const revealed: Revealed = { webhookSecret: newWebhookSecret() };
+      const saved = await d.preferences.update(userId, now, (current) => {
+        if (!current.settings.webhook.url || !current.webhookSecret) {
+          throw new DomainError('conflict', 'No webhook is configured: set webhook.url first', { parameter: 'webhook.url' });
+        }
+        return {
+          ...current,
+          webhookSecret: revealed.webhookSecret!,
+          webhookPreviousSecret: current.webhookSecret,
+          webhookPreviousExpiresAt: new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS).toISOString(),
+        };
+      });
+      return view(saved, revealed, now);
+    },
+
+    /** New personal feed token (the old feed URL stops working at once), shown in clear once. */
+    async rotateFeedToken(viewer: Viewer): Promise<PreferencesResult> {
+      const userId = requireUserId(viewer);
+      const now = d.clock.now();
+      const revealed: Revealed = { feedToken: newFeedToken() };
+      const saved = await d.preferences.update(userId, now, (current) => {
+        if (!current.settings.rss.enabled) {
+          throw new DomainError('conflict', 'The RSS feed is not enabled: set rss.enabled to true first', { parameter: 'rss.enabled' });
+        }
+        return withFeedToken(current, revealed.feedToken!);
+      });
+      return view(saved, revealed, now);
+    },
+
+    /** The user a personal feed token belongs to, or null (for the feed endpoint). */
+    async userForFeedToken(token: string): Promise<string | null> {
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+      return d.preferences.userIdForFeedTokenHash(hashFeedToken(token));
+    },
+
+    /** Secrets a delivery signs with: the current one, plus the previous one during its grace period. */
+    async webhookSigningSecrets(userId: string): Promise<string[]> {
+      const s = await d.preferences.get(userId);
+      if (!s.webhookSecret) return [];
+      const grace = s.webhookPreviousSecret && s.webhookPreviousExpiresAt && Date.parse(s.webhookPreviousExpiresAt) > d.clock.now().getTime();
+      return grace ? [s.webhookSecret, s.webhookPreviousSecret!] : [s.webhookSecret];
+    },
+  };
+}
+
+/** Each patch field that lists unknown vendors, with the ones it lists. */
+function unknownVendorProblems(patch: PreferencesPatch, unknown: string[]): { field: string; why: string }[] {
+  const lists: [string, string[] | null | undefined][] = [
+    ['muted_vendors', patch.muted_vendors],
+    ['slack.vendors', patch.slack?.vendors],
+    ['webhook.vendors', patch.webhook?.vendors],
+    ['pagerduty.vendors', patch.pagerduty?.vendors],
+  ];
+  const out: { field: string; why: string }[] = [];
+  for (const [field, list] of lists) {
+    const bad = [...new Set((list ?? []).filter((v) => unknown.includes(v)))];
+    if (bad.length) out.push({ field, why: `unknown vendor${bad.length > 1 ? 's' : ''} ${bad.map((b) => `'${b}'`).join(', ')}` });
+  }
+  return out;
+}
+
+export type PreferencesService = ReturnType<typeof preferencesService>;

@@ -1,0 +1,39 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Database } from '../schema.ts';
+
+/**
+ * The first `perVendor` rows of each vendor from a filtered query, in one query:
+ * rows are numbered per vendor with a window function (SQLite >= 3.25 and
+ * PostgreSQL) and cut at `perVendor`. Result: grouped by vendor, in order.
+ */
+export async function firstPerVendor<T>(
+  db: Kysely<Database>,
+  base: SelectQueryBuilder<any, any, any>,
+  orderColumn: string,
+  direction: 'asc' | 'desc',
+  perVendor: number,
+  map: (row: any) => T,
+): Promise<Map<string, T[]>> {
+  const ranked = base
+    .selectAll()
+    .select((eb: any) =>
+      eb.fn
+        .agg('row_number')
+        .over((ob: any) => ob.partitionBy('vendor').orderBy(orderColumn, direction).orderBy('id', direction))
+        .as('rn'),
+    );
+  const rows = await (db as Kysely<any>)
+    .selectFrom(ranked.as('ranked'))
+    .selectAll()
+    .where('rn', '<=', perVendor)
+    .orderBy('vendor')
+    .orderBy('rn')
+    .execute();
+  const out = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = out.get(row.vendor);
+    if (list) list.push(map(row));
+    else out.set(row.vendor, [map(row)]);
+  }
+  return out;
+}

@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import { defaultPreferences, normalizeStored, type SlackConnection, type StoredPreferences } from '../../domain/preferences.ts';
+import type { Database, NotificationPreferencesTable } from '../schema.ts';
+import { fromJson, toJson } from './json.ts';
+
+// Notification preferences of a user: the settings document plus the channel
+// secrets in their own columns. Updates are read-modify-write under the user's
+// row lock (the first statement of the transaction writes the row), so two
+// partial updates sent together both land.
+
+export interface PreferencesState {
+  settings: StoredPreferences;
+  webhookSecret: string | null;
+  webhookPreviousSecret: string | null;
+  webhookPreviousExpiresAt: string | null;
+  pagerdutyRoutingKey: string | null;
+  rssTokenHash: string | null;
+  rssTokenHint: string | null;
+  slackConnection: SlackConnection | null;
+  updatedAt: string | null;
+}
+
+export const emptyPreferencesState = (): PreferencesState => ({
+  settings: defaultPreferences(),
+  webhookSecret: null,
+  webhookPreviousSecret: null,
+  webhookPreviousExpiresAt: null,
+  pagerdutyRoutingKey: null,
+  rssTokenHash: null,
+  rssTokenHint: null,
+  slackConnection: null,
+  updatedAt: null,
+});
+
+const toState = (r: NotificationPreferencesTable): PreferencesState => ({
+  settings: normalizeStored(fromJson<unknown>(r.settings, {})),
+  webhookSecret: r.webhook_secret,
+  webhookPreviousSecret: r.webhook_previous_secret,
+  webhookPreviousExpiresAt: r.webhook_previous_expires_at,
+  pagerdutyRoutingKey: r.pagerduty_routing_key,
+  rssTokenHash: r.rss_token_hash,
+  rssTokenHint: r.rss_token_hint,
+  slackConnection: fromJson<SlackConnection | null>(r.slack_connection, null),
+  updatedAt: r.updated_at,
+});
+
+const toColumns = (s: PreferencesState) => ({
+  settings: toJson(s.settings),
+  webhook_secret: s.webhookSecret,
+  webhook_previous_secret: s.webhookPreviousSecret,
+  webhook_previous_expires_at: s.webhookPreviousExpiresAt,
+  pagerduty_routing_key: s.pagerdutyRoutingKey,
+  rss_token_hash: s.rssTokenHash,
+  rss_token_hint: s.rssTokenHint,
+  slack_connection: s.slackConnection ? toJson(s.slackConnection) : null,
+});
+
+export function preferencesRepository(db: Kysely<Database>) {
+  return {
+    /** The user's preferences; defaults when never saved. */
+    async get(userId: string): Promise<PreferencesState> {
+      const row = await db.selectFrom('notification_preferences').selectAll().where('user_id', '=', userId).executeTakeFirst();
+      return row ? toState(row) : emptyPreferencesState();
+    },
+
+    /**
+     * Read-modify-write under the user's lock. `mutate` must be synchronous and
+     * touch nothing else (it runs inside the transaction); if it throws, nothing
+     * is written.
+     */
+    async update(userId: string, now: Date, mutate: (current: PreferencesState) => PreferencesState): Promise<PreferencesState> {
+      const at = now.toISOString();
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('notification_preferences')
+          .values({ user_id: userId, ...toColumns(emptyPreferencesState()), version: 0, updated_at: at })
+          .onConflict((oc) =>
+            oc.column('user_id').doUpdateSet((eb) => ({ version: eb('notification_preferences.version', '+', 1) })),
+          )
+          .execute();
+        const row = await trx.selectFrom('notification_preferences').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+        const next = mutate(toState(row));
+        await trx
+          .updateTable('notification_preferences')
+          .set({ ...toColumns(next), updated_at: at })
+          .where('user_id', '=', userId)
+          .execute();
+        return { ...next, updatedAt: at };
+      });
+    },
+
+    /** The user a personal feed token belongs to (looked up by its hash). */
+    async userIdForFeedTokenHash(hash: string): Promise<string | null> {
+      const row = await db
+        .selectFrom('notification_preferences')
+        .select('user_id')
+        .where('rss_token_hash', '=', hash)
+        .executeTakeFirst();
+      return row?.user_id ?? null;
+    },
+
+    /** Preferences of many users in one query (alert dispatch); missing users get defaults. */
+    async getMany(userIds: string[]): Promise<Map<string, PreferencesState>> {
+      const out = new Map<string, PreferencesState>();
+      if (!userIds.length) return out;
+      const rows = await db.selectFrom('notification_preferences').selectAll().where('user_id', 'in', userIds).execute();
+      for (const r of rows) out.set(r.user_id, toState(r));
+      for (const id of userIds) if (!out.has(id)) out.set(id, emptyPreferencesState());
+      return out;
+    },
+  };
+}
+
+export type PreferencesRepository = ReturnType<typeof preferencesRepository>;

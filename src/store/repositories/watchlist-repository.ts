@@ -1,0 +1,134 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../schema.ts';
+
+// A user's vendor watchlist. Every change runs in one transaction that starts by
+// writing the user's `watchlists` row: on PostgreSQL that write holds the row lock
+// until commit, on SQLite it takes the database write lock. Concurrent changes of
+// one user therefore run one after the other, and the cap check reads a count that
+// no other change can move before the insert commits.
+
+export type AddOutcome =
+  | { status: 'added'; vendors: string[] }
+  | { status: 'present'; vendors: string[] }
+  | { status: 'full'; vendors: string[] };
+
+export type ReplaceOutcome = { status: 'replaced'; vendors: string[] } | { status: 'full'; vendors: string[] };
+
+async function lockUser(trx: Transaction<Database>, userId: string, at: string): Promise<void> {
+  await trx
+    .insertInto('watchlists')
+    .values({ user_id: userId, version: 0, updated_at: at })
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet((eb) => ({ version: eb('watchlists.version', '+', 1), updated_at: at })),
+    )
+    .execute();
+}
+
+async function vendorsOf(q: Kysely<Database> | Transaction<Database>, userId: string): Promise<string[]> {
+  const rows = await q
+    .selectFrom('watchlist_vendors')
+    .select('vendor')
+    .where('user_id', '=', userId)
+    .orderBy('position')
+    .orderBy('vendor')
+    .execute();
+  return rows.map((r) => r.vendor);
+}
+
+export function watchlistRepository(db: Kysely<Database>) {
+  return {
+    /** The user's vendors in the order they were added (or listed in the last replace). */
+    list(userId: string): Promise<string[]> {
+      return vendorsOf(db, userId);
+    },
+
+    /**
+     * Adds a vendor unless present. With `limit` (null = no cap) the add is refused
+     * when the user already holds that many vendors; nothing is written then.
+     */
+    async add(userId: string, vendor: string, limit: number | null, now: Date): Promise<AddOutcome> {
+      const at = now.toISOString();
+      return db.transaction().execute(async (trx): Promise<AddOutcome> => {
+        await lockUser(trx, userId, at);
+        const current = await vendorsOf(trx, userId);
+        if (current.includes(vendor)) return { status: 'present', vendors: current };
+        if (limit !== null && current.length >= limit) {
+          // Roll back the lock write too: a refused add changes nothing.
+          throw new Refused(current);
+        }
+        const top = await trx
+          .selectFrom('watchlist_vendors')
+          .select((eb) => eb.fn.max('position').as('p'))
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        const position = top?.p == null ? 0 : Number(top.p) + 1;
+        await trx.insertInto('watchlist_vendors').values({ user_id: userId, vendor, position, added_at: at }).execute();
+        return { status: 'added', vendors: [...current, vendor] };
+      }).catch((err: unknown): AddOutcome => {
+        if (err instanceof Refused) return { status: 'full', vendors: err.vendors };
+        throw err;
+      });
+    },
+
+    /** Replaces the whole list (`vendors` already de-duplicated, in display order). */
+    async replace(userId: string, vendors: string[], limit: number | null, now: Date): Promise<ReplaceOutcome> {
+      if (limit !== null && vendors.length > limit) return { status: 'full', vendors: await vendorsOf(db, userId) };
+      const at = now.toISOString();
+      return db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId, at);
+        const before = await trx
+          .selectFrom('watchlist_vendors')
+          .select(['vendor', 'added_at'])
+          .where('user_id', '=', userId)
+          .execute();
+        const addedAt = new Map(before.map((r) => [r.vendor, r.added_at]));
+        await trx.deleteFrom('watchlist_vendors').where('user_id', '=', userId).execute();
+        if (vendors.length) {
+          await trx
+            .insertInto('watchlist_vendors')
+            .values(vendors.map((vendor, position) => ({ user_id: userId, vendor, position, added_at: addedAt.get(vendor) ?? at })))
+            .execute();
+        }
+        return { status: 'replaced' as const, vendors: [...vendors] };
+      });
+    },
+
+    /** Removes a vendor; removing one that is not listed changes nothing. */
+    async remove(userId: string, vendor: string, now: Date): Promise<string[]> {
+      const at = now.toISOString();
+      return db.transaction().execute(async (trx) => {
+        await lockUser(trx, userId, at);
+        await trx.deleteFrom('watchlist_vendors').where('user_id', '=', userId).where('vendor', '=', vendor).execute();
+        return vendorsOf(trx, userId);
+      });
+    },
+
+    /** Who watches each of the given vendors (one query), for alert fan-out. */
+    async watchers(vendors: string[]): Promise<Map<string, string[]>> {
+      const out = new Map<string, string[]>();
+      if (!vendors.length) return out;
+      const rows = await db
+        .selectFrom('watchlist_vendors')
+        .select(['vendor', 'user_id'])
+        .where('vendor', 'in', vendors)
+        .orderBy('vendor')
+        .orderBy('user_id')
+        .execute();
+      for (const r of rows) {
+        const list = out.get(r.vendor);
+        if (list) list.push(r.user_id);
+        else out.set(r.vendor, [r.user_id]);
+      }
+      return out;
+    },
+  };
+}
+
+/** Aborts the add transaction so that nothing, not even the lock write, is kept. */
+class Refused extends Error {
+  constructor(readonly vendors: string[]) {
+    super('watchlist full');
+  }
+}
+
+export type WatchlistRepository = ReturnType<typeof watchlistRepository>;
