@@ -22,7 +22,7 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
   const cap = DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;
   const types = profile.availableDataTypes;
   const policy = DEFAULT_PLAN_POLICIES[viewer.plan];
-  const [status, uptime, stats, past, maintenance, advisories, updates, capabilities] = await Promise.all([
+  const [status, uptime, stats, past, maintenance, advisories, updates, capabilities, watchlist] = await Promise.all([
     s.status.vendorStatus(slug),
     s.overview.uptimeBar(slug, 90),
     Promise.all(
@@ -39,6 +39,7 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
     types.includes('advisories') ? s.records.advisories({ vendors: [slug], limit: 10, offset: 0 }, viewer) : null,
     types.includes('updates') ? s.records.updates({ vendors: [slug], limit: 10, offset: 0 }, viewer) : null,
     s.catalog.capabilities(slug),
+    viewer.userId ? s.watchlist.get(viewer) : null,
   ]);
   let compliance: VendorPageData['compliance'] = { state: 'none' };
   if (capabilities.features.compliance) {
@@ -63,5 +64,6 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
     advisories: advisories?.items ?? null,
     updates: updates?.items ?? null,
     compliance,
+    watched: watchlist ? watchlist.vendors.includes(slug) : null,
   };
 }

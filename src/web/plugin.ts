@@ -9,6 +9,7 @@ import { vendorPageData } from './data.ts';
 import type { Html } from './html.ts';
 import { layout, type Page, type PageContext } from './layout.ts';
 import { accountPage, keysTable } from './pages/account.ts';
+import { feedSection, notificationsSection, watchlistSection } from './pages/account-prefs.ts';
 import { localPath, loginPage, signupPage } from './pages/auth.ts';
 import { errorPage, notFoundPage } from './pages/errors.ts';
 import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
@@ -148,12 +149,24 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const userId = signedIn(request, reply);
     if (!userId) return reply;
     const ctx = context(request, reply);
-    const [summary, keys] = await Promise.all([services.accounts.summary(userId), services.keys.list(userId)]);
+    const viewer = request.viewer;
+    const [summary, keys, watchlist, vendors, prefs] = await Promise.all([
+      services.accounts.summary(userId),
+      services.keys.list(userId),
+      services.watchlist.get(viewer),
+      services.catalog.list(),
+      services.preferences.get(viewer),
+    ]);
     const welcome = (request.query as { welcome?: unknown }).welcome === '1';
+    const extraSections = [
+      watchlistSection(watchlist, vendors),
+      notificationsSection(prefs.preferences, summary.account.email),
+      feedSection(prefs.preferences),
+    ];
     return send(
       reply,
       ctx,
-      accountPage({ summary, keys, keyMinPlan: app.config.apiKeyMinPlan, apiBase: ACCOUNT_PREFIX, welcome, extraSections: [] }, ctx),
+      accountPage({ summary, keys, keyMinPlan: app.config.apiKeyMinPlan, apiBase: ACCOUNT_PREFIX, welcome, extraSections }, ctx),
     );
   });
 

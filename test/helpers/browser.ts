@@ -20,7 +20,7 @@ export async function launchBrowser(): Promise<Browser> {
 export interface WatchedPage {
   page: Page;
   context: BrowserContext;
-  /** Uncaught exceptions, console errors and CSP violations seen so far. */
+  /** Uncaught exceptions, console errors (CSP violations among them) and failed responses seen so far. */
   problems: string[];
 }
 
@@ -33,10 +33,17 @@ export async function newPage(browser: Browser, opts: { baseURL: string; width?:
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    // Failed loads are reported below with their URL.
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`);
+  });
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`http ${res.status()} ${res.request().method()} ${new URL(res.url()).pathname}`);
   });
   return { page, context, problems };
 }
+
+/** Problems other than responses the test expects (e.g. `http 404 GET /api/v1/infrastructure/notification-deliveries`). */
+export const unexpected = (problems: string[], expected: RegExp[] = []) => problems.filter((p) => !expected.some((re) => re.test(p)));
 
 /** Full-page screenshot under test-results/screenshots/ (not committed). */
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -22,7 +22,10 @@ export async function createUser(t: TestApp, plan: UserPlan = 'free'): Promise<T
   return { id: user.id, email, password, plan, key: secret, headers: { 'x-api-key': secret } };
 }
 
-/** Logs in through POST /api/v1/auth/login and returns the session cookie header. */
+/**
+ * Logs in through POST /api/v1/auth/login and returns the Cookie header: the
+ * session cookie and the CSRF cookie issued with it.
+ */
 export async function loginCookie(t: TestApp, u: TestUser): Promise<string> {
   const res = await fetch(`${t.url}/api/v1/auth/login`, {
     method: 'POST',
@@ -30,16 +33,26 @@ export async function loginCookie(t: TestApp, u: TestUser): Promise<string> {
     body: JSON.stringify({ email: u.email, password: u.password }),
   });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('vis_session='));
-  if (!cookie) throw new Error('no session cookie');
-  return cookie.split(';')[0]!;
+  const pick = (name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))?.split(';')[0];
+  const session = pick('vis_session');
+  const csrf = pick('vis_csrf');
+  if (!session || !csrf) throw new Error('no session or CSRF cookie');
+  return `${session}; ${csrf}`;
 }
 
-/** JSON call with a body; `auth` headers merged in. */
+/**
+ * JSON call with a body; `auth` headers merged in. Like our web pages, a call
+ * carrying the session cookie echoes its CSRF token in X-CSRF-Token.
+ */
 export function send(url: string, method: string, headers: Record<string, string>, body?: unknown) {
+  const csrf = /(?:^|;\s*)vis_csrf=([^;]+)/.exec(headers.cookie ?? '')?.[1];
   return getJson(url, {
     method,
-    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(csrf ? { 'x-csrf-token': csrf } : {}),
+      ...headers,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
 }

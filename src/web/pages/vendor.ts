@@ -39,6 +39,8 @@ export interface VendorPageData {
     | { state: 'available'; items: ComplianceEntry[]; sourceUrl: string | null; message: string | null }
     | { state: 'locked' }
     | { state: 'none' };
+  /** On the viewer's watchlist; null when nobody is signed in. */
+  watched: boolean | null;
 }
 
 function statusBanner(d: VendorPageData, ctx: PageContext): Html {
@@ -207,6 +209,11 @@ export function vendorMain(d: VendorPageData, ctx: PageContext): Html {
   <header class="vendor-header">
     <h1 class="page-title">${v.name}</h1>
     <p class="muted">${categoryLabel(v.category)}${v.description ? html` · ${v.description}` : ''}</p>
+    ${
+      d.watched === null
+        ? html`<p class="muted"><a href="/login?next=${encodeURIComponent(`/vendors/${v.id}`)}">Log in</a> to add ${v.name} to your watchlist and get alerts.</p>`
+        : html`<p><button type="button" class="button button--secondary watch-toggle" data-watch-toggle="${v.id}" data-watched="${d.watched ? '1' : '0'}">${d.watched ? 'Remove from watchlist' : 'Add to watchlist'}</button> <span data-watch-status role="status"></span></p>`
+    }
     <p class="vendor-header__links">${website ? html`<a href="${website}" rel="noopener noreferrer external" target="_blank">Website<span class="visually-hidden"> (opens in a new tab)</span></a>` : ''} ${externalLink(v.statusPageUrl, 'Official status page')} <a href="/api/v1/infrastructure/vendor-status/${v.id}">Status as JSON</a></p>
   </header>
   <nav class="section-nav" aria-label="On this page"><ul>
@@ -229,7 +236,7 @@ export function vendorPage(d: VendorPageData, ctx: PageContext, stream: boolean)
     title: `${d.profile.name} status`,
     description: `${d.profile.name}: current status, incidents, maintenance and uptime.`,
     main: vendorMain(d, ctx),
-    scripts: ['js/live.js'],
+    scripts: d.watched === null ? ['js/live.js'] : ['js/live.js', 'js/watch.js'],
     mainAttrs: html` data-live-partial="/partials/vendors/${d.profile.id}${d.pastIncidents.page > 1 ? `?page=${d.pastIncidents.page}` : ''}"${stream ? html` data-live-stream="/api/v1/infrastructure/incidents/stream?vendor=${d.profile.id}"` : ''}`,
   };
 }
