@@ -1,6 +1,7 @@
 // Benchmarks print figures; they are not tests. `npm run bench -- <name> [options]`.
 const benches: Record<string, () => Promise<(args: string[]) => Promise<void>>> = {
   access: async () => (await import('./access.ts')).accessBench,
+  web: async () => (await import('./web.ts')).webBench,
 };
 
 const [name = 'access', ...args] = process.argv.slice(2);
