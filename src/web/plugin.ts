@@ -98,16 +98,22 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   });
 
   // ------------------------------------------------------------ public pages
+  /** The signed-in viewer's watchlist (for marks and the filter), null for visitors. */
+  const watchlistOf = async (request: FastifyRequest) =>
+    request.viewer.userId ? new Set((await services.watchlist.get(request.viewer)).vendors) : null;
+
   app.get('/', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    return send(reply, ctx, overviewPage(await services.overview.overview(), ctx, filter, hasStream()));
+    const [overview, watchlist] = await Promise.all([services.overview.overview(), watchlistOf(request)]);
+    return send(reply, ctx, overviewPage(overview, ctx, filter, watchlist, hasStream()));
   });
 
   app.get('/partials/overview', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    return sendPartial(reply, overviewMain(await services.overview.overview(), ctx, filter));
+    const [overview, watchlist] = await Promise.all([services.overview.overview(), watchlistOf(request)]);
+    return sendPartial(reply, overviewMain(overview, ctx, filter, watchlist));
   });
 
   const pageNumber = (q: unknown) => {

@@ -98,6 +98,13 @@ describe('account flow in a real browser', () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(/\/account$/);
+
+    // The account area at phone width: no sideways scrolling.
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.reload();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `/account scrolls sideways by ${overflow}px at 375px`);
+    await screenshot(page, 'account-phone');
     // Expected: the refused login, and the delivery log until alerts are deployed.
     assert.deepEqual(unexpected(problems, [/^http 401 POST \/api\/v1\/auth\/login$/, /^http 404 GET \/api\/v1\/infrastructure\/notification-deliveries$/]), []);
     await context.close();

@@ -63,6 +63,14 @@ describe('watchlist and notification preferences in a real browser', () => {
     await page.locator('[data-watchlist-status].form-error', { hasText: '10' }).waitFor();
     assert.equal((await apiAs(u, '/watchlist')).body.count, 2);
 
+    // The overview marks watched vendors and filters on them.
+    await page.goto('/');
+    await page.getByLabel('Only my watchlist').check();
+    const visible = await page.locator('[data-vendor-grid] > li:not([hidden])').evaluateAll((els) => els.map((e) => e.getAttribute('data-vendor')).sort());
+    assert.deepEqual(visible, ['github', 'gitlab']);
+    assert.match(await page.locator('[data-vendor="github"]').innerText(), /on your watchlist/);
+    assert.match(page.url(), /watched=1/);
+
     // From a vendor page.
     await page.goto('/vendors/cloudflare');
     await page.getByRole('button', { name: 'Add to watchlist' }).click();

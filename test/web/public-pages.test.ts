@@ -126,11 +126,12 @@ describe('public pages in a real browser', () => {
     for (const [path, name] of [
       ['/', 'overview-phone'],
       ['/vendors/github', 'vendor-github-phone'],
+      ['/signup', 'signup-phone'],
     ] as const) {
       await page.goto(path);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `${path} scrolls sideways by ${overflow}px at 375px`);
-      assert.ok(await page.getByRole('link', { name: 'Sign up' }).isVisible());
+      assert.ok(await page.getByRole('link', { name: 'Sign up' }).first().isVisible());
       await screenshot(page, name);
     }
     assert.deepEqual(problems, []);

@@ -14,11 +14,14 @@ export interface OverviewFilter {
   q: string;
   category: string;
   problems: boolean;
+  /** Only vendors on the signed-in viewer's watchlist. */
+  watched: boolean;
 }
 
 export function parseOverviewFilter(query: Record<string, unknown>): OverviewFilter {
   const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : '');
-  return { q: str(query.q).trim(), category: str(query.category), problems: query.problems === '1' || query.problems === 'on' };
+  const flag = (v: unknown) => v === '1' || v === 'on';
+  return { q: str(query.q).trim(), category: str(query.category), problems: flag(query.problems), watched: flag(query.watched) };
 }
 
 const PROBLEM_INDICATORS = new Set(['degraded', 'partial_outage', 'major_outage']);
@@ -29,8 +32,9 @@ export const hasProblem = (v: VendorOverview) => PROBLEM_INDICATORS.has(v.indica
 /** What the "needs attention" filter keeps: problems and maintenance in progress. */
 export const needsAttention = (v: VendorOverview) => hasProblem(v) || v.activeMaintenance.length > 0;
 
-export function matches(v: VendorOverview, f: OverviewFilter): boolean {
+export function matches(v: VendorOverview, f: OverviewFilter, watchlist: ReadonlySet<string> | null): boolean {
   if (f.category && v.category !== f.category) return false;
+  if (f.watched && watchlist && !watchlist.has(v.vendor)) return false;
   if (f.problems && !needsAttention(v)) return false;
   if (f.q) {
     const needle = f.q.toLowerCase();
@@ -89,15 +93,15 @@ function maintenanceSection(o: Overview, ctx: PageContext): Html {
 
 const rankImpact = (i: string) => ({ none: 0, minor: 1, major: 2, critical: 3 })[i] ?? 0;
 
-export function vendorCard(v: VendorOverview, ctx: PageContext, hidden: boolean): Html {
+export function vendorCard(v: VendorOverview, ctx: PageContext, hidden: boolean, watched: boolean): Html {
   const next = v.upcomingMaintenance[0];
   const note = v.activeIncidents.length
     ? plural(v.activeIncidents.length, 'active incident')
     : v.activeMaintenance.length
       ? 'Maintenance in progress'
       : v.description;
-  return html`<li class="vendor-card vendor-card--${v.indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}"${hidden ? html` hidden` : ''}>
-    <h3 class="vendor-card__name"><a href="/vendors/${v.vendor}">${v.name}</a></h3>
+  return html`<li class="vendor-card vendor-card--${v.indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
+    <h3 class="vendor-card__name"><a href="/vendors/${v.vendor}">${v.name}</a>${watched ? html` <span class="watched-mark" title="On your watchlist">★<span class="visually-hidden"> (on your watchlist)</span></span>` : ''}</h3>
     ${indicatorBadge(v.indicator)}
     <p class="vendor-card__note">${note}</p>
     ${v.activeIncidents[0] ? html`<p class="vendor-card__incident">${v.activeIncidents[0].title}</p>` : ''}
@@ -106,7 +110,7 @@ export function vendorCard(v: VendorOverview, ctx: PageContext, hidden: boolean)
   </li>`;
 }
 
-function filterForm(o: Overview, f: OverviewFilter): Html {
+function filterForm(o: Overview, f: OverviewFilter, signedIn: boolean): Html {
   return html`<form class="filters" method="get" action="/" role="search" data-filter-form>
     <div class="field">
       <label for="filter-q">Search vendors</label>
@@ -123,15 +127,23 @@ function filterForm(o: Overview, f: OverviewFilter): Html {
       <input id="filter-problems" name="problems" type="checkbox" value="1"${f.problems ? html` checked` : ''}>
       <label for="filter-problems">Only vendors with incidents or maintenance</label>
     </div>
+    ${
+      signedIn
+        ? html`<div class="field field--check">
+      <input id="filter-watched" name="watched" type="checkbox" value="1"${f.watched ? html` checked` : ''}>
+      <label for="filter-watched">Only my watchlist</label>
+    </div>`
+        : ''
+    }
     <button type="submit" class="button" data-filter-submit>Apply</button>
   </form>`;
 }
 
-export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter): Html {
+export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null): Html {
   const sorted = [...o.vendors].sort(
     (a, b) => INDICATOR_RANK[b.indicator as Indicator] - INDICATOR_RANK[a.indicator as Indicator] || a.name.localeCompare(b.name),
   );
-  const shown = sorted.filter((v) => matches(v, f)).length;
+  const shown = sorted.filter((v) => matches(v, f, watchlist)).length;
   return html`<h1 class="page-title">Vendor status</h1>
   ${summary(o, ctx)}
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>
@@ -141,19 +153,19 @@ export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter): 
   </div>
   <section aria-labelledby="vendors-title" class="panel panel--plain">
     <h2 id="vendors-title">All vendors</h2>
-    ${filterForm(o, f)}
+    ${filterForm(o, f, watchlist !== null)}
     <p class="filter-result" data-filter-result aria-live="polite">Showing ${shown} of ${o.vendors.length} vendors</p>
     <ul class="vendor-grid" data-vendor-grid>
-      ${sorted.map((v) => vendorCard(v, ctx, !matches(v, f)))}
+      ${sorted.map((v) => vendorCard(v, ctx, !matches(v, f, watchlist), watchlist?.has(v.vendor) ?? false))}
     </ul>
     <p class="empty" data-filter-empty${shown ? html` hidden` : ''}>No vendor matches the filter.</p>
   </section>`;
 }
 
-export function overviewPage(o: Overview, ctx: PageContext, f: OverviewFilter, stream: boolean): Page {
+export function overviewPage(o: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null, stream: boolean): Page {
   return {
     title: 'Overview',
-    main: overviewMain(o, ctx, f),
+    main: overviewMain(o, ctx, f, watchlist),
     scripts: ['js/overview.js'],
     mainAttrs: html` data-live-partial="/partials/overview"${stream ? html` data-live-stream="/api/v1/infrastructure/incidents/stream"` : ''}`,
   };
