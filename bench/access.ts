@@ -6,7 +6,7 @@ import { buildApp, API_PREFIX } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
 import { openStore } from '../src/store/db.ts';
-import { runLoad, type LoadResult } from './load.ts';
+import { runMeasured } from './load.ts';
 
 // Cached GET /incidents?limit=50 and /vendor-status/{v} through the whole access
 // pipeline (API key authentication, rate limiting that counts every request,
@@ -27,6 +27,8 @@ export async function accessBench(args: string[]) {
   const seconds = option(args, 'seconds', 5);
   const connections = option(args, 'connections', 16);
   const rounds = option(args, 'rounds', 3);
+  // --app-only: load only the app (for profiling with --cpu-prof).
+  const appOnly = args.includes('--app-only');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -88,13 +90,16 @@ export async function accessBench(args: string[]) {
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     const barePort = (bare.address() as { port: number }).port;
 
-    const results: { app: LoadResult; bare: LoadResult }[] = [];
+    type Measured = Awaited<ReturnType<typeof runMeasured>>;
+    const results: { app: Measured; bare: Measured }[] = [];
     for (let round = 0; round < rounds; round++) {
       const base = { path: target, connections, seconds, warmupSeconds: 1, expectStatus: 200 };
-      const b = await runLoad({ ...base, port: barePort, headers: {} });
+      const b = appOnly
+        ? { requests: 0, all: 1, seconds, rps: 1, p50ms: 0, p99ms: 0, unexpected: 0, headerMismatch: 0, cpuUsPerRequest: 1 }
+        : await runMeasured({ ...base, port: barePort, headers: {} });
       // The cache entry lives 30–60 s of clock time; keep it warm between runs.
       await fetch(`http://127.0.0.1:${appPort}${target}`, { headers });
-      const a = await runLoad({ ...base, port: appPort, headers, expectHeader: ['x-cache', 'HIT'] });
+      const a = await runMeasured({ ...base, port: appPort, headers, expectHeader: ['x-cache', 'HIT'] });
       results.push({ app: a, bare: b });
     }
     await new Promise((r) => bare.close(r));
@@ -108,11 +113,17 @@ export async function accessBench(args: string[]) {
     const errors = results.reduce((n, r) => n + r.app.unexpected + r.app.headerMismatch + r.bare.unexpected, 0);
     console.log(`\nGET ${target}  (${body.length} bytes)`);
     for (const [i, r] of results.entries()) {
-      console.log(`  round ${i + 1}: app ${r.app.rps.toFixed(0)} req/s, bare ${r.bare.rps.toFixed(0)} req/s, ratio ${(r.app.rps / r.bare.rps).toFixed(2)}`);
+      console.log(
+        `  round ${i + 1}: app ${r.app.rps.toFixed(0)} req/s, bare ${r.bare.rps.toFixed(0)} req/s, ratio ${(r.app.rps / r.bare.rps).toFixed(2)}` +
+          `   server CPU per request: app ${r.app.cpuUsPerRequest.toFixed(0)} µs, bare ${r.bare.cpuUsPerRequest.toFixed(0)} µs, ratio ${(r.bare.cpuUsPerRequest / r.app.cpuUsPerRequest).toFixed(2)}`,
+      );
     }
     console.log(`  app  (key + rate limit + cache HIT): ${appRps.toFixed(0)} req/s   p50 ${appP50.toFixed(2)} ms   p99 ${appP99.toFixed(2)} ms`);
     console.log(`  bare node:http, same bytes:          ${bareRps.toFixed(0)} req/s   p50 ${bareP50.toFixed(2)} ms   p99 ${bareP99.toFixed(2)} ms`);
-    console.log(`  ratio (median rounds): ${(appRps / bareRps).toFixed(2)}   target >= 0.70   non-200 or non-HIT responses: ${errors}`);
+    const cpuRatio = median(results.map((r) => r.bare.cpuUsPerRequest / r.app.cpuUsPerRequest));
+    console.log(`  ratio req/s (median of rounds): ${(appRps / bareRps).toFixed(2)}   target >= 0.70`);
+    console.log(`  ratio of server CPU per request, bare/app (median; insensitive to other load on the machine): ${cpuRatio.toFixed(2)}`);
+    console.log(`  non-200 or non-HIT responses: ${errors}`);
   }
 
   const used = await app.services.limiter.peek(`k:${(await app.services.keys.list(user.id))[0].id}`, [

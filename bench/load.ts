@@ -1,12 +1,16 @@
-import { Worker } from 'node:worker_threads';
+import { spawn } from 'node:child_process';
 
 // A small closed-loop HTTP/1.1 load generator on raw keep-alive sockets, run in a
-// worker thread so it does not share the event loop with the server under test.
+// child process so it shares neither the event loop nor the CPU accounting of the
+// server under test (process.cpuUsage() then measures the server alone).
 // Each connection sends one request, reads the whole response (Content-Length),
 // records the latency, and sends the next.
 
 export interface LoadResult {
+  /** Responses in the measured interval. */
   requests: number;
+  /** Responses including warm-up. */
+  all: number;
   seconds: number;
   rps: number;
   p50ms: number;
@@ -30,13 +34,13 @@ export interface LoadOptions {
 }
 
 const WORKER = `
-const { parentPort, workerData: o } = require('node:worker_threads');
+const o = JSON.parse(process.argv[1]);
 const net = require('node:net');
 const req = Buffer.from('GET ' + o.path + ' HTTP/1.1\\r\\nHost: 127.0.0.1:' + o.port + '\\r\\n' +
   Object.entries(o.headers).map(([k, v]) => k + ': ' + v + '\\r\\n').join('') + '\\r\\n');
 const expectHeader = o.expectHeader ? (o.expectHeader[0] + ': ' + o.expectHeader[1]).toLowerCase() : null;
 const lat = [];
-let measuring = false, stop = false, done = 0, unexpected = 0, headerMismatch = 0, open = 0;
+let measuring = false, stop = false, done = 0, all = 0, unexpected = 0, headerMismatch = 0, open = 0;
 function connection() {
   const s = net.connect(o.port, '127.0.0.1');
   s.setNoDelay(true);
@@ -63,6 +67,7 @@ function connection() {
       if (buf.length < need) return;
       buf = buf.subarray(need);
       need = -1;
+      all++;
       if (measuring) { lat.push(performance.now() - t0); done++; }
       send();
     }
@@ -75,7 +80,8 @@ function finish() {
   const seconds = (performance.now() - startedAt) / 1000;
   lat.sort((a, b) => a - b);
   const q = (p) => lat.length ? lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] : NaN;
-  parentPort.postMessage({ requests: done, seconds, rps: done / o.seconds, p50ms: q(0.5), p99ms: q(0.99), unexpected, headerMismatch });
+  process.stdout.write(JSON.stringify({ requests: done, all, seconds, rps: done / o.seconds, p50ms: q(0.5), p99ms: q(0.99), unexpected, headerMismatch }));
+  process.exit(0);
 }
 for (let i = 0; i < o.connections; i++) connection();
 setTimeout(() => {
@@ -87,11 +93,22 @@ setTimeout(() => {
 
 export function runLoad(opts: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const w = new Worker(WORKER, { eval: true, workerData: opts });
-    w.once('message', (m) => {
-      resolve(m as LoadResult);
-      void w.terminate();
+    const child = spawn(process.execPath, ['-e', WORKER, JSON.stringify(opts)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      resolve(JSON.parse(out) as LoadResult);
     });
-    w.once('error', reject);
   });
+}
+
+/** Runs a load and reports the server's CPU time per request (this process is the server). */
+export async function runMeasured(opts: LoadOptions): Promise<LoadResult & { cpuUsPerRequest: number }> {
+  // CPU is sampled over the whole run (warm-up included) and divided by every response.
+  const before = process.cpuUsage();
+  const r = await runLoad(opts);
+  const cpu = process.cpuUsage(before);
+  return { ...r, cpuUsPerRequest: (cpu.user + cpu.system) / r.all };
 }

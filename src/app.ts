@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -120,7 +121,7 @@ export const appPlugin = fp(
     await app.register(cookie, { hook: false });
     await app.register(viewerPlugin);
     await app.register(csrfPlugin);
-    await app.register(accessPlugin, { cache: infra.cache });
+    await app.register(accessPlugin, { cache: infra.cache, requestId });
 
     await app.register(healthRoutes);
     await app.register(
@@ -145,6 +146,12 @@ export const appPlugin = fp(
   { name: 'vendor-status-app' },
 );
 
+/** The caller's X-Request-Id when it is sane, else a fresh one. */
+export function requestId(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+}
+
 export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream): FastifyServerOptions {
   return {
     logger: {
@@ -156,10 +163,7 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
         censor: '[redacted]',
       },
     },
-    genReqId: (req) => {
-      const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestId,
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
@@ -173,9 +177,31 @@ export async function buildApp(
   opts: Omit<AppOptions, 'config'> & { logStream?: NodeJS.WritableStream } = {},
 ): Promise<FastifyInstance> {
   const { logStream, ...appOpts } = opts;
-  const app = Fastify(fastifyOptions(config, logStream));
-  app.addHook('onSend', async (req, reply) => {
+  // Our own HTTP server so plain cache hits can be answered before Fastify (see
+  // http/access/hot-path.ts); the server settings are Fastify's defaults.
+  let app: FastifyInstance | null = null;
+  const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+    const server = http.createServer((req, res) => {
+      const hotPath = app?.cacheHotPath;
+      if (!hotPath) return handler(req, res);
+      hotPath(req, res).then(
+        (answered) => answered || handler(req, res),
+        (err) => {
+          app?.log.warn({ err }, 'cache hot path failed; answering through the full pipeline');
+          handler(req, res);
+        },
+      );
+    });
+    server.keepAliveTimeout = 72_000;
+    server.requestTimeout = 0;
+    server.setTimeout(0);
+    return server;
+  };
+  app = Fastify({ ...fastifyOptions(config, logStream), serverFactory });
+  // Set on arrival (callback style: this runs on every request) so every answer carries it.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    done();
   });
   await app.register(appPlugin, { ...appOpts, config });
   return app;

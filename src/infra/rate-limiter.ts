@@ -53,21 +53,35 @@ interface Slot {
 }
 
 function slots(subject: string, windows: readonly LimitWindow[], now: number): Slot[] {
-  return windows.map((w) => {
+  const out: Slot[] = new Array(windows.length);
+  for (let i = 0; i < windows.length; i++) {
+    const w = windows[i];
     const size = w.windowSeconds * 1000;
     const index = Math.floor(now / size);
-    return { key: `${subject}|${w.name}|${index}`, resetMs: (index + 1) * size - now };
-  });
+    out[i] = { key: `${subject}|${w.name}|${index}`, resetMs: (index + 1) * size - now };
+  }
+  return out;
 }
 
+// Runs on every metered request: plain loops, no spreads.
 function result(windows: readonly LimitWindow[], s: Slot[], counts: number[], allowed: boolean): LimitResult {
-  const states = windows.map((w, i) => ({
-    ...w,
-    used: counts[i],
-    remaining: Math.max(0, w.limit - counts[i]),
-    resetSeconds: Math.max(1, Math.ceil(s[i].resetMs / 1000)),
-  }));
-  return { allowed, windows: states, violated: allowed ? [] : states.filter((w) => w.used >= w.limit) };
+  const states: WindowState[] = new Array(windows.length);
+  const violated: WindowState[] = [];
+  for (let i = 0; i < windows.length; i++) {
+    const w = windows[i];
+    const used = counts[i];
+    const state: WindowState = {
+      name: w.name,
+      limit: w.limit,
+      windowSeconds: w.windowSeconds,
+      used,
+      remaining: w.limit > used ? w.limit - used : 0,
+      resetSeconds: Math.max(1, Math.ceil(s[i].resetMs / 1000)),
+    };
+    states[i] = state;
+    if (!allowed && used >= w.limit) violated.push(state);
+  }
+  return { allowed, windows: states, violated };
 }
 
 /** Counters in this process (the default, and the fallback while Redis is down). */
@@ -79,10 +93,12 @@ export class MemoryRateLimiter implements RateLimiter {
   constructor(private readonly now: NowMs) {}
 
   private counts(s: Slot[], now: number): number[] {
-    return s.map((x) => {
-      const c = this.counters.get(x.key);
-      return c && c.expiresAt > now ? c.count : 0;
-    });
+    const out: number[] = new Array(s.length);
+    for (let i = 0; i < s.length; i++) {
+      const c = this.counters.get(s[i].key);
+      out[i] = c && c.expiresAt > now ? c.count : 0;
+    }
+    return out;
   }
 
   async consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
@@ -90,10 +106,11 @@ export class MemoryRateLimiter implements RateLimiter {
     if (++this.ops % 10_000 === 0) this.sweep(now);
     const s = slots(subject, windows, now);
     const counts = this.counts(s, now);
-    if (windows.some((w, i) => counts[i] >= w.limit)) return result(windows, s, counts, false);
+    for (let i = 0; i < windows.length; i++) if (counts[i] >= windows[i].limit) return result(windows, s, counts, false);
     for (let i = 0; i < s.length; i++) {
-      counts[i] += 1;
-      this.counters.set(s[i].key, { count: counts[i], expiresAt: now + s[i].resetMs });
+      const c = this.counters.get(s[i].key);
+      if (c && c.expiresAt > now) c.count = ++counts[i];
+      else this.counters.set(s[i].key, { count: ++counts[i], expiresAt: now + s[i].resetMs });
     }
     return result(windows, s, counts, true);
   }

@@ -10,7 +10,8 @@ import type { NowMs } from './rate-limiter.ts';
 // so nothing lingers.
 
 export interface CachedResponse {
-  body: string;
+  /** The serialized body, encoded once: a hit writes these bytes as they are. */
+  body: Buffer;
   etag: string;
   contentType: string;
   /** Clock time (ms) after which the entry is stale. */
@@ -74,16 +75,21 @@ export class RedisResponseCache implements ResponseCacheStore {
     return this.prefix + createHash('sha1').update(key).digest('base64url');
   }
 
+  // Stored as one value: a JSON line of metadata, then the body bytes.
   async get(key: string) {
-    const raw = await this.client.get(this.redisKey(key));
+    const raw = await this.client.getBuffer(this.redisKey(key));
     if (!raw) return undefined;
-    const v = JSON.parse(raw) as CachedResponse;
-    return v.expiresAt > this.now() ? v : undefined;
+    const nl = raw.indexOf(10);
+    if (nl < 0) return undefined;
+    const meta = JSON.parse(raw.subarray(0, nl).toString('utf8')) as Omit<CachedResponse, 'body'>;
+    if (meta.expiresAt <= this.now()) return undefined;
+    return { ...meta, body: raw.subarray(nl + 1) };
   }
 
   async set(key: string, value: CachedResponse) {
     const ttl = Math.max(1, value.expiresAt - this.now());
-    await this.client.set(this.redisKey(key), JSON.stringify(value), 'PX', ttl);
+    const meta = JSON.stringify({ etag: value.etag, contentType: value.contentType, expiresAt: value.expiresAt });
+    await this.client.set(this.redisKey(key), Buffer.concat([Buffer.from(`${meta}\n`), value.body]), 'PX', ttl);
   }
 
   async close() {}

@@ -40,6 +40,26 @@ describe('authentication, switch off (anonymous tier allowed)', () => {
     }
   });
 
+  test('plan gates follow the key owner plan: compliance from Standard, history window per plan', async () => {
+    const expected = { free: ['7d', 403], standard: ['30d', 200], pro: ['90d', 200], enterprise: ['all', 200], vip: ['all', 200] } as const;
+    for (const [plan, [window, compliance]] of Object.entries(expected)) {
+      const u = await userWithKey(t, plan as keyof typeof expected);
+      const headers = { 'x-api-key': u.secret };
+      const c = await getJson(`${t.api}/vendors/github/compliance`, { headers });
+      assert.equal(c.status, compliance, plan);
+      if (compliance === 403) {
+        assert.equal(c.body.error, 'plan_required');
+        assert.equal(c.body.currentPlan, plan);
+        assert.ok(c.body.hint);
+      }
+      const legacy = await getJson(`${t.api}/github-compliance`, { headers });
+      assert.equal(legacy.status, compliance, `${plan} legacy alias`);
+      const w = await getJson(`${t.api}/incidents?timePeriod=365d`, { headers });
+      assert.equal(w.body.dataWindow.applied, window === 'all' ? '365d' : window, plan);
+      assert.equal(w.body.dataWindow.capped, window !== 'all', plan);
+    }
+  });
+
   test('a present but wrong key is 401 with the contract body, on every route kind', async () => {
     const wrong: Record<string, string>[] = [
       { 'x-api-key': 'vis_notARealKeyButWellFormed0123456789ABCD' },

@@ -101,6 +101,78 @@ describe('response cache', () => {
     assert.equal(stale.status, 200);
   });
 
+  test('cache hits are metered like any request: the 11th anonymous hit in a minute is 429', async () => {
+    clock.advance(3_600_000);
+    const seen: string[] = [];
+    let etag = '';
+    for (let i = 0; i < 10; i++) {
+      const r = await fetch(`${t.api}/incidents?limit=2`);
+      assert.equal(r.status, 200);
+      etag = r.headers.get('etag')!;
+      seen.push(r.headers.get('x-cache')!);
+      assert.equal(r.headers.get('x-ratelimit-remaining'), String(9 - i));
+    }
+    assert.deepEqual(seen, ['MISS', ...Array(9).fill('HIT')]);
+    const over = await getJson(`${t.api}/incidents?limit=2`);
+    assert.equal(over.status, 429);
+    assert.equal(over.body.currentPlan, 'anonymous');
+    assert.equal(over.headers.get('x-cache'), null);
+    // A revalidation that is a 304 is not counted, so it is answered even now.
+    const revalidated = await fetch(`${t.api}/incidents?limit=2`, { headers: { 'if-none-match': etag } });
+    assert.equal(revalidated.status, 304);
+  });
+
+  test('hits of key holders (answered before the full pipeline) carry the same headers and limits', async (tc) => {
+    clock.current = new Date(Math.ceil(clock.now().getTime() / 86_400_000) * 86_400_000 + 3_600_000 + 30_000);
+    const free = await userWithKey(t, 'free', 'hot');
+    const h = { 'x-api-key': free.secret };
+    const url = `${t.api}/incidents?limit=4&vendor=github`;
+    const original = t.app.cacheHotPath;
+    let answered = 0;
+    t.app.cacheHotPath = async (req, res) => {
+      const done = await original(req, res);
+      if (done) answered++;
+      return done;
+    };
+    tc.after(() => {
+      t.app.cacheHotPath = original;
+    });
+    const miss = await fetch(url, { headers: { ...h, 'x-request-id': 'req-miss-1' } });
+    assert.equal(miss.headers.get('x-cache'), 'MISS');
+    const body = await miss.text();
+    for (let i = 2; i <= 10; i++) {
+      const r = await fetch(url, { headers: { ...h, 'x-request-id': `req-hit-${i}` } });
+      assert.equal(r.status, 200);
+      assert.equal(await r.text(), body);
+      assert.equal(r.headers.get('x-cache'), 'HIT');
+      assert.equal(r.headers.get('x-request-id'), `req-hit-${i}`);
+      assert.equal(r.headers.get('etag'), miss.headers.get('etag'));
+      assert.equal(r.headers.get('content-type'), miss.headers.get('content-type'));
+      assert.equal(r.headers.get('cache-control'), 'private, max-age=60');
+      assert.equal(r.headers.get('ratelimit-policy'), '"minute";q=10;w=60, "day";q=100;w=86400');
+      assert.equal(r.headers.get('ratelimit'), `"minute";r=${10 - i};t=30, "day";r=${100 - i};t=${86_400 - 3630}`);
+      assert.equal(r.headers.get('x-ratelimit-remaining'), String(10 - i));
+    }
+    assert.equal(answered, 9, 'the hits were answered before the full pipeline');
+    const over = await getJson(url, { headers: h });
+    assert.equal(over.status, 429);
+    assert.equal(over.body.error, 'rate_limit_exceeded');
+    assert.equal(over.body.used, 10);
+    assert.equal(over.body.retryAfter, 30);
+    assert.equal(over.headers.get('retry-after'), '30');
+    assert.equal(over.headers.get('x-cache'), null);
+    // A 304 is answered and not counted, even at the limit.
+    const cond = await fetch(url, { headers: { ...h, 'if-none-match': miss.headers.get('etag')! } });
+    assert.equal(cond.status, 304);
+    const used = await t.app.services.limiter.peek(`k:${free.keyId}`, [{ name: 'minute', limit: 10, windowSeconds: 60 }]);
+    assert.equal(used.windows[0].used, 10);
+    // A revoked key is refused at once, cached response or not.
+    await t.app.services.keys.revoke(free.userId, free.keyId);
+    clock.advance(60_000);
+    const revoked = await getJson(url, { headers: h });
+    assert.equal(revoked.status, 401);
+  });
+
   test('vendor status is cached for 30 s', async () => {
     clock.advance(3_600_000);
     const a = await fetch(`${t.api}/vendor-status/github`, { headers: headers() });

@@ -27,15 +27,21 @@ function binding(states: WindowState[]): WindowState {
   return b;
 }
 
-export function setRateLimitHeaders(reply: FastifyReply, windows: readonly LimitWindow[], r: LimitResult) {
+export function rateLimitHeaders(windows: readonly LimitWindow[], r: LimitResult): Record<string, string | number> {
   const shown = r.violated.length ? binding(r.violated) : binding(r.windows);
-  reply.headers({
+  let state = '';
+  for (const s of r.windows) state += `${state ? ', ' : ''}"${s.name}";r=${s.remaining};t=${s.resetSeconds}`;
+  return {
     'ratelimit-policy': policyHeader(windows),
-    ratelimit: r.windows.map((s) => `"${s.name}";r=${s.remaining};t=${s.resetSeconds}`).join(', '),
+    ratelimit: state,
     'x-ratelimit-limit': shown.limit,
     'x-ratelimit-remaining': shown.remaining,
     'x-ratelimit-reset': shown.resetSeconds,
-  });
+  };
+}
+
+export function setRateLimitHeaders(reply: FastifyReply, windows: readonly LimitWindow[], r: LimitResult) {
+  reply.headers(rateLimitHeaders(windows, r));
 }
 
 /** The contract's 429: the exceeded limit, what was used, when to retry, the plan. */

@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import type { IncomingMessage } from 'node:http';
 import { planPolicy } from '../../domain/plans.ts';
 import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
 import { ipSubject, keySubject, planWindows, userSubject } from '../../services/access/limits.ts';
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
+import { HitIndex } from '../access/hit-index.ts';
+import { createHotPath, type HotPath } from '../access/hot-path.ts';
 import { rateLimitError, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
 import { API_PREFIX } from '../paths.ts';
 import { authRuleOf } from './viewer.ts';
@@ -21,6 +24,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Count the route against the plan's limits; default: true under the data API. */
     rateLimit?: boolean;
+  }
+  interface FastifyInstance {
+    /** Answers plain cache hits of authenticated callers at the HTTP server (see access/hot-path.ts). */
+    cacheHotPath: HotPath;
   }
   interface FastifyRequest {
     /** What this request was counted against (refunded when it ends in a 304). */
@@ -45,6 +52,8 @@ const cacheCtx = new WeakMap<FastifyRequest, CacheCtx>();
 
 export interface AccessPluginOptions {
   cache: ResponseCacheStore;
+  /** The request id Fastify would assign (the hot path answers without Fastify). */
+  requestId: (req: IncomingMessage) => string;
 }
 
 const marker = Symbol('vis-access');
@@ -81,10 +90,41 @@ export const accessPlugin = fp(
       return reply.type(entry.contentType).send(entry.body);
     }
 
+    const index = new HitIndex();
+    app.decorate(
+      'cacheHotPath',
+      createHotPath({
+        auth: app.services.auth,
+        limiter,
+        store,
+        index,
+        clock,
+        rateLimits: overrides,
+        requestId: opts.requestId,
+      }),
+    );
+
+    // The same shortcut inside Fastify for callers the server-level hot path leaves
+    // alone (anonymous): a learnt URL is answered right after authentication.
+    function fastPath(metered: boolean) {
+      return async function cacheFastPath(request: FastifyRequest, reply: FastifyReply) {
+        const route = index.find(request.url, request.viewer.plan);
+        const entry = route ? await store.get(route.key) : undefined;
+        if (!entry) return;
+        if (etagMatches(request.headers['if-none-match'], entry.etag)) {
+          reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
+          return reply.code(304).send();
+        }
+        if (metered) await meter(request, reply);
+        return sendEntry(reply, entry);
+      };
+    }
+
     function cachedPreHandler(windowed: boolean, metered: boolean) {
       return async function cached(request: FastifyRequest, reply: FastifyReply) {
         const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
         const key = skip ? null : cacheKey(request, windowed);
+        if (key) index.learn(request.url, request.viewer.plan, { key, metered });
         let entry = key ? await store.get(key) : undefined;
         if (entry && etagMatches(request.headers['if-none-match'], entry.etag)) {
           // Not counted: the client already has these bytes.
@@ -138,7 +178,7 @@ export const accessPlugin = fp(
         reply.headers({ etag, 'x-cache': ctx.state });
         if (fill) {
           const entry: CachedResponse = {
-            body: payload,
+            body: Buffer.from(payload),
             etag,
             contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
             expiresAt: clock.now().getTime() + ttlSeconds * 1000,
@@ -187,6 +227,8 @@ export const accessPlugin = fp(
         const querystring = (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
         const windowed = !!querystring?.properties && 'timePeriod' in querystring.properties;
         route.preHandler = [Object.assign(cachedPreHandler(windowed, metered), { [marker]: true }), ...pre];
+        // After authentication (prepended by the viewer plugin), before anything else of the route.
+        route.onRequest = [...list(route.onRequest), fastPath(metered)];
         route.onSend = [cacheOnSend(ttl), ...list(route.onSend)];
         route.onResponse = [releaseFill, ...list(route.onResponse)];
         route.onRequestAbort = [releaseFill, ...list(route.onRequestAbort)];

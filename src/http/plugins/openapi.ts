@@ -19,6 +19,9 @@ export const openapiPlugin = fp(
           license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         },
         servers: [{ url: '/', description: 'This service' }],
+        // Public reads also answer anonymous callers (the anonymous tier), hence `{}`;
+        // a web session works too. Per-user routes declare their own requirement.
+        security: [{}, { apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }],
         tags: [
           { name: 'discovery', description: 'Vendors and their slugs' },
           { name: 'vendor', description: 'One vendor' },
@@ -31,8 +34,6 @@ export const openapiPlugin = fp(
           { name: 'auth', description: 'Web sessions: signup, login, logout' },
           { name: 'account', description: 'Plan, usage and API keys of the caller' },
         ],
-        // A key in either header, a web session, or (when the operator allows it) nothing.
-        security: [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }, {}],
         components: {
           securitySchemes: {
             apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

@@ -64,8 +64,9 @@ export const viewerPlugin = fp(
     app.decorateRequest('session', null);
 
     // Every request has a viewer, whatever route (or 404) it reaches.
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', (request, _reply, done) => {
       request.viewer = anonymousViewer;
+      done();
     });
 
     function authenticateWith(rule: AuthRule) {

@@ -7,6 +7,10 @@ import { errorResponses } from '../schemas/common.ts';
 // The account area. Reading works with a key or a session; creating and
 // revoking keys needs a web session, so a leaked key cannot mint new ones.
 
+/** Who may call: a key (either header) or a web session; key management: a session only. */
+const USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
+const SESSION_SECURITY: Record<string, string[]>[] = [{ sessionCookie: [] }];
+
 const errors = {
   400: errorResponses[400],
   401: errorResponses[401],
@@ -25,6 +29,7 @@ export async function accountRoutes(app: FastifyInstance) {
         operationId: 'getAccount',
         summary: 'Plan, limits and usage today',
         tags: ['account'],
+        security: USER_SECURITY,
         response: { 200: AccountSummary, ...errors },
       },
       config: { auth: 'user' },
@@ -39,6 +44,7 @@ export async function accountRoutes(app: FastifyInstance) {
         operationId: 'listApiKeys',
         summary: 'Active API keys (never their secrets)',
         tags: ['account'],
+        security: USER_SECURITY,
         response: { 200: Type.Object({ success: Type.Boolean(), keys: Type.Array(ApiKeySchema) }), ...errors },
       },
       config: { auth: 'user' },
@@ -54,6 +60,7 @@ export async function accountRoutes(app: FastifyInstance) {
         summary: 'Create an API key; the secret is in this response only',
         description: 'Needs a web session and the plan set by API_KEY_MIN_PLAN or higher.',
         tags: ['account'],
+        security: SESSION_SECURITY,
         body: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false })),
         response: {
           201: Type.Object({
@@ -81,6 +88,7 @@ export async function accountRoutes(app: FastifyInstance) {
         operationId: 'revokeApiKey',
         summary: 'Revoke an API key',
         tags: ['account'],
+        security: SESSION_SECURITY,
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
       },

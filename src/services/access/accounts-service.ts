@@ -64,6 +64,8 @@ export function accountsService(deps: {
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY * 1000);
     await deps.sessions.create({ tokenHash: sha256hex(token), userId, now, expiresAt });
+    // Expired sessions are useless rows; logins are rare enough to sweep them here.
+    await deps.sessions.deleteExpired(now);
     return { token, expiresAt };
   }
 

@@ -1,0 +1,30 @@
+import { LRUCache } from 'lru-cache';
+import { DEFAULT_PLAN_POLICIES, type Plan } from '../../domain/plans.ts';
+
+// Raw request URL (plus the caller plan's window cap) -> the normalised cache key,
+// learnt whenever a key is computed from a validated request. The same raw URL
+// validates and normalises the same way every time, so a later request for it can
+// be answered from the cache on arrival, before parsing and validation.
+
+export const MAX_INDEXED_URL = 2048;
+
+export interface IndexedRoute {
+  key: string;
+  metered: boolean;
+}
+
+export class HitIndex {
+  private readonly lru = new LRUCache<string, IndexedRoute>({ max: 20_000 });
+
+  private static id(url: string, plan: Plan) {
+    return `${url}|${DEFAULT_PLAN_POLICIES[plan].windowDays}`;
+  }
+
+  learn(url: string, plan: Plan, route: IndexedRoute) {
+    if (url.length <= MAX_INDEXED_URL) this.lru.set(HitIndex.id(url, plan), route);
+  }
+
+  find(url: string, plan: Plan): IndexedRoute | undefined {
+    return url.length <= MAX_INDEXED_URL ? this.lru.get(HitIndex.id(url, plan)) : undefined;
+  }
+}

@@ -1,0 +1,77 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { planPolicy, type RateLimitOverrides } from '../../domain/plans.ts';
+import type { RateLimiter } from '../../infra/rate-limiter.ts';
+import type { ResponseCacheStore } from '../../infra/response-cache.ts';
+import type { Authenticator } from '../../services/access/authenticator.ts';
+import { keySubject, planWindows, userSubject } from '../../services/access/limits.ts';
+import type { Clock } from '../../services/context.ts';
+import { etagMatches } from './cache-key.ts';
+import { presentedKey, sessionToken } from './credentials.ts';
+import type { HitIndex } from './hit-index.ts';
+import { rateLimitHeaders } from './rate-limit-headers.ts';
+
+// Cache hits of authenticated callers answered at the HTTP server, before Fastify:
+// a client polling a list with its key costs a credential-cache lookup, a counter
+// increment and one write. Everything that is not a plain hit (anonymous callers,
+// which are few and slow by their limits; unknown keys; misses; refusals) returns
+// false and goes through the full Fastify pipeline, which answers with the same
+// rules and error bodies. Nothing is written before the decision is final, so a
+// fall-through never leaves a half-sent response; a refused request is not counted
+// here, and the Fastify path refuses it again without counting.
+
+export interface HotPathDeps {
+  auth: Authenticator;
+  limiter: RateLimiter;
+  store: ResponseCacheStore;
+  index: HitIndex;
+  clock: Clock;
+  rateLimits: RateLimitOverrides;
+  requestId: (req: IncomingMessage) => string;
+}
+
+export type HotPath = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+export function createHotPath(d: HotPathDeps): HotPath {
+  return async function hotPath(req, res) {
+    if (req.method !== 'GET' || !req.url) return false;
+    const key = presentedKey(req.headers);
+    let identity: { plan: import('../../domain/plans.ts').Plan; subject: string } | null = null;
+    if (key !== undefined) {
+      const id = key ? await d.auth.verifyKey(key) : null;
+      if (!id) return false;
+      identity = { plan: id.plan, subject: keySubject(id.keyId) };
+    } else {
+      const token = sessionToken(req.headers);
+      const s = token ? await d.auth.verifySession(token) : null;
+      if (!s) return false;
+      identity = { plan: s.plan, subject: userSubject(s.userId) };
+    }
+    const route = d.index.find(req.url, identity.plan);
+    if (!route) return false;
+    const entry = await d.store.get(route.key);
+    if (!entry) return false;
+    const headers: Record<string, string | number> = {
+      'x-request-id': d.requestId(req),
+      etag: entry.etag,
+      'x-cache': 'HIT',
+    };
+    if (etagMatches(req.headers['if-none-match'], entry.etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return true;
+    }
+    if (route.metered) {
+      const windows = planWindows(planPolicy(identity.plan, d.rateLimits));
+      const r = await d.limiter.consume(identity.subject, windows);
+      if (!r.allowed) return false;
+      Object.assign(headers, rateLimitHeaders(windows, r));
+    }
+    const maxAge = Math.max(0, Math.floor((entry.expiresAt - d.clock.now().getTime()) / 1000));
+    headers['cache-control'] = `private, max-age=${maxAge}`;
+    headers['content-type'] = entry.contentType;
+    headers['content-length'] = entry.body.length;
+    res.writeHead(200, headers);
+    res.end(entry.body);
+    return true;
+  };
+}
