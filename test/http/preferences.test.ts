@@ -68,6 +68,7 @@ describe('notification preferences', () => {
     const secret: string = first.body.preferences.webhook.secret;
     assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/, 'a new webhook gets a whsec_ secret, shown in clear once');
     assert.deepEqual(first.body.shownOnce, ['webhook.secret']);
+    assert.equal(first.headers.get('cache-control'), 'no-store');
     assert.equal(first.body.preferences.pagerduty.routing_key, `****${ROUTING_KEY.slice(-4)}`);
 
     const second = await put(u, { email: { digest: 'daily' }, content_filters: { min_impact: 'major' } });

@@ -20,7 +20,8 @@ import { strictValidatorCompiler } from '../strict-validation.ts';
 // session requests). Every handler works on the authenticated user's rows only:
 // the services take the user id from request.viewer, never from the request.
 
-const PER_USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }];
+/** A key in either header or a web session; never anonymous. */
+const PER_USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
 
 const conflict = {
   409: Type.Ref('ErrorBody', { description: 'The channel to rotate is not configured' }),
@@ -28,6 +29,11 @@ const conflict = {
 
 export async function perUserRoutes(app: FastifyInstance) {
   app.setValidatorCompiler(strictValidatorCompiler());
+  // Private data, and some answers carry a secret shown once: no cache may keep them.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', 'no-store');
+    return payload;
+  });
   const s = app.services;
   const ok = <T extends object>(body: T) => ({ success: true as const, ...body });
 

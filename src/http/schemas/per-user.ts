@@ -241,4 +241,61 @@ export const FavoritesBundleSchema = Type.Object(
   { description: 'Dashboard bundle: sections, each keyed by vendor' },
 );
 
-export const FavoritesResponse = Envelope(FavoritesBundleSchema, 'One item: the bundle');
+export const FavoritesResponse = {
+  ...Envelope(FavoritesBundleSchema, 'One item: the bundle'),
+  examples: [
+    {
+      success: true,
+      items: [
+        {
+          vendors: ['github', 'cloudflare'],
+          sections: ['stats', 'recentActivity'],
+          perVendorLimit: 10,
+          stats: {
+            github: {
+              vendor: 'github',
+              timePeriod: '7d',
+              incidentCount: 2,
+              byImpact: { none: 0, minor: 1, major: 1, critical: 0 },
+              mttrMinutes: 42,
+              longestIncidentMinutes: 61,
+              uptimePercent: 99.64,
+              maintenanceCount: 0,
+              lastIncidentAt: '2026-03-01T09:12:00.000Z',
+              badge: 'good',
+            },
+            cloudflare: {
+              vendor: 'cloudflare',
+              timePeriod: '7d',
+              incidentCount: 0,
+              byImpact: { none: 0, minor: 0, major: 0, critical: 0 },
+              mttrMinutes: null,
+              longestIncidentMinutes: null,
+              uptimePercent: 100,
+              maintenanceCount: 1,
+              lastIncidentAt: null,
+              badge: 'excellent',
+            },
+          },
+          recentActivity: {
+            github: [
+              {
+                kind: 'incident',
+                at: '2026-03-01T10:13:00.000Z',
+                id: 'github:abc123',
+                vendor: 'github',
+                vendorName: 'GitHub',
+                title: 'Degraded performance for Actions',
+              },
+            ],
+            cloudflare: [],
+          },
+        },
+      ],
+      fetchedAt: '2026-03-01T12:00:00.000Z',
+      source: 'live',
+      lastUpdated: '2026-03-01T11:59:30.000Z',
+      dataWindow: { requested: '7d', applied: '7d', capped: false, since: '2026-02-22T12:00:00.000Z' },
+    },
+  ],
+};

@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { API_PREFIX, buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openStore } from '../src/store/db.ts';
+import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
+import { maintenancesRepository } from '../src/store/repositories/maintenances-repository.ts';
+import { publicationsRepository } from '../src/store/repositories/publications-repository.ts';
+
+// POST /dashboard-favorites latency by vendor count, over a real listening server
+// with a seeded history (every catalog vendor: incidents over 90 days, maintenance,
+// advisories, release notes), plus the time of 20 concurrent watchlist adds.
+//
+//   npm run bench -- per-user [--requests 30] [--incidents 200]
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- per-user
+
+function option(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+export async function perUserBench(args: string[]) {
+  const requests = option(args, 'requests', 30);
+  const perVendor = option(args, 'incidents', 200);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
+  const schema = process.env.DATABASE_URL ? `bench_${process.pid}` : '';
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    INGEST: 'off',
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
+    DATABASE_SCHEMA: schema,
+    RATE_LIMITS: JSON.stringify({ free: { perMinute: 1e9, perDay: 1e9 }, pro: { perMinute: 1e9, perDay: 1e9 } }),
+  });
+  const store = openStore(config);
+  const app = await buildApp(config, { store });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const api = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}${API_PREFIX}`;
+  try {
+    const vendors = (await app.services.catalog.list()).map((v) => v.id);
+    const now = Date.now();
+    const t0 = performance.now();
+    for (const v of vendors) {
+      await store.db.transaction().execute(async (trx) => {
+        const i2 = incidentsRepository(trx);
+        const m2 = maintenancesRepository(trx);
+        const p2 = publicationsRepository(trx);
+        for (let i = 0; i < perVendor; i++) {
+          const startedAt = new Date(now - ((i * 90 * 86_400_000) / perVendor + 60_000)).toISOString();
+          await i2.upsert(
+            {
+              id: `${v}:i${i}`,
+              vendor: v,
+              title: `Incident ${i}`,
+              status: i % 10 === 0 ? 'investigating' : 'resolved',
+              sourceStatus: 'resolved',
+              impact: (['none', 'minor', 'major', 'critical'] as const)[i % 4]!,
+              startedAt,
+              updatedAt: startedAt,
+              resolvedAt: i % 10 === 0 ? null : new Date(Date.parse(startedAt) + 1_800_000).toISOString(),
+              components: ['API'],
+              updates: [{ status: 'resolved', body: 'Fixed', createdAt: startedAt }],
+              url: null,
+              source: 'bench',
+            },
+            'f',
+          );
+        }
+        for (let i = 0; i < 20; i++) {
+          const at = new Date(now + (i - 10) * 86_400_000).toISOString();
+          await m2.upsert(
+            {
+              id: `${v}:m${i}`,
+              vendor: v,
+              title: `Maintenance ${i}`,
+              status: i < 10 ? 'completed' : 'scheduled',
+              sourceStatus: 'scheduled',
+              impact: 'none',
+              scheduledFor: at,
+              scheduledUntil: at,
+              startedAt: null,
+              completedAt: i < 10 ? at : null,
+              components: [],
+              updates: [],
+              url: null,
+              source: 'bench',
+            },
+            'f',
+          );
+          const pubAt = new Date(now - i * 3 * 86_400_000).toISOString();
+          await p2.upsertAdvisory(
+            { id: `${v}:a${i}`, vendor: v, title: `Advisory ${i}`, severity: 'high', cves: [], publishedAt: pubAt, updatedAt: pubAt, summary: 's', url: null, source: 'bench' },
+            'f',
+          );
+          await p2.upsertUpdate(
+            { id: `${v}:u${i}`, vendor: v, title: `Release ${i}`, publishedAt: pubAt, summary: 's', categories: [], url: null, source: 'bench' },
+            'f',
+          );
+        }
+      });
+    }
+    console.log(
+      `seeded ${vendors.length} vendors x (${perVendor} incidents, 20 maintenance, 20 advisories, 20 updates) in ${ms(performance.now() - t0)} on ${store.dialect}`,
+    );
+
+    const user = await app.services.accounts.createUser({ email: `bench${process.pid}@example.com`, password: 'bench password 1', plan: 'pro' });
+    const { secret } = await app.services.keys.create({ userId: user.id, plan: 'pro' }, 'bench');
+    const headers = { 'x-api-key': secret, 'content-type': 'application/json' };
+
+    console.log(`POST /dashboard-favorites, all four sections, timePeriod 90d, ${requests} sequential requests each:`);
+    for (const n of [1, 10, 40, vendors.length]) {
+      const body = JSON.stringify({ vendors: vendors.slice(0, n), sections: ['stats', 'maintenance', 'advisories', 'recentActivity'], timePeriod: '90d' });
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < requests + 3; i++) {
+        const s = performance.now();
+        const res = await fetch(`${api}/dashboard-favorites`, { method: 'POST', headers, body });
+        const text = await res.text();
+        if (res.status !== 200) throw new Error(`${res.status} ${text}`);
+        if (i >= 3) times.push(performance.now() - s);
+        bytes = text.length;
+      }
+      console.log(`  ${String(n).padStart(3)} vendors: p50 ${ms(pct(times, 0.5))}, p95 ${ms(pct(times, 0.95))}, ${(bytes / 1024).toFixed(0)} KiB`);
+    }
+
+    const free = await app.services.accounts.createUser({ email: `bench-free${process.pid}@example.com`, password: 'bench password 1', plan: 'free' });
+    const freeKey = (await app.services.keys.create({ userId: free.id, plan: 'free' }, 'bench')).secret;
+    const s = performance.now();
+    const results = await Promise.all(
+      vendors.slice(0, 20).map((v) => fetch(`${api}/watchlist/${v}`, { method: 'POST', headers: { 'x-api-key': freeKey } }).then((r) => r.status)),
+    );
+    console.log(
+      `20 concurrent POST /watchlist/{vendor} (free plan): ${ms(performance.now() - s)} in all, ${results.filter((r) => r === 200).length} added, ${results.filter((r) => r === 403).length} refused at the cap`,
+    );
+  } finally {
+    await app.close();
+    if (schema) {
+      const { sql } = await import('kysely');
+      await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db).catch(() => {});
+    }
+    await store.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
