@@ -121,6 +121,9 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     return typeof raw === 'string' && /^[1-9][0-9]{0,3}$/.test(raw) ? Number(raw) : 1;
   };
 
+  // The vendor list is the overview.
+  app.get('/vendors', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/', 301));
+
   app.get<{ Params: { vendor: string } }>('/vendors/:vendor', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const slug = request.params.vendor;
