@@ -62,7 +62,7 @@ export const CSRF_MESSAGE = 'The CSRF token is missing or does not match; reload
 export const csrfPlugin = fp(
   async (app: FastifyInstance) => {
     const webOrigins = app.config.webOrigins;
-    app.addHook('preValidation', async (request, reply) => {
+    app.addHook('preValidation', async (request) => {
       if (!isUnsafeMethod(request.method)) return;
       const route = request.routeOptions.url ?? '';
       const authRoute = BROWSER_AUTH_ROUTES.has(route);

@@ -43,7 +43,7 @@ export function matches(v: VendorOverview, f: OverviewFilter, watchlist: Readonl
   return true;
 }
 
-function summary(o: Overview, ctx: PageContext): Html {
+function summary(o: Overview): Html {
   const problems = o.vendors.filter(hasProblem).length;
   const total = o.vendors.length;
   const text =
@@ -93,7 +93,7 @@ function maintenanceSection(o: Overview, ctx: PageContext): Html {
 
 const rankImpact = (i: string) => ({ none: 0, minor: 1, major: 2, critical: 3 })[i] ?? 0;
 
-export function vendorCard(v: VendorOverview, ctx: PageContext, hidden: boolean, watched: boolean): Html {
+export function vendorCard(v: VendorOverview, hidden: boolean, watched: boolean): Html {
   const next = v.upcomingMaintenance[0];
   const note = v.activeIncidents.length
     ? plural(v.activeIncidents.length, 'active incident')
@@ -145,7 +145,7 @@ export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter, w
   );
   const shown = sorted.filter((v) => matches(v, f, watchlist)).length;
   return html`<h1 class="page-title">Vendor status</h1>
-  ${summary(o, ctx)}
+  ${summary(o)}
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>
   <div class="columns">
     ${problemsSection(o, ctx)}
@@ -156,7 +156,7 @@ export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter, w
     ${filterForm(o, f, watchlist !== null)}
     <p class="filter-result" data-filter-result aria-live="polite">Showing ${shown} of ${o.vendors.length} vendors</p>
     <ul class="vendor-grid" data-vendor-grid>
-      ${sorted.map((v) => vendorCard(v, ctx, !matches(v, f, watchlist), watchlist?.has(v.vendor) ?? false))}
+      ${sorted.map((v) => vendorCard(v, !matches(v, f, watchlist), watchlist?.has(v.vendor) ?? false))}
     </ul>
     <p class="empty" data-filter-empty${shown ? html` hidden` : ''}>No vendor matches the filter.</p>
   </section>`;

@@ -189,7 +189,7 @@ function complianceSection(d: VendorPageData): Html {
     <h2 id="compliance-title">Compliance</h2>
     ${
       c.state === 'locked'
-        ? html`<p class="notice">Compliance certifications are available on the Standard plan and above. ${ctx0Link()}</p>`
+        ? html`<p class="notice">Compliance certifications are available on the Standard plan and above. ${plansLink()}</p>`
         : c.items.length
           ? html`<ul class="compliance">${c.items.map(
               (i) => html`<li><strong>${i.name}</strong> <span class="tag">${i.category}</span>${i.description ? html`<br><span class="muted">${i.description}</span>` : ''}${i.compliancePageLink ? html` ${externalLink(i.compliancePageLink, 'details')}` : ''}</li>`,
@@ -200,7 +200,7 @@ function complianceSection(d: VendorPageData): Html {
   </section>`;
 }
 
-const ctx0Link = () => html`<a href="/account#plan">See plans</a>`;
+const plansLink = () => html`<a href="/account#plan">See plans</a>`;
 
 export function vendorMain(d: VendorPageData, ctx: PageContext): Html {
   const v = d.profile;
