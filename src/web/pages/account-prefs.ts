@@ -213,3 +213,16 @@ export function feedSection(p: PreferencesView): Html {
     <p data-feed-status role="status" hidden></p>
   </section>`;
 }
+
+/**
+ * Applications connected through OAuth (MCP clients). Filled by account.js from
+ * GET /api/v1/account/connections; stays hidden where that endpoint does not exist.
+ */
+export function connectionsSection(): Html {
+  return html`<section class="panel" id="connections" aria-labelledby="connections-title" data-connections hidden>
+    <h2 id="connections-title">Connected applications</h2>
+    <p>Assistants and tools you allowed to read your incident history through MCP. Disconnecting one stops its access at once.</p>
+    <div data-connections-list></div>
+    <p data-connections-status role="status" hidden></p>
+  </section>`;
+}

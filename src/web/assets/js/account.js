@@ -331,3 +331,49 @@ document.querySelector('[data-rotate-feed]')?.addEventListener('click', async ()
   const masked = document.querySelector('[data-feed-url]');
   if (masked) masked.textContent = result.body.preferences.rss.feed_url.replace(/[^/]+(?=\.rss$)/, (t) => `****${t.slice(-4)}`);
 });
+
+// ---------------------------------------------------- connected applications
+const connections = document.querySelector('[data-connections]');
+
+async function loadConnections() {
+  if (!connections) return;
+  const result = await api(`${ACCOUNT_API}/account/connections`);
+  // Absent on servers without the MCP endpoint: the section stays hidden.
+  if (!result.ok) return;
+  connections.hidden = false;
+  const list = connections.querySelector('[data-connections-list]');
+  const items = result.body.connections ?? [];
+  if (!items.length) {
+    const p = document.createElement('p');
+    p.className = 'muted';
+    p.textContent = 'No application is connected.';
+    list.replaceChildren(p);
+    return;
+  }
+  const ul = document.createElement('ul');
+  ul.className = 'connections';
+  for (const c of items) {
+    const li = document.createElement('li');
+    const name = document.createElement('strong');
+    name.textContent = c.name;
+    const meta = document.createElement('span');
+    meta.className = 'muted';
+    meta.textContent = ` · ${c.scope} · since ${String(c.createdAt).slice(0, 10)}${c.lastUsedAt ? ` · last used ${String(c.lastUsedAt).slice(0, 10)}` : ''} `;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'button button--danger button--small';
+    button.textContent = 'Disconnect';
+    button.setAttribute('aria-label', `Disconnect ${c.name}`);
+    button.addEventListener('click', async () => {
+      if (!window.confirm(`Disconnect ${c.name}? It loses access at once.`)) return;
+      button.disabled = true;
+      const r = await api(`${ACCOUNT_API}/account/connections/${encodeURIComponent(c.id)}`, { method: 'DELETE' });
+      say(connections.querySelector('[data-connections-status]'), r.ok ? `${c.name} disconnected.` : errorMessage(r), r.ok ? 'ok' : 'error');
+      await loadConnections();
+    });
+    li.append(name, meta, button);
+    ul.append(li);
+  }
+  list.replaceChildren(ul);
+}
+loadConnections();
