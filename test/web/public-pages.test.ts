@@ -148,6 +148,22 @@ describe('public pages in a real browser', () => {
     await context.close();
   });
 
+  test('without JavaScript the pages are complete and the overview filter still works (server-side)', async () => {
+    const context = await browser.newContext({ baseURL: t.url, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/');
+    assert.match(await page.locator('[data-live-id="problems"]').innerText(), /Degraded performance for Actions and Pages/);
+    await page.getByLabel('Category').selectOption('cdn-edge');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/category=cdn-edge/);
+    const visible = page.locator('[data-vendor-grid] > li:not([hidden])');
+    assert.ok((await visible.count()) >= 2);
+    for (const c of await visible.all()) assert.equal(await c.getAttribute('data-category'), 'cdn-edge');
+    await page.goto('/vendors/github');
+    assert.equal(await page.locator('.uptime-bar > li').count(), 90);
+    await context.close();
+  });
+
   test('unknown vendor: an HTML 404 page', async () => {
     const { page, context } = await newPage(browser, { baseURL: t.url });
     const res = await page.goto('/vendors/no-such-vendor');
