@@ -126,6 +126,7 @@ export function accountPage(d: AccountPageData, ctx: PageContext): Page {
     title: 'Account',
     scripts: ['js/account.js'],
     main: html`<h1 class="page-title">Your account</h1>
+    <noscript><p class="notice notice--warn">The forms of the account area need JavaScript; everything else here is readable without it.</p></noscript>
     <p>Signed in as <strong data-account-email>${d.summary.account.email}</strong> · member since ${time(d.summary.account.createdAt)}</p>
     ${d.welcome ? html`<p class="notice notice--ok" role="status">Your account is ready. Create an API key below to use the API from your own tools.</p>` : ''}
     <nav class="section-nav" aria-label="Account sections"><ul>

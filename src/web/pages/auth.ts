@@ -17,6 +17,7 @@ export function signupPage(next: string, minPasswordLength: number): Page {
     scripts: ['js/auth.js'],
     main: html`<div class="auth-card panel">
     <h1 class="page-title">Create an account</h1>
+    <noscript><p class="notice notice--warn">Signing up needs JavaScript.</p></noscript>
     <p>Free accounts get an API key, a watchlist of up to 10 vendors and alerts on every channel.</p>
     <form method="post" action="/api/v1/auth/signup" data-auth-form data-next="${next}" novalidate>
       <p class="form-error" data-form-error role="alert" hidden></p>
@@ -44,6 +45,7 @@ export function loginPage(next: string): Page {
     scripts: ['js/auth.js'],
     main: html`<div class="auth-card panel">
     <h1 class="page-title">Log in</h1>
+    <noscript><p class="notice notice--warn">Logging in needs JavaScript.</p></noscript>
     <form method="post" action="/api/v1/auth/login" data-auth-form data-next="${next}" novalidate>
       <p class="form-error" data-form-error role="alert" hidden></p>
       <div class="field">
