@@ -3,6 +3,7 @@ const benches: Record<string, () => Promise<(args: string[]) => Promise<void>>> 
   access: async () => (await import('./access.ts')).accessBench,
   web: async () => (await import('./web.ts')).webBench,
   'per-user': async () => (await import('./per-user.ts')).perUserBench,
+  mcp: async () => (await import('./mcp.ts')).mcpBench,
 };
 
 const [name = 'access', ...args] = process.argv.slice(2);

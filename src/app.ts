@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -8,11 +7,14 @@ import type { Config } from './config.ts';
 import { envelope } from './http/envelope.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
+import { requestIdFor } from './http/request-id.ts';
+import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
 import { authRoutes } from './http/routes/auth.ts';
+import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
@@ -122,6 +124,8 @@ export const appPlugin = fp(
     await app.register(viewerPlugin);
     await app.register(csrfPlugin);
     await app.register(accessPlugin, { cache: infra.cache, requestId });
+    // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
+    await app.register(mcpPlugin);
 
     await app.register(healthRoutes);
     await app.register(
@@ -138,6 +142,7 @@ export const appPlugin = fp(
       async (web) => {
         await web.register(authRoutes);
         await web.register(accountRoutes);
+        await web.register(connectionRoutes);
       },
       { prefix: ACCOUNT_PREFIX },
     );
@@ -146,11 +151,8 @@ export const appPlugin = fp(
   { name: 'vendor-status-app' },
 );
 
-/** The caller's X-Request-Id when it is sane, else a fresh one. */
-export function requestId(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-}
+/** The caller's X-Request-Id when it is sane, else a fresh one (shared with the MCP listener). */
+export const requestId: (req: IncomingMessage) => string = requestIdFor;
 
 export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream): FastifyServerOptions {
   return {

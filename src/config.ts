@@ -28,7 +28,13 @@ export interface Config {
   rateLimits: Partial<Record<Plan, Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>>>>;
   logLevel: string;
   roles: Role[];
+  /** Also serve MCP on this port (0 = any free port); null = only on the main port. */
   mcpPort: number | null;
+  /**
+   * Origin under which clients reach this service (OAuth issuer, MCP resource URLs);
+   * null = derived from each request (Host / X-Forwarded-* when TRUST_PROXY is on).
+   */
+  publicUrl: string | null;
   streamPingSeconds: number;
   eventRetentionDays: number;
   pollIntervalSeconds: number;
@@ -137,7 +143,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `unknown level '${logLevel}'`);
   }
-  const mcpPort = env.MCP_PORT ? int(env, 'MCP_PORT', 0, 1, 65535) : null;
+  const mcpPort = env.MCP_PORT ? int(env, 'MCP_PORT', 0, 0, 65535) : null;
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']);
+  if (publicUrl !== null) {
+    const u = new URL(publicUrl);
+    if (u.pathname !== '/' || u.search || u.hash || u.username || u.password) {
+      throw new ConfigError('PUBLIC_URL', 'must be an origin such as https://status.example.com (no path, query or credentials)');
+    }
+  }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -163,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     roles: roles.length ? (roles as Role[]) : [...ROLES],
     mcpPort,
+    publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
     pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', 60, 5, 86400),

@@ -27,6 +27,10 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ port: config.port, host: config.host });
+  if (config.mcpPort !== null) {
+    const port = await app.mcp.listenOnOwnPort();
+    app.log.info({ port }, 'MCP endpoint also listening on its own port');
+  }
 }
 
 main().catch((err) => {

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../services/context.ts';
 import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { openRedis, type RedisHandle } from './redis.ts';
-import { FallbackResponseCache, MemoryResponseCache, RedisResponseCache, type ResponseCacheStore } from './response-cache.ts';
+import { TieredResponseCache, MemoryResponseCache, RedisResponseCache, type ResponseCacheStore } from './response-cache.ts';
 
 export interface Infra {
   /** Null unless REDIS_URL is set. */
@@ -25,7 +25,7 @@ export async function openInfra(config: Config, clock: Clock, log: FastifyBaseLo
   return {
     redis,
     limiter: new FallbackRateLimiter(new RedisRateLimiter(redis.client, redis.prefix, now), memoryLimiter, log),
-    cache: new FallbackResponseCache(new RedisResponseCache(redis, now), memoryCache, log),
+    cache: new TieredResponseCache(new RedisResponseCache(redis, now), memoryCache, log),
     close: () => redis.close(),
   };
 }

@@ -48,17 +48,17 @@ export interface NowMs {
 }
 
 interface Slot {
-  key: string;
+  /** Which window of the clock `now` falls in. */
+  index: number;
   resetMs: number;
 }
 
-function slots(subject: string, windows: readonly LimitWindow[], now: number): Slot[] {
+function slots(windows: readonly LimitWindow[], now: number): Slot[] {
   const out: Slot[] = new Array(windows.length);
   for (let i = 0; i < windows.length; i++) {
-    const w = windows[i];
-    const size = w.windowSeconds * 1000;
+    const size = windows[i].windowSeconds * 1000;
     const index = Math.floor(now / size);
-    out[i] = { key: `${subject}|${w.name}|${index}`, resetMs: (index + 1) * size - now };
+    out[i] = { index, resetMs: (index + 1) * size - now };
   }
   return out;
 }
@@ -84,19 +84,51 @@ function result(windows: readonly LimitWindow[], s: Slot[], counts: number[], al
   return { allowed, windows: states, violated };
 }
 
-/** Counters in this process (the default, and the fallback while Redis is down). */
+interface Counter {
+  name: string;
+  /** Which window of the clock this count belongs to. */
+  index: number;
+  count: number;
+  windowMs: number;
+}
+
+/**
+ * Counters in this process (the default, and the fallback while Redis is down).
+ * One small array of counters per subject, found by window name: no key strings
+ * are built or hashed per request.
+ */
 export class MemoryRateLimiter implements RateLimiter {
   readonly kind = 'memory' as const;
-  private readonly counters = new Map<string, { count: number; expiresAt: number }>();
+  private readonly subjects = new Map<string, Counter[]>();
   private ops = 0;
 
   constructor(private readonly now: NowMs) {}
 
-  private counts(s: Slot[], now: number): number[] {
-    const out: number[] = new Array(s.length);
-    for (let i = 0; i < s.length; i++) {
-      const c = this.counters.get(s[i].key);
-      out[i] = c && c.expiresAt > now ? c.count : 0;
+  private counters(subject: string, windows: readonly LimitWindow[], now: number, create: boolean): (Counter | undefined)[] {
+    let list = this.subjects.get(subject);
+    if (!list) {
+      if (!create) return windows.map(() => undefined);
+      list = [];
+      this.subjects.set(subject, list);
+    }
+    const out: (Counter | undefined)[] = new Array(windows.length);
+    for (let i = 0; i < windows.length; i++) {
+      const w = windows[i];
+      const windowMs = w.windowSeconds * 1000;
+      const index = Math.floor(now / windowMs);
+      let c: Counter | undefined;
+      for (const x of list) if (x.name === w.name && x.windowMs === windowMs) c = x;
+      if (!c && create) {
+        c = { name: w.name, index, count: 0, windowMs };
+        list.push(c);
+      }
+      if (c && c.index !== index) {
+        if (create) {
+          c.index = index;
+          c.count = 0;
+        } else c = undefined;
+      }
+      out[i] = c;
     }
     return out;
   }
@@ -104,38 +136,34 @@ export class MemoryRateLimiter implements RateLimiter {
   async consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
     const now = this.now();
     if (++this.ops % 10_000 === 0) this.sweep(now);
-    const s = slots(subject, windows, now);
-    const counts = this.counts(s, now);
+    const s = slots(windows, now);
+    const cs = this.counters(subject, windows, now, true);
+    const counts = cs.map((c) => c!.count);
     for (let i = 0; i < windows.length; i++) if (counts[i] >= windows[i].limit) return result(windows, s, counts, false);
-    for (let i = 0; i < s.length; i++) {
-      const c = this.counters.get(s[i].key);
-      if (c && c.expiresAt > now) c.count = ++counts[i];
-      else this.counters.set(s[i].key, { count: ++counts[i], expiresAt: now + s[i].resetMs });
-    }
+    for (let i = 0; i < cs.length; i++) counts[i] = ++cs[i]!.count;
     return result(windows, s, counts, true);
   }
 
   async peek(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
     const now = this.now();
-    const s = slots(subject, windows, now);
-    const counts = this.counts(s, now);
+    const s = slots(windows, now);
+    const counts = this.counters(subject, windows, now, false).map((c) => c?.count ?? 0);
     return result(windows, s, counts, !windows.some((w, i) => counts[i] >= w.limit));
   }
 
   async refund(subject: string, windows: readonly LimitWindow[]): Promise<void> {
-    const now = this.now();
-    for (const x of slots(subject, windows, now)) {
-      const c = this.counters.get(x.key);
-      if (c && c.count > 0) c.count -= 1;
+    for (const c of this.counters(subject, windows, this.now(), false)) if (c && c.count > 0) c.count -= 1;
+  }
+
+  /** Forgets subjects whose every window has ended. */
+  private sweep(now: number) {
+    for (const [subject, list] of this.subjects) {
+      if (list.every((c) => Math.floor(now / c.windowMs) !== c.index)) this.subjects.delete(subject);
     }
   }
 
-  private sweep(now: number) {
-    for (const [k, v] of this.counters) if (v.expiresAt <= now) this.counters.delete(k);
-  }
-
   async close() {
-    this.counters.clear();
+    this.subjects.clear();
   }
 }
 
@@ -186,8 +214,8 @@ export class RedisRateLimiter implements RateLimiter {
 
   private async exec(mode: 'c' | 'p' | 'r', subject: string, windows: readonly LimitWindow[]) {
     const now = this.now();
-    const s = slots(subject, windows, now);
-    const args: (string | number)[] = [...s.map((x) => `${this.prefix}rl:${x.key}`), mode];
+    const s = slots(windows, now);
+    const args: (string | number)[] = [...s.map((x, i) => `${this.prefix}rl:${subject}|${windows[i].name}|${x.index}`), mode];
     // Keys outlive their window a little; the window index in the key, not the TTL, decides.
     s.forEach((x, i) => args.push(windows[i].limit, x.resetMs + 60_000));
     const reply = await this.run(s.length, ...args);

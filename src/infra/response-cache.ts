@@ -95,38 +95,47 @@ export class RedisResponseCache implements ResponseCacheStore {
   async close() {}
 }
 
-/** Redis first; while it fails, this process's LRU serves (logged). */
-export class FallbackResponseCache implements ResponseCacheStore {
+/**
+ * This process's LRU in front of Redis. An entry never changes before it expires,
+ * so once read from Redis it is served from memory until its own expiry: repeated
+ * hits cost no round trip, and entries computed by other instances are still found.
+ * While Redis fails, the LRU alone serves (logged).
+ */
+export class TieredResponseCache implements ResponseCacheStore {
   readonly kind = 'redis' as const;
   private readonly warn: (err: unknown) => void;
 
   constructor(
-    private readonly primary: ResponseCacheStore,
-    private readonly fallback: ResponseCacheStore,
+    private readonly shared: ResponseCacheStore,
+    private readonly local: ResponseCacheStore,
     log: FastifyBaseLogger,
   ) {
     this.warn = throttledWarn(log, 'response-cache');
   }
 
   async get(key: string) {
+    const near = await this.local.get(key);
+    if (near) return near;
     try {
-      return await this.primary.get(key);
+      const far = await this.shared.get(key);
+      if (far) await this.local.set(key, far);
+      return far;
     } catch (err) {
       this.warn(err);
-      return this.fallback.get(key);
+      return undefined;
     }
   }
 
   async set(key: string, value: CachedResponse) {
+    await this.local.set(key, value);
     try {
-      await this.primary.set(key, value);
+      await this.shared.set(key, value);
     } catch (err) {
       this.warn(err);
-      await this.fallback.set(key, value);
     }
   }
 
   async close() {
-    await this.fallback.close();
+    await this.local.close();
   }
 }

@@ -7,7 +7,7 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 /** How a caller proved who it is. */
-export type AuthKind = 'anonymous' | 'key' | 'session';
+export type AuthKind = 'anonymous' | 'key' | 'session' | 'oauth';
 
 /** Who is asking: services apply plan rules (data window, gates) from this. */
 export interface Viewer {

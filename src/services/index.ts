@@ -5,6 +5,7 @@ import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts'
 import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
+import { oauthRepository } from '../store/repositories/oauth-repository.ts';
 import { publicationsRepository } from '../store/repositories/publications-repository.ts';
 import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
 import { sourcesRepository } from '../store/repositories/sources-repository.ts';
@@ -16,6 +17,7 @@ import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
 import { catalogService } from './catalog-service.ts';
+import { connectionsService } from './connections-service.ts';
 import type { Clock } from './context.ts';
 import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
@@ -40,6 +42,7 @@ export function createRepositories(store: Store) {
     users: usersRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),
+    oauth: oauthRepository(db),
   };
 }
 
@@ -92,6 +95,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       passwordHashCost: config.passwordHashCost,
       rateLimits: config.rateLimits,
     }),
+    connections: connectionsService({ oauth: repos.oauth, clock }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
   };
 }

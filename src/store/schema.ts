@@ -186,6 +186,57 @@ export interface NotificationPreferencesTable {
   updated_at: string;
 }
 
+export interface OAuthClientsTable {
+  client_id: string;
+  /** SHA-256 hex of the client secret; null for public clients (auth method `none`). */
+  secret_hash: string | null;
+  name: string;
+  /** JSON array of exact redirect URIs. */
+  redirect_uris: string;
+  /** JSON array. */
+  grant_types: string;
+  auth_method: string;
+  /** Space-separated scopes the client may ask for. */
+  scope: string;
+  /** JSON of the other registered metadata (client_uri, software_id ...). */
+  metadata: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface OAuthGrantsTable {
+  id: string;
+  client_id: string;
+  user_id: string;
+  scope: string;
+  /** The MCP resource URL the tokens of this grant are for (RFC 8707 audience). */
+  resource: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface OAuthCodesTable {
+  /** SHA-256 hex of the authorization code. */
+  code_hash: string;
+  grant_id: string;
+  redirect_uri: string;
+  /** PKCE S256 challenge. */
+  code_challenge: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface OAuthTokensTable {
+  /** SHA-256 hex of the token. */
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  grant_id: string;
+  created_at: string;
+  expires_at: string;
+  /** Set on revocation, and on a refresh token once it was exchanged (rotation). */
+  revoked_at: string | null;
+}
+
 export interface Database {
   vendors: VendorsTable;
   sources: SourcesTable;
@@ -202,4 +253,8 @@ export interface Database {
   watchlists: WatchlistsTable;
   watchlist_vendors: WatchlistVendorsTable;
   notification_preferences: NotificationPreferencesTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_codes: OAuthCodesTable;
+  oauth_tokens: OAuthTokensTable;
 }

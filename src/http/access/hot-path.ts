@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { planPolicy, type RateLimitOverrides } from '../../domain/plans.ts';
+import type { Plan, RateLimitOverrides } from '../../domain/plans.ts';
 import type { RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { Authenticator } from '../../services/access/authenticator.ts';
-import { keySubject, planWindows, userSubject } from '../../services/access/limits.ts';
+import { planWindowsTable } from '../../services/access/limits.ts';
 import type { Clock } from '../../services/context.ts';
 import { etagMatches } from './cache-key.ts';
 import { presentedKey, sessionToken } from './credentials.ts';
@@ -32,20 +32,18 @@ export interface HotPathDeps {
 export type HotPath = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
 export function createHotPath(d: HotPathDeps): HotPath {
+  const windowsByPlan = planWindowsTable(d.rateLimits);
   return async function hotPath(req, res) {
     if (req.method !== 'GET' || !req.url) return false;
     const key = presentedKey(req.headers);
-    let identity: { plan: import('../../domain/plans.ts').Plan; subject: string } | null = null;
+    let identity: { plan: Plan; subject: string } | null;
     if (key !== undefined) {
-      const id = key ? await d.auth.verifyKey(key) : null;
-      if (!id) return false;
-      identity = { plan: id.plan, subject: keySubject(id.keyId) };
+      identity = key ? await d.auth.verifyKey(key) : null;
     } else {
       const token = sessionToken(req.headers);
-      const s = token ? await d.auth.verifySession(token) : null;
-      if (!s) return false;
-      identity = { plan: s.plan, subject: userSubject(s.userId) };
+      identity = token ? await d.auth.verifySession(token) : null;
     }
+    if (!identity) return false;
     const route = d.index.find(req.url, identity.plan);
     if (!route) return false;
     const entry = await d.store.get(route.key);
@@ -61,7 +59,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
       return true;
     }
     if (route.metered) {
-      const windows = planWindows(planPolicy(identity.plan, d.rateLimits));
+      const windows = windowsByPlan[identity.plan];
       const r = await d.limiter.consume(identity.subject, windows);
       if (!r.allowed) return false;
       Object.assign(headers, rateLimitHeaders(windows, r));

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IncomingMessage } from 'node:http';
-import { planPolicy } from '../../domain/plans.ts';
 import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
-import { ipSubject, keySubject, planWindows, userSubject } from '../../services/access/limits.ts';
+import { ipSubject, keySubject, planWindowsTable, userSubject } from '../../services/access/limits.ts';
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
 import { HitIndex } from '../access/hit-index.ts';
 import { createHotPath, type HotPath } from '../access/hot-path.ts';
@@ -63,13 +62,14 @@ export const accessPlugin = fp(
     const { limiter, clock } = app.services;
     const overrides = app.config.rateLimits;
     const store = opts.cache;
+    const windowsByPlan = planWindowsTable(overrides);
     /** Misses being computed, by cache key: concurrent callers wait for the first. */
     const inflight = new Map<string, Promise<CachedResponse | undefined>>();
     app.decorateRequest('metered', null);
 
     async function meter(request: FastifyRequest, reply: FastifyReply) {
       const v = request.viewer;
-      const windows = planWindows(planPolicy(v.plan, overrides));
+      const windows = windowsByPlan[v.plan];
       const subject = v.keyId ? keySubject(v.keyId) : v.userId ? userSubject(v.userId) : ipSubject(request.ip);
       const r = await limiter.consume(subject, windows);
       setRateLimitHeaders(reply, windows, r);

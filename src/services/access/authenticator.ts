@@ -3,6 +3,7 @@ import type { UserPlan } from '../../domain/plans.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
 import type { Clock } from '../context.ts';
+import { keySubject, userSubject } from './limits.ts';
 import { API_KEY_PATTERN, SESSION_TOKEN_PATTERN, safeEqual, sha256hex } from './secrets.ts';
 
 // Turns a presented credential (API key or session cookie) into its owner.
@@ -16,6 +17,8 @@ export interface KeyIdentity {
   keyId: string;
   userId: string;
   plan: UserPlan;
+  /** What the key's requests are counted against. */
+  subject: string;
 }
 
 export interface SessionIdentity {
@@ -25,6 +28,8 @@ export interface SessionIdentity {
   userId: string;
   plan: UserPlan;
   expiresAt: string;
+  /** What the session's requests are counted against (the user). */
+  subject: string;
 }
 
 /** lastUsedAt is written at most once per minute per key. */
@@ -71,7 +76,9 @@ export function authenticator(deps: {
         const owner = await deps.apiKeys.findActiveByHash(hash);
         // The row was found by digest; compare once more in constant time anyway.
         const value =
-          owner && safeEqual(owner.keyHash, hash) ? { kind: 'key' as const, keyId: owner.keyId, userId: owner.userId, plan: owner.plan } : null;
+          owner && safeEqual(owner.keyHash, hash)
+            ? { kind: 'key' as const, keyId: owner.keyId, userId: owner.userId, plan: owner.plan, subject: keySubject(owner.keyId) }
+            : null;
         e = { value, at: performance.now() };
         keys.set(hash, e);
       }
@@ -86,7 +93,10 @@ export function authenticator(deps: {
       let e = sessions.get(hash);
       if (!fresh(e)) {
         const s = await deps.sessions.findActive(hash, deps.clock.now());
-        e = { value: s ? { kind: 'session', sessionHash: hash, userId: s.userId, plan: s.plan, expiresAt: s.expiresAt } : null, at: performance.now() };
+        const value: SessionIdentity | null = s
+          ? { kind: 'session', sessionHash: hash, userId: s.userId, plan: s.plan, expiresAt: s.expiresAt, subject: userSubject(s.userId) }
+          : null;
+        e = { value, at: performance.now() };
         sessions.set(hash, e);
       }
       if (e.value && e.value.expiresAt <= deps.clock.now().toISOString()) return null;

@@ -1,4 +1,4 @@
-import type { PlanPolicy } from '../../domain/plans.ts';
+import { PLANS, type Plan, type PlanPolicy, planPolicy, type RateLimitOverrides } from '../../domain/plans.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
 
 // Who a request is counted against, and the windows of a plan. Keys are counted
@@ -25,4 +25,9 @@ export function planWindows(policy: Pick<PlanPolicy, 'perMinute' | 'perDay'>): L
     windowsCache.set(id, w);
   }
   return w;
+}
+
+/** Every plan's windows with the overrides applied, computed once (looked up per request). */
+export function planWindowsTable(overrides: RateLimitOverrides): Record<Plan, LimitWindow[]> {
+  return Object.fromEntries(PLANS.map((p) => [p, planWindows(planPolicy(p, overrides))])) as Record<Plan, LimitWindow[]>;
 }

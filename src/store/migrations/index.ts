@@ -3,6 +3,7 @@ import type { Dialect } from '../db.ts';
 import { coreMigration } from './0001-core.ts';
 import { accessMigration } from './0200-access.ts';
 import { userDataMigration } from './0300-user-data.ts';
+import { oauthMigration } from './0500-oauth.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -13,6 +14,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0001-core': coreMigration(dialect),
         '0200-access': accessMigration(dialect),
         '0300-user-data': userDataMigration(dialect),
+        '0500-oauth': oauthMigration(dialect),
       };
     },
   };

@@ -1,0 +1,44 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { DomainError, type ErrorCode } from '../domain/errors.ts';
+
+// The one place where errors become MCP tool results. A failing tool answers a
+// result with `isError: true` and a sentence the assistant can act on (the model
+// sees it), never a JSON-RPC protocol error. Internals never reach the text.
+
+const PREFIX: Record<ErrorCode, string> = {
+  invalid_parameter: 'Invalid argument',
+  not_found: 'Not found',
+  unauthorized: 'Sign-in required',
+  direct_api_not_allowed: 'Not allowed',
+  session_required: 'Not allowed',
+  origin_not_allowed: 'Not allowed',
+  plan_required: 'Plan too low',
+  limit_exceeded: 'Limit reached',
+  rate_limit_exceeded: 'Rate limit exceeded',
+  conflict: 'Conflict',
+  unavailable: 'Temporarily unavailable',
+  internal_error: 'Internal error',
+};
+
+export function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isDatabaseDown(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ETIMEDOUT' || code === 'SQLITE_BUSY';
+}
+
+export function errorResult(err: unknown, log: FastifyBaseLogger, tool: string): CallToolResult {
+  if (err instanceof DomainError) {
+    const hint = typeof err.details.hint === 'string' ? ` ${err.details.hint}` : '';
+    return toolError(`${PREFIX[err.code]}: ${err.message}${hint}`);
+  }
+  if (isDatabaseDown(err)) {
+    log.error({ err, tool }, 'mcp tool: database unavailable');
+    return toolError('Temporarily unavailable: the service cannot reach its database. Try again in a few seconds.');
+  }
+  log.error({ err, tool }, 'mcp tool failed');
+  return toolError('Internal error while answering; try again shortly.');
+}

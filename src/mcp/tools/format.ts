@@ -1,0 +1,52 @@
+import type { Incident, Maintenance } from '../../domain/records.ts';
+
+// Plain-text renderings an assistant can quote. Short lines, UTC times, the
+// latest update of each record (trimmed), and the link to the vendor's page.
+
+export const when = (iso: string | null): string => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'unknown');
+
+export function duration(minutes: number): string {
+  if (minutes < 1) return 'under a minute';
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = Math.floor(minutes % 60);
+  return [d ? `${d}d` : '', h ? `${h}h` : '', m && !d ? `${m}m` : ''].filter(Boolean).join(' ') || '0m';
+}
+
+const minutesSince = (iso: string, now: Date) => Math.max(0, (now.getTime() - Date.parse(iso)) / 60_000);
+
+export function trim(text: string, max = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export function incidentLine(i: Incident, now: Date, withVendor = true): string {
+  const who = withVendor ? `${i.vendorName}: ` : '';
+  const timing = i.resolvedAt
+    ? `started ${when(i.startedAt)}, resolved ${when(i.resolvedAt)}${i.durationMinutes !== null ? ` (${duration(i.durationMinutes)})` : ''}`
+    : `${i.status} since ${when(i.startedAt)} (${duration(minutesSince(i.startedAt, now))} so far)`;
+  const parts = [`- ${who}${i.title} [impact ${i.impact}] ${timing}`];
+  if (i.components.length) parts.push(`  Affects: ${i.components.slice(0, 8).join(', ')}${i.components.length > 8 ? ', …' : ''}`);
+  const latest = i.updates.at(-1) ?? i.updates[0];
+  if (latest?.body) parts.push(`  Latest update (${when(latest.createdAt)}): ${trim(latest.body)}`);
+  if (i.url) parts.push(`  ${i.url}`);
+  return parts.join('\n');
+}
+
+export function maintenanceLine(m: Maintenance, withVendor = true): string {
+  const who = withVendor ? `${m.vendorName}: ` : '';
+  const until = m.scheduledUntil ? ` to ${when(m.scheduledUntil)}` : '';
+  const parts = [`- ${who}${m.title} [${m.status}] ${when(m.scheduledFor)}${until}`];
+  if (m.components.length) parts.push(`  Affects: ${m.components.slice(0, 8).join(', ')}${m.components.length > 8 ? ', …' : ''}`);
+  if (m.url) parts.push(`  ${m.url}`);
+  return parts.join('\n');
+}
+
+export function freshness(lastUpdated: string | null, source: 'live' | 'demo'): string {
+  const origin = source === 'demo' ? ' (demo data from the simulated vendor fleet)' : '';
+  return lastUpdated
+    ? `Data as of ${when(lastUpdated)}${origin}.`
+    : `No status page has been polled successfully yet, so this may be incomplete${origin}.`;
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
+import { IMPACTS, INCIDENT_STATUSES, type Impact } from '../../domain/records.ts';
+import { defineTool } from '../context.ts';
+import { freshness, incidentLine, plural, when } from './format.ts';
+import { DataFreshness, DataWindowOut, IncidentOut, IndicatorEnum, openRecords, VendorArg } from './schemas.ts';
+import { resolveVendor, resolveVendors } from './vendor-lookup.ts';
+
+const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
+/** Every ongoing incident fits in one answer; beyond this the text says how many were left out. */
+const ACTIVE_LIMIT = 200;
+
+export const getActiveIncidents = defineTool({
+  name: 'get_active_incidents',
+  title: 'What is down right now',
+  description:
+    'Ongoing (not yet resolved) incidents across all watched vendors, worst first, plus vendors whose status page reports a problem ' +
+    'without an open incident. Answers "what is down right now?". Optional: `vendors` (slugs or names) and `impact` ' +
+    '(minimum impact: none < minor < major < critical). No sign-in needed.',
+  inputSchema: {
+    vendors: z.array(VendorArg).max(100).optional().describe('Only these vendors'),
+    impact: z.enum(IMPACTS).optional().describe('Only incidents with at least this impact'),
+  },
+  outputSchema: {
+    count: z.number().int().describe('Incidents in this answer'),
+    total: z.number().int().describe('All ongoing incidents matching the filters'),
+    incidents: z.array(IncidentOut),
+    vendorsNotOperational: z
+      .array(z.object({ vendor: z.string(), vendorName: z.string(), indicator: IndicatorEnum, description: z.string() }))
+      .describe('Vendors whose status page reports degradation, an outage or maintenance'),
+    ...DataFreshness,
+  },
+  requiresAuth: false,
+  async run({ vendors, impact }, { services, caller }) {
+    const selected = vendors?.length ? await resolveVendors(services.repos.vendors, vendors) : undefined;
+    const slugs = selected?.map((v) => v.id);
+    const [result, statuses, names, lastUpdated] = await Promise.all([
+      services.records.incidents({ vendors: slugs, activeOnly: true, limit: ACTIVE_LIMIT, offset: 0 }, caller.viewer),
+      services.repos.status.statuses(slugs),
+      services.repos.vendors.names(),
+      services.repos.sources.lastSuccessfulPoll(),
+    ]);
+    const source = services.config.demo ? ('demo' as const) : ('live' as const);
+    const min = impact ? IMPACT_RANK[impact] : 0;
+    const incidents = result.items
+      .filter((i) => IMPACT_RANK[i.impact] >= min)
+      .sort((a, b) => IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : -1));
+    const withIncident = new Set(incidents.map((i) => i.vendor));
+    const vendorsNotOperational = [...statuses.entries()]
+      .filter(([slug, s]) => s.indicator !== 'operational' && s.indicator !== 'unknown' && !withIncident.has(slug))
+      .map(([slug, s]) => ({ vendor: slug, vendorName: names.get(slug) ?? slug, indicator: s.indicator, description: s.description }))
+      .sort((a, b) => a.vendorName.localeCompare(b.vendorName));
+
+    const now = services.clock.now();
+    const scope = selected ? ` for ${selected.map((v) => v.name).join(', ')}` : ' across all watched vendors';
+    const floor = impact ? ` with impact ${impact} or worse` : '';
+    const lines: string[] = [];
+    if (incidents.length) {
+      const affected = new Set(incidents.map((i) => i.vendor)).size;
+      lines.push(`${plural(incidents.length, 'ongoing incident')}${floor} at ${plural(affected, 'vendor')}${scope}:`);
+      lines.push(...incidents.map((i) => incidentLine(i, now)));
+      const left = result.total - result.items.length;
+      if (left > 0) lines.push(`… and ${left} more not shown.`);
+    } else {
+      lines.push(`No ongoing incidents${floor}${scope}.`);
+    }
+    if (vendorsNotOperational.length) {
+      lines.push('Status pages reporting a problem without an open incident:');
+      lines.push(...vendorsNotOperational.map((v) => `- ${v.vendorName}: ${v.description} (${v.indicator})`));
+    }
+    lines.push(freshness(lastUpdated, source));
+    return {
+      text: lines.join('\n'),
+      data: { count: incidents.length, total: result.total, incidents: openRecords(incidents), vendorsNotOperational, lastUpdated, source },
+    };
+  },
+});
+
+export const getIncidentHistory = defineTool({
+  name: 'get_incident_history',
+  title: 'Incident history',
+  description:
+    'Past and ongoing incidents of one vendor (or all vendors) over a time window, newest first: what happened, impact, ' +
+    'how long it lasted. `timePeriod` is a number followed by d or h (7d, 30d, 90d, 24h); the window is limited by the ' +
+    "signed-in user's plan (free 7d, standard 30d, pro 90d, enterprise unlimited) and the answer says when it was shortened. " +
+    'Default window: the whole plan window. Requires sign-in (OAuth) or an API key.',
+  inputSchema: {
+    vendor: VendorArg.optional().describe('Vendor slug or name; omit for all vendors'),
+    timePeriod: z.string().trim().max(12).optional().describe('Window such as 7d, 30d, 90d or 24h'),
+    status: z.enum(INCIDENT_STATUSES).optional().describe('Only incidents in this state'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Most incidents to return (1-100, default 20)'),
+  },
+  outputSchema: {
+    vendor: z.string().nullable(),
+    vendorName: z.string().nullable(),
+    plan: z.string().describe("The caller's plan"),
+    planWindowDays: z.number().int().nullable().describe("The plan's longest window in days (null: unlimited)"),
+    dataWindow: DataWindowOut,
+    total: z.number().int().describe('Incidents in the window matching the filters'),
+    count: z.number().int().describe('Incidents in this answer'),
+    incidents: z.array(IncidentOut),
+    ...DataFreshness,
+  },
+  requiresAuth: true,
+  async run({ vendor, timePeriod, status, limit }, { services, caller }) {
+    const v = vendor ? await resolveVendor(services.repos.vendors, vendor) : null;
+    const plan = caller.viewer.plan;
+    const planWindowDays = DEFAULT_PLAN_POLICIES[plan].windowDays;
+    const [result, lastUpdated] = await Promise.all([
+      services.records.incidents(
+        { vendors: v ? [v.id] : undefined, status, timePeriod: timePeriod || undefined, limit, offset: 0 },
+        caller.viewer,
+      ),
+      services.repos.sources.lastSuccessfulPoll(),
+    ]);
+    const source = services.config.demo ? ('demo' as const) : ('live' as const);
+    const w = result.dataWindow;
+    const now = services.clock.now();
+    const who = v ? v.name : 'all vendors';
+    const span = w.since ? `the last ${w.applied} (since ${when(w.since)})` : 'all stored history';
+    const lines: string[] = [];
+    if (w.capped) {
+      lines.push(
+        `Note: your ${plan} plan covers ${planWindowDays} days of history, so the requested ${w.requested} was shortened to ${w.applied}. ` +
+          'A higher plan covers a longer window.',
+      );
+    }
+    const filter = status ? ` ${status}` : '';
+    if (result.items.length) {
+      const shown = result.items.length < result.total ? ` (showing the newest ${result.items.length})` : '';
+      lines.push(`${plural(result.total, `${status ? `${status} ` : ''}incident`)} for ${who} in ${span}${shown}:`);
+      lines.push(...result.items.map((i) => incidentLine(i, now, !v)));
+    } else {
+      lines.push(`No${filter} incidents for ${who} in ${span}.`);
+    }
+    lines.push(freshness(lastUpdated, source));
+    return {
+      text: lines.join('\n'),
+      data: {
+        vendor: v?.id ?? null,
+        vendorName: v?.name ?? null,
+        plan,
+        planWindowDays,
+        dataWindow: { requested: w.requested, applied: w.applied, capped: w.capped, since: w.since },
+        total: result.total,
+        count: result.items.length,
+        incidents: openRecords(result.items),
+        lastUpdated,
+        source,
+      },
+    };
+  },
+});
