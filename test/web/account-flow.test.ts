@@ -43,6 +43,8 @@ describe('account flow in a real browser', () => {
     assert.equal(await page.locator('[data-account-email]').innerText(), email);
     assert.equal(await page.locator('[data-plan]').innerText(), 'Free');
     assert.ok(await page.getByRole('link', { name: 'Account' }).isVisible());
+    // Applications connected through OAuth (MCP): none yet.
+    await page.locator('[data-connections]', { hasText: 'No application is connected.' }).waitFor();
 
     // Create a key: the secret appears once, with a copy button.
     await page.getByLabel('Key name').fill('CI pipeline');
