@@ -31,12 +31,18 @@ import {
   VendorStatusSchema,
   VendorSummarySchema,
 } from './http/schemas/records.ts';
-import { loadCatalog, readCatalog } from './services/catalog-loader.ts';
+import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './ingest/runtime.ts';
+import type { Simulator } from './ingest/simulator/index.ts';
 import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { openInfra } from './infra/index.ts';
+import type { StreamSlots } from './infra/stream-slots.ts';
+import { memoryEventBus } from './events/bus.ts';
+import { redisEventBus } from './events/redis-bus.ts';
+import { StreamHub } from './events/stream-hub.ts';
+import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
 import { csrfPlugin } from './web/csrf.ts';
 import { webPlugin } from './web/plugin.ts';
@@ -57,6 +63,10 @@ declare module 'fastify' {
     /** The shared Redis connection (null without REDIS_URL); keys must start with its prefix. */
     redis: RedisHandle | null;
     readinessChecks: ReadinessCheck[];
+    /** Open incident streams of this process and the concurrent-stream counters. */
+    streams: { hub: StreamHub; slots: StreamSlots };
+    /** Polling scheduler (started only with INGEST=live and the ingest role) and, in demo mode, the simulated fleet. */
+    ingest: IngestRuntime;
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
   }
   interface FastifyContextConfig {
@@ -80,18 +90,43 @@ export const appPlugin = fp(
     const clock = opts.clock ?? systemClock;
     const ownsStore = !opts.store;
     const store = opts.store ?? openStore(config);
+    // onClose hooks run in reverse order: the store closes last.
     if (ownsStore) app.addHook('onClose', async () => store.close());
+    const ingestLog = app.log.child({ component: 'ingest' });
+    let simulator: Simulator | null = null;
     if (config.autoMigrate) {
       await store.migrate();
-      await loadCatalog(createServices(store, config, clock).repos.vendors, readCatalog(opts.catalogFile), clock.now());
+      ({ simulator } = await prepareCatalog(store, config, clock, {
+        catalogFile: opts.catalogFile ?? config.catalogFile ?? undefined,
+        log: ingestLog,
+      }));
     }
 
     const infra = await openInfra(config, clock, app.log);
     app.addHook('onClose', async () => infra.close());
+    // Committed events reach every instance's streams through Redis when there is one.
+    const eventLog = app.log.child({ component: 'events' });
+    const bus = infra.redis
+      ? redisEventBus(infra.redis, eventLog)
+      : { ...memoryEventBus((err) => eventLog.warn({ err }, 'event subscriber failed')), close: async () => {} };
+    app.addHook('onClose', async () => bus.close());
     const services = createServices(store, config, clock, {
       limiter: infra.limiter,
+      bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
     });
+    const hub = new StreamHub({ bus, events: services.repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
+    app.decorate('streams', { hub, slots: infra.streamSlots });
+    // Before the server stops listening for connections to end: open streams are ended
+    // with a last comment so their clients reconnect (elsewhere, when there is another instance).
+    app.addHook('preClose', async () => hub.close());
+    const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus: services.bus, simulator, log: ingestLog });
+    app.decorate('ingest', ingest);
+    // Polls in flight finish their writes before the store closes.
+    app.addHook('onClose', async () => ingest.close());
+    if (config.ingest === 'live' && config.roles.includes('ingest')) {
+      app.addHook('onReady', async () => ingest.start());
+    }
     app.decorate('config', config);
     app.decorate('services', services);
     app.decorate('redis', infra.redis);
@@ -135,6 +170,7 @@ export const appPlugin = fp(
         await api.register(listRoutes);
         await api.register(analyticsRoutes);
         await api.register(perUserRoutes);
+        await api.register(streamRoutes);
       },
       { prefix: API_PREFIX },
     );

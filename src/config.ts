@@ -37,11 +37,29 @@ export interface Config {
   publicUrl: string | null;
   streamPingSeconds: number;
   eventRetentionDays: number;
+  /** Bytes an event-stream client may leave unread before it is dropped (STREAM_BUFFER_KB). */
+  streamBufferBytes: number;
   pollIntervalSeconds: number;
   /** log2 of scrypt's N for new password hashes (PASSWORD_HASH_COST). */
   passwordHashCost: number;
   /** Seconds a verified API key or session is remembered in-process (0 = always ask the database). */
   authCacheSeconds: number;
+  /** Polls in flight at once, all hosts together. */
+  ingestConcurrency: number;
+  /** Polls in flight at once against one host. */
+  ingestHostConcurrency: number;
+  /** Deadline of one poll (connect, headers and body). */
+  ingestTimeoutMs: number;
+  /** Largest payload read from a source (after decompression). */
+  ingestMaxBytes: number;
+  /** Run the polling schedule in a worker thread, off the API's event loop. */
+  ingestWorker: boolean;
+  /** Vendor catalog file; null = catalog/vendors.json of the project. */
+  catalogFile: string | null;
+  /** Demo mode: seconds between two steps of the simulated fleet. */
+  demoStepSeconds: number;
+  /** Demo mode: seed of the simulated fleet (null = a new fleet every start). */
+  demoSeed: number | null;
   /** Migrate and load the catalog on start (the CLI turns this off for `migrate`). */
   autoMigrate: boolean;
 }
@@ -113,9 +131,9 @@ function rateLimits(env: Env): Config['rateLimits'] {
   for (const [plan, figures] of Object.entries(parsed)) {
     if (!isPlan(plan)) throw new ConfigError('RATE_LIMITS', `unknown plan '${plan}' (plans: ${PLANS.join(', ')})`);
     if (typeof figures !== 'object' || figures === null) throw new ConfigError('RATE_LIMITS', `'${plan}' must be an object`);
-    const entry: Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>> = {};
+    const entry: Partial<Pick<PlanPolicy, 'perMinute' | 'perDay' | 'concurrentStreams'>> = {};
     for (const [k, v] of Object.entries(figures)) {
-      if (k !== 'perMinute' && k !== 'perDay') throw new ConfigError('RATE_LIMITS', `unknown field '${plan}.${k}'`);
+      if (k !== 'perMinute' && k !== 'perDay' && k !== 'concurrentStreams') throw new ConfigError('RATE_LIMITS', `unknown field '${plan}.${k}'`);
       if (!Number.isInteger(v) || (v as number) < 1) throw new ConfigError('RATE_LIMITS', `'${plan}.${k}' must be a positive integer`);
       entry[k] = v as number;
     }
@@ -151,10 +169,13 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError('PUBLIC_URL', 'must be an origin such as https://status.example.com (no path, query or credentials)');
     }
   }
+  const demo = bool(env, 'DEMO', false);
+  const ingestConcurrency = int(env, 'INGEST_CONCURRENCY', 16, 1, 512);
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR || './data'),
+    // Demo data lives apart from live data unless DATA_DIR says otherwise.
+    dataDir: path.resolve(env.DATA_DIR || (demo ? './data/demo' : './data')),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseSchema: schema,
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
@@ -171,7 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     ingest,
     outboundAllowPrivate: list(env, 'OUTBOUND_ALLOW_PRIVATE'),
-    demo: bool(env, 'DEMO', false),
+    demo,
     rateLimits: rateLimits(env),
     logLevel,
     roles: roles.length ? (roles as Role[]) : [...ROLES],
@@ -179,9 +200,20 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
-    pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', 60, 5, 86400),
+    streamBufferBytes: int(env, 'STREAM_BUFFER_KB', 256, 16, 65536) * 1024,
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15, 10, 20),
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
+    // The demo fleet changes every few seconds, so demo mode polls it more often.
+    pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', demo ? 10 : 60, 5, 86400),
+    ingestConcurrency,
+    // The simulated fleet is one local host; real vendors each get a small share.
+    ingestHostConcurrency: int(env, 'INGEST_HOST_CONCURRENCY', demo ? ingestConcurrency : 2, 1, 512),
+    ingestTimeoutMs: int(env, 'INGEST_TIMEOUT_MS', 10_000, 100, 120_000),
+    ingestMaxBytes: int(env, 'INGEST_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    ingestWorker: bool(env, 'INGEST_WORKER', true),
+    catalogFile: env.CATALOG_FILE ? path.resolve(env.CATALOG_FILE) : null,
+    demoStepSeconds: int(env, 'DEMO_STEP_SECONDS', 5, 1, 3600),
+    demoSeed: env.DEMO_SEED ? int(env, 'DEMO_SEED', 1, 0, 2 ** 31 - 1) : null,
     autoMigrate: true,
   };
 }

@@ -1,4 +1,9 @@
 import type { Config } from '../config.ts';
+import { DomainError } from '../domain/errors.ts';
+import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
+import { systemClock } from '../services/context.ts';
+import { createServices } from '../services/index.ts';
+import { type Command, cliConfig, withStore } from './command.ts';
 import type { Services } from '../services/index.ts';
 import type { Store } from '../store/db.ts';
 
@@ -27,4 +32,38 @@ export function parseOptions(args: string[]): { positional: string[]; options: R
     } else positional.push(a);
   }
   return { positional, options };
+}
+
+/**
+ * A Command whose body works on services over the configured, migrated store with
+ * the catalog loaded (account and key commands need vendors for nothing, but a
+ * fresh database gets the same start as the server's).
+ */
+export function servicesCommand(usage: string, summary: string, run: CliCommand): Command {
+  return {
+    usage,
+    summary,
+    async run(argv) {
+      const config = cliConfig();
+      return withStore(config, async (store) => {
+        await store.migrate();
+        const services = createServices(store, config, systemClock);
+        await loadCatalog(services.repos.vendors, readCatalog(config.catalogFile ?? undefined), systemClock.now());
+        const ctx: CliContext = {
+          config,
+          store,
+          services,
+          out: (line) => process.stdout.write(`${line}\n`),
+          err: (line) => process.stderr.write(`${line}\n`),
+        };
+        try {
+          return await run(argv, ctx);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          ctx.err(`error: ${err.message}`);
+          return 1;
+        }
+      });
+    },
+  };
 }

@@ -1,57 +1,63 @@
-import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
-import { ConfigError, loadConfig } from '../config.ts';
-import { DomainError } from '../domain/errors.ts';
-import { systemClock } from '../services/context.ts';
-import { createServices } from '../services/index.ts';
-import { openStore } from '../store/db.ts';
-import type { CliCommand, CliContext } from './context.ts';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError } from '../config.ts';
+import type { Command } from './command.ts';
 
-// Operator CLI: `npm run cli -- <command> [...]`. Each command lives in
-// ./commands/<name>.ts and exports `run(args, ctx)` returning the exit code.
+// Operator CLI: `npm run cli -- <command> [options]`. Each command is a module in
+// ./commands/<name>.ts exporting a Command, so commands are added without touching
+// this file.
 
-const COMMAND = /^[a-z][a-z-]{0,30}$/;
+const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
+
+function commandNames(): string[] {
+  return fs
+    .readdirSync(COMMANDS_DIR)
+    .filter((f) => /^[a-z][a-z0-9-]*\.ts$/.test(f))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+async function loadCommand(name: string): Promise<Command> {
+  const mod = (await import(pathToFileURL(path.join(COMMANDS_DIR, `${name}.ts`)).href)) as { command: Command };
+  return mod.command;
+}
+
+async function usage(): Promise<string> {
+  const lines = ['Usage: npm run cli -- <command> [options]', '', 'Commands:'];
+  for (const name of commandNames()) {
+    const c = await loadCommand(name);
+    lines.push(`  ${c.usage.padEnd(44)} ${c.summary}`);
+  }
+  return lines.join('\n');
+}
 
 async function main(argv: string[]): Promise<number> {
-  const [name, ...args] = argv;
-  if (!name || !COMMAND.test(name)) {
-    console.error('usage: npm run cli -- <command> [options]   (commands: users, keys, ...)');
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(await usage());
+    return name ? 0 : 2;
+  }
+  if (!commandNames().includes(name)) {
+    console.error(`Unknown command '${name}'.\n\n${await usage()}`);
     return 2;
   }
-  let mod: { run: CliCommand };
-  try {
-    mod = await import(`./commands/${name}.ts`);
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') {
-      console.error(`unknown command '${name}'`);
-      return 2;
-    }
-    throw err;
+  const command = await loadCommand(name);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(`Usage: npm run cli -- ${command.usage}\n\n${command.summary}`);
+    return 0;
   }
-  const config = loadConfig();
-  const store = openStore(config);
-  try {
-    await store.migrate();
-    const services = createServices(store, config, systemClock);
-    await loadCatalog(services.repos.vendors, readCatalog(), systemClock.now());
-    const ctx: CliContext = {
-      config,
-      store,
-      services,
-      out: (line) => process.stdout.write(`${line}\n`),
-      err: (line) => process.stderr.write(`${line}\n`),
-    };
-    return await mod.run(args, ctx);
-  } finally {
-    await store.close();
-  }
+  return command.run(rest);
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    process.exitCode = code;
+  },
   (err) => {
     if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
-    else if (err instanceof DomainError) console.error(`error: ${err.message}`);
-    else console.error(err);
-    process.exit(1);
+    else if (err instanceof Error && err.name === 'UsageError') console.error(err.message);
+    else console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    process.exitCode = err instanceof Error && err.name === 'UsageError' ? 2 : 1;
   },
 );

@@ -39,7 +39,8 @@ export const isPlan = (v: string): v is Plan => (PLANS as readonly string[]).inc
 export const isUserPlan = (v: string): v is UserPlan => (USER_PLANS as readonly string[]).includes(v);
 export const planAtLeast = (plan: Plan, min: Plan) => PLAN_RANK[plan] >= PLAN_RANK[min];
 
-export type RateLimitOverrides = Partial<Record<Plan, Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>>>>;
+/** Operator overrides (RATE_LIMITS): request quotas and the concurrent-stream cap. */
+export type RateLimitOverrides = Partial<Record<Plan, Partial<Pick<PlanPolicy, 'perMinute' | 'perDay' | 'concurrentStreams'>>>>;
 
 /** A plan's policy with the RATE_LIMITS overrides applied. */
 export function planPolicy(plan: Plan, overrides: RateLimitOverrides = {}): PlanPolicy {

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../services/context.ts';
 import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { openRedis, type RedisHandle } from './redis.ts';
+import { MemoryStreamSlots, RedisStreamSlots, type StreamSlots } from './stream-slots.ts';
 import { TieredResponseCache, MemoryResponseCache, RedisResponseCache, type ResponseCacheStore } from './response-cache.ts';
 
 export interface Infra {
@@ -10,6 +11,8 @@ export interface Infra {
   redis: RedisHandle | null;
   limiter: RateLimiter;
   cache: ResponseCacheStore;
+  /** Open event streams per subject (concurrent-stream caps). */
+  streamSlots: StreamSlots;
   close(): Promise<void>;
 }
 
@@ -18,14 +21,20 @@ export async function openInfra(config: Config, clock: Clock, log: FastifyBaseLo
   const now = () => clock.now().getTime();
   const memoryLimiter = new MemoryRateLimiter(now);
   const memoryCache = new MemoryResponseCache(now);
+  const memorySlots = new MemoryStreamSlots();
   if (!config.redisUrl) {
-    return { redis: null, limiter: memoryLimiter, cache: memoryCache, close: async () => {} };
+    return { redis: null, limiter: memoryLimiter, cache: memoryCache, streamSlots: memorySlots, close: async () => {} };
   }
   const redis = await openRedis(config.redisUrl, config.redisPrefix, log);
+  const streamSlots = new RedisStreamSlots(redis.client, redis.prefix, memorySlots, log);
   return {
     redis,
     limiter: new FallbackRateLimiter(new RedisRateLimiter(redis.client, redis.prefix, now), memoryLimiter, log),
     cache: new TieredResponseCache(new RedisResponseCache(redis, now), memoryCache, log),
-    close: () => redis.close(),
+    streamSlots,
+    close: async () => {
+      await streamSlots.close();
+      await redis.close();
+    },
   };
 }

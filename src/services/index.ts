@@ -1,49 +1,27 @@
 import type { Config } from '../config.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
-import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
-import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
-import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
-import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
-import { oauthRepository } from '../store/repositories/oauth-repository.ts';
-import { publicationsRepository } from '../store/repositories/publications-repository.ts';
-import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
-import { sourcesRepository } from '../store/repositories/sources-repository.ts';
-import { statusRepository } from '../store/repositories/status-repository.ts';
-import { usersRepository } from '../store/repositories/users-repository.ts';
-import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
-import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
+import { type EventBus, memoryEventBus } from '../events/bus.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import type { Clock } from './context.ts';
 import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
+import { ingestService } from './ingest-service.ts';
 import { overviewService } from './overview-service.ts';
+import { repositoriesOn } from './repositories.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
+import { streamService } from './stream-service.ts';
 import { statusService } from './status-service.ts';
 import { watchlistService } from './watchlist-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store) {
-  const db = store.db;
-  return {
-    vendors: vendorsRepository(db),
-    sources: sourcesRepository(db),
-    status: statusRepository(db),
-    incidents: incidentsRepository(db),
-    maintenances: maintenancesRepository(db),
-    publications: publicationsRepository(db),
-    watchlist: watchlistRepository(db),
-    preferences: preferencesRepository(db),
-    users: usersRepository(db),
-    sessions: sessionsRepository(db),
-    apiKeys: apiKeysRepository(db),
-    oauth: oauthRepository(db),
-  };
+  return repositoriesOn(store.db);
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
@@ -53,10 +31,13 @@ export interface ServiceInfra {
   limiter?: RateLimiter;
   /** Where credential-check failures that must not fail a request are reported. */
   onBackgroundError?: (err: unknown, what: string) => void;
+  /** Fan-out of committed events; in-process unless a shared one is given. */
+  bus?: EventBus;
 }
 
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
   const repos = createRepositories(store);
+  const bus = infra.bus ?? memoryEventBus();
   const limiter = infra.limiter ?? new MemoryRateLimiter(() => clock.now().getTime());
   const auth = authenticator({
     apiKeys: repos.apiKeys,
@@ -70,15 +51,20 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   );
   const base = { ...repos, catalog, clock };
   const stats = statsService(base);
+  const records = recordsService(base);
   return {
     config,
     clock,
     store,
     repos,
     catalog,
-    records: recordsService(base),
+    records,
+    stream: streamService({ events: repos.events, records, clock }),
     status: statusService(base),
     stats,
+    bus,
+    // Demo data says so on every record, not only in the list envelope.
+    ingest: ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined }),
     watchlist: watchlistService(base),
     preferences: preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate }),
     favorites: favoritesService({ ...base, stats }),

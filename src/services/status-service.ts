@@ -68,7 +68,8 @@ export function statusService(d: {
         activeIncidents,
         activeMaintenance,
         components: components.map((c) => ({ name: c.name, status: c.status, group: c.group })),
-        checkedAt: page?.checkedAt ?? health.lastSuccessAt,
+        // The page row is written only when its status changes; the last successful poll is when it was checked.
+        checkedAt: health.lastSuccessAt ?? page?.checkedAt ?? null,
         sourceHealth: health,
       };
     },

@@ -237,6 +237,12 @@ export interface OAuthTokensTable {
   revoked_at: string | null;
 }
 
+export interface StoreMetaTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
 export interface Database {
   vendors: VendorsTable;
   sources: SourcesTable;
@@ -257,4 +263,5 @@ export interface Database {
   oauth_grants: OAuthGrantsTable;
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
+  store_meta: StoreMetaTable;
 }

@@ -1,9 +1,10 @@
 import { DomainError } from '../../domain/errors.ts';
-import { type CliContext, parseOptions } from '../context.ts';
+import type { Command } from '../command.ts';
+import { type CliContext, parseOptions, servicesCommand } from '../context.ts';
 
 const USAGE = 'keys create --email E [--name N]   prints the secret alone on its last line';
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
+async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positional, options } = parseOptions(args);
   if (positional[0] !== 'create' || !options.email || options.email === 'true') {
     ctx.err(USAGE);
@@ -26,3 +27,5 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     throw err;
   }
 }
+
+export const command: Command = servicesCommand('keys create --email E [--name N]', "Create an API key for an account (the secret is printed once, on the last line)", run);

@@ -1,6 +1,7 @@
 import { DomainError } from '../../domain/errors.ts';
 import { isUserPlan, USER_PLANS, type UserPlan } from '../../domain/plans.ts';
-import { type CliContext, parseOptions } from '../context.ts';
+import type { Command } from '../command.ts';
+import { type CliContext, parseOptions, servicesCommand } from '../context.ts';
 
 const USAGE = [
   'users create --email E --password P --plan PLAN   prints the new user id',
@@ -18,7 +19,7 @@ function required(options: Record<string, string>, name: string): string {
   return v;
 }
 
-export async function run(args: string[], ctx: CliContext): Promise<number> {
+async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positional, options } = parseOptions(args);
   try {
     switch (positional[0]) {
@@ -48,3 +49,5 @@ export async function run(args: string[], ctx: CliContext): Promise<number> {
     throw err;
   }
 }
+
+export const command: Command = servicesCommand('users create|set-plan --email E [--password P] --plan PLAN', "Create an account (prints its id) or change an account's plan", run);

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../db.ts';
 import { coreMigration } from './0001-core.ts';
+import { ingestMigration } from './0100-ingest.ts';
 import { accessMigration } from './0200-access.ts';
 import { userDataMigration } from './0300-user-data.ts';
 import { oauthMigration } from './0500-oauth.ts';
@@ -12,6 +13,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '0001-core': coreMigration(dialect),
+        '0100-ingest': ingestMigration(),
         '0200-access': accessMigration(dialect),
         '0300-user-data': userDataMigration(dialect),
         '0500-oauth': oauthMigration(dialect),

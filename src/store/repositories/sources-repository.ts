@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { SourceHealth } from '../../domain/records.ts';
 import type { Database } from '../schema.ts';
 
@@ -16,6 +16,35 @@ export interface SourceRow {
   consecutiveFailures: number;
   nextPollAt: string | null;
   lastDurationMs: number | null;
+  leaseOwner: string | null;
+  leaseUntil: string | null;
+}
+
+export interface ClaimOptions {
+  /** Who takes the lease (one id per scheduler instance). */
+  owner: string;
+  now: Date;
+  /** How long the lease holds if its owner dies without releasing it. */
+  leaseMs: number;
+  limit?: number;
+  vendor?: string;
+  /** Claim sources that are not due yet too (an operator's `ingest --once`). */
+  force?: boolean;
+}
+
+export interface PollSuccess {
+  at: string;
+  etag: string | null;
+  lastModified: string | null;
+  durationMs: number;
+  nextPollAt: string;
+}
+
+export interface PollFailure {
+  at: string;
+  error: string;
+  durationMs: number;
+  nextPollAt: string;
 }
 
 const toSource = (r: Database['sources']): SourceRow => ({
@@ -32,6 +61,8 @@ const toSource = (r: Database['sources']): SourceRow => ({
   consecutiveFailures: r.consecutive_failures,
   nextPollAt: r.next_poll_at,
   lastDurationMs: r.last_duration_ms,
+  leaseOwner: r.lease_owner,
+  leaseUntil: r.lease_until,
 });
 
 export function sourcesRepository(db: Kysely<Database>) {
@@ -76,6 +107,101 @@ export function sourcesRepository(db: Kysely<Database>) {
         }
       }
       return out;
+    },
+
+    /**
+     * Takes the lease of due sources whose lease is free or expired. The lease check
+     * is repeated in the UPDATE itself, so two instances racing for one source never
+     * both get it (PostgreSQL re-evaluates the condition on the locked row; SQLite
+     * has a single writer).
+     */
+    async claim(o: ClaimOptions): Promise<SourceRow[]> {
+      const now = o.now.toISOString();
+      const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
+      const free = (eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
+      let q = db.selectFrom('sources').select('id').where(free);
+      if (!o.force) q = q.where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]));
+      if (o.vendor) q = q.where('vendor', '=', o.vendor);
+      // Never polled first, then the longest overdue (NULL sorts differently per dialect).
+      q = q.orderBy(sql`coalesce(next_poll_at, '')`).orderBy('id');
+      if (o.limit !== undefined) q = q.limit(o.limit);
+      const ids = (await q.execute()).map((r) => r.id);
+      const claimed: SourceRow[] = [];
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db
+          .updateTable('sources')
+          .set({ lease_owner: o.owner, lease_until: until })
+          .where('id', 'in', ids.slice(i, i + 500))
+          .where(free)
+          .returningAll()
+          .execute();
+        claimed.push(...rows.map(toSource));
+      }
+      return claimed.sort((a, b) => (a.nextPollAt ?? '').localeCompare(b.nextPollAt ?? '') || a.id.localeCompare(b.id));
+    },
+
+    /** Takes the lease of one source if it is free (and due, unless forced); null when it is not. */
+    async claimOne(id: string, o: Omit<ClaimOptions, 'limit' | 'vendor'>): Promise<SourceRow | null> {
+      const now = o.now.toISOString();
+      const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
+      let q = db
+        .updateTable('sources')
+        .set({ lease_owner: o.owner, lease_until: until })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]));
+      if (!o.force) q = q.where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]));
+      const row = await q.returningAll().executeTakeFirst();
+      return row ? toSource(row) : null;
+    },
+
+    /** Records a successful poll and frees the lease; false when `owner` no longer holds it. */
+    async completeSuccess(id: string, owner: string, s: PollSuccess): Promise<boolean> {
+      const r = await db
+        .updateTable('sources')
+        .set({
+          etag: s.etag,
+          last_modified: s.lastModified,
+          last_success_at: s.at,
+          consecutive_failures: 0,
+          next_poll_at: s.nextPollAt,
+          last_duration_ms: s.durationMs,
+          lease_owner: null,
+          lease_until: null,
+        })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    /** Records a failed poll (the previous snapshot stays) and frees the lease. */
+    async completeFailure(id: string, owner: string, f: PollFailure): Promise<boolean> {
+      const r = await db
+        .updateTable('sources')
+        .set((eb) => ({
+          last_error_at: f.at,
+          // Messages may quote upstream bytes; PostgreSQL text cannot hold NUL, logs want no control characters.
+          last_error: f.error.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 500),
+          consecutive_failures: eb('consecutive_failures', '+', 1),
+          next_poll_at: f.nextPollAt,
+          last_duration_ms: f.durationMs,
+          lease_owner: null,
+          lease_until: null,
+        }))
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    /** Gives a lease back without recording a poll (shutdown mid-flight). */
+    async release(id: string, owner: string): Promise<void> {
+      await db
+        .updateTable('sources')
+        .set({ lease_owner: null, lease_until: null })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .execute();
     },
 
     async lastSuccessfulPoll(): Promise<string | null> {

@@ -61,6 +61,18 @@ export function statusRepository(db: Kysely<Database>) {
       }
     },
 
+    /** A vendor's stored components as records, in page order (to compare with a new poll). */
+    async componentRecords(vendor: string): Promise<ComponentRecord[]> {
+      const rows = await db
+        .selectFrom('components')
+        .select(['id', 'name', 'status', 'group_name', 'position'])
+        .where('vendor', '=', vendor)
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({ id: r.id, name: r.name, status: r.status as ComponentStatus, group: r.group_name, position: r.position }));
+    },
+
     async components(vendors?: string[]): Promise<StoredComponent[]> {
       let q = db.selectFrom('components').select(['vendor', 'name', 'status', 'group_name']);
       if (vendors?.length) q = q.where('vendor', 'in', vendors);

@@ -116,6 +116,21 @@ export function vendorsRepository(db: Kysely<Database>) {
       return new Set(rows.map((r) => r.slug));
     },
 
+    /**
+     * Serialises ingestion per vendor: a no-op UPDATE row-locks the vendor on
+     * PostgreSQL and takes the write lock on SQLite, so two sources of one vendor
+     * applied at once (by any instances) see each other's changes instead of both
+     * announcing the same incident. Call it first in the apply transaction.
+     */
+    async lockForIngest(slug: string): Promise<boolean> {
+      const r = await db
+        .updateTable('vendors')
+        .set((eb) => ({ position: eb.ref('position') }))
+        .where('slug', '=', slug)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
     async names(): Promise<Map<string, string>> {
       const rows = await db.selectFrom('vendors').select(['slug', 'name']).execute();
       return new Map(rows.map((r) => [r.slug, r.name]));

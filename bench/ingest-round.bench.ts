@@ -1,0 +1,204 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { API_PREFIX, buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import type { CatalogVendor, SourceType } from '../src/domain/records.ts';
+import type { RoundReport } from '../src/ingest/scheduler.ts';
+
+// One full polling round of N sources (default 1,000) served by the simulated fleet
+// (in a process of its own), through the real fetcher, adapters and store, while a
+// load generator (another process) keeps asking the API. Prints round time, events
+// written, peak RSS, and API throughput/latency before and during the rounds.
+//
+//   npm run bench -- ingest-round [sources=1000] [concurrency=16]
+// With DATABASE_URL set it runs against PostgreSQL (schema bench_ingest, dropped after).
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const sources = Number(process.argv[2] ?? 1000);
+const concurrency = Number(process.argv[3] ?? 16);
+/** API requests per second during the measurements (open loop). */
+const rate = Number(process.argv[4] ?? 200);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
+
+/** Four sources per vendor, mixing every format the simulator serves. */
+function syntheticCatalog(n: number): CatalogVendor[] {
+  const vendors: CatalogVendor[] = [];
+  for (let i = 0; vendors.length * 4 < n; i++) {
+    const slug = `bench-${String(i).padStart(4, '0')}`;
+    const host = `https://${slug}.example`;
+    const mix: [SourceType, string][][] = [
+      [['statuspage-v2', '/api/v2/summary.json'], ['statuspage-v2', '/api/v2/incidents.json'], ['statuspage-v2', '/api/v2/scheduled-maintenances.json'], ['release-feed', '/changelog.atom']],
+      [['incidentio', '/api/v2/summary.json'], ['statuspage-rss', '/history.rss'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
+      [['instatus', '/summary.json'], ['statuspage-atom', '/history.atom'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
+      [['gcp-json', '/incidents.json'], ['azure-rss', '/status/feed/'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
+    ];
+    const picked = mix[i % 4]!.slice(0, Math.min(4, n - vendors.length * 4));
+    vendors.push({
+      slug,
+      name: `Bench Vendor ${i}`,
+      website: host,
+      category: 'cloud',
+      description: 'Synthetic vendor for the ingestion benchmark.',
+      statusPageUrl: host,
+      availableDataTypes: ['incidents', 'maintenance', 'advisories', 'updates'],
+      sources: picked.map(([type, p]) => ({ type, url: `${host}${p}` })),
+      compliance: { sourceUrl: null, items: [] },
+    });
+  }
+  return vendors;
+}
+
+function tsxFork(file: string, args: string[]): ChildProcess {
+  return fork(file, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: root });
+}
+
+function firstLine(child: ChildProcess, prefix: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d) => {
+      buf += String(d);
+      const line = buf.split('\n').find((l) => l.startsWith(prefix));
+      if (line) resolve(line.slice(prefix.length).trim());
+    });
+    child.once('exit', (code) => reject(new Error(`${prefix} process exited (${code})`)));
+  });
+}
+
+interface Load {
+  path: string;
+  requests: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** Runs the load generator until `until` settles (or for `ms`), returns its figures per URL. */
+async function load(urls: string[], o: { ms?: number; until?: Promise<unknown> }): Promise<Load[]> {
+  const child = tsxFork(path.join(here, 'lib/load.ts'), [String(o.ms ?? 600_000), String(rate), ...urls]);
+  const result = new Promise<Load[]>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => (out += String(d)));
+    child.once('exit', () => {
+      try {
+        resolve(out.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+  // Let the generator connect and warm up before the measured work starts.
+  await new Promise((r) => setTimeout(r, 300));
+  if (o.until) {
+    await o.until;
+    child.send('stop');
+  }
+  return result;
+}
+
+const fmtLoad = (ls: Load[]) =>
+  ls
+    .map((l) => `${l.path.padEnd(44)} ${l.rps.toFixed(0).padStart(4)} req/s   p50 ${l.p50.toFixed(1).padStart(7)} ms   p99 ${l.p99.toFixed(1).padStart(7)} ms   errors ${l.errors}`)
+    .join('\n      ');
+const fmtRound = (r: RoundReport) => {
+  const by = (s: string) => r.outcomes.filter((o) => o.status === s).length;
+  return `${(r.durationMs / 1000).toFixed(2)} s, ${r.outcomes.length} sources (${by('updated')} updated, ${by('unchanged') + by('not_modified')} unchanged, ${by('failed')} failed), ${r.events} events`;
+};
+
+async function main() {
+  const catalogIn = path.join(tmp, 'catalog.json');
+  const catalogOut = path.join(tmp, 'catalog-sim.json');
+  fs.writeFileSync(catalogIn, JSON.stringify(syntheticCatalog(sources)));
+  const sim = tsxFork(path.join(root, 'src/ingest/simulator/main.ts'), ['--catalog', catalogIn, '--out', catalogOut, '--seed', '1', '--history']);
+  const simUrl = await firstLine(sim, 'listening ');
+
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    INGEST: 'off',
+    DATA_DIR: path.join(tmp, 'data'),
+    ...(process.env.DATABASE_URL ? { DATABASE_SCHEMA: 'bench_ingest' } : {}),
+    CATALOG_FILE: catalogOut,
+    INGEST_CONCURRENCY: String(concurrency),
+    INGEST_HOST_CONCURRENCY: String(concurrency),
+  });
+  const app = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  // /healthz has the cost of a cached answer (no query); /incidents is a full uncached list query.
+  const endpoints = [`${base}/healthz`, `${base}${API_PREFIX}/incidents?limit=20`];
+
+  const db = config.databaseUrl ? `PostgreSQL` : 'SQLite';
+  console.log(`${sources} sources on ${simUrl} (simulator process), ${db}, concurrency ${concurrency}, ${os.cpus().length} CPUs, Node ${process.version}`);
+  console.log(`API load: ${rate} req/s in all (open loop), alternating ${endpoints.map((e) => e.replace(base, '')).join(' and ')}, from a separate process`);
+  console.log(`Load average at start: ${os.loadavg()[0]!.toFixed(1)}\n`);
+
+  if (process.env.BENCH_NO_LOAD) {
+    const cpu0 = process.cpuUsage();
+    const r = await app.ingest.scheduler.runRound({ force: true });
+    const cpu = process.cpuUsage(cpu0);
+    console.log(`Round without API load: ${fmtRound(r)}; service CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(1)}`);
+    await app.close();
+    sim.kill('SIGTERM');
+    fs.rmSync(tmp, { recursive: true, force: true });
+    return;
+  }
+  const idle = await load(endpoints, { ms: 3000 });
+  console.log(`API, no ingestion, empty store:\n      ${fmtLoad(idle)}`);
+
+  let cpu0 = process.cpuUsage();
+  const r1p = app.ingest.scheduler.runRound({ force: true });
+  const during1 = await load(endpoints, { until: r1p });
+  const r1 = await r1p;
+  const cpu1 = process.cpuUsage(cpu0);
+  console.log(`API during round 1:\n      ${fmtLoad(during1)}`);
+
+  const baseline = await load(endpoints, { ms: 3000 });
+  console.log(`API, no ingestion, filled store:\n      ${fmtLoad(baseline)}`);
+
+  for (let i = 0; i < 12; i++) {
+    await new Promise<void>((resolve) => {
+      sim.once('message', () => resolve());
+      sim.send('step');
+    });
+  }
+  cpu0 = process.cpuUsage();
+  const r2p = app.ingest.scheduler.runRound({ force: true });
+  const during2 = await load(endpoints, { until: r2p });
+  const r2 = await r2p;
+  const cpu2 = process.cpuUsage(cpu0);
+  console.log(`API during round 2:\n      ${fmtLoad(during2)}`);
+
+  const rss = process.resourceUsage().maxRSS / 1024;
+  console.log('');
+  const secs = (c: NodeJS.CpuUsage) => ((c.user + c.system) / 1e6).toFixed(2);
+  console.log(`Round 1 (first poll: every payload new, cold process): ${fmtRound(r1)}; service CPU ${secs(cpu1)} s (API included)`);
+  console.log(`Round 2 (after 12 fleet steps, conditional GETs):      ${fmtRound(r2)}; service CPU ${secs(cpu2)} s (API included)`);
+  console.log(`Load average at the end: ${os.loadavg()[0]!.toFixed(1)}`);
+  console.log(`Peak RSS of the service process: ${rss.toFixed(0)} MB`);
+  const failed = [...r1.outcomes, ...r2.outcomes].filter((o) => o.status === 'failed');
+  if (failed.length) console.log(`Failures: ${failed.slice(0, 5).map((o) => `${o.url}: ${o.error}`).join('; ')}`);
+
+  await app.close();
+  sim.kill('SIGTERM');
+  if (config.databaseUrl) {
+    const pg = await import('pg');
+    const client = new pg.default.Client({ connectionString: config.databaseUrl });
+    await client.connect();
+    await client.query('drop schema if exists bench_ingest cascade');
+    await client.end();
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  process.exit(1);
+});

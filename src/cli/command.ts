@@ -1,0 +1,41 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type Config, loadConfig } from '../config.ts';
+import { openStore, type Store } from '../store/db.ts';
+
+// What every CLI command shares: its contract, argument parsing that reports
+// mistakes as usage errors (exit 2), and opening the configured store.
+
+export interface Command {
+  /** e.g. `ingest --once [--vendor SLUG]` */
+  usage: string;
+  summary: string;
+  /** Returns the exit code. */
+  run(argv: string[]): Promise<number>;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values;
+  } catch (err) {
+    throw new UsageError(`${err instanceof Error ? err.message : String(err)}\nUsage: npm run cli -- ${usage}`);
+  }
+}
+
+/** Configuration from the environment, as the server reads it. */
+export function cliConfig(): Config {
+  return loadConfig(process.env);
+}
+
+/** Opens the store, runs `fn`, and always closes the store. */
+export async function withStore<T>(config: Config, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = openStore(config);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,38 @@
+import type { Incident, Maintenance } from './records.ts';
+
+// The event log (outbox): every ingested change to an incident or a maintenance
+// window becomes one row, written in the same transaction as the change. The
+// stream and the alert dispatcher consume it by sequence number.
+
+export const INCIDENT_EVENT_TYPES = ['incident.created', 'incident.updated', 'incident.resolved'] as const;
+export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
+
+export const MAINTENANCE_EVENT_TYPES = [
+  'maintenance.scheduled',
+  'maintenance.started',
+  'maintenance.completed',
+  'maintenance.updated',
+] as const;
+export type MaintenanceEventType = (typeof MAINTENANCE_EVENT_TYPES)[number];
+
+export const EVENT_TYPES = [...INCIDENT_EVENT_TYPES, ...MAINTENANCE_EVENT_TYPES] as const;
+export type EventType = IncidentEventType | MaintenanceEventType;
+
+export type EntityKind = 'incident' | 'maintenance';
+
+/** An event before it has a sequence number. */
+export type NewEvent =
+  | { type: IncidentEventType; vendor: string; entityKind: 'incident'; entityId: string; occurredAt: string; payload: Incident }
+  | {
+      type: MaintenanceEventType;
+      vendor: string;
+      entityKind: 'maintenance';
+      entityId: string;
+      occurredAt: string;
+      payload: Maintenance;
+    };
+
+/** An event as stored: `seq` is global and strictly increasing. */
+export type StoredEvent = NewEvent & { seq: number };
+
+export const isEventType = (v: string): v is EventType => (EVENT_TYPES as readonly string[]).includes(v);

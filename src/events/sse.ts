@@ -1,0 +1,37 @@
+import type { StoredEvent } from '../domain/events.ts';
+import type { Incident } from '../domain/records.ts';
+
+// Wire format of the incident stream (DESIGN.md §6). JSON.stringify escapes line
+// breaks, so every `data:` fits on one line.
+
+export const RETRY_MS = 5000;
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // nginx and similar proxies must pass events on as they come.
+  'x-accel-buffering': 'no',
+} as const;
+
+export const OPENING = Buffer.from(`retry: ${RETRY_MS}\n\n`);
+export const PING = Buffer.from(': ping\n\n');
+export const CLOSING = Buffer.from(': server closing, reconnect\n\n');
+
+export function frame(id: number | null, event: string, data: unknown): Buffer {
+  const head = id === null ? '' : `id: ${id}\n`;
+  return Buffer.from(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/**
+ * An incident event as sent. `withId` is false for an event that committed after a
+ * later-numbered one was already sent: without an `id:` line the client's resume
+ * point stays at the higher number (see docs/stream.md, ordering).
+ */
+export function eventFrame(e: StoredEvent, withId = true): Buffer {
+  return frame(withId ? e.seq : null, e.type, { type: e.type, occurredAt: e.occurredAt, incident: e.payload as Incident });
+}
+
+export function snapshotFrame(seq: number, at: Date, items: Incident[], total: number): Buffer {
+  return frame(seq, 'snapshot', { type: 'snapshot', occurredAt: at.toISOString(), total, incidents: items });
+}

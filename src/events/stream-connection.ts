@@ -1,0 +1,97 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import type { StoredEvent } from '../domain/events.ts';
+import type { IncidentStatus } from '../domain/records.ts';
+
+// One open stream: its filter, its resume point and its socket. It starts
+// *pending* (attached to the hub, keeping live events aside while the snapshot or
+// the replay is written), then goes live. A client that leaves more than
+// `maxBufferBytes` unread is dropped; its browser reconnects with Last-Event-ID
+// and catches up from the log, and no other client waits for it.
+
+export interface StreamFilter {
+  /** null = every vendor. */
+  vendors: ReadonlySet<string> | null;
+  status: IncidentStatus | null;
+}
+
+const PENDING_CAP = 1000;
+
+export class StreamConnection {
+  private pending: { seq: number; buf: Buffer }[] | null = [];
+  /** Events up to here were covered by the snapshot or the replay (set when going live). */
+  private floor = 0;
+  closed = false;
+  dropped = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    readonly filter: StreamFilter,
+    private readonly maxBufferBytes: number,
+    private readonly onDrop: (reason: string) => void,
+  ) {
+    res.once('close', () => {
+      this.closed = true;
+    });
+  }
+
+  get live() {
+    return this.pending === null;
+  }
+
+  matches(e: StoredEvent): boolean {
+    if (e.entityKind !== 'incident') return false;
+    if (this.filter.vendors && !this.filter.vendors.has(e.vendor)) return false;
+    if (this.filter.status && (e.payload as { status?: string }).status !== this.filter.status) return false;
+    return true;
+  }
+
+  /** From the hub: a matching event, already encoded once for every client. */
+  offer(seq: number, buf: Buffer) {
+    if (this.closed) return;
+    if (this.pending) {
+      if (this.pending.length >= PENDING_CAP) return this.drop('too many events while starting');
+      this.pending.push({ seq, buf });
+      return;
+    }
+    // The hub may announce events this client's replay or snapshot already read from the log.
+    if (seq > this.floor) this.write(buf);
+  }
+
+  /** Ends the starting phase: events the snapshot or replay already covered (seq <= `upTo`) are skipped. */
+  goLive(upTo: number) {
+    const held = this.pending ?? [];
+    this.pending = null;
+    this.floor = upTo;
+    for (const p of held) if (p.seq > upTo) this.write(p.buf);
+  }
+
+  write(buf: Buffer) {
+    if (this.closed) return;
+    this.res.write(buf);
+    if (this.res.writableLength > this.maxBufferBytes) this.drop('client not reading');
+  }
+
+  /** For long replays: waits for the socket to drain instead of piling up bytes. */
+  async writePaced(buf: Buffer) {
+    this.write(buf);
+    if (!this.closed && this.res.writableLength > this.maxBufferBytes / 2) {
+      await Promise.race([once(this.res, 'drain'), once(this.res, 'close')]);
+    }
+  }
+
+  private drop(reason: string) {
+    if (this.closed) return;
+    this.dropped = true;
+    this.onDrop(reason);
+    this.res.destroy();
+  }
+
+  /** Graceful end (server shutting down): a last comment, then the end of the body. */
+  end(last?: Buffer) {
+    if (this.closed) return;
+    this.closed = true;
+    if (last) this.res.write(last);
+    this.res.end();
+  }
+}

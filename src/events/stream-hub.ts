@@ -1,0 +1,174 @@
+import type { StoredEvent } from '../domain/events.ts';
+import type { EventsRepository } from '../store/repositories/events-repository.ts';
+import type { EventBus } from './bus.ts';
+import { CLOSING, eventFrame, PING } from './sse.ts';
+import type { StreamConnection } from './stream-connection.ts';
+
+// The process's side of the incident stream: ONE bus subscription for all open
+// streams, each event encoded once and written to every matching client.
+//
+// Order and completeness do not rest on the bus. The hub keeps the highest
+// sequence number it has sent (`high`); a batch that does not continue it exactly
+// (a message lost or reordered by Redis pub/sub, a poll committed by another
+// instance while this one was disconnected) is completed from the event log
+// (`after(high)`), once for all clients, and a periodic check of the log's newest
+// sequence catches a tail the bus never announced. Events below `high` that were
+// never sent (a transaction that committed after a later-numbered one) are sent
+// once, without an `id:` line, so resume points never move backwards.
+
+export interface HubLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface StreamHubOptions {
+  bus: EventBus;
+  events: Pick<EventsRepository, 'after' | 'latestSeq'>;
+  log: HubLog;
+  pingMs: number;
+  /** How often the log's newest sequence is compared with what was sent (missed bus messages). */
+  catchUpMs?: number;
+  /** Called on every heartbeat (keeps shared stream-slot entries alive). */
+  onTick?: () => void;
+}
+
+const PAGE = 1000;
+/** How many sent sequence numbers are remembered to recognise late and duplicate deliveries. */
+const RECENT = 4096;
+
+export class StreamHub {
+  private readonly clients = new Set<StreamConnection>();
+  private high = 0;
+  private readonly recent = new Set<number>();
+  private started: Promise<void> | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  /** Batches are handled one after the other, in arrival order. */
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** Counters for tests, the benchmark and logs. */
+  readonly stats = { sent: 0, late: 0, filled: 0, dropped: 0, duplicates: 0 };
+
+  constructor(private readonly o: StreamHubOptions) {}
+
+  get size() {
+    return this.clients.size;
+  }
+
+  /** Subscribes on first use: a process without streams pays nothing. */
+  private start(): Promise<void> {
+    this.started ??= (async () => {
+      this.high = await this.o.events.latestSeq();
+      this.unsubscribe = this.o.bus.subscribe((events) => this.enqueue(() => this.receive(events)));
+      const ping = setInterval(() => this.ping(), this.o.pingMs);
+      const catchUp = setInterval(() => {
+        if (this.clients.size) this.enqueue(() => this.catchUp());
+      }, this.o.catchUpMs ?? 5000);
+      ping.unref();
+      catchUp.unref();
+      this.timers.push(ping, catchUp);
+    })();
+    return this.started;
+  }
+
+  async attach(conn: StreamConnection): Promise<void> {
+    await this.start();
+    this.clients.add(conn);
+  }
+
+  detach(conn: StreamConnection) {
+    this.clients.delete(conn);
+  }
+
+  noteDropped() {
+    this.stats.dropped++;
+  }
+
+  private enqueue(task: () => Promise<void>) {
+    this.chain = this.chain.then(task).catch((err) => this.o.log.warn({ err }, 'stream hub: delivering events failed'));
+  }
+
+  private async receive(batch: StoredEvent[]) {
+    if (this.closed) return;
+    const sorted = [...batch].sort((a, b) => a.seq - b.seq);
+    const ahead: StoredEvent[] = [];
+    for (const e of sorted) {
+      if (this.recent.has(e.seq)) {
+        this.stats.duplicates++;
+      } else if (e.seq > this.high) {
+        if (!ahead.length || ahead[ahead.length - 1]!.seq !== e.seq) ahead.push(e);
+      } else {
+        this.stats.late++;
+        this.send(e, false);
+      }
+    }
+    if (!ahead.length) return;
+    const contiguous = ahead.every((e, i) => e.seq === this.high + 1 + i);
+    if (contiguous) {
+      for (const e of ahead) this.send(e, true);
+      return;
+    }
+    // Something between `high` and this batch never arrived (or is on its way out of
+    // order): read the log up to the batch's last event.
+    await this.fill(ahead[ahead.length - 1]!.seq, ahead);
+  }
+
+  /** Sends everything in the log after `high` (up to `until`, if given), merged with events already in hand. */
+  private async fill(until: number | null, inHand: StoredEvent[] = []) {
+    const bySeq = new Map(inHand.map((e) => [e.seq, e]));
+    let from = this.high;
+    for (;;) {
+      const page = await this.o.events.after(from, PAGE);
+      for (const e of page) if (until === null || e.seq <= until) bySeq.set(e.seq, e);
+      if (page.length < PAGE || (until !== null && page[page.length - 1]!.seq >= until)) break;
+      from = page[page.length - 1]!.seq;
+    }
+    const list = [...bySeq.values()].filter((e) => e.seq > this.high).sort((a, b) => a.seq - b.seq);
+    this.stats.filled += list.length - inHand.length > 0 ? list.length - inHand.length : 0;
+    for (const e of list) this.send(e, true);
+  }
+
+  private async catchUp() {
+    if (this.closed) return;
+    const latest = await this.o.events.latestSeq();
+    if (latest > this.high) await this.fill(latest);
+  }
+
+  private remember(seq: number) {
+    this.recent.add(seq);
+    if (this.recent.size > RECENT) {
+      // Sets iterate in insertion order: the first entry is the oldest.
+      const oldest = this.recent.values().next().value as number;
+      this.recent.delete(oldest);
+    }
+  }
+
+  private send(e: StoredEvent, inOrder: boolean) {
+    this.remember(e.seq);
+    if (inOrder && e.seq > this.high) this.high = e.seq;
+    if (e.entityKind !== 'incident') return;
+    let buf: Buffer | null = null;
+    for (const c of this.clients) {
+      if (!c.matches(e)) continue;
+      buf ??= eventFrame(e, inOrder);
+      c.offer(e.seq, buf);
+    }
+    if (buf) this.stats.sent++;
+  }
+
+  private ping() {
+    for (const c of this.clients) if (c.live) c.write(PING);
+    this.o.onTick?.();
+  }
+
+  /** Ends every stream with a last comment (clients reconnect, to another instance if there is one). */
+  async close() {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    this.unsubscribe?.();
+    for (const c of this.clients) c.end(CLOSING);
+    this.clients.clear();
+    await this.chain;
+  }
+}

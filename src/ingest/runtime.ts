@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { Config } from '../config.ts';
+import type { CatalogVendor } from '../domain/records.ts';
+import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
+import type { Clock } from '../services/context.ts';
+import { ensureDataMode } from '../services/data-mode.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { IngestService } from '../services/ingest-service.ts';
+import { repositoriesOn } from '../services/repositories.ts';
+import type { Store } from '../store/db.ts';
+import { parseSource } from './adapters/index.ts';
+import { createHttpFetcher } from './fetch.ts';
+import { createScheduler, type Logger, type Scheduler } from './scheduler.ts';
+import { createSimulator, type Simulator } from './simulator/index.ts';
+import { type IngestWorker, startIngestWorker } from './worker-host.ts';
+
+// Wiring shared by the server and the CLI: the catalog (pointed at the simulated
+// fleet in demo mode), the data-mode guard, and the scheduler with its fetcher.
+
+export interface PreparedCatalog {
+  catalog: CatalogVendor[];
+  /** Running in demo mode only. */
+  simulator: Simulator | null;
+}
+
+/**
+ * Loads the catalog into the store. In demo mode it first starts the simulated fleet
+ * on a loopback port and rewrites every source to point at it (slugs stay).
+ */
+export async function prepareCatalog(
+  store: Store,
+  config: Config,
+  clock: Clock,
+  o: { catalogFile?: string; log?: Logger } = {},
+): Promise<PreparedCatalog> {
+  const repos = repositoriesOn(store.db);
+  await ensureDataMode(repos.dataMode, config.demo ? 'demo' : 'live', clock.now(), o.log);
+  let catalog = readCatalog(o.catalogFile);
+  let simulator: Simulator | null = null;
+  if (config.demo) {
+    simulator = createSimulator({
+      catalog,
+      clock,
+      seed: config.demoSeed ?? Math.floor(Math.random() * 2 ** 31),
+      history: true,
+    });
+    await simulator.listen(0, '127.0.0.1');
+    catalog = simulator.rewriteCatalog(catalog, {
+      intervalSeconds: config.pollIntervalSeconds,
+      feedIntervalSeconds: config.pollIntervalSeconds * 3,
+    });
+    o.log?.info({ simulator: simulator.url }, 'demo mode: polling the simulated vendor fleet');
+  }
+  try {
+    await loadCatalog(repos.vendors, catalog, clock.now());
+  } catch (err) {
+    await simulator?.close();
+    throw err;
+  }
+  return { catalog, simulator };
+}
+
+export interface IngestRuntime {
+  /** Runs rounds on this thread (CLI, tests); the running schedule may live in a worker. */
+  scheduler: Scheduler;
+  simulator: Simulator | null;
+  /** Starts polling on the schedule — in a worker thread when configured — and, in demo mode, the fleet's clock. */
+  start(): void;
+  close(): Promise<void>;
+}
+
+const silentLog: Logger = { info() {}, warn() {}, error() {}, debug() {} };
+
+export function instanceId(): string {
+  return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+export function createIngestRuntime(d: {
+  store: Store;
+  config: Config;
+  clock: Clock;
+  ingest: IngestService;
+  bus: EventBus;
+  simulator: Simulator | null;
+  log?: Logger;
+  random?: () => number;
+  /** Run the schedule in a worker thread (default: config.ingestWorker). */
+  worker?: boolean;
+}): IngestRuntime {
+  const { config } = d;
+  const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency });
+  const repos = repositoriesOn(d.store.db);
+  const scheduler = createScheduler({
+    sources: repos.sources,
+    events: repos.events,
+    ingest: d.ingest,
+    fetcher,
+    parse: parseSource,
+    clock: d.clock,
+    owner: instanceId(),
+    random: d.random,
+    log: d.log,
+    settings: {
+      concurrency: config.ingestConcurrency,
+      perHost: config.ingestHostConcurrency,
+      timeoutMs: config.ingestTimeoutMs,
+      maxBytes: config.ingestMaxBytes,
+      defaultIntervalSeconds: config.pollIntervalSeconds,
+      eventRetentionDays: config.eventRetentionDays,
+    },
+  });
+  const useWorker = d.worker ?? config.ingestWorker;
+  let worker: IngestWorker | null = null;
+  return {
+    scheduler,
+    simulator: d.simulator,
+    start() {
+      d.simulator?.startTimer(config.demoStepSeconds * 1000, (changes) => {
+        if (changes.length) d.log?.debug({ changes: changes.length }, 'simulated fleet stepped');
+      });
+      if (useWorker) worker = startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog });
+      else scheduler.start();
+    },
+    async close() {
+      await worker?.stop();
+      await scheduler.stop();
+      await fetcher.close();
+      await d.simulator?.close();
+    },
+  };
+}

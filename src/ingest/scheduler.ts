@@ -1,0 +1,324 @@
+import { performance } from 'node:perf_hooks';
+import type { SourceSnapshot, SourceType } from '../domain/records.ts';
+import type { Clock } from '../services/context.ts';
+import { type ApplyCounts, type IngestService, LeaseLostError, type SourceRef } from '../services/ingest-service.ts';
+import type { EventsRepository } from '../store/repositories/events-repository.ts';
+import type { SourceRow, SourcesRepository } from '../store/repositories/sources-repository.ts';
+import { failureDelayMs, successDelayMs } from './backoff.ts';
+import { FetchError, type Fetcher } from './fetch.ts';
+import { KeyedLimiter } from './limiter.ts';
+
+// Polls every catalog source on its own jittered interval. Each poll is independent:
+// it takes a lease on its source row, fetches with a deadline and a byte cap, parses
+// with the source's adapter and applies the result in one transaction. A failure
+// (timeout, HTTP error, garbage, oversized body) is recorded on that source and
+// backs it off; it never holds up another source beyond its own slot.
+
+export interface ParseInput {
+  vendor: string;
+  url: string;
+  body: Buffer;
+  contentType?: string | null;
+  now: Date;
+}
+export type ParseFn = (type: SourceType, input: ParseInput) => SourceSnapshot;
+
+export interface SchedulerSettings {
+  /** Polls in flight at once, all hosts together. */
+  concurrency: number;
+  /** Polls in flight at once against one host (host:port). */
+  perHost: number;
+  timeoutMs: number;
+  maxBytes: number;
+  defaultIntervalSeconds: number;
+  /** Lease length; defaults to three timeouts plus 30 s. */
+  leaseMs?: number;
+  /** How often the running scheduler looks for due sources. */
+  tickMs?: number;
+  /** Event log retention (pruned hourly while running); 0 = never prune. */
+  eventRetentionDays?: number;
+}
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
+
+const silent: Logger = { info() {}, warn() {}, error() {}, debug() {} };
+
+export interface SchedulerDeps {
+  sources: SourcesRepository;
+  events?: EventsRepository;
+  ingest: IngestService;
+  fetcher: Fetcher;
+  parse: ParseFn;
+  clock: Clock;
+  /** Lease owner id of this instance. */
+  owner: string;
+  settings: SchedulerSettings;
+  random?: () => number;
+  log?: Logger;
+}
+
+export type PollStatus = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
+
+export interface PollOutcome {
+  sourceId: string;
+  vendor: string;
+  type: string;
+  url: string;
+  status: PollStatus;
+  httpStatus: number | null;
+  error: string | null;
+  events: number;
+  written: ApplyCounts | null;
+  durationMs: number;
+  nextPollAt: string | null;
+}
+
+export interface RoundReport {
+  outcomes: PollOutcome[];
+  durationMs: number;
+  events: number;
+}
+
+export interface RoundOptions {
+  vendor?: string;
+  /** Poll every source now, due or not (still never one leased by another instance). */
+  force?: boolean;
+  onPlanned?: (count: number) => void;
+  onResult?: (outcome: PollOutcome) => void;
+}
+
+const FEED_TYPES = new Set(['advisory-feed', 'release-feed', 'azure-rss', 'statuspage-rss', 'statuspage-atom']);
+const acceptFor = (type: string) =>
+  FEED_TYPES.has(type)
+    ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
+    : 'application/json, */*;q=0.5';
+
+const hostKey = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
+
+function describe(err: unknown): string {
+  if (err instanceof FetchError) return err.message;
+  if (err instanceof Error && err.name === 'AdapterError') return err.message;
+  const msg = err instanceof Error ? err.message : String(err);
+  return `ingest failed: ${msg}`;
+}
+
+export function createScheduler(d: SchedulerDeps) {
+  const s = d.settings;
+  const random = d.random ?? Math.random;
+  const log = d.log ?? silent;
+  const leaseMs = s.leaseMs ?? s.timeoutMs * 3 + 30_000;
+  const limiter = new KeyedLimiter(s.concurrency, s.perHost);
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+  let timer: NodeJS.Timeout | null = null;
+  let running = false;
+  let ticking = false;
+  let lastPrune = 0;
+
+  const ref = (src: SourceRow): SourceRef => ({
+    id: src.id,
+    vendor: src.vendor,
+    type: src.type,
+    lastSuccessAt: src.lastSuccessAt,
+    etag: src.etag,
+    lastModified: src.lastModified,
+  });
+
+  /** Polls one source whose lease this instance holds, and frees the lease. */
+  async function pollLeased(src: SourceRow): Promise<PollOutcome> {
+    const started = performance.now();
+    const polledAt = d.clock.now();
+    const interval = src.intervalSeconds ?? s.defaultIntervalSeconds;
+    const base = { sourceId: src.id, vendor: src.vendor, type: src.type, url: src.url };
+    const elapsed = () => Math.round(performance.now() - started);
+    let httpStatus: number | null = null;
+    try {
+      const res = await d.fetcher(src.url, {
+        etag: src.etag,
+        lastModified: src.lastModified,
+        timeoutMs: s.timeoutMs,
+        maxBytes: s.maxBytes,
+        accept: acceptFor(src.type),
+        signal: stopping.signal,
+      });
+      httpStatus = res.status;
+      const nextPollAt = new Date(polledAt.getTime() + successDelayMs(interval, random));
+      if (res.notModified) {
+        const meta = { owner: d.owner, polledAt, durationMs: elapsed(), nextPollAt, etag: res.etag, lastModified: res.lastModified };
+        const held = await d.ingest.recordNotModified(ref(src), meta);
+        return { ...base, status: held ? 'not_modified' : 'skipped', httpStatus, error: null, events: 0, written: null, durationMs: meta.durationMs, nextPollAt: nextPollAt.toISOString() };
+      }
+      const snapshot = d.parse(src.type as SourceType, {
+        vendor: src.vendor,
+        url: src.url,
+        body: res.body,
+        contentType: res.contentType,
+        now: polledAt,
+      });
+      const durationMs = elapsed();
+      const out = await d.ingest.applySnapshot(ref(src), snapshot, {
+        owner: d.owner,
+        polledAt,
+        durationMs,
+        nextPollAt,
+        etag: res.etag,
+        lastModified: res.lastModified,
+      });
+      const w = out.written;
+      const changed = w.incidents + w.maintenances + w.advisories + w.updates > 0 || w.components || w.status;
+      return { ...base, status: changed ? 'updated' : 'unchanged', httpStatus, error: null, events: out.events.length, written: w, durationMs, nextPollAt: nextPollAt.toISOString() };
+    } catch (err) {
+      const durationMs = elapsed();
+      if (err instanceof LeaseLostError) {
+        log.warn({ source: src.id }, 'lease lost during poll; result discarded');
+        return { ...base, status: 'skipped', httpStatus, error: err.message, events: 0, written: null, durationMs, nextPollAt: null };
+      }
+      if (err instanceof FetchError && err.code === 'aborted') {
+        await d.ingest.release(ref(src), d.owner).catch(() => {});
+        return { ...base, status: 'skipped', httpStatus, error: err.message, events: 0, written: null, durationMs, nextPollAt: null };
+      }
+      const error = describe(err);
+      if (err instanceof FetchError && err.status !== null) httpStatus = err.status;
+      const retryAfter = err instanceof FetchError ? err.retryAfterSeconds : null;
+      const nextPollAt = new Date(polledAt.getTime() + failureDelayMs(interval, src.consecutiveFailures + 1, random, retryAfter));
+      if (!(err instanceof FetchError) && err instanceof Error && err.name !== 'AdapterError') {
+        log.error({ err, source: src.id }, 'applying a poll failed');
+      } else {
+        log.debug({ source: src.id, error }, 'poll failed');
+      }
+      try {
+        await d.ingest.recordFailure(ref(src), { owner: d.owner, polledAt, durationMs, nextPollAt, error });
+      } catch (dbErr) {
+        // The lease expires on its own; the source is retried after it.
+        log.error({ err: dbErr, source: src.id }, 'could not record a failed poll');
+      }
+      return { ...base, status: 'failed', httpStatus, error, events: 0, written: null, durationMs, nextPollAt: nextPollAt.toISOString() };
+    }
+  }
+
+  function track<T>(p: Promise<T>): Promise<T> {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  }
+
+  /**
+   * One polling round: every (due, or all with `force`) source of the catalog or of
+   * one vendor, each claimed just before its poll starts, all under the limits.
+   */
+  async function runRound(o: RoundOptions = {}): Promise<RoundReport> {
+    const started = performance.now();
+    const now = d.clock.now().toISOString();
+    const targets = (await d.sources.list(o.vendor)).filter((src) => o.force || src.nextPollAt === null || src.nextPollAt <= now);
+    o.onPlanned?.(targets.length);
+    const outcomes = await Promise.all(
+      targets.map((t) =>
+        track(
+          limiter.run(hostKey(t.url), async () => {
+            const base = { sourceId: t.id, vendor: t.vendor, type: t.type, url: t.url };
+            let outcome: PollOutcome;
+            const src = stopping.signal.aborted
+              ? null
+              : await d.sources.claimOne(t.id, { owner: d.owner, now: d.clock.now(), leaseMs, force: o.force });
+            if (!src) {
+              outcome = { ...base, status: 'skipped', httpStatus: null, error: 'busy: leased by another poller, or not due', events: 0, written: null, durationMs: 0, nextPollAt: t.nextPollAt };
+            } else {
+              outcome = await pollLeased(src);
+            }
+            o.onResult?.(outcome);
+            return outcome;
+          }),
+        ),
+      ),
+    );
+    return {
+      outcomes,
+      durationMs: Math.round(performance.now() - started),
+      events: outcomes.reduce((n, x) => n + x.events, 0),
+    };
+  }
+
+  /** The running loop: claim due sources for the free slots, poll each as soon as its host has room. */
+  async function tick() {
+    if (!running || ticking) return;
+    ticking = true;
+    try {
+      const free = s.concurrency - limiter.running - limiter.waiting;
+      if (free > 0) {
+        const claimed = await d.sources.claim({ owner: d.owner, now: d.clock.now(), leaseMs, limit: free });
+        for (const src of claimed) {
+          void track(limiter.run(hostKey(src.url), () => pollLeased(src))).then(
+            (o) => {
+              if (o.status === 'failed') log.info({ source: o.sourceId, error: o.error }, 'source poll failed');
+              if (o.events) log.info({ source: o.sourceId, events: o.events }, 'source changed');
+              kick();
+            },
+            (err) => log.error({ err, source: src.id }, 'poll crashed'),
+          );
+        }
+      }
+      await pruneEvents();
+    } catch (err) {
+      log.error({ err }, 'scheduler tick failed');
+    } finally {
+      ticking = false;
+      schedule(s.tickMs ?? 1000);
+    }
+  }
+
+  function schedule(ms: number) {
+    if (!running) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void tick(), ms);
+    timer.unref?.();
+  }
+
+  /** A slot freed: look for more due work soon instead of waiting a full tick. */
+  function kick() {
+    if (running && !ticking) schedule(10);
+  }
+
+  async function pruneEvents() {
+    const days = s.eventRetentionDays ?? 0;
+    if (!d.events || days <= 0) return;
+    const now = d.clock.now().getTime();
+    if (now - lastPrune < 3_600_000) return;
+    lastPrune = now;
+    const removed = await d.events.prune(new Date(now - days * 86_400_000));
+    if (removed) log.info({ removed }, 'pruned old events');
+  }
+
+  return {
+    runRound,
+    start() {
+      if (running) return;
+      running = true;
+      schedule(0);
+      log.info({ owner: d.owner, concurrency: s.concurrency, perHost: s.perHost }, 'ingestion scheduler started');
+    },
+    /** Stops claiming, aborts polls in flight (their leases are released) and waits for them. */
+    async stop() {
+      running = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      stopping.abort();
+      await Promise.allSettled([...inFlight]);
+    },
+    get running() {
+      return running;
+    },
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

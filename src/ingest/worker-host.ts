@@ -1,0 +1,55 @@
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { Logger } from './scheduler.ts';
+import type { WorkerMessage } from './worker.ts';
+
+// Main-thread side of the ingestion worker: starts it, republishes its events on
+// the process's bus, relays its log lines, restarts it if it dies, stops it on close.
+
+const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
+const ENTRY = new URL('./worker.ts', import.meta.url).href;
+const RESTART_DELAY_MS = 5_000;
+
+export interface IngestWorker {
+  stop(): Promise<void>;
+}
+
+export function startIngestWorker(o: { config: Config; bus: EventBus; log: Logger }): IngestWorker {
+  let worker: Worker | null = null;
+  let stopping = false;
+  let restartTimer: NodeJS.Timeout | null = null;
+
+  const spawn = () => {
+    const w = new Worker(BOOTSTRAP, { workerData: { entry: ENTRY, config: o.config }, name: 'ingest' });
+    worker = w;
+    w.on('message', (m: WorkerMessage) => {
+      if (m.type === 'events') o.bus.publish(m.events);
+      else if (m.type === 'log') o.log[m.level](m.obj, m.msg);
+    });
+    w.on('error', (err) => o.log.error({ err }, 'ingestion worker failed'));
+    w.on('exit', (code) => {
+      if (worker === w) worker = null;
+      if (stopping) return;
+      o.log.error({ code }, `ingestion worker exited; restarting in ${RESTART_DELAY_MS / 1000} s`);
+      restartTimer = setTimeout(spawn, RESTART_DELAY_MS);
+      restartTimer.unref();
+    });
+  };
+  spawn();
+
+  return {
+    async stop() {
+      stopping = true;
+      if (restartTimer) clearTimeout(restartTimer);
+      const w = worker;
+      if (!w) return;
+      const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+      w.postMessage('stop');
+      // Polls in flight are aborted by the worker; if it does not finish in time it is terminated.
+      const timer = setTimeout(() => void w.terminate(), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../config.ts';
+import type { StoredEvent } from '../domain/events.ts';
+import type { EventBus } from '../events/bus.ts';
+import { systemClock } from '../services/context.ts';
+import { createServices } from '../services/index.ts';
+import { openStore } from '../store/db.ts';
+import { createIngestRuntime } from './runtime.ts';
+import type { Logger } from './scheduler.ts';
+
+// The polling scheduler in a worker thread: fetching, parsing and applying run on
+// their own core, so API requests on the main thread are not queued behind them.
+// It shares the database (its own connection) and hands committed events and log
+// lines to the main thread, which publishes them on the process's event bus.
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'events'; events: StoredEvent[] }
+  | { type: 'log'; level: 'info' | 'warn' | 'error' | 'debug'; obj: object; msg?: string }
+  | { type: 'stopped' };
+
+const port = parentPort!;
+const send = (m: WorkerMessage) => port.postMessage(m);
+const { config } = workerData as { config: Config };
+
+const log: Logger = {
+  info: (obj, msg) => send({ type: 'log', level: 'info', obj, msg }),
+  warn: (obj, msg) => send({ type: 'log', level: 'warn', obj, msg }),
+  error: (obj, msg) => send({ type: 'log', level: 'error', obj, msg }),
+  debug: (obj, msg) => send({ type: 'log', level: 'debug', obj, msg }),
+};
+
+const bus: EventBus = {
+  publish: (events) => send({ type: 'events', events }),
+  subscribe: () => () => {},
+};
+
+const store = openStore(config);
+const services = createServices(store, config, systemClock, { bus });
+const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus, simulator: null, log, worker: false });
+
+port.on('message', (m) => {
+  if (m !== 'stop') return;
+  void (async () => {
+    await runtime.close();
+    await store.close();
+    send({ type: 'stopped' });
+    port.close();
+  })();
+});
+
+runtime.start();
+send({ type: 'ready' });

@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.ts';
+import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
+import { oauthRepository } from '../store/repositories/oauth-repository.ts';
+import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
+import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
+import { usersRepository } from '../store/repositories/users-repository.ts';
+import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
+import { dataModeRepository } from '../store/repositories/data-mode-repository.ts';
+import { eventsRepository } from '../store/repositories/events-repository.ts';
+import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
+import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import { publicationsRepository } from '../store/repositories/publications-repository.ts';
+import { sourcesRepository } from '../store/repositories/sources-repository.ts';
+import { statusRepository } from '../store/repositories/status-repository.ts';
+import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
+
+/**
+ * Repositories over one executor: the store's connection, or a transaction
+ * (`repositoriesOn(trx)`) when several writes must commit together.
+ */
+export function repositoriesOn(db: Kysely<Database>) {
+  return {
+    vendors: vendorsRepository(db),
+    sources: sourcesRepository(db),
+    status: statusRepository(db),
+    incidents: incidentsRepository(db),
+    maintenances: maintenancesRepository(db),
+    publications: publicationsRepository(db),
+    events: eventsRepository(db),
+    dataMode: dataModeRepository(db),
+    watchlist: watchlistRepository(db),
+    preferences: preferencesRepository(db),
+    users: usersRepository(db),
+    sessions: sessionsRepository(db),
+    apiKeys: apiKeysRepository(db),
+    oauth: oauthRepository(db),
+  };
+}
