@@ -89,7 +89,7 @@ export function startLive({ partialUrl, streamUrl, statusEl, onSwap }) {
 
   function startPolling() {
     if (pollTimer) return;
-    setStatus('Live updates unavailable; refreshing every minute.');
+    setStatus('Live updates paused; this page refreshes every minute.');
     pollTimer = setInterval(refresh, POLL_MS);
   }
 
@@ -97,35 +97,50 @@ export function startLive({ partialUrl, streamUrl, statusEl, onSwap }) {
     startPolling();
     return;
   }
-  const source = new EventSource(streamUrl);
-  source.addEventListener('open', () => {
-    if (pollTimer) {
-      clearInterval(pollTimer);
-      pollTimer = null;
-    }
-    setStatus('Live: this page updates by itself.');
-    document.documentElement.dataset.live = 'open';
-  });
-  // The snapshot arrives on every (re)connection: catch up on what changed meanwhile.
-  source.addEventListener('snapshot', schedule);
-  for (const type of EVENTS) {
-    source.addEventListener(type, (event) => {
-      try {
-        const data = JSON.parse(event.data);
-        if (data && data.incident) announce(describe(type, data.incident));
-      } catch {
-        // Malformed event: still refresh.
+
+  // The browser retries a dropped stream by itself; when it gives up (the stream
+  // answered an error, e.g. 429 because the plan's stream cap is in use by another
+  // tab, or a previous page's stream is still closing), poll and try again later.
+  let source = null;
+  let retryMs = 5_000;
+  function connect() {
+    source = new EventSource(streamUrl);
+    source.addEventListener('open', () => {
+      retryMs = 5_000;
+      if (pollTimer) {
+        clearInterval(pollTimer);
+        pollTimer = null;
       }
-      schedule();
+      setStatus('Live: this page updates by itself.');
+      document.documentElement.dataset.live = 'open';
+    });
+    // The snapshot arrives on every (re)connection: catch up on what changed meanwhile.
+    source.addEventListener('snapshot', schedule);
+    for (const type of EVENTS) {
+      source.addEventListener(type, (event) => {
+        try {
+          const data = JSON.parse(event.data);
+          if (data && data.incident) announce(describe(type, data.incident));
+        } catch {
+          // Malformed event: still refresh.
+        }
+        schedule();
+      });
+    }
+    source.addEventListener('error', () => {
+      document.documentElement.dataset.live = 'retrying';
+      if (source.readyState !== EventSource.CLOSED) {
+        setStatus('Reconnecting to live updates…');
+        return;
+      }
+      source.close();
+      startPolling();
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, POLL_MS);
     });
   }
-  source.addEventListener('error', () => {
-    // CLOSED means the browser gave up (e.g. the stream answered 404 or 429);
-    // CONNECTING means it retries on its own.
-    if (source.readyState === EventSource.CLOSED) startPolling();
-    else setStatus('Reconnecting to live updates…');
-  });
-  window.addEventListener('pagehide', () => source.close());
+  connect();
+  window.addEventListener('pagehide', () => source?.close());
 }
 
 /** Starts live updates from the data attributes of <main>. */
