@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createRepositories } from '../../src/services/index.ts';
 import { startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage } from '../helpers/browser.ts';
+import { launchBrowser, newPage, screenshot } from '../helpers/browser.ts';
 import { incident } from '../helpers/records.ts';
 
 // Open pages follow changes without a reload: the demo simulator changes an
@@ -46,6 +46,7 @@ describe('live updates of open pages (demo fleet + event stream)', () => {
     await article.waitFor();
     assert.match(await article.innerText(), /Cloudflare:/);
     assert.match(await page.locator('[data-vendor="cloudflare"]').innerText(), /active incident/);
+    await screenshot(page, 'overview-demo');
 
     sim.fleet.resolveIncident(inc.id);
     await round();
@@ -65,6 +66,7 @@ describe('live updates of open pages (demo fleet + event stream)', () => {
     const inc = sim.fleet.openIncident('github', { impact: 'minor' });
     await round();
     await page.locator(`[data-live-id="active"] article[data-id="${inc.id}"]`).waitFor();
+    await screenshot(page, 'vendor-github-demo');
     sim.fleet.resolveIncident(inc.id);
     await round();
     await round();
