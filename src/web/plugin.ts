@@ -9,7 +9,7 @@ import { vendorPageData } from './data.ts';
 import type { Html } from './html.ts';
 import { layout, type Page, type PageContext } from './layout.ts';
 import { accountPage, keysTable } from './pages/account.ts';
-import { connectionsSection, feedSection, notificationsSection, watchlistSection } from './pages/account-prefs.ts';
+import { connectionsSection, feedSection, inboxSection, notificationsSection, watchlistSection } from './pages/account-prefs.ts';
 import { localPath, loginPage, signupPage } from './pages/auth.ts';
 import { errorPage, notFoundPage } from './pages/errors.ts';
 import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
@@ -168,6 +168,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     ]);
     const welcome = (request.query as { welcome?: unknown }).welcome === '1';
     const extraSections = [
+      inboxSection(),
       watchlistSection(watchlist, vendors),
       notificationsSection(prefs.preferences, summary.account.email),
       feedSection(prefs.preferences),

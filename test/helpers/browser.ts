@@ -50,12 +50,13 @@ export async function newPage(browser: Browser, opts: { baseURL: string; width?:
 
 /**
  * Endpoints the account page asks for that other parts of the service provide
- * (alerts: the delivery log; MCP: connected applications). Where they are not
+ * (alerts: in-app notifications and the delivery log; MCP: connected applications). Where they are not
  * deployed they answer 404 and the page hides or explains the section.
  */
 export const OPTIONAL_ENDPOINTS_MISSING = [
   /^http 404 GET \/api\/v1\/infrastructure\/notification-deliveries$/,
   /^http 404 GET \/api\/v1\/account\/connections$/,
+  /^http 404 GET \/api\/v1\/infrastructure\/notifications$/,
 ];
 
 /** Problems other than responses the test expects (e.g. `http 404 GET /api/v1/infrastructure/notification-deliveries`). */

@@ -226,3 +226,12 @@ export function connectionsSection(): Html {
     <p data-connections-status role="status" hidden></p>
   </section>`;
 }
+
+/** In-app notifications; filled by account.js, hidden where the endpoint does not exist. */
+export function inboxSection(): Html {
+  return html`<section class="panel" id="inbox" aria-labelledby="inbox-title" data-inbox hidden>
+    <h2 id="inbox-title">In-app notifications <span class="count" data-inbox-unread>0</span><span class="visually-hidden"> unread</span></h2>
+    <div data-inbox-list></div>
+    <button type="button" class="button button--secondary button--small" data-inbox-read-all>Mark all as read</button>
+  </section>`;
+}

@@ -244,9 +244,14 @@ if (prefsForm) {
       return;
     }
     const b = result.body || {};
-    const detail = b.message || b.result?.message || b.status || b.result?.status || 'sent';
-    say(out, `Test ${channel === 'in_app' ? 'alert' : 'message'}: ${detail}.`);
+    if (b.delivered === false) {
+      say(out, `Not delivered: ${b.error || (b.statusCode ? `the receiver answered ${b.statusCode}` : 'no answer')}.`, 'error');
+    } else {
+      const facts = [b.statusCode ? `answer ${b.statusCode}` : null, typeof b.latencyMs === 'number' ? `${b.latencyMs} ms` : null].filter(Boolean);
+      say(out, `Test ${channel === 'in_app' ? 'notification' : 'alert'} delivered${facts.length ? ` (${facts.join(', ')})` : ''}.`);
+    }
     loadDeliveries();
+    loadInbox();
   });
 
   prefsForm.querySelector('[data-rotate-webhook]')?.addEventListener('click', async () => {
@@ -284,7 +289,7 @@ async function loadDeliveries() {
   const table = document.createElement('table');
   table.className = 'delivery-log';
   const head = table.createTHead().insertRow();
-  for (const h of ['When', 'Channel', 'Event', 'Status', 'Attempts', 'Detail']) {
+  for (const h of ['When', 'Channel', 'About', 'Status', 'Attempts', 'Detail']) {
     const th = document.createElement('th');
     th.scope = 'col';
     th.textContent = h;
@@ -296,10 +301,10 @@ async function loadDeliveries() {
     const when = d.deliveredAt ?? d.updatedAt ?? d.createdAt ?? d.created_at;
     cell(row, when ? new Date(when).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '');
     cell(row, d.channel);
-    cell(row, d.eventType ?? d.event_type ?? d.type);
+    cell(row, d.test ? `Test: ${d.title ?? ''}` : [d.vendor, d.title].filter(Boolean).join(': ') || d.type);
     cell(row, d.status);
-    cell(row, d.attempts ?? d.attemptCount);
-    cell(row, d.lastError ?? d.last_error ?? d.error ?? d.responseStatus ?? '');
+    cell(row, d.attempts);
+    cell(row, d.lastError ?? (d.lastStatusCode ? `answer ${d.lastStatusCode}` : ''));
   }
   const wrap = document.createElement('div');
   wrap.className = 'table-scroll';
@@ -377,3 +382,47 @@ async function loadConnections() {
   list.replaceChildren(ul);
 }
 loadConnections();
+
+// ------------------------------------------------------- in-app notifications
+const inbox = document.querySelector('[data-inbox]');
+
+async function loadInbox() {
+  if (!inbox) return;
+  const result = await api(`${DATA_API}/notifications?limit=20`);
+  // Absent on servers without alerts: the section stays hidden.
+  if (!result.ok) return;
+  inbox.hidden = false;
+  const list = inbox.querySelector('[data-inbox-list]');
+  const count = inbox.querySelector('[data-inbox-unread]');
+  count.textContent = String(result.body.unread ?? 0);
+  const items = result.body.items ?? [];
+  if (!items.length) {
+    const p = document.createElement('p');
+    p.className = 'muted';
+    p.textContent = 'No notifications yet.';
+    list.replaceChildren(p);
+    return;
+  }
+  const ul = document.createElement('ul');
+  ul.className = 'inbox';
+  for (const n of items) {
+    const li = document.createElement('li');
+    if (!n.read) li.className = 'inbox__unread';
+    const title = document.createElement('strong');
+    title.textContent = `${n.test ? 'Test: ' : ''}${n.vendorName ?? n.vendor}: ${n.title}`;
+    const meta = document.createElement('span');
+    meta.className = 'muted';
+    meta.textContent = ` · ${n.status} · ${String(n.occurredAt ?? n.createdAt).replace('T', ' ').slice(0, 16)} UTC${n.read ? '' : ' · unread'}`;
+    li.append(title, meta);
+    ul.append(li);
+  }
+  list.replaceChildren(ul);
+}
+inbox?.querySelector('[data-inbox-read-all]')?.addEventListener('click', async () => {
+  const r = await api(`${DATA_API}/notifications/read-all`, { method: 'POST' });
+  if (r.ok) {
+    announce('All notifications marked as read');
+    await loadInbox();
+  }
+});
+loadInbox();
