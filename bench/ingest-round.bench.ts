@@ -3,14 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { API_PREFIX, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { CatalogVendor, SourceType } from '../src/domain/records.ts';
 import type { RoundReport } from '../src/ingest/scheduler.ts';
 
 // One full polling round of N sources (default 1,000) served by the simulated fleet
-// (in a process of its own), through the real fetcher, adapters and store, while a
-// load generator (another process) keeps asking the API. Prints round time, events
+// (in a process of its own), through the real fetcher, adapters and store, on the
+// ingestion worker thread as the server runs it, while a load generator (another
+// process) keeps asking the API. Prints round time, events
 // written, peak RSS, and API throughput/latency before and during the rounds.
 //
 //   npm run bench -- ingest-round [sources=1000] [concurrency=16]
@@ -24,19 +26,27 @@ const concurrency = Number(process.argv[3] ?? 16);
 const rate = Number(process.argv[4] ?? 200);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
 
-/** Four sources per vendor, mixing every format the simulator serves. */
+/**
+ * Vendors cycling through the formats the simulator serves (one status format per
+ * vendor, as in the real catalog), until there are `n` sources.
+ */
 function syntheticCatalog(n: number): CatalogVendor[] {
+  const mixes: [SourceType, string][][] = [
+    [['statuspage-v2', '/api/v2/summary.json'], ['statuspage-v2', '/api/v2/incidents.json'], ['statuspage-v2', '/api/v2/scheduled-maintenances.json'], ['release-feed', '/changelog.atom']],
+    [['incidentio', '/api/v2/summary.json'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
+    [['instatus', '/summary.json'], ['release-feed', '/changelog.atom']],
+    [['gcp-json', '/incidents.json'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
+    [['azure-rss', '/status/feed/'], ['release-feed', '/changelog.atom']],
+    [['statuspage-rss', '/history.rss'], ['advisory-feed', '/security.rss']],
+    [['statuspage-atom', '/history.atom'], ['release-feed', '/changelog.atom']],
+  ];
   const vendors: CatalogVendor[] = [];
-  for (let i = 0; vendors.length * 4 < n; i++) {
+  let count = 0;
+  for (let i = 0; count < n; i++) {
     const slug = `bench-${String(i).padStart(4, '0')}`;
     const host = `https://${slug}.example`;
-    const mix: [SourceType, string][][] = [
-      [['statuspage-v2', '/api/v2/summary.json'], ['statuspage-v2', '/api/v2/incidents.json'], ['statuspage-v2', '/api/v2/scheduled-maintenances.json'], ['release-feed', '/changelog.atom']],
-      [['incidentio', '/api/v2/summary.json'], ['statuspage-rss', '/history.rss'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-      [['instatus', '/summary.json'], ['statuspage-atom', '/history.atom'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-      [['gcp-json', '/incidents.json'], ['azure-rss', '/status/feed/'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-    ];
-    const picked = mix[i % 4]!.slice(0, Math.min(4, n - vendors.length * 4));
+    const picked = mixes[i % mixes.length]!.slice(0, n - count);
+    count += picked.length;
     vendors.push({
       slug,
       name: `Bench Vendor ${i}`,
@@ -141,7 +151,7 @@ async function main() {
 
   if (process.env.BENCH_NO_LOAD) {
     const cpu0 = process.cpuUsage();
-    const r = await app.ingest.scheduler.runRound({ force: true });
+    const r = await app.ingest.roundInWorker({ force: true });
     const cpu = process.cpuUsage(cpu0);
     console.log(`Round without API load: ${fmtRound(r)}; service CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(1)}`);
     await app.close();
@@ -152,15 +162,24 @@ async function main() {
   const idle = await load(endpoints, { ms: 3000 });
   console.log(`API, no ingestion, empty store:\n      ${fmtLoad(idle)}`);
 
+  // Delay of the API's event loop: how long a request could wait behind other work on it.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  const loopFigures = () => {
+    const f = `event-loop delay of the API thread: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`;
+    loop.reset();
+    return f;
+  };
+  loop.enable();
   let cpu0 = process.cpuUsage();
-  const r1p = app.ingest.scheduler.runRound({ force: true });
+  const r1p = app.ingest.roundInWorker({ force: true });
   const during1 = await load(endpoints, { until: r1p });
   const r1 = await r1p;
   const cpu1 = process.cpuUsage(cpu0);
-  console.log(`API during round 1:\n      ${fmtLoad(during1)}`);
+  console.log(`API during round 1 (${loopFigures()}):\n      ${fmtLoad(during1)}`);
 
+  loopFigures();
   const baseline = await load(endpoints, { ms: 3000 });
-  console.log(`API, no ingestion, filled store:\n      ${fmtLoad(baseline)}`);
+  console.log(`API, no ingestion, filled store (${loopFigures()}):\n      ${fmtLoad(baseline)}`);
 
   for (let i = 0; i < 12; i++) {
     await new Promise<void>((resolve) => {
@@ -169,11 +188,11 @@ async function main() {
     });
   }
   cpu0 = process.cpuUsage();
-  const r2p = app.ingest.scheduler.runRound({ force: true });
+  const r2p = app.ingest.roundInWorker({ force: true });
   const during2 = await load(endpoints, { until: r2p });
   const r2 = await r2p;
   const cpu2 = process.cpuUsage(cpu0);
-  console.log(`API during round 2:\n      ${fmtLoad(during2)}`);
+  console.log(`API during round 2 (${loopFigures()}):\n      ${fmtLoad(during2)}`);
 
   const rss = process.resourceUsage().maxRSS / 1024;
   console.log('');

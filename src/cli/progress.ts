@@ -11,14 +11,23 @@ const LABEL: Record<PollOutcome['status'], string> = {
   skipped: 'skipped',
 };
 
-export function outcomeLine(o: PollOutcome): string {
+function written(o: PollOutcome): string {
   const w = o.written;
-  const detail =
-    o.status === 'failed' || o.status === 'skipped'
-      ? (o.error ?? '')
-      : w
-        ? `${w.incidents} incidents, ${w.maintenances} maintenance, ${w.advisories} advisories, ${w.updates} updates written; ${o.events} events`
-        : 'content unchanged (304)';
+  if (!w) return 'content unchanged (304)';
+  const parts = [
+    w.status ? 'status' : '',
+    w.components ? 'components' : '',
+    w.incidents ? `${w.incidents} incidents` : '',
+    w.maintenances ? `${w.maintenances} maintenance` : '',
+    w.advisories ? `${w.advisories} advisories` : '',
+    w.updates ? `${w.updates} release notes` : '',
+  ].filter(Boolean);
+  const events = o.events ? `; ${o.events} event${o.events === 1 ? '' : 's'}` : '';
+  return parts.length ? `wrote ${parts.join(', ')}${events}` : 'nothing new';
+}
+
+export function outcomeLine(o: PollOutcome): string {
+  const detail = o.status === 'failed' || o.status === 'skipped' ? (o.error ?? '') : written(o);
   return [
     LABEL[o.status].padEnd(12),
     o.vendor.padEnd(24),

@@ -7,7 +7,7 @@ import { Agent, request } from 'undici';
 // (after decompression, so a small gzip bomb cannot expand past it), a bounded
 // number of redirects, conditional requests, and a User-Agent that names us.
 
-export const USER_AGENT = 'vendor-infrastructure-status-api/0.1 (status page aggregator; +https://github.com/)';
+export const USER_AGENT = 'vendor-infrastructure-status-api/0.1 (status page aggregator)';
 
 export type FetchErrorCode = 'timeout' | 'too_large' | 'http_status' | 'network' | 'redirect' | 'aborted';
 

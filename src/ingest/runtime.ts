@@ -11,7 +11,7 @@ import { repositoriesOn } from '../services/repositories.ts';
 import type { Store } from '../store/db.ts';
 import { parseSource } from './adapters/index.ts';
 import { createHttpFetcher } from './fetch.ts';
-import { createScheduler, type Logger, type Scheduler } from './scheduler.ts';
+import { createScheduler, type Logger, type RoundOptions, type RoundReport, type Scheduler } from './scheduler.ts';
 import { createSimulator, type Simulator } from './simulator/index.ts';
 import { type IngestWorker, startIngestWorker } from './worker-host.ts';
 
@@ -67,6 +67,8 @@ export interface IngestRuntime {
   simulator: Simulator | null;
   /** Starts polling on the schedule — in a worker thread when configured — and, in demo mode, the fleet's clock. */
   start(): void;
+  /** One round on the ingestion worker thread, started for it if need be (the benchmark measures the API meanwhile). */
+  roundInWorker(options: Pick<RoundOptions, 'force' | 'vendor'>): Promise<RoundReport>;
   close(): Promise<void>;
 }
 
@@ -116,11 +118,19 @@ export function createIngestRuntime(d: {
     scheduler,
     simulator: d.simulator,
     start() {
-      d.simulator?.startTimer(config.demoStepSeconds * 1000, (changes) => {
-        if (changes.length) d.log?.debug({ changes: changes.length }, 'simulated fleet stepped');
-      });
-      if (useWorker) worker = startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog });
+      d.simulator?.startTimer(
+        config.demoStepSeconds * 1000,
+        (changes) => {
+          if (changes.length) d.log?.debug({ changes: changes.length }, 'simulated fleet stepped');
+        },
+        { outages: true },
+      );
+      if (useWorker) worker = startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog, schedule: true });
       else scheduler.start();
+    },
+    roundInWorker(options) {
+      worker ??= startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog, schedule: false });
+      return worker.round(options);
     },
     async close() {
       await worker?.stop();

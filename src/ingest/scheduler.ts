@@ -106,11 +106,11 @@ const hostKey = (url: string) => {
   }
 };
 
+/** The message stored in sourceHealth, which the API shows: about the source, never our internals. */
 function describe(err: unknown): string {
   if (err instanceof FetchError) return err.message;
   if (err instanceof Error && err.name === 'AdapterError') return err.message;
-  const msg = err instanceof Error ? err.message : String(err);
-  return `ingest failed: ${msg}`;
+  return 'the poll succeeded but its result could not be stored (see the service log)';
 }
 
 export function createScheduler(d: SchedulerDeps) {
@@ -261,7 +261,7 @@ export function createScheduler(d: SchedulerDeps) {
           void track(limiter.run(hostKey(src.url), () => pollLeased(src))).then(
             (o) => {
               if (o.status === 'failed') log.info({ source: o.sourceId, error: o.error }, 'source poll failed');
-              if (o.events) log.info({ source: o.sourceId, events: o.events }, 'source changed');
+              if (o.events) log.debug({ source: o.sourceId, events: o.events }, 'source changed');
               kick();
             },
             (err) => log.error({ err, source: src.id }, 'poll crashed'),

@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events/bus.ts';
-import type { Logger } from './scheduler.ts';
-import type { WorkerMessage } from './worker.ts';
+import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';
+import type { WorkerCommand, WorkerMessage } from './worker.ts';
 
 // Main-thread side of the ingestion worker: starts it, republishes its events on
 // the process's bus, relays its log lines, restarts it if it dies, stops it on close.
@@ -12,24 +12,35 @@ const ENTRY = new URL('./worker.ts', import.meta.url).href;
 const RESTART_DELAY_MS = 5_000;
 
 export interface IngestWorker {
+  /** One round on the worker thread (the caller's thread stays free). */
+  round(options: Pick<RoundOptions, 'force' | 'vendor'>): Promise<RoundReport>;
   stop(): Promise<void>;
 }
 
-export function startIngestWorker(o: { config: Config; bus: EventBus; log: Logger }): IngestWorker {
+/** `schedule`: run the polling schedule; otherwise the worker only runs rounds it is asked for. */
+export function startIngestWorker(o: { config: Config; bus: EventBus; log: Logger; schedule: boolean }): IngestWorker {
   let worker: Worker | null = null;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | null = null;
+  let nextId = 1;
+  const rounds = new Map<number, { resolve: (r: RoundReport) => void; reject: (err: Error) => void }>();
 
   const spawn = () => {
-    const w = new Worker(BOOTSTRAP, { workerData: { entry: ENTRY, config: o.config }, name: 'ingest' });
+    const w = new Worker(BOOTSTRAP, { workerData: { entry: ENTRY, config: o.config, schedule: o.schedule }, name: 'ingest' });
     worker = w;
     w.on('message', (m: WorkerMessage) => {
       if (m.type === 'events') o.bus.publish(m.events);
       else if (m.type === 'log') o.log[m.level](m.obj, m.msg);
+      else if (m.type === 'round') {
+        rounds.get(m.id)?.resolve(m.report);
+        rounds.delete(m.id);
+      }
     });
     w.on('error', (err) => o.log.error({ err }, 'ingestion worker failed'));
     w.on('exit', (code) => {
       if (worker === w) worker = null;
+      for (const r of rounds.values()) r.reject(new Error(`the ingestion worker exited (${code}) during a round`));
+      rounds.clear();
       if (stopping) return;
       o.log.error({ code }, `ingestion worker exited; restarting in ${RESTART_DELAY_MS / 1000} s`);
       restartTimer = setTimeout(spawn, RESTART_DELAY_MS);
@@ -39,6 +50,15 @@ export function startIngestWorker(o: { config: Config; bus: EventBus; log: Logge
   spawn();
 
   return {
+    round(options) {
+      const w = worker;
+      if (!w) return Promise.reject(new Error('the ingestion worker is not running'));
+      const id = nextId++;
+      return new Promise<RoundReport>((resolve, reject) => {
+        rounds.set(id, { resolve, reject });
+        w.postMessage({ cmd: 'round', id, options } satisfies WorkerCommand);
+      });
+    },
     async stop() {
       stopping = true;
       if (restartTimer) clearTimeout(restartTimer);

@@ -6,7 +6,10 @@ import { systemClock } from '../services/context.ts';
 import { createServices } from '../services/index.ts';
 import { openStore } from '../store/db.ts';
 import { createIngestRuntime } from './runtime.ts';
-import type { Logger } from './scheduler.ts';
+import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';
+
+/** Commands from the main thread. */
+export type WorkerCommand = 'stop' | { cmd: 'round'; id: number; options: Pick<RoundOptions, 'force' | 'vendor'> };
 
 // The polling scheduler in a worker thread: fetching, parsing and applying run on
 // their own core, so API requests on the main thread are not queued behind them.
@@ -15,13 +18,14 @@ import type { Logger } from './scheduler.ts';
 
 export type WorkerMessage =
   | { type: 'ready' }
+  | { type: 'round'; id: number; report: RoundReport }
   | { type: 'events'; events: StoredEvent[] }
   | { type: 'log'; level: 'info' | 'warn' | 'error' | 'debug'; obj: object; msg?: string }
   | { type: 'stopped' };
 
 const port = parentPort!;
 const send = (m: WorkerMessage) => port.postMessage(m);
-const { config } = workerData as { config: Config };
+const { config, schedule } = workerData as { config: Config; schedule: boolean };
 
 const log: Logger = {
   info: (obj, msg) => send({ type: 'log', level: 'info', obj, msg }),
@@ -39,7 +43,17 @@ const store = openStore(config);
 const services = createServices(store, config, systemClock, { bus });
 const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus, simulator: null, log, worker: false });
 
-port.on('message', (m) => {
+port.on('message', (m: WorkerCommand) => {
+  if (typeof m === 'object' && m.cmd === 'round') {
+    void runtime.scheduler.runRound(m.options).then(
+      (report) => send({ type: 'round', id: m.id, report }),
+      (err) => {
+        log.error({ err }, 'round failed');
+        send({ type: 'round', id: m.id, report: { outcomes: [], durationMs: 0, events: 0 } });
+      },
+    );
+    return;
+  }
   if (m !== 'stop') return;
   void (async () => {
     await runtime.close();
@@ -49,5 +63,5 @@ port.on('message', (m) => {
   })();
 });
 
-runtime.start();
+if (schedule) runtime.start();
 send({ type: 'ready' });

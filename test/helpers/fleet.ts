@@ -49,7 +49,7 @@ export function startIngestApp(fleet: TestFleet, o: StartOptions = {}): Promise<
   return startApp({
     ...o,
     catalogFile: fleet.catalogFile,
-    env: { INGEST_TIMEOUT_MS: '2000', INGEST_HOST_CONCURRENCY: '16', ...o.env },
+    env: { INGEST_TIMEOUT_MS: '6000', INGEST_HOST_CONCURRENCY: '16', ...o.env },
   });
 }
 

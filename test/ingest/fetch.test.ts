@@ -12,7 +12,7 @@ describe('fetch with limits', () => {
   let base: string;
   const seen: http.IncomingHttpHeaders[] = [];
   const fetcher = createHttpFetcher();
-  const opts = { timeoutMs: 500, maxBytes: 1024 * 1024 };
+  const opts = { timeoutMs: 5000, maxBytes: 1024 * 1024 };
 
   before(async () => {
     server = http.createServer((req, res) => {

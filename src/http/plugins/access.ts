@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
@@ -65,6 +66,8 @@ export const accessPlugin = fp(
     const windowsByPlan = planWindowsTable(overrides);
     /** Misses being computed, by cache key: concurrent callers wait for the first. */
     const inflight = new Map<string, Promise<CachedResponse | undefined>>();
+    /** Entries computed here lately, readable without waiting (closes the gap above). */
+    const filled = new LRUCache<string, CachedResponse>({ max: 1000 });
     app.decorateRequest('metered', null);
 
     async function meter(request: FastifyRequest, reply: FastifyReply) {
@@ -120,6 +123,24 @@ export const accessPlugin = fp(
       };
     }
 
+    /** Makes this request the one that computes `key`; the others wait for its answer. */
+    function lead(request: FastifyRequest, key: string) {
+      let settle!: (e: CachedResponse | undefined) => void;
+      const promise = new Promise<CachedResponse | undefined>((resolve) => (settle = resolve));
+      inflight.set(key, promise);
+      const fill: Fill = {
+        key,
+        settled: false,
+        settle(e) {
+          if (fill.settled) return;
+          fill.settled = true;
+          settle(e);
+          if (!e) inflight.delete(key);
+        },
+      };
+      cacheCtx.set(request, { state: 'MISS', fill });
+    }
+
     function cachedPreHandler(windowed: boolean, metered: boolean) {
       return async function cached(request: FastifyRequest, reply: FastifyReply) {
         const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
@@ -131,14 +152,26 @@ export const accessPlugin = fp(
           reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
           return reply.code(304).send();
         }
+        // Decide who computes a miss right after the lookup, with no wait in between,
+        // so concurrent misses always find the first one's computation in flight. (A
+        // leader refused by the limit below settles empty and its waiters compute.)
+        let pending: Promise<CachedResponse | undefined> | undefined;
+        if (key && !entry) {
+          pending = inflight.get(key);
+          // A computation may have finished while the lookup waited (a slow Redis):
+          // its result is in `filled` before it leaves `inflight`.
+          const done = pending ? undefined : filled.get(key);
+          if (done && done.expiresAt > clock.now().getTime()) entry = done;
+          else if (!pending) lead(request, key);
+        }
         if (metered) await meter(request, reply);
         if (!key) {
           cacheCtx.set(request, { state: 'BYPASS', fill: null });
           return;
         }
-        if (!entry) {
-          const pending = inflight.get(key);
-          if (pending) entry = await pending;
+        if (pending) {
+          entry = await pending;
+          if (!entry) lead(request, key);
         }
         if (entry) {
           if (etagMatches(request.headers['if-none-match'], entry.etag)) {
@@ -148,20 +181,6 @@ export const accessPlugin = fp(
           }
           return sendEntry(reply, entry);
         }
-        let settle!: (e: CachedResponse | undefined) => void;
-        const promise = new Promise<CachedResponse | undefined>((resolve) => (settle = resolve));
-        inflight.set(key, promise);
-        const fill: Fill = {
-          key,
-          settled: false,
-          settle(e) {
-            if (fill.settled) return;
-            fill.settled = true;
-            settle(e);
-            if (!e) inflight.delete(key);
-          },
-        };
-        cacheCtx.set(request, { state: 'MISS', fill });
       };
     }
 
@@ -184,6 +203,7 @@ export const accessPlugin = fp(
             expiresAt: clock.now().getTime() + ttlSeconds * 1000,
           };
           reply.header('cache-control', `private, max-age=${ttlSeconds}`);
+          filled.set(fill.key, entry);
           fill.settle(entry);
           // Waiters already have the entry; the in-flight marker stays until the store has it.
           store

@@ -2,6 +2,7 @@ import type { CatalogVendor } from '../../domain/records.ts';
 import type { Clock } from '../../services/context.ts';
 import { Fleet, type FleetChange, type FleetRates } from './fleet.ts';
 import { DEMO_TYPE, demoPath } from './formats.ts';
+import { pick, seededRandom } from './random.ts';
 import { createSimulatorServer, type Fault, type SimulatorStats } from './server.ts';
 
 // The simulated vendor fleet: our own generator of status pages for the catalog's
@@ -30,8 +31,11 @@ export interface Simulator {
   close(): Promise<void>;
   /** Advances the fleet by one tick. */
   step(): FleetChange[];
-  /** Steps on a timer (demo). */
-  startTimer(everyMs: number, onStep?: (changes: FleetChange[]) => void): void;
+  /**
+   * Steps on a timer (demo). With `outages`, now and then one source breaks for a while
+   * (error status, garbage or no answer), so failures, backoff and sourceHealth show too.
+   */
+  startTimer(everyMs: number, onStep?: (changes: FleetChange[]) => void, o?: { outages?: boolean }): void;
   setFault(pathOrUrl: string, fault: Fault | null): void;
   clearFaults(): void;
   /** The catalog with every source URL pointing at this simulator. */
@@ -56,6 +60,25 @@ export function createSimulator(o: SimulatorOptions): Simulator {
   });
   const server = createSimulatorServer(fleet);
   let timer: NodeJS.Timeout | null = null;
+  let served: string[] = [];
+  const outageRandom = seededRandom((o.seed ?? 1) + 7919);
+  const outages = new Map<string, number>();
+  const OUTAGES: Fault[] = [{ kind: 'status', status: 503 }, { kind: 'status', status: 500 }, { kind: 'garbage' }, { kind: 'hang' }];
+
+  /** One step of the demo's outages: running ones count down, and sometimes a new one starts. */
+  function outageStep() {
+    for (const [url, left] of outages) {
+      if (left <= 1) {
+        outages.delete(url);
+        server.setFault(url, null);
+      } else outages.set(url, left - 1);
+    }
+    if (served.length && outages.size < 2 && outageRandom() < 0.05) {
+      const url = pick(outageRandom, served);
+      outages.set(url, 6 + Math.floor(outageRandom() * 18));
+      server.setFault(url, pick(outageRandom, OUTAGES));
+    }
+  }
 
   return {
     fleet,
@@ -70,10 +93,11 @@ export function createSimulator(o: SimulatorOptions): Simulator {
       await server.close();
     },
     step: () => fleet.step(),
-    startTimer(everyMs, onStep) {
+    startTimer(everyMs, onStep, t = {}) {
       if (timer) clearInterval(timer);
       timer = setInterval(() => {
         const changes = fleet.step();
+        if (t.outages) outageStep();
         onStep?.(changes);
       }, everyMs);
       timer.unref();
@@ -82,7 +106,7 @@ export function createSimulator(o: SimulatorOptions): Simulator {
     clearFaults: () => server.clearFaults(),
     rewriteCatalog(catalog, r = {}) {
       if (!server.url) throw new Error('simulator is not listening yet');
-      return catalog.map((v) => ({
+      const rewritten = catalog.map((v) => ({
         ...v,
         sources: v.sources.map((s) => {
           const type = DEMO_TYPE[s.type];
@@ -95,6 +119,8 @@ export function createSimulator(o: SimulatorOptions): Simulator {
           };
         }),
       }));
+      served = rewritten.flatMap((v) => v.sources.map((s) => s.url));
+      return rewritten;
     },
   };
 }
