@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const named: Record<string, () => Promise<(args: string[]) => Promise<void>>> = {
   access: async () => (await import('./access.ts')).accessBench,
+  web: async () => (await import('./web.ts')).webBench,
   'per-user': async () => (await import('./per-user.ts')).perUserBench,
   mcp: async () => (await import('./mcp.ts')).mcpBench,
 };

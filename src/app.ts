@@ -47,6 +47,8 @@ import { redisEventBus } from './events/redis-bus.ts';
 import { StreamHub } from './events/stream-hub.ts';
 import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
+import { csrfPlugin } from './web/csrf.ts';
+import { webPlugin } from './web/plugin.ts';
 
 export { API_PREFIX } from './http/paths.ts';
 
@@ -170,6 +172,7 @@ export const appPlugin = fp(
     await app.register(openapiPlugin);
     await app.register(cookie, { hook: false });
     await app.register(viewerPlugin);
+    await app.register(csrfPlugin);
     await app.register(accessPlugin, { cache: infra.cache, requestId });
     // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
     await app.register(mcpPlugin);
@@ -196,6 +199,7 @@ export const appPlugin = fp(
       },
       { prefix: ACCOUNT_PREFIX },
     );
+    await app.register(webPlugin);
   },
   { name: 'vendor-status-app' },
 );

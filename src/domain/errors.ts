@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'direct_api_not_allowed'
   | 'session_required'
   | 'origin_not_allowed'
+  | 'csrf_token_invalid'
   | 'plan_required'
   | 'limit_exceeded'
   | 'rate_limit_exceeded'

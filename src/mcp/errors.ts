@@ -13,6 +13,7 @@ const PREFIX: Record<ErrorCode, string> = {
   direct_api_not_allowed: 'Not allowed',
   session_required: 'Not allowed',
   origin_not_allowed: 'Not allowed',
+  csrf_token_invalid: 'Not allowed',
   plan_required: 'Plan too low',
   limit_exceeded: 'Limit reached',
   rate_limit_exceeded: 'Rate limit exceeded',

@@ -15,6 +15,7 @@ import type { Clock } from './context.ts';
 import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
 import { ingestService } from './ingest-service.ts';
+import { overviewService } from './overview-service.ts';
 import { repositoriesOn } from './repositories.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
@@ -84,6 +85,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       },
     }),
     favorites: favoritesService({ ...base, stats }),
+    overview: overviewService(base),
     limiter,
     auth,
     accounts: accountsService({

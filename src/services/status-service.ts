@@ -64,7 +64,7 @@ export function statusService(d: {
         vendor: slug,
         vendorName: vendor.name,
         indicator,
-        description: page?.description ?? describe(indicator),
+        description: page?.description ?? describeIndicator(indicator),
         activeIncidents,
         activeMaintenance,
         components: components.map((c) => ({ name: c.name, status: c.status, group: c.group })),
@@ -76,7 +76,7 @@ export function statusService(d: {
   };
 }
 
-function describe(indicator: Indicator): string {
+export function describeIndicator(indicator: Indicator): string {
   switch (indicator) {
     case 'operational':
       return 'All systems operational';

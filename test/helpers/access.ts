@@ -23,7 +23,11 @@ export async function userWithKey(t: TestApp, plan: UserPlan, tag: string = plan
   return { userId: user.id, email, password, plan, secret, keyId: key.id };
 }
 
-/** Logs in through the web endpoint and returns the Cookie header value. */
+/**
+ * Logs in through the web endpoint and returns the Cookie header value: the
+ * session cookie and the CSRF cookie (send its value as X-CSRF-Token on
+ * state-changing session requests, see csrfTokenOf).
+ */
 export async function login(t: TestApp, email: string, password: string): Promise<string> {
   const res = await fetch(`${t.url}/api/v1/auth/login`, {
     method: 'POST',
@@ -31,8 +35,17 @@ export async function login(t: TestApp, email: string, password: string): Promis
     body: JSON.stringify({ email, password }),
   });
   if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-  return sessionCookie(res);
+  return `${sessionCookie(res)}; ${csrfCookie(res)}`;
 }
+
+export function csrfCookie(res: Response): string {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith('vis_csrf='));
+  if (!set) throw new Error('no CSRF cookie');
+  return set.split(';')[0];
+}
+
+/** The CSRF token of a Cookie header made by login(). */
+export const csrfTokenOf = (cookieHeader: string) => /(?:^|;\s*)vis_csrf=([^;]+)/.exec(cookieHeader)?.[1] ?? '';
 
 export function sessionCookie(res: Response): string {
   const set = res.headers.getSetCookie().find((c) => c.startsWith('vis_session='));

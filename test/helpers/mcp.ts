@@ -40,7 +40,10 @@ export async function webLogin(t: TestApp, email: string): Promise<string> {
   assert.equal(res.status, 200, await res.clone().text());
   const set = res.headers.getSetCookie().find((c) => c.startsWith('vis_session='));
   assert.ok(set, 'session cookie');
-  return set.split(';')[0];
+  // The CSRF cookie comes with the session; state-changing session calls echo it (X-CSRF-Token).
+  const csrf = res.headers.getSetCookie().find((c) => c.startsWith('vis_csrf='));
+  assert.ok(csrf, 'CSRF cookie');
+  return `${set.split(';')[0]}; ${csrf.split(';')[0]}`;
 }
 
 export interface Connected {

@@ -23,11 +23,19 @@ export async function createUser(t: TestApp, plan: UserPlan = 'free'): Promise<T
 /** Logs in through POST /api/v1/auth/login; returns the Cookie header value. */
 export const loginCookie = (t: TestApp, u: TestUser) => login(t, u.email, u.password);
 
-/** A JSON call; a string body is sent as it is (to send broken JSON). */
+/**
+ * A JSON call; a string body is sent as it is (to send broken JSON). Like our web
+ * pages, a call carrying the session cookie echoes its CSRF token in X-CSRF-Token.
+ */
 export function send(url: string, method: string, headers: Record<string, string>, body?: unknown) {
+  const csrf = /(?:^|;\s*)vis_csrf=([^;]+)/.exec(headers.cookie ?? '')?.[1];
   return getJson(url, {
     method,
-    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(csrf ? { 'x-csrf-token': csrf } : {}),
+      ...headers,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
 }

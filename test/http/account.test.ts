@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { login, userWithKey, type TestUser } from '../helpers/access.ts';
+import { csrfTokenOf, login, userWithKey, type TestUser } from '../helpers/access.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -28,7 +28,7 @@ describe('account area and API keys', () => {
   const createKey = (cookie: string, name?: string) =>
     getJson(`${t.url}/api/v1/account/keys`, {
       method: 'POST',
-      headers: { cookie, origin: origin(), 'content-type': 'application/json' },
+      headers: { cookie, origin: origin(), 'content-type': 'application/json', 'x-csrf-token': csrfTokenOf(cookie) },
       body: JSON.stringify(name === undefined ? {} : { name }),
     });
 
@@ -67,7 +67,7 @@ describe('account area and API keys', () => {
     assert.ok(!row.password_hash.includes(alice.password));
     const sessions = await t.store.db.selectFrom('sessions').selectAll().where('user_id', '=', alice.userId).execute();
     assert.ok(sessions.length >= 1);
-    const token = aliceCookie.split('=')[1];
+    const token = aliceCookie.split(';')[0].split('=')[1];
     assert.ok(sessions.some((s) => s.token_hash === sha256(token)));
     assert.ok(sessions.every((s) => s.token_hash !== token));
   });
@@ -102,7 +102,7 @@ describe('account area and API keys', () => {
     const alices = await getJson(`${t.url}/api/v1/account/keys`, { headers: { 'x-api-key': alice.secret } });
     assert.ok(alices.body.keys.every((k: any) => k.id !== bob.keyId));
 
-    const steal = await getJson(`${t.url}/api/v1/account/keys/${alice.keyId}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin() } });
+    const steal = await getJson(`${t.url}/api/v1/account/keys/${alice.keyId}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) } });
     assert.equal(steal.status, 404);
     assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': alice.secret } })).status, 200);
 
@@ -116,11 +116,11 @@ describe('account area and API keys', () => {
     const created = await createKey(bobCookie, 'temporary');
     const secret = created.body.secret;
     assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { authorization: `Bearer ${secret}` } })).status, 200);
-    const del = await getJson(`${t.url}/api/v1/account/keys/${created.body.key.id}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin() } });
+    const del = await getJson(`${t.url}/api/v1/account/keys/${created.body.key.id}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) } });
     assert.equal(del.status, 200);
     const after = await getJson(`${t.api}/vendor-count`, { headers: { authorization: `Bearer ${secret}` } });
     assert.equal(after.status, 401);
-    const again = await getJson(`${t.url}/api/v1/account/keys/${created.body.key.id}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin() } });
+    const again = await getJson(`${t.url}/api/v1/account/keys/${created.body.key.id}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) } });
     assert.equal(again.status, 404);
     const row = await t.store.db.selectFrom('api_keys').select('revoked_at').where('id', '=', created.body.key.id).executeTakeFirstOrThrow();
     assert.equal(row.revoked_at, clock.now().toISOString());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { login, sessionCookie, uniqueEmail, userWithKey, type TestUser } from '../helpers/access.ts';
+import { csrfTokenOf, login, sessionCookie, uniqueEmail, userWithKey, type TestUser } from '../helpers/access.ts';
 
 // Every authentication path of DESIGN.md §4 against a real listening server.
 
@@ -249,7 +249,7 @@ describe('web sessions', () => {
     const post = (origin?: string) =>
       getJson(`${t.url}/api/v1/account/keys`, {
         method: 'POST',
-        headers: { cookie, 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+        headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': csrfTokenOf(cookie), ...(origin ? { origin } : {}) },
         body: JSON.stringify({ name: 'from browser' }),
       });
     const none = await post();
@@ -264,7 +264,7 @@ describe('web sessions', () => {
     const u = await userWithKey(t, 'free');
     const cookie = await login(t, u.email, u.password);
     assert.equal((await getJson(`${t.url}/api/v1/account`, { headers: { cookie } })).status, 200);
-    const out = await fetch(`${t.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie, origin: WEB } });
+    const out = await fetch(`${t.url}/api/v1/auth/logout`, { method: 'POST', headers: { cookie, origin: WEB, 'x-csrf-token': csrfTokenOf(cookie) } });
     assert.equal(out.status, 200);
     assert.match(out.headers.getSetCookie().join(';'), /vis_session=;/);
     assert.equal((await getJson(`${t.url}/api/v1/account`, { headers: { cookie } })).status, 401);

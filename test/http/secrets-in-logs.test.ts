@@ -20,8 +20,11 @@ test('no password, API key or session token reaches a log line, even at trace le
       body: JSON.stringify({ email, password }),
     });
     assert.equal(signup.status, 201);
-    const cookie = signup.headers.getSetCookie()[0].split(';')[0];
-    token = cookie.split('=')[1];
+    const cookies = signup.headers.getSetCookie().map((c) => c.split(';')[0]);
+    const session = cookies.find((c) => c.startsWith('vis_session='))!;
+    const csrf = cookies.find((c) => c.startsWith('vis_csrf='))!;
+    const cookie = `${session}; ${csrf}`;
+    token = session.split('=')[1];
     const bad = await getJson(`${t.url}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -30,7 +33,7 @@ test('no password, API key or session token reaches a log line, even at trace le
     assert.equal(bad.status, 401);
     const created = await getJson(`${t.url}/api/v1/account/keys`, {
       method: 'POST',
-      headers: { cookie, origin: t.url, 'content-type': 'application/json' },
+      headers: { cookie, origin: t.url, 'content-type': 'application/json', 'x-csrf-token': csrf.split('=')[1] },
       body: '{}',
     });
     assert.equal(created.status, 201);

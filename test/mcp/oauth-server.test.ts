@@ -5,6 +5,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { tokenService } from '../../src/mcp/oauth/token-service.ts';
 import { getJson, startApp, type TestApp, TestClock } from '../helpers/app.ts';
 import { connect, consent, cookieFrom, createUser, formFields, PASSWORD, REDIRECT_URI, TestOAuthProvider, textOf, webLogin } from '../helpers/mcp.ts';
+import { csrfTokenOf } from '../helpers/access.ts';
 
 // The authorization server piece by piece: metadata, registration rules, the
 // authorization endpoint's errors and forms, the token endpoint's checks,
@@ -376,11 +377,11 @@ describe('OAuth authorization server', () => {
     assert.ok(conn.lastUsedAt);
 
     // Someone else's session cannot disconnect it.
-    const other = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, { method: 'DELETE', headers: { cookie: session, origin: t.url } });
+    const other = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, { method: 'DELETE', headers: { cookie: session, origin: t.url, 'x-csrf-token': csrfTokenOf(session) } });
     assert.equal(other.status, 404);
     assert.equal((await callHistory(tokens.access_token)).status, 200);
 
-    const del = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, { method: 'DELETE', headers: { cookie: mine, origin: t.url } });
+    const del = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, { method: 'DELETE', headers: { cookie: mine, origin: t.url, 'x-csrf-token': csrfTokenOf(mine) } });
     assert.equal(del.status, 200);
     assert.equal((await callHistory(tokens.access_token)).status, 401);
     const refresh = await getJson(`${t.url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }));

@@ -13,6 +13,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   direct_api_not_allowed: 403,
   session_required: 403,
   origin_not_allowed: 403,
+  csrf_token_invalid: 403,
   plan_required: 403,
   limit_exceeded: 403,
   rate_limit_exceeded: 429,

@@ -93,6 +93,22 @@ export function sourcesRepository(db: Kysely<Database>) {
       return health;
     },
 
+    /** Health of every vendor's sources in one query (the overview page shows all vendors). */
+    async healthByVendor(): Promise<Map<string, SourceHealth>> {
+      const rows = await db.selectFrom('sources').select(['vendor', 'last_success_at', 'last_error_at', 'last_error']).execute();
+      const out = new Map<string, SourceHealth>();
+      for (const r of rows) {
+        let h = out.get(r.vendor);
+        if (!h) out.set(r.vendor, (h = { lastSuccessAt: null, lastErrorAt: null, lastError: null }));
+        if (r.last_success_at && (!h.lastSuccessAt || r.last_success_at > h.lastSuccessAt)) h.lastSuccessAt = r.last_success_at;
+        if (r.last_error_at && (!h.lastErrorAt || r.last_error_at > h.lastErrorAt)) {
+          h.lastErrorAt = r.last_error_at;
+          h.lastError = r.last_error;
+        }
+      }
+      return out;
+    },
+
     /**
      * Takes the lease of due sources whose lease is free or expired. The lease check
      * is repeated in the UPDATE itself, so two instances racing for one source never

@@ -1,0 +1,146 @@
+import type { Impact, Incident, IncidentRecord, Indicator, Maintenance, SourceHealth } from '../domain/records.ts';
+import { durationMinutes, uptimePercent } from '../domain/stats.ts';
+import { type UptimeDay, uptimeDays } from '../domain/uptime-days.ts';
+import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
+import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import type { SourcesRepository } from '../store/repositories/sources-repository.ts';
+import type { StatusRepository } from '../store/repositories/status-repository.ts';
+import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
+import type { CatalogService } from './catalog-service.ts';
+import type { Clock } from './context.ts';
+import { deriveIndicator, describeIndicator } from './status-service.ts';
+
+// Read models for the dashboard: every vendor's current state in a fixed number
+// of queries (no per-vendor loop), and the daily uptime bar of one vendor.
+
+export interface VendorOverview {
+  vendor: string;
+  name: string;
+  category: string;
+  website: string;
+  statusPageUrl: string;
+  indicator: Indicator;
+  description: string;
+  activeIncidents: Incident[];
+  /** In progress, verifying, or scheduled and already due. */
+  activeMaintenance: Maintenance[];
+  /** Scheduled windows not yet due. */
+  upcomingMaintenance: Maintenance[];
+  checkedAt: string | null;
+  sourceHealth: SourceHealth;
+}
+
+export interface Overview {
+  vendors: VendorOverview[];
+  categories: string[];
+  /** Vendors per indicator. */
+  counts: Record<Indicator, number>;
+  activeIncidentCount: number;
+  activeMaintenanceCount: number;
+  generatedAt: string;
+}
+
+const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
+
+/** Worst first, then the most recent. */
+export const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
+  IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
+
+function group<T extends { vendor: string }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.vendor);
+    if (list) list.push(r);
+    else out.set(r.vendor, [r]);
+  }
+  return out;
+}
+
+export function overviewService(d: {
+  catalog: CatalogService;
+  vendors: VendorsRepository;
+  incidents: IncidentsRepository;
+  maintenances: MaintenancesRepository;
+  status: StatusRepository;
+  sources: SourcesRepository;
+  clock: Clock;
+}) {
+  return {
+    /** Five queries whatever the number of vendors. */
+    async overview(only?: string[]): Promise<Overview> {
+      const vendorFilter = only?.length ? only : undefined;
+      const [vendors, statuses, active, maint, health] = await Promise.all([
+        d.vendors.list(),
+        d.status.statuses(vendorFilter),
+        d.incidents.all({ vendors: vendorFilter, activeOnly: true }),
+        d.maintenances.all({ vendors: vendorFilter, upcomingOnly: true }),
+        d.sources.healthByVendor(),
+      ]);
+      const now = d.clock.now();
+      const nowIso = now.toISOString();
+      const incidentsBy = group(active);
+      const maintBy = group(maint);
+      const counts = { operational: 0, degraded: 0, partial_outage: 0, major_outage: 0, maintenance: 0, unknown: 0 };
+      const categories = new Set<string>();
+      const rows: VendorOverview[] = [];
+      let activeMaintenanceCount = 0;
+      for (const v of vendors) {
+        categories.add(v.category);
+        if (vendorFilter && !vendorFilter.includes(v.slug)) continue;
+        const inc = (incidentsBy.get(v.slug) ?? []).sort(byImpactThenRecent);
+        const windows = (maintBy.get(v.slug) ?? []).sort((a, b) => (a.scheduledFor < b.scheduledFor ? -1 : 1));
+        const due = windows.filter((m) => m.status !== 'scheduled' || m.scheduledFor <= nowIso);
+        const upcoming = windows.filter((m) => m.status === 'scheduled' && m.scheduledFor > nowIso);
+        const h = health.get(v.slug) ?? { lastSuccessAt: null, lastErrorAt: null, lastError: null };
+        const page = statuses.get(v.slug);
+        const indicator = page?.indicator ?? deriveIndicator(inc, due.some((m) => m.status !== 'scheduled'), h.lastSuccessAt !== null);
+        counts[indicator] += 1;
+        activeMaintenanceCount += due.length;
+        rows.push({
+          vendor: v.slug,
+          name: v.name,
+          category: v.category,
+          website: v.website,
+          statusPageUrl: v.statusPageUrl,
+          indicator,
+          description: page?.description ?? describeIndicator(indicator),
+          activeIncidents: inc.map((i) => ({
+            ...i,
+            vendorName: v.name,
+            durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
+          })),
+          activeMaintenance: due.map((m) => ({ ...m, vendorName: v.name })),
+          upcomingMaintenance: upcoming.map((m) => ({ ...m, vendorName: v.name })),
+          checkedAt: page?.checkedAt ?? h.lastSuccessAt,
+          sourceHealth: h,
+        });
+      }
+      return {
+        vendors: rows,
+        categories: [...categories].sort(),
+        counts,
+        activeIncidentCount: active.length,
+        activeMaintenanceCount,
+        generatedAt: nowIso,
+      };
+    },
+
+    /**
+     * One cell per UTC day over the last `days` days. This is the coarse public
+     * history a vendor's own status page shows, so it is not bounded by the plan
+     * window (incident details and statistics are).
+     */
+    async uptimeBar(slug: string, days = 90): Promise<{ days: UptimeDay[]; uptimePercent: number }> {
+      await d.catalog.require(slug);
+      const now = d.clock.now();
+      const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+      const since = new Date(todayStart - (days - 1) * 86_400_000);
+      const incidents = await d.incidents.all({ vendors: [slug], since: since.toISOString() });
+      // `since` also keeps incidents that started earlier and are still open; older
+      // resolved ones that overlap the first day are negligible for a daily bar.
+      return { days: uptimeDays(incidents, days, now), uptimePercent: uptimePercent(incidents, since, now) };
+    },
+  };
+}
+
+export type OverviewService = ReturnType<typeof overviewService>;

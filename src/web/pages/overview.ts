@@ -1,0 +1,172 @@
+import type { Indicator } from '../../domain/records.ts';
+import type { Overview, VendorOverview } from '../../services/overview-service.ts';
+import { html, type Html } from '../html.ts';
+import type { Page, PageContext } from '../layout.ts';
+import { categoryLabel, formatDate, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, plural, time } from '../views/format.ts';
+import { incidentArticle, maintenanceArticle } from '../views/records.ts';
+
+// The overview: what is down right now first, then every vendor as a card with
+// search and category filter. The filter works without JavaScript (a GET form
+// the server applies); with JavaScript it filters as you type. The live module
+// refreshes the parts marked data-live-id when the event stream reports a change.
+
+export interface OverviewFilter {
+  q: string;
+  category: string;
+  problems: boolean;
+  /** Only vendors on the signed-in viewer's watchlist. */
+  watched: boolean;
+}
+
+export function parseOverviewFilter(query: Record<string, unknown>): OverviewFilter {
+  const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : '');
+  const flag = (v: unknown) => v === '1' || v === 'on';
+  return { q: str(query.q).trim(), category: str(query.category), problems: flag(query.problems), watched: flag(query.watched) };
+}
+
+const PROBLEM_INDICATORS = new Set(['degraded', 'partial_outage', 'major_outage']);
+
+/** An incident open, or the status page itself reporting degradation (maintenance is not a problem). */
+export const hasProblem = (v: VendorOverview) => PROBLEM_INDICATORS.has(v.indicator) || v.activeIncidents.length > 0;
+
+/** What the "needs attention" filter keeps: problems and maintenance in progress. */
+export const needsAttention = (v: VendorOverview) => hasProblem(v) || v.activeMaintenance.length > 0;
+
+export function matches(v: VendorOverview, f: OverviewFilter, watchlist: ReadonlySet<string> | null): boolean {
+  if (f.category && v.category !== f.category) return false;
+  if (f.watched && watchlist && !watchlist.has(v.vendor)) return false;
+  if (f.problems && !needsAttention(v)) return false;
+  if (f.q) {
+    const needle = f.q.toLowerCase();
+    if (!v.name.toLowerCase().includes(needle) && !v.vendor.includes(needle)) return false;
+  }
+  return true;
+}
+
+function summary(o: Overview): Html {
+  const problems = o.vendors.filter(hasProblem).length;
+  const total = o.vendors.length;
+  const text =
+    problems === 0
+      ? `All ${total} vendors are operational`
+      : `${problems} of ${total} vendors report problems`;
+  return html`<div class="summary summary--${problems ? 'problems' : 'ok'}" data-live-id="summary">
+    <p class="summary__headline">${text}</p>
+    <p class="summary__detail">${plural(o.activeIncidentCount, 'active incident')} · ${plural(o.activeMaintenanceCount, 'maintenance window')} in progress · updated ${time(o.generatedAt)}</p>
+  </div>`;
+}
+
+function problemsSection(o: Overview, ctx: PageContext): Html {
+  const incidents = o.vendors
+    .flatMap((v) => v.activeIncidents)
+    .sort((a, b) => rankImpact(b.impact) - rankImpact(a.impact) || (a.startedAt < b.startedAt ? 1 : -1));
+  const pageLevel = o.vendors.filter((v) => !v.activeIncidents.length && hasProblem(v) && v.indicator !== 'maintenance');
+  return html`<section aria-labelledby="problems-title" class="panel" data-live-id="problems">
+    <h2 id="problems-title">Active incidents <span class="count">${incidents.length}</span></h2>
+    ${
+      incidents.length || pageLevel.length
+        ? html`<div class="record-list">${incidents.map((i) => incidentArticle(i, ctx.now, { headingLevel: 3, showVendor: true, collapsed: true }))}</div>
+      ${
+        pageLevel.length
+          ? html`<p>Reported on the status page without an incident: ${pageLevel.map(
+              (v, k) => html`${k ? ', ' : ''}<a href="/vendors/${v.vendor}">${v.name}</a> (${INDICATOR_LABEL[v.indicator]})`,
+            )}</p>`
+          : ''
+      }`
+        : html`<p class="empty">No vendor reports an incident right now.</p>`
+    }
+  </section>`;
+}
+
+function maintenanceSection(o: Overview, ctx: PageContext): Html {
+  const active = o.vendors.flatMap((v) => v.activeMaintenance);
+  const upcoming = o.vendors
+    .flatMap((v) => v.upcomingMaintenance)
+    .sort((a, b) => (a.scheduledFor < b.scheduledFor ? -1 : 1))
+    .slice(0, 10);
+  return html`<section aria-labelledby="maintenance-title" class="panel" data-live-id="maintenance">
+    <h2 id="maintenance-title">Maintenance</h2>
+    ${active.length ? html`<h3 class="subhead">In progress</h3><div class="record-list">${active.map((m) => maintenanceArticle(m, ctx.now, { headingLevel: 4, showVendor: true, collapsed: true }))}</div>` : html`<p class="empty">No maintenance in progress.</p>`}
+    ${upcoming.length ? html`<h3 class="subhead">Upcoming</h3><div class="record-list">${upcoming.map((m) => maintenanceArticle(m, ctx.now, { headingLevel: 4, showVendor: true, collapsed: true }))}</div>` : ''}
+  </section>`;
+}
+
+const rankImpact = (i: string) => ({ none: 0, minor: 1, major: 2, critical: 3 })[i] ?? 0;
+
+export function vendorCard(v: VendorOverview, hidden: boolean, watched: boolean): Html {
+  const next = v.upcomingMaintenance[0];
+  const note = v.activeIncidents.length
+    ? plural(v.activeIncidents.length, 'active incident')
+    : v.activeMaintenance.length
+      ? 'Maintenance in progress'
+      : v.description;
+  return html`<li class="vendor-card vendor-card--${v.indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
+    <h3 class="vendor-card__name"><a href="/vendors/${v.vendor}">${v.name}</a>${watched ? html` <span class="watched-mark" title="On your watchlist">★<span class="visually-hidden"> (on your watchlist)</span></span>` : ''}</h3>
+    ${indicatorBadge(v.indicator)}
+    <p class="vendor-card__note">${note}</p>
+    ${v.activeIncidents[0] ? html`<p class="vendor-card__incident">${v.activeIncidents[0].title}</p>` : ''}
+    ${next && !v.activeMaintenance.length ? html`<p class="vendor-card__note muted">Maintenance ${formatDate(next.scheduledFor)}</p>` : ''}
+    <p class="vendor-card__category muted">${categoryLabel(v.category)}</p>
+  </li>`;
+}
+
+function filterForm(o: Overview, f: OverviewFilter, signedIn: boolean): Html {
+  return html`<form class="filters" method="get" action="/" role="search" data-filter-form>
+    <div class="field">
+      <label for="filter-q">Search vendors</label>
+      <input id="filter-q" name="q" type="search" value="${f.q}" autocomplete="off" placeholder="e.g. GitHub">
+    </div>
+    <div class="field">
+      <label for="filter-category">Category</label>
+      <select id="filter-category" name="category">
+        <option value="">All categories</option>
+        ${o.categories.map((c) => html`<option value="${c}"${f.category === c ? html` selected` : ''}>${categoryLabel(c)}</option>`)}
+      </select>
+    </div>
+    <div class="field field--check">
+      <input id="filter-problems" name="problems" type="checkbox" value="1"${f.problems ? html` checked` : ''}>
+      <label for="filter-problems">Only vendors with incidents or maintenance</label>
+    </div>
+    ${
+      signedIn
+        ? html`<div class="field field--check">
+      <input id="filter-watched" name="watched" type="checkbox" value="1"${f.watched ? html` checked` : ''}>
+      <label for="filter-watched">Only my watchlist</label>
+    </div>`
+        : ''
+    }
+    <button type="submit" class="button" data-filter-submit>Apply</button>
+  </form>`;
+}
+
+export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null): Html {
+  const sorted = [...o.vendors].sort(
+    (a, b) => INDICATOR_RANK[b.indicator as Indicator] - INDICATOR_RANK[a.indicator as Indicator] || a.name.localeCompare(b.name),
+  );
+  const shown = sorted.filter((v) => matches(v, f, watchlist)).length;
+  return html`<h1 class="page-title">Vendor status</h1>
+  ${summary(o)}
+  <p class="live-status" data-live-status role="status" aria-live="polite"></p>
+  <div class="columns">
+    ${problemsSection(o, ctx)}
+    ${maintenanceSection(o, ctx)}
+  </div>
+  <section aria-labelledby="vendors-title" class="panel panel--plain">
+    <h2 id="vendors-title">All vendors</h2>
+    ${filterForm(o, f, watchlist !== null)}
+    <p class="filter-result" data-filter-result aria-live="polite">Showing ${shown} of ${o.vendors.length} vendors</p>
+    <ul class="vendor-grid" data-vendor-grid>
+      ${sorted.map((v) => vendorCard(v, !matches(v, f, watchlist), watchlist?.has(v.vendor) ?? false))}
+    </ul>
+    <p class="empty" data-filter-empty${shown ? html` hidden` : ''}>No vendor matches the filter.</p>
+  </section>`;
+}
+
+export function overviewPage(o: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null, stream: boolean): Page {
+  return {
+    title: 'Overview',
+    main: overviewMain(o, ctx, f, watchlist),
+    scripts: ['js/overview.js'],
+    mainAttrs: html` data-live-partial="/partials/overview"${stream ? html` data-live-stream="/api/v1/infrastructure/incidents/stream"` : ''}`,
+  };
+}

@@ -1,0 +1,189 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors.ts';
+import { ACCOUNT_PREFIX, API_PREFIX } from '../http/paths.ts';
+import { SLUG_PATTERN } from '../http/schemas/common.ts';
+import { MIN_PASSWORD_LENGTH } from '../services/access/passwords.ts';
+import { Assets } from './assets.ts';
+import { ensureCsrfToken } from './csrf.ts';
+import { vendorPageData } from './data.ts';
+import type { Html } from './html.ts';
+import { layout, type Page, type PageContext } from './layout.ts';
+import { accountPage, keysTable } from './pages/account.ts';
+import { connectionsSection, feedSection, inboxSection, notificationsSection, watchlistSection } from './pages/account-prefs.ts';
+import { localPath, loginPage, signupPage } from './pages/auth.ts';
+import { errorPage, notFoundPage } from './pages/errors.ts';
+import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
+import { vendorMain, vendorPage } from './pages/vendor.ts';
+import { setSecurityHeaders } from './security.ts';
+
+// The web application: server-rendered pages at /, static assets at /assets/,
+// and HTML partials at /partials/ that the page modules swap in (live updates,
+// lists after a change). Registered without fastify-plugin, so its hooks and
+// error handler apply to these routes only (the API keeps its JSON errors).
+// Pages authenticate like the API ('optional': the web session when there is
+// one, else anonymous) and call the same services.
+
+const SLUG = new RegExp(SLUG_PATTERN);
+/** Page routes: hidden from the API description, session recognised when present. */
+const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
+
+export interface WebOptions {
+  assets?: Assets;
+}
+
+export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
+  const assets = opts.assets ?? new Assets();
+  const services = app.services;
+
+  app.addHook('onRequest', async (_request, reply) => {
+    setSecurityHeaders(reply);
+  });
+
+  const context = (request: FastifyRequest, reply: FastifyReply): PageContext => ({
+    now: services.clock.now(),
+    viewer: request.viewer,
+    account: request.viewer.authKind === 'session' ? { plan: request.viewer.plan } : null,
+    csrfToken: ensureCsrfToken(request, reply),
+    assets,
+    path: request.url.split('?')[0]!,
+  });
+
+  const send = (reply: FastifyReply, ctx: PageContext, page: Page) =>
+    reply
+      .code(page.status ?? 200)
+      .header('Content-Type', 'text/html; charset=utf-8')
+      // Pages show per-viewer data (plan windows, the account): never stored by shared caches.
+      .header('Cache-Control', 'private, no-cache')
+      .header('Vary', 'Cookie')
+      .send(layout(ctx, page).value);
+
+  const sendPartial = (reply: FastifyReply, body: Html) =>
+    reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body.value);
+
+  /** Pages of the account area: the session's user, or a redirect to the login page. */
+  const signedIn = (request: FastifyRequest, reply: FastifyReply): string | null => {
+    const v = request.viewer;
+    if (v.authKind === 'session' && v.userId) return v.userId;
+    reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
+    return null;
+  };
+
+  // Until the event stream route exists the live module polls the partials instead.
+  const streamPath = `${API_PREFIX}/incidents/stream`;
+  let streamAvailable: boolean | null = null;
+  const hasStream = () => (streamAvailable ??= app.hasRoute({ method: 'GET', url: streamPath }));
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const ctx = context(request, reply);
+    if (err instanceof DomainError) {
+      if (err.code === 'not_found') return send(reply, ctx, notFoundPage(err.message));
+      if (err.code === 'invalid_parameter') return send(reply, ctx, errorPage(400, 'Bad request', err.message));
+      // A credential that does not work (e.g. a stale API key header) on a page: say so plainly.
+      if (err.code === 'unauthorized') return send(reply, ctx, errorPage(401, 'Not signed in', err.message));
+      if (err.code === 'rate_limit_exceeded') return send(reply, ctx, errorPage(429, 'Too many requests', err.message));
+    }
+    if (err.validation) return send(reply, ctx, errorPage(400, 'Bad request', 'The address has an invalid parameter.'));
+    request.log.error({ err }, 'page failed');
+    return send(reply, ctx, errorPage(500, 'Something went wrong', 'The page could not be shown. Try again in a moment.'));
+  });
+
+  // Assets: only files present at start-up; versioned URLs are immutable.
+  app.get<{ Params: { '*': string }; Querystring: { v?: string } }>('/assets/*', { schema: { hide: true } }, async (request, reply) => {
+    const asset = assets.get(request.params['*']);
+    if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    reply.header('Content-Type', asset.type).header('ETag', asset.etag);
+    reply.header('Cache-Control', request.query.v === asset.hash ? 'public, max-age=31536000, immutable' : 'public, no-cache');
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    return reply.send(asset.body);
+  });
+
+  // ------------------------------------------------------------ public pages
+  /** The signed-in viewer's watchlist (for marks and the filter), null for visitors. */
+  const watchlistOf = async (request: FastifyRequest) =>
+    request.viewer.userId ? new Set((await services.watchlist.get(request.viewer)).vendors) : null;
+
+  app.get('/', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    const filter = parseOverviewFilter(request.query as Record<string, unknown>);
+    const [overview, watchlist] = await Promise.all([services.overview.overview(), watchlistOf(request)]);
+    return send(reply, ctx, overviewPage(overview, ctx, filter, watchlist, hasStream()));
+  });
+
+  app.get('/partials/overview', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    const filter = parseOverviewFilter(request.query as Record<string, unknown>);
+    const [overview, watchlist] = await Promise.all([services.overview.overview(), watchlistOf(request)]);
+    return sendPartial(reply, overviewMain(overview, ctx, filter, watchlist));
+  });
+
+  const pageNumber = (q: unknown) => {
+    const raw = (q as { page?: unknown }).page;
+    return typeof raw === 'string' && /^[1-9][0-9]{0,3}$/.test(raw) ? Number(raw) : 1;
+  };
+
+  // The vendor list is the overview.
+  app.get('/vendors', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/', 301));
+
+  app.get<{ Params: { vendor: string } }>('/vendors/:vendor', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    const slug = request.params.vendor;
+    if (!SLUG.test(slug)) return send(reply, ctx, notFoundPage('There is no vendor with that name.'));
+    const data = await vendorPageData(services, slug, request.viewer, pageNumber(request.query));
+    return send(reply, ctx, vendorPage(data, ctx, hasStream()));
+  });
+
+  app.get<{ Params: { vendor: string } }>('/partials/vendors/:vendor', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    const slug = request.params.vendor;
+    if (!SLUG.test(slug)) return reply.code(404).send('Not found');
+    const data = await vendorPageData(services, slug, request.viewer, pageNumber(request.query));
+    return sendPartial(reply, vendorMain(data, ctx));
+  });
+
+  // ---------------------------------------------------------- signup / login
+  app.get('/signup', PAGE, async (request, reply) => {
+    const next = localPath((request.query as { next?: unknown }).next, '/account?welcome=1');
+    if (request.viewer.authKind === 'session') return reply.redirect(localPath(next), 303);
+    return send(reply, context(request, reply), signupPage(next, MIN_PASSWORD_LENGTH));
+  });
+
+  app.get('/login', PAGE, async (request, reply) => {
+    const next = localPath((request.query as { next?: unknown }).next);
+    if (request.viewer.authKind === 'session') return reply.redirect(next, 303);
+    return send(reply, context(request, reply), loginPage(next));
+  });
+
+  // ------------------------------------------------------------ account area
+  app.get('/account', PAGE, async (request, reply) => {
+    const userId = signedIn(request, reply);
+    if (!userId) return reply;
+    const ctx = context(request, reply);
+    const viewer = request.viewer;
+    const [summary, keys, watchlist, vendors, prefs] = await Promise.all([
+      services.accounts.summary(userId),
+      services.keys.list(userId),
+      services.watchlist.get(viewer),
+      services.catalog.list(),
+      services.preferences.get(viewer),
+    ]);
+    const welcome = (request.query as { welcome?: unknown }).welcome === '1';
+    const extraSections = [
+      inboxSection(),
+      watchlistSection(watchlist, vendors),
+      notificationsSection(prefs.preferences, summary.account.email),
+      feedSection(prefs.preferences),
+      connectionsSection(),
+    ];
+    return send(
+      reply,
+      ctx,
+      accountPage({ summary, keys, keyMinPlan: app.config.apiKeyMinPlan, apiBase: ACCOUNT_PREFIX, welcome, extraSections }, ctx),
+    );
+  });
+
+  app.get('/partials/account/keys', PAGE, async (request, reply) => {
+    const v = request.viewer;
+    if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
+    return sendPartial(reply, keysTable(await services.keys.list(v.userId), services.clock.now()));
+  });
+}
