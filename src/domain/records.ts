@@ -206,3 +206,17 @@ export interface CatalogVendor {
   sources: CatalogSource[];
   compliance: { sourceUrl: string | null; items: ComplianceEntry[] };
 }
+
+/** Order of impacts, for "worst first" and "at least" comparisons. */
+export const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
+
+/** Rows grouped by their vendor, in input order. */
+export function groupByVendor<T extends { vendor: string }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = out.get(r.vendor);
+    if (list) list.push(r);
+    else out.set(r.vendor, [r]);
+  }
+  return out;
+}

@@ -1,4 +1,4 @@
-import type { Impact, Incident, IncidentRecord, Indicator, Maintenance, SourceHealth } from '../domain/records.ts';
+import { groupByVendor, IMPACT_RANK, type Impact, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
 import { durationMinutes, uptimePercent } from '../domain/stats.ts';
 import { type UptimeDay, uptimeDays } from '../domain/uptime-days.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
@@ -40,21 +40,11 @@ export interface Overview {
   generatedAt: string;
 }
 
-const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
 
 /** Worst first, then the most recent. */
 export const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
   IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
 
-function group<T extends { vendor: string }>(rows: T[]): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const r of rows) {
-    const list = out.get(r.vendor);
-    if (list) list.push(r);
-    else out.set(r.vendor, [r]);
-  }
-  return out;
-}
 
 export function overviewService(d: {
   catalog: CatalogService;
@@ -78,8 +68,8 @@ export function overviewService(d: {
       ]);
       const now = d.clock.now();
       const nowIso = now.toISOString();
-      const incidentsBy = group(active);
-      const maintBy = group(maint);
+      const incidentsBy = groupByVendor(active);
+      const maintBy = groupByVendor(maint);
       const counts = { operational: 0, degraded: 0, partial_outage: 0, major_outage: 0, maintenance: 0, unknown: 0 };
       const categories = new Set<string>();
       const rows: VendorOverview[] = [];

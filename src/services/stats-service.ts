@@ -1,5 +1,5 @@
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
-import type { Impact, IncidentRecord, MaintenanceRecord } from '../domain/records.ts';
+import { groupByVendor, type Impact, type IncidentRecord, type MaintenanceRecord } from '../domain/records.ts';
 import { BADGES, type Badge, computeVendorStats, type VendorStats } from '../domain/stats.ts';
 import { type DataWindow, resolveWindow } from '../domain/time-window.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
@@ -23,15 +23,6 @@ export interface AggregateStats {
   averageUptimePercent: number | null;
 }
 
-function groupByVendor<T extends { vendor: string }>(rows: T[]): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const r of rows) {
-    const list = out.get(r.vendor);
-    if (list) list.push(r);
-    else out.set(r.vendor, [r]);
-  }
-  return out;
-}
 
 export function statsService(d: {
   catalog: CatalogService;

@@ -1,4 +1,4 @@
-import type { Impact, Indicator, Incident, IncidentRecord, Maintenance, VendorStatus } from '../domain/records.ts';
+import { IMPACT_RANK, type Impact, type Indicator, type Incident, type IncidentRecord, type Maintenance, type VendorStatus } from '../domain/records.ts';
 import { durationMinutes } from '../domain/stats.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
@@ -13,7 +13,6 @@ const INDICATOR_BY_IMPACT: Record<Impact, Indicator> = {
   major: 'partial_outage',
   critical: 'major_outage',
 };
-const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
 
 /**
  * Indicator for sources that publish no page-level status (feeds): the worst

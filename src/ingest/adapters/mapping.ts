@@ -3,6 +3,7 @@
 // holds the same tables in prose.
 import {
   COMPONENT_STATUSES,
+  IMPACT_RANK,
   type ComponentStatus,
   type Impact,
   type IncidentStatus,
@@ -97,7 +98,6 @@ export function componentStatusFrom(word: string | null | undefined): ComponentS
   return (COMPONENT_STATUSES as readonly string[]).includes(w) ? (w as ComponentStatus) : 'unknown';
 }
 
-const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
 
 export function worstImpact(impacts: Impact[], fallback: Impact = 'none'): Impact {
   if (impacts.length === 0) return fallback;

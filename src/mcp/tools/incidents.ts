@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
-import { IMPACTS, INCIDENT_STATUSES, type Impact } from '../../domain/records.ts';
+import { IMPACT_RANK, IMPACTS, INCIDENT_STATUSES, type Impact } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
 import { freshness, incidentLine, plural, when } from './format.ts';
 import { DataFreshness, DataWindowOut, IncidentOut, IndicatorEnum, openRecords, VendorArg } from './schemas.ts';
 import { resolveVendor, resolveVendors } from './vendor-lookup.ts';
 
-const IMPACT_RANK: Record<Impact, number> = { none: 0, minor: 1, major: 2, critical: 3 };
 /** Every ongoing incident fits in one answer; beyond this the text says how many were left out. */
 const ACTIVE_LIMIT = 200;
 
