@@ -76,8 +76,12 @@ describe('account flow in a real browser', () => {
     // ...and the account page shows its use.
     await page.reload();
     assert.doesNotMatch(await page.locator('[data-keys-list] tr', { hasText: 'CI pipeline' }).innerText(), /Never/);
-    // One metered data call (the account endpoint itself is not metered).
-    assert.equal(await page.locator('[data-usage-today]').innerText(), '1');
+    // One metered data call on the key (the account endpoint itself is not metered);
+    // the page's own session calls (notifications, deliveries) count on the session.
+    const summary = await getJson(`${t.url}/api/v1/account`, { headers: { 'x-api-key': secret } });
+    assert.equal(summary.body.usage.keys.find((k: { name: string }) => k.name === 'CI pipeline').usedToday, 1);
+    const shown = Number(await page.locator('[data-usage-today]').innerText());
+    assert.ok(shown >= 1 && shown <= summary.body.usage.total, `page shows ${shown}`);
     await screenshot(page, 'account');
 
     // Revoke (after confirming): the key stops working at once.
