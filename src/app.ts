@@ -18,6 +18,10 @@ import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
 import { discoveryRoutes } from './http/routes/discovery.ts';
 import { healthRoutes } from './http/routes/health.ts';
+import { metricsRoutes } from './http/routes/metrics.ts';
+import { httpMetricsPlugin } from './http/plugins/metrics.ts';
+import type { Metrics } from './domain/metrics.ts';
+import { createMetricsRegistry } from './infra/metrics.ts';
 import { listRoutes } from './http/routes/lists.ts';
 import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
@@ -42,7 +46,7 @@ import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import type { StreamSlots } from './infra/stream-slots.ts';
-import { memoryEventBus } from './events/bus.ts';
+import { countedBus, memoryEventBus } from './events/bus.ts';
 import { redisEventBus } from './events/redis-bus.ts';
 import { StreamHub } from './events/stream-hub.ts';
 import { streamRoutes } from './http/routes/stream.ts';
@@ -72,6 +76,8 @@ declare module 'fastify' {
     ingest: IngestRuntime;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
     alerts: AlertRuntime;
+    /** This app's operations metrics (served at /metrics). */
+    metrics: Metrics;
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
   }
   interface FastifyContextConfig {
@@ -97,6 +103,10 @@ export const appPlugin = fp(
     const store = opts.store ?? openStore(config);
     // onClose hooks run in reverse order: the store closes last.
     if (ownsStore) app.addHook('onClose', async () => store.close());
+    // One registry per app: tests run many apps in one process.
+    const registry = createMetricsRegistry({ onCollectError: (err, metric) => app.log.warn({ err, metric }, 'metrics: collecting a figure failed') });
+    const { metrics } = registry;
+    app.decorate('metrics', metrics);
     const ingestLog = app.log.child({ component: 'ingest' });
     let simulator: Simulator | null = null;
     if (config.autoMigrate) {
@@ -111,9 +121,13 @@ export const appPlugin = fp(
     app.addHook('onClose', async () => infra.close());
     // Committed events reach every instance's streams through Redis when there is one.
     const eventLog = app.log.child({ component: 'events' });
-    const bus = infra.redis
-      ? redisEventBus(infra.redis, eventLog)
-      : { ...memoryEventBus((err) => eventLog.warn({ err }, 'event subscriber failed')), close: async () => {} };
+    // Counted where this instance publishes (its own commits, and its ingestion worker's).
+    const bus = countedBus(
+      infra.redis
+        ? redisEventBus(infra.redis, eventLog)
+        : { ...memoryEventBus((err) => eventLog.warn({ err }, 'event subscriber failed')), close: async () => {} },
+      (events) => metrics.eventsPublished(events),
+    );
     app.addHook('onClose', async () => bus.close());
     let alerts: AlertRuntime | null = null;
     const services = createServices(store, config, clock, {
@@ -122,7 +136,7 @@ export const appPlugin = fp(
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
       alerts: () => alerts,
     });
-    alerts = createAlertRuntime({ config, clock, repos: services.repos, bus: services.bus, log: app.log.child({ component: 'alerts' }) });
+    alerts = createAlertRuntime({ config, clock, repos: services.repos, bus: services.bus, log: app.log.child({ component: 'alerts' }), metrics });
     app.decorate('alerts', alerts);
     // Sends in flight finish and their results are written before the store closes.
     app.addHook('onClose', async () => alerts.stop());
@@ -132,10 +146,11 @@ export const appPlugin = fp(
     }
     const hub = new StreamHub({ bus, events: services.repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
     app.decorate('streams', { hub, slots: infra.streamSlots });
+    registry.observe({ pendingDeliveries: () => services.repos.deliveries.countPending(), openStreams: () => hub.size });
     // Before the server stops listening for connections to end: open streams are ended
     // with a last comment so their clients reconnect (elsewhere, when there is another instance).
     app.addHook('preClose', async () => hub.close());
-    const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus: services.bus, simulator, log: ingestLog });
+    const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus: services.bus, simulator, log: ingestLog, metrics });
     app.decorate('ingest', ingest);
     // Polls in flight finish their writes before the store closes.
     app.addHook('onClose', async () => ingest.close());
@@ -168,6 +183,7 @@ export const appPlugin = fp(
     }
 
     await app.register(errorsPlugin);
+    await app.register(httpMetricsPlugin, { metrics });
     await app.register(formbody);
     await app.register(openapiPlugin);
     await app.register(cookie, { hook: false });
@@ -178,6 +194,7 @@ export const appPlugin = fp(
     await app.register(mcpPlugin);
 
     await app.register(healthRoutes);
+    await app.register(metricsRoutes, { registry });
     await app.register(
       async (api) => {
         await api.register(discoveryRoutes);

@@ -76,6 +76,8 @@ export interface Config {
   slackApiUrl: string;
   /** PagerDuty Events API v2 enqueue URL (tests point it at a local fake). */
   pagerdutyEventsUrl: string;
+  /** Bearer token GET /metrics requires (METRICS_TOKEN); null = the endpoint is open. */
+  metricsToken: string | null;
   /** Migrate and load the catalog on start (the CLI turns this off for `migrate`). */
   autoMigrate: boolean;
 }
@@ -174,6 +176,14 @@ function slackToken(env: Env): string | null {
   return v;
 }
 
+function metricsToken(env: Env): string | null {
+  const v = env.METRICS_TOKEN;
+  if (v === undefined || v === '') return null;
+  // Sent as `Authorization: Bearer <token>`: visible ASCII without spaces, long enough not to be guessed.
+  if (!/^[\x21-\x7e]{16,512}$/.test(v)) throw new ConfigError('METRICS_TOKEN', 'must be 16 to 512 visible ASCII characters without spaces');
+  return v;
+}
+
 const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
 
 export function loadConfig(env: Env = process.env): Config {
@@ -256,6 +266,7 @@ export function loadConfig(env: Env = process.env): Config {
     slackBotToken: slackToken(env),
     slackApiUrl: withSlash(url(env, 'SLACK_API_URL', ['http:', 'https:']) ?? 'https://slack.com/api/'),
     pagerdutyEventsUrl: url(env, 'PAGERDUTY_EVENTS_URL', ['http:', 'https:']) ?? 'https://events.pagerduty.com/v2/enqueue',
+    metricsToken: metricsToken(env),
     autoMigrate: true,
   };
 }

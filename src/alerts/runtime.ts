@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { ChannelAvailability } from '../domain/alerts.ts';
 import type { EventBus } from '../events/bus.ts';
+import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../services/context.ts';
 import type { Repositories } from '../services/index.ts';
 import { emailChannel } from './channels/email.ts';
@@ -29,7 +30,14 @@ export interface AlertRuntime {
   runOnce(): Promise<{ dispatched: number; attempted: number }>;
 }
 
-export function createAlertRuntime(o: { config: Config; clock: Clock; repos: Repositories; bus: EventBus; log: Log }): AlertRuntime {
+export function createAlertRuntime(o: {
+  config: Config;
+  clock: Clock;
+  repos: Repositories;
+  bus: EventBus;
+  log: Log;
+  metrics?: Pick<Metrics, 'deliveryAttempt' | 'delivered'>;
+}): AlertRuntime {
   const { config, clock, repos } = o;
   const agent = guardedAgent({ allowList: config.outboundAllowPrivate, timeoutMs: config.deliveryTimeoutMs, connections: 256 });
   const channels: PushChannels = {
@@ -58,6 +66,7 @@ export function createAlertRuntime(o: { config: Config; clock: Clock; repos: Rep
     timeoutMs: config.deliveryTimeoutMs,
     concurrency: config.deliveryConcurrency,
     log: o.log,
+    metrics: o.metrics,
   });
 
   let running = false;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_ATTEMPTS, nextRetryDelay } from '../domain/alerts.ts';
+import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../services/context.ts';
 import type { Completion, DeliveriesRepository, Delivery } from '../store/repositories/deliveries-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
@@ -27,6 +28,8 @@ export interface WorkerDeps {
   pollMs?: number;
   log?: { warn(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void };
   random?: () => number;
+  /** Counts attempts and the lag of successful sends. */
+  metrics?: Pick<Metrics, 'deliveryAttempt' | 'delivered'>;
 }
 
 export interface SendReport {
@@ -169,6 +172,9 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
             nextAttemptAt = new Date(d.clock.now().getTime() + delay).toISOString();
           }
         }
+        d.metrics?.deliveryAttempt(row.channel, attemptOutcome);
+        // Lag from the event's detection (its occurredAt: the poll that found the change).
+        if (status === 'succeeded') d.metrics?.delivered(row.channel, (d.clock.now().getTime() - Date.parse(row.occurredAt)) / 1000);
         if (outcome.disableChannel && row.channel === 'webhook') {
           try {
             await d.preferences.update(row.userId, d.clock.now(), (s) => ({

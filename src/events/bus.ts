@@ -34,3 +34,14 @@ export function memoryEventBus(onError: (err: unknown) => void = () => {}): Even
     },
   };
 }
+
+/** The same bus, with every batch published through it counted first (metrics). */
+export function countedBus<B extends EventBus>(bus: B, count: (events: StoredEvent[]) => void): B {
+  return {
+    ...bus,
+    publish(events) {
+      count(events);
+      bus.publish(events);
+    },
+  };
+}

@@ -6,12 +6,13 @@ import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
 import type { Clock } from '../services/context.ts';
 import { ensureDataMode } from '../services/data-mode.ts';
 import type { EventBus } from '../events/bus.ts';
+import type { Metrics } from '../domain/metrics.ts';
 import type { IngestService } from '../services/ingest-service.ts';
 import { repositoriesOn } from '../services/repositories.ts';
 import type { Store } from '../store/db.ts';
 import { parseSource } from './adapters/index.ts';
 import { createHttpFetcher } from './fetch.ts';
-import { createScheduler, type Logger, type RoundOptions, type RoundReport, type Scheduler } from './scheduler.ts';
+import { createScheduler, type Logger, type PollOutcome, type RoundOptions, type RoundReport, type Scheduler } from './scheduler.ts';
 import { createSimulator, type Simulator } from './simulator/index.ts';
 import { type IngestWorker, startIngestWorker } from './worker-host.ts';
 
@@ -78,6 +79,10 @@ export function instanceId(): string {
   return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
+/** A poll outcome as the metrics take it. */
+export const pollReporter = (metrics: Pick<Metrics, 'polled'>) => (o: PollOutcome) =>
+  metrics.polled({ source: o.sourceId, vendor: o.vendor, result: o.status, durationMs: o.durationMs });
+
 export function createIngestRuntime(d: {
   store: Store;
   config: Config;
@@ -89,6 +94,8 @@ export function createIngestRuntime(d: {
   random?: () => number;
   /** Run the schedule in a worker thread (default: config.ingestWorker). */
   worker?: boolean;
+  /** Where poll outcomes are counted: this thread's polls, and those the worker thread reports. */
+  metrics?: Pick<Metrics, 'polled'>;
 }): IngestRuntime {
   const { config } = d;
   const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency });
@@ -103,6 +110,7 @@ export function createIngestRuntime(d: {
     owner: instanceId(),
     random: d.random,
     log: d.log,
+    onPoll: d.metrics ? pollReporter(d.metrics) : undefined,
     settings: {
       concurrency: config.ingestConcurrency,
       perHost: config.ingestHostConcurrency,
@@ -125,11 +133,11 @@ export function createIngestRuntime(d: {
         },
         { outages: true },
       );
-      if (useWorker) worker = startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog, schedule: true });
+      if (useWorker) worker = startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog, schedule: true, metrics: d.metrics });
       else scheduler.start();
     },
     roundInWorker(options) {
-      worker ??= startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog, schedule: false });
+      worker ??= startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog, schedule: false, metrics: d.metrics });
       return worker.round(options);
     },
     async close() {

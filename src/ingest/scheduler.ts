@@ -60,6 +60,8 @@ export interface SchedulerDeps {
   settings: SchedulerSettings;
   random?: () => number;
   log?: Logger;
+  /** Told every poll's outcome, from rounds and from the running schedule (metrics). */
+  onPoll?: (outcome: PollOutcome) => void;
 }
 
 export type PollStatus = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
@@ -237,6 +239,7 @@ export function createScheduler(d: SchedulerDeps) {
               outcome = await pollLeased(src);
             }
             o.onResult?.(outcome);
+            d.onPoll?.(outcome);
             return outcome;
           }),
         ),
@@ -260,6 +263,7 @@ export function createScheduler(d: SchedulerDeps) {
         for (const src of claimed) {
           void track(limiter.run(hostKey(src.url), () => pollLeased(src))).then(
             (o) => {
+              d.onPoll?.(o);
               if (o.status === 'failed') log.info({ source: o.sourceId, error: o.error }, 'source poll failed');
               if (o.events) log.debug({ source: o.sourceId, events: o.events }, 'source changed');
               kick();

@@ -1,11 +1,13 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events/bus.ts';
+import type { Metrics } from '../domain/metrics.ts';
 import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';
 import type { WorkerCommand, WorkerMessage } from './worker.ts';
 
 // Main-thread side of the ingestion worker: starts it, republishes its events on
-// the process's bus, relays its log lines, restarts it if it dies, stops it on close.
+// the process's bus, relays its log lines and poll outcomes (counted in this thread's
+// metrics registry), restarts it if it dies, stops it on close.
 
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
 const ENTRY = new URL('./worker.ts', import.meta.url).href;
@@ -18,7 +20,13 @@ export interface IngestWorker {
 }
 
 /** `schedule`: run the polling schedule; otherwise the worker only runs rounds it is asked for. */
-export function startIngestWorker(o: { config: Config; bus: EventBus; log: Logger; schedule: boolean }): IngestWorker {
+export function startIngestWorker(o: {
+  config: Config;
+  bus: EventBus;
+  log: Logger;
+  schedule: boolean;
+  metrics?: Pick<Metrics, 'polled'>;
+}): IngestWorker {
   let worker: Worker | null = null;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | null = null;
@@ -31,6 +39,7 @@ export function startIngestWorker(o: { config: Config; bus: EventBus; log: Logge
     w.on('message', (m: WorkerMessage) => {
       if (m.type === 'events') o.bus.publish(m.events);
       else if (m.type === 'log') o.log[m.level](m.obj, m.msg);
+      else if (m.type === 'polls') for (const p of m.polls) o.metrics?.polled(p);
       else if (m.type === 'round') {
         rounds.get(m.id)?.resolve(m.report);
         rounds.delete(m.id);

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.ts';
 import type { StoredEvent } from '../domain/events.ts';
 import type { EventBus } from '../events/bus.ts';
+import type { Metrics, PollObservation } from '../domain/metrics.ts';
 import { systemClock } from '../services/context.ts';
 import { createServices } from '../services/index.ts';
 import { openStore } from '../store/db.ts';
@@ -21,6 +22,7 @@ export type WorkerMessage =
   | { type: 'round'; id: number; report: RoundReport }
   | { type: 'events'; events: StoredEvent[] }
   | { type: 'log'; level: 'info' | 'warn' | 'error' | 'debug'; obj: object; msg?: string }
+  | { type: 'polls'; polls: PollObservation[] }
   | { type: 'stopped' };
 
 const port = parentPort!;
@@ -39,14 +41,33 @@ const bus: EventBus = {
   subscribe: () => () => {},
 };
 
+// Poll outcomes are counted by the main thread's registry (the one /metrics serves):
+// gathered for a turn of the event loop, then sent in one message.
+let polls: PollObservation[] = [];
+const flushPolls = () => {
+  if (!polls.length) return;
+  send({ type: 'polls', polls });
+  polls = [];
+};
+const metrics: Pick<Metrics, 'polled'> = {
+  polled(p) {
+    if (!polls.length) setImmediate(flushPolls);
+    polls.push(p);
+  },
+};
+
 const store = openStore(config);
 const services = createServices(store, config, systemClock, { bus });
-const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus, simulator: null, log, worker: false });
+const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus, simulator: null, log, worker: false, metrics });
 
 port.on('message', (m: WorkerCommand) => {
   if (typeof m === 'object' && m.cmd === 'round') {
     void runtime.scheduler.runRound(m.options).then(
-      (report) => send({ type: 'round', id: m.id, report }),
+      (report) => {
+        // The round's outcomes are counted before its caller hears it is over.
+        flushPolls();
+        send({ type: 'round', id: m.id, report });
+      },
       (err) => {
         log.error({ err }, 'round failed');
         send({ type: 'round', id: m.id, report: { outcomes: [], durationMs: 0, events: 0 } });
@@ -58,6 +79,7 @@ port.on('message', (m: WorkerCommand) => {
   void (async () => {
     await runtime.close();
     await store.close();
+    flushPolls();
     send({ type: 'stopped' });
     port.close();
   })();

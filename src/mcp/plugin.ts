@@ -1,9 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Metrics } from '../domain/metrics.ts';
 import { planPolicy } from '../domain/plans.ts';
-import { rateLimitError, setRateLimitHeaders } from '../http/access/rate-limit-headers.ts';
+import { rateLimitError, refusalKind, setRateLimitHeaders } from '../http/access/rate-limit-headers.ts';
 import { errorsPlugin } from '../http/plugins/errors.ts';
+import { httpMetricsPlugin } from '../http/plugins/metrics.ts';
 import { requestIdFor } from '../http/request-id.ts';
 import { ipSubject, keySubject, planWindows, userSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
@@ -67,7 +69,7 @@ function bearerAuthenticator(services: Services, tokens: TokenService, origins: 
 }
 
 /** MCP tool calls count like REST calls: per key, per user (OAuth), or per IP when anonymous. */
-function quotaMeter(services: Services) {
+function quotaMeter(services: Services, metrics: Metrics) {
   const overrides = services.config.rateLimits;
   return async (req: FastifyRequest, reply: FastifyReply, caller: McpCaller, calls: number): Promise<QuotaOutcome> => {
     const v = caller.viewer;
@@ -77,6 +79,7 @@ function quotaMeter(services: Services) {
     for (let i = 1; i < calls && result.allowed; i++) result = await services.limiter.consume(subject, windows);
     setRateLimitHeaders(reply, windows, result);
     if (result.allowed) return { allowed: true };
+    metrics.rateLimited(v.plan, refusalKind(result));
     const err = rateLimitError(result, v.plan);
     reply.header('Retry-After', String(err.details.retryAfter));
     return { allowed: false, message: err.message };
@@ -96,7 +99,7 @@ export const mcpPlugin = fp(
       mcpPort: () => portOf(own),
       onMcpListener: false,
     });
-    const meter = quotaMeter(services);
+    const meter = quotaMeter(services, app.metrics);
     const endpointDeps = (origins: Origins) => ({
       services,
       origins,
@@ -141,6 +144,7 @@ export const mcpPlugin = fp(
           onMcpListener: true,
         });
         await server.register(errorsPlugin);
+        await server.register(httpMetricsPlugin, { metrics: app.metrics });
         await server.register(async (scope) => mcpEndpoint(scope, endpointDeps(origins)));
         await server.listen({ port: config.mcpPort, host: config.host });
         own = server;

@@ -11,6 +11,8 @@ export const MAX_INDEXED_URL = 2048;
 export interface IndexedRoute {
   key: string;
   metered: boolean;
+  /** The route template (metrics label). */
+  route: string;
 }
 
 export class HitIndex {

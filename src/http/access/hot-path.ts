@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Metrics } from '../../domain/metrics.ts';
 import type { Plan, RateLimitOverrides } from '../../domain/plans.ts';
 import type { RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ResponseCacheStore } from '../../infra/response-cache.ts';
@@ -27,6 +29,8 @@ export interface HotPathDeps {
   clock: Clock;
   rateLimits: RateLimitOverrides;
   requestId: (req: IncomingMessage) => string;
+  /** Answers given here never reach Fastify's hooks, so they are counted here. */
+  metrics: Metrics;
 }
 
 export type HotPath = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -35,6 +39,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
   const windowsByPlan = planWindowsTable(d.rateLimits);
   return async function hotPath(req, res) {
     if (req.method !== 'GET' || !req.url) return false;
+    const started = performance.now();
     const key = presentedKey(req.headers);
     let identity: { plan: Plan; subject: string } | null;
     if (key !== undefined) {
@@ -56,6 +61,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
     if (etagMatches(req.headers['if-none-match'], entry.etag)) {
       res.writeHead(304, headers);
       res.end();
+      answered(route.route, 304, started);
       return true;
     }
     if (route.metered) {
@@ -70,6 +76,12 @@ export function createHotPath(d: HotPathDeps): HotPath {
     headers['content-length'] = entry.body.length;
     res.writeHead(200, headers);
     res.end(entry.body);
+    answered(route.route, 200, started);
     return true;
   };
+
+  function answered(route: string, status: number, started: number) {
+    d.metrics.httpRequest('GET', route, status, (performance.now() - started) / 1000);
+    d.metrics.cache(route, 'hit', 'server');
+  }
 }

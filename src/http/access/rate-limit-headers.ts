@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import type { RefusalKind } from '../../domain/metrics.ts';
 import type { Plan } from '../../domain/plans.ts';
 import type { LimitResult, LimitWindow, WindowState } from '../../infra/rate-limiter.ts';
 
@@ -44,10 +45,17 @@ export function setRateLimitHeaders(reply: FastifyReply, windows: readonly Limit
   reply.headers(rateLimitHeaders(windows, r));
 }
 
+/** When several windows are full, the caller must wait for the last of them. */
+const lastToReset = (r: LimitResult) => r.violated.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
+
+/** Which window refused the request, as the metrics label it. */
+export function refusalKind(r: LimitResult): RefusalKind {
+  return lastToReset(r).windowSeconds >= 86_400 ? 'day' : 'minute';
+}
+
 /** The contract's 429: the exceeded limit, what was used, when to retry, the plan. */
 export function rateLimitError(r: LimitResult, plan: Plan): DomainError {
-  // When several windows are full, the caller must wait for the last of them.
-  const v = r.violated.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a));
+  const v = lastToReset(r);
   const per = v.windowSeconds === 60 ? 'minute' : v.windowSeconds === 86_400 ? 'day' : `${v.windowSeconds} s`;
   return new DomainError(
     'rate_limit_exceeded',

@@ -8,7 +8,7 @@ import { ipSubject, keySubject, planWindowsTable, userSubject } from '../../serv
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
 import { HitIndex } from '../access/hit-index.ts';
 import { createHotPath, type HotPath } from '../access/hot-path.ts';
-import { rateLimitError, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
+import { rateLimitError, refusalKind, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
 import { API_PREFIX } from '../paths.ts';
 import { authRuleOf } from './viewer.ts';
 
@@ -64,6 +64,7 @@ export const accessPlugin = fp(
     const overrides = app.config.rateLimits;
     const store = opts.cache;
     const windowsByPlan = planWindowsTable(overrides);
+    const { metrics } = app;
     /** Misses being computed, by cache key: concurrent callers wait for the first. */
     const inflight = new Map<string, Promise<CachedResponse | undefined>>();
     /** Entries computed here lately, readable without waiting (closes the gap above). */
@@ -76,7 +77,10 @@ export const accessPlugin = fp(
       const subject = v.keyId ? keySubject(v.keyId) : v.userId ? userSubject(v.userId) : ipSubject(request.ip);
       const r = await limiter.consume(subject, windows);
       setRateLimitHeaders(reply, windows, r);
-      if (!r.allowed) throw rateLimitError(r, v.plan);
+      if (!r.allowed) {
+        metrics.rateLimited(v.plan, refusalKind(r));
+        throw rateLimitError(r, v.plan);
+      }
       request.metered = { subject, windows };
     }
 
@@ -104,6 +108,7 @@ export const accessPlugin = fp(
         clock,
         rateLimits: overrides,
         requestId: opts.requestId,
+        metrics,
       }),
     );
 
@@ -115,10 +120,12 @@ export const accessPlugin = fp(
         const entry = route ? await store.get(route.key) : undefined;
         if (!entry) return;
         if (etagMatches(request.headers['if-none-match'], entry.etag)) {
+          metrics.cache(route!.route, 'hit', 'app');
           reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
           return reply.code(304).send();
         }
         if (metered) await meter(request, reply);
+        metrics.cache(route!.route, 'hit', 'app');
         return sendEntry(reply, entry);
       };
     }
@@ -145,10 +152,12 @@ export const accessPlugin = fp(
       return async function cached(request: FastifyRequest, reply: FastifyReply) {
         const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
         const key = skip ? null : cacheKey(request, windowed);
-        if (key) index.learn(request.url, request.viewer.plan, { key, metered });
+        const route = request.routeOptions.url!;
+        if (key) index.learn(request.url, request.viewer.plan, { key, metered, route });
         let entry = key ? await store.get(key) : undefined;
         if (entry && etagMatches(request.headers['if-none-match'], entry.etag)) {
           // Not counted: the client already has these bytes.
+          metrics.cache(route, 'hit', 'app');
           reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
           return reply.code(304).send();
         }
@@ -169,11 +178,14 @@ export const accessPlugin = fp(
           cacheCtx.set(request, { state: 'BYPASS', fill: null });
           return;
         }
+        let result: 'hit' | 'coalesced' = 'hit';
         if (pending) {
           entry = await pending;
           if (!entry) lead(request, key);
+          result = 'coalesced';
         }
         if (entry) {
+          metrics.cache(route, result, 'app');
           if (etagMatches(request.headers['if-none-match'], entry.etag)) {
             refund(request);
             reply.headers({ etag: entry.etag, 'x-cache': 'HIT' });
@@ -193,6 +205,7 @@ export const accessPlugin = fp(
           fill?.settle(undefined);
           return payload;
         }
+        metrics.cache(request.routeOptions.url!, ctx.state === 'MISS' ? 'miss' : 'bypass', 'app');
         const etag = etagOf(payload);
         reply.headers({ etag, 'x-cache': ctx.state });
         if (fill) {

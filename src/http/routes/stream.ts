@@ -89,6 +89,7 @@ export async function streamRoutes(app: FastifyInstance) {
         // A refused request is not counted.
         const m = request.metered;
         if (m) await services.limiter.refund(m.subject, m.windows).catch(() => {});
+        app.metrics.rateLimited(v.plan, 'streams');
         throw new DomainError(
           'rate_limit_exceeded',
           `Too many open streams: ${cap} concurrent stream${cap === 1 ? '' : 's'} on the ${v.plan} plan. Close one and retry.`,

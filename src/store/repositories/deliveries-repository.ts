@@ -429,6 +429,17 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
         .execute();
       return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     },
+
+    /** Pending rows by channel (metrics, on every scrape): the `deliveries_due` index narrows to pending rows only. */
+    async countPending(): Promise<Record<string, number>> {
+      const rows = await db
+        .selectFrom('deliveries')
+        .select(['channel', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('status', '=', 'pending')
+        .groupBy('channel')
+        .execute();
+      return Object.fromEntries(rows.map((r) => [r.channel, Number(r.n)]));
+    },
   };
 }
 
