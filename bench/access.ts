@@ -6,6 +6,7 @@ import { buildApp, API_PREFIX } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
 import { openStore } from '../src/store/db.ts';
+import { reportFigures } from './lib/report.ts';
 import { runMeasured } from './load.ts';
 
 // Cached GET /incidents?limit=50 and /vendor-status/{v} through the whole access
@@ -76,6 +77,7 @@ export async function accessBench(args: string[]) {
   const headers = { 'x-api-key': secret };
 
   const targets = [`${API_PREFIX}/incidents?limit=50`, `${API_PREFIX}/vendor-status/github`];
+  const figures: Record<string, number> = {};
   console.log(`access pipeline vs bare node:http — ${connections} connections, ${seconds} s per run, ${rounds} rounds, limiter+cache: ${config.redisUrl ? 'redis' : 'in-process'}`);
   for (const target of targets) {
     const warm = await fetch(`http://127.0.0.1:${appPort}${target}`, { headers });
@@ -125,12 +127,22 @@ export async function accessBench(args: string[]) {
     console.log(`  ratio of server CPU per request, bare/app (median; insensitive to other load on the machine): ${cpuRatio.toFixed(2)}`);
     // A few MISSes are expected: the entry expires (30 s / 60 s of clock) while the load runs.
     console.log(`  non-200 or non-HIT responses (TTL refreshes): ${errors}`);
+    const k = target.includes('/incidents') ? 'incidents' : 'vendorStatus';
+    Object.assign(figures, {
+      [`${k}.ratio`]: appRps / bareRps,
+      [`${k}.appRps`]: appRps,
+      [`${k}.bareRps`]: bareRps,
+      [`${k}.appP99Ms`]: appP99,
+      [`${k}.cpuRatio`]: cpuRatio,
+      [`${k}.unexpected`]: errors,
+    });
   }
 
   const used = await app.services.limiter.peek(`k:${(await app.services.keys.list(user.id))[0].id}`, [
     { name: 'day', limit: 1_000_000_000, windowSeconds: 86_400 },
   ]);
   console.log(`\nrequests counted by the limiter for the bench key today: ${used.windows[0].used}`);
+  reportFigures('access', figures, { connections, seconds, rounds, limiter: config.redisUrl ? 'redis' : 'in-process' });
   await app.close();
   await store.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

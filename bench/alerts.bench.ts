@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { newWebhookSecret } from '../src/services/secrets.ts';
+import { reportFigures } from './lib/report.ts';
 
 // One incident on a vendor watched by N users (default 10,000), each with a
 // signed webhook to a local receiver (a process of its own that checks every
@@ -134,6 +135,19 @@ console.log(`all succeeded after: ${(elapsed / 1000).toFixed(2)} s  (event commi
 console.log(`throughput:          ${Math.round(users / (elapsed / 1000))} deliveries/s`);
 console.log(`receiver:            ${report.ok} signatures valid, ${report.bad} invalid`);
 console.log(`peak RSS:            ${(peakRss / 1048576).toFixed(0)} MiB (before the event: ${(rssBefore / 1048576).toFixed(0)} MiB)`);
+reportFigures(
+  'alerts',
+  {
+    deliveries: users,
+    dispatchMs: dispatchedAt,
+    allSucceededS: elapsed / 1000,
+    deliveriesPerS: users / (elapsed / 1000),
+    signaturesValid: report.ok,
+    signaturesInvalid: report.bad,
+    peakRssMb: peakRss / 1048576,
+  },
+  { database: config.databaseUrl ? 'PostgreSQL' : 'SQLite', concurrency: config.deliveryConcurrency },
+);
 
 await app.close();
 receiver.kill();

@@ -8,6 +8,7 @@ import { API_PREFIX, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import type { CatalogVendor, SourceType } from '../src/domain/records.ts';
 import type { RoundReport } from '../src/ingest/scheduler.ts';
+import { reportFigures } from './lib/report.ts';
 
 // One full polling round of N sources (default 1,000) served by the simulated fleet
 // (in a process of its own), through the real fetcher, adapters and store, on the
@@ -160,6 +161,7 @@ async function main() {
     const r = await app.ingest.roundInWorker({ force: true });
     const cpu = process.cpuUsage(cpu0);
     console.log(`Round without API load: ${fmtRound(r)}; service CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(1)}`);
+    reportFigures('ingest-round', { sources, round1S: r.durationMs / 1000, failures: r.outcomes.filter((o) => o.status === 'failed').length, events1: r.events });
     await app.close();
     sim.kill('SIGTERM');
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -170,7 +172,9 @@ async function main() {
 
   // Delay of the API's event loop: how long a request could wait behind other work on it.
   const loop = monitorEventLoopDelay({ resolution: 10 });
+  const loopP99: number[] = [];
   const loopFigures = () => {
+    loopP99.push(loop.percentile(99) / 1e6);
     const f = `event-loop delay of the API thread: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`;
     loop.reset();
     return f;
@@ -209,6 +213,36 @@ async function main() {
   console.log(`Peak RSS of the service process: ${rss.toFixed(0)} MB`);
   const failed = [...r1.outcomes, ...r2.outcomes].filter((o) => o.status === 'failed');
   if (failed.length) console.log(`Failures: ${failed.slice(0, 5).map((o) => `${o.url}: ${o.error}`).join('; ')}`);
+  // Per phase: p99 of the cached list, the uncached list and /healthz, and errors of all three.
+  const phase = (name: string, ls: Load[]) => ({
+    [`${name}.cachedP99Ms`]: ls[0]!.p99,
+    [`${name}.uncachedP99Ms`]: ls[1]!.p99,
+    [`${name}.healthzP99Ms`]: ls[2]!.p99,
+    [`${name}.errors`]: ls.reduce((n, l) => n + l.errors, 0),
+  });
+  reportFigures(
+    'ingest-round',
+    {
+      sources,
+      round1S: r1.durationMs / 1000,
+      round2S: r2.durationMs / 1000,
+      events1: r1.events,
+      events2: r2.events,
+      failures: failed.length,
+      cpu1S: (cpu1.user + cpu1.system) / 1e6,
+      cpu2S: (cpu2.user + cpu2.system) / 1e6,
+      // Event-loop delay of the API thread (loopFigures calls: round 1, a reset, the baseline, round 2).
+      loopP99Round1Ms: loopP99[0]!,
+      loopP99BaselineMs: loopP99[2]!,
+      loopP99Round2Ms: loopP99[3]!,
+      peakRssMb: rss,
+      ...phase('idle', idle),
+      ...phase('round1', during1),
+      ...phase('baseline', baseline),
+      ...phase('round2', during2),
+    },
+    { database: db, concurrency, apiRate: rate },
+  );
 
   await app.close();
   sim.kill('SIGTERM');

@@ -7,6 +7,7 @@ import { loadConfig } from '../src/config.ts';
 import { tokenService } from '../src/mcp/oauth/token-service.ts';
 import { openStore } from '../src/store/db.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
+import { reportFigures } from './lib/report.ts';
 
 // MCP over Streamable HTTP, stateless: every POST builds a server and a transport,
 // authenticates its bearer token (OAuth access token or API key: one indexed
@@ -158,6 +159,9 @@ export async function mcpBench(args: string[]) {
   const mcp = (body: string, headers: Record<string, string> = {}): Target => ({ method: 'POST', path: '/mcp', body, headers });
   const history = call('get_incident_history', { vendor: 'github', timePeriod: '30d' });
   // Each MCP scenario next to the REST request doing the same work (uncached), same run.
+  // Keys of the figures (BENCH_RESULT), in the order of the scenarios.
+  const keys = ['toolsList', 'activeIncidents', 'restActive', 'historyOauth', 'historyKey', 'restHistory'];
+  const figures: Record<string, number> = {};
   const scenarios: [string, Target, (text: string) => boolean][] = [
     ['MCP tools/list (anonymous)', mcp(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })), ok],
     ['MCP get_active_incidents (anonymous)', mcp(call('get_active_incidents', {})), ok],
@@ -169,7 +173,7 @@ export async function mcpBench(args: string[]) {
 
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
   console.log(`MCP Streamable HTTP (stateless) — ${connections} connections, ${seconds} s per scenario, store: ${config.databaseUrl ? 'postgres' : 'sqlite'}, limiter: ${config.redisUrl ? 'redis' : 'in-process'}`);
-  for (const [label, target, check] of scenarios) {
+  for (const [i, [label, target, check]] of scenarios.entries()) {
     const sample = await send(pool, target);
     if (sample.status !== 200 || !check(sample.text)) throw new Error(`${label}: ${sample.status} ${sample.text.slice(0, 300)}`);
     const size = sample.text.length;
@@ -177,7 +181,12 @@ export async function mcpBench(args: string[]) {
     console.log(
       `${label.padEnd(48)} ${r.rps.toFixed(0).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms   ${size} bytes   failures ${r.failures}/${r.requests}`,
     );
+    Object.assign(figures, { [`${keys[i]}.rps`]: r.rps, [`${keys[i]}.p50Ms`]: r.p50, [`${keys[i]}.p99Ms`]: r.p99, [`${keys[i]}.failures`]: r.failures });
   }
+  // What a tool call costs over the REST request reading the same data, same run.
+  figures['activeIncidents.restOverMcp'] = figures['restActive.rps']! / figures['activeIncidents.rps']!;
+  figures['historyKey.restOverMcp'] = figures['restHistory.rps']! / figures['historyKey.rps']!;
+  reportFigures('mcp', figures, { connections, seconds, store: config.databaseUrl ? 'postgres' : 'sqlite' });
   await pool.close();
   await app.close();
   await store.close();

@@ -7,6 +7,7 @@ import { openStore } from '../src/store/db.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../src/store/repositories/maintenances-repository.ts';
 import { publicationsRepository } from '../src/store/repositories/publications-repository.ts';
+import { reportFigures } from './lib/report.ts';
 
 // POST /dashboard-favorites latency by vendor count, over a real listening server
 // with a seeded history (every catalog vendor: incidents over 90 days, maintenance,
@@ -113,6 +114,7 @@ export async function perUserBench(args: string[]) {
     const headers = { 'x-api-key': secret, 'content-type': 'application/json' };
 
     console.log(`POST /dashboard-favorites, all four sections, timePeriod 90d, ${requests} sequential requests each:`);
+    const figures: Record<string, number> = {};
     for (const n of [1, 10, 40, vendors.length]) {
       const body = JSON.stringify({ vendors: vendors.slice(0, n), sections: ['stats', 'maintenance', 'advisories', 'recentActivity'], timePeriod: '90d' });
       const times: number[] = [];
@@ -126,6 +128,9 @@ export async function perUserBench(args: string[]) {
         bytes = text.length;
       }
       console.log(`  ${String(n).padStart(3)} vendors: p50 ${ms(pct(times, 0.5))}, p95 ${ms(pct(times, 0.95))}, ${(bytes / 1024).toFixed(0)} KiB`);
+      // The whole catalog is keyed `all` (its size depends on the catalog).
+      const k = n === vendors.length ? 'bundle.all' : `bundle.${n}`;
+      Object.assign(figures, { [`${k}.p50Ms`]: pct(times, 0.5), [`${k}.p95Ms`]: pct(times, 0.95), [`${k}.kib`]: bytes / 1024 });
     }
 
     const free = await app.services.accounts.createUser({ email: `bench-free${process.pid}@example.com`, password: 'bench password 1', plan: 'free' });
@@ -134,9 +139,12 @@ export async function perUserBench(args: string[]) {
     const results = await Promise.all(
       vendors.slice(0, 20).map((v) => fetch(`${api}/watchlist/${v}`, { method: 'POST', headers: { 'x-api-key': freeKey } }).then((r) => r.status)),
     );
+    const watchlistMs = performance.now() - s;
     console.log(
-      `20 concurrent POST /watchlist/{vendor} (free plan): ${ms(performance.now() - s)} in all, ${results.filter((r) => r === 200).length} added, ${results.filter((r) => r === 403).length} refused at the cap`,
+      `20 concurrent POST /watchlist/{vendor} (free plan): ${ms(watchlistMs)} in all, ${results.filter((r) => r === 200).length} added, ${results.filter((r) => r === 403).length} refused at the cap`,
     );
+    figures['watchlist.concurrent20Ms'] = watchlistMs;
+    reportFigures('per-user', figures, { vendors: vendors.length, incidentsPerVendor: perVendor, requests, database: store.dialect });
   } finally {
     await app.close();
     if (schema) {

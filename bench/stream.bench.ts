@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../src/ingest/simulator/index.ts';
 import { readCatalog } from '../src/services/catalog-loader.ts';
 import { systemClock } from '../src/services/context.ts';
+import { reportFigures } from './lib/report.ts';
 
 // 10,000 concurrent stream clients on one server instance (its own process), the
 // clients spread over several processes. One change is made in the simulated
@@ -110,7 +111,8 @@ try {
   );
   const connected = ready.reduce((s, r) => s + r.ready, 0);
   const failed = ready.reduce((s, r) => s + r.failed, 0);
-  console.log(`connected ${connected} streams (${failed} failed) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const connectSeconds = (Date.now() - started) / 1000;
+  console.log(`connected ${connected} streams (${failed} failed) in ${connectSeconds.toFixed(1)} s`);
   await sleep(2000);
   const rssConnected = rssKb(server.pid!);
 
@@ -137,6 +139,18 @@ try {
   );
   console.log(`server RSS: ${(rssBefore / 1024).toFixed(1)} MB without streams, ${(rssConnected / 1024).toFixed(1)} MB with ${connected} streams, ${(rssAfter / 1024).toFixed(1)} MB after the event`);
   console.log(`RSS growth per client: ${(((rssConnected - rssBefore) / connected) * 1.024).toFixed(1)} KB (connected), ${(((rssAfter - rssBefore) / connected) * 1.024).toFixed(1)} KB (after the event)`);
+  reportFigures('stream', {
+    clients,
+    connected,
+    failed,
+    received: all.length,
+    connectS: connectSeconds,
+    p50Ms: pct(all, 50),
+    p99Ms: pct(all, 99),
+    maxMs: all[all.length - 1]!,
+    rssPerClientKb: ((rssConnected - rssBefore) / connected) * 1.024,
+    rssPerClientAfterKb: ((rssAfter - rssBefore) / connected) * 1.024,
+  });
 } finally {
   cleanup();
 }

@@ -6,6 +6,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createRepositories } from '../src/services/index.ts';
 import { openStore } from '../src/store/db.ts';
+import { reportFigures } from './lib/report.ts';
 import { runLoad } from './load.ts';
 
 // Server-side rendering of the dashboard with the whole catalog (80+ vendors):
@@ -76,6 +77,8 @@ export async function webBench(args: string[]) {
   console.log(
     `web pages — ${vendors.length} vendors, ${activeCount} active and ${history} past incidents, ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}, ${connections} connections, ${seconds} s per page`,
   );
+  const figures: Record<string, number> = {};
+  const keys: Record<string, string> = { '/': 'overview', '/partials/overview': 'partial', [`/vendors/${busiest}`]: 'vendorPage' };
   for (const target of ['/', '/partials/overview', `/vendors/${busiest}`]) {
     const t0 = performance.now();
     const first = await fetch(`http://127.0.0.1:${port}${target}`);
@@ -85,7 +88,10 @@ export async function webBench(args: string[]) {
     console.log(
       `GET ${target.padEnd(22)} ${String(bytes).padStart(7)} bytes   first ${single.toFixed(1)} ms   ${r.rps.toFixed(0)} req/s   p50 ${r.p50ms.toFixed(2)} ms   p99 ${r.p99ms.toFixed(2)} ms   errors ${r.unexpected}`,
     );
+    const k = keys[target]!;
+    Object.assign(figures, { [`${k}.rps`]: r.rps, [`${k}.p50Ms`]: r.p50ms, [`${k}.p99Ms`]: r.p99ms, [`${k}.errors`]: r.unexpected, [`${k}.bytes`]: bytes });
   }
+  reportFigures('web', figures, { vendors: vendors.length, database: config.databaseUrl ? 'PostgreSQL' : 'SQLite', connections, seconds });
   await app.close();
   await store.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -166,7 +166,8 @@ describe('METRICS_TOKEN', () => {
   after(async () => t?.close());
 
   test('without the bearer token: 401 with the error body; with it: the metrics', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: token }, { 'x-api-key': token }]) {
+    const refused: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: token }, { 'x-api-key': token }];
+    for (const headers of refused) {
       const r = await getJson(`${t.url}/metrics`, { headers });
       assert.equal(r.status, 401, JSON.stringify(headers));
       assert.equal(r.body.success, false);
