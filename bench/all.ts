@@ -288,7 +288,7 @@ async function main() {
       const f = o.figures!;
       const v = f[r.key];
       const { ratio, verdict: vd } = verdict(r, f);
-      lines.push(`| ${r.bench} | ${cell(r.figure)} | ${r.target ? cell(r.target.text(f)) : '—'} | ${v === undefined ? 'missing' : format(v, r.unit)} | ${ratio} | ${vd} |`);
+      lines.push(`| ${r.bench} | ${cell(r.figure)} | ${r.target ? cell(r.target.text(f)) : '—'} | ${v === undefined ? 'no sample' : format(v, r.unit)} | ${ratio} | ${vd} |`);
     }
     if (o.error) lines.push(`| ${o.spec.name} | — | — | ${cell(o.error)} | — | — |`);
   }

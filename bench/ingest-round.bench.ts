@@ -213,13 +213,13 @@ async function main() {
   console.log(`Peak RSS of the service process: ${rss.toFixed(0)} MB`);
   const failed = [...r1.outcomes, ...r2.outcomes].filter((o) => o.status === 'failed');
   if (failed.length) console.log(`Failures: ${failed.slice(0, 5).map((o) => `${o.url}: ${o.error}`).join('; ')}`);
-  // Per phase: p99 of the cached list, the uncached list and /healthz, and errors of all three.
-  const phase = (name: string, ls: Load[]) => ({
-    [`${name}.cachedP99Ms`]: ls[0]!.p99,
-    [`${name}.uncachedP99Ms`]: ls[1]!.p99,
-    [`${name}.healthzP99Ms`]: ls[2]!.p99,
-    [`${name}.errors`]: ls.reduce((n, l) => n + l.errors, 0),
-  });
+  // Per phase: p99 of the cached list, the uncached list and /healthz (left out when a short
+  // round left no answered request to measure), and errors of all three.
+  const phase = (name: string, ls: Load[]) => {
+    const out: Record<string, number> = { [`${name}.errors`]: ls.reduce((n, l) => n + l.errors, 0) };
+    for (const [i, k] of ['cached', 'uncached', 'healthz'].entries()) if (ls[i]!.requests) out[`${name}.${k}P99Ms`] = ls[i]!.p99;
+    return out;
+  };
   reportFigures(
     'ingest-round',
     {
