@@ -66,6 +66,7 @@ const ROWS: Row[] = [
   { bench: 'access', figure: 'cached `/incidents?limit=50`: app ÷ bare node:http req/s', key: 'incidents.ratio', unit: 'ratio', target: atLeast(0.7, '≥ 0.70') },
   { bench: 'access', figure: 'cached `/vendor-status/github`: app ÷ bare req/s', key: 'vendorStatus.ratio', unit: 'ratio', target: atLeast(0.7, '≥ 0.70') },
   { bench: 'access', figure: '`/incidents` server CPU per request, bare ÷ app', key: 'incidents.cpuRatio', unit: 'ratio' },
+  { bench: 'access', figure: '`/vendor-status` server CPU per request, bare ÷ app', key: 'vendorStatus.cpuRatio', unit: 'ratio' },
   { bench: 'access', figure: '`/incidents` app req/s (key + limit + cache HIT)', key: 'incidents.appRps', unit: 'req/s' },
   { bench: 'access', figure: '`/incidents` app p99', key: 'incidents.appP99Ms', unit: 'ms' },
   {
