@@ -8,6 +8,7 @@ import { envelope } from './http/envelope.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { serializeRequest } from './http/log-redaction.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
@@ -217,6 +218,8 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
         paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
+      // ...and neither do those in URLs (feed tokens, keys put in a query string).
+      serializers: { req: serializeRequest },
     },
     genReqId: requestId,
     requestIdHeader: false,
