@@ -144,7 +144,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     for (const ops of Object.values<Record<string, { operationId?: string; security?: object[] }>>(doc.paths)) {
       for (const op of Object.values(ops)) {
         const security = op.security ?? doc.security ?? [];
-        if (op.operationId && security.length > 0 && !security.some((s) => Object.keys(s).length === 0)) needsAuth.push(op.operationId);
+        if (op.operationId && security.length > 0 && !security.some((s: object) => Object.keys(s).length === 0)) needsAuth.push(op.operationId);
       }
     }
     const table = probes();
