@@ -9,6 +9,7 @@ import { errorsPlugin } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
 import { serializeRequest } from './http/log-redaction.ts';
+import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
@@ -169,6 +170,7 @@ export const appPlugin = fp(
     }
 
     await app.register(errorsPlugin);
+    await app.register(requestHygienePlugin);
     await app.register(formbody);
     await app.register(openapiPlugin);
     await app.register(cookie, { hook: false });

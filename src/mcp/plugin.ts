@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { planPolicy } from '../domain/plans.ts';
 import { rateLimitError, setRateLimitHeaders } from '../http/access/rate-limit-headers.ts';
 import { errorsPlugin } from '../http/plugins/errors.ts';
+import { requestHygienePlugin } from '../http/request-hygiene.ts';
 import { requestIdFor } from '../http/request-id.ts';
 import { ipSubject, keySubject, planWindows, userSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
@@ -141,6 +142,7 @@ export const mcpPlugin = fp(
           onMcpListener: true,
         });
         await server.register(errorsPlugin);
+        await server.register(requestHygienePlugin);
         await server.register(async (scope) => mcpEndpoint(scope, endpointDeps(origins)));
         await server.listen({ port: config.mcpPort, host: config.host });
         own = server;

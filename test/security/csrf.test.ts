@@ -41,7 +41,7 @@ describe('CSRF on every state-changing session route', () => {
       for (const [method, op] of Object.entries(ops)) {
         if (!['post', 'put', 'patch', 'delete'].includes(method) || !op.operationId) continue;
         const security = op.security ?? doc.security ?? [];
-        if (!security.some((s) => 'sessionCookie' in s)) continue;
+        if (!security.some((s: Record<string, unknown>) => 'sessionCookie' in s)) continue;
         const concrete = path.replace('{vendor}', 'github').replace('{id}', op.operationId === 'revokeApiKey' ? keyId : 'x');
         targets.push({ method: method.toUpperCase(), path: `${t.url}${concrete}`, body: bodies[op.operationId] });
       }

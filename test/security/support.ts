@@ -190,8 +190,51 @@ export function rawExchange(port: number, data: string | Buffer, idleMs = 1500):
   });
 }
 
+export interface RawResponse {
+  status: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The HTTP/1.1 responses in a raw byte stream, in order (Content-Length or chunked bodies). */
+export function parseResponses(raw: string): RawResponse[] {
+  const out: RawResponse[] = [];
+  let at = 0;
+  while (at < raw.length) {
+    const end = raw.indexOf('\r\n\r\n', at);
+    if (end < 0) break;
+    const [status, ...lines] = raw.slice(at, end).split('\r\n');
+    const headers: Record<string, string> = {};
+    for (const l of lines) {
+      const colon = l.indexOf(':');
+      headers[l.slice(0, colon).trim().toLowerCase()] = l.slice(colon + 1).trim();
+    }
+    at = end + 4;
+    let body = '';
+    if (headers['transfer-encoding'] === 'chunked') {
+      for (;;) {
+        const lineEnd = raw.indexOf('\r\n', at);
+        const size = Number.parseInt(raw.slice(at, lineEnd), 16);
+        at = lineEnd + 2;
+        if (!size) {
+          at += 2;
+          break;
+        }
+        body += raw.slice(at, at + size);
+        at += size + 2;
+      }
+    } else {
+      const length = Number(headers['content-length'] ?? 0);
+      body = raw.slice(at, at + length);
+      at += length;
+    }
+    out.push({ status: status!, headers, body });
+  }
+  return out;
+}
+
 /** Status lines of every HTTP response in a raw byte stream. */
-export const statusLines = (raw: string) => raw.match(/^HTTP\/1\.1 \d{3}[^\r\n]*/gm) ?? [];
+export const statusLines = (raw: string) => parseResponses(raw).map((r) => r.status);
 
 /** A plain HTTP server on `host` answering every request with `status` and `Location: location`. */
 export async function startRedirector(host: string, status: number, location: string) {
