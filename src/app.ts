@@ -8,6 +8,8 @@ import { envelope } from './http/envelope.ts';
 import { errorsPlugin } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
+import { serializeRequest } from './http/log-redaction.ts';
+import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
@@ -184,6 +186,7 @@ export const appPlugin = fp(
 
     await app.register(errorsPlugin);
     await app.register(httpMetricsPlugin, { metrics });
+    await app.register(requestHygienePlugin);
     await app.register(formbody);
     await app.register(openapiPlugin);
     await app.register(cookie, { hook: false });
@@ -234,6 +237,8 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
         paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
+      // ...and neither do those in URLs (feed tokens, keys put in a query string).
+      serializers: { req: serializeRequest },
     },
     genReqId: requestId,
     requestIdHeader: false,

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent } from 'undici';
+import { Agent, buildConnector } from 'undici';
 import { bareHost, isAllowListed, isNonPublicAddress } from '../domain/outbound-url.ts';
 
 // Connect-time SSRF guard for user-supplied URLs (webhooks). The save-time check
@@ -10,9 +10,11 @@ import { bareHost, isAllowListed, isNonPublicAddress } from '../domain/outbound-
 // when any address is loopback, private, link-local (cloud metadata
 // 169.254.169.254, fd00:ec2::254), CGNAT, multicast or otherwise not public —
 // unless the host or the address is in OUTBOUND_ALLOW_PRIVATE. Address literals
-// never reach a lookup, so they are checked before the request. Redirects are
+// never reach a lookup, so the agent's connector checks them itself before
+// connecting (and the webhook channel before building the request). Redirects are
 // never followed (undici's request() does not), so a public URL cannot bounce
-// the request to a private one.
+// the request to a private one; were a redirect followed, its new connection
+// would still pass through the same connector.
 
 export class BlockedDestinationError extends Error {
   readonly code = 'ERR_BLOCKED_DESTINATION';
@@ -66,8 +68,14 @@ export interface GuardedAgentOptions {
 
 /** The undici dispatcher every user-supplied URL is called through. */
 export function guardedAgent(o: GuardedAgentOptions): Agent {
+  const connector = buildConnector({ lookup: guardedLookup(o.allowList, o.resolveAll), timeout: o.timeoutMs });
+  const connect: buildConnector.connector = (opts, callback) => {
+    const host = bareHost(opts.hostname);
+    if (isIP(host) && refusedAddress(host, host, o.allowList)) return callback(new BlockedDestinationError(host, host), null);
+    return connector(opts, callback);
+  };
   return new Agent({
-    connect: { lookup: guardedLookup(o.allowList, o.resolveAll), timeout: o.timeoutMs },
+    connect,
     connections: o.connections ?? 64,
     headersTimeout: o.timeoutMs,
     bodyTimeout: o.timeoutMs,

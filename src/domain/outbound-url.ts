@@ -26,10 +26,14 @@ for (const [net, prefix] of [
   PRIVATE.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible (deprecated) addresses, `::` and `::1` among them.
+  ['::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
   ['2001:db8::', 32],
 ] as const) {
@@ -51,20 +55,59 @@ function mappedV4(ip: string): string | null {
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
+/** The 16 bytes of an IPv6 literal. */
+function v6Bytes(ip: string): number[] {
+  let [head, tail = null] = ip.toLowerCase().split('::') as [string, string | null];
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const expand = (gs: string[]) =>
+    gs.flatMap((g) => {
+      if (g.includes('.')) return g.split('.').map(Number);
+      const n = Number.parseInt(g, 16);
+      return [n >> 8, n & 255];
+    });
+  const h = expand(groups(head));
+  const t = tail === null ? [] : expand(groups(tail));
+  return [...h, ...new Array(16 - h.length - t.length).fill(0), ...t];
+}
+
+/**
+ * IPv6 forms that carry an IPv4 address a gateway or the host may reach: NAT64
+ * (64:ff9b::/96), 6to4 (2002::/16) and IPv4-translated (::ffff:0:a.b.c.d).
+ */
+function embeddedV4(ip: string): string | null {
+  const mapped = mappedV4(ip);
+  if (mapped) return mapped;
+  const b = v6Bytes(ip);
+  const word = (i: number) => (b[i]! << 8) | b[i + 1]!;
+  const allZero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  const at = (i: number) => `${b[i]}.${b[i + 1]}.${b[i + 2]}.${b[i + 3]}`;
+  if (word(0) === 0x64 && word(2) === 0xff9b && allZero(4, 12)) return at(12);
+  if (word(0) === 0x2002) return at(2);
+  if (allZero(0, 8) && word(8) === 0xffff && word(10) === 0) return at(12);
+  return null;
+}
+
 /** True for address literals that are not on the public internet. */
 export function isNonPublicAddress(ip: string): boolean {
   const v = isIP(ip);
   if (v === 4) return PRIVATE.check(ip, 'ipv4');
   if (v === 6) {
-    const v4 = mappedV4(ip);
+    const v4 = embeddedV4(ip);
     return v4 ? PRIVATE.check(v4, 'ipv4') : PRIVATE.check(ip, 'ipv6');
   }
   return false;
 }
 
-/** Names that always mean "this machine or its local network". */
+/**
+ * Names that always mean "this machine or its local network": localhost and the
+ * reserved local suffixes (also with the trailing dot of a fully qualified name),
+ * and single-label names, which only /etc/hosts or a local search domain can
+ * resolve (`vm`, `metadata`, `kubernetes`), never public DNS.
+ */
 function isLocalName(host: string): boolean {
-  return host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal');
+  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  if (isIP(name)) return false;
+  return !name.includes('.') || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal');
 }
 
 /**

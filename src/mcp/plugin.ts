@@ -6,6 +6,7 @@ import { planPolicy } from '../domain/plans.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders } from '../http/access/rate-limit-headers.ts';
 import { errorsPlugin } from '../http/plugins/errors.ts';
 import { httpMetricsPlugin } from '../http/plugins/metrics.ts';
+import { requestHygienePlugin } from '../http/request-hygiene.ts';
 import { requestIdFor } from '../http/request-id.ts';
 import { ipSubject, keySubject, planWindows, userSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
@@ -145,6 +146,7 @@ export const mcpPlugin = fp(
         });
         await server.register(errorsPlugin);
         await server.register(httpMetricsPlugin, { metrics: app.metrics });
+        await server.register(requestHygienePlugin);
         await server.register(async (scope) => mcpEndpoint(scope, endpointDeps(origins)));
         await server.listen({ port: config.mcpPort, host: config.host });
         own = server;

@@ -11,6 +11,7 @@ import { etagMatches } from './cache-key.ts';
 import { presentedKey, sessionToken } from './credentials.ts';
 import type { HitIndex } from './hit-index.ts';
 import { rateLimitHeaders } from './rate-limit-headers.ts';
+import { hasAmbiguousHost } from '../request-hygiene.ts';
 
 // Cache hits of authenticated callers answered at the HTTP server, before Fastify:
 // a client polling a list with its key costs a credential-cache lookup, a counter
@@ -38,7 +39,7 @@ export type HotPath = (req: IncomingMessage, res: ServerResponse) => Promise<boo
 export function createHotPath(d: HotPathDeps): HotPath {
   const windowsByPlan = planWindowsTable(d.rateLimits);
   return async function hotPath(req, res) {
-    if (req.method !== 'GET' || !req.url) return false;
+    if (req.method !== 'GET' || !req.url || hasAmbiguousHost(req)) return false;
     const started = performance.now();
     const key = presentedKey(req.headers);
     let identity: { plan: Plan; subject: string } | null;

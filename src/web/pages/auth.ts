@@ -4,10 +4,14 @@ import type { Page } from '../layout.ts';
 // Signup and login forms. The ES module (auth.js) posts them as JSON to the
 // auth API with the CSRF token and follows `next` (a local path only).
 
-/** A safe local redirect target: an absolute path on this site, never `//host` or a URL. */
+/**
+ * A safe local redirect target: an absolute path on this site, never `//host` or a URL.
+ * Visible ASCII only (paths we link to are percent-encoded): a Location header
+ * cannot carry control characters, and others would fail the response.
+ */
 export function localPath(next: unknown, fallback = '/account'): string {
   if (typeof next !== 'string' || next.length > 500) return fallback;
-  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || /[\u0000-\u001f]/.test(next)) return fallback;
+  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || /[^\u0021-\u007e]/.test(next)) return fallback;
   return next;
 }
 
