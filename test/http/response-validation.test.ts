@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { userWithKey } from '../helpers/access.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { driftRoutes } from '../helpers/drift-routes.ts';
 import { pathTemplate } from '../helpers/openapi-responses.ts';
@@ -118,6 +119,24 @@ describe('responses are checked against the OpenAPI document', () => {
     assert.equal(pathTemplate('/vendors/:vendor/:dataType'), '/vendors/{vendor}/{dataType}');
     assert.equal(pathTemplate('/files/:name(^\\d+).png'), '/files/{name}.png');
   });
+});
+
+test('the body errors Fastify answers before a handler (413, 415) are documented on a real route', async () => {
+  const t = await startApp();
+  try {
+    const user = await userWithKey(t, 'pro');
+    const put = (body: string, type: string) =>
+      fetch(`${t.api}/watchlist`, { method: 'PUT', headers: { 'x-api-key': user.secret, 'content-type': type }, body });
+    const unsupported = await put('<vendors/>', 'application/xml');
+    assert.equal(unsupported.status, 415);
+    assert.equal((await unsupported.json()).error, 'unsupported_media_type');
+    const large = await put(JSON.stringify({ vendors: ['x'.repeat(2_000_000)] }), 'application/json');
+    assert.equal(large.status, 413);
+    assert.equal((await large.json()).error, 'payload_too_large');
+    assert.deepEqual(t.responses.take(), []);
+  } finally {
+    await t.close();
+  }
 });
 
 test('close() reports the violations nobody took, after cleaning up', async () => {
