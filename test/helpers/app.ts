@@ -8,6 +8,7 @@ import { API_PREFIX, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Clock } from '../../src/services/context.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
+import { formatViolations, type ResponseChecker, withResponseChecks } from './openapi-responses.ts';
 
 // Tests run the real app on a real port. Storage is isolated per test app:
 // a fresh SQLite directory, or (with DATABASE_URL) a fresh PostgreSQL schema,
@@ -19,6 +20,9 @@ export interface TestApp {
   api: string;
   store: Store;
   config: Config;
+  /** Checks every response against the OpenAPI document (test/helpers/openapi-responses.ts). */
+  responses: ResponseChecker;
+  /** Closes and cleans up; throws when responses were sent that the document does not describe. */
   close(): Promise<void>;
 }
 
@@ -55,6 +59,8 @@ export interface StartOptions {
   catalogFile?: string;
   /** Receives the app's log lines (with LOG_LEVEL set in env). */
   logStream?: NodeJS.WritableStream;
+  /** Registers extra routes on the app before it listens (tests of the test helpers). */
+  routes?: (app: FastifyInstance) => void;
 }
 
 export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
@@ -79,7 +85,10 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
   };
   const config = loadConfig(env);
   const store = openStore(config);
-  const app = await buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile, logStream: opts.logStream });
+  const { app, checker } = await withResponseChecks(() =>
+    buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile, logStream: opts.logStream }),
+  );
+  opts.routes?.(app);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -90,13 +99,24 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
     api: `${url}${API_PREFIX}`,
     store,
     config,
+    responses: checker,
     async close() {
-      await app.close();
-      await store.close();
-      if (shared) return;
-      if (config.redisUrl) await dropRedisKeys(config.redisUrl, config.redisPrefix);
-      if (config.databaseUrl && config.databaseSchema) await dropSchema(config.databaseUrl, config.databaseSchema);
-      else fs.rmSync(dataDir, { recursive: true, force: true });
+      let failed: unknown = null;
+      try {
+        await app.close();
+        await store.close();
+        if (!shared) {
+          if (config.redisUrl) await dropRedisKeys(config.redisUrl, config.redisPrefix);
+          if (config.databaseUrl && config.databaseSchema) await dropSchema(config.databaseUrl, config.databaseSchema);
+          else fs.rmSync(dataDir, { recursive: true, force: true });
+        }
+      } catch (err) {
+        failed = err;
+      }
+      checker.detach();
+      const violations = checker.take();
+      if (violations.length) throw new Error(formatViolations(violations), failed ? { cause: failed } : undefined);
+      if (failed) throw failed;
     },
   };
 }

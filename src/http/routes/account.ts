@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../plugins/viewer.ts';
 import { AccountSummary, ApiKeySchema } from '../schemas/account.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { bodyErrorResponses, errorResponses } from '../schemas/common.ts';
 
 // The account area. Reading works with a key or a session; creating and
 // revoking keys needs a web session, so a leaked key cannot mint new ones.
@@ -17,6 +17,7 @@ const errors = {
   403: errorResponses[403],
   404: errorResponses[404],
   500: errorResponses[500],
+  503: errorResponses[503],
 };
 
 export async function accountRoutes(app: FastifyInstance) {
@@ -69,6 +70,7 @@ export async function accountRoutes(app: FastifyInstance) {
             secret: Type.String({ description: 'The API key itself; store it now, it is not shown again' }),
           }),
           ...errors,
+          ...bodyErrorResponses,
         },
       },
       config: { auth: 'session' },
@@ -90,7 +92,7 @@ export async function accountRoutes(app: FastifyInstance) {
         tags: ['account'],
         security: SESSION_SECURITY,
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors, ...bodyErrorResponses },
       },
       config: { auth: 'session' },
     },

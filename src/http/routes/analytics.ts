@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { vendorFilter } from '../envelope.ts';
-import { Envelope, errorResponses, TimePeriodParam, VendorListParam } from '../schemas/common.ts';
+import { Envelope, errorResponses, notModifiedResponse, TimePeriodParam, VendorListParam } from '../schemas/common.ts';
 import { AggregateStatsSchema, VendorStatsSchema } from '../schemas/records.ts';
 import { FAVORITES_HINT, LONG_VENDOR_LIST } from './lists.ts';
 
@@ -17,7 +17,7 @@ export async function analyticsRoutes(app: FastifyInstance) {
         summary: 'Rollup of statistics across all vendors',
         tags: ['analytics'],
         querystring: Type.Object({ timePeriod: Type.Optional(TimePeriodParam) }, { additionalProperties: false }),
-        response: { 200: Envelope(AggregateStatsSchema, 'One item: the rollup'), ...errorResponses },
+        response: { 200: Envelope(AggregateStatsSchema, 'One item: the rollup'), ...errorResponses, ...notModifiedResponse },
       },
       config: { cacheTtlSeconds: 60 },
     },
@@ -43,7 +43,7 @@ export async function analyticsRoutes(app: FastifyInstance) {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Envelope(Type.Ref(VendorStatsSchema), 'One item per listed vendor'), ...errorResponses },
+        response: { 200: Envelope(Type.Ref(VendorStatsSchema), 'One item per listed vendor'), ...errorResponses, ...notModifiedResponse },
       },
       config: { cacheTtlSeconds: 60 },
     },

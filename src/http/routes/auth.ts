@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { SESSION_COOKIE } from '../access/credentials.ts';
 import { hasAllowedOrigin } from '../access/origin.ts';
 import { AuthResponse, Credentials } from '../schemas/account.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { bodyErrorResponses, errorResponses } from '../schemas/common.ts';
 
 // Web authentication: JSON or form bodies; success sets the session cookie
 // (HttpOnly, SameSite=Lax, Secure when the request came over TLS).
@@ -16,6 +16,8 @@ const authErrors = {
   409: Type.Ref('ErrorBody', { description: 'Email already registered' }),
   429: errorResponses[429],
   500: errorResponses[500],
+  503: errorResponses[503],
+  ...bodyErrorResponses,
 };
 
 export async function authRoutes(app: FastifyInstance) {
@@ -91,7 +93,14 @@ export async function authRoutes(app: FastifyInstance) {
         operationId: 'logout',
         summary: 'End the web session',
         tags: ['auth'],
-        response: { 200: Type.Object({ success: Type.Boolean() }), 401: errorResponses[401], 403: errorResponses[403] },
+        response: {
+          200: Type.Object({ success: Type.Boolean() }),
+          401: errorResponses[401],
+          403: errorResponses[403],
+          500: errorResponses[500],
+          503: errorResponses[503],
+          ...bodyErrorResponses,
+        },
       },
       config: { auth: 'optional' },
     },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../plugins/viewer.ts';
-import { DateTime, errorResponses, Nullable } from '../schemas/common.ts';
+import { bodyErrorResponses, DateTime, errorResponses, Nullable } from '../schemas/common.ts';
 
 // Applications connected to the account through OAuth (MCP clients such as
 // desktop assistants). Listing works with a key or a session; disconnecting,
@@ -13,6 +13,7 @@ const errors = {
   403: errorResponses[403],
   404: errorResponses[404],
   500: errorResponses[500],
+  503: errorResponses[503],
 };
 
 // Same requirements as the account area's other routes (account.ts).
@@ -55,7 +56,7 @@ export async function connectionRoutes(app: FastifyInstance) {
         tags: ['account'],
         security: SESSION_SECURITY,
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors, ...bodyErrorResponses },
       },
       config: { auth: 'session' },
     },

@@ -26,9 +26,16 @@ export async function feedRoutes(app: FastifyInstance) {
         tags: ['notifications'],
         params: Type.Object({ file: Type.String({ description: '`{token}.rss` or `{token}.atom`' }) }),
         response: {
-          200: Type.String({ description: 'RSS 2.0 (application/rss+xml) or Atom 1.0 (application/atom+xml)' }),
+          200: {
+            description: 'RSS 2.0 for `.rss`, Atom 1.0 for `.atom`',
+            content: {
+              'application/rss+xml': { schema: Type.String({ description: 'RSS 2.0 document' }) },
+              'application/atom+xml': { schema: Type.String({ description: 'Atom 1.0 document' }) },
+            },
+          },
           404: errorResponses[404],
           500: errorResponses[500],
+          503: errorResponses[503],
         },
       },
       config: { auth: 'none' },

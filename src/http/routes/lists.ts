@@ -6,6 +6,7 @@ import {
   Envelope,
   errorResponses,
   LimitParam,
+  notModifiedResponse,
   OffsetParam,
   SkipCacheParam,
   StringEnum,
@@ -55,7 +56,7 @@ export async function listRoutes(app: FastifyInstance) {
       },
       { additionalProperties: false },
     ),
-    response: { 200: Envelope(Type.Ref(IncidentSchema), 'Incidents across vendors'), ...errorResponses },
+    response: { 200: Envelope(Type.Ref(IncidentSchema), 'Incidents across vendors'), ...errorResponses, ...notModifiedResponse },
   });
   const incidents = async (req: { query: IncidentQs; viewer: import('../../services/context.ts').Viewer }) => {
     const q = req.query;
@@ -90,7 +91,7 @@ export async function listRoutes(app: FastifyInstance) {
       },
       { additionalProperties: false },
     ),
-    response: { 200: Envelope(Type.Ref(MaintenanceSchema), 'Maintenance windows across vendors'), ...errorResponses },
+    response: { 200: Envelope(Type.Ref(MaintenanceSchema), 'Maintenance windows across vendors'), ...errorResponses, ...notModifiedResponse },
   });
   const maintenance = async (req: { query: MaintQs; viewer: import('../../services/context.ts').Viewer }) => {
     const r = await s.records.maintenance({ ...req.query, vendors: vendorFilter(req.query) }, req.viewer);
@@ -125,7 +126,7 @@ export async function listRoutes(app: FastifyInstance) {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Envelope(Type.Ref(AdvisorySchema), 'Advisories across vendors'), ...errorResponses },
+        response: { 200: Envelope(Type.Ref(AdvisorySchema), 'Advisories across vendors'), ...errorResponses, ...notModifiedResponse },
       },
       config: { cacheTtlSeconds: 60 },
     },
@@ -152,7 +153,7 @@ export async function listRoutes(app: FastifyInstance) {
           },
           { additionalProperties: false },
         ),
-        response: { 200: Envelope(ActivityItemSchema, 'Activity items'), ...errorResponses },
+        response: { 200: Envelope(ActivityItemSchema, 'Activity items'), ...errorResponses, ...notModifiedResponse },
       },
       config: { cacheTtlSeconds: 60 },
     },

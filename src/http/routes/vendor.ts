@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DATA_TYPES, type DataType } from '../../domain/records.ts';
-import { Envelope, errorResponses, LimitParam, StringEnum, TimePeriodParam, VendorSlug } from '../schemas/common.ts';
+import { Envelope, errorResponses, LimitParam, notModifiedResponse, StringEnum, TimePeriodParam, VendorSlug } from '../schemas/common.ts';
 import {
   AdvisorySchema,
   CapabilitiesSchema,
@@ -41,7 +41,7 @@ export async function vendorRoutes(app: FastifyInstance) {
         summary: 'Current operational summary of a vendor',
         tags: ['vendor'],
         params: VendorParams,
-        response: { 200: Envelope(Type.Ref(VendorStatusSchema), 'One item: the vendor status'), ...errorResponses },
+        response: { 200: Envelope(Type.Ref(VendorStatusSchema), 'One item: the vendor status'), ...errorResponses, ...notModifiedResponse },
       },
       config: { cacheTtlSeconds: 30 },
     },
@@ -133,6 +133,7 @@ export async function vendorRoutes(app: FastifyInstance) {
             'Records of the requested type, newest first',
           ),
           ...errorResponses,
+          ...notModifiedResponse,
         },
       },
       config: { cacheTtlSeconds: 60 },

@@ -51,6 +51,21 @@ export const errorResponses = {
   404: Type.Ref(ErrorBody, { description: 'Unknown vendor, data type or route' }),
   429: Type.Ref(ErrorBody, { description: 'Rate limit exceeded' }),
   500: Type.Ref(ErrorBody, { description: 'Server error; retry with backoff' }),
+  503: Type.Ref(ErrorBody, { description: 'Temporarily unavailable (storage unreachable); retry after the Retry-After seconds' }),
+};
+
+/**
+ * What a route that reads a request body may answer before its handler runs (every
+ * POST, PUT and DELETE: Fastify parses a body whenever one is sent).
+ */
+export const bodyErrorResponses = {
+  413: Type.Ref(ErrorBody, { description: 'Request body too large' }),
+  415: Type.Ref(ErrorBody, { description: 'Unsupported Content-Type of the request body' }),
+};
+
+/** Routes with a response cache answer a matching If-None-Match with 304 and no body. */
+export const notModifiedResponse = {
+  304: Type.Null({ description: 'Not modified: the If-None-Match ETag is still current (no body, not counted)' }),
 };
 
 export const DataWindowSchema = Type.Object(
