@@ -10,7 +10,6 @@ import { bodyErrorResponses, errorResponses } from '../schemas/common.ts';
 // (HttpOnly, SameSite=Lax, Secure when the request came over TLS).
 
 const authErrors = {
-  400: errorResponses[400],
   401: errorResponses[401],
   403: errorResponses[403],
   409: Type.Ref('ErrorBody', { description: 'Email already registered' }),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { malformedRequestResponse } from '../schemas/common.ts';
 
 const Check = Type.Object({ name: Type.String(), ok: Type.Boolean(), error: Type.Optional(Type.String()) });
 const Readiness = Type.Object({
@@ -16,7 +17,7 @@ export async function healthRoutes(app: FastifyInstance) {
         operationId: 'getLiveness',
         summary: 'Liveness: the process answers',
         tags: ['operations'],
-        response: { 200: Type.Object({ success: Type.Boolean(), status: Type.String() }) },
+        response: { 200: Type.Object({ success: Type.Boolean(), status: Type.String() }), ...malformedRequestResponse },
       },
     },
     async () => ({ success: true, status: 'ok' }),
@@ -29,7 +30,7 @@ export async function healthRoutes(app: FastifyInstance) {
         operationId: 'getReadiness',
         summary: 'Readiness: database (and Redis when configured) reachable',
         tags: ['operations'],
-        response: { 200: Readiness, 503: Readiness },
+        response: { 200: Readiness, ...malformedRequestResponse, 503: Readiness },
       },
     },
     async (_req, reply) => {

@@ -59,8 +59,14 @@ export const errorResponses = {
  * POST, PUT and DELETE: Fastify parses a body whenever one is sent).
  */
 export const bodyErrorResponses = {
+  400: Type.Ref(ErrorBody, { description: 'Bad request: malformed, truncated or invalid request body or parameter' }),
   413: Type.Ref(ErrorBody, { description: 'Request body too large' }),
   415: Type.Ref(ErrorBody, { description: 'Unsupported Content-Type of the request body' }),
+};
+
+/** What any route answers to a request that is malformed at the HTTP level (e.g. a repeated Host header). */
+export const malformedRequestResponse = {
+  400: Type.Ref(ErrorBody, { description: 'Malformed request, e.g. a repeated Host header (the connection is closed)' }),
 };
 
 /** Routes with a response cache answer a matching If-None-Match with 304 and no body. */
