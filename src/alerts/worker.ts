@@ -83,8 +83,12 @@ export interface DeliveryWorker {
   start(): void;
   /** Look for due rows now (the dispatcher calls this after creating rows). */
   wake(): void;
-  /** Stops claiming, waits for sends in flight and writes their results. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming, waits for sends in flight and writes their results. Sends still
+   * unanswered after `graceMs` are interrupted: their attempt is recorded and the row
+   * is made due at once with its lease freed, so another instance sends it now.
+   */
+  stop(o?: { graceMs?: number }): Promise<void>;
   /** Tests and the CLI: sends everything due now, writes results, repeats until nothing is due. */
   runOnce(): Promise<number>;
   /** Sends one claimed row and writes its result (the test endpoint). */
@@ -104,6 +108,8 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   const running = new Set<Promise<unknown>>();
   let flushing: Promise<void> | null = null;
   let flushTimer: NodeJS.Timeout | null = null;
+  /** Aborted when a stopping worker's grace period ends: sends still waiting give up. */
+  const interrupt = new AbortController();
 
   /** Sends claimed rows; returns the completions (not yet written). */
   async function sendRows(rows: Delivery[], maxAttempts: number, onEach?: (c: Completion, r: SendReport) => void): Promise<SendReport[]> {
@@ -139,7 +145,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
           };
         } else {
           try {
-            outcome = await channel.send(row, target, AbortSignal.timeout(d.timeoutMs));
+            outcome = await channel.send(row, target, AbortSignal.any([AbortSignal.timeout(d.timeoutMs), interrupt.signal]));
           } catch (err) {
             // Channels report failures; a throw is a bug, treated as a retryable failure.
             outcome = { ok: false, statusCode: null, error: `internal error: ${(err as Error).message}`, retryAfterMs: null, permanent: false };
@@ -155,6 +161,13 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
         } else if (cancelled) {
           status = 'cancelled';
           attemptOutcome = 'cancelled';
+        } else if (interrupt.signal.aborted && outcome.statusCode === null) {
+          // Cut off by shutdown before any answer: not the receiver's failure, so no
+          // backoff; due now (same delivery id) for another worker.
+          status = 'pending';
+          attemptOutcome = 'retry';
+          nextAttemptAt = d.clock.now().toISOString();
+          outcome = { ...outcome, error: `interrupted: the sending instance shut down before an answer (${outcome.error})` };
         } else if (outcome.disableChannel) {
           status = 'failed';
           attemptOutcome = 'disabled';
@@ -280,11 +293,13 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
       pump();
     },
     wake: pump,
-    async stop() {
+    async stop(o = {}) {
       stopping = true;
       if (timer) clearInterval(timer);
       timer = null;
+      const grace = o.graceMs === undefined ? null : setTimeout(() => interrupt.abort(), Math.max(0, o.graceMs));
       while (running.size) await Promise.allSettled([...running]);
+      if (grace) clearTimeout(grace);
       if (flushTimer) clearTimeout(flushTimer);
       flushTimer = null;
       await flush();
