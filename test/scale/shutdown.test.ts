@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { EventSource } from 'eventsource';
+import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { systemClock } from '../../src/services/context.ts';
 import { createServices, type Services } from '../../src/services/index.ts';
@@ -12,14 +13,15 @@ import { getJson } from '../helpers/app.ts';
 import { startFleet, type TestFleet } from '../helpers/fleet.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
 import { send } from '../helpers/users.ts';
-import { type Deployment, deployment, type Instance, problems, startInstance, until } from './instances.ts';
+import { DATABASE_URL, type Deployment, deployment, type Instance, problems, startInstance, until } from './instances.ts';
 
 // Graceful shutdown of a real server process (SIGTERM): stream clients get a
 // final `shutdown` event, a poll in flight gives its lease back, a delivery whose
 // receiver answers within the grace period is finished and recorded, one whose
 // receiver never answers is interrupted and left due at once, and the process
 // exits 0 within SHUTDOWN_TIMEOUT_SECONDS. A second instance (deliver role only)
-// then sends the interrupted delivery right away, not after its 31 s lease.
+// then sends the interrupted delivery right away, not after its 31 s lease. A
+// shutdown that cannot finish in time (its writes blocked) exits 1 at the bound.
 
 const SHUTDOWN_SECONDS = 6;
 
@@ -193,6 +195,42 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       throw explain(err);
     } finally {
       es?.close();
+    }
+  });
+
+  test('a shutdown that cannot finish within SHUTDOWN_TIMEOUT_SECONDS exits 1 at the bound', async () => {
+    // The delivery results cannot be written: the test holds a lock on the table.
+    const locker = new pg.Client({ connectionString: DATABASE_URL });
+    await locker.connect();
+    try {
+      receiver.reply = () => ({ status: 204, delayMs: 3_000 });
+      const c = await startInstance('C', { ...env, SHUTDOWN_TIMEOUT_SECONDS: '1' }, ['--role=deliver']);
+      instances.push(c);
+      const before = receiver.requests.length;
+      const payload = incident('github', { impact: 'major' });
+      await services.repos.events.append(store.db, {
+        type: 'incident.created',
+        vendor: 'github',
+        entityKind: 'incident',
+        entityId: payload.id,
+        occurredAt: new Date().toISOString(),
+        payload,
+      } as never);
+      await until(() => receiver.requests.length > before, 'C is sending', 20_000);
+      await locker.query('begin');
+      await locker.query(`lock table "${dep.schema}".deliveries in access exclusive mode`);
+      const signalled = Date.now();
+      c.child.kill('SIGTERM');
+      const exit = await c.exit;
+      const tookMs = exit.at - signalled;
+      assert.equal(exit.code, 1);
+      assert.ok(tookMs >= 1000 && tookMs < 3000, `exited after ${tookMs} ms`);
+      assert.ok(c.lines.some((l) => l.msg === 'shutdown did not finish within SHUTDOWN_TIMEOUT_SECONDS; exiting'));
+    } catch (err) {
+      throw explain(err);
+    } finally {
+      await locker.query('rollback').catch(() => {});
+      await locker.end();
     }
   });
 });

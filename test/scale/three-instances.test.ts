@@ -190,17 +190,19 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       // Recipients: pro accounts watching openai with a webhook to the local receiver
       // (set up over HTTP, spread across the instances).
       const users = await Promise.all(Array.from({ length: USERS }, (_, i) => proUser(`hook${i}`)));
-      for (const [i, u] of users.entries()) {
-        const inst = instances[i % 3]!;
-        const headers = { 'x-api-key': u.key };
-        const w = await send(`${inst.api}/watchlist`, 'PUT', headers, { vendors: ['openai'] });
-        assert.equal(w.status, 200, JSON.stringify(w.body));
-        const p = await send(`${inst.api}/notification-preferences`, 'PUT', headers, {
-          webhook: { enabled: true, url: `${receiver.url}/hook/${i}` },
-          in_app: { enabled: false },
-        });
-        assert.equal(p.status, 200, JSON.stringify(p.body));
-      }
+      await Promise.all(
+        users.map(async (u, i) => {
+          const inst = instances[i % 3]!;
+          const headers = { 'x-api-key': u.key };
+          const w = await send(`${inst.api}/watchlist`, 'PUT', headers, { vendors: ['openai'] });
+          assert.equal(w.status, 200, JSON.stringify(w.body));
+          const p = await send(`${inst.api}/notification-preferences`, 'PUT', headers, {
+            webhook: { enabled: true, url: `${receiver.url}/hook/${i}` },
+            in_app: { enabled: false },
+          });
+          assert.equal(p.status, 200, JSON.stringify(p.body));
+        }),
+      );
 
       // The burst: events committed to the log in one transaction (as one ingestion
       // poll does); every instance's dispatcher finds them, one of them creates the rows.
