@@ -245,14 +245,20 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     const rows = await d.deliveries.claim(owner, free, now, new Date(now.getTime() + leaseMs(d.timeoutMs)));
     if (!rows.length) return 0;
     inFlight += rows.length;
+    let reported = 0;
     const task = sendRows(rows, MAX_ATTEMPTS, (c) => {
+      reported++;
       pending.push(c);
       inFlight--;
       scheduleFlush();
     })
-      .then((reports) => {
+      .catch((err) => {
+        // A bug, not a send failure (channels report those): never an unhandled rejection.
+        d.log?.error({ err }, 'alert delivery: sending claimed rows failed; they are sent again after their lease');
+      })
+      .then(() => {
         // Rows that were not attempted (preferences could not be read) stay leased; free their slots.
-        inFlight -= rows.length - reports.length;
+        inFlight -= rows.length - reported;
       })
       .finally(() => {
         running.delete(task);
