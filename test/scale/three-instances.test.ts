@@ -68,16 +68,18 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
     // All three start together on an empty schema (migrations under the migrator's
     // lock), while the operator CLI creates the free account of the rate-limit check.
     const email = uniqueEmail('free');
-    const [a, b, c, key] = await Promise.all([
-      startInstance('A', env),
-      startInstance('B', env),
-      startInstance('C', env),
+    // Each one is remembered as soon as it runs, so `after` stops it even if another fails to start.
+    const started = (name: string) => startInstance(name, env).then((i) => void instances.push(i));
+    const [, , , key] = await Promise.all([
+      started('A'),
+      started('B'),
+      started('C'),
       (async () => {
         await cli(env, ['users', 'create', '--email', email, '--password', 'correct horse battery', '--plan', 'free']);
         return (await cli(env, ['keys', 'create', '--email', email])).trim().split('\n').pop()!;
       })(),
     ]);
-    instances = [a!, b!, c!];
+    instances.sort((x, y) => x.name.localeCompare(y.name));
     freeKey = key;
     assert.match(freeKey, /^vis_[A-Za-z0-9]{32,}$/);
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
