@@ -5,7 +5,7 @@ import { isPlan, type Plan, type PlanPolicy, PLANS } from './domain/plans.ts';
 // a bad value stops the process with a message naming the variable.
 
 export type Role = 'api' | 'ingest' | 'deliver';
-const ROLES: readonly Role[] = ['api', 'ingest', 'deliver'];
+export const ROLES: readonly Role[] = ['api', 'ingest', 'deliver'];
 
 export interface Config {
   port: number;
@@ -54,6 +54,13 @@ export interface Config {
   ingestMaxBytes: number;
   /** Run the polling schedule in a worker thread, off the API's event loop. */
   ingestWorker: boolean;
+  /**
+   * Lease of one source poll (INGEST_LEASE_SECONDS): how long a poller that died
+   * mid-poll keeps other instances off the source. Longer than a poll's deadline.
+   */
+  ingestLeaseSeconds: number;
+  /** Bound on a graceful shutdown (SHUTDOWN_TIMEOUT_SECONDS); past it the process exits 1. */
+  shutdownTimeoutSeconds: number;
   /** Vendor catalog file; null = catalog/vendors.json of the project. */
   catalogFile: string | null;
   /** Demo mode: seconds between two steps of the simulated fleet. */
@@ -184,6 +191,14 @@ function metricsToken(env: Env): string | null {
   return v;
 }
 
+/** Role names from ROLES or the server's --role flag; `source` names where they came from. */
+export function parseRoles(values: string[], source: string): Role[] {
+  for (const r of values) {
+    if (!ROLES.includes(r as Role)) throw new ConfigError(source, `unknown role '${r}' (roles: ${ROLES.join(', ')})`);
+  }
+  return [...new Set(values as Role[])];
+}
+
 const withSlash = (u: string) => (u.endsWith('/') ? u : `${u}/`);
 
 export function loadConfig(env: Env = process.env): Config {
@@ -193,10 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const ingest = env.INGEST || 'live';
   if (ingest !== 'live' && ingest !== 'off') throw new ConfigError('INGEST', `must be 'live' or 'off', got '${ingest}'`);
-  const roles = list(env, 'ROLES');
-  for (const r of roles) {
-    if (!ROLES.includes(r as Role)) throw new ConfigError('ROLES', `unknown role '${r}' (roles: ${ROLES.join(', ')})`);
-  }
+  const roles = parseRoles(list(env, 'ROLES'), 'ROLES');
   const schema = env.DATABASE_SCHEMA || null;
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new ConfigError('DATABASE_SCHEMA', 'must be a lowercase SQL identifier');
@@ -215,6 +227,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const demo = bool(env, 'DEMO', false);
   const ingestConcurrency = int(env, 'INGEST_CONCURRENCY', 16, 1, 512);
+  const ingestTimeoutMs = int(env, 'INGEST_TIMEOUT_MS', 10_000, 100, 120_000);
+  // Default: three poll deadlines plus 30 s, so a live poller never loses its lease.
+  const ingestLeaseSeconds = int(env, 'INGEST_LEASE_SECONDS', Math.ceil((ingestTimeoutMs * 3) / 1000) + 30, 1, 86_400);
+  if (ingestLeaseSeconds * 1000 <= ingestTimeoutMs) {
+    throw new ConfigError('INGEST_LEASE_SECONDS', `must be longer than a poll's deadline (INGEST_TIMEOUT_MS = ${ingestTimeoutMs} ms), got ${ingestLeaseSeconds}`);
+  }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
@@ -239,7 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     demo,
     rateLimits: rateLimits(env),
     logLevel,
-    roles: roles.length ? (roles as Role[]) : [...ROLES],
+    roles: roles.length ? roles : [...ROLES],
     mcpPort,
     publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
@@ -252,9 +270,11 @@ export function loadConfig(env: Env = process.env): Config {
     ingestConcurrency,
     // The simulated fleet is one local host; real vendors each get a small share.
     ingestHostConcurrency: int(env, 'INGEST_HOST_CONCURRENCY', demo ? ingestConcurrency : 2, 1, 512),
-    ingestTimeoutMs: int(env, 'INGEST_TIMEOUT_MS', 10_000, 100, 120_000),
+    ingestTimeoutMs,
     ingestMaxBytes: int(env, 'INGEST_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     ingestWorker: bool(env, 'INGEST_WORKER', true),
+    ingestLeaseSeconds,
+    shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600),
     catalogFile: env.CATALOG_FILE ? path.resolve(env.CATALOG_FILE) : null,
     demoStepSeconds: int(env, 'DEMO_STEP_SECONDS', 5, 1, 3600),
     demoSeed: env.DEMO_SEED ? int(env, 'DEMO_SEED', 1, 0, 2 ** 31 - 1) : null,

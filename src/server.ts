@@ -1,11 +1,17 @@
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { parseServerArgs } from './cli-args.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { listenForProbes, type ProbeListener } from './probe-listener.ts';
 
-// Process shell only: configuration, the app, listen, signals.
-async function main() {
-  let config;
+// Process shell only: configuration (environment, then flags), the app, listen,
+// signals. See docs/deployment.md for roles and the shutdown sequence.
+
+function readConfig(): Config {
   try {
-    config = loadConfig();
+    const args = parseServerArgs(process.argv.slice(2));
+    // A flag overrides its environment variable; the rest is validated as usual.
+    return loadConfig(args.roles ? { ...process.env, ROLES: args.roles.join(',') } : process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`Configuration error: ${err.message}`);
@@ -13,23 +19,84 @@ async function main() {
     }
     throw err;
   }
-  const app = await buildApp(config);
+}
+
+/** Time kept back from the delivery grace period to write results and close the store. */
+const reserveMs = (budgetMs: number) => Math.min(2_000, budgetMs / 4);
+
+/**
+ * Graceful shutdown within SHUTDOWN_TIMEOUT_SECONDS: open event streams get a
+ * `shutdown` event and end, the listener stops accepting, polls in flight are
+ * aborted and their leases freed, deliveries in flight get until the grace period
+ * ends to answer (their results are written) and are then interrupted and made
+ * due at once for another instance. Exit 0 when all that is done, 1 at the bound.
+ */
+function onSignals(app: FastifyInstance, config: Config, probes: () => ProbeListener | null) {
   let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      app.log.warn({ signal }, 'second signal during shutdown: exiting now');
+      process.exit(1);
+    }
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000);
-    timer.unref();
-    await app.close();
+    const started = Date.now();
+    const budgetMs = config.shutdownTimeoutSeconds * 1000;
+    app.log.info({ signal, timeoutSeconds: config.shutdownTimeoutSeconds }, 'shutting down');
+    const bound = setTimeout(() => {
+      app.log.error({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_SECONDS; exiting');
+      process.exit(1);
+    }, budgetMs);
+    bound.unref();
+    // Halfway, connections that are still open (a slow client, a long MCP stream) are cut so closing can finish.
+    const cut = setTimeout(() => app.server.closeAllConnections(), budgetMs / 2);
+    cut.unref();
+    // Deliveries drain from now on, alongside the HTTP side; the app's own close awaits the same drain.
+    const drained = app.alerts.stop({ graceMs: budgetMs - reserveMs(budgetMs) });
+    try {
+      await probes()?.close();
+      await app.close();
+      await drained;
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+    app.log.info({ ms: Date.now() - started }, 'shut down');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
-  if (config.mcpPort !== null) {
-    const port = await app.mcp.listenOnOwnPort();
-    app.log.info({ port }, 'MCP endpoint also listening on its own port');
+}
+
+async function main() {
+  const config = readConfig();
+  const app = await buildApp(config);
+  let probes: ProbeListener | null = null;
+  onSignals(app, config, () => probes);
+  const serving = config.roles.includes('api');
+  let port: number;
+  if (serving) {
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    port = typeof address === 'object' && address ? address.port : config.port;
+  } else {
+    // Workers only: the app starts its pollers and delivery workers on ready; the
+    // port answers probes (and metrics) alone.
+    await app.ready();
+    probes = await listenForProbes(app, config.port, config.host, config.roles);
+    port = probes.port;
+  }
+  app.log.info(
+    {
+      roles: config.roles,
+      port,
+      polling: config.roles.includes('ingest') && config.ingest === 'live',
+      delivering: config.roles.includes('deliver') && config.deliver,
+    },
+    `started with roles ${config.roles.join(',')} on port ${port}${serving ? '' : ' (probes only)'}`,
+  );
+  if (serving && config.mcpPort !== null) {
+    const mcpPort = await app.mcp.listenOnOwnPort();
+    app.log.info({ port: mcpPort }, 'MCP endpoint also listening on its own port');
   }
 }
 

@@ -25,7 +25,13 @@ export interface AlertRuntime {
   available: ChannelAvailability;
   /** Background dispatch and delivery. */
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops dispatching and delivering; sends in flight get `graceMs` (unbounded if not
+   * given) to answer, then are interrupted and left due for another instance. Calling
+   * it again returns the same stop (the process shell starts it on a signal, the
+   * app's close waits for it).
+   */
+  stop(o?: { graceMs?: number }): Promise<void>;
   /** Dispatch then deliver everything due now (tests, CLI). */
   runOnce(): Promise<{ dispatched: number; attempted: number }>;
 }
@@ -74,6 +80,7 @@ export function createAlertRuntime(o: {
   let unsubscribe: (() => void) | null = null;
   let dispatching: Promise<void> | null = null;
   let again = false;
+  let stopped: Promise<void> | null = null;
 
   const dispatch = () => {
     if (!running) return;
@@ -110,14 +117,17 @@ export function createAlertRuntime(o: {
       worker.start();
       dispatch();
     },
-    async stop() {
-      running = false;
-      unsubscribe?.();
-      if (timer) clearInterval(timer);
-      if (dispatching) await dispatching;
-      await worker.stop();
-      await Promise.all(Object.values(channels).map((c) => c?.close?.()));
-      await agent.close();
+    stop(s = {}) {
+      stopped ??= (async () => {
+        running = false;
+        unsubscribe?.();
+        if (timer) clearInterval(timer);
+        if (dispatching) await dispatching;
+        await worker.stop(s);
+        await Promise.all(Object.values(channels).map((c) => c?.close?.()));
+        await agent.close();
+      })();
+      return stopped;
     },
     async runOnce() {
       const dispatched = await dispatcher.runOnce();

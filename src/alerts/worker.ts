@@ -86,8 +86,12 @@ export interface DeliveryWorker {
   start(): void;
   /** Look for due rows now (the dispatcher calls this after creating rows). */
   wake(): void;
-  /** Stops claiming, waits for sends in flight and writes their results. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming, waits for sends in flight and writes their results. Sends still
+   * unanswered after `graceMs` are interrupted: their attempt is recorded and the row
+   * is made due at once with its lease freed, so another instance sends it now.
+   */
+  stop(o?: { graceMs?: number }): Promise<void>;
   /** Tests and the CLI: sends everything due now, writes results, repeats until nothing is due. */
   runOnce(): Promise<number>;
   /** Sends one claimed row and writes its result (the test endpoint). */
@@ -107,6 +111,8 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   const running = new Set<Promise<unknown>>();
   let flushing: Promise<void> | null = null;
   let flushTimer: NodeJS.Timeout | null = null;
+  /** Aborted when a stopping worker's grace period ends: sends still waiting give up. */
+  const interrupt = new AbortController();
 
   /** Sends claimed rows; returns the completions (not yet written). */
   async function sendRows(rows: Delivery[], maxAttempts: number, onEach?: (c: Completion, r: SendReport) => void): Promise<SendReport[]> {
@@ -142,7 +148,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
           };
         } else {
           try {
-            outcome = await channel.send(row, target, AbortSignal.timeout(d.timeoutMs));
+            outcome = await channel.send(row, target, AbortSignal.any([AbortSignal.timeout(d.timeoutMs), interrupt.signal]));
           } catch (err) {
             // Channels report failures; a throw is a bug, treated as a retryable failure.
             outcome = { ok: false, statusCode: null, error: `internal error: ${(err as Error).message}`, retryAfterMs: null, permanent: false };
@@ -158,6 +164,13 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
         } else if (cancelled) {
           status = 'cancelled';
           attemptOutcome = 'cancelled';
+        } else if (interrupt.signal.aborted && outcome.statusCode === null) {
+          // Cut off by shutdown before any answer: not the receiver's failure, so no
+          // backoff; due now (same delivery id) for another worker.
+          status = 'pending';
+          attemptOutcome = 'retry';
+          nextAttemptAt = d.clock.now().toISOString();
+          outcome = { ...outcome, error: `interrupted: the sending instance shut down before an answer (${outcome.error})` };
         } else if (outcome.disableChannel) {
           status = 'failed';
           attemptOutcome = 'disabled';
@@ -238,14 +251,20 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     const rows = await d.deliveries.claim(owner, free, now, new Date(now.getTime() + leaseMs(d.timeoutMs)));
     if (!rows.length) return 0;
     inFlight += rows.length;
+    let reported = 0;
     const task = sendRows(rows, MAX_ATTEMPTS, (c) => {
+      reported++;
       pending.push(c);
       inFlight--;
       scheduleFlush();
     })
-      .then((reports) => {
+      .catch((err) => {
+        // A bug, not a send failure (channels report those): never an unhandled rejection.
+        d.log?.error({ err }, 'alert delivery: sending claimed rows failed; they are sent again after their lease');
+      })
+      .then(() => {
         // Rows that were not attempted (preferences could not be read) stay leased; free their slots.
-        inFlight -= rows.length - reports.length;
+        inFlight -= rows.length - reported;
       })
       .finally(() => {
         running.delete(task);
@@ -286,11 +305,13 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
       pump();
     },
     wake: pump,
-    async stop() {
+    async stop(o = {}) {
       stopping = true;
       if (timer) clearInterval(timer);
       timer = null;
+      const grace = o.graceMs === undefined ? null : setTimeout(() => interrupt.abort(), Math.max(0, o.graceMs));
       while (running.size) await Promise.allSettled([...running]);
+      if (grace) clearTimeout(grace);
       if (flushTimer) clearTimeout(flushTimer);
       flushTimer = null;
       await flush();

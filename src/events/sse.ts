@@ -18,6 +18,19 @@ export const OPENING = Buffer.from(`retry: ${RETRY_MS}\n\n`);
 export const PING = Buffer.from(': ping\n\n');
 export const CLOSING = Buffer.from(': server closing, reconnect\n\n');
 
+/** Reconnect delay suggested by the shutdown event: spread over this range so clients do not return all at once. */
+export const SHUTDOWN_RETRY_MS = { min: 1000, spread: 2000 } as const;
+
+/**
+ * The last event of a stream ended by a shutting-down server. No `id:` line, so the
+ * client's resume point stays at the last incident event; `retry:` asks it to come
+ * back sooner than the usual 5 s (to another instance, through the load balancer).
+ */
+export function shutdownFrame(at: Date, retryMs: number): Buffer {
+  const data = { type: 'shutdown', occurredAt: at.toISOString(), reconnectAfterMs: retryMs };
+  return Buffer.from(`event: shutdown\nretry: ${retryMs}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
 export function frame(id: number | null, event: string, data: unknown): Buffer {
   const head = id === null ? '' : `id: ${id}\n`;
   return Buffer.from(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

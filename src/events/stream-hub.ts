@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../domain/events.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { EventBus } from './bus.ts';
-import { CLOSING, eventFrame, PING } from './sse.ts';
+import { CLOSING, eventFrame, PING, SHUTDOWN_RETRY_MS, shutdownFrame } from './sse.ts';
 import type { StreamConnection } from './stream-connection.ts';
 
 // The process's side of the incident stream: ONE bus subscription for all open
@@ -162,12 +162,19 @@ export class StreamHub {
     this.o.onTick?.();
   }
 
-  /** Ends every stream with a last comment (clients reconnect, to another instance if there is one). */
+  /**
+   * Ends every stream with a `shutdown` event and a last comment; clients reconnect
+   * after the event's `retry:` (spread per client), to another instance if there is one.
+   */
   async close() {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     this.unsubscribe?.();
-    for (const c of this.clients) c.end(CLOSING);
+    const at = new Date();
+    for (const c of this.clients) {
+      const retryMs = SHUTDOWN_RETRY_MS.min + Math.floor(Math.random() * SHUTDOWN_RETRY_MS.spread);
+      c.end(Buffer.concat([shutdownFrame(at, retryMs), CLOSING]));
+    }
     this.clients.clear();
     await this.chain;
   }

@@ -118,6 +118,7 @@ export function createIngestRuntime(d: {
       maxBytes: config.ingestMaxBytes,
       defaultIntervalSeconds: config.pollIntervalSeconds,
       eventRetentionDays: config.eventRetentionDays,
+      leaseMs: config.ingestLeaseSeconds * 1000,
     },
   });
   const useWorker = d.worker ?? config.ingestWorker;

@@ -13,6 +13,13 @@ const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
 const ENTRY = new URL('./worker.ts', import.meta.url).href;
 const RESTART_DELAY_MS = 5_000;
 
+/**
+ * How long a stopping worker may take to abort its polls and free their leases
+ * before it is terminated (leases then run out on their own): within the
+ * process's shutdown bound, and never more than 15 s.
+ */
+const stopTimeoutMs = (config: Config) => Math.min(15_000, Math.max(500, (config.shutdownTimeoutSeconds * 1000) / 2));
+
 export interface IngestWorker {
   /** One round on the worker thread (the caller's thread stays free). */
   round(options: Pick<RoundOptions, 'force' | 'vendor'>): Promise<RoundReport>;
@@ -76,7 +83,10 @@ export function startIngestWorker(o: {
       const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
       w.postMessage('stop');
       // Polls in flight are aborted by the worker; if it does not finish in time it is terminated.
-      const timer = setTimeout(() => void w.terminate(), 15_000);
+      const timer = setTimeout(() => {
+        o.log.warn({ timeoutMs: stopTimeoutMs(o.config) }, 'ingestion worker did not stop in time; terminating it');
+        void w.terminate();
+      }, stopTimeoutMs(o.config));
       await exited;
       clearTimeout(timer);
     },

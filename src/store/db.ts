@@ -57,10 +57,24 @@ function openPostgres(url: string, schema: string | null): Store {
   const store = withCommon(db, 'postgres', schema);
   const migrate = store.migrate;
   store.migrate = async () => {
-    if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+    if (schema) await createSchema(db, schema);
     await migrate();
   };
   return store;
+}
+
+/**
+ * `create schema if not exists` is not safe against itself: instances starting
+ * together on a fresh database race on the catalog's unique index. Losing that
+ * race is fine when the schema exists afterwards (as Kysely's migrator does for its tables).
+ */
+async function createSchema(db: Kysely<Database>, schema: string) {
+  try {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  } catch (err) {
+    const found = await sql<{ n: number }>`select count(*)::int as n from pg_namespace where nspname = ${schema}`.execute(db);
+    if (!found.rows[0]?.n) throw err;
+  }
 }
 
 function withCommon(db: Kysely<Database>, dialect: Dialect, schema: string | null = null): Store {

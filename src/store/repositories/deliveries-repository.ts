@@ -214,6 +214,39 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
     async claim(owner: string, limit: number, now: Date, leaseUntil: Date): Promise<Delivery[]> {
       if (limit <= 0) return [];
       const at = now.toISOString();
+      if (dialect === 'postgres') {
+        // The locking pick is a MATERIALIZED CTE so it runs exactly once. Written as
+        // `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)`, PostgreSQL may plan a
+        // nested-loop semi join that re-runs the subquery for every candidate row;
+        // each run skips the rows the statement already took and locks the next n,
+        // so one claim of 16 took every due row (seen on fresh tables, no statistics).
+        const rows = await db
+          .with(
+            (cte) => cte('picked').materialized(),
+            (q) =>
+              q
+                .selectFrom('deliveries')
+                .select('id')
+                .where('status', '=', 'pending')
+                .where('next_attempt_at', '<=', at)
+                .orderBy('next_attempt_at')
+                .limit(limit)
+                .forUpdate()
+                .skipLocked(),
+          )
+          .updateTable('deliveries')
+          .set((eb) => ({
+            lease_owner: owner,
+            attempts: eb('deliveries.attempts', '+', 1),
+            next_attempt_at: leaseUntil.toISOString(),
+            updated_at: at,
+          }))
+          .from('picked')
+          .whereRef('deliveries.id', '=', 'picked.id')
+          .returningAll('deliveries')
+          .execute();
+        return rows.map(toDelivery);
+      }
       const rows = await db
         .updateTable('deliveries')
         .set((eb) => ({
@@ -223,15 +256,13 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
           updated_at: at,
         }))
         .where('id', 'in', (eb) => {
-          let q = eb
+          return eb
             .selectFrom('deliveries')
             .select('id')
             .where('status', '=', 'pending')
             .where('next_attempt_at', '<=', at)
             .orderBy('next_attempt_at')
             .limit(limit);
-          if (dialect === 'postgres') q = q.forUpdate().skipLocked();
-          return q;
         })
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', at)
