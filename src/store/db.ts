@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { reportingUnavailable } from './unavailable.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -39,7 +40,7 @@ function openSqlite(dataDir: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: reportingUnavailable(new SqliteDialect({ database })) });
   return withCommon(db, 'sqlite');
 }
 
@@ -53,7 +54,12 @@ function openPostgres(url: string, schema: string | null): Store {
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Nor a connection that is checked out but between two statements when the server
+  // goes away (57P01 on shutdown): pg emits 'error' on the client, which the pool only
+  // listens to while the client is idle. The next statement on it fails (mapped to
+  // 'unavailable') and the pool discards it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Database>({ dialect: reportingUnavailable(new PostgresDialect({ pool })) });
   const store = withCommon(db, 'postgres', schema);
   const migrate = store.migrate;
   store.migrate = async () => {

@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { getJson, startApp, type TestApp } from '../helpers/app.ts';
+import { createThrowawayPg, type ThrowawayPg } from '../helpers/throwaway-pg.ts';
+import { createUser, send, type TestUser } from '../helpers/users.ts';
+import { assertUnavailable, percentile, sleep, until } from './support.ts';
+
+// PostgreSQL stopped and started again under traffic (a server of the test's own; both
+// CI legs run this). While it is down every request that needs it answers 503 with the
+// error body at once, /readyz says not ready, /healthz stays 200; when it is back the
+// same process serves again, and every write that was answered 200 is there.
+
+const WORKERS = 4;
+const USERS_PER_WORKER = 6;
+
+interface Sample {
+  phase: string;
+  kind: 'read' | 'write' | 'user-read';
+  status: number;
+  ms: number;
+  startedAt: number;
+  r: { status: number; headers: Headers; body: any };
+}
+
+describe('PostgreSQL stopped and restarted under traffic', () => {
+  let pg: ThrowawayPg;
+  let t: TestApp;
+  let slugs: string[];
+  const users: TestUser[][] = [];
+  /** user id → vendors whose add was answered 200. */
+  const accepted = new Map<string, Set<string>>();
+  const samples: Sample[] = [];
+  let phase = 'up';
+  let traffic: Promise<void>[] = [];
+  let running = false;
+
+  before(async () => {
+    pg = await createThrowawayPg();
+    t = await startApp({ env: { DATABASE_URL: pg.url, DATABASE_SCHEMA: 'faults' } });
+    slugs = (await getJson(`${t.api}/vendor-list`)).body.vendors.map((v: { id: string }) => v.id);
+    for (let w = 0; w < WORKERS; w++) {
+      users.push([]);
+      for (let i = 0; i < USERS_PER_WORKER; i++) {
+        const u = await createUser(t, 'pro');
+        users[w]!.push(u);
+        accepted.set(u.id, new Set());
+      }
+    }
+  });
+  after(async () => {
+    running = false;
+    await Promise.allSettled(traffic);
+    // The app drops its schema on close: the server must be up for that.
+    if (pg && !pg.running) await pg.start().catch(() => {});
+    await t?.close();
+    await pg?.close();
+  });
+
+  /** One worker: an uncached public read, an add to its user's watchlist, the user's watchlist; again and again. */
+  async function worker(w: number) {
+    let user = 0;
+    let next = 0;
+    const timed = async (kind: Sample['kind'], call: () => Promise<Sample['r']>) => {
+      const startedAt = performance.now();
+      const p = phase;
+      const r = await call();
+      samples.push({ phase: p, kind, status: r.status, ms: performance.now() - startedAt, startedAt, r });
+      return r;
+    };
+    while (running) {
+      await timed('read', () => getJson(`${t.api}/incidents?skipCache=true&limit=5`));
+      const u = users[w]![user]!;
+      const vendor = slugs[next]!;
+      const r = await timed('write', () => send(`${t.api}/watchlist/${vendor}`, 'POST', u.headers));
+      if (r.status === 200) accepted.get(u.id)!.add(vendor);
+      if (++next === slugs.length) {
+        next = 0;
+        user = (user + 1) % USERS_PER_WORKER;
+      }
+      await timed('user-read', () => getJson(`${t.api}/watchlist`, { headers: u.headers }));
+      await sleep(10);
+    }
+  }
+
+  const answeredSince = (since: number, kind: Sample['kind'], status: number) =>
+    samples.some((s) => s.startedAt >= since && s.kind === kind && s.status === status);
+
+  /** Stops the server, checks the outage, starts it, and returns the figures of this cycle. */
+  async function outage(mode: 'fast' | 'immediate') {
+    phase = `stopping (${mode})`;
+    const stopAt = performance.now();
+    await pg.stop(mode);
+    const stopped = performance.now();
+    phase = `down (${mode})`;
+    // Every kind of request that needs the database is refused promptly.
+    for (const kind of ['read', 'write', 'user-read'] as const) {
+      await until(`a 503 to a ${kind} after the stop`, () => answeredSince(stopped, kind, 503), 10_000);
+    }
+    const firstRefusal = samples.find((s) => s.startedAt >= stopAt && s.status === 503)!;
+    const health = await getJson(`${t.url}/healthz`);
+    assert.equal(health.status, 200, 'liveness does not depend on the database');
+    const ready = await getJson(`${t.url}/readyz`);
+    assert.equal(ready.status, 503);
+    assert.equal(ready.body.status, 'not_ready');
+    assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'database'), { name: 'database', ok: false, error: 'unreachable' });
+    await sleep(1_000);
+
+    phase = `starting (${mode})`;
+    await pg.start();
+    const started = performance.now();
+    phase = `back (${mode})`;
+    // No restart of the app: its pool makes new connections by itself.
+    const recoveryMs = await until(
+      'every kind of request to succeed again',
+      () => (['read', 'write', 'user-read'] as const).every((k) => answeredSince(started, k, 200)),
+      20_000,
+    );
+    assert.equal((await getJson(`${t.url}/readyz`)).status, 200);
+    const during = samples.filter((s) => s.startedAt >= stopped && s.startedAt < started);
+    return {
+      firstRefusalMs: Math.round(firstRefusal.startedAt + firstRefusal.ms - stopAt),
+      recoveryMs,
+      downRequests: during.length,
+      downP99Ms: Math.round(percentile(during.map((s) => s.ms), 99)),
+    };
+  }
+
+  test('503 while it is down, served again when it is back, no write answered 200 is lost', async (ctx) => {
+    running = true;
+    traffic = Array.from({ length: WORKERS }, (_, w) => worker(w));
+    await until('traffic flowing', () => samples.filter((s) => s.status === 200).length >= 30);
+
+    const fast = await outage('fast');
+    const crash = await outage('immediate');
+    await sleep(500);
+    running = false;
+    await Promise.all(traffic);
+
+    // Only two answers exist: 200, or 503 with the error body. No 500, no hang.
+    const other = samples.filter((s) => s.status !== 200 && s.status !== 503);
+    assert.deepEqual(other.map((s) => `${s.phase} ${s.kind} ${s.status} ${JSON.stringify(s.r.body)}`), []);
+    for (const s of samples.filter((x) => x.status === 503)) assertUnavailable(s.r, `${s.phase} ${s.kind}`);
+    const slowest = Math.max(...samples.map((s) => s.ms));
+    assert.ok(slowest < 10_000, `slowest answer ${Math.round(slowest)} ms`);
+    // Requests started while the server was down did not succeed by accident, and were all refused.
+    for (const mode of ['fast', 'immediate']) {
+      const down = samples.filter((s) => s.phase === `down (${mode})`);
+      assert.ok(down.length > 0);
+      assert.deepEqual([...new Set(down.map((s) => s.status))], [503], `down (${mode})`);
+    }
+    // After the last recovery everything succeeds.
+    const tail = samples.filter((s) => s.phase === 'back (immediate)').slice(-12);
+    assert.deepEqual([...new Set(tail.map((s) => s.status))], [200]);
+
+    // Nothing accepted is lost: every add answered 200 is in the user's watchlist.
+    let acceptedAdds = 0;
+    for (const list of users) {
+      for (const u of list) {
+        const want = accepted.get(u.id)!;
+        acceptedAdds += want.size;
+        const have = new Set<string>((await getJson(`${t.api}/watchlist`, { headers: u.headers })).body.vendors);
+        for (const v of want) assert.ok(have.has(v), `${u.email}: ${v} was accepted and is missing`);
+      }
+    }
+    assert.ok(acceptedAdds > 0);
+
+    const count = (s: number) => samples.filter((x) => x.status === s).length;
+    ctx.diagnostic(
+      `postgres: ${samples.length} requests (${count(200)} × 200, ${count(503)} × 503), ${acceptedAdds} accepted writes kept; ` +
+        `fast stop: first 503 ${fast.firstRefusalMs} ms after the stop began, ${fast.downRequests} requests while down (p99 ${fast.downP99Ms} ms), ` +
+        `recovered ${fast.recoveryMs} ms after start; immediate stop: first 503 ${crash.firstRefusalMs} ms, ` +
+        `p99 while down ${crash.downP99Ms} ms, recovered ${crash.recoveryMs} ms after start; slowest answer ${Math.round(slowest)} ms`,
+    );
+  });
+});
