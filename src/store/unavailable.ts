@@ -70,6 +70,8 @@ class MappedConnection implements DatabaseConnection {
   }
 }
 
+const isNoTransaction = (err: unknown) => /cannot rollback - no transaction is active/.test((err as Error)?.message ?? '');
+
 const innerOf = (c: DatabaseConnection) => (c instanceof MappedConnection ? c.inner : c);
 
 class MappedDriver implements Driver {
@@ -87,8 +89,15 @@ class MappedDriver implements Driver {
   commitTransaction(c: DatabaseConnection) {
     return this.inner.commitTransaction(c);
   }
-  rollbackTransaction(c: DatabaseConnection) {
-    return this.inner.rollbackTransaction(c);
+  async rollbackTransaction(c: DatabaseConnection) {
+    try {
+      await this.inner.rollbackTransaction(c);
+    } catch (err) {
+      // SQLite rolls a transaction back by itself on SQLITE_FULL, SQLITE_IOERR and the
+      // like; our ROLLBACK then fails and would replace the error that explains why.
+      if (isNoTransaction(err)) return;
+      throw err;
+    }
   }
   savepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {
     return this.inner.savepoint!(c, name, compile);

@@ -17,6 +17,7 @@ const errors = {
   403: errorResponses[403],
   404: errorResponses[404],
   500: errorResponses[500],
+  503: errorResponses[503],
 };
 
 export async function accountRoutes(app: FastifyInstance) {

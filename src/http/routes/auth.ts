@@ -16,6 +16,7 @@ const authErrors = {
   409: Type.Ref('ErrorBody', { description: 'Email already registered' }),
   429: errorResponses[429],
   500: errorResponses[500],
+  503: errorResponses[503],
 };
 
 export async function authRoutes(app: FastifyInstance) {

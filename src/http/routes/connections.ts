@@ -13,6 +13,7 @@ const errors = {
   403: errorResponses[403],
   404: errorResponses[404],
   500: errorResponses[500],
+  503: errorResponses[503],
 };
 
 // Same requirements as the account area's other routes (account.ts).

@@ -29,6 +29,7 @@ export async function feedRoutes(app: FastifyInstance) {
           200: Type.String({ description: 'RSS 2.0 (application/rss+xml) or Atom 1.0 (application/atom+xml)' }),
           404: errorResponses[404],
           500: errorResponses[500],
+          503: errorResponses[503],
         },
       },
       config: { auth: 'none' },
