@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
+import { getJson, type TestApp } from '../helpers/app.ts';
+import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
 import { createThrowawayPg, type ThrowawayPg } from '../helpers/throwaway-pg.ts';
 import { createUser, send, type TestUser } from '../helpers/users.ts';
 import { assertUnavailable, percentile, sleep, until } from './support.ts';
@@ -8,7 +9,9 @@ import { assertUnavailable, percentile, sleep, until } from './support.ts';
 // PostgreSQL stopped and started again under traffic (a server of the test's own; both
 // CI legs run this). While it is down every request that needs it answers 503 with the
 // error body at once, /readyz says not ready, /healthz stays 200; when it is back the
-// same process serves again, and every write that was answered 200 is there.
+// same process serves again, and every write that was answered 200 is there. The
+// process also polls a simulated fleet (INGEST=live, in its worker thread): polling
+// resumes by itself, and an incident opened during the outage arrives with its event.
 
 const WORKERS = 4;
 const USERS_PER_WORKER = 6;
@@ -24,6 +27,7 @@ interface Sample {
 
 describe('PostgreSQL stopped and restarted under traffic', () => {
   let pg: ThrowawayPg;
+  let fleet: TestFleet;
   let t: TestApp;
   let slugs: string[];
   const users: TestUser[][] = [];
@@ -36,7 +40,10 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
 
   before(async () => {
     pg = await createThrowawayPg();
-    t = await startApp({ env: { DATABASE_URL: pg.url, DATABASE_SCHEMA: 'faults' } });
+    fleet = await startFleet(['github', 'perplexity'], { clock: { now: () => new Date() } });
+    t = await startIngestApp(fleet, {
+      env: { DATABASE_URL: pg.url, DATABASE_SCHEMA: 'faults', INGEST: 'live', POLL_INTERVAL_SECONDS: '5', INGEST_TIMEOUT_MS: '1000' },
+    });
     slugs = (await getJson(`${t.api}/vendor-list`)).body.vendors.map((v: { id: string }) => v.id);
     for (let w = 0; w < WORKERS; w++) {
       users.push([]);
@@ -54,6 +61,7 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     if (pg && !pg.running) await pg.start().catch(() => {});
     await t?.close();
     await pg?.close();
+    await fleet?.close();
   });
 
   /** One worker: an uncached public read, an add to its user's watchlist, the user's watchlist; again and again. */
@@ -86,7 +94,7 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     samples.some((s) => s.startedAt >= since && s.kind === kind && s.status === status);
 
   /** Stops the server, checks the outage, starts it, and returns the figures of this cycle. */
-  async function outage(mode: 'fast' | 'immediate') {
+  async function outage(mode: 'fast' | 'immediate', whileDown?: () => string) {
     phase = `stopping (${mode})`;
     const stopAt = performance.now();
     await pg.stop(mode);
@@ -103,6 +111,7 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     assert.equal(ready.status, 503);
     assert.equal(ready.body.status, 'not_ready');
     assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'database'), { name: 'database', ok: false, error: 'unreachable' });
+    const news = whileDown?.();
     await sleep(1_000);
 
     phase = `starting (${mode})`;
@@ -116,12 +125,28 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
       20_000,
     );
     assert.equal((await getJson(`${t.url}/readyz`)).status, 200);
+    // Polling goes on by itself; news from the outage arrives, announced once. (A source whose
+    // poll was cut by the stop keeps its lease, 33 s here, and is polled after it.)
+    let pollResumedMs: number | null = null;
+    if (news) {
+      const back = new Date().toISOString();
+      pollResumedMs = await until(
+        'a poll stored after the restart',
+        async () => (await t.app.services.repos.sources.list()).some((x) => (x.lastSuccessAt ?? '') > back),
+        45_000,
+        200,
+      );
+      await until('the incident opened during the outage', async () => (await t.app.services.repos.incidents.get(news)) !== null, 45_000, 200);
+      const events = await t.app.services.repos.events.after(0, 10_000);
+      assert.deepEqual(events.filter((e) => e.entityId === news).map((e) => e.type), ['incident.created']);
+    }
     const during = samples.filter((s) => s.startedAt >= stopped && s.startedAt < started);
     return {
       firstRefusalMs: Math.round(firstRefusal.startedAt + firstRefusal.ms - stopAt),
       recoveryMs,
       downRequests: during.length,
       downP99Ms: Math.round(percentile(during.map((s) => s.ms), 99)),
+      pollResumedMs,
     };
   }
 
@@ -130,7 +155,8 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     traffic = Array.from({ length: WORKERS }, (_, w) => worker(w));
     await until('traffic flowing', () => samples.filter((s) => s.status === 200).length >= 30);
 
-    const fast = await outage('fast');
+    await until('a first round of polls', async () => (await t.app.services.repos.sources.list()).every((x) => x.lastSuccessAt !== null));
+    const fast = await outage('fast', () => fleet.sim.fleet.openIncident('github', { impact: 'major' }).id);
     const crash = await outage('immediate');
     await sleep(500);
     running = false;
@@ -168,7 +194,7 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     ctx.diagnostic(
       `postgres: ${samples.length} requests (${count(200)} × 200, ${count(503)} × 503), ${acceptedAdds} accepted writes kept; ` +
         `fast stop: first 503 ${fast.firstRefusalMs} ms after the stop began, ${fast.downRequests} requests while down (p99 ${fast.downP99Ms} ms), ` +
-        `recovered ${fast.recoveryMs} ms after start; immediate stop: first 503 ${crash.firstRefusalMs} ms, ` +
+        `recovered ${fast.recoveryMs} ms after start, a poll stored ${fast.pollResumedMs} ms after that; immediate stop: first 503 ${crash.firstRefusalMs} ms, ` +
         `p99 while down ${crash.downP99Ms} ms, recovered ${crash.recoveryMs} ms after start; slowest answer ${Math.round(slowest)} ms`,
     );
   });
