@@ -22,6 +22,10 @@ export interface ThrowawayPg {
   /** `fast` (default) ends sessions with 57P01 admin_shutdown; `immediate` is a crash. */
   stop(mode?: 'fast' | 'immediate'): Promise<void>;
   restart(): Promise<void>;
+  /** SIGSTOP to the server and its backends: connections stay open, nothing answers (a hung server). */
+  freeze(): void;
+  /** SIGCONT: the frozen server carries on. */
+  thaw(): void;
   /** Stops the server (if running) and removes its directory. Safe to call twice. */
   close(): Promise<void>;
   /** The server's log (for failure messages). */
@@ -60,10 +64,33 @@ function runSync(cmd: string, args: string[]) {
   spawnSync(file, argv, { stdio: 'ignore' });
 }
 
+/** The server's pid (postmaster.pid) and those of its children (from /proc: Linux). */
+function clusterPids(data: string): number[] {
+  const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid ...; comm may contain spaces, so read after the last ')'.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return [pid, ...children];
+}
+
 const live = new Set<ThrowawayPg>();
 // A test process that dies before its `after` hook still leaves no server behind.
 process.once('exit', () => {
   for (const pg of live) {
+    try {
+      for (const pid of clusterPids(path.join(pg.dir, 'data'))) process.kill(pid, 'SIGCONT');
+    } catch {
+      /* not running */
+    }
     try {
       if (pg.running) runSync('pg_ctl', ['-D', path.join(pg.dir, 'data'), '-m', 'immediate', '-w', 'stop']);
       fs.rmSync(pg.dir, { recursive: true, force: true });
@@ -84,6 +111,7 @@ export async function createThrowawayPg(): Promise<ThrowawayPg> {
     fs.chownSync(dir, uid, gid);
   }
   const port = await freePort();
+  let frozen = false;
   const pg: ThrowawayPg = {
     port,
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -104,7 +132,17 @@ export async function createThrowawayPg(): Promise<ThrowawayPg> {
       await pg.stop();
       await pg.start();
     },
+    freeze() {
+      // The postmaster first, so it forks no new backend meanwhile.
+      for (const pid of clusterPids(data)) process.kill(pid, 'SIGSTOP');
+      frozen = true;
+    },
+    thaw() {
+      for (const pid of clusterPids(data).reverse()) process.kill(pid, 'SIGCONT');
+      frozen = false;
+    },
     async close() {
+      if (frozen) pg.thaw();
       try {
         await pg.stop('immediate');
       } finally {
