@@ -131,6 +131,11 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     assert.equal(ready.status, 503);
     assert.equal(ready.body.status, 'not_ready');
     assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'database'), { name: 'database', ok: false, error: 'unreachable' });
+    // The web pages say the same in HTML.
+    const page = await fetch(`${t.url}/vendors/github`);
+    assert.equal(page.status, 503);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    assert.match(await page.text(), /Temporarily unavailable/);
     const news = whileDown?.();
     await sleep(1_000);
 
