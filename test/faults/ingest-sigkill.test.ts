@@ -113,9 +113,9 @@ describe('SIGKILL during ingestion', () => {
     const early = await t.app.ingest.scheduler.runRound();
     for (const s of leased) assert.equal(early.outcomes.find((o) => o.sourceId === s.id)?.status, 'skipped', s.id);
     // ... and polls them once it has expired.
-    const until_ = Math.max(...leased.map((s) => Date.parse(s.leaseUntil!)));
-    assert.ok(until_ - Date.now() <= LEASE_MS);
-    clock.current = new Date(until_ + 1_000);
+    const leaseEnd = Math.max(...leased.map((s) => Date.parse(s.leaseUntil!)));
+    assert.ok(leaseEnd - Date.now() <= LEASE_MS);
+    clock.current = new Date(leaseEnd + 1_000);
     const late = await t.app.ingest.scheduler.runRound();
     for (const s of leased) assert.match(late.outcomes.find((o) => o.sourceId === s.id)?.status ?? '', /^(updated|unchanged)$/, s.id);
     const final = await sources();

@@ -132,7 +132,7 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const urlOf = (slug: string) => (t.app.services.repos.sources.list(slug) as Promise<{ url: string }[]>).then((r) => r[0]!.url);
+  const urlOf = async (slug: string) => (await t.app.services.repos.sources.list(slug))[0]!.url;
   const snapshot = async (slug: string) => ({
     incidents: (await getJson(`${t.api}/incidents?vendor=${slug}&timePeriod=30d&limit=100&skipCache=true`)).body.items.map((i: any) => `${i.id} ${i.status}`).sort(),
     status: await t.app.services.status.vendorStatus(slug).then((v) => ({
