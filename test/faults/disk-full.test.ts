@@ -75,6 +75,10 @@ describe('disk full under the SQLite store', () => {
     mountpoint = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-diskfull-'));
     mountTmpfs(mountpoint);
     mounted = true;
+    // Should the process end before `after` runs, the mount still goes (lazily: files may be open).
+    process.once('exit', () => {
+      if (mounted) execFileSync('umount', ['-l', mountpoint], { stdio: 'ignore' });
+    });
     // SQLite whatever the leg (an empty DATABASE_URL means the embedded store).
     t = await startApp({ env: { DATA_DIR: path.join(mountpoint, 'data'), DATABASE_URL: '', API_KEY_MIN_PLAN: 'free' } });
     assert.equal(t.store.dialect, 'sqlite');
@@ -85,9 +89,13 @@ describe('disk full under the SQLite store', () => {
     slugs = (await getJson(`${t.api}/vendor-list`)).body.vendors.map((v: { id: string }) => v.id);
   });
   after(async () => {
-    await t?.close();
-    if (mounted) unmount(mountpoint);
-    if (mountpoint) fs.rmSync(mountpoint, { recursive: true, force: true });
+    try {
+      await t?.close();
+    } finally {
+      if (mounted) unmount(mountpoint);
+      mounted = false;
+      if (mountpoint) fs.rmSync(mountpoint, { recursive: true, force: true });
+    }
   });
 
   test('with space: writes work', async () => {

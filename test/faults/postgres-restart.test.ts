@@ -77,11 +77,16 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
   after(async () => {
     running = false;
     await Promise.allSettled(traffic);
-    // The app drops its schema on close: the server must be up for that.
-    if (pg && !pg.running) await pg.start().catch(() => {});
-    await t?.close();
-    await pg?.close();
-    await fleet?.close();
+    try {
+      // The app drops its schema on close: the server must be up (and not frozen) for that.
+      pg?.thaw();
+      if (pg && !pg.running) await pg.start();
+      await t?.close();
+    } finally {
+      // Whatever failed above, the server and the fleet go.
+      await pg?.close();
+      await fleet?.close();
+    }
   });
 
   /** One worker: an uncached public read, an add to its user's watchlist, the user's watchlist; again and again. */

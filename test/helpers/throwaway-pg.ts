@@ -83,8 +83,9 @@ function clusterPids(data: string): number[] {
 }
 
 const live = new Set<ThrowawayPg>();
-// A test process that dies before its `after` hook still leaves no server behind.
-process.once('exit', () => {
+
+/** Stops every server still running, synchronously (process exit, or a signal that ends the test). */
+function stopAll() {
   for (const pg of live) {
     try {
       for (const pid of clusterPids(path.join(pg.dir, 'data'))) process.kill(pid, 'SIGCONT');
@@ -98,7 +99,17 @@ process.once('exit', () => {
       /* best effort at exit */
     }
   }
-});
+  live.clear();
+}
+// A test process that ends before its `after` hook ran (an error, a timeout, Ctrl-C)
+// still leaves no server behind.
+process.once('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    stopAll();
+    process.kill(process.pid, signal);
+  });
+}
 
 export async function createThrowawayPg(): Promise<ThrowawayPg> {
   if (!fs.existsSync(path.join(BIN, 'initdb'))) throw new Error(`PostgreSQL binaries not found in ${BIN} (set PG_BIN)`);
@@ -138,6 +149,7 @@ export async function createThrowawayPg(): Promise<ThrowawayPg> {
       frozen = true;
     },
     thaw() {
+      if (!frozen) return;
       for (const pid of clusterPids(data).reverse()) process.kill(pid, 'SIGCONT');
       frozen = false;
     },

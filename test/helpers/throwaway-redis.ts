@@ -20,9 +20,18 @@ export interface ThrowawayRedis {
 }
 
 const children = new Set<ChildProcess>();
-process.once('exit', () => {
+const killAll = () => {
   for (const c of children) c.kill('SIGKILL');
-});
+  children.clear();
+};
+// A test process that ends before its `after` hook ran still leaves no server behind.
+process.once('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    killAll();
+    process.kill(process.pid, signal);
+  });
+}
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
