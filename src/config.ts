@@ -15,6 +15,8 @@ export interface Config {
   databaseUrl: string | null;
   /** Schema used on PostgreSQL (tests isolate themselves with their own). */
   databaseSchema: string | null;
+  /** Longest wait for one PostgreSQL statement's answer; past it the connection is dropped (DATABASE_QUERY_TIMEOUT_MS). */
+  databaseQueryTimeoutMs: number;
   redisUrl: string | null;
   /** Prefix for every Redis key, so instances of different deployments/tests do not collide. */
   redisPrefix: string;
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || (demo ? './data/demo' : './data')),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databaseSchema: schema,
+    databaseQueryTimeoutMs: int(env, 'DATABASE_QUERY_TIMEOUT_MS', 30_000, 100, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: env.REDIS_PREFIX || 'vis:',
     requireApiKey: bool(env, 'VENDOR_API_REQUIRE_API_KEY', false),

@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { reportingUnavailable } from './unavailable.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -12,6 +13,8 @@ export interface StoreOptions {
   databaseUrl: string | null;
   databaseSchema: string | null;
   dataDir: string;
+  /** PostgreSQL: longest wait for one statement's answer (default 30 s). */
+  databaseQueryTimeoutMs?: number;
 }
 
 export interface Store {
@@ -27,7 +30,7 @@ export interface Store {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export function openStore(opts: StoreOptions): Store {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databaseSchema);
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databaseSchema, opts.databaseQueryTimeoutMs ?? 30_000);
   return openSqlite(opts.dataDir);
 }
 
@@ -39,21 +42,45 @@ function openSqlite(dataDir: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: reportingUnavailable(new SqliteDialect({ database })) });
   return withCommon(db, 'sqlite');
 }
 
-function openPostgres(url: string, schema: string | null): Store {
+/**
+ * A pg client whose statements have a deadline: a server that stops answering (frozen,
+ * or cut off without a reset) would otherwise hold the request, and the pooled
+ * connection, forever. Past the deadline the connection is destroyed: the statement
+ * fails as a lost connection ('unavailable'), the pool discards the client, and the
+ * server rolls back whatever the connection had open once it notices.
+ */
+function clientWithDeadline(deadlineMs: number): typeof pg.Client {
+  return class DeadlineClient extends pg.Client {
+    override query(...args: unknown[]): any {
+      const result = (super.query as (...a: unknown[]) => unknown)(...args);
+      if (!(result instanceof Promise)) return result;
+      const timer = setTimeout(() => (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy(), deadlineMs);
+      return result.finally(() => clearTimeout(timer));
+    }
+  } as typeof pg.Client;
+}
+
+function openPostgres(url: string, schema: string | null, queryTimeoutMs: number): Store {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
     connectionTimeoutMillis: 5000,
+    Client: clientWithDeadline(queryTimeoutMs),
     // Each test (or deployment) can live in its own schema.
     options: schema ? `-c search_path=${schema}` : undefined,
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Nor a connection that is checked out but between two statements when the server
+  // goes away (57P01 on shutdown): pg emits 'error' on the client, which the pool only
+  // listens to while the client is idle. The next statement on it fails (mapped to
+  // 'unavailable') and the pool discards it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  const db = new Kysely<Database>({ dialect: reportingUnavailable(new PostgresDialect({ pool })) });
   const store = withCommon(db, 'postgres', schema);
   const migrate = store.migrate;
   store.migrate = async () => {

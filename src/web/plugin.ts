@@ -81,6 +81,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       // A credential that does not work (e.g. a stale API key header) on a page: say so plainly.
       if (err.code === 'unauthorized') return send(reply, ctx, errorPage(401, 'Not signed in', err.message));
       if (err.code === 'rate_limit_exceeded') return send(reply, ctx, errorPage(429, 'Too many requests', err.message));
+      if (err.code === 'unavailable') return send(reply, ctx, errorPage(503, 'Temporarily unavailable', err.message));
     }
     if (err.validation) return send(reply, ctx, errorPage(400, 'Bad request', 'The address has an invalid parameter.'));
     request.log.error({ err }, 'page failed');

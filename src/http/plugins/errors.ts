@@ -47,11 +47,6 @@ function validationParameter(err: FastifyError): { name: string; why: string } {
   return { name: ctx, why };
 }
 
-function isDatabaseDown(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ETIMEDOUT' || code === 'SQLITE_BUSY';
-}
-
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -59,6 +54,11 @@ export const errorsPlugin = fp(
         const status = STATUS_BY_CODE[err.code];
         if (err.code === 'rate_limit_exceeded' && typeof err.details.retryAfter === 'number') {
           reply.header('Retry-After', String(err.details.retryAfter));
+        }
+        if (err.code === 'unavailable') {
+          // The store's cause (connection refused, disk full, ...) is for the operator's log only.
+          if (err.cause) request.log.warn({ err: err.cause }, 'store unavailable');
+          reply.header('Retry-After', '5');
         }
         return reply.code(status).send(errorBody(request, err.code, err.message, err.details));
       }
@@ -74,11 +74,6 @@ export const errorsPlugin = fp(
           status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'bad_request';
         // Fastify's 4xx messages (bad JSON, wrong content type) are safe to show.
         return reply.code(status).send(errorBody(request, name, err.message));
-      }
-      if (isDatabaseDown(err)) {
-        request.log.error({ err }, 'database unavailable');
-        reply.header('Retry-After', '5');
-        return reply.code(503).send(errorBody(request, 'unavailable', 'The service is temporarily unavailable, retry shortly'));
       }
       request.log.error({ err }, 'unhandled error');
       return reply.code(500).send(errorBody(request, 'internal_error', 'Internal server error'));

@@ -51,7 +51,9 @@ export const errorResponses = {
   404: Type.Ref(ErrorBody, { description: 'Unknown vendor, data type or route' }),
   429: Type.Ref(ErrorBody, { description: 'Rate limit exceeded' }),
   500: Type.Ref(ErrorBody, { description: 'Server error; retry with backoff' }),
-  503: Type.Ref(ErrorBody, { description: 'Temporarily unavailable (storage unreachable); retry after the Retry-After seconds' }),
+  503: Type.Ref(ErrorBody, {
+    description: 'Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds',
+  }),
 };
 
 /**
