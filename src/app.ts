@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fp from 'fastify-plugin';
 import type { Config } from './config.ts';
 import { envelope } from './http/envelope.ts';
-import { errorsPlugin } from './http/plugins/errors.ts';
+import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
@@ -222,6 +222,9 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
+    // Answers given before routing (bad URL, broken HTTP) in the contract's error body.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allErrors: false } },
   };
 }

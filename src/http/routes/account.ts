@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../plugins/viewer.ts';
 import { AccountSummary, ApiKeySchema } from '../schemas/account.ts';
-import { errorResponses } from '../schemas/common.ts';
+import { errorResponses, IdParam, PLAIN_TEXT_PATTERN } from '../schemas/common.ts';
 
 // The account area. Reading works with a key or a session; creating and
 // revoking keys needs a web session, so a leaked key cannot mint new ones.
@@ -61,7 +61,9 @@ export async function accountRoutes(app: FastifyInstance) {
         description: 'Needs a web session and the plan set by API_KEY_MIN_PLAN or higher.',
         tags: ['account'],
         security: SESSION_SECURITY,
-        body: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false })),
+        body: Type.Optional(
+          Type.Object({ name: Type.Optional(Type.String({ maxLength: 100, pattern: PLAIN_TEXT_PATTERN })) }, { additionalProperties: false }),
+        ),
         response: {
           201: Type.Object({
             success: Type.Boolean(),
@@ -89,7 +91,7 @@ export async function accountRoutes(app: FastifyInstance) {
         summary: 'Revoke an API key',
         tags: ['account'],
         security: SESSION_SECURITY,
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        params: Type.Object({ id: IdParam('Id of the key (`id` in GET /api/v1/account/keys)') }),
         response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
       },
       config: { auth: 'session' },

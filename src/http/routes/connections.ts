@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../plugins/viewer.ts';
-import { DateTime, errorResponses, Nullable } from '../schemas/common.ts';
+import { DateTime, errorResponses, IdParam, Nullable } from '../schemas/common.ts';
 
 // Applications connected to the account through OAuth (MCP clients such as
 // desktop assistants). Listing works with a key or a session; disconnecting,
@@ -54,7 +54,7 @@ export async function connectionRoutes(app: FastifyInstance) {
         summary: 'Disconnect an application; its tokens stop working at once',
         tags: ['account'],
         security: SESSION_SECURITY,
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        params: Type.Object({ id: IdParam('Id of the connection (`id` in GET /api/v1/account/connections)') }),
         response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
       },
       config: { auth: 'session' },

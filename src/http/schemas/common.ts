@@ -14,6 +14,17 @@ export const DateTime = (opts: Record<string, unknown> = {}) => Type.String({ fo
 export const SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 export const SLUG_LIST_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}(,[a-z0-9][a-z0-9-]{0,62})*$';
 
+/**
+ * Text a user names things with: no control characters and no lone UTF-16
+ * surrogates. PostgreSQL refuses NUL in text (the insert failed with a 500), and
+ * neither belongs in a name shown back on pages.
+ */
+export const PLAIN_TEXT_PATTERN = '^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]*$';
+
+/** An opaque id in a path (API keys, connected applications): letters, digits, `_` and `-`. */
+export const IdParam = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
+
 export const VendorSlug = Type.String({
   pattern: SLUG_PATTERN,
   description: 'Vendor slug, the `id` of `/vendor-list`',
@@ -45,7 +56,7 @@ export const ErrorBody = Type.Object(
 
 /** The error responses every public endpoint may give. */
 export const errorResponses = {
-  400: Type.Ref(ErrorBody, { description: 'Bad request: a parameter is malformed' }),
+  400: Type.Ref(ErrorBody, { description: 'Bad request: a parameter, the URL or the body is malformed' }),
   401: Type.Ref(ErrorBody, { description: 'Missing or invalid API key' }),
   403: Type.Ref(ErrorBody, { description: 'Direct API call blocked, or plan too low' }),
   404: Type.Ref(ErrorBody, { description: 'Unknown vendor, data type or route' }),
