@@ -115,6 +115,32 @@ after(async () => {
   await t?.close();
 });
 
+/**
+ * Earlier operations may have spent the rows a lookup aims at (rotated the feed
+ * token, revoked the spare keys): renew them before the operation that looks them up.
+ */
+async function refreshPools(op: Operation) {
+  const { pools, creds } = ctx;
+  if (op.path.startsWith('/api/v1/feeds/')) {
+    // The feed may have been switched off by the fuzzed preference updates.
+    await getJson(`${t.api}/notification-preferences`, {
+      method: 'PUT',
+      headers: { 'x-api-key': creds.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ rss: { enabled: true }, muted_vendors: [] }),
+    });
+    const r = await getJson(`${t.api}/notification-preferences/rss/rotate-token`, { method: 'POST', headers: { 'x-api-key': creds.key } });
+    if (r.status === 200) {
+      const feed = String(r.body.preferences.rss.feed_url).split('/').pop()!;
+      pools.feedFiles.splice(0, pools.feedFiles.length, feed, feed.replace(/\.rss$/, '.atom'));
+    }
+  }
+  if (op.path.startsWith('/api/v1/account/keys/')) {
+    const mine = await getJson(`${t.url}/api/v1/account/keys`, { headers: { 'x-api-key': creds.key } });
+    const spare = (mine.body.keys as { id: string; prefix: string }[]).filter((k) => !creds.key.startsWith(k.prefix)).map((k) => k.id);
+    pools.keyIds.splice(0, pools.keyIds.length, ...spare.slice(0, 5));
+  }
+}
+
 async function assertHealthy(when: string) {
   const h = await getJson(`${t.url}/healthz`);
   assert.equal(h.status, 200, `/healthz after ${when}`);
@@ -158,9 +184,12 @@ describe('fuzzing the OpenAPI operations', () => {
     const runsOf = (o: Operation) => Math.max(10, Math.round((RUNS * weight(o)) / total));
     tc.diagnostic(`seed ${SEED}, ${ops.reduce((n, o) => n + runsOf(o), 0)} generated requests over ${ops.length} operations`);
     let sent = 0;
+    /** Statuses seen per operation (requests that reached it with its own method). */
+    const seen = new Map<Operation, Map<number, number>>(ops.map((o) => [o, new Map()]));
     for (const [i, op] of ops.entries()) {
       // Each operation has its own stream of cases derived from the one seed.
       await tc.test(`${op.method} ${op.path}`, async () => {
+        await refreshPools(op);
         await fc.assert(
           fc.asyncProperty(caseArb(op, ctx, doc.operations), async (c) => {
             let res: FuzzResponse | null = null;
@@ -171,6 +200,10 @@ describe('fuzzing the OpenAPI operations', () => {
               throw new Error(report(c, null, [], err));
             }
             sent++;
+            if (c.op === op && c.req.method === op.method) {
+              const counts = seen.get(op)!;
+              counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
+            }
             let problems = check({ doc, op: c.op }, c.req, res);
             if (c.req.method === 'HEAD') {
               // A HEAD answer has no body to check: its GET twin must have the same status and pass.
@@ -187,6 +220,15 @@ describe('fuzzing the OpenAPI operations', () => {
       });
     }
     tc.diagnostic(`${sent} generated requests`);
+    for (const [op, counts] of seen) {
+      tc.diagnostic(`${op.id}: ${[...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+    }
+    // Credentials were good often enough to get past authentication on every per-user route.
+    for (const [op, counts] of seen) {
+      if (!op.perUser) continue;
+      const beyond = [...counts].filter(([s]) => s !== 401).reduce((n, [, c]) => n + c, 0);
+      assert.ok(beyond > 0, `${op.method} ${op.path}: every generated request stopped at 401`);
+    }
   });
 
   test('every body-taking operation: over 1 MB, empty JSON, broken JSON, foreign content types', async () => {

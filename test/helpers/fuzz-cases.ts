@@ -3,6 +3,7 @@ import type { Json, Operation, Param, Schema } from './fuzz-openapi.ts';
 import { describeRequest, type FuzzRequest } from './fuzz-http.ts';
 import {
   BROKEN_JSON,
+  validParamText,
   CONTENT_TYPES,
   type FuzzPools,
   headerJunk,
@@ -69,7 +70,11 @@ const echoesOf = (p: WirePiece) => [p.text, p.wire, safeDecode(p.wire)];
 
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
-function authArb(op: Operation): fc.Arbitrary<Auth> {
+function authArb(op: Operation, wellFormed: boolean): fc.Arbitrary<Auth> {
+  if (wellFormed) {
+    const good: Auth[] = op.sessionOnly ? ['session'] : op.perUser ? ['key', 'bearer', 'session'] : ['anonymous', 'key', 'session'];
+    return fc.constantFrom(...good);
+  }
   // Per-user routes mostly get valid credentials so that validation beyond 401 is reached.
   const w = op.perUser
     ? { anonymous: 1, key: op.sessionOnly ? 1 : 4, bearer: op.sessionOnly ? 0 : 2, session: 5 }
@@ -123,9 +128,19 @@ interface QueryPiece {
   echoes: string[];
 }
 
-function queryParamArb(p: Param, ctx: CaseContext): fc.Arbitrary<QueryPiece> {
-  const value = paramValue(p.schema, p.name, ctx.pools);
+/** A valid text, percent-encoded (what a well-behaved client sends). */
+const validPiece = (schema: Schema, name: string, ctx: CaseContext, path = ''): fc.Arbitrary<WirePiece> =>
+  validParamText(schema, name, ctx.pools, path).map((text) => ({ wire: pctEncode(text), text }));
+
+function queryParamArb(p: Param, ctx: CaseContext, wellFormed: boolean): fc.Arbitrary<QueryPiece> {
   const one = (v: WirePiece): QueryPiece => ({ parts: [`${p.name}=${v.wire}`], echoes: echoesOf(v) });
+  if (wellFormed) {
+    return fc.oneof<fc.WeightedArbitrary<QueryPiece>[]>(
+      { weight: p.required ? 0 : 1, arbitrary: fc.constant({ parts: [], echoes: [] }) },
+      { weight: 1, arbitrary: validPiece(p.schema, p.name, ctx).map(one) },
+    );
+  }
+  const value = paramValue(p.schema, p.name, ctx.pools);
   return fc.oneof<fc.WeightedArbitrary<QueryPiece>[]>(
     { weight: p.required ? 0 : 3, arbitrary: fc.constant({ parts: [], echoes: [] }) },
     { weight: 8, arbitrary: value.map(one) },
@@ -164,21 +179,16 @@ const extraQueryArb = (): fc.Arbitrary<QueryPiece> =>
   );
 
 /** Path with its parameters filled in, sometimes bent (trailing slash, doubled slash, dot segments, case). */
-function pathArb(op: Operation, ctx: CaseContext): fc.Arbitrary<{ path: string; echoes: string[] }> {
+function pathArb(op: Operation, ctx: CaseContext, wellFormed: boolean): fc.Arbitrary<{ path: string; echoes: string[] }> {
   const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const values = names.map((n) => {
     const schema = op.params.find((p) => p.in === 'path' && p.name === n)?.schema ?? { type: 'string' };
+    if (wellFormed) return validPiece(schema, n, ctx, op.path);
     return fc.oneof({ weight: 12, arbitrary: paramValue(schema, n, ctx.pools, op.path) }, { weight: 1, arbitrary: fc.constant({ wire: '', text: '' }) });
   });
-  const bend = fc.constantFrom<(p: string) => string>(
-    (p) => p,
-    (p) => p,
-    (p) => p,
-    (p) => p,
-    (p) => p,
-    (p) => p,
-    (p) => p,
-    (p) => p,
+  // One hostile path in four is bent: these mostly reach no route (404), which is the point.
+  const same = (p: string) => p;
+  const bend = wellFormed ? fc.constant(same) : fc.oneof({ weight: 21, arbitrary: fc.constant(same) }, { weight: 7, arbitrary: fc.constantFrom<(p: string) => string>(
     (p) => `${p}/`,
     (p) => p.replace('/api/', '//api/'),
     (p) => `${p}/..`,
@@ -186,7 +196,7 @@ function pathArb(op: Operation, ctx: CaseContext): fc.Arbitrary<{ path: string; 
     (p) => p.toUpperCase(),
     (p) => `${p};jsessionid=1`,
     (p) => `${p}%2F..%2F`,
-  );
+  ) });
   return fc.tuple(fc.tuple(...values), bend).map(([vals, b]) => {
     let i = 0;
     const path = op.path.replace(/\{[^}]+\}/g, () => vals[i++]!.wire);
@@ -251,12 +261,16 @@ function formEncode(v: Json): string {
     .join('&');
 }
 
-function bodyArb(op: Operation, ctx: CaseContext): fc.Arbitrary<BodyChoice> {
+function bodyArb(op: Operation, ctx: CaseContext, wellFormed: boolean): fc.Arbitrary<BodyChoice> {
   const schema = op.body ?? { type: 'object', properties: {} };
   const json = (v: Json, contentType = 'application/json', note = 'body=json'): BodyChoice => {
     const body = JSON.stringify(v) ?? 'null';
     return { body, contentType, note, echoes: [body, ...stringLeaves(v)] };
   };
+  if (wellFormed) {
+    if (!op.body) return fc.constant<BodyChoice>({ note: 'no body', echoes: [] });
+    return jsonFor(schema, ctx.resolve, ctx.pools, { hostile: false }).map((v) => json(v, 'application/json', 'body=valid-json'));
+  }
   const value = jsonFor(schema, ctx.resolve, ctx.pools);
   const withBody: fc.WeightedArbitrary<BodyChoice>[] = [
     { weight: op.body ? 10 : 1, arbitrary: value.map((v) => json(v)) },
@@ -298,19 +312,31 @@ function bodyArb(op: Operation, ctx: CaseContext): fc.Arbitrary<BodyChoice> {
 /** Methods a route was not declared with (the router answers; HEAD mirrors GET). */
 const otherMethod = (op: Operation) => fc.constantFrom(...(op.method === 'GET' ? ['HEAD', 'OPTIONS', 'PATCH'] : ['OPTIONS', 'PATCH', 'GET']));
 
+/**
+ * Requests for one operation. Two in five are well-formed (valid credentials,
+ * parameters and body, hostile characters only in free text) so that the
+ * handlers and the storage behind them are reached; the rest are hostile.
+ */
 export function caseArb(op: Operation, ctx: CaseContext, ops: Operation[]): fc.Arbitrary<FuzzCase> {
+  return fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 3, arbitrary: fc.constant(false) }).chain((wellFormed) => casesOf(op, ctx, ops, wellFormed));
+}
+
+function casesOf(op: Operation, ctx: CaseContext, ops: Operation[], wellFormed: boolean): fc.Arbitrary<FuzzCase> {
   const queryParams = op.params.filter((p) => p.in === 'query');
   const takesBody = UNSAFE.has(op.method);
   return fc
     .record({
-      auth: authArb(op),
+      auth: authArb(op, wellFormed),
       junk: headerJunk(),
-      path: pathArb(op, ctx),
-      query: fc.tuple(...queryParams.map((p) => queryParamArb(p, ctx))),
-      extraQuery: extraQueryArb(),
-      headers: extraHeadersArb(op),
-      body: takesBody ? bodyArb(op, ctx) : fc.constant<BodyChoice>({ note: 'no body', echoes: [] }),
-      method: fc.option(otherMethod(op), { nil: undefined, freq: 25 }),
+      path: pathArb(op, ctx, wellFormed),
+      query: fc.tuple(...queryParams.map((p) => queryParamArb(p, ctx, wellFormed))),
+      extraQuery: wellFormed ? fc.constant<QueryPiece>({ parts: [], echoes: [] }) : extraQueryArb(),
+      headers: wellFormed ? fc.constant({}) : extraHeadersArb(op),
+      body: takesBody ? bodyArb(op, ctx, wellFormed) : fc.constant<BodyChoice>({ note: 'no body', echoes: [] }),
+      // 1 hostile request in 25 uses another method.
+      method: wellFormed
+        ? fc.constant(undefined)
+        : fc.oneof({ weight: 24, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: otherMethod(op) }),
     })
     .map(({ auth, junk, path, query, extraQuery, headers, body, method: other }) => {
       const method = other ?? op.method;
@@ -326,7 +352,7 @@ export function caseArb(op: Operation, ctx: CaseContext, ops: Operation[]): fc.A
         path: `${path.path}${qs}`,
         headers: h,
         ...(sendsBody ? { body: body.body } : {}),
-        note: `auth=${auth} ${sendsBody ? body.note : 'no body'}${other ? ` method=${other}` : ''}`,
+        note: `${wellFormed ? 'well-formed' : 'hostile'} auth=${auth} ${sendsBody ? body.note : 'no body'}${other ? ` method=${other}` : ''}`,
         echoes: [
           ...path.echoes,
           ...query.flatMap((q) => q.echoes),

@@ -200,12 +200,17 @@ function validString(schema: Schema, name: string, pools: FuzzPools): fc.Arbitra
   const lname = name.toLowerCase();
   if (/^vendors?$/.test(lname)) {
     const slug = fc.constantFrom(...pools.vendors);
-    if (String(schema.pattern ?? '').includes(',')) {
+    // A list parameter's pattern repeats the slug after a comma: `(,[a-z0-9]…)*`.
+    if (String(schema.pattern ?? '').includes('(,')) {
       return fc.array(slug, { minLength: 1, maxLength: 4 }).map((a) => a.join(','));
     }
     return slug;
   }
   if (lname === 'file' && pools.feedFiles.length) return fc.constantFrom(...pools.feedFiles);
+  // The pattern allows 99999d; the service caps windows at 3650d. Mostly real windows, then.
+  if (lname === 'timeperiod') {
+    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom('1h', '24h', '1d', '7d', '30d', '90d', '365d', '3650d') }, { weight: 1, arbitrary: fc.stringMatching(new RegExp(schema.pattern ?? '^[1-9][0-9]{0,4}[dh]$')) });
+  }
   if (schema.pattern) {
     const re = new RegExp(schema.pattern);
     return fc.stringMatching(re).filter((s) => s.length <= 200);
@@ -284,12 +289,21 @@ export const wrongJson = (): fc.Arbitrary<Json> =>
   );
 
 /**
- * A JSON value for a schema: mostly valid (to reach the services) with, at every
- * level, a chance of a wrong type, a boundary break or hostile content.
+ * A JSON value for a schema. Hostile (the default): mostly valid, with at every
+ * level a chance of a wrong type, a boundary break or an unknown field. Not
+ * hostile: valid for the schema, though free text still carries hostile
+ * characters (it is valid text, and it is what reaches storage).
  */
-export function jsonFor(schema: Schema, resolve: (s: Schema) => Schema, pools: FuzzPools, name = '', depth = 0): fc.Arbitrary<Json> {
+export function jsonFor(
+  schema: Schema,
+  resolve: (s: Schema) => Schema,
+  pools: FuzzPools,
+  opts: { name?: string; depth?: number; hostile?: boolean } = {},
+): fc.Arbitrary<Json> {
+  const { name = '', depth = 0, hostile = true } = opts;
   const s = resolve(schema);
-  const valid = validJson(s, resolve, pools, name, depth);
+  const valid = validJson(s, resolve, pools, name, depth, hostile);
+  if (!hostile) return s.nullable ? fc.oneof({ weight: 8, arbitrary: valid }, { weight: 1, arbitrary: fc.constant(null) }) : valid;
   const arbs: fc.WeightedArbitrary<Json>[] = [
     { weight: 8, arbitrary: valid },
     { weight: 1, arbitrary: wrongJson() },
@@ -298,20 +312,29 @@ export function jsonFor(schema: Schema, resolve: (s: Schema) => Schema, pools: F
   return fc.oneof(...arbs);
 }
 
-function validJson(s: Schema, resolve: (s: Schema) => Schema, pools: FuzzPools, name: string, depth: number): fc.Arbitrary<Json> {
-  if (Array.isArray(s.enum)) return fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...(s.enum as Json[])) }, { weight: 1, arbitrary: nastyText });
+function validJson(s: Schema, resolve: (s: Schema) => Schema, pools: FuzzPools, name: string, depth: number, hostile: boolean): fc.Arbitrary<Json> {
+  /** The valid arm, plus (hostile only) arms that break the schema. */
+  const mix = (valid: fc.Arbitrary<Json>, ...breaking: fc.WeightedArbitrary<Json>[]) =>
+    hostile ? fc.oneof({ weight: 6, arbitrary: valid }, ...breaking) : valid;
+  if (Array.isArray(s.enum)) return mix(fc.constantFrom(...(s.enum as Json[])), { weight: 1, arbitrary: nastyText });
   switch (s.type) {
     case 'object': {
       const props = Object.entries<Schema>(s.properties ?? {});
       if (!props.length || depth > 4) return fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 3 });
       const required = new Set<string>(s.required ?? []);
-      const entries = props.map(([k, v]) =>
-        fc.option(jsonFor(v, resolve, pools, k, depth + 1), { nil: undefined, freq: required.has(k) ? 20 : 2 }).map((val) => [k, val] as const),
-      );
-      const unknown = fc.option(
-        fc.tuple(fc.constantFrom('__proto__', 'constructor', 'extra', 'success', '_csrf', ''), anyJson),
-        { nil: undefined, freq: 8 },
-      );
+      const entries = props.map(([k, v]) => {
+        const value = jsonFor(v, resolve, pools, { name: k, depth: depth + 1, hostile });
+        if (required.has(k) && !hostile) return value.map((val) => [k, val] as const);
+        // fc.option's freq is the odds of leaving the field out: 1 in 20 when required, 1 in 2 otherwise.
+        return fc.option(value, { nil: undefined, freq: required.has(k) ? 20 : 2 }).map((val) => [k, val] as const);
+      });
+      // One object in eight carries a field nobody declared.
+      const unknown = hostile
+        ? fc.oneof(
+            { weight: 7, arbitrary: fc.constant(undefined) },
+            { weight: 1, arbitrary: fc.tuple(fc.constantFrom('__proto__', 'constructor', 'extra', 'success', '_csrf', ''), anyJson) },
+          )
+        : fc.constant(undefined);
       return fc.tuple(fc.tuple(...entries), unknown).map(([kv, extra]) => {
         // JSON.parse-like construction: a "__proto__" key becomes an own property, as on the wire.
         const o: Record<string, Json> = Object.create(null);
@@ -322,9 +345,10 @@ function validJson(s: Schema, resolve: (s: Schema) => Schema, pools: FuzzPools, 
     }
     case 'array': {
       const max = typeof s.maxItems === 'number' ? s.maxItems : 10;
-      const item = jsonFor(s.items ?? {}, resolve, pools, name, depth + 1);
-      return fc.oneof(
-        { weight: 6, arbitrary: fc.array(item, { minLength: s.minItems ?? 0, maxLength: Math.min(max, 6) }) },
+      const item = jsonFor(s.items ?? {}, resolve, pools, { name, depth: depth + 1, hostile });
+      const min = s.minItems ?? 0;
+      return mix(
+        fc.array(item, { minLength: min, maxLength: Math.max(min, Math.min(max, 6)) }),
         { weight: 1, arbitrary: fc.array(item, { minLength: max + 1, maxLength: max + 3 }) },
         { weight: 1, arbitrary: fc.constant([] as Json[]) },
       );
@@ -333,20 +357,20 @@ function validJson(s: Schema, resolve: (s: Schema) => Schema, pools: FuzzPools, 
     case 'number': {
       const min = s.minimum ?? -1000;
       const max = s.maximum ?? 1000;
-      return fc.oneof(
-        { weight: 5, arbitrary: fc.integer({ min, max }) },
-        { weight: 1, arbitrary: fc.constantFrom<Json>(min - 1, max + 1, 0.5, -0, 2 ** 53, '1', 1e21) },
-      );
+      return mix(fc.integer({ min, max }), { weight: 1, arbitrary: fc.constantFrom<Json>(min - 1, max + 1, 0.5, -0, 2 ** 53, '1', 1e21) });
     }
     case 'boolean':
-      return fc.oneof({ weight: 5, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constantFrom<Json>('true', 1, 0, 'false') });
+      return mix(fc.boolean(), { weight: 1, arbitrary: fc.constantFrom<Json>('true', 1, 0, 'false') });
     case 'string': {
-      const arbs: fc.WeightedArbitrary<Json>[] = [
-        { weight: 6, arbitrary: validString(s, name, pools) },
-        { weight: 2, arbitrary: nastyText },
-      ];
-      if (typeof s.maxLength === 'number') arbs.push({ weight: 1, arbitrary: fc.constant('x'.repeat(s.maxLength + 1)) });
-      return fc.oneof(...arbs);
+      const free = !s.pattern && !s.format && !Array.isArray(s.enum);
+      const text = validString(s, name, pools);
+      // Free text: hostile characters are valid content (within the length limit).
+      const valid = free
+        ? fc.oneof({ weight: 3, arbitrary: text }, { weight: 2, arbitrary: nastyText.map((t) => t.slice(0, s.maxLength ?? t.length)) })
+        : text;
+      const breaking: fc.WeightedArbitrary<Json>[] = [{ weight: 2, arbitrary: nastyText }];
+      if (typeof s.maxLength === 'number') breaking.push({ weight: 1, arbitrary: fc.constant('x'.repeat(s.maxLength + 1)) });
+      return mix(valid, ...breaking);
     }
     default:
       // Untyped (read-only fields accepted and ignored): anything, deep nesting included.
