@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fp from 'fastify-plugin';
 import type { Config } from './config.ts';
 import { envelope } from './http/envelope.ts';
+import { finiteNumbers } from './http/finite-numbers.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
@@ -225,7 +226,7 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     // Answers given before routing (bad URL, broken HTTP) in the contract's error body.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allErrors: false } },
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allErrors: false }, plugins: [finiteNumbers] },
   };
 }
 

@@ -129,6 +129,25 @@ describe('OAuth parameters PostgreSQL cannot look up are refused', () => {
   });
 });
 
+describe('integers in query strings', () => {
+  test('a value Ajv coerces to Infinity ("1e400", "Infinity"): 400, not a LIMIT Infinity query', async () => {
+    const urls = [
+      ...['/incidents', '/maintenance', '/advisories-unified', '/dashboard-recent-activity', '/notifications', '/notification-deliveries'].flatMap(
+        (p) => [`${p}?limit=1e400`, `${p}?limit=Infinity`, `${p}?limit=-1e400`],
+      ),
+      '/incidents?offset=1e400',
+      '/maintenance?offset=Infinity',
+    ];
+    for (const url of urls) {
+      const r = await getJson(`${t.api}${url}`, { headers: { 'x-api-key': key } });
+      assert.equal(r.status, 400, url);
+      assert.match(r.body.message, /must be a finite number/, url);
+    }
+    const stream = await getJson(`${t.api}/incidents/stream?lastEventId=1e400`, { headers: { 'x-api-key': key } });
+    assert.equal(stream.status, 400);
+  });
+});
+
 describe('HEAD of the event stream', () => {
   test('answers the stream headers and ends, instead of never sending them', async () => {
     for (const q of ['', '?lastEventId=1', '?vendor=github&limit=1']) {

@@ -9,13 +9,19 @@ import type { FuzzRequest, FuzzResponse } from './fuzz-http.ts';
 // frames, SQL, file paths) in the body.
 
 /**
- * Answers Node and Fastify give before a request reaches an operation. The
- * document lists 400, 413, 414, 415 and 431 on the operations they can happen
- * to (src/http/schemas/transport.ts); two are not tied to one operation:
- *  - 404 from the not-found handler: the request matched no route (a fuzzed path
- *    segment, an empty parameter, another method);
- *  - 400 / 431 with no body: Node's HTTP parser refused the bytes (bad request
- *    line or header, headers too large) and closed the connection.
+ * The allow-list: answers Node and Fastify give before a request reaches an
+ * operation. The document lists them on every operation they can happen to
+ * (src/http/schemas/transport.ts), so the per-operation check covers them:
+ *  - 400 a malformed URL (bad percent-encoding), an unparsable body, or bytes
+ *        Node's HTTP parser refuses (broken framing, bad header);
+ *  - 413 a body over 1 MB; 415 a content type no parser takes;
+ *  - 414 a path parameter over 100 characters (Fastify's router limit);
+ *  - 431 headers over 16 kB, the URL included (a long query string lands here).
+ * One is not tied to an operation: 404 from the not-found handler, when a fuzzed
+ * path (trailing slash, dot segments, an empty parameter) or another method
+ * matches no route; the document says so in its description. It is recognised
+ * by its message, so an operation's own undocumented 404 is still caught.
+ * Requests that name no operation (raw requests) may get any of these.
  */
 export const TRANSPORT_STATUSES = [400, 404, 413, 414, 415, 431] as const;
 
@@ -75,13 +81,21 @@ export interface CheckContext {
   doc: ApiDocument;
   /** The operation the request targets, or null (raw requests to arbitrary paths). */
   op: Operation | null;
-  /** Set for raw socket exchanges: Node's parser may answer 400/431 without a body. */
-  raw?: boolean;
+  /**
+   * The one answer allowed without a body: Node refuses an HTTP/1.1 request
+   * without a Host header with a bare 400 before Fastify sees it (RFC 9112 §3.2).
+   */
+  bareParserRefusal?: boolean;
 }
 
 export function makeChecker(doc: ApiDocument) {
   const ajv = new Ajv({ strict: false, allErrors: true });
   const validateError = ajv.compile(doc.errorBody);
+  /**
+   * Texts sent earlier that look like leaks themselves (an SQL string saved in the
+   * preferences comes back in every later answer): stored input, not a leak.
+   */
+  const remembered = new Set<string>();
 
   return function check(ctx: CheckContext, req: FuzzRequest, res: FuzzResponse): string[] {
     const problems: string[] = [];
@@ -99,15 +113,14 @@ export function makeChecker(doc: ApiDocument) {
 
     if (res.status >= 500) problems.push(`status ${res.status} (server error)`);
     const routeNotFound = res.status === 404 && json?.error === 'not_found' && ROUTE_NOT_FOUND.test(json?.message ?? '');
-    const parserRefusal = !!ctx.raw && (res.status === 400 || res.status === 431) && res.body === '';
     const documented = op ? op.statuses.has(res.status) : (TRANSPORT_STATUSES as readonly number[]).includes(res.status);
-    if (res.status < 500 && !documented && !routeNotFound && !parserRefusal) {
+    if (res.status < 500 && !documented && !routeNotFound) {
       problems.push(`status ${res.status} is not documented for ${op ? `${op.method} ${op.path}` : 'this request'}`);
     }
 
     if (res.status >= 400 && req.method !== 'HEAD') {
       if (res.body && !isJson) problems.push(`error answer is not JSON (content-type ${JSON.stringify(ctype)})`);
-      if (!res.body && !parserRefusal) problems.push('error answer without a body');
+      if (!res.body && !(ctx.bareParserRefusal && res.status === 400)) problems.push('error answer without a body');
       if (json !== undefined) {
         if (!validateError(json)) problems.push(`error body does not match ErrorBody: ${ajv.errorsText(validateError.errors)}`);
         if (json?.success !== false) problems.push('error body without success: false');
@@ -120,7 +133,12 @@ export function makeChecker(doc: ApiDocument) {
     if (res.status >= 200 && res.status < 300 && json && typeof json === 'object' && 'success' in json && json.success !== true) {
       problems.push('success answer with success !== true');
     }
-    problems.push(...findLeaks(res.body, req.echoes));
+    for (const e of req.echoes) if (e.length >= 3 && e.length <= 10_000 && LEAK_PATTERNS.some(([, re]) => re.test(e))) remembered.add(e);
+    problems.push(...findLeaks(res.body, remembered.size ? [...req.echoes, ...remembered] : req.echoes));
+    // The CRLF payloads try to add a `Set-Cookie: pwned=1` header; none may come through.
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (/pwned/i.test(name) || (name === 'set-cookie' && /pwned/i.test(value))) problems.push(`header injection: ${name}: ${value}`);
+    }
     return problems;
   };
 }

@@ -16,6 +16,8 @@ export interface RawCase {
   expectStatus?: number[];
   /** The operation the request line names, when it names one. */
   op: Operation | null;
+  /** Node answers this one itself, with a bare 400 (see CheckContext). */
+  bareParserRefusal?: boolean;
   /** For the checks: the request's echoes. */
   req: FuzzRequest;
 }
@@ -36,7 +38,7 @@ export function rawCases(ctx: CaseContext, ops: Operation[], generated: number, 
   const add = (
     note: string,
     bytes: Buffer | string,
-    o: { op?: Operation | null; expectResponse?: boolean; expectStatus?: number[] } = {},
+    o: { op?: Operation | null; expectResponse?: boolean; expectStatus?: number[]; bareParserRefusal?: boolean } = {},
   ) => {
     const b = typeof bytes === 'string' ? Buffer.from(bytes, 'latin1') : bytes;
     const text = b.toString('latin1');
@@ -46,6 +48,7 @@ export function rawCases(ctx: CaseContext, ops: Operation[], generated: number, 
       expectResponse: o.expectResponse ?? true,
       expectStatus: o.expectStatus,
       op: o.op ?? null,
+      bareParserRefusal: o.bareParserRefusal,
       req: {
         opId: o.op?.id ?? null,
         method: 'RAW',
@@ -87,7 +90,7 @@ export function rawCases(ctx: CaseContext, ops: Operation[], generated: number, 
   add('unknown method', head(['FUZZ /healthz HTTP/1.1', 'Host: x', 'Connection: close']));
   add('lower-case method', head(['get /healthz HTTP/1.1', 'Host: x', 'Connection: close']));
   add('HTTP/1.0 without Host', head(['GET /healthz HTTP/1.0']), { op: health, expectStatus: [200] });
-  add('HTTP/1.1 without Host', head(['GET /healthz HTTP/1.1', 'Connection: close']), { op: health, expectStatus: [400] });
+  add('HTTP/1.1 without Host', head(['GET /healthz HTTP/1.1', 'Connection: close']), { op: health, expectStatus: [400], bareParserRefusal: true });
   add('two Host headers', head(['GET /healthz HTTP/1.1', 'Host: a', 'Host: b', 'Connection: close']), { op: health });
   add('HTTP/2.0 on the HTTP/1 port', head(['GET /healthz HTTP/2.0', 'Host: x', 'Connection: close']), { op: health });
   add('HTTP/9.9', head(['GET /healthz HTTP/9.9', 'Host: x', 'Connection: close']), { op: health });

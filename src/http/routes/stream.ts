@@ -7,7 +7,7 @@ import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS } from '../../events/ss
 import { StreamConnection } from '../../events/stream-connection.ts';
 import { ipSubject, userSubject } from '../../services/access/limits.ts';
 import { vendorFilter } from '../envelope.ts';
-import { ErrorBody, errorResponses, LimitParam, OffsetParam, StringEnum, VendorListParam } from '../schemas/common.ts';
+import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, StringEnum, VendorListParam } from '../schemas/common.ts';
 
 // GET /incidents/stream (DESIGN.md §6; docs/stream.md). Everything that can fail
 // with a status (validation, unknown vendor, quota, stream cap) happens before the
@@ -53,7 +53,7 @@ export async function streamRoutes(app: FastifyInstance) {
             vendors: Type.Optional({ ...VendorListParam, description: 'Alias of `vendor`' }),
             status: Type.Optional(StringEnum(INCIDENT_STATUSES)),
             lastEventId: Type.Optional(
-              Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Resume point for clients that cannot set Last-Event-ID' }),
+              QueryInteger({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Resume point for clients that cannot set Last-Event-ID' }),
             ),
           },
           { additionalProperties: false },

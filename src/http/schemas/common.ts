@@ -1,4 +1,5 @@
-import { type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
+import { type IntegerOptions, type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
+import { FINITE_KEYWORD } from '../finite-numbers.ts';
 
 // Helpers that produce OpenAPI 3.0-compatible JSON Schema (no `const`, no type
 // arrays): enums as `enum`, nullable as `nullable: true`.
@@ -90,9 +91,12 @@ export const Envelope = <T extends TSchema>(item: T, description: string) =>
     { description },
   );
 
+/** An integer read from a query string: finite, whatever Ajv's coercion makes of "1e400" (see finite-numbers.ts). */
+export const QueryInteger = (opts: IntegerOptions) => Type.Integer({ ...opts, [FINITE_KEYWORD]: true });
+
 export const LimitParam = (def: number) =>
-  Type.Integer({ minimum: 1, maximum: 200, default: def, description: `Page size, 1..200 (default ${def})` });
-export const OffsetParam = Type.Integer({ minimum: 0, maximum: 10000, default: 0, description: 'Items to skip, 0..10000' });
+  QueryInteger({ minimum: 1, maximum: 200, default: def, description: `Page size, 1..200 (default ${def})` });
+export const OffsetParam = QueryInteger({ minimum: 0, maximum: 10000, default: 0, description: 'Items to skip, 0..10000' });
 export const TimePeriodParam = Type.String({
   pattern: '^[1-9][0-9]{0,4}[dh]$',
   description: 'History window: a number followed by d (days) or h (hours); clamped to the plan cap',
