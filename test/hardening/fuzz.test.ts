@@ -52,6 +52,8 @@ let client: FuzzClient;
 let check: ReturnType<typeof makeChecker>;
 
 before(async () => {
+  // Printed first, so that even a run that dies midway can be replayed.
+  console.log(`fuzz seed ${SEED} (FUZZ_SEED=${SEED} to replay)`);
   t = await startApp({
     env: {
       LOG_LEVEL: 'error',
@@ -180,14 +182,16 @@ describe('fuzzing the OpenAPI operations', () => {
     assert.ok(ops.length, `no operation matches FUZZ_OPS=${process.env.FUZZ_OPS}`);
     // Operations with more inputs get more requests: parameters, a body, credentials to get past.
     const weight = (o: Operation) => 2 + o.params.length + (o.body ? 6 : 0) + (o.perUser ? 2 : 0);
-    const total = ops.reduce((n, o) => n + weight(o), 0);
+    const total = doc.operations.reduce((n, o) => n + weight(o), 0);
     const runsOf = (o: Operation) => Math.max(10, Math.round((RUNS * weight(o)) / total));
     tc.diagnostic(`seed ${SEED}, ${ops.reduce((n, o) => n + runsOf(o), 0)} generated requests over ${ops.length} operations`);
     let sent = 0;
     /** Statuses seen per operation (requests that reached it with its own method). */
     const seen = new Map<Operation, Map<number, number>>(ops.map((o) => [o, new Map()]));
-    for (const [i, op] of ops.entries()) {
-      // Each operation has its own stream of cases derived from the one seed.
+    for (const op of ops) {
+      // Each operation has its own stream of cases derived from the one seed (by its
+      // place in the document, so FUZZ_OPS replays the same requests).
+      const i = doc.operations.indexOf(op);
       await tc.test(`${op.method} ${op.path}`, async () => {
         await refreshPools(op);
         await fc.assert(
