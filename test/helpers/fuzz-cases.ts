@@ -3,7 +3,6 @@ import type { Json, Operation, Param, Schema } from './fuzz-openapi.ts';
 import { describeRequest, type FuzzRequest } from './fuzz-http.ts';
 import {
   BROKEN_JSON,
-  validParamText,
   CONTENT_TYPES,
   type FuzzPools,
   headerJunk,
@@ -12,6 +11,7 @@ import {
   paramValue,
   pctEncode,
   unknownParamName,
+  validParamText,
   type WirePiece,
   wrongJson,
 } from './fuzz-values.ts';
@@ -20,7 +20,7 @@ import {
 // credentials (none, key, bearer, session with its CSRF token, or broken ones),
 // path parameters, query parameters (absent, odd, duplicated, unknown, many),
 // extra headers, and for body-taking methods a body (schema-derived, wrong
-// types, broken JSON, empty, wrong content type).
+// types, broken JSON, empty, wrong content type). See docs/hardening.md.
 
 export interface FuzzCredentials {
   /** The test user's API key. */
@@ -188,7 +188,7 @@ function pathArb(op: Operation, ctx: CaseContext, wellFormed: boolean): fc.Arbit
   });
   // One hostile path in four is bent: these mostly reach no route (404), which is the point.
   const same = (p: string) => p;
-  const bend = wellFormed ? fc.constant(same) : fc.oneof({ weight: 21, arbitrary: fc.constant(same) }, { weight: 7, arbitrary: fc.constantFrom<(p: string) => string>(
+  const bends = fc.constantFrom<(p: string) => string>(
     (p) => `${p}/`,
     (p) => p.replace('/api/', '//api/'),
     (p) => `${p}/..`,
@@ -196,7 +196,8 @@ function pathArb(op: Operation, ctx: CaseContext, wellFormed: boolean): fc.Arbit
     (p) => p.toUpperCase(),
     (p) => `${p};jsessionid=1`,
     (p) => `${p}%2F..%2F`,
-  ) });
+  );
+  const bend = wellFormed ? fc.constant(same) : fc.oneof({ weight: 3, arbitrary: fc.constant(same) }, { weight: 1, arbitrary: bends });
   return fc.tuple(fc.tuple(...values), bend).map(([vals, b]) => {
     let i = 0;
     const path = op.path.replace(/\{[^}]+\}/g, () => vals[i++]!.wire);
@@ -223,7 +224,7 @@ function extraHeadersArb(op: Operation): fc.Arbitrary<Record<string, string>> {
         'referer',
         'sec-fetch-site',
         'x-http-method-override',
-        ...(op.params.some((p) => p.in === 'header') ? op.params.filter((p) => p.in === 'header').map((p) => p.name) : []),
+        ...op.params.filter((p) => p.in === 'header').map((p) => p.name),
       ),
       fc.oneof(
         headerJunk(),
@@ -318,7 +319,9 @@ const otherMethod = (op: Operation) => fc.constantFrom(...(op.method === 'GET' ?
  * handlers and the storage behind them are reached; the rest are hostile.
  */
 export function caseArb(op: Operation, ctx: CaseContext, ops: Operation[]): fc.Arbitrary<FuzzCase> {
-  return fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 3, arbitrary: fc.constant(false) }).chain((wellFormed) => casesOf(op, ctx, ops, wellFormed));
+  return fc
+    .oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 3, arbitrary: fc.constant(false) })
+    .chain((wellFormed) => casesOf(op, ctx, ops, wellFormed));
 }
 
 function casesOf(op: Operation, ctx: CaseContext, ops: Operation[], wellFormed: boolean): fc.Arbitrary<FuzzCase> {
