@@ -215,7 +215,8 @@ function validString(schema: Schema, name: string, pools: FuzzPools): fc.Arbitra
     const re = new RegExp(schema.pattern);
     return fc.stringMatching(re).filter((s) => s.length <= 200);
   }
-  if (schema.format === 'email') return fc.constantFrom('fuzz@example.com', 'a.b+c@example.org');
+  // Fresh addresses too, so that signups get past "already registered".
+  if (schema.format === 'email') return fc.oneof(fc.constantFrom('fuzz@example.com', 'a.b+c@example.org'), fc.emailAddress({ size: 'small' }));
   if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
   if (schema.format === 'uri' || /url/.test(lname)) return fc.constantFrom('https://hooks.fuzz.invalid/x', 'https://discord.com.fuzz.invalid/api/webhooks/1/a');
   return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 20, 20) });
