@@ -5,7 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fp from 'fastify-plugin';
 import type { Config } from './config.ts';
 import { envelope } from './http/envelope.ts';
-import { errorsPlugin } from './http/plugins/errors.ts';
+import { finiteNumbers } from './http/finite-numbers.ts';
+import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
 import { requestIdFor } from './http/request-id.ts';
 import { serializeRequest } from './http/log-redaction.ts';
@@ -244,7 +245,10 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allErrors: false } },
+    // Answers given before routing (bad URL, broken HTTP) in the contract's error body.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allErrors: false }, plugins: [finiteNumbers] },
   };
 }
 

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError, type ErrorCode } from '../../domain/errors.ts';
@@ -85,3 +87,45 @@ export const errorsPlugin = fp(
   },
   { name: 'errors' },
 );
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or hook
+ * runs (a malformed percent-encoding, a path parameter over maxParamLength).
+ * Fastify's own answer has another shape and quotes the path back.
+ */
+export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  reply.header('X-Request-Id', request.id);
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.code(414).send(errorBody(request, 'uri_too_long', 'A path parameter is too long'));
+  }
+  if (err.code === 'FST_ERR_BAD_URL') {
+    return reply.code(400).send(errorBody(request, 'bad_request', 'The URL is malformed (invalid percent-encoding)'));
+  }
+  request.log.error({ err }, 'router error');
+  return reply.code(500).send(errorBody(request, 'internal_error', 'Internal server error'));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: bytes Node's HTTP parser refuses (broken
+ * framing, headers over 16 kB, headers that never finish). There is no request
+ * yet, so the answer is written on the socket, in the error body shape, and says
+ * the connection closes.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, error, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers (the URL included) are larger than 16 kB']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request headers did not arrive in time']
+        : [400, 'bad_request', 'Malformed HTTP request'];
+  this.log.debug({ err }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify({ success: false, error, message });
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { addTransportResponses } from '../schemas/transport.ts';
 
 // The OpenAPI document is generated from the route schemas; nothing is written by hand.
 export const API_VERSION = '25.0.0';
@@ -15,7 +16,7 @@ export const openapiPlugin = fp(
           title: 'Vendor Infrastructure Status API',
           version: API_VERSION,
           description:
-            'Incidents, maintenance, advisories, release notes, statistics and compliance of infrastructure vendors, normalised from their public status pages.',
+            'Incidents, maintenance, advisories, release notes, statistics and compliance of infrastructure vendors, normalised from their public status pages. Besides the answers listed per operation, a request that matches no route (an unknown path or method, an empty path parameter) is answered 404 with the error body.',
           license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         },
         servers: [{ url: '/', description: 'This service' }],
@@ -43,6 +44,8 @@ export const openapiPlugin = fp(
           },
         },
       },
+      // Answers Node and Fastify give before routing (bad URL, body or headers) belong to every operation.
+      transformObject: (d) => ('openapiObject' in d ? addTransportResponses(d.openapiObject) : d.swaggerObject),
       refResolver: {
         // Shared schemas appear under their own names in components.schemas.
         buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../plugins/viewer.ts';
 import { AccountSummary, ApiKeySchema } from '../schemas/account.ts';
-import { bodyErrorResponses, errorResponses } from '../schemas/common.ts';
+import { errorResponses, IdParam, PLAIN_TEXT_PATTERN } from '../schemas/common.ts';
 
 // The account area. Reading works with a key or a session; creating and
 // revoking keys needs a web session, so a leaked key cannot mint new ones.
@@ -62,7 +62,9 @@ export async function accountRoutes(app: FastifyInstance) {
         description: 'Needs a web session and the plan set by API_KEY_MIN_PLAN or higher.',
         tags: ['account'],
         security: SESSION_SECURITY,
-        body: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false })),
+        body: Type.Optional(
+          Type.Object({ name: Type.Optional(Type.String({ maxLength: 100, pattern: PLAIN_TEXT_PATTERN })) }, { additionalProperties: false }),
+        ),
         response: {
           201: Type.Object({
             success: Type.Boolean(),
@@ -70,7 +72,6 @@ export async function accountRoutes(app: FastifyInstance) {
             secret: Type.String({ description: 'The API key itself; store it now, it is not shown again' }),
           }),
           ...errors,
-          ...bodyErrorResponses,
         },
       },
       config: { auth: 'session' },
@@ -91,8 +92,8 @@ export async function accountRoutes(app: FastifyInstance) {
         summary: 'Revoke an API key',
         tags: ['account'],
         security: SESSION_SECURITY,
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors, ...bodyErrorResponses },
+        params: Type.Object({ id: IdParam('Id of the key (`id` in GET /api/v1/account/keys)') }),
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
       },
       config: { auth: 'session' },
     },

@@ -12,7 +12,7 @@ import {
   TestAlertBody,
   TestAlertResponse,
 } from '../schemas/alerts.ts';
-import { bodyErrorResponses, errorResponses } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/common.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
 
 // Per-user alert endpoints: in-app notifications, the delivery log and the test
@@ -57,7 +57,7 @@ export async function alertRoutes(app: FastifyInstance) {
         tags,
         security: PER_USER_SECURITY,
         params: NotificationIdParams,
-        response: { 200: MarkReadResponse, ...errorResponses, ...bodyErrorResponses },
+        response: { 200: MarkReadResponse, ...errorResponses },
       },
       config: { auth: 'user' },
     },
@@ -72,7 +72,7 @@ export async function alertRoutes(app: FastifyInstance) {
         summary: 'Mark every notification read',
         tags,
         security: PER_USER_SECURITY,
-        response: { 200: MarkReadResponse, ...errorResponses, ...bodyErrorResponses },
+        response: { 200: MarkReadResponse, ...errorResponses },
       },
       config: { auth: 'user' },
     },
@@ -108,7 +108,7 @@ export async function alertRoutes(app: FastifyInstance) {
         tags,
         security: PER_USER_SECURITY,
         body: TestAlertBody,
-        response: { 200: TestAlertResponse, ...errorResponses, ...bodyErrorResponses, ...conflict },
+        response: { 200: TestAlertResponse, ...errorResponses, ...conflict },
       },
       validatorCompiler: strictValidatorCompiler(),
       config: { auth: 'user' },

@@ -4,19 +4,19 @@ import { DomainError } from '../../domain/errors.ts';
 import { SESSION_COOKIE } from '../access/credentials.ts';
 import { hasAllowedOrigin } from '../access/origin.ts';
 import { AuthResponse, Credentials } from '../schemas/account.ts';
-import { bodyErrorResponses, errorResponses } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/common.ts';
 
 // Web authentication: JSON or form bodies; success sets the session cookie
 // (HttpOnly, SameSite=Lax, Secure when the request came over TLS).
 
 const authErrors = {
+  400: errorResponses[400],
   401: errorResponses[401],
   403: errorResponses[403],
   409: Type.Ref('ErrorBody', { description: 'Email already registered' }),
   429: errorResponses[429],
   500: errorResponses[500],
   503: errorResponses[503],
-  ...bodyErrorResponses,
 };
 
 export async function authRoutes(app: FastifyInstance) {
@@ -98,7 +98,6 @@ export async function authRoutes(app: FastifyInstance) {
           403: errorResponses[403],
           500: errorResponses[500],
           503: errorResponses[503],
-          ...bodyErrorResponses,
         },
       },
       config: { auth: 'optional' },

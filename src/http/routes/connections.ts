@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../plugins/viewer.ts';
-import { bodyErrorResponses, DateTime, errorResponses, Nullable } from '../schemas/common.ts';
+import { DateTime, errorResponses, IdParam, Nullable } from '../schemas/common.ts';
 
 // Applications connected to the account through OAuth (MCP clients such as
 // desktop assistants). Listing works with a key or a session; disconnecting,
@@ -55,8 +55,8 @@ export async function connectionRoutes(app: FastifyInstance) {
         summary: 'Disconnect an application; its tokens stop working at once',
         tags: ['account'],
         security: SESSION_SECURITY,
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors, ...bodyErrorResponses },
+        params: Type.Object({ id: IdParam('Id of the connection (`id` in GET /api/v1/account/connections)') }),
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
       },
       config: { auth: 'session' },
     },

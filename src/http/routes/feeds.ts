@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errorResponses, malformedRequestResponse } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/common.ts';
 
 // Personal alert feeds: /api/v1/feeds/{token}.rss (RSS 2.0) and .atom (Atom 1.0).
 // The token is the credential (readers cannot send headers), stored only as a
@@ -33,7 +33,6 @@ export async function feedRoutes(app: FastifyInstance) {
               'application/atom+xml': { schema: Type.String({ description: 'Atom 1.0 document' }) },
             },
           },
-          ...malformedRequestResponse,
           404: errorResponses[404],
           500: errorResponses[500],
           503: errorResponses[503],

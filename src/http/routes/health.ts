@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { malformedRequestResponse } from '../schemas/common.ts';
 
 const Check = Type.Object({ name: Type.String(), ok: Type.Boolean(), error: Type.Optional(Type.String()) });
 const Readiness = Type.Object({
@@ -17,7 +16,7 @@ export async function healthRoutes(app: FastifyInstance) {
         operationId: 'getLiveness',
         summary: 'Liveness: the process answers',
         tags: ['operations'],
-        response: { 200: Type.Object({ success: Type.Boolean(), status: Type.String() }), ...malformedRequestResponse },
+        response: { 200: Type.Object({ success: Type.Boolean(), status: Type.String() }) },
       },
     },
     async () => ({ success: true, status: 'ok' }),
@@ -30,7 +29,7 @@ export async function healthRoutes(app: FastifyInstance) {
         operationId: 'getReadiness',
         summary: 'Readiness: database (and Redis when configured) reachable',
         tags: ['operations'],
-        response: { 200: Readiness, ...malformedRequestResponse, 503: Readiness },
+        response: { 200: Readiness, 503: Readiness },
       },
     },
     async (_req, reply) => {

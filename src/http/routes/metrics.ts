@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import type { MetricsRegistry } from '../../infra/metrics.ts';
-import { ErrorBody, malformedRequestResponse } from '../schemas/common.ts';
+import { ErrorBody } from '../schemas/common.ts';
 
 // GET /metrics: this instance's figures in the Prometheus text format (docs/operations.md).
 // Outside the data API, so neither rate limited nor cached. With METRICS_TOKEN set it
@@ -44,7 +44,6 @@ export async function metricsRoutes(app: FastifyInstance, opts: { registry: Metr
             description: 'Prometheus text exposition format 0.0.4',
             content: { [CONTENT_TYPE]: { schema: Type.String() } },
           },
-          ...malformedRequestResponse,
           401: Type.Ref(ErrorBody, { description: 'METRICS_TOKEN is set and the bearer token is missing or wrong' }),
         },
       },

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PreferencesPatch } from '../../domain/preferences.ts';
 import type { FavoriteSection } from '../../services/favorites-service.ts';
-import { bodyErrorResponses, errorResponses } from '../schemas/common.ts';
+import { errorResponses } from '../schemas/common.ts';
 import {
   FavoritesBody,
   FavoritesResponse,
@@ -66,7 +66,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         tags: watchlistTags,
         security: PER_USER_SECURITY,
         body: WatchlistPutBody,
-        response: { 200: WatchlistResponse, ...errorResponses, ...bodyErrorResponses },
+        response: { 200: WatchlistResponse, ...errorResponses },
       },
       config: { auth: 'user' },
     },
@@ -84,7 +84,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         tags: watchlistTags,
         security: PER_USER_SECURITY,
         params: VendorPathParams,
-        response: { 200: WatchlistResponse, ...errorResponses, ...bodyErrorResponses },
+        response: { 200: WatchlistResponse, ...errorResponses },
       },
       config: { auth: 'user' },
     },
@@ -101,7 +101,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         tags: watchlistTags,
         security: PER_USER_SECURITY,
         params: VendorPathParams,
-        response: { 200: WatchlistResponse, ...errorResponses, ...bodyErrorResponses },
+        response: { 200: WatchlistResponse, ...errorResponses },
       },
       config: { auth: 'user' },
     },
@@ -144,7 +144,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         tags: prefTags,
         security: PER_USER_SECURITY,
         body: PreferencesPatchBody,
-        response: { 200: PreferencesResponse, ...errorResponses, ...bodyErrorResponses },
+        response: { 200: PreferencesResponse, ...errorResponses },
       },
       config: { auth: 'user' },
     },
@@ -161,7 +161,7 @@ export async function perUserRoutes(app: FastifyInstance) {
           'Generates a new `whsec_` secret, shown in clear in this response only. For 24 hours deliveries carry a second signature made with the previous secret (`webhook.previous_secret_expires_at`), so the receiver can switch without losing alerts. 409 when no webhook is configured.',
         tags: prefTags,
         security: PER_USER_SECURITY,
-        response: { 200: PreferencesResponse, ...errorResponses, ...bodyErrorResponses, ...conflict },
+        response: { 200: PreferencesResponse, ...errorResponses, ...conflict },
       },
       config: { auth: 'user' },
     },
@@ -178,7 +178,7 @@ export async function perUserRoutes(app: FastifyInstance) {
           'Generates a new feed token; the old feed URL stops working at once. The new URL is shown in clear in this response only. 409 when the feed is not enabled.',
         tags: prefTags,
         security: PER_USER_SECURITY,
-        response: { 200: PreferencesResponse, ...errorResponses, ...bodyErrorResponses, ...conflict },
+        response: { 200: PreferencesResponse, ...errorResponses, ...conflict },
       },
       config: { auth: 'user' },
     },
@@ -198,7 +198,7 @@ export async function perUserRoutes(app: FastifyInstance) {
         tags: ['dashboard'],
         security: PER_USER_SECURITY,
         body: FavoritesBody,
-        response: { 200: FavoritesResponse, ...errorResponses, ...bodyErrorResponses },
+        response: { 200: FavoritesResponse, ...errorResponses },
       },
       config: { auth: 'user' },
     },

@@ -7,7 +7,7 @@ import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS } from '../../events/ss
 import { StreamConnection } from '../../events/stream-connection.ts';
 import { ipSubject, userSubject } from '../../services/access/limits.ts';
 import { vendorFilter } from '../envelope.ts';
-import { ErrorBody, errorResponses, LimitParam, OffsetParam, StringEnum, VendorListParam } from '../schemas/common.ts';
+import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, StringEnum, VendorListParam } from '../schemas/common.ts';
 
 // GET /incidents/stream (DESIGN.md §6; docs/stream.md). Everything that can fail
 // with a status (validation, unknown vendor, quota, stream cap) happens before the
@@ -53,7 +53,7 @@ export async function streamRoutes(app: FastifyInstance) {
             vendors: Type.Optional({ ...VendorListParam, description: 'Alias of `vendor`' }),
             status: Type.Optional(StringEnum(INCIDENT_STATUSES)),
             lastEventId: Type.Optional(
-              Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Resume point for clients that cannot set Last-Event-ID' }),
+              QueryInteger({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Resume point for clients that cannot set Last-Event-ID' }),
             ),
           },
           { additionalProperties: false },
@@ -79,6 +79,12 @@ export async function streamRoutes(app: FastifyInstance) {
           throw new DomainError('invalid_parameter', 'Last-Event-ID must be an event id sent by this stream', { parameter: 'Last-Event-ID' });
         }
         lastId = Number(header);
+      }
+
+      // HEAD (served by this GET route) has no body to stream: Node would hold the
+      // headers back until the response ends, so the client waited forever on a slot.
+      if (request.method === 'HEAD') {
+        return reply.code(200).header('content-type', SSE_HEADERS['content-type']).header('cache-control', SSE_HEADERS['cache-control']).send();
       }
 
       // Concurrent streams per account (all its keys and sessions), anonymous per address.

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ALERT_CHANNELS, PUSH_CHANNELS } from '../../domain/alerts.ts';
 import { ALERT_EVENT_TYPES } from '../../domain/preferences.ts';
-import { DateTime, Nullable, StringEnum } from './common.ts';
+import { DateTime, Nullable, QueryInteger, StringEnum } from './common.ts';
 
 // In-app notifications, the delivery log and the test alert.
 
@@ -28,7 +28,7 @@ export const NotificationSchema = Type.Object(
 );
 
 export const NotificationsQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Newest first, 1..200 (default 50)' }),
+  limit: QueryInteger({ minimum: 1, maximum: 200, default: 50, description: 'Newest first, 1..200 (default 50)' }),
   unread: Type.Boolean({ default: false, description: 'Only unread notifications' }),
 });
 
@@ -89,7 +89,7 @@ export const DeliverySchema = Type.Object(
 );
 
 export const DeliveriesQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Newest first, 1..200 (default 50)' }),
+  limit: QueryInteger({ minimum: 1, maximum: 200, default: 50, description: 'Newest first, 1..200 (default 50)' }),
   channel: Type.Optional(StringEnum(PUSH_CHANNELS)),
   status: Type.Optional(StringEnum(['pending', 'succeeded', 'failed', 'cancelled'] as const)),
 });

@@ -1,4 +1,5 @@
-import { type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
+import { type IntegerOptions, type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
+import { FINITE_KEYWORD } from '../finite-numbers.ts';
 
 // Helpers that produce OpenAPI 3.0-compatible JSON Schema (no `const`, no type
 // arrays): enums as `enum`, nullable as `nullable: true`.
@@ -13,6 +14,17 @@ export const DateTime = (opts: Record<string, unknown> = {}) => Type.String({ fo
 
 export const SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 export const SLUG_LIST_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}(,[a-z0-9][a-z0-9-]{0,62})*$';
+
+/**
+ * Text a user names things with: no control characters and no lone UTF-16
+ * surrogates. PostgreSQL refuses NUL in text (the insert failed with a 500), and
+ * neither belongs in a name shown back on pages.
+ */
+export const PLAIN_TEXT_PATTERN = '^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]*$';
+
+/** An opaque id in a path (API keys, connected applications): letters, digits, `_` and `-`. */
+export const IdParam = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
 
 export const VendorSlug = Type.String({
   pattern: SLUG_PATTERN,
@@ -45,7 +57,7 @@ export const ErrorBody = Type.Object(
 
 /** The error responses every public endpoint may give. */
 export const errorResponses = {
-  400: Type.Ref(ErrorBody, { description: 'Bad request: a parameter is malformed' }),
+  400: Type.Ref(ErrorBody, { description: 'Bad request: a parameter, the URL or the body is malformed' }),
   401: Type.Ref(ErrorBody, { description: 'Missing or invalid API key' }),
   403: Type.Ref(ErrorBody, { description: 'Direct API call blocked, or plan too low' }),
   404: Type.Ref(ErrorBody, { description: 'Unknown vendor, data type or route' }),
@@ -54,21 +66,6 @@ export const errorResponses = {
   503: Type.Ref(ErrorBody, {
     description: 'Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds',
   }),
-};
-
-/**
- * What a route that reads a request body may answer before its handler runs (every
- * POST, PUT and DELETE: Fastify parses a body whenever one is sent).
- */
-export const bodyErrorResponses = {
-  400: Type.Ref(ErrorBody, { description: 'Bad request: malformed, truncated or invalid request body or parameter' }),
-  413: Type.Ref(ErrorBody, { description: 'Request body too large' }),
-  415: Type.Ref(ErrorBody, { description: 'Unsupported Content-Type of the request body' }),
-};
-
-/** What any route answers to a request that is malformed at the HTTP level (e.g. a repeated Host header). */
-export const malformedRequestResponse = {
-  400: Type.Ref(ErrorBody, { description: 'Malformed request, e.g. a repeated Host header (the connection is closed)' }),
 };
 
 /** Routes with a response cache answer a matching If-None-Match with 304 and no body. */
@@ -102,9 +99,12 @@ export const Envelope = <T extends TSchema>(item: T, description: string) =>
     { description },
   );
 
+/** An integer read from a query string: finite, whatever Ajv's coercion makes of "1e400" (see finite-numbers.ts). */
+export const QueryInteger = (opts: IntegerOptions) => Type.Integer({ ...opts, [FINITE_KEYWORD]: true });
+
 export const LimitParam = (def: number) =>
-  Type.Integer({ minimum: 1, maximum: 200, default: def, description: `Page size, 1..200 (default ${def})` });
-export const OffsetParam = Type.Integer({ minimum: 0, maximum: 10000, default: 0, description: 'Items to skip, 0..10000' });
+  QueryInteger({ minimum: 1, maximum: 200, default: def, description: `Page size, 1..200 (default ${def})` });
+export const OffsetParam = QueryInteger({ minimum: 0, maximum: 10000, default: 0, description: 'Items to skip, 0..10000' });
 export const TimePeriodParam = Type.String({
   pattern: '^[1-9][0-9]{0,4}[dh]$',
   description: 'History window: a number followed by d (days) or h (hours); clamped to the plan cap',

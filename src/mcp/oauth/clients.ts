@@ -140,7 +140,10 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
   if (i < 0) return null;
   // RFC 6749 §2.3.1: both parts are form-urlencoded before Base64.
   try {
-    return { id: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')) };
+    const id = decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' '));
+    const secret = decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' '));
+    // Credentials are printable; a NUL would also fail the PostgreSQL lookup.
+    return /[\u0000-\u001f\u007f]/.test(id + secret) ? null : { id, secret };
   } catch {
     return null;
   }

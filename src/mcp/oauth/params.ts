@@ -16,6 +16,8 @@ export function readParams(source: unknown, names: readonly string[]): Params {
     if (Array.isArray(v)) throw new OAuthError('invalid_request', `Parameter '${name}' is repeated`);
     if (typeof v !== 'string') throw new OAuthError('invalid_request', `Parameter '${name}' must be a string`);
     if (v.length > 4096) throw new OAuthError('invalid_request', `Parameter '${name}' is too long`);
+    // OAuth values are printable (RFC 6749 Appendix A); a NUL also fails PostgreSQL lookups.
+    if (/[\u0000-\u001f\u007f]/.test(v)) throw new OAuthError('invalid_request', `Parameter '${name}' contains control characters`);
     // An empty parameter is treated as omitted (RFC 6749 §3.1).
     if (v !== '') out[name] = v;
   }
