@@ -103,11 +103,17 @@ describe('header injection', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }),
     });
-    const state = 'x\r\nSet-Cookie: x=1\r\nX-Evil: 1 \u0101';
-    const err = await fetch(
-      `${t.url}/oauth/authorize?${new URLSearchParams({ client_id: reg.body.client_id, redirect_uri: REDIRECT_URI, response_type: 'token', state })}`,
-      { redirect: 'manual', headers: { cookie: cookie.split(';')[0]! } },
-    );
+    const authorize = (state: string) =>
+      fetch(`${t.url}/oauth/authorize?${new URLSearchParams({ client_id: reg.body.client_id, redirect_uri: REDIRECT_URI, response_type: 'token', state })}`, {
+        redirect: 'manual',
+        headers: { cookie: cookie.split(';')[0]! },
+      });
+    // Control characters in OAuth parameters are refused outright.
+    const crlf = await authorize('x\r\nSet-Cookie: x=1\r\nX-Evil: 1');
+    assert.equal(crlf.status, 400);
+    assert.equal(crlf.headers.get('x-evil'), null);
+    const state = 'x Set-Cookie: x=1; X-Evil: 1 \u0101';
+    const err = await authorize(state);
     assert.equal(err.status, 303);
     const location = new URL(err.headers.get('location')!);
     assert.equal(location.searchParams.get('state'), state, 'state round-trips, encoded');
@@ -138,9 +144,9 @@ describe('header injection', () => {
     const hit = await fetch(`${t.api}/vendor-status/github`, { headers: h });
     assert.equal(hit.headers.get('x-evil'), null);
     assert.ok(['HIT', 'MISS'].includes(hit.headers.get('x-cache')!));
-    // Body values with CR/LF (a key name) are data, never headers.
+    // Body values with CR/LF (a key name) are refused as data, never reach a header.
     const key = await send(`${t.url}/api/v1/account/keys`, 'POST', { cookie, origin: t.url }, { name: 'ci\r\nX-Evil: 1' });
-    assert.equal(key.status, 201);
+    assert.equal(key.status, 400);
     assert.equal(key.headers.get('x-evil'), null);
   });
 
