@@ -26,19 +26,11 @@ export function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function isDatabaseDown(err: unknown): boolean {
-  const code = (err as { code?: string })?.code;
-  return code === 'ECONNREFUSED' || code === '57P01' || code === '57P03' || code === 'ETIMEDOUT' || code === 'SQLITE_BUSY';
-}
-
+/** Driver errors reach here already translated: the store turns an unreachable database into `unavailable`. */
 export function errorResult(err: unknown, log: FastifyBaseLogger, tool: string): CallToolResult {
   if (err instanceof DomainError) {
     const hint = typeof err.details.hint === 'string' ? ` ${err.details.hint}` : '';
     return toolError(`${PREFIX[err.code]}: ${err.message}${hint}`);
-  }
-  if (isDatabaseDown(err)) {
-    log.error({ err, tool }, 'mcp tool: database unavailable');
-    return toolError('Temporarily unavailable: the service cannot reach its database. Try again in a few seconds.');
   }
   log.error({ err, tool }, 'mcp tool failed');
   return toolError('Internal error while answering; try again shortly.');

@@ -108,7 +108,8 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
         if (!shared) {
           if (config.redisUrl) await dropRedisKeys(config.redisUrl, config.redisPrefix);
           if (config.databaseUrl && config.databaseSchema) await dropSchema(config.databaseUrl, config.databaseSchema);
-          else fs.rmSync(dataDir, { recursive: true, force: true });
+          // The data directory exists on PostgreSQL too (local state); it goes either way.
+          fs.rmSync(dataDir, { recursive: true, force: true });
         }
       } catch (err) {
         failed = err;
