@@ -60,6 +60,19 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
     services = createServices(store, config, systemClock);
   });
 
+  /** A new major GitHub incident in the event log, as a poll would write it: the deliverers pick it up. */
+  const announceIncident = async () => {
+    const payload = incident('github', { impact: 'major' });
+    await services.repos.events.append(store.db, {
+      type: 'incident.created',
+      vendor: 'github',
+      entityKind: 'incident',
+      entityId: payload.id,
+      occurredAt: new Date().toISOString(),
+      payload,
+    } as never);
+  };
+
   after(async () => {
     await Promise.allSettled(instances.map((i) => i.stop(8_000)));
     await store?.close();
@@ -106,15 +119,7 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       await until(() => text.includes('event: snapshot') && seen.length === 1, 'both streams have their snapshot', 20_000);
 
       // One incident for both users: /slow answers after 2 s, /hang never does.
-      const payload = incident('github', { impact: 'major' });
-      await services.repos.events.append(store.db, {
-        type: 'incident.created',
-        vendor: 'github',
-        entityKind: 'incident',
-        entityId: payload.id,
-        occurredAt: new Date().toISOString(),
-        payload,
-      } as never);
+      await announceIncident();
       await until(() => receiver.requests.some((r) => r.path === '/slow') && receiver.requests.some((r) => r.path === '/hang'), 'both webhooks are being sent', 20_000);
       const hanging = fleet.catalog[0]!.sources[0]!.url;
       const sourceRow = () => store.db.selectFrom('sources').selectAll().where('url', '=', hanging).executeTakeFirstOrThrow();
@@ -207,15 +212,7 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       const c = await startInstance('C', { ...env, SHUTDOWN_TIMEOUT_SECONDS: '1' }, ['--role=deliver']);
       instances.push(c);
       const before = receiver.requests.length;
-      const payload = incident('github', { impact: 'major' });
-      await services.repos.events.append(store.db, {
-        type: 'incident.created',
-        vendor: 'github',
-        entityKind: 'incident',
-        entityId: payload.id,
-        occurredAt: new Date().toISOString(),
-        payload,
-      } as never);
+      await announceIncident();
       await until(() => receiver.requests.length > before, 'C is sending', 20_000);
       await locker.query('begin');
       await locker.query(`lock table "${dep.schema}".deliveries in access exclusive mode`);
