@@ -149,11 +149,15 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
   // Statements that name their rows by id (`id IN (…)`) must find them through the
-  // primary key. Without statistics SQLite prefers the equality on `status` and
-  // walks `deliveries_due` over every pending row, testing each against the list:
-  // per statement O(pending rows), which made claiming and recording a burst of
-  // 10,000 quadratic. A unary `+` keeps a column's condition out of index choice.
-  const noIndex = (column: 'status' | 'next_attempt_at') => (dialect === 'sqlite' ? sql<string>`+${sql.ref(column)}` : sql.ref(column));
+  // primary key. Without statistics (a new table, a burst since the last ANALYZE)
+  // both SQLite and PostgreSQL prefer the equality on `status` and walk
+  // `deliveries_due` over every pending row — on PostgreSQL with the dead index
+  // entries of earlier updates too — testing each against the list: per statement
+  // O(pending rows), which made claiming and recording a burst of 10,000
+  // quadratic. An expression on the column keeps its condition out of index
+  // choice (SQLite: unary `+`; PostgreSQL: `|| ''`, the columns are text).
+  const noIndex = (column: 'status' | 'next_attempt_at') =>
+    dialect === 'sqlite' ? sql<string>`+${sql.ref(column)}` : sql<string>`(${sql.ref(column)} || '')`;
   return {
     /** Creates the dispatcher's cursor at `seq` unless it exists; returns the cursor. */
     async ensureCursor(name: string, seq: number, now: Date): Promise<number> {
