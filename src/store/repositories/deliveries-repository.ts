@@ -304,21 +304,47 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
     async complete(results: Completion[], now: Date): Promise<void> {
       if (!results.length) return;
       const at = now.toISOString();
+      const attemptRow = (r: Completion) => ({
+        delivery_id: r.id,
+        attempt: r.attempt,
+        started_at: r.startedAt,
+        status_code: r.statusCode,
+        latency_ms: Math.round(r.latencyMs),
+        error: r.error,
+        outcome: r.outcome,
+      });
+      const first = results[0]!;
+      if (
+        dialect === 'postgres' &&
+        results.length <= INSERT_CHUNK &&
+        results.every((r) => r.status === 'succeeded' && r.error === null && r.owner === first.owner && r.statusCode === first.statusCode)
+      ) {
+        // The common case, a batch of plain successes: one statement (a data-modifying
+        // CTE is atomic with its UPDATE) instead of BEGIN, INSERT, UPDATE, COMMIT —
+        // four round trips, each a wait for the server on a loaded machine.
+        await db
+          .with('recorded', (q) => q.insertInto('delivery_attempts').values(results.map(attemptRow)).returning('delivery_attempts.id'))
+          .updateTable('deliveries')
+          .set({
+            status: 'succeeded',
+            lease_owner: null,
+            next_attempt_at: null,
+            last_status_code: first.statusCode,
+            last_error: null,
+            updated_at: at,
+            completed_at: at,
+          })
+          .where('id', 'in', results.map((r) => r.id))
+          .where('lease_owner', '=', first.owner)
+          .where(noIndex('status'), '=', 'pending')
+          .execute();
+        return;
+      }
       await db.transaction().execute(async (trx) => {
         for (const part of chunks(results, INSERT_CHUNK)) {
           await trx
             .insertInto('delivery_attempts')
-            .values(
-              part.map((r) => ({
-                delivery_id: r.id,
-                attempt: r.attempt,
-                started_at: r.startedAt,
-                status_code: r.statusCode,
-                latency_ms: Math.round(r.latencyMs),
-                error: r.error,
-                outcome: r.outcome,
-              })),
-            )
+            .values(part.map(attemptRow))
             .execute();
         }
         // Successes share one statement per (owner, status code): the common case is one.
