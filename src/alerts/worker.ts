@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { MAX_ATTEMPTS, nextRetryDelay } from '../domain/alerts.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../services/context.ts';
@@ -128,6 +129,10 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
       d.log?.error({ err }, 'alert delivery: could not load preferences of claimed rows');
       return [];
     }
+    // One deadline for the batch: its sends all start now (same tick), so a signal
+    // and a timer per send would only cost time. Every send listens on it.
+    const deadline = AbortSignal.any([AbortSignal.timeout(d.timeoutMs), interrupt.signal]);
+    setMaxListeners(0, deadline);
     return Promise.all(
       rows.map(async (row) => {
         const startedAt = d.clock.now();
@@ -148,7 +153,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
           };
         } else {
           try {
-            outcome = await channel.send(row, target, AbortSignal.any([AbortSignal.timeout(d.timeoutMs), interrupt.signal]));
+            outcome = await channel.send(row, target, deadline);
           } catch (err) {
             // Channels report failures; a throw is a bug, treated as a retryable failure.
             outcome = { ok: false, statusCode: null, error: `internal error: ${(err as Error).message}`, retryAfterMs: null, permanent: false };

@@ -18,8 +18,22 @@ type WebhookTarget = Extract<Target, { channel: 'webhook' }>;
 /** Payloads stay under the spec's 20 kB advice: long update histories are cut to the newest ones. */
 const MAX_BODY_BYTES = 20_000;
 
+/**
+ * Bodies by payload object: the rows of one claimed event share their payload
+ * (see the deliveries repository), and their bodies are the same bytes.
+ */
+const bodies = new WeakMap<object, { eventType: string; occurredAt: string; body: string }>();
+
 /** `{type, timestamp, data}`: the event type, when it happened, and the record. */
 export function standardBody(d: Pick<Delivery, 'eventType' | 'occurredAt' | 'payload'>): string {
+  const hit = bodies.get(d.payload);
+  if (hit && hit.eventType === d.eventType && hit.occurredAt === d.occurredAt) return hit.body;
+  const body = buildStandardBody(d);
+  bodies.set(d.payload, { eventType: d.eventType, occurredAt: d.occurredAt, body });
+  return body;
+}
+
+function buildStandardBody(d: Pick<Delivery, 'eventType' | 'occurredAt' | 'payload'>): string {
   let data: Record<string, unknown> = d.payload;
   let body = JSON.stringify({ type: d.eventType, timestamp: d.occurredAt, data });
   let keep = Array.isArray(data.updates) ? (data.updates as unknown[]).length : 0;

@@ -76,7 +76,11 @@ export interface Completion {
   outcome: DeliveryAttempt['outcome'];
 }
 
-const toDelivery = (r: DeliveriesTable): Delivery => ({
+/**
+ * Rows of one event carry the same payload text: a claim parses it once per event
+ * (`payloads`, keyed by event seq) and its rows share the object, read-only.
+ */
+const toDelivery = (r: DeliveriesTable, payloads?: Map<number, Record<string, unknown>>): Delivery => ({
   id: r.id,
   eventSeq: r.event_seq === null ? null : Number(r.event_seq),
   userId: r.user_id,
@@ -84,7 +88,7 @@ const toDelivery = (r: DeliveriesTable): Delivery => ({
   eventType: r.event_type,
   vendor: r.vendor,
   entityId: r.entity_id,
-  payload: fromJson<Record<string, unknown>>(r.payload, {}),
+  payload: payloadOf(r, payloads),
   occurredAt: r.occurred_at,
   status: r.status as DeliveryStatus,
   attempts: Number(r.attempts),
@@ -98,6 +102,14 @@ const toDelivery = (r: DeliveriesTable): Delivery => ({
   updatedAt: r.updated_at,
   completedAt: r.completed_at,
 });
+
+function payloadOf(r: DeliveriesTable, payloads?: Map<number, Record<string, unknown>>): Record<string, unknown> {
+  if (!payloads || r.event_seq === null) return fromJson<Record<string, unknown>>(r.payload, {});
+  const seq = Number(r.event_seq);
+  let p = payloads.get(seq);
+  if (!p) payloads.set(seq, (p = fromJson<Record<string, unknown>>(r.payload, {})));
+  return p;
+}
 
 const toRow = (d: NewDelivery, now: string): DeliveriesTable => ({
   id: d.id,
@@ -136,6 +148,16 @@ function chunks<T>(list: T[], size: number): T[][] {
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
+  // Statements that name their rows by id (`id IN (…)`) must find them through the
+  // primary key. Without statistics (a new table, a burst since the last ANALYZE)
+  // both SQLite and PostgreSQL prefer the equality on `status` and walk
+  // `deliveries_due` over every pending row — on PostgreSQL with the dead index
+  // entries of earlier updates too — testing each against the list: per statement
+  // O(pending rows), which made claiming and recording a burst of 10,000
+  // quadratic. An expression on the column keeps its condition out of index
+  // choice (SQLite: unary `+`; PostgreSQL: `|| ''`, the columns are text).
+  const noIndex = (column: 'status' | 'next_attempt_at') =>
+    dialect === 'sqlite' ? sql<string>`+${sql.ref(column)}` : sql<string>`(${sql.ref(column)} || '')`;
   return {
     /** Creates the dispatcher's cursor at `seq` unless it exists; returns the cursor. */
     async ensureCursor(name: string, seq: number, now: Date): Promise<number> {
@@ -245,7 +267,8 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
           .whereRef('deliveries.id', '=', 'picked.id')
           .returningAll('deliveries')
           .execute();
-        return rows.map(toDelivery);
+        const payloads = new Map<number, Record<string, unknown>>();
+        return rows.map((r) => toDelivery(r, payloads));
       }
       const rows = await db
         .updateTable('deliveries')
@@ -264,11 +287,12 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
             .orderBy('next_attempt_at')
             .limit(limit);
         })
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', at)
+        .where(noIndex('status'), '=', 'pending')
+        .where(noIndex('next_attempt_at'), '<=', at)
         .returningAll()
         .execute();
-      return rows.map(toDelivery);
+      const payloads = new Map<number, Record<string, unknown>>();
+      return rows.map((r) => toDelivery(r, payloads));
     },
 
     /**
@@ -280,21 +304,47 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
     async complete(results: Completion[], now: Date): Promise<void> {
       if (!results.length) return;
       const at = now.toISOString();
+      const attemptRow = (r: Completion) => ({
+        delivery_id: r.id,
+        attempt: r.attempt,
+        started_at: r.startedAt,
+        status_code: r.statusCode,
+        latency_ms: Math.round(r.latencyMs),
+        error: r.error,
+        outcome: r.outcome,
+      });
+      const first = results[0]!;
+      if (
+        dialect === 'postgres' &&
+        results.length <= INSERT_CHUNK &&
+        results.every((r) => r.status === 'succeeded' && r.error === null && r.owner === first.owner && r.statusCode === first.statusCode)
+      ) {
+        // The common case, a batch of plain successes: one statement (a data-modifying
+        // CTE is atomic with its UPDATE) instead of BEGIN, INSERT, UPDATE, COMMIT —
+        // four round trips, each a wait for the server on a loaded machine.
+        await db
+          .with('recorded', (q) => q.insertInto('delivery_attempts').values(results.map(attemptRow)).returning('delivery_attempts.id'))
+          .updateTable('deliveries')
+          .set({
+            status: 'succeeded',
+            lease_owner: null,
+            next_attempt_at: null,
+            last_status_code: first.statusCode,
+            last_error: null,
+            updated_at: at,
+            completed_at: at,
+          })
+          .where('id', 'in', results.map((r) => r.id))
+          .where('lease_owner', '=', first.owner)
+          .where(noIndex('status'), '=', 'pending')
+          .execute();
+        return;
+      }
       await db.transaction().execute(async (trx) => {
         for (const part of chunks(results, INSERT_CHUNK)) {
           await trx
             .insertInto('delivery_attempts')
-            .values(
-              part.map((r) => ({
-                delivery_id: r.id,
-                attempt: r.attempt,
-                started_at: r.startedAt,
-                status_code: r.statusCode,
-                latency_ms: Math.round(r.latencyMs),
-                error: r.error,
-                outcome: r.outcome,
-              })),
-            )
+            .values(part.map(attemptRow))
             .execute();
         }
         // Successes share one statement per (owner, status code): the common case is one.
@@ -324,7 +374,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
               })
               .where('id', 'in', part.map((r) => r.id))
               .where('lease_owner', '=', owner)
-              .where('status', '=', 'pending')
+              .where(noIndex('status'), '=', 'pending')
               .execute();
           }
         }
@@ -344,7 +394,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
             .where('id', '=', r.id)
             .where('lease_owner', '=', r.owner)
             .where('attempts', '=', r.attempt)
-            .where('status', '=', 'pending')
+            .where(noIndex('status'), '=', 'pending')
             .execute();
         }
       });
@@ -358,7 +408,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
           .set((eb) => ({ lease_owner: null, next_attempt_at: at.toISOString(), attempts: eb('attempts', '-', 1) }))
           .where('id', 'in', part)
           .where('lease_owner', '=', owner)
-          .where('status', '=', 'pending')
+          .where(noIndex('status'), '=', 'pending')
           .execute();
       }
     },
@@ -381,7 +431,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
       if (o.unreadOnly) q = q.where('read_at', 'is', null);
       if (o.status) q = q.where('status', '=', o.status);
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute();
-      return rows.map(toDelivery);
+      return rows.map((r) => toDelivery(r));
     },
 
     async countUnread(userId: string, channel: string): Promise<number> {
