@@ -1,3 +1,4 @@
+import { eventLabel } from '../domain/events.ts';
 import type { Delivery } from '../store/repositories/deliveries-repository.ts';
 
 // Human wording of an alert, shared by the channels that write for people
@@ -18,16 +19,6 @@ export interface AlertText {
   vendorName: string;
 }
 
-const HEADLINES: Record<string, string> = {
-  'incident.created': 'New incident',
-  'incident.updated': 'Incident updated',
-  'incident.resolved': 'Incident resolved',
-  'maintenance.scheduled': 'Maintenance scheduled',
-  'maintenance.started': 'Maintenance started',
-  'maintenance.updated': 'Maintenance updated',
-  'maintenance.completed': 'Maintenance completed',
-};
-
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 export function alertText(d: Pick<Delivery, 'eventType' | 'vendor' | 'payload' | 'isTest'>): AlertText {
@@ -39,7 +30,7 @@ export function alertText(d: Pick<Delivery, 'eventType' | 'vendor' | 'payload' |
   const url = str(p.url);
   return {
     title: `${d.isTest ? '[Test] ' : ''}${vendorName}: ${str(p.title) || 'alert'}`,
-    headline: HEADLINES[d.eventType] ?? d.eventType,
+    headline: eventLabel(d.eventType),
     status: str(p.status),
     impact: str(p.impact) || 'none',
     components: Array.isArray(p.components) ? (p.components as unknown[]).map(String) : [],

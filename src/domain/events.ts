@@ -18,6 +18,20 @@ export type MaintenanceEventType = (typeof MAINTENANCE_EVENT_TYPES)[number];
 export const EVENT_TYPES = [...INCIDENT_EVENT_TYPES, ...MAINTENANCE_EVENT_TYPES] as const;
 export type EventType = IncidentEventType | MaintenanceEventType;
 
+/** How people read an event type: alert headlines and the preference editor. */
+export const EVENT_LABELS: Record<EventType, string> = {
+  'incident.created': 'New incident',
+  'incident.updated': 'Incident updated',
+  'incident.resolved': 'Incident resolved',
+  'maintenance.scheduled': 'Maintenance scheduled',
+  'maintenance.started': 'Maintenance started',
+  'maintenance.updated': 'Maintenance updated',
+  'maintenance.completed': 'Maintenance completed',
+};
+
+/** The label of an event type, or the type itself for one this build does not know. */
+export const eventLabel = (type: string): string => EVENT_LABELS[type as EventType] ?? type;
+
 export type EntityKind = 'incident' | 'maintenance';
 
 /** An event before it has a sequence number. */

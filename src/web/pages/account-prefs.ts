@@ -1,4 +1,5 @@
 import type { WatchlistView } from '../../domain/watchlist.ts';
+import { eventLabel } from '../../domain/events.ts';
 import { ALERT_EVENT_TYPES, EMAIL_DIGESTS, type PreferencesView, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
 import { IMPACTS } from '../../domain/records.ts';
 import type { VendorProfile } from '../../services/catalog-service.ts';
@@ -8,16 +9,6 @@ import { categoryLabel, humanize, time } from '../views/format.ts';
 // Account sections backed by the per-user services: the watchlist editor, the
 // notification preferences of every channel (with "send test" and the delivery
 // log) and the personal feed. account.js submits them to the same JSON API.
-
-const EVENT_LABEL: Record<string, string> = {
-  'incident.created': 'New incident',
-  'incident.updated': 'Incident updated',
-  'incident.resolved': 'Incident resolved',
-  'maintenance.scheduled': 'Maintenance scheduled',
-  'maintenance.started': 'Maintenance started',
-  'maintenance.updated': 'Maintenance updated',
-  'maintenance.completed': 'Maintenance completed',
-};
 
 const DIGEST_LABEL: Record<string, string> = { off: 'One e-mail per alert', hourly: 'Hourly digest', daily: 'Daily digest' };
 
@@ -168,7 +159,7 @@ export function notificationsSection(p: PreferencesView, accountEmail: string): 
         <fieldset class="nested">
           <legend>Events</legend>
           <ul class="watch-list">${ALERT_EVENT_TYPES.map(
-            (e) => html`<li><label><input type="checkbox" name="content_filters.event_types" value="${e}"${checked(p.content_filters.event_types.includes(e))}> ${EVENT_LABEL[e] ?? e}</label></li>`,
+            (e) => html`<li><label><input type="checkbox" name="content_filters.event_types" value="${e}"${checked(p.content_filters.event_types.includes(e))}> ${eventLabel(e)}</label></li>`,
           )}</ul>
           ${fieldError('content_filters.event_types')}
         </fieldset>
