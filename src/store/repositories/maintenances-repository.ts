@@ -83,6 +83,18 @@ export function maintenancesRepository(db: Kysely<Database>) {
       return out;
     },
 
+    /** This source's windows not yet completed, except `keepIds` (see completedByAbsence). */
+    async openNotIn(vendor: string, source: string, keepIds: string[]): Promise<MaintenanceRecord[]> {
+      let q = db
+        .selectFrom('maintenances')
+        .selectAll()
+        .where('vendor', '=', vendor)
+        .where('source', '=', source)
+        .where('status', '!=', 'completed');
+      if (keepIds.length) q = q.where('id', 'not in', keepIds);
+      return (await q.execute()).map(toMaintenance);
+    },
+
     async upsert(m: MaintenanceRecord, fingerprint: string): Promise<void> {
       const row = maintenanceRow(m, fingerprint);
       await db
