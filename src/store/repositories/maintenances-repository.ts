@@ -3,6 +3,7 @@ import type { Impact, MaintenanceRecord, MaintenanceStatus, RecordUpdate } from 
 import type { Database, MaintenancesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
+import { openNotIn } from './open-not-in.ts';
 import { firstPerVendor } from './per-vendor.ts';
 
 export interface MaintenanceFilter {
@@ -85,14 +86,7 @@ export function maintenancesRepository(db: Kysely<Database>) {
 
     /** This source's windows not yet completed, except `keepIds` (see completedByAbsence). */
     async openNotIn(vendor: string, source: string, keepIds: string[]): Promise<MaintenanceRecord[]> {
-      let q = db
-        .selectFrom('maintenances')
-        .selectAll()
-        .where('vendor', '=', vendor)
-        .where('source', '=', source)
-        .where('status', '!=', 'completed');
-      if (keepIds.length) q = q.where('id', 'not in', keepIds);
-      return (await q.execute()).map(toMaintenance);
+      return (await openNotIn(db, 'maintenances', 'completed', vendor, source, keepIds)).map(toMaintenance);
     },
 
     async upsert(m: MaintenanceRecord, fingerprint: string): Promise<void> {
