@@ -83,7 +83,7 @@ export function overviewService(d: {
         const windows = (maintBy.get(v.slug) ?? []).sort((a, b) => (a.scheduledFor < b.scheduledFor ? -1 : 1));
         const due = windows.filter((m) => isActiveMaintenance(m, now));
         const upcoming = windows.filter((m) => isUpcomingMaintenance(m, now));
-        const h = health.get(v.slug) ?? d.health.NEVER;
+        const h = health.get(v.slug) ?? { ...d.health.NEVER };
         const page = statuses.get(v.slug);
         const indicator = page?.indicator ?? deriveIndicator(inc, due.some((m) => m.status !== 'scheduled'), h.lastSuccessAt !== null);
         counts[indicator] += 1;

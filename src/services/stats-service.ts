@@ -39,7 +39,7 @@ export function statsService(d: {
     resolveWindow(timePeriod, DEFAULT_PLAN_POLICIES[viewer.plan].windowDays, d.clock.now(), DEFAULT_STATS_PERIOD);
 
   /**
-   * Stats for many vendors with two queries in all (no per-vendor loop).
+   * Stats for many vendors with three queries in all (incidents, maintenance, sources; no per-vendor loop).
    * An unlimited window ("all") starts at the oldest stored incident.
    */
   async function statsFor(slugs: string[] | undefined, window: DataWindow): Promise<Map<string, VendorStats>> {
