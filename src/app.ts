@@ -45,6 +45,7 @@ import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { openInfra } from './infra/index.ts';
+import { ReadinessProblem } from './http/readiness.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
@@ -61,6 +62,7 @@ export { API_PREFIX } from './http/paths.ts';
 
 export interface ReadinessCheck {
   name: string;
+  /** Throws when the dependency is not usable; a `ReadinessProblem` names the reason in the body. */
   check: () => Promise<void>;
   /** An optional dependency degrades the service but does not make it unready. */
   optional?: boolean;
@@ -166,6 +168,19 @@ export const appPlugin = fp(
     const checks: ReadinessCheck[] = [{ name: 'database', check: () => store.ping() }];
     // Without Redis, limits and cache run in-process: degraded, still ready.
     if (infra.redis) checks.push({ name: 'redis', check: infra.redis.ping, optional: true });
+    // A deployment that polls live is degraded while most sources fail or nothing
+    // has been polled successfully for a while (docs/operations.md "Source health").
+    if (config.ingest === 'live') {
+      const startedAt = clock.now();
+      checks.push({
+        name: 'ingest',
+        optional: true,
+        check: async () => {
+          const r = await services.health.readiness(startedAt);
+          if (r.problem) throw new ReadinessProblem(r.problem);
+        },
+      });
+    }
     app.decorate('readinessChecks', checks);
     app.decorate('envelope', async function <T>(items: T[], extra = {}) {
       const lastUpdated = await services.repos.sources.lastSuccessfulPoll();

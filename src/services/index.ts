@@ -20,6 +20,7 @@ import { repositoriesOn } from './repositories.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
 import { streamService } from './stream-service.ts';
+import { sourceHealthService } from './source-health-service.ts';
 import { statusService } from './status-service.ts';
 import { watchlistService } from './watchlist-service.ts';
 
@@ -55,7 +56,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const catalog = catalogService(repos.vendors, async (slug) =>
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
-  const base = { ...repos, catalog, clock };
+  const health = sourceHealthService({ sources: repos.sources, clock, defaultIntervalSeconds: config.pollIntervalSeconds });
+  const base = { ...repos, catalog, clock, health };
   const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
   const stats = statsService(base);
   const records = recordsService(base);
@@ -68,6 +70,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     records,
     stream: streamService({ events: repos.events, records, clock }),
     status: statusService(base),
+    health,
     stats,
     bus,
     // Demo data says so on every record, not only in the list envelope.

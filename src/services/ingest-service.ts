@@ -10,6 +10,7 @@ import type {
   SourceType,
   UpdateRecord,
 } from '../domain/records.ts';
+import { completedByAbsence } from '../domain/maintenance-window.ts';
 import { durationMinutes } from '../domain/stats.ts';
 import type { EventBus } from '../events/bus.ts';
 import { decideIncident, decideMaintenance, resolvedByAbsence } from '../ingest/changes.ts';
@@ -166,6 +167,15 @@ export function ingestService(d: IngestServiceDeps) {
           written.maintenances++;
           if (decision.event) {
             pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'maintenance', entityId: next.id, occurredAt: at, payload: maintenanceView(next) });
+          }
+        }
+        if (snapshot.maintenancesAreCompleteOpenSet) {
+          for (const open of await r.maintenances.openNotIn(source.vendor, label, [...incoming.keys()])) {
+            const done = completedByAbsence(open, at);
+            if (!done) continue;
+            await r.maintenances.upsert(done, fingerprint(done));
+            written.maintenances++;
+            pending.push({ type: 'maintenance.completed', vendor: source.vendor, entityKind: 'maintenance', entityId: open.id, occurredAt: at, payload: maintenanceView(done) });
           }
         }
       }

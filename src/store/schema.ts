@@ -32,6 +32,10 @@ export interface SourcesTable {
   lease_owner: string | null;
   lease_until: string | null;
   last_duration_ms: number | null;
+  /** First successful poll (docs/statistics.md "Observation window"). */
+  first_success_at: string | null;
+  /** First failure of the current run of failures; null while the source succeeds. */
+  failing_since: string | null;
 }
 
 export interface VendorStatusTable {

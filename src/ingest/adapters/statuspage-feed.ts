@@ -33,8 +33,10 @@ interface Block {
 
 const BLOCK_RE = /<small>([\s\S]*?)<\/small>\s*(?:<br\s*\/?>)?\s*<strong>([\s\S]*?)<\/strong>\s*-?\s*([\s\S]*?)(?=<small>|$)/gi;
 const STAMP_RE = /^([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s*(?:(\d{4})\s*[,-]?\s*)?(\d{1,2}):(\d{2})\s*(AM|PM)?\s*([A-Za-z]{1,5})?/;
+// "Mar 3, 22:00 - 23:30 UTC" on one day; "Jan 8, 21:00 UTC - Jan 9, 01:00 UTC" across
+// two, where the zone may also follow the start (docs/mappings.md "Statuspage feeds").
 const SCHEDULED_RE =
-  /SCHEDULED EVENT\s+([A-Za-z]{3})\s+(\d{1,2}),?\s*(\d{1,2}):(\d{2})\s*-\s*(?:([A-Za-z]{3})\s+(\d{1,2}),?\s*)?(\d{1,2}):(\d{2})\s*([A-Za-z]{1,5})?/i;
+  /SCHEDULED EVENT\s+([A-Za-z]{3})\s+(\d{1,2}),?\s*(\d{1,2}):(\d{2})\s*(?:([A-Za-z]{1,5})\s*)?-\s*(?:([A-Za-z]{3})\s+(\d{1,2}),?\s*)?(\d{1,2}):(\d{2})\s*([A-Za-z]{1,5})?/i;
 
 /**
  * The zone printed next to update times is the page's zone label, which Statuspage
@@ -118,10 +120,10 @@ function toIncident(entry: FeedEntry, blocks: Block[], source: string, vendor: s
 function scheduledWindow(entry: FeedEntry, reference: string): { from: string; until: string } | null {
   const m = SCHEDULED_RE.exec(collapseWhitespace(htmlToText(entry.html)));
   if (!m) return null;
-  const offset = offsetFor(m[9], entry);
+  const offset = offsetFor(m[10] ?? m[5], entry);
   const from = wallClockToIso({ month: monthIndex(m[1]!), day: Number(m[2]), hour: Number(m[3]), minute: Number(m[4]) }, offset, reference);
   const until = wallClockToIso(
-    { month: monthIndex(m[5] ?? m[1]!), day: Number(m[6] ?? m[2]), hour: Number(m[7]), minute: Number(m[8]) },
+    { month: monthIndex(m[6] ?? m[1]!), day: Number(m[7] ?? m[2]), hour: Number(m[8]), minute: Number(m[9]) },
     offset,
     from,
   );

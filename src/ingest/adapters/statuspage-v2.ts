@@ -124,20 +124,26 @@ export function parseStatuspagePayload(data: unknown, ctx: StatuspageContext): S
     snapshot.maintenances = payload.scheduled_maintenances.map((m) => mapMaintenance(m, ctx, pageUrl));
   }
   if (snapshot.incidents) snapshot.incidentsAreCompleteUnresolvedSet = isCompleteUnresolvedSet(payload, ctx.url);
+  // summary.json lists every maintenance not yet completed (upcoming and in progress).
+  if (snapshot.maintenances && isSummary(payload)) snapshot.maintenancesAreCompleteOpenSet = true;
   return snapshot;
+}
+
+/** summary.json: page status, components, open incidents and open maintenances together. */
+function isSummary(payload: Payload): boolean {
+  return payload.status !== undefined && payload.components !== undefined && payload.incidents !== undefined;
 }
 
 /** summary.json and incidents/unresolved.json list every open incident; incidents.json is history. */
 function isCompleteUnresolvedSet(payload: Payload, url: string): boolean {
   if (payload.incident) return false;
-  const isSummary = payload.status !== undefined && payload.components !== undefined && payload.incidents !== undefined;
   let path = '';
   try {
     path = new URL(url).pathname;
   } catch {
     path = url;
   }
-  return isSummary || /\/incidents\/unresolved(\.json)?\/?$/.test(path) || /\/summary(\.json)?\/?$/.test(path);
+  return isSummary(payload) || /\/incidents\/unresolved(\.json)?\/?$/.test(path) || /\/summary(\.json)?\/?$/.test(path);
 }
 
 function mapComponents(raw: Static<typeof ComponentSchema>[]): ComponentRecord[] {

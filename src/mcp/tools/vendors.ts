@@ -73,7 +73,7 @@ export const getVendorStatus = defineTool({
     activeIncidents: z.array(IncidentOut),
     activeMaintenance: z.array(MaintenanceOut),
     components: z.array(z.object({ name: z.string(), status: z.string(), group: z.string().nullable() })),
-    sourceHealth: z.object({ lastSuccessAt: z.string().nullable(), lastErrorAt: z.string().nullable(), lastError: z.string().nullable() }),
+    sourceHealth: z.object({ lastSuccessAt: z.string().nullable(), lastErrorAt: z.string().nullable(), lastError: z.string().nullable(), stale: z.boolean() }),
     ...DataFreshness,
   },
   requiresAuth: false,
@@ -98,7 +98,9 @@ export const getVendorStatus = defineTool({
     } else if (s.components.length) {
       lines.push(`All ${s.components.length} components operational.`);
     }
-    if (s.sourceHealth.lastErrorAt && (!s.sourceHealth.lastSuccessAt || s.sourceHealth.lastErrorAt > s.sourceHealth.lastSuccessAt)) {
+    if (s.sourceHealth.stale) {
+      lines.push(`Note: this vendor's status page has not been read successfully since ${when(s.sourceHealth.lastSuccessAt)}; data is stale.`);
+    } else if (s.sourceHealth.lastErrorAt && (!s.sourceHealth.lastSuccessAt || s.sourceHealth.lastErrorAt > s.sourceHealth.lastSuccessAt)) {
       lines.push(`Note: the last poll of this vendor's status page failed (${when(s.sourceHealth.lastErrorAt)}); data may be stale.`);
     }
     lines.push(`Status page: ${profile.statusPageUrl}`);

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../db.ts';
 import { coreMigration } from './0001-core.ts';
 import { ingestMigration } from './0100-ingest.ts';
+import { sourceObservationMigration } from './0150-source-observation.ts';
 import { accessMigration } from './0200-access.ts';
 import { userDataMigration } from './0300-user-data.ts';
 import { alertsMigration } from './0400-alerts.ts';
@@ -15,6 +16,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         '0001-core': coreMigration(dialect),
         '0100-ingest': ingestMigration(),
+        '0150-source-observation': sourceObservationMigration(dialect),
         '0200-access': accessMigration(dialect),
         '0300-user-data': userDataMigration(dialect),
         '0400-alerts': alertsMigration(dialect),
