@@ -5,6 +5,7 @@ import { type ApplyCounts, type IngestService, LeaseLostError, type SourceRef } 
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { SourceRow, SourcesRepository } from '../store/repositories/sources-repository.ts';
 import { failureDelayMs, successDelayMs } from './backoff.ts';
+import { AdapterError } from './adapters/adapter.ts';
 import { FetchError, type Fetcher } from './fetch.ts';
 import { KeyedLimiter } from './limiter.ts';
 
@@ -108,10 +109,16 @@ const hostKey = (url: string) => {
   }
 };
 
-/** The message stored in sourceHealth, which the API shows: about the source, never our internals. */
-function describe(err: unknown): string {
+/**
+ * The message stored in sourceHealth, which anyone can read: the kind of failure
+ * ("HTTP 503", "statuspage-v2: invalid JSON", "redirect refused ..."), never our
+ * internals nor text of the payload (docs/security.md). The full adapter message
+ * goes to the service log.
+ */
+function describe(err: unknown, type: string): string {
   if (err instanceof FetchError) return err.message;
-  if (err instanceof Error && err.name === 'AdapterError') return err.message;
+  if (err instanceof AdapterError) return `${type}: ${err.kind}`;
+  if (err instanceof Error && err.name === 'AdapterError') return `${type}: malformed payload`;
   return 'the poll succeeded but its result could not be stored (see the service log)';
 }
 
@@ -169,6 +176,9 @@ export function createScheduler(d: SchedulerDeps) {
         now: polledAt,
       });
       const durationMs = elapsed();
+      // One deadline for the whole poll, parsing included: a result that took longer is
+      // not applied (parsing is linear and capped, docs/reliability.md).
+      if (durationMs > s.timeoutMs) throw new FetchError('timeout', `timed out after ${s.timeoutMs} ms (parsing)`);
       const out = await d.ingest.applySnapshot(ref(src), snapshot, {
         owner: d.owner,
         polledAt,
@@ -190,14 +200,14 @@ export function createScheduler(d: SchedulerDeps) {
         await d.ingest.release(ref(src), d.owner).catch(() => {});
         return { ...base, status: 'skipped', httpStatus, error: err.message, events: 0, written: null, durationMs, nextPollAt: null };
       }
-      const error = describe(err);
+      const error = describe(err, src.type);
       if (err instanceof FetchError && err.status !== null) httpStatus = err.status;
       const retryAfter = err instanceof FetchError ? err.retryAfterSeconds : null;
       const nextPollAt = new Date(polledAt.getTime() + failureDelayMs(interval, src.consecutiveFailures + 1, random, retryAfter));
       if (!(err instanceof FetchError) && err instanceof Error && err.name !== 'AdapterError') {
         log.error({ err, source: src.id }, 'applying a poll failed');
       } else {
-        log.debug({ source: src.id, error }, 'poll failed');
+        log.debug({ source: src.id, error, detail: err instanceof Error ? err.message.slice(0, 500) : undefined }, 'poll failed');
       }
       try {
         await d.ingest.recordFailure(ref(src), { owner: d.owner, polledAt, durationMs, nextPollAt, error });
