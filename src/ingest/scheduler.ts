@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { SourceSnapshot, SourceType } from '../domain/records.ts';
+import { cleanSnapshot } from '../domain/upstream-text.ts';
 import type { Clock } from '../services/context.ts';
 import { type ApplyCounts, type IngestService, LeaseLostError, type SourceRef } from '../services/ingest-service.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
@@ -168,13 +169,17 @@ export function createScheduler(d: SchedulerDeps) {
         const held = await d.ingest.recordNotModified(ref(src), meta);
         return { ...base, status: held ? 'not_modified' : 'skipped', httpStatus, error: null, events: 0, written: null, durationMs: meta.durationMs, nextPollAt: nextPollAt.toISOString() };
       }
-      const snapshot = d.parse(src.type as SourceType, {
-        vendor: src.vendor,
-        url: src.url,
-        body: res.body,
-        contentType: res.contentType,
-        now: polledAt,
-      });
+      // Upstream text is cleaned once, here, before anything stores or sends it (docs/security.md).
+      const snapshot = cleanSnapshot(
+        d.parse(src.type as SourceType, {
+          vendor: src.vendor,
+          url: src.url,
+          body: res.body,
+          contentType: res.contentType,
+          now: polledAt,
+        }),
+        polledAt,
+      );
       const durationMs = elapsed();
       // One deadline for the whole poll, parsing included: a result that took longer is
       // not applied (parsing is linear and capped, docs/reliability.md).
