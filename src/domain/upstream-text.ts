@@ -67,7 +67,7 @@ export function httpUrlOrNull(value: string | null | undefined): string | null {
     const url = new URL(value.trim());
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
     // As written when it is plain; the encoded form when it holds spaces or markup characters.
-    return /[\s<>"`{}|\\^]/.test(value) ? url.href : value.trim();
+    return /[\s<>"`{}|\\^]/.test(value) ? url.href.replace(/\|/g, '%7C') : value.trim();
   } catch {
     return null;
   }
