@@ -85,8 +85,8 @@ function cleanUpdates(updates: RecordUpdate[], limit: number): RecordUpdate[] {
 const cleanId = (id: string) => cleanLine(id, LIMITS.id);
 const labels = (list: string[]) => list.map((c) => cleanLine(c, LIMITS.label)).filter((c) => c !== '');
 
-function incident(r: IncidentRecord, limit: number): IncidentRecord | null {
-  if (tooFar(r.startedAt, limit) || tooFar(r.updatedAt, limit) || tooFar(r.resolvedAt, limit)) return null;
+/** What incidents and maintenances share: id, title, status word, components, updates, link. */
+function cleanEvent<T extends IncidentRecord | MaintenanceRecord>(r: T, limit: number): T {
   return {
     ...r,
     id: cleanId(r.id),
@@ -98,17 +98,14 @@ function incident(r: IncidentRecord, limit: number): IncidentRecord | null {
   };
 }
 
+function incident(r: IncidentRecord, limit: number): IncidentRecord | null {
+  if ([r.startedAt, r.updatedAt, r.resolvedAt].some((d) => tooFar(d, limit))) return null;
+  return cleanEvent(r, limit);
+}
+
 function maintenance(r: MaintenanceRecord, limit: number): MaintenanceRecord | null {
   if ([r.scheduledFor, r.scheduledUntil, r.startedAt, r.completedAt].some((d) => tooFar(d, limit))) return null;
-  return {
-    ...r,
-    id: cleanId(r.id),
-    title: cleanLine(r.title),
-    sourceStatus: cleanLine(r.sourceStatus, LIMITS.label),
-    components: labels(r.components),
-    updates: cleanUpdates(r.updates, limit),
-    url: httpUrlOrNull(r.url),
-  };
+  return cleanEvent(r, limit);
 }
 
 function advisory(r: AdvisoryRecord, limit: number): AdvisoryRecord | null {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
-import { uniqueName } from '../helpers/app.ts';
+import { dropSchema, uniqueName } from '../helpers/app.ts';
+import { cli } from '../helpers/cli.ts';
 import {
   type HostileServer,
   hostileHtml,
@@ -25,20 +24,8 @@ import {
 // now the whole round, a healthy vendor included, finishes in well under five seconds.
 // Precise figures: bench/hostile-parse.ts.
 
-const root = path.resolve(import.meta.dirname, '../..');
 const KB256 = 256 * 1024;
 const at = new Date(Date.now() - 3_600_000).toISOString();
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { cwd: root, env: { PATH: process.env.PATH!, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('cli ingest --once with hostile 256 KB pages', () => {
   let page: HostileServer;
@@ -76,12 +63,7 @@ describe('cli ingest --once with hostile 256 KB pages', () => {
     await page?.close();
     if (catalogFile) removeCatalog(catalogFile);
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (schema) {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`);
-      await client.end();
-    }
+    if (schema) await dropSchema(process.env.DATABASE_URL!, schema);
   });
 
   test('one round ingests every page, the healthy vendor included, in a few seconds', async (ctx) => {
