@@ -13,6 +13,9 @@ import {
   writeCatalog,
 } from '../helpers/hostile-vendor.ts';
 import { createUser, send } from '../helpers/users.ts';
+import { parseSource } from '../../src/ingest/adapters/index.ts';
+import { createHttpFetcher } from '../../src/ingest/fetch.ts';
+import { createScheduler } from '../../src/ingest/scheduler.ts';
 import { readCatalog, loadCatalog } from '../../src/services/catalog-loader.ts';
 
 // Vendor status pages are untrusted input (docs/security.md): hostile pages served by
@@ -152,5 +155,33 @@ describe('hostile vendor pages', () => {
     assert.deepEqual(await t.app.services.repos.sources.list('to-be-removed'), []);
     // What it published stays readable.
     assert.ok(await t.app.services.repos.incidents.get('to-be-removed:r1'));
+  });
+
+  test('the poll deadline covers parsing: a result parsed after it is not applied', async () => {
+    const fetcher = createHttpFetcher();
+    const timeoutMs = 1_500;
+    const slow = createScheduler({
+      sources: t.app.services.repos.sources,
+      ingest: t.app.services.ingest,
+      fetcher,
+      // A parser that overruns the deadline (spinning, as a quadratic one would).
+      parse: (type, input) => {
+        const until = performance.now() + timeoutMs + 100;
+        while (performance.now() < until);
+        return parseSource(type, input);
+      },
+      clock,
+      owner: 'deadline-test',
+      settings: { concurrency: 1, perHost: 1, timeoutMs, maxBytes: 1 << 20, defaultIntervalSeconds: 60 },
+    });
+    try {
+      clock.advance(61_000);
+      const [outcome] = (await slow.runRound({ vendor: 'redirect-same-origin', force: true })).outcomes;
+      assert.equal(outcome!.status, 'failed', JSON.stringify(outcome));
+      assert.match(outcome!.error!, /^timed out after 1500 ms/);
+    } finally {
+      await slow.stop();
+      await fetcher.close();
+    }
   });
 });
