@@ -53,6 +53,7 @@ describe('hostile vendor pages', () => {
       '/v6.json': redirect(`http://[::1]:${internalPort}/latest/meta-data/`, 301),
       '/metadata.json': redirect('http://169.254.169.254/latest/meta-data/', 307),
       '/mapped.json': redirect(`http://[::ffff:127.0.0.1]:${internalPort}/latest/meta-data/`),
+      '/named.json': redirect(`http://localhost:${internalPort}/latest/meta-data/`),
       '/moved.json': redirect('/same-origin.json'),
       '/same-origin.json': json(statuspageIncidents([{ id: 'ok1', name: 'Fine', createdAt: at }])),
       '/garbage.json': json(`{"incidents": [ ${SECRET} ]`),
@@ -78,6 +79,7 @@ describe('hostile vendor pages', () => {
       sp('redirect-v6', 'v6.json'),
       sp('redirect-metadata', 'metadata.json'),
       sp('redirect-mapped', 'mapped.json'),
+      sp('redirect-name', 'named.json'),
       sp('redirect-same-origin', 'moved.json'),
       sp('garbage', 'garbage.json'),
       sp('unavailable', 'unavailable.json'),
@@ -99,8 +101,8 @@ describe('hostile vendor pages', () => {
     if (catalogFile) removeCatalog(catalogFile);
   });
 
-  test('redirects to loopback, [::1], mapped IPv6 and 169.254.169.254 are refused without reaching them', async () => {
-    for (const slug of ['redirect-loopback', 'redirect-v6', 'redirect-metadata', 'redirect-mapped']) {
+  test('redirects to loopback, [::1], mapped IPv6, 169.254.169.254 and a name resolving to loopback are refused without reaching them', async () => {
+    for (const slug of ['redirect-loopback', 'redirect-v6', 'redirect-metadata', 'redirect-mapped', 'redirect-name']) {
       const h = await health(slug);
       assert.match(h.lastError ?? '', /^redirect refused/, slug);
       assert.ok(!h.lastError!.includes(SECRET), slug);
