@@ -97,13 +97,14 @@ export interface StatuspageContext {
 export function parseStatuspagePayload(data: unknown, ctx: StatuspageContext): SourceSnapshot {
   const context = ctx.source;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new AdapterError(`${context}: expected a JSON object`);
+    throw new AdapterError(`${context}: expected a JSON object`, { kind: 'expected a JSON object' });
   }
   const keys = Object.keys(data);
   if (!SECTIONS.some((k) => keys.includes(k))) {
     // e.g. the undocumented metrics-display endpoints: not a format we ingest.
     throw new AdapterError(
       `${context}: not a Statuspage v2 payload (expected one of ${SECTIONS.join(', ')}; got keys ${keys.slice(0, 8).join(', ') || 'none'})`,
+      { kind: 'not a Statuspage v2 payload' },
     );
   }
   const payload = check(context, PayloadSchema, data);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATA_TYPES } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
-import { incidentLine, maintenanceLine, plural, when } from './format.ts';
+import { incidentLine, maintenanceLine, oneLine, plural, when } from './format.ts';
 import { DataFreshness, IncidentOut, IndicatorEnum, MaintenanceOut, openRecords, VendorArg } from './schemas.ts';
 import { resolveVendor } from './vendor-lookup.ts';
 
@@ -83,7 +83,7 @@ export const getVendorStatus = defineTool({
     const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
     const source = services.config.demo ? ('demo' as const) : ('live' as const);
     const now = services.clock.now();
-    const lines = [`${s.vendorName}: ${s.description} (${s.indicator}), checked ${when(s.checkedAt)}.`];
+    const lines = [`${oneLine(s.vendorName)}: ${oneLine(s.description)} (${s.indicator}), checked ${when(s.checkedAt)}.`];
     lines.push(
       s.activeIncidents.length
         ? `${plural(s.activeIncidents.length, 'ongoing incident')}:\n${s.activeIncidents.map((i) => incidentLine(i, now, false)).join('\n')}`
@@ -94,7 +94,7 @@ export const getVendorStatus = defineTool({
     }
     const impaired = s.components.filter((c) => c.status !== 'operational');
     if (impaired.length) {
-      lines.push(`Components not operational: ${impaired.map((c) => `${c.name} (${c.status})`).join(', ')}.`);
+      lines.push(`Components not operational: ${impaired.map((c) => `${oneLine(c.name, 100)} (${c.status})`).join(', ')}.`);
     } else if (s.components.length) {
       lines.push(`All ${s.components.length} components operational.`);
     }
