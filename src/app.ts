@@ -48,6 +48,7 @@ import { openInfra } from './infra/index.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
+import { badgeRoutes } from './http/routes/badges.ts';
 import type { StreamSlots } from './infra/stream-slots.ts';
 import { countedBus, memoryEventBus } from './events/bus.ts';
 import { redisEventBus } from './events/redis-bus.ts';
@@ -212,6 +213,7 @@ export const appPlugin = fp(
       { prefix: API_PREFIX },
     );
     await app.register(feedRoutes);
+    await app.register(badgeRoutes);
     await app.register(
       async (web) => {
         await web.register(authRoutes);

@@ -9,6 +9,7 @@ import { type EventBus, memoryEventBus } from '../events/bus.ts';
 import type { AlertRuntime } from '../alerts/runtime.ts';
 import { DomainError } from '../domain/errors.ts';
 import { alertsService } from './alerts-service.ts';
+import { badgeService } from './badge-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import type { Clock } from './context.ts';
@@ -59,6 +60,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
   const stats = statsService(base);
   const records = recordsService(base);
+  const status = statusService(base);
   return {
     config,
     clock,
@@ -67,7 +69,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     catalog,
     records,
     stream: streamService({ events: repos.events, records, clock }),
-    status: statusService(base),
+    status,
+    badges: badgeService({ status }),
     stats,
     bus,
     // Demo data says so on every record, not only in the list envelope.

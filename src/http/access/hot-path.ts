@@ -51,7 +51,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
     }
     if (!identity) return false;
     const route = d.index.find(req.url, identity.plan);
-    if (!route) return false;
+    if (!route || route.anonymousOnly) return false;
     const entry = await d.store.get(route.key);
     if (!entry) return false;
     const headers: Record<string, string | number> = {
