@@ -13,6 +13,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
+import { corsPlugin } from './http/plugins/cors.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
@@ -195,6 +196,7 @@ export const appPlugin = fp(
     await app.register(viewerPlugin);
     await app.register(csrfPlugin);
     await app.register(accessPlugin, { cache: infra.cache, requestId });
+    await app.register(corsPlugin);
     // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
     await app.register(mcpPlugin);
 

@@ -32,6 +32,8 @@ export interface HotPathDeps {
   requestId: (req: IncomingMessage) => string;
   /** Answers given here never reach Fastify's hooks, so they are counted here. */
   metrics: Metrics;
+  /** Leave requests with an Origin to Fastify, which adds the CORS headers (CORS_ORIGINS set). */
+  crossOriginFallThrough?: boolean;
 }
 
 export type HotPath = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -40,6 +42,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
   const windowsByPlan = planWindowsTable(d.rateLimits);
   return async function hotPath(req, res) {
     if (req.method !== 'GET' || !req.url || hasAmbiguousHost(req)) return false;
+    if (d.crossOriginFallThrough && req.headers.origin !== undefined) return false;
     const started = performance.now();
     const key = presentedKey(req.headers);
     let identity: { plan: Plan; subject: string } | null;

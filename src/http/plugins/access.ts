@@ -109,6 +109,8 @@ export const accessPlugin = fp(
         rateLimits: overrides,
         requestId: opts.requestId,
         metrics,
+        // Cross-origin answers need the CORS headers of the Fastify path (plugins/cors.ts).
+        crossOriginFallThrough: app.config.corsOrigins === '*' || app.config.corsOrigins.length > 0,
       }),
     );
 

@@ -42,7 +42,7 @@ const errors = { 400: errorResponses[400], 404: errorResponses[404], 429: errorR
 
 export async function badgeRoutes(app: FastifyInstance) {
   const s = app.services.badges;
-  const config = { cacheTtlSeconds: CACHE_SECONDS, rateLimit: true };
+  const config = { cacheTtlSeconds: CACHE_SECONDS, rateLimit: true, cors: true };
 
   const svg = (b: Badge) => renderBadgeSvg(b);
   const json = (b: Badge) => ({ schemaVersion: 1, label: b.label, message: b.message, color: b.color });
