@@ -50,6 +50,7 @@ import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { badgeRoutes } from './http/routes/badges.ts';
+import { publicFeedRoutes } from './http/routes/public-feeds.ts';
 import type { StreamSlots } from './infra/stream-slots.ts';
 import { countedBus, memoryEventBus } from './events/bus.ts';
 import { redisEventBus } from './events/redis-bus.ts';
@@ -216,6 +217,7 @@ export const appPlugin = fp(
     );
     await app.register(feedRoutes);
     await app.register(badgeRoutes);
+    await app.register(publicFeedRoutes);
     await app.register(
       async (web) => {
         await web.register(authRoutes);

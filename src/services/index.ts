@@ -10,6 +10,7 @@ import type { AlertRuntime } from '../alerts/runtime.ts';
 import { DomainError } from '../domain/errors.ts';
 import { alertsService } from './alerts-service.ts';
 import { badgeService } from './badge-service.ts';
+import { publicFeedService } from './public-feed-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import type { Clock } from './context.ts';
@@ -71,6 +72,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     stream: streamService({ events: repos.events, records, clock }),
     status,
     badges: badgeService({ status }),
+    publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
     bus,
     // Demo data says so on every record, not only in the list envelope.
