@@ -110,7 +110,10 @@ export const appPlugin = fp(
     // onClose hooks run in reverse order: the store closes last.
     if (ownsStore) app.addHook('onClose', async () => store.close());
     // One registry per app: tests run many apps in one process.
-    const registry = createMetricsRegistry({ onCollectError: (err, metric) => app.log.warn({ err, metric }, 'metrics: collecting a figure failed') });
+    const registry = createMetricsRegistry({
+      onCollectError: (err, metric) => app.log.warn({ err, metric }, 'metrics: collecting a figure failed'),
+      componentSeries: config.metricsComponentSeries,
+    });
     const { metrics } = registry;
     app.decorate('metrics', metrics);
     const ingestLog = app.log.child({ component: 'ingest' });
@@ -152,7 +155,11 @@ export const appPlugin = fp(
     }
     const hub = new StreamHub({ bus, events: services.repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
     app.decorate('streams', { hub, slots: infra.streamSlots });
-    registry.observe({ pendingDeliveries: () => services.repos.deliveries.countPending(), openStreams: () => hub.size });
+    registry.observe({
+      pendingDeliveries: () => services.repos.deliveries.countPending(),
+      openStreams: () => hub.size,
+      vendorStatus: () => services.overview.statusFigures(config.metricsComponentSeries),
+    });
     // Before the server stops listening for connections to end: open streams are ended
     // with a last comment so their clients reconnect (elsewhere, when there is another instance).
     app.addHook('preClose', async () => hub.close());

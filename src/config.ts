@@ -87,6 +87,8 @@ export interface Config {
   pagerdutyEventsUrl: string;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null = the endpoint is open. */
   metricsToken: string | null;
+  /** Expose vis_component_status on /metrics (METRICS_COMPONENT_SERIES); off by default for its cardinality. */
+  metricsComponentSeries: boolean;
   /**
    * Origins whose pages may read public GET routes (CORS_ORIGINS): a list of origins,
    * `*` for any, or empty = no CORS headers at all (docs/integrations.md).
@@ -314,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     pagerdutyEventsUrl: url(env, 'PAGERDUTY_EVENTS_URL', ['http:', 'https:']) ?? 'https://events.pagerduty.com/v2/enqueue',
     metricsToken: metricsToken(env),
     corsOrigins: corsOrigins(env),
+    metricsComponentSeries: bool(env, 'METRICS_COMPONENT_SERIES', false),
     autoMigrate: true,
   };
 }
