@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Badge } from '../../domain/badges.ts';
 import { renderBadgeSvg } from '../badge-svg.ts';
-import { errorResponses, notModifiedResponse, PLAIN_TEXT_PATTERN, VendorSlug } from '../schemas/common.ts';
+import { keylessErrorResponses, notModifiedResponse, PLAIN_TEXT_PATTERN, VendorSlug } from '../schemas/common.ts';
 
 // Status badges (docs/integrations.md, "Badges"; paths fixed by DESIGN.md §10):
 //   /badges/{vendor}.svg, /badges/{vendor}.json (shields.io endpoint),
@@ -38,7 +38,6 @@ const svgResponse = {
   200: { description: 'SVG image (flat shields.io style)', content: { 'image/svg+xml': { schema: Type.String({ description: 'SVG document' }) } } },
 };
 const jsonResponse = { 200: BadgeJson };
-const errors = { 400: errorResponses[400], 404: errorResponses[404], 429: errorResponses[429], 500: errorResponses[500], 503: errorResponses[503] };
 
 export async function badgeRoutes(app: FastifyInstance) {
   const s = app.services.badges;
@@ -48,7 +47,7 @@ export async function badgeRoutes(app: FastifyInstance) {
   const json = (b: Badge) => ({ schemaVersion: 1, label: b.label, message: b.message, color: b.color });
 
   for (const format of ['svg', 'json'] as const) {
-    const response = { ...(format === 'svg' ? svgResponse : jsonResponse), ...errors, ...notModifiedResponse };
+    const response = { ...(format === 'svg' ? svgResponse : jsonResponse), ...keylessErrorResponses, ...notModifiedResponse };
     const Format = format.toUpperCase();
     app.get<{ Params: { vendor: string } }>(
       `${BADGES_PREFIX}/:vendor.${format}`,

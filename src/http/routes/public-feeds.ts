@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { invalidParameter } from '../../domain/errors.ts';
-import { errorResponses, notModifiedResponse, SLUG_LIST_PATTERN, VendorSlug } from '../schemas/common.ts';
+import { keylessErrorResponses, notModifiedResponse, SLUG_LIST_PATTERN, VendorSlug } from '../schemas/common.ts';
 import { FEEDS_PREFIX } from './feeds.ts';
 
 // Public vendor feeds (docs/integrations.md, "Public feeds"; paths fixed by DESIGN.md §10):
@@ -22,7 +22,6 @@ const FORMATS = {
 } as const;
 type Format = keyof typeof FORMATS;
 
-const errors = { 400: errorResponses[400], 404: errorResponses[404], 429: errorResponses[429], 500: errorResponses[500], 503: errorResponses[503] };
 const WHAT: Record<Format, string> = {
   rss: 'Incidents and maintenance, newest change first (at most 50 items, the last 7 days plus anything still open).',
   atom: 'Incidents and maintenance, newest change first (at most 50 items, the last 7 days plus anything still open).',
@@ -40,7 +39,7 @@ export async function publicFeedRoutes(app: FastifyInstance) {
     const f = FORMATS[format];
     const response = {
       200: { description: f.name, content: { [f.media]: { schema: Type.String({ description: f.doc }) } } },
-      ...errors,
+      ...keylessErrorResponses,
       ...notModifiedResponse,
     };
     const Name = format === 'ics' ? 'Calendar' : format === 'rss' ? 'Rss' : 'Atom';
