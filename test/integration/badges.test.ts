@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRepositories } from '../../src/services/index.ts';
 import { getJson, startApp, type TestApp, UNLIMITED_RATE_LIMITS } from '../helpers/app.ts';
 import { seedDashboard } from '../helpers/seed.ts';
 import { createUser } from '../helpers/users.ts';
@@ -24,6 +25,11 @@ describe('status badges', () => {
   before(async () => {
     t = await startApp();
     await seedDashboard(t.store);
+    const components = [
+      { id: 'api', name: 'api.cloudflare.com', status: 'major_outage' as const, group: null, position: 1 },
+      { id: 'cicd', name: 'CI/CD', status: 'under_maintenance' as const, group: null, position: 2 },
+    ];
+    await createRepositories(t.store).status.replaceComponents('cloudflare', components, new Date().toISOString());
   });
   after(async () => t.close());
 
@@ -56,6 +62,11 @@ describe('status badges', () => {
     assert.deepEqual(pages.body, { schemaVersion: 1, label: 'GitHub Pages', message: 'degraded', color: 'yellow' });
     const spaced = await getJson(`${t.url}/badges/github/${encodeURIComponent('Git Operations')}.json`);
     assert.equal(spaced.body.message, 'operational');
+    // Names with dots and slashes (encoded) still name one component.
+    const dotted = await getJson(`${t.url}/badges/cloudflare/api.cloudflare.com.json`);
+    assert.deepEqual(dotted.body, { schemaVersion: 1, label: 'Cloudflare api.cloudflare.com', message: 'major outage', color: 'red' });
+    const slashed = await getJson(`${t.url}/badges/cloudflare/${encodeURIComponent('CI/CD')}.json`);
+    assert.equal(slashed.body.message, 'maintenance');
     for (const path of ['/badges/github/Nope.svg', '/badges/no-such-vendor.svg', '/badges/no-such-vendor.json']) {
       const r = await getJson(`${t.url}${path}`);
       assert.equal(r.status, 404, path);

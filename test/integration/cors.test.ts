@@ -72,6 +72,12 @@ describe('CORS with named origins', () => {
       assert.equal(r.headers.get('access-control-allow-credentials'), null);
       await r.arrayBuffer();
     }
+    // Without an Origin the server hot path answers the hit, and says the answer varies by Origin.
+    const plain = await fetch(url, { headers: u.headers });
+    assert.equal(plain.headers.get('x-cache'), 'HIT');
+    assert.equal(plain.headers.get('vary'), 'Origin');
+    assert.equal(plain.headers.get('access-control-allow-origin'), null);
+    await plain.arrayBuffer();
     const missing = await fetch(`${t.api}/vendor-status/no-such-vendor`, { headers: { origin: PAGE } });
     assert.equal(missing.status, 404);
     assert.equal(missing.headers.get('access-control-allow-origin'), PAGE);

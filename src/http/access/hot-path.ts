@@ -76,6 +76,8 @@ export function createHotPath(d: HotPathDeps): HotPath {
     }
     const maxAge = Math.max(0, Math.floor((entry.expiresAt - d.clock.now().getTime()) / 1000));
     headers['cache-control'] = `private, max-age=${maxAge}`;
+    // As the Fastify path says on CORS routes (plugins/cors.ts): the answer differs by Origin.
+    if (d.crossOriginFallThrough) headers.vary = 'Origin';
     headers['content-type'] = entry.contentType;
     headers['content-length'] = entry.body.length;
     res.writeHead(200, headers);
