@@ -89,6 +89,16 @@ describe('CORS with named origins', () => {
     assert.equal(foreign.headers.get('access-control-allow-origin'), null);
   });
 
+  test('the event stream answers cross-origin too (EventSource from another origin)', async () => {
+    const ac = new AbortController();
+    const r = await fetch(`${t.api}/incidents/stream`, { headers: { origin: PAGE, ...u.headers }, signal: ac.signal });
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type') ?? '', /^text\/event-stream/);
+    assert.equal(r.headers.get('access-control-allow-origin'), PAGE);
+    ac.abort();
+    await r.body?.cancel().catch(() => {});
+  });
+
   test('per-user routes never answer cross-origin', async () => {
     const r = await fetch(`${t.api}/watchlist`, { headers: { origin: PAGE, ...u.headers } });
     assert.equal(r.status, 200);
