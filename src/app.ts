@@ -13,6 +13,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
+import { corsPlugin } from './http/plugins/cors.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
@@ -49,6 +50,8 @@ import { ReadinessProblem } from './http/readiness.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
+import { badgeRoutes } from './http/routes/badges.ts';
+import { publicFeedRoutes } from './http/routes/public-feeds.ts';
 import type { StreamSlots } from './infra/stream-slots.ts';
 import { countedBus, memoryEventBus } from './events/bus.ts';
 import { redisEventBus } from './events/redis-bus.ts';
@@ -109,7 +112,10 @@ export const appPlugin = fp(
     // onClose hooks run in reverse order: the store closes last.
     if (ownsStore) app.addHook('onClose', async () => store.close());
     // One registry per app: tests run many apps in one process.
-    const registry = createMetricsRegistry({ onCollectError: (err, metric) => app.log.warn({ err, metric }, 'metrics: collecting a figure failed') });
+    const registry = createMetricsRegistry({
+      onCollectError: (err, metric) => app.log.warn({ err, metric }, 'metrics: collecting a figure failed'),
+      componentSeries: config.metricsComponentSeries,
+    });
     const { metrics } = registry;
     app.decorate('metrics', metrics);
     const ingestLog = app.log.child({ component: 'ingest' });
@@ -151,7 +157,11 @@ export const appPlugin = fp(
     }
     const hub = new StreamHub({ bus, events: services.repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
     app.decorate('streams', { hub, slots: infra.streamSlots });
-    registry.observe({ pendingDeliveries: () => services.repos.deliveries.countPending(), openStreams: () => hub.size });
+    registry.observe({
+      pendingDeliveries: () => services.repos.deliveries.countPending(),
+      openStreams: () => hub.size,
+      vendorStatus: () => services.overview.statusFigures(config.metricsComponentSeries),
+    });
     // Before the server stops listening for connections to end: open streams are ended
     // with a last comment so their clients reconnect (elsewhere, when there is another instance).
     app.addHook('preClose', async () => hub.close());
@@ -209,6 +219,7 @@ export const appPlugin = fp(
     await app.register(viewerPlugin);
     await app.register(csrfPlugin);
     await app.register(accessPlugin, { cache: infra.cache, requestId });
+    await app.register(corsPlugin);
     // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
     await app.register(mcpPlugin);
 
@@ -227,6 +238,8 @@ export const appPlugin = fp(
       { prefix: API_PREFIX },
     );
     await app.register(feedRoutes);
+    await app.register(badgeRoutes);
+    await app.register(publicFeedRoutes);
     await app.register(
       async (web) => {
         await web.register(authRoutes);

@@ -87,6 +87,13 @@ export interface Config {
   pagerdutyEventsUrl: string;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null = the endpoint is open. */
   metricsToken: string | null;
+  /** Expose vis_component_status on /metrics (METRICS_COMPONENT_SERIES); off by default for its cardinality. */
+  metricsComponentSeries: boolean;
+  /**
+   * Origins whose pages may read public GET routes (CORS_ORIGINS): a list of origins,
+   * `*` for any, or empty = no CORS headers at all (docs/integrations.md).
+   */
+  corsOrigins: '*' | string[];
   /** Migrate and load the catalog on start (the CLI turns this off for `migrate`). */
   autoMigrate: boolean;
 }
@@ -183,6 +190,24 @@ function slackToken(env: Env): string | null {
   if (v === undefined || v === '') return null;
   if (!/^xox[a-z]-[A-Za-z0-9-]+$/.test(v)) throw new ConfigError('SLACK_BOT_TOKEN', 'must be a Slack bot token (xoxb-…)');
   return v;
+}
+
+function corsOrigins(env: Env): '*' | string[] {
+  const items = list(env, 'CORS_ORIGINS');
+  if (items.includes('*')) {
+    if (items.length > 1) throw new ConfigError('CORS_ORIGINS', "'*' cannot be combined with named origins");
+    return '*';
+  }
+  return items.map((o) => {
+    let u: URL;
+    try {
+      u = new URL(o);
+    } catch {
+      throw new ConfigError('CORS_ORIGINS', `'${o}' is not an origin URL`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError('CORS_ORIGINS', `'${o}' is not an http(s) origin`);
+    return u.origin;
+  });
 }
 
 function metricsToken(env: Env): string | null {
@@ -290,6 +315,8 @@ export function loadConfig(env: Env = process.env): Config {
     slackApiUrl: withSlash(url(env, 'SLACK_API_URL', ['http:', 'https:']) ?? 'https://slack.com/api/'),
     pagerdutyEventsUrl: url(env, 'PAGERDUTY_EVENTS_URL', ['http:', 'https:']) ?? 'https://events.pagerduty.com/v2/enqueue',
     metricsToken: metricsToken(env),
+    corsOrigins: corsOrigins(env),
+    metricsComponentSeries: bool(env, 'METRICS_COMPONENT_SERIES', false),
     autoMigrate: true,
   };
 }

@@ -9,6 +9,8 @@ import { type EventBus, memoryEventBus } from '../events/bus.ts';
 import type { AlertRuntime } from '../alerts/runtime.ts';
 import { DomainError } from '../domain/errors.ts';
 import { alertsService } from './alerts-service.ts';
+import { badgeService } from './badge-service.ts';
+import { publicFeedService } from './public-feed-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import type { Clock } from './context.ts';
@@ -61,6 +63,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
   const stats = statsService(base);
   const records = recordsService(base);
+  const status = statusService(base);
   return {
     config,
     clock,
@@ -69,8 +72,10 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     catalog,
     records,
     stream: streamService({ events: repos.events, records, clock }),
-    status: statusService(base),
+    status,
     health,
+    badges: badgeService({ status }),
+    publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
     bus,
     // Demo data says so on every record, not only in the list envelope.

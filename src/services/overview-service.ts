@@ -11,6 +11,7 @@ import type { CatalogService } from './catalog-service.ts';
 import type { Clock } from './context.ts';
 import type { SourceHealthService } from './source-health-service.ts';
 import { deriveIndicator } from './status-service.ts';
+import { COMPONENT_LEVEL, INDICATOR_LEVEL } from '../domain/status-levels.ts';
 
 // Read models for the dashboard: every vendor's current state in a fixed number
 // of queries (no per-vendor loop), and the daily uptime bar of one vendor.
@@ -30,6 +31,13 @@ export interface VendorOverview {
   upcomingMaintenance: Maintenance[];
   checkedAt: string | null;
   sourceHealth: SourceHealth;
+}
+
+/** Vendor status as numbers, for the Prometheus gauges (docs/integrations.md). */
+export interface StatusFigures {
+  vendors: { vendor: string; level: number; activeIncidents: number }[];
+  /** Empty unless asked for (one series per component: many). */
+  components: { vendor: string; component: string; level: number }[];
 }
 
 export interface Overview {
@@ -114,6 +122,15 @@ export function overviewService(d: {
         activeIncidentCount: active.length,
         activeMaintenanceCount,
         generatedAt: nowIso,
+      };
+    },
+
+    /** Every catalog vendor's indicator level and active incidents: the overview's queries, plus one for components. */
+    async statusFigures(withComponents: boolean): Promise<StatusFigures> {
+      const [o, components] = await Promise.all([this.overview(), withComponents ? d.status.components() : Promise.resolve([])]);
+      return {
+        vendors: o.vendors.map((v) => ({ vendor: v.vendor, level: INDICATOR_LEVEL[v.indicator], activeIncidents: v.activeIncidents.length })),
+        components: components.map((c) => ({ vendor: c.vendor, component: c.name, level: COMPONENT_LEVEL[c.status] })),
       };
     },
 

@@ -189,6 +189,11 @@ export function preferencesService(d: {
       return (await d.preferences.get(userId)).settings.rss.enabled;
     },
 
+    /** Vendors the user muted (left out of the personal calendar as of every channel). */
+    async mutedVendors(userId: string): Promise<string[]> {
+      return [...(await d.preferences.get(userId)).settings.muted_vendors];
+    },
+
     /** Secrets a delivery signs with: the current one, plus the previous one during its grace period. */
     async webhookSigningSecrets(userId: string): Promise<string[]> {
       const s = await d.preferences.get(userId);

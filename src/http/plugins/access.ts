@@ -109,6 +109,8 @@ export const accessPlugin = fp(
         rateLimits: overrides,
         requestId: opts.requestId,
         metrics,
+        // Cross-origin answers need the CORS headers of the Fastify path (plugins/cors.ts).
+        crossOriginFallThrough: app.config.corsOrigins === '*' || app.config.corsOrigins.length > 0,
       }),
     );
 
@@ -148,12 +150,12 @@ export const accessPlugin = fp(
       cacheCtx.set(request, { state: 'MISS', fill });
     }
 
-    function cachedPreHandler(windowed: boolean, metered: boolean) {
+    function cachedPreHandler(windowed: boolean, metered: boolean, anonymousOnly: boolean) {
       return async function cached(request: FastifyRequest, reply: FastifyReply) {
         const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
         const key = skip ? null : cacheKey(request, windowed);
         const route = request.routeOptions.url!;
-        if (key) index.learn(request.url, request.viewer.plan, { key, metered, route });
+        if (key) index.learn(request.url, request.viewer.plan, { key, metered, route, anonymousOnly });
         let entry = key ? await store.get(key) : undefined;
         if (entry && etagMatches(request.headers['if-none-match'], entry.etag)) {
           // Not counted: the client already has these bytes.
@@ -259,7 +261,7 @@ export const accessPlugin = fp(
         const ttl = config.cacheTtlSeconds!;
         const querystring = (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
         const windowed = !!querystring?.properties && 'timePeriod' in querystring.properties;
-        route.preHandler = [Object.assign(cachedPreHandler(windowed, metered), { [marker]: true }), ...pre];
+        route.preHandler = [Object.assign(cachedPreHandler(windowed, metered, rule === 'none'), { [marker]: true }), ...pre];
         // After authentication (prepended by the viewer plugin), before anything else of the route.
         route.onRequest = [...list(route.onRequest), fastPath(metered)];
         route.onSend = [cacheOnSend(ttl), ...list(route.onSend)];
