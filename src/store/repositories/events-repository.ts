@@ -28,51 +28,53 @@ const toEvent = (r: Pick<EventsTable, 'type' | 'vendor' | 'entity_kind' | 'entit
   }) as StoredEvent;
 
 export function eventsRepository(db: Kysely<Database>) {
+  /**
+   * Appends `events` using `trx` — the transaction that writes the change they
+   * describe, so the change and its events commit (or roll back) together. Their
+   * sequence numbers come from `event_head`, whose row stays locked until that
+   * transaction ends: numbers follow commit order, without gaps from rollbacks,
+   * and a reader never sees a number before every lower one is visible
+   * (docs/reliability.md, event order). Call it as the transaction's last write:
+   * other appenders wait for the lock until this transaction commits.
+   */
+  async function appendAll(trx: Kysely<Database>, events: NewEvent[]): Promise<StoredEvent[]> {
+    for (const e of events) if (!isEventType(e.type)) throw new Error(`unknown event type '${e.type}'`);
+    if (!events.length) return [];
+    // Outside a transaction the lock would end before the rows are written.
+    if (!trx.isTransaction) return trx.transaction().execute((t) => appendAll(t, events));
+    const head = await trx
+      .updateTable('event_head')
+      .set((eb) => ({ last_seq: eb('last_seq', '+', events.length) }))
+      .where('id', '=', 1)
+      .returning('last_seq')
+      .executeTakeFirstOrThrow();
+    const first = Number(head.last_seq) - events.length + 1;
+    const stored = events.map((e, i) => ({ ...e, seq: first + i }) as StoredEvent);
+    for (let i = 0; i < stored.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto('events')
+        .values(
+          stored.slice(i, i + INSERT_CHUNK).map((e) => ({
+            seq: e.seq,
+            type: e.type,
+            vendor: e.vendor,
+            entity_kind: e.entityKind,
+            entity_id: e.entityId,
+            occurred_at: e.occurredAt,
+            payload: toJson(e.payload),
+          })),
+        )
+        .execute();
+    }
+    return stored;
+  }
+
   return {
-    /**
-     * Appends `events` using `trx` — the transaction that writes the change they
-     * describe, so the change and its events commit (or roll back) together. Their
-     * sequence numbers come from `event_head`, whose row stays locked until that
-     * transaction ends: numbers follow commit order, without gaps from rollbacks,
-     * and a reader never sees a number before every lower one is visible
-     * (docs/reliability.md, event order). Call it as the transaction's last write:
-     * other appenders wait for the lock until this transaction commits.
-     */
-    async appendAll(trx: Kysely<Database>, events: NewEvent[]): Promise<StoredEvent[]> {
-      for (const e of events) if (!isEventType(e.type)) throw new Error(`unknown event type '${e.type}'`);
-      if (!events.length) return [];
-      // Outside a transaction the lock would end before the rows are written.
-      if (!trx.isTransaction) return trx.transaction().execute((t) => this.appendAll(t, events));
-      const head = await trx
-        .updateTable('event_head')
-        .set((eb) => ({ last_seq: eb('last_seq', '+', events.length) }))
-        .where('id', '=', 1)
-        .returning('last_seq')
-        .executeTakeFirstOrThrow();
-      const first = Number(head.last_seq) - events.length + 1;
-      const stored = events.map((e, i) => ({ ...e, seq: first + i }) as StoredEvent);
-      for (let i = 0; i < stored.length; i += INSERT_CHUNK) {
-        await trx
-          .insertInto('events')
-          .values(
-            stored.slice(i, i + INSERT_CHUNK).map((e) => ({
-              seq: e.seq,
-              type: e.type,
-              vendor: e.vendor,
-              entity_kind: e.entityKind,
-              entity_id: e.entityId,
-              occurred_at: e.occurredAt,
-              payload: toJson(e.payload),
-            })),
-          )
-          .execute();
-      }
-      return stored;
-    },
+    appendAll,
 
     /** One event; see `appendAll`. */
     async append(trx: Kysely<Database>, event: NewEvent): Promise<StoredEvent> {
-      return (await this.appendAll(trx, [event]))[0]!;
+      return (await appendAll(trx, [event]))[0]!;
     },
 
     /** Events with a sequence number above `seq`, oldest first. */
