@@ -8,7 +8,7 @@ import { migrationProvider } from '../../src/store/migrations/index.ts';
 import { openStore } from '../../src/store/db.ts';
 import { eventsRepository } from '../../src/store/repositories/events-repository.ts';
 import { uniqueName } from '../helpers/app.ts';
-import { incident } from '../helpers/records.ts';
+import { incident, incidentEvent } from '../helpers/records.ts';
 
 // An upgraded store: the event head must start above every number the old column
 // default ever issued, including numbers whose events were rolled back or pruned, so
@@ -58,14 +58,7 @@ test('new events are numbered above every number issued before the upgrade', asy
 
   await store.migrate();
   const issued = store.dialect === 'postgres' ? 4 : 3;
-  const e = await eventsRepository(store.db).append(store.db, {
-    type: 'incident.created',
-    vendor: 'github',
-    entityKind: 'incident',
-    entityId: 'github:e',
-    occurredAt: '2026-01-02T00:00:00.000Z',
-    payload: { ...incident('github', 'e'), vendorName: 'github', durationMinutes: null },
-  } as never);
+  const e = await eventsRepository(store.db).append(store.db, incidentEvent('github', 'e'));
   assert.equal(e.seq, issued + 1);
   assert.equal(await eventsRepository(store.db).latestSeq(), issued + 1);
 });

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { NewEvent, StoredEvent } from '../../src/domain/events.ts';
 import type { Database } from '../../src/store/schema.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { incident } from '../helpers/records.ts';
+import { incidentEvent } from '../helpers/records.ts';
 import { sleep } from '../helpers/stream.ts';
 import { createUser, send } from '../helpers/users.ts';
 
@@ -20,17 +20,7 @@ const FAST_TXNS = 8;
 const FAST_EACH = 3;
 const TOTAL = SLOW + FAST_TXNS * FAST_EACH;
 
-const event = (id: string): NewEvent => {
-  const rec = incident('github', id);
-  return {
-    type: 'incident.created',
-    vendor: 'github',
-    entityKind: 'incident',
-    entityId: rec.id,
-    occurredAt: new Date().toISOString(),
-    payload: { ...rec, vendorName: 'github', durationMinutes: null },
-  } as NewEvent;
-};
+const event = (id: string) => incidentEvent('github', id);
 
 interface Frame {
   id: string | null;
