@@ -36,13 +36,10 @@ export interface StreamHubOptions {
 }
 
 const PAGE = 1000;
-/** How many sent sequence numbers are remembered to recognise duplicate deliveries. */
-const RECENT = 4096;
 
 export class StreamHub {
   private readonly clients = new Set<StreamConnection>();
   private high = 0;
-  private readonly recent = new Set<number>();
   private started: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -96,7 +93,7 @@ export class StreamHub {
     const sorted = [...batch].sort((a, b) => a.seq - b.seq);
     const ahead: StoredEvent[] = [];
     for (const e of sorted) {
-      if (e.seq <= this.high || this.recent.has(e.seq)) {
+      if (e.seq <= this.high) {
         this.stats.duplicates++;
       } else if (!ahead.length || ahead[ahead.length - 1]!.seq !== e.seq) {
         ahead.push(e);
@@ -134,17 +131,7 @@ export class StreamHub {
     if (latest > this.high) await this.fill(latest);
   }
 
-  private remember(seq: number) {
-    this.recent.add(seq);
-    if (this.recent.size > RECENT) {
-      // Sets iterate in insertion order: the first entry is the oldest.
-      const oldest = this.recent.values().next().value as number;
-      this.recent.delete(oldest);
-    }
-  }
-
   private send(e: StoredEvent) {
-    this.remember(e.seq);
     if (e.seq > this.high) this.high = e.seq;
     if (e.entityKind !== 'incident') return;
     let buf: Buffer | null = null;
