@@ -14,13 +14,12 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 // re-reads the same events, a crash after it has nothing left to do, and the
 // unique (event, user, channel) index makes a repeat harmless either way.
 //
-// Sequence numbers are handed out before commit, so on PostgreSQL a later event
-// can become visible before an earlier one. A gap in the sequence is therefore
-// waited for (GAP_GRACE_MS) before it is skipped: a transaction that is still
-// committing gets its events dispatched, one that rolled back leaves a gap for good.
+// Sequence numbers follow commit order (docs/reliability.md, event order): once
+// the dispatcher reads an event, every lower-numbered one is readable too and no
+// transaction still open can commit below it. So the cursor simply moves to the
+// last event read; no gap is ever waited for, and none is ever skipped.
 
 export const DISPATCH_CURSOR = 'alerts';
-const GAP_GRACE_MS = 5_000;
 const BATCH = 200;
 const USER_CHUNK = 1_000;
 
@@ -114,11 +113,8 @@ export interface Dispatcher {
   runOnce(): Promise<number>;
 }
 
-export function createDispatcher(d: DispatcherDeps, o: { batch?: number; gapGraceMs?: number } = {}): Dispatcher {
+export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}): Dispatcher {
   const batch = o.batch ?? BATCH;
-  const grace = o.gapGraceMs ?? GAP_GRACE_MS;
-  // First time each missing sequence number was noticed (process-local; a restart waits again).
-  const gapSeen = new Map<number, number>();
   let initialised = false;
 
   const init = async () => {
@@ -135,25 +131,12 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number; gapGrac
         const cursor = await d.deliveries.cursor(DISPATCH_CURSOR);
         const events = await d.events.after(cursor, batch);
         if (!events.length) return created;
-        const take: StoredEvent[] = [];
-        let expected = cursor + 1;
-        for (const e of events) {
-          if (e.seq !== expected) {
-            const seen = gapSeen.get(expected) ?? Date.now();
-            gapSeen.set(expected, seen);
-            if (Date.now() - seen < grace) break;
-            gapSeen.delete(expected);
-          }
-          take.push(e);
-          expected = e.seq + 1;
-        }
-        if (!take.length) return created;
-        const rows = await deliveriesFor(take, d);
-        const last = take[take.length - 1]!.seq;
+        const rows = await deliveriesFor(events, d);
+        const last = events[events.length - 1]!.seq;
         const committed = await d.deliveries.commitDispatch(DISPATCH_CURSOR, cursor, last, rows, d.clock.now());
         if (committed) created += rows.length;
         // Not committed: another dispatcher moved the cursor; read again from there.
-        if (committed && (take.length < events.length || events.length < batch)) return created;
+        if (committed && events.length < batch) return created;
       }
     },
   };

@@ -220,9 +220,8 @@ export function ingestService(d: IngestServiceDeps) {
         }
       }
 
-      const stored: StoredEvent[] = [];
-      for (const e of pending) stored.push(await r.events.append(trx, e));
-      return stored;
+      // Last write of the transaction: appending locks the event head until the commit.
+      return r.events.appendAll(trx, pending);
     });
 
     publish(events);

@@ -117,7 +117,8 @@ export interface ReleaseUpdatesTable {
 }
 
 export interface EventsTable {
-  seq: Generated<number>;
+  /** Handed out from `event_head` at the end of the appending transaction (commit order). */
+  seq: number;
   type: string;
   vendor: string;
   entity_kind: string;
@@ -247,6 +248,12 @@ export interface StoreMetaTable {
   updated_at: string;
 }
 
+/** One row (id 1): the last event sequence number handed out; its row lock orders commits. */
+export interface EventHeadTable {
+  id: number;
+  last_seq: number;
+}
+
 export interface AlertCursorsTable {
   name: string;
   seq: number;
@@ -304,6 +311,7 @@ export interface Database {
   advisories: AdvisoriesTable;
   release_updates: ReleaseUpdatesTable;
   events: EventsTable;
+  event_head: EventHeadTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
