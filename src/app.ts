@@ -1,4 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -243,7 +244,7 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     },
     genReqId: requestId,
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1_048_576,
     // Answers given before routing (bad URL, broken HTTP) in the contract's error body.
     frameworkErrors: frameworkErrorHandler,
