@@ -45,7 +45,7 @@ describe('quotas per account', () => {
     assert.equal(hit.headers.get('x-cache'), 'HIT');
     assert.equal(hit.headers.get('x-ratelimit-remaining'), '1');
     assert.equal((await call('/vendor-count', { cookie: a.cookie })).status, 200);
-    for (const headers of [{ 'x-api-key': k1.body.secret }, { 'x-api-key': k2.body.secret }, { cookie: a.cookie }]) {
+    for (const headers of [{ 'x-api-key': k1.body.secret }, { 'x-api-key': k2.body.secret }, { cookie: a.cookie }] as Record<string, string>[]) {
       const r = await call('/incidents?limit=5', headers);
       assert.equal(r.status, 429);
       assert.equal(r.body.error, 'rate_limit_exceeded');
