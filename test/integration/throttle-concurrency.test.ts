@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { userWithKey, uniqueEmail } from '../helpers/access.ts';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
+import { cookieFrom, formFields } from '../helpers/mcp.ts';
 
 // Login and signup throttles under concurrent bursts over real HTTP (docs/security.md,
 // "Throttles under concurrency"): an attempt is reserved before any password work, so
@@ -47,6 +48,31 @@ describe('login and signup throttles under concurrency', () => {
     // The window is spent: the right password is refused now too.
     const again = await post(t, '/api/v1/auth/login', { email: u.email, password: u.password }, '198.51.100.2');
     assert.equal(again.status, 429);
+  });
+
+  test('the OAuth sign-in form: a 40-guess burst gets at most 5 evaluations', async () => {
+    const u = await userWithKey(t, 'free');
+    const page = await fetch(`${t.url}/oauth/login?return_to=${encodeURIComponent('/oauth/authorize?client_id=x')}`, {
+      redirect: 'manual',
+      headers: { 'x-forwarded-for': '198.51.100.7' },
+    });
+    assert.equal(page.status, 200);
+    const csrf = cookieFrom(page, 'oauth_csrf')!;
+    const fields = formFields(await page.text());
+    const guesses = Array.from({ length: 40 }, (_, i) => (i === 39 ? u.password : `wrong guess ${i}`));
+    const rs = await Promise.all(
+      guesses.map((password) =>
+        fetch(`${t.url}/oauth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.url, cookie: csrf, 'x-forwarded-for': '198.51.100.7' },
+          body: new URLSearchParams({ ...fields, email: u.email, password }),
+          redirect: 'manual',
+        }).then(async (r) => ({ status: r.status, text: await r.text() })),
+      ),
+    );
+    const n = tally(rs);
+    assert.equal(n[429] ?? 0, rs.length - (n[401] ?? 0) - (n[302] ?? 0) - (n[303] ?? 0), JSON.stringify(n));
+    assert.ok(rs.length - (n[429] ?? 0) <= 5, `evaluated ${JSON.stringify(n)}`);
   });
 
   test('40 concurrent wrong logins on different accounts from one address: at most 30 are evaluated', async () => {
