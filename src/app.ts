@@ -1,5 +1,4 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -57,6 +56,7 @@ import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
 import { csrfPlugin } from './web/csrf.ts';
 import { webPlugin } from './web/plugin.ts';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 
 export { API_PREFIX } from './http/paths.ts';
 

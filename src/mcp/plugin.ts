@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { fastifyTrustProxy } from '../http/trust-proxy.ts';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Metrics } from '../domain/metrics.ts';
@@ -19,6 +18,7 @@ import { ACCESS_TOKEN_PREFIX } from './oauth/secrets.ts';
 import { authorizationServer } from './oauth/server.ts';
 import { tokenService, type TokenService } from './oauth/token-service.ts';
 import { createOrigins, type Origins } from './origins.ts';
+import { fastifyTrustProxy } from '../http/trust-proxy.ts';
 
 // Mounts MCP on the main app: /mcp, the protected-resource metadata and the
 // OAuth authorization server. `app.mcp.listenOnOwnPort()` (called by the process
