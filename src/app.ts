@@ -60,6 +60,7 @@ import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
 import { csrfPlugin } from './web/csrf.ts';
 import { webPlugin } from './web/plugin.ts';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 
 export { API_PREFIX } from './http/paths.ts';
 
@@ -271,7 +272,7 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     },
     genReqId: requestId,
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1_048_576,
     // Answers given before routing (bad URL, broken HTTP) in the contract's error body.
     frameworkErrors: frameworkErrorHandler,

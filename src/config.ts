@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { isPlan, type Plan, type PlanPolicy, PLANS } from './domain/plans.ts';
 
@@ -6,6 +7,8 @@ import { isPlan, type Plan, type PlanPolicy, PLANS } from './domain/plans.ts';
 
 export type Role = 'api' | 'ingest' | 'deliver';
 export const ROLES: readonly Role[] = ['api', 'ingest', 'deliver'];
+
+export type TrustProxy = false | number | string[];
 
 export interface Config {
   port: number;
@@ -23,7 +26,12 @@ export interface Config {
   requireApiKey: boolean;
   webOrigins: string[];
   apiKeyMinPlan: Plan;
-  trustProxy: boolean;
+  /**
+   * Which peers may set X-Forwarded-For/-Proto/-Host (TRUST_PROXY): false = none, a
+   * number = that many proxy hops in front, a list = those addresses/CIDRs. Never
+   * "every hop" (docs/security.md, "Client address behind proxies").
+   */
+  trustProxy: TrustProxy;
   ingest: 'live' | 'off';
   outboundAllowPrivate: string[];
   demo: boolean;
@@ -116,6 +124,42 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (/^(1|true|yes|on)$/i.test(v)) return true;
   if (/^(0|false|no|off)$/i.test(v)) return false;
   throw new ConfigError(name, `expected true or false, got '${v}'`);
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [addr, prefix, extra] = entry.split('/');
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `false` (default) = no proxy, the socket address is the client; an
+ * integer = hops of proxies in front (the client is that many entries from the right
+ * of X-Forwarded-For, so entries a client writes itself further left are ignored);
+ * a comma-separated list of proxy addresses/CIDRs (or loopback, linklocal,
+ * uniquelocal). `true` means one hop: trusting every hop would let any client pick
+ * its address, and with it a fresh anonymous quota.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const v = (env.TRUST_PROXY ?? '').trim();
+  if (v === '' || /^(0|false|no|off)$/i.test(v)) return false;
+  if (/^(true|yes|on)$/i.test(v)) return 1;
+  if (/^\d+$/.test(v)) {
+    const n = Number(v);
+    if (n < 1 || n > 10) throw new ConfigError('TRUST_PROXY', `a hop count must be between 1 and 10, got ${n}`);
+    return n;
+  }
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.find((e) => !proxyAddress(e));
+  if (bad !== undefined) {
+    throw new ConfigError('TRUST_PROXY', `expected false, a hop count (1..10) or a comma-separated list of proxy addresses/CIDRs; '${bad}' is none of these`);
+  }
+  return entries;
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -279,7 +323,7 @@ export function loadConfig(env: Env = process.env): Config {
       }
     }),
     apiKeyMinPlan: minPlan,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     ingest,
     outboundAllowPrivate: list(env, 'OUTBOUND_ALLOW_PRIVATE'),
     demo,

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DomainError } from '../domain/errors.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from '../http/paths.ts';
 import { SLUG_PATTERN } from '../http/schemas/common.ts';
-import { MIN_PASSWORD_LENGTH } from '../services/access/passwords.ts';
+import { MIN_PASSWORD_LENGTH } from '../services/access/password-policy.ts';
 import { Assets } from './assets.ts';
 import { ensureCsrfToken } from './csrf.ts';
 import { vendorPageData } from './data.ts';
