@@ -56,7 +56,12 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
   const base = { ...repos, catalog, clock };
-  const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
+  const preferences = preferencesService({
+    ...base,
+    allowPrivate: config.outboundAllowPrivate,
+    publicUrl: config.publicUrl,
+    mailer: () => infra.alerts?.()?.confirmationMailer ?? null,
+  });
   const stats = statsService(base);
   const records = recordsService(base);
   return {
