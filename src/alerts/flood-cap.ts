@@ -28,6 +28,13 @@ export interface HeldSummary {
 
 const key = (userId: string, channel: string) => `${userId}\u0000${channel}`;
 
+/**
+ * PagerDuty resolves are never held: they page nobody, and a held one would leave
+ * an incident open in PagerDuty for good. They do not use up the cap either.
+ */
+const uncapped = (r: NewDelivery) =>
+  !isPushChannel(r.channel) || (r.channel === 'pagerduty' && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
+
 /** Same id for every batch of one window, so batches add to one summary row. */
 export const summaryId = (userId: string, channel: string, windowStart: string) =>
   `dlv_${createHash('sha256').update(`${userId}\u0000${channel}\u0000${windowStart}`).digest('hex').slice(0, 32)}`;
@@ -41,7 +48,7 @@ export function splitByCap(rows: NewDelivery[], already: Map<string, number>, li
   const kept: NewDelivery[] = [];
   const held: NewDelivery[] = [];
   for (const r of rows) {
-    if (!isPushChannel(r.channel)) {
+    if (uncapped(r)) {
       kept.push(r);
       continue;
     }

@@ -40,6 +40,8 @@ test('the flood cap keeps the first alerts per user and push channel, counting e
   assert.deepEqual(held.map((r) => r.id), ['d2', 'd3', 'd4']);
   assert.equal(kept.filter((r) => r.channel === 'in_app').length, 5, 'in-app is not capped');
   assert.equal(kept.filter((r) => r.userId === 'u2').length, 2);
+  const resolves = Array.from({ length: 4 }, (_, i) => ({ ...row('u3', 'pagerduty', 30 + i), eventType: 'incident.resolved' }));
+  assert.equal(splitByCap(resolves, new Map(), 1).held.length, 0, 'PagerDuty resolves are never held');
   assert.equal(summaryId('u1', 'webhook', 'w'), summaryId('u1', 'webhook', 'w'));
   assert.notEqual(summaryId('u1', 'webhook', 'w'), summaryId('u1', 'email', 'w'));
   assert.match(summaryId('u1', 'webhook', 'w'), /^dlv_[0-9a-f]{32}$/);
