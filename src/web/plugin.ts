@@ -151,7 +151,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   app.get('/confirm-email', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     reply.header('Referrer-Policy', 'no-referrer');
-    return send(reply, ctx, confirmEmailPage(tokenOf(request.query)));
+    return send(reply, ctx, confirmEmailPage(tokenOf(request.query), ctx.csrfToken));
   });
   app.post('/confirm-email', PAGE, async (request, reply) => {
     const ctx = context(request, reply);

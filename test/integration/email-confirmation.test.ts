@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
 import { emit, incident } from '../helpers/alerts.ts';
 import { type ReceivedMail, startSmtp } from '../helpers/receivers.ts';
-import { createUser, send, type TestUser } from '../helpers/users.ts';
+import { createUser, loginCookie, send, type TestUser } from '../helpers/users.ts';
 
 // Alerts go only to addresses their owner proved (docs/alerts.md "Proven
 // addresses"): an e-mail address other than the account's own is pending until
@@ -27,15 +27,20 @@ describe('e-mail addresses are confirmed before alerts go there', () => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   const prefs = (u: TestUser, body: unknown) => send(`${t.api}/notification-preferences`, 'PUT', u.headers, body);
   const testSend = (u: TestUser) => send(`${t.api}/notification-preferences/test`, 'POST', u.headers, { channel: 'email' });
-  /** Follows a link like a person: opens the page, then presses its button (posts the token). */
-  async function follow(link: URL): Promise<{ page: number; confirm: number; html: string }> {
-    const page = await fetch(`${t.url}${link.pathname}${link.search}`);
+  /**
+   * Follows a link like a person: opens the page, then presses its button (posts
+   * the form). `session`: a browser signed in to the service (cookie sent along).
+   */
+  async function follow(link: URL, session?: string): Promise<{ page: number; confirm: number; html: string }> {
+    const page = await fetch(`${t.url}${link.pathname}${link.search}`, { headers: session ? { cookie: session } : {} });
     const html = await page.text();
-    const token = /name="token" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? '';
+    const csrfCookie = page.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('vis_csrf='));
+    const cookie = [session, csrfCookie].filter(Boolean).join('; ');
     const confirm = await fetch(`${t.url}/confirm-email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.url, ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams({ token: field('token'), _csrf: field('_csrf') }).toString(),
     });
     return { page: page.status, confirm: confirm.status, html: await confirm.text() };
   }
@@ -126,7 +131,9 @@ describe('e-mail addresses are confirmed before alerts go there', () => {
     await prefs(u, { email: { address: to } });
     assert.equal(mailsTo(to).length, 2);
     const second = confirmationLink(mailsTo(to)[1]!);
-    assert.equal((await follow(second)).confirm, 200);
+    // Followed in a browser signed in to the service: the form carries its CSRF token.
+    const signedIn = await follow(second, await loginCookie(t, u));
+    assert.equal(signedIn.confirm, 200, signedIn.html);
     assert.equal((await getJson(`${t.api}/notification-preferences`, { headers: u.headers })).body.preferences.email.address_status, 'confirmed');
   });
 

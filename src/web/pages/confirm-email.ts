@@ -5,7 +5,8 @@ import type { Page } from '../layout.ts';
 // it changes nothing: mail scanners that fetch links must not confirm for the
 // owner. The button posts the token back, which confirms (single use).
 
-export function confirmEmailPage(token: string): Page {
+/** `csrfToken`: a signed-in visitor's POST carries the session, so it needs the form token (docs/web.md). */
+export function confirmEmailPage(token: string, csrfToken: string): Page {
   return {
     title: 'Confirm e-mail address',
     main: html`<div class="auth-card panel">
@@ -13,6 +14,7 @@ export function confirmEmailPage(token: string): Page {
     <p>Someone asked to receive vendor status alerts at this address. Confirm only if that was you.</p>
     <form method="post" action="/confirm-email">
       <input type="hidden" name="token" value="${token}">
+      <input type="hidden" name="_csrf" value="${csrfToken}">
       <button type="submit" class="button">Confirm</button>
     </form>
   </div>`,
