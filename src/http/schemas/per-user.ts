@@ -121,7 +121,7 @@ export const PreferencesSchema = Type.Object(
 
 const examplePreferences = {
   in_app: { enabled: true },
-  email: { enabled: true, address: 'oncall@example.com', digest: 'off' },
+  email: { enabled: true, address: 'oncall@example.com', digest: 'off', address_status: 'confirmed' },
   slack: { enabled: false, vendors: null },
   slack_connection: { connected: false, team: null, connected_at: null },
   webhook: { enabled: true, url: 'https://hooks.example.com/vendor-status', format: 'standard', vendors: null, secret: '****Zk4=' },
