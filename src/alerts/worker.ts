@@ -50,6 +50,8 @@ export interface SendReport {
 
 const FLUSH_MS = 5;
 const CLAIM_BATCH_MIN = 16;
+/** How long claims stay narrowed after rows were given back for a busy receiver. */
+const NARROW_MS = 1_000;
 
 /**
  * Splits claimed rows into those this worker sends now and those over their
@@ -140,6 +142,9 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   /** Sends in flight per receiver (fair share). */
   const busy = new Map<string, number>();
   const share = d.receiverConcurrency ?? Number.POSITIVE_INFINITY;
+  const halfShare = Math.max(1, Math.floor(share / 2));
+  /** Until when claims are narrowed after a give-back (performance.now() ms). */
+  let narrowUntil = 0;
   const settle = (receiver: string | null) => {
     if (receiver === null) return;
     const n = (busy.get(receiver) ?? 1) - 1;
@@ -297,11 +302,20 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     // Claim in batches: one claim statement per several freed slots, not one per slot.
     if (free <= 0 || (inFlight > 0 && free < claimBatchMin)) return 0;
     const now = d.clock.now();
-    // Receivers using their whole share are skipped; rows of one claim beyond a share are given back.
-    const full = [...busy].filter(([, n]) => n >= share).map(([k]) => k);
-    const claimed = await d.deliveries.claim(owner, free, now, new Date(now.getTime() + leaseMs(d.timeoutMs)), full);
+    // Receivers using their whole share are skipped; rows of one claim beyond a share are
+    // given back. After a give-back, claims are narrowed for a while (at most half a share,
+    // skipping receivers with less than that free), so a busy receiver's rows are not
+    // claimed and given back over and over (docs/alerts.md "Fair share per receiver").
+    const narrow = performance.now() < narrowUntil;
+    const limit = narrow ? Math.min(free, halfShare) : free;
+    const room = narrow ? share - halfShare : share - 1;
+    const full = [...busy].filter(([, n]) => n > room).map(([k]) => k);
+    const claimed = await d.deliveries.claim(owner, limit, now, new Date(now.getTime() + leaseMs(d.timeoutMs)), full);
     const { send: rows, giveBack } = withinShare(claimed, busy, share);
-    if (giveBack.length) await d.deliveries.release(owner, giveBack.map((r) => r.id), now);
+    if (giveBack.length) {
+      narrowUntil = performance.now() + NARROW_MS;
+      await d.deliveries.release(owner, giveBack.map((r) => r.id), now);
+    }
     if (!rows.length) return 0;
     inFlight += rows.length;
     for (const r of rows) if (r.receiver !== null) busy.set(r.receiver, (busy.get(r.receiver) ?? 0) + 1);
