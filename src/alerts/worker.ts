@@ -145,6 +145,13 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   const halfShare = Math.max(1, Math.floor(share / 2));
   /** Until when claims are narrowed after a give-back (performance.now() ms). */
   let narrowUntil = 0;
+  /** The skipped receivers of the last claim that found nothing, or null. */
+  let idleWhileSkipping: string | null = null;
+  /** Wake-ups and the poll tick look again whatever was skipped. */
+  const poke = () => {
+    idleWhileSkipping = null;
+    pump();
+  };
   const settle = (receiver: string | null) => {
     if (receiver === null) return;
     const n = (busy.get(receiver) ?? 1) - 1;
@@ -310,7 +317,12 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     const limit = narrow ? Math.min(free, halfShare) : free;
     const room = narrow ? share - halfShare : share - 1;
     const full = [...busy].filter(([, n]) => n > room).map(([k]) => k);
+    // A claim that found nothing besides the skipped receivers is not repeated on every
+    // result of theirs: only when the skipped set changes, new rows exist (wake) or the poll ticks.
+    const skipped = full.join('\n');
+    if (full.length && idleWhileSkipping === skipped) return 0;
     const claimed = await d.deliveries.claim(owner, limit, now, new Date(now.getTime() + leaseMs(d.timeoutMs)), full);
+    idleWhileSkipping = claimed.length === 0 && full.length ? skipped : null;
     const { send: rows, giveBack } = withinShare(claimed, busy, share);
     if (giveBack.length) {
       narrowUntil = performance.now() + NARROW_MS;
@@ -370,11 +382,11 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     owner,
     start() {
       stopping = false;
-      timer = setInterval(pump, d.pollMs ?? 1_000);
+      timer = setInterval(poke, d.pollMs ?? 1_000);
       timer.unref();
       pump();
     },
-    wake: pump,
+    wake: poke,
     async stop(o = {}) {
       stopping = true;
       if (timer) clearInterval(timer);
