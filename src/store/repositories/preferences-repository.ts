@@ -74,6 +74,10 @@ const toColumns = (s: PreferencesState) => ({
 });
 
 export function preferencesRepository(db: Kysely<Database>) {
+  const userWithHash = async (column: 'rss_token_hash' | 'email_confirm_token_hash', hash: string): Promise<string | null> => {
+    const row = await db.selectFrom('notification_preferences').select('user_id').where(column, '=', hash).executeTakeFirst();
+    return row?.user_id ?? null;
+  };
   return {
     /** The user's preferences; defaults when never saved. */
     async get(userId: string): Promise<PreferencesState> {
@@ -108,24 +112,10 @@ export function preferencesRepository(db: Kysely<Database>) {
     },
 
     /** The user a personal feed token belongs to (looked up by its hash). */
-    async userIdForFeedTokenHash(hash: string): Promise<string | null> {
-      const row = await db
-        .selectFrom('notification_preferences')
-        .select('user_id')
-        .where('rss_token_hash', '=', hash)
-        .executeTakeFirst();
-      return row?.user_id ?? null;
-    },
+    userIdForFeedTokenHash: (hash: string) => userWithHash('rss_token_hash', hash),
 
     /** The user a pending e-mail confirmation token belongs to (looked up by its hash). */
-    async userIdForEmailTokenHash(hash: string): Promise<string | null> {
-      const row = await db
-        .selectFrom('notification_preferences')
-        .select('user_id')
-        .where('email_confirm_token_hash', '=', hash)
-        .executeTakeFirst();
-      return row?.user_id ?? null;
-    },
+    userIdForEmailTokenHash: (hash: string) => userWithHash('email_confirm_token_hash', hash),
 
     /** Preferences of many users in one query (alert dispatch); missing users get defaults. */
     async getMany(userIds: string[]): Promise<Map<string, PreferencesState>> {
