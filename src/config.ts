@@ -83,6 +83,12 @@ export interface Config {
   deliveryConcurrency: number;
   /** Deadline of one delivery attempt: connect, send, answer (DELIVERY_TIMEOUT_MS). */
   deliveryTimeoutMs: number;
+  /** Sends in flight at once to one receiver (webhook host, or PagerDuty / Slack / SMTP) in this process (DELIVERY_HOST_CONCURRENCY). */
+  deliveryHostConcurrency: number;
+  /** Alerts per user and push channel per flood window; beyond it one summary (ALERT_FLOOD_LIMIT). */
+  alertFloodLimit: number;
+  /** Length of the flood window (ALERT_FLOOD_WINDOW_SECONDS). */
+  alertFloodWindowSeconds: number;
   /** SMTP server for e-mail alerts (smtp:// or smtps://); null = e-mail channel off. */
   smtpUrl: string | null;
   /** From address of alert e-mails. */
@@ -353,6 +359,9 @@ export function loadConfig(env: Env = process.env): Config {
     deliver: bool(env, 'DELIVER', true),
     deliveryConcurrency: int(env, 'DELIVERY_CONCURRENCY', 128, 1, 2048),
     deliveryTimeoutMs: int(env, 'DELIVERY_TIMEOUT_MS', 15_000, 100, 120_000),
+    deliveryHostConcurrency: int(env, 'DELIVERY_HOST_CONCURRENCY', Math.ceil(int(env, 'DELIVERY_CONCURRENCY', 128, 1, 2048) / 4), 1, 2048),
+    alertFloodLimit: int(env, 'ALERT_FLOOD_LIMIT', 30, 1, 100_000),
+    alertFloodWindowSeconds: int(env, 'ALERT_FLOOD_WINDOW_SECONDS', 900, 10, 86_400),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     emailFrom: emailFrom(env),
     slackBotToken: slackToken(env),

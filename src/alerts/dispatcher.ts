@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
 import type { StoredEvent } from '../domain/events.ts';
+import { emailAddressStatus, type StoredPreferences } from '../domain/preferences.ts';
+import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import type { Impact } from '../domain/records.ts';
 import type { Clock } from '../services/context.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
@@ -30,6 +32,8 @@ export interface DispatcherDeps {
   preferences: PreferencesRepository;
   clock: Clock;
   available: ChannelAvailability;
+  /** Alerts per user and push channel per window; beyond it one summary (src/alerts/flood-cap.ts). */
+  floodCap?: FloodCap;
 }
 
 export const newDeliveryId = () => `dlv_${randomUUID().replace(/-/g, '')}`;
@@ -47,7 +51,22 @@ async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promis
   return out;
 }
 
-/** Delivery rows for a batch of events: a fixed number of queries per distinct vendor. */
+/** Fair-share key of a row (docs/alerts.md): the webhook's host with port, else the channel's one service. */
+export function receiverOf(channel: AlertChannel, settings: StoredPreferences): string | null {
+  if (channel === 'webhook') {
+    try {
+      return settings.webhook.url ? new URL(settings.webhook.url).host.toLowerCase() : null;
+    } catch {
+      return null;
+    }
+  }
+  return (STORED_CHANNELS as readonly string[]).includes(channel) ? null : channel;
+}
+
+/**
+ * Delivery rows for a batch of events: a fixed number of queries per distinct
+ * vendor. With a flood cap, rows beyond it are replaced by summary rows (no event).
+ */
 export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<NewDelivery[]> {
   const vendors = [...new Set(events.map((e) => e.vendor))];
   const watchers = await d.watchlist.watchers(vendors);
@@ -60,6 +79,9 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
   }
   const allUsers = [...new Set([...candidates.values()].flatMap((s) => [...s]))];
   const prefs = await preferencesOf(d.preferences, allUsers);
+  // An e-mail address not confirmed by link may still be the account's own (saved before confirmation existed).
+  const unproven = [...prefs].filter(([, s]) => s.settings.email.enabled && !emailProven(s, null)).map(([id]) => id);
+  const accountEmails = unproven.length ? await d.deliveries.userEmails(unproven) : new Map<string, string>();
   const now = d.clock.now().toISOString();
   const rows: NewDelivery[] = [];
   for (const e of events) {
@@ -81,6 +103,7 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
           watching: watching.has(userId),
           hasRoutingKey: Boolean(state.pagerdutyRoutingKey),
           slackConnected: state.slackConnection?.connected === true,
+          emailProven: emailProven(state, accountEmails.get(userId) ?? null),
         },
         d.available,
       );
@@ -99,12 +122,18 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
           // In-app and feed items are stored, not sent: they are done when written.
           status: stored ? 'succeeded' : 'pending',
           nextAttemptAt: stored ? null : now,
+          receiver: receiverOf(channel, state.settings),
         });
       }
     }
   }
-  return rows;
+  if (!d.floodCap) return rows;
+  const capped = await applyFloodCap(rows, d.deliveries, d.floodCap, d.clock.now());
+  return [...capped.rows, ...capped.summaries];
 }
+
+const emailProven = (s: PreferencesState, accountEmail: string | null) =>
+  emailAddressStatus(s.settings.email.address, accountEmail, s.emailConfirmedAddress) === 'confirmed';
 
 export interface Dispatcher {
   /** Creates the cursor at the end of the log unless it exists (only new events alert). */

@@ -4,6 +4,7 @@ import type { EventBus } from '../events/bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../services/context.ts';
 import type { Repositories } from '../services/index.ts';
+import type { ConfirmationMailer } from '../services/preferences-service.ts';
 import { emailChannel } from './channels/email.ts';
 import { pagerdutyChannel } from './channels/pagerduty.ts';
 import { slackChannel } from './channels/slack.ts';
@@ -23,6 +24,8 @@ export interface AlertRuntime {
   dispatcher: Dispatcher;
   worker: DeliveryWorker;
   available: ChannelAvailability;
+  /** Confirmation messages of e-mail addresses, through the e-mail channel; null without SMTP. */
+  confirmationMailer: ConfirmationMailer | null;
   /** Background dispatch and delivery. */
   start(): Promise<void>;
   /**
@@ -53,7 +56,8 @@ export function createAlertRuntime(o: {
   if (config.slackBotToken) {
     channels.slack = slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs });
   }
-  if (config.smtpUrl) channels.email = emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs });
+  const email = config.smtpUrl ? emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs }) : null;
+  if (email) channels.email = email;
   const available: ChannelAvailability = { email: Boolean(channels.email), slack: Boolean(channels.slack) };
 
   const dispatcher = createDispatcher({
@@ -63,6 +67,7 @@ export function createAlertRuntime(o: {
     preferences: repos.preferences,
     clock,
     available,
+    floodCap: { limit: config.alertFloodLimit, windowMs: config.alertFloodWindowSeconds * 1000 },
   });
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,
@@ -71,6 +76,7 @@ export function createAlertRuntime(o: {
     channels,
     timeoutMs: config.deliveryTimeoutMs,
     concurrency: config.deliveryConcurrency,
+    receiverConcurrency: config.deliveryHostConcurrency,
     log: o.log,
     metrics: o.metrics,
   });
@@ -107,6 +113,7 @@ export function createAlertRuntime(o: {
     dispatcher,
     worker,
     available,
+    confirmationMailer: email ? (to, link, expiresAt) => email.sendConfirmation(to, link, expiresAt) : null,
     async start() {
       await dispatcher.init();
       running = true;

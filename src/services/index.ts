@@ -60,7 +60,12 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   );
   const health = sourceHealthService({ sources: repos.sources, clock, defaultIntervalSeconds: config.pollIntervalSeconds });
   const base = { ...repos, catalog, clock, health };
-  const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
+  const preferences = preferencesService({
+    ...base,
+    allowPrivate: config.outboundAllowPrivate,
+    publicUrl: config.publicUrl,
+    mailer: () => infra.alerts?.()?.confirmationMailer ?? null,
+  });
   const stats = statsService(base);
   const records = recordsService(base);
   const status = statusService(base);

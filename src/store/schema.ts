@@ -187,6 +187,13 @@ export interface NotificationPreferencesTable {
   rss_token_hint: string | null;
   /** JSON written by the Slack connection flow; read-only through the API. */
   slack_connection: string | null;
+  /** The e-mail address whose owner followed a confirmation link (docs/alerts.md). */
+  email_confirmed_address: string | null;
+  /** SHA-256 (hex) of the pending confirmation token; the token itself is never stored. */
+  email_confirm_token_hash: string | null;
+  /** The address the pending token confirms. */
+  email_confirm_address: string | null;
+  email_confirm_expires_at: string | null;
   version: number;
   updated_at: string;
 }
@@ -282,6 +289,8 @@ export interface DeliveriesTable {
   last_status_code: number | null;
   last_error: string | null;
   is_test: number;
+  /** Where the row is sent: webhook host (with port) or the channel's service; null = unknown (fair share, docs/alerts.md). */
+  receiver: string | null;
   /** In-app notifications: when the user marked it read. */
   read_at: string | null;
   created_at: string;

@@ -11,6 +11,7 @@ import { layout, type Page, type PageContext } from './layout.ts';
 import { accountPage, keysTable } from './pages/account.ts';
 import { connectionsSection, feedSection, inboxSection, notificationsSection, watchlistSection } from './pages/account-prefs.ts';
 import { localPath, loginPage, signupPage } from './pages/auth.ts';
+import { confirmEmailPage, emailConfirmedPage } from './pages/confirm-email.ts';
 import { errorPage, notFoundPage } from './pages/errors.ts';
 import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
 import { vendorMain, vendorPage } from './pages/vendor.ts';
@@ -142,6 +143,21 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   });
 
   // ---------------------------------------------------------- signup / login
+  // E-mail confirmation links (docs/alerts.md "Proven addresses"): the token is the credential.
+  const tokenOf = (v: unknown) => {
+    const t = (v as { token?: unknown } | undefined)?.token;
+    return typeof t === 'string' && t.length <= 200 ? t : '';
+  };
+  app.get('/confirm-email', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    reply.header('Referrer-Policy', 'no-referrer');
+    return send(reply, ctx, confirmEmailPage(tokenOf(request.query), ctx.csrfToken));
+  });
+  app.post('/confirm-email', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    return send(reply, ctx, emailConfirmedPage(await services.preferences.confirmEmail(tokenOf(request.body))));
+  });
+
   app.get('/signup', PAGE, async (request, reply) => {
     const next = localPath((request.query as { next?: unknown }).next, '/account?welcome=1');
     if (request.viewer.authKind === 'session') return reply.redirect(localPath(next), 303);

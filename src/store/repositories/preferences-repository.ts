@@ -17,6 +17,12 @@ export interface PreferencesState {
   rssTokenHash: string | null;
   rssTokenHint: string | null;
   slackConnection: SlackConnection | null;
+  /** The e-mail address its owner proved by following a confirmation link. */
+  emailConfirmedAddress: string | null;
+  /** Pending confirmation: SHA-256 of the token, the address it is for, when it expires. */
+  emailConfirmTokenHash: string | null;
+  emailConfirmAddress: string | null;
+  emailConfirmExpiresAt: string | null;
   updatedAt: string | null;
 }
 
@@ -29,6 +35,10 @@ export const emptyPreferencesState = (): PreferencesState => ({
   rssTokenHash: null,
   rssTokenHint: null,
   slackConnection: null,
+  emailConfirmedAddress: null,
+  emailConfirmTokenHash: null,
+  emailConfirmAddress: null,
+  emailConfirmExpiresAt: null,
   updatedAt: null,
 });
 
@@ -41,6 +51,10 @@ const toState = (r: NotificationPreferencesTable): PreferencesState => ({
   rssTokenHash: r.rss_token_hash,
   rssTokenHint: r.rss_token_hint,
   slackConnection: fromJson<SlackConnection | null>(r.slack_connection, null),
+  emailConfirmedAddress: r.email_confirmed_address,
+  emailConfirmTokenHash: r.email_confirm_token_hash,
+  emailConfirmAddress: r.email_confirm_address,
+  emailConfirmExpiresAt: r.email_confirm_expires_at,
   updatedAt: r.updated_at,
 });
 
@@ -53,9 +67,17 @@ const toColumns = (s: PreferencesState) => ({
   rss_token_hash: s.rssTokenHash,
   rss_token_hint: s.rssTokenHint,
   slack_connection: s.slackConnection ? toJson(s.slackConnection) : null,
+  email_confirmed_address: s.emailConfirmedAddress,
+  email_confirm_token_hash: s.emailConfirmTokenHash,
+  email_confirm_address: s.emailConfirmAddress,
+  email_confirm_expires_at: s.emailConfirmExpiresAt,
 });
 
 export function preferencesRepository(db: Kysely<Database>) {
+  const userWithHash = async (column: 'rss_token_hash' | 'email_confirm_token_hash', hash: string): Promise<string | null> => {
+    const row = await db.selectFrom('notification_preferences').select('user_id').where(column, '=', hash).executeTakeFirst();
+    return row?.user_id ?? null;
+  };
   return {
     /** The user's preferences; defaults when never saved. */
     async get(userId: string): Promise<PreferencesState> {
@@ -90,14 +112,10 @@ export function preferencesRepository(db: Kysely<Database>) {
     },
 
     /** The user a personal feed token belongs to (looked up by its hash). */
-    async userIdForFeedTokenHash(hash: string): Promise<string | null> {
-      const row = await db
-        .selectFrom('notification_preferences')
-        .select('user_id')
-        .where('rss_token_hash', '=', hash)
-        .executeTakeFirst();
-      return row?.user_id ?? null;
-    },
+    userIdForFeedTokenHash: (hash: string) => userWithHash('rss_token_hash', hash),
+
+    /** The user a pending e-mail confirmation token belongs to (looked up by its hash). */
+    userIdForEmailTokenHash: (hash: string) => userWithHash('email_confirm_token_hash', hash),
 
     /** Preferences of many users in one query (alert dispatch); missing users get defaults. */
     async getMany(userIds: string[]): Promise<Map<string, PreferencesState>> {
