@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, type ErrorCode } from '../domain/errors.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from '../http/paths.ts';
 import { SLUG_PATTERN } from '../http/schemas/common.ts';
 import { MIN_PASSWORD_LENGTH } from '../services/access/password-policy.ts';
@@ -74,6 +74,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   let streamAvailable: boolean | null = null;
   const hasStream = () => (streamAvailable ??= app.hasRoute({ method: 'GET', url: streamPath }));
 
+  const REFUSED = new Set<ErrorCode>(['origin_not_allowed', 'csrf_token_invalid', 'session_required', 'plan_required', 'limit_exceeded', 'direct_api_not_allowed']);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const ctx = context(request, reply);
     if (err instanceof DomainError) {
@@ -83,6 +84,9 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       if (err.code === 'unauthorized') return send(reply, ctx, errorPage(401, 'Not signed in', err.message));
       if (err.code === 'rate_limit_exceeded') return send(reply, ctx, errorPage(429, 'Too many requests', err.message));
       if (err.code === 'unavailable') return send(reply, ctx, errorPage(503, 'Temporarily unavailable', err.message));
+      // A refused form (CSRF token, Origin, plan or permission) is the visitor's problem, not a fault.
+      if (REFUSED.has(err.code)) return send(reply, ctx, errorPage(403, 'Not allowed', err.message));
+      if (err.code === 'conflict') return send(reply, ctx, errorPage(409, 'Not possible right now', err.message));
     }
     if (err.validation) return send(reply, ctx, errorPage(400, 'Bad request', 'The address has an invalid parameter.'));
     request.log.error({ err }, 'page failed');
