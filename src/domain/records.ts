@@ -175,6 +175,12 @@ export const SOURCE_TYPES = [
   'azure-rss',
   'statuspage-rss',
   'statuspage-atom',
+  'statusio',
+  'slack-status',
+  'heroku-status',
+  'salesforce-trust',
+  'sorry',
+  'cachet',
   'advisory-feed',
   'release-feed',
 ] as const;
