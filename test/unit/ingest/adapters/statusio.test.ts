@@ -32,7 +32,7 @@ const PAGE = {
       },
     ],
     maintenance: {
-      active: [],
+      active: [] as unknown[],
       upcoming: [
         {
           name: 'Database upgrade',
@@ -95,7 +95,7 @@ describe('statusio', () => {
     const body = structuredClone(PAGE);
     body.result.incidents[0]!.messages.unshift({ details: 'Fixed.', state: 400, status: 100, datetime: '2026-05-24T15:00:00.000Z' });
     body.result.maintenance.active = body.result.maintenance.upcoming;
-    body.result.maintenance.upcoming = [];
+    body.result.maintenance.upcoming = [] as typeof body.result.maintenance.upcoming;
     const s = parse(body);
     assert.equal(s.incidents![0]!.status, 'resolved');
     assert.equal(s.incidents![0]!.resolvedAt, '2026-05-24T15:00:00.000Z');
