@@ -105,6 +105,27 @@ describe('cli catalog verify', () => {
     assert.match(r.stdout, /1 sources of 1 vendors: 1 ok, 0 moved, 0 wrong-platform, 0 dead/);
   });
 
+  test('the demo fleet serves every new source type in a format its adapter reads: all ok', async () => {
+    const slugs = ['slack', 'heroku', 'gitlab', 'salesforce', 'postmark', 'neon', 'notion'];
+    const picked = readCatalog().filter((v) => slugs.includes(v.slug));
+    const demo = createSimulator({ catalog: picked, clock: { now: () => new Date() }, seed: 5, rates: QUIET, tag: 'd' });
+    await demo.listen(0, '127.0.0.1');
+    try {
+      for (const slug of slugs) demo.fleet.openIncident(slug);
+      const file = path.join(dir, 'demo.json');
+      fs.writeFileSync(file, JSON.stringify(demo.rewriteCatalog(picked)));
+      const out = path.join(dir, 'demo-report.json');
+      const r = await cli(['catalog', 'verify', '--json', out], { ...env, CATALOG_FILE: file });
+      assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+      const report = JSON.parse(fs.readFileSync(out, 'utf8')) as { results: { type: string; verdict: string; detected: string | null }[] };
+      const types = new Set(report.results.map((x) => x.type));
+      for (const t of ['slack-status', 'heroku-status', 'statusio', 'salesforce-trust', 'sorry', 'incidentio']) assert.ok(types.has(t), `${t} polled`);
+      for (const x of report.results.filter((x) => x.type !== 'advisory-feed')) assert.equal(x.detected, x.type, `${x.type} detected as itself`);
+    } finally {
+      await demo.close();
+    }
+  });
+
   test('usage errors exit 2', async () => {
     assert.equal((await cli(['catalog', 'check'], env)).code, 2);
     assert.equal((await cli(['catalog', 'verify', '--concurrency', '0'], env)).code, 2);
