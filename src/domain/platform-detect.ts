@@ -73,11 +73,12 @@ export function detectPlatform(body: Buffer, contentType: string | null = null):
   return null;
 }
 
-const FEEDS = new Set<SourceType>(['advisory-feed', 'release-feed', 'statuspage-rss', 'statuspage-atom', 'azure-rss', 'aws-rss']);
+/** Source types whose payload is an RSS/Atom feed. */
+export const FEED_SOURCE_TYPES: ReadonlySet<SourceType> = new Set<SourceType>(['advisory-feed', 'release-feed', 'statuspage-rss', 'statuspage-atom', 'azure-rss', 'aws-rss']);
 
 /** True when a detection is consistent with the catalog's declared type (null says nothing). */
 export function platformMatches(declared: SourceType, detected: DetectedPlatform): boolean {
   if (detected === null) return true;
-  if (FEEDS.has(declared)) return detected === 'feed';
+  if (FEED_SOURCE_TYPES.has(declared)) return detected === 'feed';
   return detected === declared;
 }

@@ -1,7 +1,7 @@
 // `catalog verify`: polls every catalog source once and says, per source, whether the
 // entry still holds (docs/operations.md "Checking the catalog"). Read-only: it never
 // touches the store, so the catalog and sources loaded there stay as they are.
-import { detectPlatform, platformMatches, type DetectedPlatform } from '../domain/platform-detect.ts';
+import { detectPlatform, FEED_SOURCE_TYPES, platformMatches, type DetectedPlatform } from '../domain/platform-detect.ts';
 import type { CatalogVendor, SourceType } from '../domain/records.ts';
 import { parseSource } from '../ingest/adapters/index.ts';
 import { FetchError, type Fetcher } from '../ingest/fetch.ts';
@@ -50,7 +50,6 @@ const hostOf = (url: string) => {
 };
 
 const ACCEPT_FEED = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5';
-const FEED_TYPES = new Set<SourceType>(['advisory-feed', 'release-feed', 'statuspage-rss', 'statuspage-atom', 'azure-rss', 'aws-rss']);
 
 async function checkSource(vendor: string, type: SourceType, url: string, o: VerifyOptions): Promise<SourceCheck> {
   const started = Date.now();
@@ -61,7 +60,7 @@ async function checkSource(vendor: string, type: SourceType, url: string, o: Ver
     res = await o.fetcher(url, {
       timeoutMs: o.timeoutMs,
       maxBytes: o.maxBytes,
-      accept: FEED_TYPES.has(type) ? ACCEPT_FEED : 'application/json, */*;q=0.5',
+      accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : 'application/json, */*;q=0.5',
     });
   } catch (err) {
     const detail = err instanceof FetchError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);

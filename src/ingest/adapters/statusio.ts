@@ -63,41 +63,19 @@ type RawEvent = Static<typeof EventSchema>;
 /** The 100–600 service scale, rounded down to its hundred. */
 const band = (code: number | null | undefined) => (typeof code === 'number' ? Math.floor(code / 100) * 100 : 0);
 
-export function statusioComponentStatus(code: number | null | undefined): ComponentStatus {
-  switch (band(code)) {
-    case 100:
-      return 'operational';
-    case 200:
-      return 'under_maintenance';
-    case 300:
-      return 'degraded_performance';
-    case 400:
-      return 'partial_outage';
-    case 500:
-    case 600:
-      return 'major_outage';
-    default:
-      return 'unknown';
-  }
-}
+/** The scale, read by hundreds: page indicator and component status of each band. */
+const SCALE: Record<number, [Indicator, ComponentStatus]> = {
+  100: ['operational', 'operational'],
+  200: ['maintenance', 'under_maintenance'],
+  300: ['degraded', 'degraded_performance'],
+  400: ['partial_outage', 'partial_outage'],
+  500: ['major_outage', 'major_outage'],
+  600: ['major_outage', 'major_outage'],
+};
 
-export function statusioIndicator(code: number | null | undefined): Indicator {
-  switch (band(code)) {
-    case 100:
-      return 'operational';
-    case 200:
-      return 'maintenance';
-    case 300:
-      return 'degraded';
-    case 400:
-      return 'partial_outage';
-    case 500:
-    case 600:
-      return 'major_outage';
-    default:
-      return 'unknown';
-  }
-}
+export const statusioIndicator = (code: number | null | undefined): Indicator => SCALE[band(code)]?.[0] ?? 'unknown';
+
+export const statusioComponentStatus = (code: number | null | undefined): ComponentStatus => SCALE[band(code)]?.[1] ?? 'unknown';
 
 const IMPACT_OF_CODE: Record<number, Impact> = { 300: 'minor', 400: 'major', 500: 'critical', 600: 'major' };
 
