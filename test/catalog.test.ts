@@ -25,7 +25,11 @@ const CATEGORIES = new Set([
 const FEED_TYPES = new Set(['advisory-feed', 'release-feed']);
 
 /** Source types whose payload also carries scheduled maintenance. */
-const MAINTENANCE_TYPES = new Set(['statuspage-v2', 'incidentio', 'instatus', 'betterstack']);
+const MAINTENANCE_TYPES = new Set(['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'sorry']);
+
+/** Source keys of docs/catalog.md "Evidence". */
+const EVIDENCE_KEYS = new Set(['VSW', 'VSW-PLATFORMS', 'PROBO', 'SPH', 'ASD', 'ACS', 'SG', 'FX', 'HEROKU-CLI', 'SVELTIA', 'VENDOR-DOCS']);
+const EVIDENCE_FACTS = new Set(['platform', 'statusPageUrl', 'website', 'category', 'endpoint', 'compliance', 'name', 'feed']);
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -44,9 +48,34 @@ function assertHttps(value: unknown, where: string): void {
   assert.equal(url.protocol, 'https:', `${where} must use https: ${String(value)}`);
 }
 
-test('catalog is an array of at least 60 vendors', () => {
+test('catalog is an array of at least 500 vendors, at least 500 of them with a status source', () => {
   assert.ok(Array.isArray(vendors));
-  assert.ok(vendors.length >= 60, `expected >= 60 vendors, got ${vendors.length}`);
+  assert.ok(vendors.length >= 500, `expected >= 500 vendors, got ${vendors.length}`);
+  const withSource = vendors.filter((v) => v.sources.some((s) => !FEED_TYPES.has(s.type))).length;
+  assert.ok(withSource >= 500, `expected >= 500 vendors with a status source, got ${withSource}`);
+});
+
+test('the most depended-on bespoke pages have a status source', () => {
+  for (const [slug, type] of [['slack', 'slack-status'], ['heroku', 'heroku-status'], ['gitlab', 'statusio'], ['salesforce', 'salesforce-trust']]) {
+    const v = vendors.find((x) => x.slug === slug);
+    assert.ok(v, `${slug} is in the catalog`);
+    assert.ok(v.sources.some((s) => s.type === type), `${slug} has a ${type} source`);
+  }
+});
+
+test('every vendor names its evidence: known source keys, a 40-hex commit, the facts given', () => {
+  for (const v of vendors) {
+    assert.ok(Array.isArray(v.evidence) && v.evidence.length > 0, `${v.slug}: evidence`);
+    for (const e of v.evidence!) {
+      assert.ok(EVIDENCE_KEYS.has(e.key), `${v.slug}: unknown evidence key ${e.key}`);
+      assert.match(e.commit, /^[0-9a-f]{40}$/, `${v.slug}: evidence commit`);
+      assert.ok(e.gave.length > 0 && e.gave.every((g) => EVIDENCE_FACTS.has(g)), `${v.slug}: evidence facts ${e.gave.join(',')}`);
+    }
+    // A status source must rest on evidence of its platform or endpoint.
+    if (v.sources.some((s) => !FEED_TYPES.has(s.type))) {
+      assert.ok(v.evidence!.some((e) => e.gave.includes('platform') || e.gave.includes('endpoint')), `${v.slug}: a status source without platform evidence`);
+    }
+  }
 });
 
 test('slugs are unique and well-formed', () => {
@@ -64,6 +93,7 @@ test('every vendor has exactly the CatalogVendor fields', () => {
     'category',
     'compliance',
     'description',
+    'evidence',
     'name',
     'slug',
     'sources',

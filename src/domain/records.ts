@@ -183,6 +183,12 @@ export const SOURCE_TYPES = [
   'azure-rss',
   'statuspage-rss',
   'statuspage-atom',
+  'statusio',
+  'slack-status',
+  'heroku-status',
+  'salesforce-trust',
+  'sorry',
+  'cachet',
   'advisory-feed',
   'release-feed',
 ] as const;
@@ -203,6 +209,17 @@ export interface CatalogSource {
   intervalSeconds?: number;
 }
 
+/**
+ * One public source that names a catalog fact. `key` is a source key of docs/catalog.md
+ * (e.g. VSW, PROBO), `commit` the source repository's commit, `gave` the facts it gave
+ * (`platform`, `statusPageUrl`, `website`, `category`, `endpoint`, `compliance`).
+ */
+export interface CatalogEvidence {
+  key: string;
+  commit: string;
+  gave: string[];
+}
+
 export interface CatalogVendor {
   slug: string;
   name: string;
@@ -213,6 +230,8 @@ export interface CatalogVendor {
   availableDataTypes: DataType[];
   sources: CatalogSource[];
   compliance: { sourceUrl: string | null; items: ComplianceEntry[] };
+  /** Where the entry's facts come from (docs/catalog.md "Evidence"). */
+  evidence?: CatalogEvidence[];
 }
 
 /** Order of impacts, for "worst first" and "at least" comparisons. */

@@ -28,6 +28,9 @@ export function readCatalog(file = DEFAULT_CATALOG_PATH): CatalogVendor[] {
       throw new Error(`${where}: bad sources`);
     }
     if (!v.compliance || !Array.isArray(v.compliance.items)) throw new Error(`${where}: bad compliance`);
+    if (v.evidence !== undefined && (!Array.isArray(v.evidence) || v.evidence.some((e) => typeof e?.key !== 'string' || typeof e.commit !== 'string' || !Array.isArray(e.gave)))) {
+      throw new Error(`${where}: bad evidence`);
+    }
   }
   return list;
 }

@@ -139,8 +139,10 @@ describe('dashboard favorites bundle', () => {
     const vendors = Array.from({ length: 500 }, (_, i) => slugs[i % slugs.length]);
     const r = await fav(u, { vendors, sections: ['stats', 'maintenance', 'advisories', 'recentActivity'] });
     assert.equal(r.status, 200);
-    assert.equal(r.body.items[0].vendors.length, slugs.length);
-    assert.equal(Object.keys(r.body.items[0].recentActivity).length, slugs.length);
+    // The catalog may hold more or fewer than 500 vendors: the answer covers each listed one once.
+    const distinct = new Set(vendors).size;
+    assert.equal(r.body.items[0].vendors.length, distinct);
+    assert.equal(Object.keys(r.body.items[0].recentActivity).length, distinct);
   });
 
   test('bad bodies: 400 naming the problem; unknown vendors: 404 naming them', async () => {

@@ -81,12 +81,6 @@ export async function streamRoutes(app: FastifyInstance) {
         lastId = Number(header);
       }
 
-      // HEAD (served by this GET route) has no body to stream: Node would hold the
-      // headers back until the response ends, so the client waited forever on a slot.
-      if (request.method === 'HEAD') {
-        return reply.code(200).header('content-type', SSE_HEADERS['content-type']).header('cache-control', SSE_HEADERS['cache-control']).send();
-      }
-
       // Concurrent streams per account (all its keys and sessions), anonymous per address.
       const v = request.viewer;
       const cap = planPolicy(v.plan, config.rateLimits).concurrentStreams;

@@ -6,13 +6,19 @@ import { advisoryFeedAdapter } from './advisory-feed.ts';
 import { awsCurrentEventsAdapter, awsRssAdapter } from './aws.ts';
 import { azureRssAdapter } from './azure.ts';
 import { betterstackAdapter } from './betterstack.ts';
+import { cachetAdapter } from './cachet.ts';
 import { checklyAdapter } from './checkly.ts';
 import { gcpAdapter } from './gcp.ts';
+import { herokuStatusAdapter } from './heroku-status.ts';
 import { incidentioAdapter } from './incidentio.ts';
 import { instatusAdapter } from './instatus.ts';
 import { releaseFeedAdapter } from './release-feed.ts';
+import { salesforceTrustAdapter } from './salesforce-trust.ts';
+import { slackStatusAdapter } from './slack-status.ts';
+import { sorryAdapter } from './sorry.ts';
 import { statuspageAtomAdapter, statuspageRssAdapter } from './statuspage-feed.ts';
 import { statuspageV2Adapter } from './statuspage-v2.ts';
+import { statusioAdapter } from './statusio.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
@@ -28,6 +34,12 @@ export const adapters: Record<SourceType, Adapter> = {
   'azure-rss': azureRssAdapter,
   'statuspage-rss': statuspageRssAdapter,
   'statuspage-atom': statuspageAtomAdapter,
+  statusio: statusioAdapter,
+  'slack-status': slackStatusAdapter,
+  'heroku-status': herokuStatusAdapter,
+  'salesforce-trust': salesforceTrustAdapter,
+  sorry: sorryAdapter,
+  cachet: cachetAdapter,
   'advisory-feed': advisoryFeedAdapter,
   'release-feed': releaseFeedAdapter,
 };

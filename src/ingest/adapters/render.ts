@@ -11,6 +11,9 @@ export {
 export { renderInstatusSummary, type InstatusSummaryInput } from './render-instatus.ts';
 export { renderIncidentioWidget, type IncidentioWidgetInput } from './render-incidentio.ts';
 export { renderGcpIncidents } from './render-gcp.ts';
+export { renderStatusio, type StatusioInput } from './render-statusio.ts';
+export { renderHerokuCurrentStatus, renderSlackCurrent, renderTrustActiveIncidents } from './render-vendor-apis.ts';
+export { renderCachetIncidents, renderSorryNotices, renderSorryPage } from './render-selfhosted.ts';
 export {
   advisoryFeed,
   releaseFeed,

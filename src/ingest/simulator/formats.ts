@@ -3,13 +3,20 @@ import {
   advisoryFeed,
   releaseFeed,
   renderAtom,
+  renderCachetIncidents,
   renderGcpIncidents,
+  renderHerokuCurrentStatus,
   renderIncidentioWidget,
   renderInstatusSummary,
   renderRss,
+  renderSlackCurrent,
+  renderSorryNotices,
+  renderSorryPage,
+  renderStatusio,
   renderStatuspageIncidents,
   renderStatuspageMaintenances,
   renderStatuspageSummary,
+  renderTrustActiveIncidents,
   statuspageHistoryFeed,
 } from '../adapters/render.ts';
 import type { Fleet, FleetVendor } from './fleet.ts';
@@ -34,6 +41,12 @@ export const DEMO_TYPE: Record<SourceType, SourceType> = {
   'azure-rss': 'azure-rss',
   'statuspage-rss': 'statuspage-rss',
   'statuspage-atom': 'statuspage-atom',
+  statusio: 'statusio',
+  'slack-status': 'slack-status',
+  'heroku-status': 'heroku-status',
+  'salesforce-trust': 'salesforce-trust',
+  sorry: 'sorry',
+  cachet: 'cachet',
   'advisory-feed': 'advisory-feed',
   'release-feed': 'release-feed',
 };
@@ -110,6 +123,25 @@ export function render(fleet: Fleet, base: string, type: string, slug: string, p
       return { contentType: JSON_TYPE, body: renderInstatusSummary({ page, indicator: fleet.indicator(slug).indicator, incidents: open, maintenances: pending }) };
     case 'gcp-json':
       return { contentType: JSON_TYPE, body: renderGcpIncidents(rec.incidents) };
+    case 'statusio':
+      return {
+        contentType: JSON_TYPE,
+        body: renderStatusio({ indicator: fleet.indicator(slug).indicator, updatedAt: v.changedAt, components, incidents: open, maintenances: pending }),
+      };
+    case 'slack-status':
+      return { contentType: JSON_TYPE, body: renderSlackCurrent({ updatedAt: v.changedAt, incidents: open, pageUrl: page.url }) };
+    case 'heroku-status':
+      return { contentType: JSON_TYPE, body: renderHerokuCurrentStatus({ components, incidents: open }) };
+    case 'salesforce-trust':
+      return { contentType: JSON_TYPE, body: renderTrustActiveIncidents({ incidents: open }) };
+    case 'sorry':
+      if (!path.replace(/\/+$/, '').endsWith('/notices')) {
+        const { indicator, description } = fleet.indicator(slug);
+        return { contentType: JSON_TYPE, body: renderSorryPage({ name: v.name, url: page.url, indicator, description, updatedAt: v.changedAt }) };
+      }
+      return { contentType: JSON_TYPE, body: renderSorryNotices({ incidents: rec.incidents, maintenances: rec.maintenances }) };
+    case 'cachet':
+      return { contentType: JSON_TYPE, body: renderCachetIncidents({ incidents: rec.incidents }) };
     case 'azure-rss':
       // Azure's feed lists only the issues active right now, one item each.
       return {

@@ -1,0 +1,54 @@
+// Regenerates catalog/vendors.json from public vendor lists downloaded by the operator
+// (they are inputs, never committed): docs/catalog.md "How the catalog is generated".
+//
+//   npx tsx scripts/catalog-build.ts --vsw snapshot.json --probo data.json \
+//     [--statusphere status_pages.go] [--catalog catalog/vendors.json] [--out FILE] [--report FILE]
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CatalogVendor } from '../src/domain/records.ts';
+import { readCatalog } from '../src/services/catalog-loader.ts';
+import { mergeCatalog, type ProboVendor, type VswVendor } from './catalog/merge.ts';
+
+const { values: o } = parseArgs({
+  options: {
+    vsw: { type: 'string' },
+    probo: { type: 'string' },
+    statusphere: { type: 'string' },
+    catalog: { type: 'string', default: 'catalog/vendors.json' },
+    out: { type: 'string' },
+    report: { type: 'string' },
+  },
+});
+if (!o.vsw || !o.probo) {
+  console.error('Usage: npx tsx scripts/catalog-build.ts --vsw snapshot.json --probo data.json [--statusphere status_pages.go] [--catalog FILE] [--out FILE] [--report FILE]');
+  process.exit(2);
+}
+
+const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+
+const snapshot = readJson(o.vsw) as { vendors?: VswVendor[] };
+if (!Array.isArray(snapshot.vendors)) throw new Error(`${o.vsw}: expected vendor-status-watch's snapshot ({vendors: [...]})`);
+const probo = readJson(o.probo) as ProboVendor[];
+if (!Array.isArray(probo)) throw new Error(`${o.probo}: expected PROBO's data.json (an array)`);
+
+/** statusphere lists `{ URL: "...", Name: "..." }` Go literals. */
+function readStatusphere(file: string | undefined): { url: string; name: string }[] {
+  if (!file) return [];
+  const text = fs.readFileSync(file, 'utf8');
+  return [...text.matchAll(/URL:\s*"([^"]+)",\s*Name:\s*"([^"]*)"/g)].map((m) => ({ url: m[1]!, name: m[2]! }));
+}
+
+const existing: CatalogVendor[] = readCatalog(path.resolve(o.catalog));
+const { catalog, report } = mergeCatalog(existing, { vsw: snapshot.vendors, probo, statusphere: readStatusphere(o.statusphere) });
+
+const out = path.resolve(o.out ?? o.catalog);
+fs.writeFileSync(out, `${JSON.stringify(catalog, null, 2)}\n`);
+readCatalog(out);
+
+const withSource = catalog.filter((v) => v.availableDataTypes.includes('incidents')).length;
+const byType: Record<string, number> = {};
+for (const v of catalog) for (const t of new Set(v.sources.map((s) => s.type))) byType[t] = (byType[t] ?? 0) + 1;
+const summary = { vendors: catalog.length, withStatusSource: withSource, kept: report.kept, added: report.added, categoryBy: report.categoryBy, platformsAdded: report.platforms, vendorsBySourceType: byType, skipped: report.skipped.length };
+console.log(JSON.stringify(summary, null, 2));
+if (o.report) fs.writeFileSync(o.report, `${JSON.stringify({ ...summary, skipped: report.skipped }, null, 2)}\n`);

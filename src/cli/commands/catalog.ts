@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import { readCatalog } from '../../services/catalog-loader.ts';
+import { VERDICTS, verifyCatalog, type SourceCheck } from '../../services/catalog-verify-service.ts';
+import { createHttpFetcher } from '../../ingest/fetch.ts';
+import { type Command, cliConfig, parseOptions, UsageError } from '../command.ts';
+
+// `catalog verify`: polls every source of the catalog (CATALOG_FILE, else the shipped one)
+// once and prints ok / moved / wrong-platform / dead per source. It reads the catalog
+// file only and never opens the store (docs/operations.md "Checking the catalog").
+
+const positiveInt = (value: string | undefined, name: string, fallback: number) => {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer`);
+  return n;
+};
+
+function table(rows: SourceCheck[]): string {
+  const head = ['VERDICT', 'VENDOR', 'TYPE', 'HTTP', 'DETECTED', 'DETAIL', 'URL'];
+  const cells = rows.map((r) => [r.verdict, r.vendor, r.type, r.httpStatus === null ? '-' : String(r.httpStatus), r.detected ?? '-', r.detail.slice(0, 80), r.finalUrl ? `${r.url} -> ${r.finalUrl}` : r.url]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const fmt = (row: string[]) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  return [fmt(head), ...cells.map(fmt)].join('\n');
+}
+
+export const command: Command = {
+  usage: 'catalog verify [--vendor SLUG] [--json FILE] [--concurrency N] [--all]',
+  summary: 'Poll every catalog source once and report ok / moved / wrong-platform / dead (exit 1 if any is not ok)',
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    if (sub !== 'verify') throw new UsageError(`Unknown subcommand '${sub ?? ''}'.\nUsage: npm run cli -- ${this.usage}`);
+    const opts = parseOptions(rest, { vendor: { type: 'string' }, json: { type: 'string' }, concurrency: { type: 'string' }, all: { type: 'boolean' } }, this.usage);
+    const config = cliConfig();
+    let catalog = readCatalog(config.catalogFile ?? undefined);
+    if (opts.vendor) {
+      catalog = catalog.filter((v) => v.slug === opts.vendor);
+      if (catalog.length === 0) throw new UsageError(`No catalog vendor '${opts.vendor}'.`);
+    }
+    const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency });
+    const total = catalog.reduce((n, v) => n + v.sources.length, 0);
+    let done = 0;
+    try {
+      const report = await verifyCatalog(catalog, {
+        fetcher,
+        concurrency: positiveInt(opts.concurrency, 'concurrency', config.ingestConcurrency),
+        perHost: config.ingestHostConcurrency,
+        timeoutMs: config.ingestTimeoutMs,
+        maxBytes: config.ingestMaxBytes,
+        now: () => new Date(),
+        onResult: () => {
+          done++;
+          if (process.stderr.isTTY) process.stderr.write(`\r${done}/${total} sources checked`);
+        },
+      });
+      if (process.stderr.isTTY) process.stderr.write('\n');
+      if (opts.json) fs.writeFileSync(opts.json, `${JSON.stringify({ catalogFile: config.catalogFile ?? 'catalog/vendors.json', ...report }, null, 2)}\n`);
+      // By default only the problems are listed: with hundreds of vendors, "ok" rows drown them.
+      const shown = opts.all ? report.results : report.results.filter((r) => r.verdict !== 'ok');
+      const order = (r: SourceCheck) => VERDICTS.indexOf(r.verdict);
+      shown.sort((a, b) => order(b) - order(a) || a.vendor.localeCompare(b.vendor) || a.url.localeCompare(b.url));
+      if (shown.length) console.log(table(shown));
+      const vendorsAffected = new Set(report.results.filter((r) => r.verdict !== 'ok').map((r) => r.vendor)).size;
+      console.log(
+        `\n${report.results.length} sources of ${catalog.length} vendors: ` +
+          VERDICTS.map((v) => `${report.totals[v]} ${v}`).join(', ') +
+          `. ${vendorsAffected} vendors need attention.${opts.json ? ` Report: ${opts.json}` : ''}`,
+      );
+      return report.results.every((r) => r.verdict === 'ok') ? 0 : 1;
+    } finally {
+      await fetcher.close();
+    }
+  },
+};

@@ -1,0 +1,84 @@
+// Which status platform a fetched body comes from, by its shape (docs/catalog.md
+// "Checking the catalog"): the probes of docs/mappings.md read backwards. JSON shapes are
+// told apart by the keys each platform's documented payload has; HTML pages by the
+// markers their platform leaves in them. Pure: no I/O.
+import type { SourceType } from './records.ts';
+
+/** A source type, `feed` (any RSS/Atom document), `html` (a page without a known marker), or null. */
+export type DetectedPlatform = SourceType | 'feed' | 'html' | null;
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const INSTATUS_WORDS = /^(UP|HASISSUES|UNDERMAINTENANCE|ALLUP|MINOROUTAGE|MAJOROUTAGE|PARTIALOUTAGE|ONEMAJOROUTAGE|DEGRADEDPERFORMANCE)$/;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function detectJson(data: unknown): DetectedPlatform {
+  if (Array.isArray(data)) {
+    const first = data.find(isObj);
+    if (!first) return null;
+    if ('IncidentImpacts' in first || 'instanceKeys' in first || 'plannedStartTime' in first || ('key' in first && 'isActive' in first)) return 'salesforce-trust';
+    if ('external_desc' in first && 'begin' in first) return 'gcp-json';
+    if ('service' in first && 'summary' in first && 'date' in first) return 'aws-currentevents';
+    if ('title' in first && 'notes' in first && 'services' in first) return 'slack-status';
+    return null;
+  }
+  if (!isObj(data)) return null;
+  const result = data.result;
+  if (isObj(result) && isObj(result.status_overall)) return 'statusio';
+  const page = data.page;
+  if (isObj(page)) {
+    if (typeof page.state === 'string' && (isObj(page.links) || 'state_text' in page)) return 'sorry';
+    const status = isObj(data.status) ? data.status : null;
+    if (typeof page.status === 'string' && INSTATUS_WORDS.test(page.status)) return 'instatus';
+    if (status && typeof status.type === 'string' && INSTATUS_WORDS.test(status.type)) return 'instatus';
+    if ('activeIncidents' in data || 'activeMaintenances' in data) return 'instatus';
+    if (typeof page.id === 'string') return ULID.test(page.id) ? 'incidentio' : 'statuspage-v2';
+  }
+  const summary = isObj(data.summary) ? data.summary : data;
+  if (['ongoing_incidents', 'in_progress_maintenances', 'affected_components', 'structure'].some((k) => k in summary)) return 'incidentio';
+  if (isObj(data.data) && data.data.type === 'status_page') return 'betterstack';
+  if (data.data === 'Pong!' || (isObj(data.meta) && isObj((data.meta as Record<string, unknown>).pagination) && Array.isArray(data.data))) return 'cachet';
+  if ('active_incidents' in data && typeof data.status === 'string') return 'slack-status';
+  if (Array.isArray(data.status) && data.status.some((s) => isObj(s) && 'system' in s)) return 'heroku-status';
+  if (Array.isArray(data.notices)) return 'sorry';
+  return null;
+}
+
+const HTML_MARKERS: [RegExp, SourceType][] = [
+  [/statuspageId\s*[:=]\s*['"][a-f0-9]{24}['"]|image\.status\.io/i, 'statusio'],
+  [/incident\.io/i, 'incidentio'],
+  [/statuspage\.io|stspg-customer\.com/i, 'statuspage-v2'],
+  [/instatus\.com/i, 'instatus'],
+  [/betteruptime\.com|betterstack\.com/i, 'betterstack'],
+  [/sorryapp\.com/i, 'sorry'],
+  [/cachethq|powered by cachet/i, 'cachet'],
+];
+
+export function detectPlatform(body: Buffer, contentType: string | null = null): DetectedPlatform {
+  const text = body.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (text === '') return null;
+  if (text[0] === '{' || text[0] === '[') {
+    try {
+      return detectJson(JSON.parse(text));
+    } catch {
+      return null;
+    }
+  }
+  const head = text.slice(0, 2048).toLowerCase();
+  if (/<rss[\s>]|<feed[\s>]|<rdf:rdf[\s>]/.test(head)) return 'feed';
+  if (/<html[\s>]|<!doctype html/.test(head) || /text\/html/i.test(contentType ?? '')) {
+    for (const [marker, platform] of HTML_MARKERS) if (marker.test(text)) return platform;
+    return 'html';
+  }
+  return null;
+}
+
+/** Source types whose payload is an RSS/Atom feed. */
+export const FEED_SOURCE_TYPES: ReadonlySet<SourceType> = new Set<SourceType>(['advisory-feed', 'release-feed', 'statuspage-rss', 'statuspage-atom', 'azure-rss', 'aws-rss']);
+
+/** True when a detection is consistent with the catalog's declared type (null says nothing). */
+export function platformMatches(declared: SourceType, detected: DetectedPlatform): boolean {
+  if (detected === null) return true;
+  if (FEED_SOURCE_TYPES.has(declared)) return detected === 'feed';
+  return detected === declared;
+}

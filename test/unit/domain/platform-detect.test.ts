@@ -1,0 +1,45 @@
+// Platform detection by payload shape (docs/operations.md "Checking the catalog"), on
+// bodies written for this test in each platform's documented shape.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { detectPlatform, platformMatches } from '../../../src/domain/platform-detect.ts';
+
+const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+
+test('JSON shapes of each platform', () => {
+  const cases: [unknown, string | null][] = [
+    [{ page: { id: 'kctbh9vrtdwd', name: 'GitHub' }, status: { indicator: 'none' }, components: [] }, 'statuspage-v2'],
+    [{ page: { id: '01JMDK9XYNY6RXSED6SDWW50WY', name: 'OpenAI' }, status: { indicator: 'none' } }, 'incidentio'],
+    [{ summary: { ongoing_incidents: [], structure: { items: [] } } }, 'incidentio'],
+    [{ page_title: 'Acme', ongoing_incidents: [], scheduled_maintenances: [] }, 'incidentio'],
+    [{ page: { name: 'Railway', url: 'https://x', status: 'UP' }, activeIncidents: [] }, 'instatus'],
+    [{ data: { id: '1', type: 'status_page', attributes: { aggregate_state: 'operational' } } }, 'betterstack'],
+    [{ result: { status_overall: { status_code: 100 }, status: [] } }, 'statusio'],
+    [{ status: 'ok', date_updated: '2026-01-01T00:00:00-07:00', active_incidents: [] }, 'slack-status'],
+    [{ status: [{ system: 'Apps', status: 'green' }], incidents: [] }, 'heroku-status'],
+    [[{ id: 1, IncidentImpacts: [], instanceKeys: ['NA1'] }], 'salesforce-trust'],
+    [{ page: { name: 'Postmark', state: 'operational', links: { notices: 'x' } } }, 'sorry'],
+    [{ notices: [] }, 'sorry'],
+    [{ data: 'Pong!' }, 'cachet'],
+    [{ meta: { pagination: { total: 0 } }, data: [] }, 'cachet'],
+    [{ something: 'else' }, null],
+  ];
+  for (const [body, expected] of cases) assert.equal(detectPlatform(json(body)), expected, JSON.stringify(body));
+});
+
+test('feeds and HTML pages', () => {
+  assert.equal(detectPlatform(Buffer.from('<?xml version="1.0"?><rss version="2.0"><channel></channel></rss>')), 'feed');
+  assert.equal(detectPlatform(Buffer.from('<feed xmlns="http://www.w3.org/2005/Atom"></feed>')), 'feed');
+  assert.equal(detectPlatform(Buffer.from(`<!doctype html><script>var statuspageId = '5b36dc6502d06804c08349f7';</script>`)), 'statusio');
+  assert.equal(detectPlatform(Buffer.from('<html><a href="https://incident.io">Powered by incident.io</a></html>')), 'incidentio');
+  assert.equal(detectPlatform(Buffer.from('<html><p>502 Bad Gateway</p></html>')), 'html');
+  assert.equal(detectPlatform(Buffer.alloc(0)), null);
+});
+
+test('a detection matches the declared type, feeds by family, unknown bodies say nothing', () => {
+  assert.equal(platformMatches('statuspage-v2', 'statuspage-v2'), true);
+  assert.equal(platformMatches('statuspage-v2', 'incidentio'), false);
+  assert.equal(platformMatches('release-feed', 'feed'), true);
+  assert.equal(platformMatches('release-feed', 'html'), false);
+  assert.equal(platformMatches('statusio', null), true);
+});
