@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, type TestApp, UNLIMITED_RATE_LIMITS } from './helpers/app.ts';
-import { startFleet, startIngestApp, type TestFleet } from './helpers/fleet.ts';
-import { webhookUser } from './helpers/alerts.ts';
-import { type HttpReceiver, startReceiver } from './helpers/receivers.ts';
-import { eventually } from './helpers/stream.ts';
-import { createUser } from './helpers/users.ts';
+import { getJson, startApp, type TestApp, UNLIMITED_RATE_LIMITS } from '../helpers/app.ts';
+import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
+import { webhookUser } from '../helpers/alerts.ts';
+import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
+import { eventually } from '../helpers/stream.ts';
+import { createUser } from '../helpers/users.ts';
 
 // GET /metrics (docs/operations.md): real requests, a cache hit at each layer, a 429,
 // a polling round on the ingestion worker thread, a webhook delivery and an open

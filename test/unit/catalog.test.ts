@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { DATA_TYPES, SOURCE_TYPES, type CatalogVendor } from '../src/domain/records.ts';
+import { DATA_TYPES, SOURCE_TYPES, type CatalogVendor } from '../../src/domain/records.ts';
 
 // Keep in sync with the category table in docs/catalog.md.
 const CATEGORIES = new Set([
@@ -30,7 +30,7 @@ const MAINTENANCE_TYPES = new Set(['statuspage-v2', 'incidentio', 'instatus', 'b
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 const vendors = JSON.parse(
-  readFileSync(new URL('../catalog/vendors.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../catalog/vendors.json', import.meta.url), 'utf8'),
 ) as CatalogVendor[];
 
 function assertHttps(value: unknown, where: string): void {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { getJson, TestClock, type TestApp } from '../helpers/app.ts';
-import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
-import { type HttpReceiver, pagerDutyReply, slackReply, startReceiver, startSmtp } from '../helpers/receivers.ts';
-import { createUser, send, type TestUser } from '../helpers/users.ts';
+import { getJson, TestClock, type TestApp } from '../../helpers/app.ts';
+import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
+import { type HttpReceiver, pagerDutyReply, slackReply, startReceiver, startSmtp } from '../../helpers/receivers.ts';
+import { createUser, send, type TestUser } from '../../helpers/users.ts';
 
 // Every channel end to end: the simulated fleet changes, ingestion writes the
 // event, the dispatcher and the worker deliver it to local receivers that speak

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { MAX_ATTEMPTS } from '../../src/domain/alerts.ts';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { emit, incident, webhookUser } from '../helpers/alerts.ts';
-import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
-import { send } from '../helpers/users.ts';
+import { MAX_ATTEMPTS } from '../../../src/domain/alerts.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { emit, incident, webhookUser } from '../../helpers/alerts.ts';
+import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { send } from '../../helpers/users.ts';
 
 // Retries on the Standard Webhooks schedule: 5xx, timeouts and 429 with
 // Retry-After are tried again under the same delivery id; 410 switches the

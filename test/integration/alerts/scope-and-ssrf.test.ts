@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
-import { BlockedDestinationError, guardedAgent, guardedLookup } from '../../src/alerts/ssrf-guard.ts';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { emit, incident, webhookUser } from '../helpers/alerts.ts';
-import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
-import { send } from '../helpers/users.ts';
+import { BlockedDestinationError, guardedAgent, guardedLookup } from '../../../src/alerts/ssrf-guard.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { emit, incident, webhookUser } from '../../helpers/alerts.ts';
+import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { send } from '../../helpers/users.ts';
 
 // Who gets an alert (watchlist, muted vendors, content filters) and where it may
 // go (the connect-time SSRF guard).

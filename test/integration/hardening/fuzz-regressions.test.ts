@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { csrfTokenOf, login, userWithKey } from '../helpers/access.ts';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { rawExchange } from '../helpers/fuzz-http.ts';
+import { csrfTokenOf, login, userWithKey } from '../../helpers/access.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { rawExchange } from '../../helpers/fuzz-http.ts';
 
 // Bugs the fuzz suite found (docs/hardening.md), each pinned by the request that
 // showed it. Both legs: the NUL cases were 500s on PostgreSQL only.

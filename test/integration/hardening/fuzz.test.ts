@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
-import { csrfTokenOf, login, userWithKey } from '../helpers/access.ts';
-import { TRANSPORT_RESPONSES } from '../../src/http/schemas/transport.ts';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { caseArb, type CaseContext, type FuzzCase } from '../helpers/fuzz-cases.ts';
-import { makeChecker, TRANSPORT_STATUSES } from '../helpers/fuzz-checks.ts';
-import { describeRequest, FuzzClient, type FuzzResponse, rawExchange } from '../helpers/fuzz-http.ts';
-import { type ApiDocument, type Operation, readDocument } from '../helpers/fuzz-openapi.ts';
-import { rawCases } from '../helpers/fuzz-raw.ts';
-import type { FuzzPools } from '../helpers/fuzz-values.ts';
-import { seedDashboard } from '../helpers/seed.ts';
+import { csrfTokenOf, login, userWithKey } from '../../helpers/access.ts';
+import { TRANSPORT_RESPONSES } from '../../../src/http/schemas/transport.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { caseArb, type CaseContext, type FuzzCase } from '../../helpers/fuzz-cases.ts';
+import { makeChecker, TRANSPORT_STATUSES } from '../../helpers/fuzz-checks.ts';
+import { describeRequest, FuzzClient, type FuzzResponse, rawExchange } from '../../helpers/fuzz-http.ts';
+import { type ApiDocument, type Operation, readDocument } from '../../helpers/fuzz-openapi.ts';
+import { rawCases } from '../../helpers/fuzz-raw.ts';
+import type { FuzzPools } from '../../helpers/fuzz-values.ts';
+import { seedDashboard } from '../../helpers/seed.ts';
 
 // Property-based fuzzing of every operation of the served OpenAPI document
 // against the real app (docs/hardening.md, "Fuzzing"). Each answer must be

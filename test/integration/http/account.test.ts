@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { csrfTokenOf, login, userWithKey, type TestUser } from '../helpers/access.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { csrfTokenOf, login, userWithKey, type TestUser } from '../../helpers/access.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

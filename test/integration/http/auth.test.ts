@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { csrfTokenOf, login, sessionCookie, uniqueEmail, userWithKey, type TestUser } from '../helpers/access.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { csrfTokenOf, login, sessionCookie, uniqueEmail, userWithKey, type TestUser } from '../../helpers/access.ts';
 
 // Every authentication path of DESIGN.md §4 against a real listening server.
 

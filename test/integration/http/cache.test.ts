@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { incidentsRepository } from '../../src/store/repositories/incidents-repository.ts';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { userWithKey, type TestUser } from '../helpers/access.ts';
-import { incident } from '../helpers/records.ts';
+import { incidentsRepository } from '../../../src/store/repositories/incidents-repository.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { userWithKey, type TestUser } from '../../helpers/access.ts';
+import { incident } from '../../helpers/records.ts';
 
 // The response cache of DESIGN.md §5 on a real server with a test clock.
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-import { createServices } from '../../src/services/index.ts';
-import { incidentsRepository } from '../../src/store/repositories/incidents-repository.ts';
-import { maintenancesRepository } from '../../src/store/repositories/maintenances-repository.ts';
-import { publicationsRepository } from '../../src/store/repositories/publications-repository.ts';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { incident, maintenance } from '../helpers/records.ts';
-import { createUser, send, type TestUser } from '../helpers/users.ts';
+import { createServices } from '../../../src/services/index.ts';
+import { incidentsRepository } from '../../../src/store/repositories/incidents-repository.ts';
+import { maintenancesRepository } from '../../../src/store/repositories/maintenances-repository.ts';
+import { publicationsRepository } from '../../../src/store/repositories/publications-repository.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { incident, maintenance } from '../../helpers/records.ts';
+import { createUser, send, type TestUser } from '../../helpers/users.ts';
 
 // POST /dashboard-favorites over a real server, and its query count.
 

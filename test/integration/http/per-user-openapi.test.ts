@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 
 // The per-user endpoints in the OpenAPI document: authenticated only, every
 // body and response described, with examples.

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { startApp, type TestApp, TestClock } from '../helpers/app.ts';
-import { createUser, loginCookie, send, type TestUser } from '../helpers/users.ts';
+import { startApp, type TestApp, TestClock } from '../../helpers/app.ts';
+import { createUser, loginCookie, send, type TestUser } from '../../helpers/users.ts';
 
 // Notification preferences over a real listening server with real accounts.
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_PLAN_POLICIES, type Plan } from '../../src/domain/plans.ts';
-import { ipSubject, keySubject, userSubject } from '../../src/services/access/limits.ts';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { login, userWithKey } from '../helpers/access.ts';
+import { DEFAULT_PLAN_POLICIES, type Plan } from '../../../src/domain/plans.ts';
+import { ipSubject, keySubject, userSubject } from '../../../src/services/access/limits.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { login, userWithKey } from '../../helpers/access.ts';
 
 // Plan limits (DESIGN.md §4) with the real plan table and a test clock: the
 // minute limit by real requests, the daily limit by counting all but the last

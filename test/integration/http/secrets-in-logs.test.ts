@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { getJson, startApp } from '../helpers/app.ts';
-import { uniqueEmail } from '../helpers/access.ts';
+import { getJson, startApp } from '../../helpers/app.ts';
+import { uniqueEmail } from '../../helpers/access.ts';
 
 test('no password, API key or session token reaches a log line, even at trace level', async () => {
   const lines: string[] = [];

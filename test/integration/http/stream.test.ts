@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { userWithKey } from '../helpers/access.ts';
-import { commitEvents, eventually, openStream, sleep } from '../helpers/stream.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { userWithKey } from '../../helpers/access.ts';
+import { commitEvents, eventually, openStream, sleep } from '../../helpers/stream.ts';
 
 // GET /incidents/stream with a real SSE client (DESIGN.md §6, docs/stream.md).
 
@@ -15,7 +15,7 @@ describe('incident stream', () => {
     t = await startApp({ env: { RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 100000, perDay: 1000000, concurrentStreams: 50 } }) } });
     // Incidents for the snapshot: two of github (one resolved), one of cloudflare.
     const repos = t.app.services.repos;
-    const { incident } = await import('../helpers/records.ts');
+    const { incident } = await import('../../helpers/records.ts');
     await repos.incidents.upsert(incident('github', 'snap-a', { startedAt: new Date(Date.now() - 7_200_000).toISOString() }), 'fa');
     await repos.incidents.upsert(incident('github', 'snap-b', { status: 'resolved' }), 'fb');
     await repos.incidents.upsert(incident('cloudflare', 'snap-c'), 'fc');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { createUser, loginCookie, send, type TestUser } from '../helpers/users.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { createUser, loginCookie, send, type TestUser } from '../../helpers/users.ts';
 
 // The watchlist over a real listening server, with real accounts and API keys.
 

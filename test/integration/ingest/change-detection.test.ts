@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { StoredEvent } from '../../src/domain/events.ts';
-import { TestClock, type TestApp } from '../helpers/app.ts';
-import { api, eventsOf, startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
+import type { StoredEvent } from '../../../src/domain/events.ts';
+import { TestClock, type TestApp } from '../../helpers/app.ts';
+import { api, eventsOf, startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 
 // Change detection end to end: the simulated fleet changes, one polling round runs
 // through the real HTTP fetcher and adapters, and the event log must hold exactly

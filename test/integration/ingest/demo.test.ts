@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { buildApp } from '../../src/app.ts';
-import { ConfigError, loadConfig } from '../../src/config.ts';
-import { openStore } from '../../src/store/db.ts';
-import { startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { api, eventsOf } from '../helpers/fleet.ts';
-import { incident } from '../helpers/records.ts';
+import { buildApp } from '../../../src/app.ts';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { openStore } from '../../../src/store/db.ts';
+import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { api, eventsOf } from '../../helpers/fleet.ts';
+import { incident } from '../../helpers/records.ts';
 
 // Demo mode: the app starts the simulated fleet itself, points the catalog at it and
 // polls it through the real fetcher and adapters. Rounds are driven explicitly here

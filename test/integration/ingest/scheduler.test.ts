@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { PollOutcome } from '../../src/ingest/scheduler.ts';
-import { TestClock, startApp, type TestApp } from '../helpers/app.ts';
-import { api, sourceUrl, startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
+import type { PollOutcome } from '../../../src/ingest/scheduler.ts';
+import { TestClock, startApp, type TestApp } from '../../helpers/app.ts';
+import { api, sourceUrl, startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 
 // The scheduler against a real local HTTP server (the simulated fleet) where some
 // sources hang, fail, send garbage, send 50 MB or drop the connection: every other

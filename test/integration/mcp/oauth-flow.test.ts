@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { incidentsRepository } from '../../src/store/repositories/incidents-repository.ts';
-import { getJson, startApp, type TestApp, TestClock } from '../helpers/app.ts';
-import { connect, createUser, REDIRECT_URI, TestOAuthProvider, textOf, webLogin } from '../helpers/mcp.ts';
-import { incident } from '../helpers/records.ts';
+import { incidentsRepository } from '../../../src/store/repositories/incidents-repository.ts';
+import { getJson, startApp, type TestApp, TestClock } from '../../helpers/app.ts';
+import { connect, createUser, REDIRECT_URI, TestOAuthProvider, textOf, webLogin } from '../../helpers/mcp.ts';
+import { incident } from '../../helpers/records.ts';
 
 // The whole OAuth 2.1 flow as an MCP client runs it: the SDK's client discovers
 // the protected-resource and authorization-server metadata from the 401,

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { tokenService } from '../../src/mcp/oauth/token-service.ts';
-import { getJson, startApp, type TestApp, TestClock } from '../helpers/app.ts';
-import { connect, consent, cookieFrom, createUser, formFields, PASSWORD, REDIRECT_URI, TestOAuthProvider, textOf, webLogin } from '../helpers/mcp.ts';
-import { csrfTokenOf } from '../helpers/access.ts';
+import { tokenService } from '../../../src/mcp/oauth/token-service.ts';
+import { getJson, startApp, type TestApp, TestClock } from '../../helpers/app.ts';
+import { connect, consent, cookieFrom, createUser, formFields, PASSWORD, REDIRECT_URI, TestOAuthProvider, textOf, webLogin } from '../../helpers/mcp.ts';
+import { csrfTokenOf } from '../../helpers/access.ts';
 
 // The authorization server piece by piece: metadata, registration rules, the
 // authorization endpoint's errors and forms, the token endpoint's checks,

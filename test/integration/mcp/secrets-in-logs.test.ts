@@ -3,8 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { getJson, startApp } from '../helpers/app.ts';
-import { connect, consent, cookieFrom, createUser, formFields, PASSWORD, REDIRECT_URI, TestOAuthProvider } from '../helpers/mcp.ts';
+import { getJson, startApp } from '../../helpers/app.ts';
+import { connect, consent, cookieFrom, createUser, formFields, PASSWORD, REDIRECT_URI, TestOAuthProvider } from '../../helpers/mcp.ts';
 
 test('no password, code, verifier, token or client secret of the OAuth flow reaches a log line, even at trace level', async () => {
   const lines: string[] = [];

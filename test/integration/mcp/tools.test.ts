@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readCatalog } from '../../src/services/catalog-loader.ts';
-import { incidentsRepository } from '../../src/store/repositories/incidents-repository.ts';
-import { maintenancesRepository } from '../../src/store/repositories/maintenances-repository.ts';
-import { statusRepository } from '../../src/store/repositories/status-repository.ts';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { connect, type Connected, createKey, createUser, textOf } from '../helpers/mcp.ts';
-import { incident, maintenance } from '../helpers/records.ts';
+import { readCatalog } from '../../../src/services/catalog-loader.ts';
+import { incidentsRepository } from '../../../src/store/repositories/incidents-repository.ts';
+import { maintenancesRepository } from '../../../src/store/repositories/maintenances-repository.ts';
+import { statusRepository } from '../../../src/store/repositories/status-repository.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { connect, type Connected, createKey, createUser, textOf } from '../../helpers/mcp.ts';
+import { incident, maintenance } from '../../helpers/records.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

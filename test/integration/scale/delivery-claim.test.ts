@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { newDeliveryId } from '../../src/alerts/dispatcher.ts';
-import { payloadJson } from '../../src/store/repositories/deliveries-repository.ts';
-import { userWithKey } from '../helpers/access.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import { newDeliveryId } from '../../../src/alerts/dispatcher.ts';
+import { payloadJson } from '../../../src/store/repositories/deliveries-repository.ts';
+import { userWithKey } from '../../helpers/access.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
 
 // Claiming due deliveries takes at most `limit` rows, and concurrent claimers take
 // disjoint rows. On PostgreSQL the claim once took every due row: its

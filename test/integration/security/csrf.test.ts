@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { csrfTokenOf, login, userWithKey, type TestUser } from '../helpers/access.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { csrfTokenOf, login, userWithKey, type TestUser } from '../../helpers/access.ts';
 
 // CSRF against every state-changing route a web session may call, found in
 // /openapi.json (operations that accept the session cookie, with an unsafe

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { login, userWithKey, type TestUser } from '../helpers/access.ts';
-import { emit, incident } from '../helpers/alerts.ts';
-import { startSmtp } from '../helpers/receivers.ts';
-import { REDIRECT_URI } from '../helpers/mcp.ts';
-import { send } from '../helpers/users.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { login, userWithKey, type TestUser } from '../../helpers/access.ts';
+import { emit, incident } from '../../helpers/alerts.ts';
+import { startSmtp } from '../../helpers/receivers.ts';
+import { REDIRECT_URI } from '../../helpers/mcp.ts';
+import { send } from '../../helpers/users.ts';
 import { rawExchange } from './support.ts';
 
 // Header injection: values a client controls (X-Request-Id, query, path, body)

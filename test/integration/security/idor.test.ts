@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { emit, incident } from '../helpers/alerts.ts';
-import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
-import { send } from '../helpers/users.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { emit, incident } from '../../helpers/alerts.ts';
+import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { send } from '../../helpers/users.ts';
 import { callMcpTool, type FullAccount, fullAccount } from './support.ts';
 
 // Insecure direct object references: user A holds one of everything (keys,

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { pagerDutyReply, startReceiver } from '../helpers/receivers.ts';
-import { send } from '../helpers/users.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { pagerDutyReply, startReceiver } from '../../helpers/receivers.ts';
+import { send } from '../../helpers/users.ts';
 import { fullAccount, ROUTING_KEY } from './support.ts';
 
 // Secrets at rest: after a user has a password, a session, an API key, a webhook,

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { getJson, startApp } from '../helpers/app.ts';
-import { pagerDutyReply, startReceiver } from '../helpers/receivers.ts';
-import { send } from '../helpers/users.ts';
-import { redactUrl } from '../../src/http/log-redaction.ts';
+import { getJson, startApp } from '../../helpers/app.ts';
+import { pagerDutyReply, startReceiver } from '../../helpers/receivers.ts';
+import { send } from '../../helpers/users.ts';
+import { redactUrl } from '../../../src/http/log-redaction.ts';
 import { callMcpTool, fullAccount, logCapture, ROUTING_KEY } from './support.ts';
 
 // The whole life of an account at LOG_LEVEL=trace, every log line captured, then

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { login, uniqueEmail, userWithKey, type TestUser } from '../helpers/access.ts';
-import { cookieFrom, formFields } from '../helpers/mcp.ts';
-import { send } from '../helpers/users.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { login, uniqueEmail, userWithKey, type TestUser } from '../../helpers/access.ts';
+import { cookieFrom, formFields } from '../../helpers/mcp.ts';
+import { send } from '../../helpers/users.ts';
 
 // Session fixation and session lifetime: a session id the client already holds
 // (made up, or a real one planted by an attacker) is never adopted by a login;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { userWithKey } from '../helpers/access.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { userWithKey } from '../../helpers/access.ts';
 import { parseResponses, rawExchange, statusLines } from './support.ts';
 
 // Request smuggling basics on raw sockets: every message whose framing two hops

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { interceptors, request } from 'undici';
-import { BlockedDestinationError, guardedAgent, guardedLookup } from '../../src/alerts/ssrf-guard.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { createUser, send, type TestUser } from '../helpers/users.ts';
-import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
+import { BlockedDestinationError, guardedAgent, guardedLookup } from '../../../src/alerts/ssrf-guard.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { createUser, send, type TestUser } from '../../helpers/users.ts';
+import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
 import { startRedirector } from './support.ts';
 
 // SSRF through the one user-given outbound URL, the webhook (Slack and PagerDuty

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
-import { getJson, type TestApp } from '../helpers/app.ts';
-import { uniqueEmail } from '../helpers/access.ts';
-import { connect, consent, REDIRECT_URI } from '../helpers/mcp.ts';
-import { send } from '../helpers/users.ts';
+import { getJson, type TestApp } from '../../helpers/app.ts';
+import { uniqueEmail } from '../../helpers/access.ts';
+import { connect, consent, REDIRECT_URI } from '../../helpers/mcp.ts';
+import { send } from '../../helpers/users.ts';
 
 // A user who holds one of every credential the service issues or stores, made
 // through the real endpoints (signup, session, key, webhook, PagerDuty, feed,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { csrfTokenOf, login, userWithKey, type TestUser } from '../helpers/access.ts';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
+import { csrfTokenOf, login, userWithKey, type TestUser } from '../../helpers/access.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 
 // CSRF protection of state-changing session requests: Origin check plus a
 // double-submit token (cookie vis_csrf echoed in X-CSRF-Token or the _csrf field).

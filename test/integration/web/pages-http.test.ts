@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KyselyPlugin } from 'kysely';
-import { createRepositories } from '../../src/services/index.ts';
-import { overviewService } from '../../src/services/overview-service.ts';
-import { catalogService } from '../../src/services/catalog-service.ts';
-import { systemClock } from '../../src/services/context.ts';
-import { Assets } from '../../src/web/assets.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { incident, maintenance } from '../helpers/records.ts';
-import { seedDashboard } from '../helpers/seed.ts';
+import { createRepositories } from '../../../src/services/index.ts';
+import { overviewService } from '../../../src/services/overview-service.ts';
+import { catalogService } from '../../../src/services/catalog-service.ts';
+import { systemClock } from '../../../src/services/context.ts';
+import { Assets } from '../../../src/web/assets.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { incident, maintenance } from '../../helpers/records.ts';
+import { seedDashboard } from '../../helpers/seed.ts';
 
 async function page(url: string, init?: RequestInit) {
   const res = await fetch(url, init);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { emit, incident, webhookUser } from '../helpers/alerts.ts';
-import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { emit, incident, webhookUser } from '../../helpers/alerts.ts';
+import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
 
 // kill -9 of a delivering server in the middle of sending, then a restart: every
 // delivery still arrives (at-least-once, the same webhook-id on a repeat).

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { uniqueEmail } from '../helpers/access.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { uniqueEmail } from '../../helpers/access.ts';
 
 const exec = promisify(execFile);
 

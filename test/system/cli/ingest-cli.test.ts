@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { uniqueName } from '../helpers/app.ts';
-import { startFleet, type TestFleet } from '../helpers/fleet.ts';
+import { uniqueName } from '../../helpers/app.ts';
+import { startFleet, type TestFleet } from '../../helpers/fleet.ts';
 
 // The operator CLI as an operator runs it (a child process), against the simulated
 // fleet via CATALOG_FILE and its own store.
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -1,12 +1,13 @@
+// @store-independent: always the embedded SQLite store on a full disk; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { login, userWithKey } from '../helpers/access.ts';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { send } from '../helpers/users.ts';
+import { login, userWithKey } from '../../helpers/access.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { send } from '../../helpers/users.ts';
 import { assertUnavailable } from './support.ts';
 
 // The embedded SQLite store on a disk that fills up: DATA_DIR is a tiny tmpfs mounted

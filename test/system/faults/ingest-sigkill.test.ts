@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { TestClock, type TestApp } from '../helpers/app.ts';
-import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
+import { TestClock, type TestApp } from '../../helpers/app.ts';
+import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 import { until } from './support.ts';
 
 // kill -9 of a server polling with INGEST=live in the middle of a round, then a restart
@@ -13,7 +13,7 @@ import { until } from './support.ts';
 // polled — the ones the dead process held only after their lease ran out.
 // kill -9 during alert delivery: test/alerts/crash-recovery.test.ts.
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 const VENDORS = ['atlassian', 'bitbucket', 'cloudflare', 'confluence', 'datadog', 'digitalocean', 'discord', 'dropbox', 'github', 'reddit', 'segment', 'twilio'];
 /** Its pages answer slowly: the kill finds them in flight, their leases held by the dead process. */
 const SLOW = 'datadog';

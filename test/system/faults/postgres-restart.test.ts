@@ -1,12 +1,13 @@
+// @store-independent: always a PostgreSQL server of its own; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { getJson, type TestApp } from '../helpers/app.ts';
-import { readCatalog } from '../../src/services/catalog-loader.ts';
-import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
-import { createThrowawayPg, type ThrowawayPg } from '../helpers/throwaway-pg.ts';
-import { createUser, send, type TestUser } from '../helpers/users.ts';
+import { getJson, type TestApp } from '../../helpers/app.ts';
+import { readCatalog } from '../../../src/services/catalog-loader.ts';
+import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
+import { createThrowawayPg, type ThrowawayPg } from '../../helpers/throwaway-pg.ts';
+import { createUser, send, type TestUser } from '../../helpers/users.ts';
 import { assertUnavailable, percentile, sleep, until } from './support.ts';
 
 // PostgreSQL stopped and started again under traffic (a server of the test's own; both

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { StoredEvent } from '../../src/domain/events.ts';
-import { userWithKey } from '../helpers/access.ts';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { createThrowawayRedis, type ThrowawayRedis } from '../helpers/throwaway-redis.ts';
+import type { StoredEvent } from '../../../src/domain/events.ts';
+import { userWithKey } from '../../helpers/access.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { createThrowawayRedis, type ThrowawayRedis } from '../../helpers/throwaway-redis.ts';
 import { percentile, until } from './support.ts';
 
 // Redis (a server of the test's own) going away under two instances that share it for

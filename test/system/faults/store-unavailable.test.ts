@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { DomainError } from '../../src/domain/errors.ts';
-import { isUnavailable, translate } from '../../src/store/unavailable.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import { DomainError } from '../../../src/domain/errors.ts';
+import { isUnavailable, translate } from '../../../src/store/unavailable.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
 
 // Which driver errors mean "the store cannot be used right now" (→ 'unavailable', 503)
 // and which are ordinary failures that keep their own meaning. The faults themselves

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { PollOutcome, RoundReport } from '../../src/ingest/scheduler.ts';
-import { getJson, type TestApp } from '../helpers/app.ts';
-import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
+import type { PollOutcome, RoundReport } from '../../../src/ingest/scheduler.ts';
+import { getJson, type TestApp } from '../../helpers/app.ts';
+import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 import { percentile, sleep } from './support.ts';
 
 // Vendor pages that misbehave in the ways a real one can: no answer at all (no

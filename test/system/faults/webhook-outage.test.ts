@@ -3,10 +3,10 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { emit, incident, webhookUser } from '../helpers/alerts.ts';
-import { freePort } from '../helpers/throwaway-pg.ts';
-import type { TestUser } from '../helpers/users.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { emit, incident, webhookUser } from '../../helpers/alerts.ts';
+import { freePort } from '../../helpers/throwaway-pg.ts';
+import type { TestUser } from '../../helpers/users.ts';
 import { until } from './support.ts';
 
 // A webhook receiver that is down for a while: first nothing listens on its port

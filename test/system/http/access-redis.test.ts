@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { userWithKey } from '../helpers/access.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { userWithKey } from '../../helpers/access.ts';
 
 // Limits shared through Redis, and what happens when Redis is not there.
 

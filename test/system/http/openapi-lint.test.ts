@@ -1,13 +1,14 @@
+// @store-independent: the OpenAPI document does not depend on the store; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 
 let t: TestApp;
 before(async () => {

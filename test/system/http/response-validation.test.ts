@@ -1,20 +1,21 @@
+// @store-independent: tests the response checker, whatever store the app runs on; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { userWithKey } from '../helpers/access.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { driftRoutes } from '../helpers/drift-routes.ts';
-import { pathTemplate } from '../helpers/openapi-responses.ts';
+import { userWithKey } from '../../helpers/access.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { driftRoutes } from '../../helpers/drift-routes.ts';
+import { pathTemplate } from '../../helpers/openapi-responses.ts';
 
 // The response checks every test app runs (test/helpers/openapi-responses.ts):
 // each kind of drift between a response and the OpenAPI document is caught, and a
 // caught drift fails a test instead of being lost.
 
 const run = promisify(execFile);
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 
 describe('responses are checked against the OpenAPI document', () => {
   let t: TestApp;

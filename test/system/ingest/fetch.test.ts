@@ -1,9 +1,10 @@
+// @store-independent: the HTTP fetcher against a local server, no store; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import { createHttpFetcher, FetchError, parseRetryAfter, USER_AGENT } from '../../src/ingest/fetch.ts';
+import { createHttpFetcher, FetchError, parseRetryAfter, USER_AGENT } from '../../../src/ingest/fetch.ts';
 
 // The poller's HTTP client against a real local server misbehaving on purpose.
 

@@ -1,10 +1,11 @@
+// @store-independent: the vendor simulator, no store; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseSource } from '../../src/ingest/adapters/index.ts';
-import { createSimulator } from '../../src/ingest/simulator/index.ts';
-import { readCatalog } from '../../src/services/catalog-loader.ts';
-import { TestClock } from '../helpers/app.ts';
-import { QUIET, startFleet, type TestFleet } from '../helpers/fleet.ts';
+import { parseSource } from '../../../src/ingest/adapters/index.ts';
+import { createSimulator } from '../../../src/ingest/simulator/index.ts';
+import { readCatalog } from '../../../src/services/catalog-loader.ts';
+import { TestClock } from '../../helpers/app.ts';
+import { QUIET, startFleet, type TestFleet } from '../../helpers/fleet.ts';
 
 // The simulated fleet speaks the real formats: whatever it serves, the adapters read
 // back as the fleet's own state. It answers conditional requests like a real page

@@ -1,8 +1,9 @@
+// @store-independent: argument and configuration parsing, no store; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { parseServerArgs } from '../../src/cli-args.ts';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { parseServerArgs } from '../../../src/cli-args.ts';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { ROOT } from './instances.ts';
 
 // The server's flags and the scale-out settings: parsed and validated like the

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { dropRedisKeys, uniqueName } from '../helpers/app.ts';
+import { dropRedisKeys, uniqueName } from '../../helpers/app.ts';
 
 // Real server processes (`node --import tsx src/server.ts`) for the scale-out and
 // shutdown tests: spawned with an environment built from scratch, their JSON log
@@ -12,7 +12,7 @@ import { dropRedisKeys, uniqueName } from '../helpers/app.ts';
 // PostgreSQL and Redis (DATABASE_URL / REDIS_URL when set, else the local ones),
 // in a schema and key prefix of their own that `cleanup` removes.
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 

@@ -1,18 +1,19 @@
+// @store-independent: always PostgreSQL and Redis (test/system/scale/instances.ts); runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { EventSource } from 'eventsource';
 import pg from 'pg';
-import { loadConfig } from '../../src/config.ts';
-import { systemClock } from '../../src/services/context.ts';
-import { createServices, type Services } from '../../src/services/index.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
-import { uniqueEmail } from '../helpers/access.ts';
-import { incident } from '../helpers/alerts.ts';
-import { getJson } from '../helpers/app.ts';
-import { startFleet, type TestFleet } from '../helpers/fleet.ts';
-import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
-import { send } from '../helpers/users.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { systemClock } from '../../../src/services/context.ts';
+import { createServices, type Services } from '../../../src/services/index.ts';
+import { openStore, type Store } from '../../../src/store/db.ts';
+import { uniqueEmail } from '../../helpers/access.ts';
+import { incident } from '../../helpers/alerts.ts';
+import { getJson } from '../../helpers/app.ts';
+import { startFleet, type TestFleet } from '../../helpers/fleet.ts';
+import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { send } from '../../helpers/users.ts';
 import { DATABASE_URL, type Deployment, deployment, type Instance, problems, startInstance, until } from './instances.ts';
 
 // Graceful shutdown of a real server process (SIGTERM): stream clients get a

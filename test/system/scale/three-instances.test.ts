@@ -1,17 +1,18 @@
+// @store-independent: always PostgreSQL and Redis (test/system/scale/instances.ts); runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config.ts';
-import { systemClock } from '../../src/services/context.ts';
-import { createServices, type Services } from '../../src/services/index.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
-import { uniqueEmail } from '../helpers/access.ts';
-import { incident } from '../helpers/alerts.ts';
-import { getJson } from '../helpers/app.ts';
-import { startFleet, type TestFleet } from '../helpers/fleet.ts';
-import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
-import { openStream, type StreamClient } from '../helpers/stream.ts';
-import { send } from '../helpers/users.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { systemClock } from '../../../src/services/context.ts';
+import { createServices, type Services } from '../../../src/services/index.ts';
+import { openStore, type Store } from '../../../src/store/db.ts';
+import { uniqueEmail } from '../../helpers/access.ts';
+import { incident } from '../../helpers/alerts.ts';
+import { getJson } from '../../helpers/app.ts';
+import { startFleet, type TestFleet } from '../../helpers/fleet.ts';
+import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { openStream, type StreamClient } from '../../helpers/stream.ts';
+import { send } from '../../helpers/users.ts';
 import { cli, type Deployment, deployment, type Instance, problems, sleep, startInstance, until } from './instances.ts';
 
 // Scale-out, end to end: three server processes on different ports share one

@@ -1,12 +1,13 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { login, userWithKey } from '../helpers/access.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage } from '../helpers/browser.ts';
-import { seedDashboard } from '../helpers/seed.ts';
+import { login, userWithKey } from '../../helpers/access.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { launchBrowser, newPage } from '../../helpers/browser.ts';
+import { seedDashboard } from '../../helpers/seed.ts';
 
 // Automated WCAG 2.1 A/AA checks (axe-core) of every page, desktop and phone
 // width. axe is evaluated through the DevTools protocol, which our CSP (rightly)

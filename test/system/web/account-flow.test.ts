@@ -1,9 +1,10 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { uniqueEmail } from '../helpers/access.ts';
-import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../helpers/browser.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { uniqueEmail } from '../../helpers/access.ts';
+import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../../helpers/browser.ts';
 
 // A newcomer's path through the web application, in a real browser:
 // sign up, create an API key (secret shown once), use it, revoke it, log out and in.

@@ -1,10 +1,11 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Browser } from 'playwright-core';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, unexpected } from '../helpers/browser.ts';
-import { connect, createUser, TestOAuthProvider, webLogin } from '../helpers/mcp.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, unexpected } from '../../helpers/browser.ts';
+import { connect, createUser, TestOAuthProvider, webLogin } from '../../helpers/mcp.ts';
 
 // An assistant connected through OAuth (MCP) shows in the account area, and
 // disconnecting it there ends its access.

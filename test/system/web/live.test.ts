@@ -1,10 +1,11 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createRepositories } from '../../src/services/index.ts';
-import { startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.ts';
-import { incident } from '../helpers/records.ts';
+import { createRepositories } from '../../../src/services/index.ts';
+import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { launchBrowser, newPage, screenshot } from '../../helpers/browser.ts';
+import { incident } from '../../helpers/records.ts';
 
 // Open pages follow changes without a reload: the demo simulator changes an
 // incident, the next poll of the fleet commits it with its event, the event

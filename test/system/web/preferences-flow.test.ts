@@ -1,9 +1,10 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { login, userWithKey, type TestUser } from '../helpers/access.ts';
-import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../helpers/browser.ts';
+import { login, userWithKey, type TestUser } from '../../helpers/access.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../../helpers/browser.ts';
 
 // Watchlist and notification preferences edited in the browser, checked
 // through the API with the user's key (what the alert pipeline will read).

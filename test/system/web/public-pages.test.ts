@@ -1,11 +1,12 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { createRepositories } from '../../src/services/index.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.ts';
-import { incident } from '../helpers/records.ts';
-import { seedDashboard } from '../helpers/seed.ts';
+import { createRepositories } from '../../../src/services/index.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { launchBrowser, newPage, screenshot } from '../../helpers/browser.ts';
+import { incident } from '../../helpers/records.ts';
+import { seedDashboard } from '../../helpers/seed.ts';
 
 describe('public pages in a real browser', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DomainError } from '../../src/domain/errors.ts';
-import { isAllowListed, isNonPublicAddress, webhookUrlProblem } from '../../src/domain/outbound-url.ts';
+import { DomainError } from '../../../src/domain/errors.ts';
+import { isAllowListed, isNonPublicAddress, webhookUrlProblem } from '../../../src/domain/outbound-url.ts';
 import {
   defaultPreferences,
   invalidPreferences,
@@ -14,8 +14,8 @@ import {
   normalizeStored,
   patchProblems,
   vendorSlugsIn,
-} from '../../src/domain/preferences.ts';
-import { watchlistView } from '../../src/domain/watchlist.ts';
+} from '../../../src/domain/preferences.ts';
+import { watchlistView } from '../../../src/domain/watchlist.ts';
 
 describe('preferences merge', () => {
   test('omitted fields stay, objects merge key by key, lists replace', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findLeaks, makeChecker } from '../helpers/fuzz-checks.ts';
-import type { FuzzRequest, FuzzResponse } from '../helpers/fuzz-http.ts';
-import { readDocument } from '../helpers/fuzz-openapi.ts';
+import { findLeaks, makeChecker } from '../../helpers/fuzz-checks.ts';
+import type { FuzzRequest, FuzzResponse } from '../../helpers/fuzz-http.ts';
+import { readDocument } from '../../helpers/fuzz-openapi.ts';
 
 // The fuzz suite's checks catch what they are meant to: a check that never
 // fires would let every fuzz run pass.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ASSET_DIR } from '../../src/web/assets.ts';
+import { ASSET_DIR } from '../../../src/web/assets.ts';
 
 // WCAG 2.x contrast of the colour pairs the stylesheet uses: 4.5:1 for text,
 // 3:1 for graphical marks (uptime bar cells, card borders) against the surface.

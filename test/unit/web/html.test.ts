@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { escapeHtml, html, jsonScript, safeUrl, trusted } from '../../src/web/html.ts';
+import { escapeHtml, html, jsonScript, safeUrl, trusted } from '../../../src/web/html.ts';
 
 test('interpolated values are escaped, nested fragments are not escaped twice', () => {
   const title = '<script>alert(1)</script> & "quotes" \'single\' `tick`';

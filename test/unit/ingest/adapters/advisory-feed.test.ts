@@ -1,7 +1,7 @@
 // Advisory feeds written for these tests (invented vendor and text), one per format.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { advisoryFeedAdapter, extractCves, inferSeverity } from '../../../src/ingest/adapters/advisory-feed.ts';
+import { advisoryFeedAdapter, extractCves, inferSeverity } from '../../../../src/ingest/adapters/advisory-feed.ts';
 import { assertSnapshotInvariants, input } from './helpers.ts';
 
 const RSS = `<?xml version="1.0" encoding="UTF-8"?>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AdapterError } from '../../../src/ingest/adapters/adapter.ts';
-import { awsCurrentEventsAdapter, awsImpact, awsRssAdapter } from '../../../src/ingest/adapters/aws.ts';
+import { AdapterError } from '../../../../src/ingest/adapters/adapter.ts';
+import { awsCurrentEventsAdapter, awsImpact, awsRssAdapter } from '../../../../src/ingest/adapters/aws.ts';
 import { countBy, fixture, input, parseFixture } from './helpers.ts';
 
 describe('aws currentevents (UTF-16 JSON)', () => {

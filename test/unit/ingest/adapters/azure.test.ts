@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { azureRssAdapter } from '../../../src/ingest/adapters/azure.ts';
+import { azureRssAdapter } from '../../../../src/ingest/adapters/azure.ts';
 import { input, parseFixture } from './helpers.ts';
 
 describe('azure status RSS', () => {

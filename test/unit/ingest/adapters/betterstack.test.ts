@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { betterstackAdapter } from '../../../src/ingest/adapters/betterstack.ts';
+import { betterstackAdapter } from '../../../../src/ingest/adapters/betterstack.ts';
 import { fixture, input, parseFixture } from './helpers.ts';
 
 const FILE = 'betterstack/huggingface/2026-07-19/index.json';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checklyImpact } from '../../../src/ingest/adapters/checkly.ts';
+import { checklyImpact } from '../../../../src/ingest/adapters/checkly.ts';
 import { parseFixture } from './helpers.ts';
 
 describe('checkly unresolved-incidents', () => {

@@ -3,7 +3,7 @@
 // ingest, a precise AdapterError). Format-specific tests assert the actual content.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AdapterError } from '../../../src/ingest/adapters/adapter.ts';
+import { AdapterError } from '../../../../src/ingest/adapters/adapter.ts';
 import { assertSnapshotInvariants, FIXTURE_SOURCES, fixturesPresent, listFixtureFiles, parseFixture, SKIP_MESSAGE } from './helpers.ts';
 
 describe('recorded upstream fixtures', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { gcpAdapter, gcpImpact } from '../../../src/ingest/adapters/gcp.ts';
+import { gcpAdapter, gcpImpact } from '../../../../src/ingest/adapters/gcp.ts';
 import { countBy, input, parseFixture } from './helpers.ts';
 
 describe('gcp incidents.json', () => {

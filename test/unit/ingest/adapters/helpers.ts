@@ -10,15 +10,15 @@ import {
   SEVERITIES,
   type SourceSnapshot,
   type SourceType,
-} from '../../../src/domain/records.ts';
-import { parseSource } from '../../../src/ingest/adapters/index.ts';
+} from '../../../../src/domain/records.ts';
+import { parseSource } from '../../../../src/ingest/adapters/index.ts';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import type { AdapterInput } from '../../../src/ingest/adapters/adapter.ts';
+import type { AdapterInput } from '../../../../src/ingest/adapters/adapter.ts';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const fixturesRoot = path.resolve(repoRoot, '../shared/fixtures/upstream');
 export const fixturesPresent = existsSync(fixturesRoot);
 export const SKIP_MESSAGE = '../shared/fixtures absent';

@@ -2,8 +2,8 @@
 // shape on a payload written for this test (no widget payload has been recorded).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AdapterError } from '../../../src/ingest/adapters/adapter.ts';
-import { incidentioAdapter } from '../../../src/ingest/adapters/incidentio.ts';
+import { AdapterError } from '../../../../src/ingest/adapters/adapter.ts';
+import { incidentioAdapter } from '../../../../src/ingest/adapters/incidentio.ts';
 import { assertSnapshotInvariants, countBy, input, parseFixture } from './helpers.ts';
 
 describe('incident.io Statuspage-compatible summary', () => {

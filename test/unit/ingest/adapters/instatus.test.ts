@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { instatusAdapter, instatusImpact, instatusIndicator } from '../../../src/ingest/adapters/instatus.ts';
+import { instatusAdapter, instatusImpact, instatusIndicator } from '../../../../src/ingest/adapters/instatus.ts';
 import { input, parseFixture } from './helpers.ts';
 
 describe('instatus summary.json', () => {

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { SOURCE_TYPES, type SourceType } from '../../../src/domain/records.ts';
-import { AdapterError, defineAdapter } from '../../../src/ingest/adapters/adapter.ts';
-import { parseSource } from '../../../src/ingest/adapters/index.ts';
+import { SOURCE_TYPES, type SourceType } from '../../../../src/domain/records.ts';
+import { AdapterError, defineAdapter } from '../../../../src/ingest/adapters/adapter.ts';
+import { parseSource } from '../../../../src/ingest/adapters/index.ts';
 import { input } from './helpers.ts';
 
 const FEED_TYPES = new Set<SourceType>(['aws-rss', 'azure-rss', 'statuspage-rss', 'statuspage-atom', 'advisory-feed', 'release-feed']);

@@ -1,8 +1,8 @@
 // Release-note feeds written for these tests (invented product and text).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { AdapterError } from '../../../src/ingest/adapters/adapter.ts';
-import { releaseFeedAdapter } from '../../../src/ingest/adapters/release-feed.ts';
+import { AdapterError } from '../../../../src/ingest/adapters/adapter.ts';
+import { releaseFeedAdapter } from '../../../../src/ingest/adapters/release-feed.ts';
 import { assertSnapshotInvariants, input } from './helpers.ts';
 
 const RSS = `<?xml version="1.0" encoding="UTF-8"?>

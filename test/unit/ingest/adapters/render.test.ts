@@ -9,8 +9,8 @@ import type {
   MaintenanceRecord,
   SourceType,
   UpdateRecord,
-} from '../../../src/domain/records.ts';
-import { parseSource } from '../../../src/ingest/adapters/index.ts';
+} from '../../../../src/domain/records.ts';
+import { parseSource } from '../../../../src/ingest/adapters/index.ts';
 import {
   advisoryFeed,
   releaseFeed,
@@ -23,7 +23,7 @@ import {
   renderStatuspageMaintenances,
   renderStatuspageSummary,
   statuspageHistoryFeed,
-} from '../../../src/ingest/adapters/render.ts';
+} from '../../../../src/ingest/adapters/render.ts';
 import { assertSnapshotInvariants, input } from './helpers.ts';
 
 const V = 'acme';

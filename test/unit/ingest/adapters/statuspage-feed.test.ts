@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { statuspageRssAdapter } from '../../../src/ingest/adapters/statuspage-feed.ts';
+import { statuspageRssAdapter } from '../../../../src/ingest/adapters/statuspage-feed.ts';
 import { countBy, input, parseFixture } from './helpers.ts';
 
 describe('statuspage history.atom', () => {
