@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The test runner behind `npm test` and `npm run test:<tier>` (docs/testing.md, "Tiers").
 //
-//   node scripts/test.mjs [unit|integration|system ...] [-- node test-runner flags]
+//   node scripts/test.mjs [--list] [unit|integration|system ...] [-- node test-runner flags]
 //
 // Every test file runs in its own process (node:test isolation), several files at a time.
 // No tier named = all tiers plus the typecheck, which runs beside the tests instead of before them.
@@ -23,7 +23,10 @@ const TAG = /^\/\/ @store-independent\b/m;
 // Arguments after `--` go to node's test runner (e.g. `-- --test-reporter=spec`).
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
-const named = dash < 0 ? argv : argv.slice(0, dash);
+const own = dash < 0 ? argv : argv.slice(0, dash);
+// `--list`: print the files that would run, run nothing.
+const listOnly = own.includes('--list');
+const named = own.filter((a) => a !== '--list');
 const passed = dash < 0 ? [] : argv.slice(dash + 1);
 for (const t of named) {
   if (!TIERS.includes(t)) {
@@ -53,11 +56,19 @@ function storeIndependent(tier, file) {
   return TAG.test(fs.readFileSync(path.join(root, file), 'utf8'));
 }
 
-const files = tiers
-  .flatMap((tier) => list(path.join(root, 'test', tier)).map((file) => ({ tier, file })))
+// The slowest files first (system, then integration): the many short unit files fill the
+// gaps at the end instead of a long system file starting last.
+const ORDER = ['system', 'integration', 'unit'];
+const files = [...tiers]
+  .sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))
+  .flatMap((tier) => list(path.join(root, 'test', tier)).sort().map((file) => ({ tier, file })))
   .filter(({ tier, file }) => store === 'all' || (store === 'independent') === storeIndependent(tier, file))
-  .map(({ file }) => file)
-  .sort();
+  .map(({ file }) => file);
+
+if (listOnly) {
+  for (const f of files) console.log(f);
+  process.exit(0);
+}
 
 const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(2, 2 * os.availableParallelism());
 const typecheck = named.length === 0 && store !== 'dependent';
