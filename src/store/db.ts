@@ -34,9 +34,12 @@ export function openStore(opts: StoreOptions): Store {
   return openSqlite(opts.dataDir);
 }
 
+/** The embedded store's database file inside DATA_DIR. */
+export const SQLITE_FILE = 'vendor-status.sqlite';
+
 function openSqlite(dataDir: string): Store {
   fs.mkdirSync(dataDir, { recursive: true });
-  const file = path.join(dataDir, 'vendor-status.sqlite');
+  const file = path.join(dataDir, SQLITE_FILE);
   const database = new SQLite(file);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');

@@ -9,10 +9,12 @@ import { type Config, loadConfig } from '../../src/config.ts';
 import type { Clock } from '../../src/services/context.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { formatViolations, type ResponseChecker, withResponseChecks } from './openapi-responses.ts';
+import { copySqliteTemplate, createPgFromTemplate, dropPgDatabase, TEMPLATE_SCHEMA } from './store-template.ts';
 
 // Tests run the real app on a real port. Storage is isolated per test app:
-// a fresh SQLite directory, or (with DATABASE_URL) a fresh PostgreSQL schema,
-// and REDIS_URL tests get their own key prefix. Everything is removed on close.
+// a fresh SQLite directory, or (with DATABASE_URL) a fresh PostgreSQL database,
+// both copied from a store migrated once (test/helpers/store-template.ts), and
+// REDIS_URL tests get their own key prefix. Everything is removed on close.
 
 export interface TestApp {
   app: FastifyInstance;
@@ -66,7 +68,10 @@ export interface StartOptions {
 export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
   const shared = opts.shareStoreWith;
   const dataDir = shared?.config.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vis-test-'));
-  const schema = shared?.config.databaseSchema ?? (process.env.DATABASE_URL ? uniqueName('t') : undefined);
+  // With DATABASE_URL, an app of its own gets a database of its own (copied from the
+  // template); the app it shares the store with has one already.
+  const database = !shared && process.env.DATABASE_URL ? uniqueName('t') : null;
+  const sharedPg = shared?.config.databaseUrl ? { DATABASE_URL: shared.config.databaseUrl, DATABASE_SCHEMA: shared.config.databaseSchema ?? '' } : null;
   const env: Record<string, string> = {
     LOG_LEVEL: 'silent',
     INGEST: 'off',
@@ -74,7 +79,7 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
     PORT: '0',
     HOST: '127.0.0.1',
     REDIS_PREFIX: shared?.config.redisPrefix ?? `${uniqueName('vis')}:`,
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: schema! } : {}),
+    ...(sharedPg ?? (database ? { DATABASE_URL: process.env.DATABASE_URL!, DATABASE_SCHEMA: TEMPLATE_SCHEMA } : {})),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     // Tests make many calls as one client; plan limits are lifted unless a test
     // sets RATE_LIMITS itself ('{}' = the real plan table).
@@ -83,6 +88,17 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
     PASSWORD_HASH_COST: '10',
     ...opts.env,
   };
+  // The template is used only where the store is the one set up here: a test that points
+  // DATABASE_URL or DATA_DIR elsewhere (its own server, a full disk) gets a real migration.
+  let ownDatabase: string | null = null;
+  if (!shared) {
+    if (database && env.DATABASE_URL === process.env.DATABASE_URL && env.DATABASE_SCHEMA === TEMPLATE_SCHEMA) {
+      env.DATABASE_URL = await createPgFromTemplate(process.env.DATABASE_URL!, database);
+      ownDatabase = database;
+    } else if (!env.DATABASE_URL && env.DATA_DIR === dataDir) {
+      await copySqliteTemplate(dataDir);
+    }
+  }
   const config = loadConfig(env);
   const store = openStore(config);
   const { app, checker } = await withResponseChecks(() =>
@@ -107,7 +123,8 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
         await store.close();
         if (!shared) {
           if (config.redisUrl) await dropRedisKeys(config.redisUrl, config.redisPrefix);
-          if (config.databaseUrl && config.databaseSchema) await dropSchema(config.databaseUrl, config.databaseSchema);
+          if (ownDatabase) await dropPgDatabase(process.env.DATABASE_URL!, ownDatabase);
+          else if (config.databaseUrl && config.databaseSchema) await dropSchema(config.databaseUrl, config.databaseSchema);
           // The data directory exists on PostgreSQL too (local state); it goes either way.
           fs.rmSync(dataDir, { recursive: true, force: true });
         }

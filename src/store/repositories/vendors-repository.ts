@@ -32,6 +32,21 @@ const toVendor = (r: Database['vendors']): VendorRow => ({
   updatedAt: r.updated_at,
 });
 
+/**
+ * Bound parameters per statement, below both dialects' limits (SQLite's default of 32766
+ * since 3.32, PostgreSQL's 65535).
+ */
+const MAX_PARAMS = 30_000;
+
+/** Rows split so that one multi-row insert stays within MAX_PARAMS. */
+function chunks<T extends object>(rows: T[]): T[][] {
+  if (!rows.length) return [];
+  const size = Math.max(1, Math.floor(MAX_PARAMS / Object.keys(rows[0]!).length));
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
 export function vendorsRepository(db: Kysely<Database>) {
   return {
     /**
@@ -40,63 +55,106 @@ export function vendorsRepository(db: Kysely<Database>) {
      */
     async upsertCatalog(vendors: CatalogVendor[], now: Date): Promise<void> {
       const at = now.toISOString();
+      // A few multi-row statements instead of one per vendor and per source (docs/testing.md,
+      // "Store template"). A slug or source id listed twice keeps its last entry, as the
+      // one-row-at-a-time load did; PostgreSQL refuses one upsert touching a row twice.
+      const vendorRows = new Map<string, Database['vendors']>();
+      const sourceRows = new Map<string, Database['sources']>();
+      const kept = new Map<string, string[]>();
+      for (const [position, v] of vendors.entries()) {
+        vendorRows.set(v.slug, {
+          slug: v.slug,
+          name: v.name,
+          website: v.website,
+          category: v.category,
+          description: v.description,
+          status_page_url: v.statusPageUrl,
+          data_types: toJson(v.availableDataTypes),
+          compliance: toJson(v.compliance),
+          position,
+          updated_at: at,
+        });
+        const ids: string[] = [];
+        for (const s of v.sources) {
+          const id = sourceId(v.slug, s.type, s.url);
+          ids.push(id);
+          sourceRows.set(id, {
+            id,
+            vendor: v.slug,
+            type: s.type,
+            url: s.url,
+            interval_seconds: s.intervalSeconds ?? null,
+            etag: null,
+            last_modified: null,
+            last_success_at: null,
+            last_error_at: null,
+            last_error: null,
+            consecutive_failures: 0,
+            next_poll_at: null,
+            lease_owner: null,
+            lease_until: null,
+            last_duration_ms: null,
+            first_success_at: null,
+            failing_since: null,
+          });
+        }
+        kept.set(v.slug, ids);
+      }
       await db.transaction().execute(async (trx) => {
-        for (const [position, v] of vendors.entries()) {
-          const row = {
-            slug: v.slug,
-            name: v.name,
-            website: v.website,
-            category: v.category,
-            description: v.description,
-            status_page_url: v.statusPageUrl,
-            data_types: toJson(v.availableDataTypes),
-            compliance: toJson(v.compliance),
-            position,
-            updated_at: at,
-          };
+        for (const rows of chunks([...vendorRows.values()])) {
           await trx
             .insertInto('vendors')
-            .values(row)
-            .onConflict((oc) => oc.column('slug').doUpdateSet({ ...row, slug: undefined }))
+            .values(rows)
+            .onConflict((oc) =>
+              oc.column('slug').doUpdateSet((eb) => ({
+                name: eb.ref('excluded.name'),
+                website: eb.ref('excluded.website'),
+                category: eb.ref('excluded.category'),
+                description: eb.ref('excluded.description'),
+                status_page_url: eb.ref('excluded.status_page_url'),
+                data_types: eb.ref('excluded.data_types'),
+                compliance: eb.ref('excluded.compliance'),
+                position: eb.ref('excluded.position'),
+                updated_at: eb.ref('excluded.updated_at'),
+              })),
+            )
             .execute();
-          const ids: string[] = [];
-          for (const s of v.sources) {
-            const id = sourceId(v.slug, s.type, s.url);
-            ids.push(id);
-            await trx
-              .insertInto('sources')
-              .values({
-                id,
-                vendor: v.slug,
-                type: s.type,
-                url: s.url,
-                interval_seconds: s.intervalSeconds ?? null,
-                etag: null,
-                last_modified: null,
-                last_success_at: null,
-                last_error_at: null,
-                last_error: null,
-                consecutive_failures: 0,
-                next_poll_at: null,
-                lease_owner: null,
-                lease_until: null,
-                last_duration_ms: null,
-              })
-              .onConflict((oc) =>
-                oc.column('id').doUpdateSet({ type: s.type, url: s.url, interval_seconds: s.intervalSeconds ?? null }),
-              )
-              .execute();
-          }
-          let stale = trx.deleteFrom('sources').where('vendor', '=', v.slug);
-          if (ids.length) stale = stale.where('id', 'not in', ids);
-          await stale.execute();
         }
+        for (const rows of chunks([...sourceRows.values()])) {
+          await trx
+            .insertInto('sources')
+            .values(rows)
+            .onConflict((oc) =>
+              oc.column('id').doUpdateSet((eb) => ({
+                type: eb.ref('excluded.type'),
+                url: eb.ref('excluded.url'),
+                interval_seconds: eb.ref('excluded.interval_seconds'),
+              })),
+            )
+            .execute();
+        }
+        // Sources no longer listed for their vendor go; a vendor's batch carries its slug and kept ids.
+        let batch: { slugs: string[]; ids: string[] } = { slugs: [], ids: [] };
+        const flush = async () => {
+          if (!batch.slugs.length) return;
+          let stale = trx.deleteFrom('sources').where('vendor', 'in', batch.slugs);
+          if (batch.ids.length) stale = stale.where('id', 'not in', batch.ids);
+          await stale.execute();
+          batch = { slugs: [], ids: [] };
+        };
+        for (const [slug, ids] of kept) {
+          if (batch.slugs.length + batch.ids.length + 1 + ids.length > MAX_PARAMS) await flush();
+          batch.slugs.push(slug);
+          batch.ids.push(...ids);
+        }
+        await flush();
         // A vendor no longer in the catalog is no longer polled: its sources go, its
         // records and vendor row stay readable (docs/ingestion.md).
-        const slugs = vendors.map((v) => v.slug);
-        let gone = trx.deleteFrom('sources');
-        if (slugs.length) gone = gone.where('vendor', 'not in', slugs);
-        await gone.execute();
+        const polled = await trx.selectFrom('sources').select('vendor').distinct().execute();
+        const gone = polled.map((r) => r.vendor).filter((slug) => !vendorRows.has(slug));
+        for (let i = 0; i < gone.length; i += MAX_PARAMS) {
+          await trx.deleteFrom('sources').where('vendor', 'in', gone.slice(i, i + MAX_PARAMS)).execute();
+        }
       });
     },
 

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { emit, incident } from '../../helpers/alerts.ts';
+import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { send } from '../../helpers/users.ts';
+import { callMcpTool, type FullAccount, fullAccount } from './support.ts';
+
+// Insecure direct object references: user A holds one of everything (keys,
+// watchlist, preferences and channels, notifications, deliveries, feed, an OAuth
+// connection); user B then calls EVERY operation of /openapi.json that needs a
+// credential, plus the account pages, with B's key and with B's session, naming
+// A's ids wherever an operation takes an id. Each answer must be B's own data or
+// 404 (403 where the credential kind is refused), never mention anything of A's,
+// and A's state must be exactly as before. The operation list comes from the
+// OpenAPI document, so a new per-user route fails here until it has a probe.
+// Extends the two-user checks of test/http/{watchlist,preferences,account}.test.ts
+// and test/alerts/scope-and-ssrf.test.ts.
+
+interface Probe {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Statuses allowed per credential kind. */
+  key: number[];
+  session: number[];
+}
+
+describe('IDOR: user B against user A on every per-user operation', () => {
+  let t: TestApp;
+  let hook: HttpReceiver;
+  let a: FullAccount;
+  let b: FullAccount;
+  let aNotification: string;
+  let aDelivery: string;
+  const A_VENDORS = ['gitlab', 'datadog'];
+  const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
+
+  before(async () => {
+    hook = await startReceiver();
+    t = await startApp({ env: { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1' } });
+    a = await fullAccount(t, { webhookUrl: `${hook.url}/hook-a`, tag: 'alice' });
+    b = await fullAccount(t, { webhookUrl: `${hook.url}/hook-b`, tag: 'bob' });
+    const ah = { 'x-api-key': a.apiKey };
+    assert.equal((await send(`${t.api}/watchlist`, 'PUT', ah, { vendors: A_VENDORS })).status, 200);
+    // A notification and a delivery of A's (B does not watch gitlab).
+    await emit(t, 'incident.created', incident('gitlab'));
+    await t.app.alerts.runOnce();
+    const n = await getJson(`${t.api}/notifications`, { headers: ah });
+    assert.equal(n.body.items.length, 1);
+    aNotification = n.body.items[0].id;
+    const d = await getJson(`${t.api}/notification-deliveries`, { headers: ah });
+    aDelivery = d.body.items.find((x: { channel: string }) => x.channel === 'webhook').id;
+    assert.equal(hookRequests('/hook-a'), 1);
+  });
+  after(async () => {
+    await t?.close();
+    await hook?.close();
+  });
+
+  /** What A can see of A's own state (fields that reads do not change). */
+  async function stateOfA() {
+    const h = { 'x-api-key': a.apiKey };
+    const [watchlist, prefs, keys, conns, notes, deliveries, account] = await Promise.all([
+      getJson(`${t.api}/watchlist`, { headers: h }),
+      getJson(`${t.api}/notification-preferences`, { headers: h }),
+      getJson(`${t.url}/api/v1/account/keys`, { headers: h }),
+      getJson(`${t.url}/api/v1/account/connections`, { headers: h }),
+      getJson(`${t.api}/notifications`, { headers: h }),
+      getJson(`${t.api}/notification-deliveries`, { headers: h }),
+      getJson(`${t.url}/api/v1/account`, { headers: h }),
+    ]);
+    for (const r of [watchlist, prefs, keys, conns, notes, deliveries, account]) assert.equal(r.status, 200, JSON.stringify(r.body));
+    const row = await t.store.db
+      .selectFrom('notification_preferences')
+      .select(['webhook_secret', 'pagerduty_routing_key', 'rss_token_hash'])
+      .where('user_id', '=', a.id)
+      .executeTakeFirstOrThrow();
+    return {
+      vendors: watchlist.body.vendors,
+      preferences: prefs.body.preferences,
+      keys: keys.body.keys.map((k: { id: string; name: string; prefix: string }) => [k.id, k.name, k.prefix]),
+      connections: conns.body.connections.map((c: { id: string; clientId: string; scope: string }) => [c.id, c.clientId, c.scope]),
+      notifications: notes.body.items.map((x: { id: string; readAt: string | null }) => [x.id, x.readAt]),
+      deliveries: deliveries.body.items.map((x: { id: string; status: string }) => [x.id, x.status]),
+      account: { ...account.body.account, plan: account.body.account.plan },
+      row,
+    };
+  }
+
+  /** Strings that would show A's data in an answer to B. */
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, a.feedToken.slice(-4) + '.rss'];
+
+  function probes(): Record<string, Probe[]> {
+    const own = { key: [200], session: [200] };
+    const sessionOnly = (ok: number[]) => ({ key: [403], session: ok });
+    return {
+      getWatchlist: [{ method: 'GET', path: `${t.api}/watchlist`, ...own }],
+      replaceWatchlist: [
+        { method: 'PUT', path: `${t.api}/watchlist`, body: { vendors: ['github'] }, ...own },
+        // Mass assignment: fields naming a user are refused, not applied.
+        { method: 'PUT', path: `${t.api}/watchlist`, body: { vendors: ['github'], userId: a.id }, key: [400], session: [400] },
+        { method: 'PUT', path: `${t.api}/watchlist`, body: { vendors: ['github'], user_id: a.id, plan: 'vip' }, key: [400], session: [400] },
+      ],
+      addToWatchlist: [{ method: 'POST', path: `${t.api}/watchlist/${A_VENDORS[0]}`, ...own }],
+      removeFromWatchlist: [{ method: 'DELETE', path: `${t.api}/watchlist/${A_VENDORS[1]}`, ...own }],
+      getNotificationPreferences: [{ method: 'GET', path: `${t.api}/notification-preferences`, ...own }],
+      updateNotificationPreferences: [
+        { method: 'PUT', path: `${t.api}/notification-preferences`, body: { in_app: { enabled: false } }, ...own },
+        { method: 'PUT', path: `${t.api}/notification-preferences`, body: { userId: a.id, in_app: { enabled: false } }, key: [400], session: [400] },
+        { method: 'PUT', path: `${t.api}/notification-preferences`, body: { id: a.id, plan: 'vip' }, key: [400], session: [400] },
+        // Read-only secret fields are ignored: B cannot plant A's secret as B's own.
+        { method: 'PUT', path: `${t.api}/notification-preferences`, body: { webhook: { secret: a.webhookSecret } }, ...own },
+      ],
+      rotateWebhookSecret: [{ method: 'POST', path: `${t.api}/notification-preferences/webhook/rotate-secret`, ...own }],
+      rotateFeedToken: [{ method: 'POST', path: `${t.api}/notification-preferences/rss/rotate-token`, ...own }],
+      getDashboardFavorites: [
+        { method: 'POST', path: `${t.api}/dashboard-favorites`, body: { vendors: A_VENDORS }, ...own },
+        { method: 'POST', path: `${t.api}/dashboard-favorites`, body: { vendors: A_VENDORS, userId: a.id }, key: [400], session: [400] },
+      ],
+      listNotifications: [{ method: 'GET', path: `${t.api}/notifications?limit=100`, ...own }],
+      markNotificationRead: [{ method: 'POST', path: `${t.api}/notifications/${aNotification}/read`, key: [404], session: [404] }],
+      markAllNotificationsRead: [{ method: 'POST', path: `${t.api}/notifications/read-all`, ...own }],
+      listNotificationDeliveries: [{ method: 'GET', path: `${t.api}/notification-deliveries?limit=100`, ...own }],
+      sendTestAlert: [
+        { method: 'POST', path: `${t.api}/notification-preferences/test`, body: { channel: 'webhook' }, ...own },
+        { method: 'POST', path: `${t.api}/notification-preferences/test`, body: { channel: 'webhook', userId: a.id }, key: [400], session: [400] },
+      ],
+      getAccount: [{ method: 'GET', path: `${t.url}/api/v1/account`, ...own }],
+      listApiKeys: [{ method: 'GET', path: `${t.url}/api/v1/account/keys`, ...own }],
+      // Unknown fields of the key body are dropped: the key is B's, on B's plan.
+      createApiKey: [{ method: 'POST', path: `${t.url}/api/v1/account/keys`, body: { name: 'b key', userId: a.id, user_id: a.id, plan: 'vip' }, ...sessionOnly([201, 400]) }],
+      revokeApiKey: [{ method: 'DELETE', path: `${t.url}/api/v1/account/keys/${a.keyId}`, ...sessionOnly([404]) }],
+      listConnections: [{ method: 'GET', path: `${t.url}/api/v1/account/connections`, ...own }],
+      disconnectConnection: [{ method: 'DELETE', path: `${t.url}/api/v1/account/connections/${a.oauth.grantId}`, ...sessionOnly([404]) }],
+    };
+  }
+
+  test("every operation that needs a credential has a probe, and none reaches A's data", async () => {
+    const before = await stateOfA();
+    assert.deepEqual(before.vendors, A_VENDORS);
+    const doc = (await getJson(`${t.url}/openapi.json`)).body;
+    const needsAuth: string[] = [];
+    for (const ops of Object.values<Record<string, { operationId?: string; security?: object[] }>>(doc.paths)) {
+      for (const op of Object.values(ops)) {
+        const security = op.security ?? doc.security ?? [];
+        if (op.operationId && security.length > 0 && !security.some((s: object) => Object.keys(s).length === 0)) needsAuth.push(op.operationId);
+      }
+    }
+    const table = probes();
+    assert.ok(needsAuth.length >= 20, `found ${needsAuth.length} operations`);
+    assert.deepEqual(needsAuth.filter((id) => !table[id]).sort(), [], 'operations without an IDOR probe');
+
+    const markers = markersOfA();
+    const bKey = { 'x-api-key': b.apiKey };
+    const bSession = { cookie: b.cookie, origin: t.url };
+    let calls = 0;
+    for (const id of needsAuth) {
+      for (const p of table[id]!) {
+        for (const [kind, headers, allowed] of [
+          ['key', bKey, p.key],
+          ['session', bSession, p.session],
+        ] as const) {
+          const r = await send(p.path, p.method, headers, p.body);
+          calls++;
+          assert.ok(allowed.includes(r.status), `${id} ${p.method} ${p.path} as B (${kind}): ${r.status} ${JSON.stringify(r.body)}`);
+          const text = JSON.stringify(r.body);
+          // An id B sent may be echoed back (in a 404 message); anything else of A's may not.
+          const sent = `${p.path} ${JSON.stringify(p.body ?? null)}`;
+          for (const m of markers) if (!sent.includes(m)) assert.ok(!text.includes(m), `${id} as B (${kind}) shows A's ${m}`);
+        }
+      }
+    }
+    assert.ok(calls >= 50);
+
+    // The account pages (HTML) of B's session show nothing of A's either.
+    for (const page of ['/account', '/partials/account/keys']) {
+      const r = await fetch(`${t.url}${page}`, { headers: { cookie: b.cookie } });
+      assert.equal(r.status, 200, page);
+      const html = await r.text();
+      assert.ok(html.includes(b.email) || page !== '/account', 'B sees B');
+      for (const m of markers) assert.ok(!html.includes(m), `${page} as B shows A's ${m}`);
+    }
+
+    // A's state is exactly as it was; A's credentials all still work.
+    assert.deepEqual(await stateOfA(), before);
+    assert.equal(before.notifications[0][1], null, "A's notification is still unread");
+    assert.equal(hookRequests('/hook-a'), 1, "B's test alerts never went to A's webhook");
+    assert.ok(hookRequests('/hook-b') >= 2);
+    assert.equal((await fetch(`${t.url}/api/v1/feeds/${a.feedToken}.rss`)).status, 200);
+    assert.equal((await callMcpTool(t, a.oauth.accessToken, 'get_incident_history')).isError, undefined);
+    // B's own secret was rotated, never set to A's; B's new key is B's.
+    const bRow = await t.store.db.selectFrom('notification_preferences').select('webhook_secret').where('user_id', '=', b.id).executeTakeFirstOrThrow();
+    assert.notEqual(bRow.webhook_secret, a.webhookSecret);
+    const bKeys = await t.store.db.selectFrom('api_keys').select(['user_id']).where('name', '=', 'b key').execute();
+    assert.ok(bKeys.every((k) => k.user_id === b.id));
+  });
+
+  test('signup ignores plan and id fields; a new account is Free with its own id', async () => {
+    const r = await send(`${t.url}/api/v1/auth/signup`, 'POST', {}, { email: `mass.${Date.now()}@example.com`, password: 'long enough password', plan: 'vip', id: a.id, userId: a.id });
+    assert.ok(r.status === 201 || r.status === 400, `${r.status}`);
+    if (r.status === 201) {
+      assert.equal(r.body.account.plan, 'free');
+      assert.notEqual(r.body.account.id, a.id);
+    }
+    const account = await getJson(`${t.url}/api/v1/account`, { headers: { 'x-api-key': a.apiKey } });
+    assert.equal(account.body.account.email, a.email);
+  });
+});

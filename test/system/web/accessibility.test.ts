@@ -1,0 +1,88 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { login, userWithKey } from '../../helpers/access.ts';
+import { startApp, type TestApp } from '../../helpers/app.ts';
+import { launchBrowser, newPage } from '../../helpers/browser.ts';
+import { seedDashboard } from '../../helpers/seed.ts';
+
+// Automated WCAG 2.1 A/AA checks (axe-core) of every page, desktop and phone
+// width. axe is evaluated through the DevTools protocol, which our CSP (rightly)
+// would refuse as an inline script.
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const found = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe
+      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+      .then((r) => r.violations),
+  )) as Violation[];
+  return found.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  before(async () => {
+    t = await startApp();
+    await seedDashboard(t.store);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  test('the check itself catches a violation', async () => {
+    const { page, context } = await newPage(browser, { baseURL: t.url });
+    await page.goto('/');
+    await page.evaluate(() => {
+      const input = document.createElement('input');
+      document.querySelector('main')!.append(input);
+    });
+    assert.ok((await violations(page)).some((v) => v.startsWith('label ')));
+    await context.close();
+  });
+
+  for (const width of [1280, 375]) {
+    test(`public pages at ${width}px`, async () => {
+      const { page, context } = await newPage(browser, { baseURL: t.url, width });
+      for (const path of ['/', '/vendors/github', '/vendors/stripe', '/signup', '/login', '/vendors/nope']) {
+        await page.goto(path);
+        assert.deepEqual(await violations(page), [], path);
+      }
+      await context.close();
+    });
+
+    test(`account area at ${width}px`, async () => {
+      const u = await userWithKey(t, 'pro');
+      const cookie = await login(t, u.email, u.password);
+      const { page, context } = await newPage(browser, { baseURL: t.url, width });
+      await context.addCookies(
+        cookie.split('; ').map((c) => {
+          const [name, value] = c.split('=') as [string, string];
+          return { name, value, url: t.url };
+        }),
+      );
+      await page.goto('/account');
+      await page.locator('[data-deliveries] p, [data-deliveries] table').first().waitFor();
+      // With the one-time secret panel open too.
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.locator('[data-new-key-secret]').waitFor({ state: 'visible' });
+      assert.deepEqual(await violations(page), [], '/account');
+      await context.close();
+    });
+  }
+});

@@ -1,0 +1,116 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createRepositories } from '../../../src/services/index.ts';
+import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { launchBrowser, newPage, screenshot } from '../../helpers/browser.ts';
+import { incident } from '../../helpers/records.ts';
+
+// Open pages follow changes without a reload: the demo simulator changes an
+// incident, the next poll of the fleet commits it with its event, the event
+// stream pushes it, and the page swaps in the fresh server-rendered region.
+
+const liveOpen = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.live === 'open');
+
+describe('live updates of open pages (demo fleet + event stream)', () => {
+  const clock = new TestClock(new Date());
+  let t: TestApp;
+  let browser: Browser;
+  const round = async () => {
+    clock.advance(15_000);
+    const report = await t.app.ingest.scheduler.runRound({ force: true });
+    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
+  };
+
+  before(async () => {
+    t = await startApp({ clock, env: { DEMO: 'true', DEMO_SEED: '7' } });
+    await round();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  test('an incident the simulator opens, updates and resolves shows on the open overview without reload', async () => {
+    const sim = t.app.ingest.simulator!;
+    const { page, context, problems } = await newPage(browser, { baseURL: t.url });
+    await page.goto('/');
+    await liveOpen(page);
+    assert.match(await page.locator('[data-live-status]').innerText(), /Live/);
+    const marker = await page.evaluate(() => ((window as unknown as { __marker: number }).__marker = Math.random()));
+
+    const inc = sim.fleet.openIncident('cloudflare', { impact: 'major' });
+    await round();
+    const article = page.locator(`[data-live-id="problems"] article[data-id="${inc.id}"]`);
+    await article.waitFor();
+    assert.match(await article.innerText(), /Cloudflare:/);
+    assert.match(await page.locator('[data-vendor="cloudflare"]').innerText(), /active incident/);
+    await screenshot(page, 'overview-demo');
+
+    sim.fleet.resolveIncident(inc.id);
+    await round();
+    await round();
+    await article.waitFor({ state: 'detached' });
+    // Same document all along: no reload happened.
+    assert.equal(await page.evaluate(() => (window as unknown as { __marker: number }).__marker), marker);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the vendor page follows its own vendor', async () => {
+    const sim = t.app.ingest.simulator!;
+    const { page, context, problems } = await newPage(browser, { baseURL: t.url });
+    await page.goto('/vendors/github');
+    await liveOpen(page);
+    const inc = sim.fleet.openIncident('github', { impact: 'minor' });
+    await round();
+    await page.locator(`[data-live-id="active"] article[data-id="${inc.id}"]`).waitFor();
+    await screenshot(page, 'vendor-github-demo');
+    sim.fleet.resolveIncident(inc.id);
+    await round();
+    await round();
+    await page.locator(`[data-live-id="active"] article[data-id="${inc.id}"]`).waitFor({ state: 'detached' });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
+
+describe('live updates without the stream', () => {
+  let t: TestApp;
+  let browser: Browser;
+  before(async () => {
+    t = await startApp();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  test('when the stream refuses (another tab holds the only stream of the plan) the page polls, and the change still appears', async () => {
+    const repos = createRepositories(t.store);
+    const { page, context } = await newPage(browser, { baseURL: t.url });
+    // Another tab of the same anonymous visitor holds the one stream the plan allows.
+    const other = await context.newPage();
+    await other.goto('/');
+    await liveOpen(other);
+    await page.clock.install();
+    await page.goto('/');
+    await page.locator('[data-live-status]', { hasText: 'refreshes every minute' }).waitFor();
+    await page.getByLabel('Search vendors').fill('net');
+    const card = page.locator('[data-vendor="netlify"]');
+    await repos.incidents.upsert(incident('netlify', 'live', { title: 'Builds are delayed', impact: 'major' }), 'f');
+    await page.clock.fastForward('01:01');
+    await page.locator('[data-live-id="problems"] article[data-id="netlify:live"]').waitFor();
+    assert.match(await card.innerText(), /1 active incident/);
+    assert.equal(await card.isVisible(), true, 'the filter still applies to the swapped card');
+    assert.equal(await page.locator('[data-vendor="github"]').isHidden(), true);
+    // When the other tab closes, the page gets the stream at its next attempt.
+    await other.close();
+    await page.clock.fastForward('02:00');
+    await liveOpen(page);
+    await context.close();
+  });
+});

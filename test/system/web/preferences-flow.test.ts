@@ -1,0 +1,154 @@
+// @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { login, userWithKey, type TestUser } from '../../helpers/access.ts';
+import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../../helpers/browser.ts';
+
+// Watchlist and notification preferences edited in the browser, checked
+// through the API with the user's key (what the alert pipeline will read).
+
+describe('watchlist and notification preferences in a real browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  before(async () => {
+    t = await startApp();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  /** A browser context logged in as a new user (cookies from the login endpoint). */
+  async function signedIn(plan: 'free' | 'pro' = 'free'): Promise<{ u: TestUser; page: Page; context: BrowserContext; problems: string[] }> {
+    const u = await userWithKey(t, plan);
+    const cookieHeader = await login(t, u.email, u.password);
+    const { page, context, problems } = await newPage(browser, { baseURL: t.url });
+    await context.addCookies(
+      cookieHeader.split('; ').map((c) => {
+        const [name, value] = c.split('=') as [string, string];
+        return { name, value, url: t.url };
+      }),
+    );
+    return { u, page, context, problems };
+  }
+
+  const apiAs = (u: TestUser, path: string) => getJson(`${t.api}${path}`, { headers: { 'x-api-key': u.secret } });
+
+  test('watchlist: filter, tick, save; persisted; the plan cap is explained; vendor pages add and remove', async () => {
+    const { u, page, context, problems } = await signedIn('free');
+    await page.goto('/account#watchlist');
+    await page.getByLabel('Find a vendor').fill('git');
+    const options = page.locator('#watch-options [data-watch-item]:not([hidden])');
+    const names = await options.allInnerTexts();
+    assert.ok(names.some((n) => n.includes('GitHub')) && names.every((n) => /git/i.test(n)), names.join(','));
+    await page.getByLabel('GitHub', { exact: true }).check();
+    await page.getByLabel('GitLab', { exact: true }).check();
+    await page.getByRole('button', { name: 'Save watchlist' }).click();
+    await page.locator('[data-watchlist-status]', { hasText: 'Watchlist saved: 2 vendors.' }).waitFor();
+    assert.deepEqual((await apiAs(u, '/watchlist')).body.vendors.sort(), ['github', 'gitlab']);
+    await page.reload();
+    assert.equal(await page.getByLabel('GitHub', { exact: true }).isChecked(), true);
+    assert.equal(await page.locator('[data-watch-count]').innerText(), '2');
+
+    // Over the Free cap: the save is refused with the reason, nothing changes.
+    await page.getByLabel('Find a vendor').fill('');
+    const boxes = page.locator('#watch-options input[name="vendors"]:not(:checked)');
+    for (let i = 0; i < 9; i++) await boxes.first().check();
+    assert.match(await page.locator('[data-watchlist-status]').innerText(), /allows 10 vendors; 11 are selected/);
+    await page.getByRole('button', { name: 'Save watchlist' }).click();
+    await page.locator('[data-watchlist-status].form-error', { hasText: '10' }).waitFor();
+    assert.equal((await apiAs(u, '/watchlist')).body.count, 2);
+
+    // The overview marks watched vendors and filters on them.
+    await page.goto('/');
+    await page.getByLabel('Only my watchlist').check();
+    const visible = await page.locator('[data-vendor-grid] > li:not([hidden])').evaluateAll((els) => els.map((e) => e.getAttribute('data-vendor')).sort());
+    assert.deepEqual(visible, ['github', 'gitlab']);
+    assert.match(await page.locator('[data-vendor="github"]').innerText(), /on your watchlist/);
+    assert.match(page.url(), /watched=1/);
+
+    // From a vendor page.
+    await page.goto('/vendors/cloudflare');
+    await page.getByRole('button', { name: 'Add to watchlist' }).click();
+    await page.getByRole('button', { name: 'Remove from watchlist' }).waitFor();
+    assert.deepEqual((await apiAs(u, '/watchlist')).body.vendors, ['github', 'gitlab', 'cloudflare']);
+    await page.getByRole('button', { name: 'Remove from watchlist' }).click();
+    await page.getByRole('button', { name: 'Add to watchlist' }).waitFor();
+    assert.equal((await apiAs(u, '/watchlist')).body.count, 2);
+    // The refused save, and the delivery log until alerts are deployed.
+    assert.deepEqual(unexpected(problems, [/^http 403 PUT \/api\/v1\/infrastructure\/watchlist$/, ...OPTIONAL_ENDPOINTS_MISSING]), []);
+    await context.close();
+  });
+
+  test('preferences: channels saved and persisted; the webhook secret is shown once; errors sit next to their field', async () => {
+    const { u, page, context } = await signedIn('pro');
+    await page.goto('/account#notifications');
+    await page.getByLabel('Send alerts by e-mail').check();
+    await page.getByLabel('How often').selectOption('daily');
+    await page.getByLabel('Post alerts to a webhook').check();
+    await page.getByLabel('Webhook URL').fill('http://127.0.0.1:9/hook');
+    await page.getByRole('button', { name: 'Save notification settings' }).click();
+    const urlError = page.locator('[data-field-error="webhook.url"]');
+    await urlError.waitFor({ state: 'visible' });
+    assert.match(await urlError.innerText(), /webhook\.url/);
+    assert.equal(await page.getByLabel('Webhook URL').getAttribute('aria-invalid'), 'true');
+    assert.equal((await apiAs(u, '/notification-preferences')).body.preferences.email.enabled, false, 'nothing saved');
+
+    await page.getByLabel('Webhook URL').fill('https://hooks.example.com/vendor-status');
+    await page.getByLabel('Lowest incident impact').selectOption('major');
+    await page.getByLabel('Muted vendors').fill('zoom, slack');
+    await page.getByLabel('Incident updated').uncheck();
+    await page.getByRole('button', { name: 'Save notification settings' }).click();
+    await page.locator('[data-preferences-status]', { hasText: 'Saved' }).waitFor();
+    const secret = (await page.locator('#webhook-secret-once').innerText()).trim();
+    assert.match(secret, /^whsec_/);
+
+    const saved = (await apiAs(u, '/notification-preferences')).body.preferences;
+    assert.equal(saved.email.enabled, true);
+    assert.equal(saved.email.digest, 'daily');
+    assert.equal(saved.webhook.enabled, true);
+    assert.equal(saved.webhook.url, 'https://hooks.example.com/vendor-status');
+    assert.equal(saved.webhook.secret, `****${secret.slice(-4)}`);
+    assert.equal(saved.content_filters.min_impact, 'major');
+    assert.ok(!saved.content_filters.event_types.includes('incident.updated'));
+    assert.deepEqual(saved.muted_vendors, ['zoom', 'slack']);
+
+    await page.reload();
+    assert.equal(await page.getByLabel('Send alerts by e-mail').isChecked(), true);
+    assert.equal(await page.getByLabel('How often').inputValue(), 'daily');
+    assert.equal(await page.getByLabel('Webhook URL').inputValue(), 'https://hooks.example.com/vendor-status');
+    assert.equal(await page.getByLabel('Incident updated').isChecked(), false);
+    assert.ok(!(await page.content()).includes(secret), 'the secret is not shown again');
+    assert.equal(await page.locator('[data-webhook-secret]').innerText(), `****${secret.slice(-4)}`);
+
+    // Send test and the delivery log answer something meaningful whether or not alerts are deployed.
+    await page.getByRole('button', { name: 'Send test e-mail' }).click();
+    const result = page.locator('[data-test-result="email"]');
+    await result.waitFor({ state: 'visible' });
+    assert.ok((await result.innerText()).length > 5);
+    await page.locator('[data-deliveries] p, [data-deliveries] table').first().waitFor();
+    assert.doesNotMatch(await page.locator('[data-deliveries]').innerText(), /Loading/);
+    await screenshot(page, 'account-notifications');
+    await context.close();
+  });
+
+  test('personal feed: switched on, full address shown once, masked afterwards', async () => {
+    const { u, page, context } = await signedIn('free');
+    await page.goto('/account#feed');
+    await page.getByRole('button', { name: 'Turn on my feed' }).click();
+    const once = page.locator('#feed-url-once');
+    await once.waitFor({ state: 'visible' });
+    const url = (await once.innerText()).trim();
+    assert.match(url, new RegExp(`^${t.url.replace(/[.]/g, '\\.')}/api/v1/feeds/[A-Za-z0-9_-]{20,}\\.rss$`));
+    const saved = (await apiAs(u, '/notification-preferences')).body.preferences.rss;
+    assert.equal(saved.enabled, true);
+    assert.match(saved.feed_url, /\*\*\*\*/);
+    await page.reload();
+    assert.ok(!(await page.content()).includes(new URL(url).pathname));
+    assert.match(await page.locator('[data-feed-url]').innerText(), /\*\*\*\*/);
+    await context.close();
+  });
+});
