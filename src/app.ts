@@ -30,6 +30,7 @@ import { listRoutes } from './http/routes/lists.ts';
 import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
 import { ErrorBody } from './http/schemas/common.ts';
+import { STREAM_EVENT_SCHEMAS, StreamEventSchema } from './http/schemas/stream-events.ts';
 import {
   AdvisorySchema,
   IncidentSchema,
@@ -206,6 +207,9 @@ export const appPlugin = fp(
       VendorSummarySchema,
       VendorStatusSchema,
       VendorStatsSchema,
+      // Stream payloads (docs/stream.md, "Payloads in the OpenAPI document").
+      ...STREAM_EVENT_SCHEMAS,
+      StreamEventSchema,
     ]) {
       app.addSchema(schema);
     }

@@ -7,6 +7,7 @@ import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS } from '../../events/ss
 import { StreamConnection } from '../../events/stream-connection.ts';
 import { ipSubject, userSubject } from '../../services/access/limits.ts';
 import { vendorFilter } from '../envelope.ts';
+import { STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
 import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, StringEnum, VendorListParam } from '../schemas/common.ts';
 
 // GET /incidents/stream (DESIGN.md §6; docs/stream.md). Everything that can fail
@@ -58,10 +59,13 @@ export async function streamRoutes(app: FastifyInstance) {
           },
           { additionalProperties: false },
         ),
+        // An OpenAPI extension (docs/stream.md, "Payloads in the OpenAPI document"); FastifySchema does not know x- keys.
+        ...{ 'x-sse-events': STREAM_SSE_EVENTS },
         response: {
           200: {
-            description: 'Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`',
-            content: { 'text/event-stream': { schema: Type.String() } },
+            description:
+              'Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, and `shutdown` when the server stops. The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent); the content schema is the `data:` of one event.',
+            content: { 'text/event-stream': { schema: Type.Ref(StreamEventSchema) } },
           },
           ...errorResponses,
           429: Type.Ref(ErrorBody, { description: 'Rate limit exceeded, or too many open streams for the plan' }),
