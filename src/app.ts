@@ -30,6 +30,7 @@ import { listRoutes } from './http/routes/lists.ts';
 import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
 import { ErrorBody } from './http/schemas/common.ts';
+import { boardRoutes, boardStreamRoutes } from './http/routes/boards.ts';
 import { STREAM_EVENT_SCHEMAS, StreamEventSchema } from './http/schemas/stream-events.ts';
 import {
   AdvisorySchema,
@@ -244,11 +245,13 @@ export const appPlugin = fp(
     await app.register(feedRoutes);
     await app.register(badgeRoutes);
     await app.register(publicFeedRoutes);
+    await app.register(boardStreamRoutes);
     await app.register(
       async (web) => {
         await web.register(authRoutes);
         await web.register(accountRoutes);
         await web.register(connectionRoutes);
+        await web.register(boardRoutes);
       },
       { prefix: ACCOUNT_PREFIX },
     );

@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { DomainError } from '../../domain/errors.ts';
 import { planPolicy } from '../../domain/plans.ts';
 import { INCIDENT_STATUSES, type IncidentStatus } from '../../domain/records.ts';
-import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS } from '../../events/sse.ts';
-import { StreamConnection } from '../../events/stream-connection.ts';
+import { SSE_HEADERS } from '../../events/sse.ts';
 import { ipSubject, userSubject } from '../../services/access/limits.ts';
 import { vendorFilter } from '../envelope.ts';
+import { resumePoint, serveEventStream } from '../event-stream.ts';
 import { STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
 import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, StringEnum, VendorListParam } from '../schemas/common.ts';
 
@@ -23,8 +22,6 @@ interface StreamQs {
   status?: IncidentStatus;
   lastEventId?: number;
 }
-
-const LAST_EVENT_ID = /^\d{1,15}$/;
 
 export async function streamRoutes(app: FastifyInstance) {
   const { services, config } = app;
@@ -76,14 +73,7 @@ export async function streamRoutes(app: FastifyInstance) {
       const q = request.query;
       const requested = vendorFilter(q);
       const vendors = requested ? await services.catalog.requireAll(requested) : undefined;
-      let lastId: number | null = q.lastEventId ?? null;
-      const header = request.headers['last-event-id'];
-      if (lastId === null && typeof header === 'string' && header !== '') {
-        if (!LAST_EVENT_ID.test(header)) {
-          throw new DomainError('invalid_parameter', 'Last-Event-ID must be an event id sent by this stream', { parameter: 'Last-Event-ID' });
-        }
-        lastId = Number(header);
-      }
+      const lastId = resumePoint(q.lastEventId, request.headers['last-event-id']);
 
       // HEAD (served by this GET route) has no body to stream: Node would hold the
       // headers back until the response ends, so the client waited forever on a slot.
@@ -94,59 +84,16 @@ export async function streamRoutes(app: FastifyInstance) {
       // Concurrent streams per account (all its keys and sessions), anonymous per address.
       const v = request.viewer;
       const cap = planPolicy(v.plan, config.rateLimits).concurrentStreams;
-      const slot = await app.streams.slots.acquire(v.userId ? userSubject(v.userId) : ipSubject(request.ip), cap);
-      if (!slot.ok) {
-        // A refused request is not counted.
-        const m = request.metered;
-        if (m) await services.limiter.refund(m.subject, m.windows).catch(() => {});
-        app.metrics.rateLimited(v.plan, 'streams');
-        throw new DomainError(
-          'rate_limit_exceeded',
-          `Too many open streams: ${cap} concurrent stream${cap === 1 ? '' : 's'} on the ${v.plan} plan. Close one and retry.`,
-          { limit: cap, used: slot.used, retryAfter: 5, currentPlan: v.plan },
-        );
-      }
-
-      const { hub } = app.streams;
-      const log = request.log;
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
-      res.write(OPENING);
-      const conn = new StreamConnection(
-        res,
-        { vendors: vendors ? new Set(vendors) : null, status: q.status ?? null },
-        config.streamBufferBytes,
-        (reason) => {
-          hub.noteDropped();
-          log.info({ reason }, 'event stream client dropped');
-        },
-      );
-      res.once('close', () => {
-        hub.detach(conn);
-        slot.release();
+      const subject = v.userId ? userSubject(v.userId) : ipSubject(request.ip);
+      await serveEventStream(app, request, reply, {
+        vendors,
+        status: q.status,
+        limit: q.limit,
+        offset: q.offset,
+        lastId,
+        slot: { subject, cap, plan: v.plan },
+        viewer: v,
       });
-
-      try {
-        await hub.attach(conn);
-        if (lastId !== null && (await services.stream.canResume(lastId))) {
-          let through = lastId;
-          for await (const page of services.stream.replay(lastId, { vendors, status: q.status })) {
-            for (const e of page.events) await conn.writePaced(eventFrame(e));
-            through = page.through;
-            if (conn.closed) return;
-          }
-          conn.goLive(through);
-        } else {
-          const snap = await services.stream.snapshot({ vendors, status: q.status, limit: q.limit, offset: q.offset }, v);
-          conn.write(snapshotFrame(snap.seq, snap.at, snap.items, snap.total));
-          conn.goLive(snap.seq);
-        }
-      } catch (err) {
-        // The status line is gone; the client reconnects and resumes.
-        log.warn({ err }, 'event stream failed while starting');
-        res.destroy();
-      }
     },
   );
 }

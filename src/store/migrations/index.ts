@@ -8,6 +8,7 @@ import { userDataMigration } from './0300-user-data.ts';
 import { alertsMigration } from './0400-alerts.ts';
 import { oauthMigration } from './0500-oauth.ts';
 import { eventOrderMigration } from './0600-event-order.ts';
+import { boardsMigration } from './0910-boards.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0400-alerts': alertsMigration(dialect),
         '0500-oauth': oauthMigration(dialect),
         '0600-event-order': eventOrderMigration(dialect),
+        '0910-boards': boardsMigration(dialect),
       };
     },
   };
