@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startApp, TestClock, type TestApp } from '../helpers/app.ts';
 import { login, userWithKey } from '../helpers/access.ts';
-import { launchBrowser, newPage, screenshot, unexpected } from '../helpers/browser.ts';
+import { addCookieHeader, launchBrowser, newPage, screenshot, unexpected } from '../helpers/browser.ts';
 import type { Viewer } from '../../src/services/context.ts';
 
 // A public status board in a real browser (docs/boards.md): it renders the board's
@@ -113,12 +113,7 @@ describe('public status board in the browser', { timeout: 180_000 }, () => {
   test('the account page publishes a board, shows its address once, and revokes it', async () => {
     const cookie = await login(t, owner.email, owner.password);
     const { page, context, problems } = await newPage(browser, { baseURL: t.url });
-    await context.addCookies(
-      cookie.split('; ').map((c) => {
-        const [name, value] = c.split('=') as [string, string];
-        return { name, value, url: t.url };
-      }),
-    );
+    await addCookieHeader(context, cookie, t.url);
     await page.goto('/account#boards');
     await page.getByLabel('Title').fill('From the account page');
     await page.getByRole('button', { name: 'Publish a board' }).click();

@@ -6,7 +6,8 @@ import { ipSubject } from '../../services/access/limits.ts';
 import { anonymousViewer } from '../../services/context.ts';
 import { resumePoint, serveEventStream } from '../event-stream.ts';
 import { BoardCreateBody, BoardCreated, BoardList, BoardTokenParams } from '../schemas/boards.ts';
-import { ErrorBody, errorResponses, IdParam, keylessErrorResponses, QueryInteger } from '../schemas/common.ts';
+import { errors, USER_SECURITY } from './account.ts';
+import { ErrorBody, IdParam, keylessErrorResponses, QueryInteger } from '../schemas/common.ts';
 import { STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
 
@@ -14,16 +15,6 @@ import { strictValidatorCompiler } from '../strict-validation.ts';
 // session; session writes carry the CSRF checks of the viewer plugin), and the
 // board's public event stream at /b/{token}/stream. The page itself is a web page
 // (src/web/board-pages.ts).
-
-const USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
-const errors = {
-  400: errorResponses[400],
-  401: errorResponses[401],
-  403: errorResponses[403],
-  404: errorResponses[404],
-  500: errorResponses[500],
-  503: errorResponses[503],
-};
 
 /** The owner's routes; registered under ACCOUNT_PREFIX. */
 export async function boardRoutes(app: FastifyInstance) {
