@@ -37,6 +37,11 @@ export function resumePoint(query: number | undefined, header: string | string[]
 
 export async function serveEventStream(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, o: EventStreamRequest) {
   const { services, config } = app;
+  // HEAD (served by a GET route) has no body to stream: Node would hold the
+  // headers back until the response ends, so the client waited forever on a slot.
+  if (request.method === 'HEAD') {
+    return reply.code(200).header('content-type', SSE_HEADERS['content-type']).header('cache-control', SSE_HEADERS['cache-control']).send();
+  }
   const slot = await app.streams.slots.acquire(o.slot.subject, o.slot.cap);
   if (!slot.ok) {
     // A refused request is not counted.

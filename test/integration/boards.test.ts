@@ -145,6 +145,10 @@ describe('public status boards', () => {
 
   test("the public stream carries the board's vendors only and takes an anonymous stream slot", async () => {
     const { token } = (await send(boards(), 'POST', ah(), {})).body;
+    // HEAD answers at once and holds no slot.
+    const head = await fetch(`${t.url}/b/${token}/stream`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get('content-type')!, /^text\/event-stream/);
     const s = openStream(`${t.url}/b/${token}/stream`, { cookie: await login(t, alice.email, alice.password) });
     const [snap] = await s.waitFor(1);
     assert.equal(snap!.type, 'snapshot');

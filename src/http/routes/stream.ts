@@ -2,7 +2,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { planPolicy } from '../../domain/plans.ts';
 import { INCIDENT_STATUSES, type IncidentStatus } from '../../domain/records.ts';
-import { SSE_HEADERS } from '../../events/sse.ts';
 import { ipSubject, userSubject } from '../../services/access/limits.ts';
 import { vendorFilter } from '../envelope.ts';
 import { resumePoint, serveEventStream } from '../event-stream.ts';
@@ -74,12 +73,6 @@ export async function streamRoutes(app: FastifyInstance) {
       const requested = vendorFilter(q);
       const vendors = requested ? await services.catalog.requireAll(requested) : undefined;
       const lastId = resumePoint(q.lastEventId, request.headers['last-event-id']);
-
-      // HEAD (served by this GET route) has no body to stream: Node would hold the
-      // headers back until the response ends, so the client waited forever on a slot.
-      if (request.method === 'HEAD') {
-        return reply.code(200).header('content-type', SSE_HEADERS['content-type']).header('cache-control', SSE_HEADERS['cache-control']).send();
-      }
 
       // Concurrent streams per account (all its keys and sessions), anonymous per address.
       const v = request.viewer;
