@@ -30,6 +30,8 @@ import { listRoutes } from './http/routes/lists.ts';
 import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
 import { ErrorBody } from './http/schemas/common.ts';
+import { boardRoutes, boardStreamRoutes } from './http/routes/boards.ts';
+import { STREAM_EVENT_SCHEMAS, StreamEventSchema } from './http/schemas/stream-events.ts';
 import {
   AdvisorySchema,
   IncidentSchema,
@@ -207,6 +209,9 @@ export const appPlugin = fp(
       VendorSummarySchema,
       VendorStatusSchema,
       VendorStatsSchema,
+      // Stream payloads (docs/stream.md, "Payloads in the OpenAPI document").
+      ...STREAM_EVENT_SCHEMAS,
+      StreamEventSchema,
     ]) {
       app.addSchema(schema);
     }
@@ -241,11 +246,13 @@ export const appPlugin = fp(
     await app.register(feedRoutes);
     await app.register(badgeRoutes);
     await app.register(publicFeedRoutes);
+    await app.register(boardStreamRoutes);
     await app.register(
       async (web) => {
         await web.register(authRoutes);
         await web.register(accountRoutes);
         await web.register(connectionRoutes);
+        await web.register(boardRoutes);
       },
       { prefix: ACCOUNT_PREFIX },
     );

@@ -25,6 +25,7 @@ import { streamService } from './stream-service.ts';
 import { sourceHealthService } from './source-health-service.ts';
 import { statusService } from './status-service.ts';
 import { watchlistService } from './watchlist-service.ts';
+import { boardService } from './board-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store) {
@@ -69,6 +70,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const stats = statsService(base);
   const records = recordsService(base);
   const status = statusService(base);
+  const overview = overviewService(base);
   return {
     config,
     clock,
@@ -98,7 +100,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       },
     }),
     favorites: favoritesService({ ...base, stats }),
-    overview: overviewService(base),
+    overview,
+    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, clock }),
     limiter,
     auth,
     accounts: accountsService({

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
+import { boardsRepository } from '../store/repositories/boards-repository.ts';
 import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { oauthRepository } from '../store/repositories/oauth-repository.ts';
 import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
@@ -30,6 +31,7 @@ export function repositoriesOn(db: Kysely<Database>) {
     events: eventsRepository(db),
     dataMode: dataModeRepository(db),
     watchlist: watchlistRepository(db),
+    boards: boardsRepository(db),
     preferences: preferencesRepository(db),
     users: usersRepository(db),
     sessions: sessionsRepository(db),

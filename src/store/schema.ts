@@ -310,6 +310,16 @@ export interface DeliveryAttemptsTable {
   outcome: string;
 }
 
+export interface BoardsTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  title: string;
+  vendors: string;
+  frame_ancestors: string;
+  created_at: string;
+}
+
 export interface Database {
   vendors: VendorsTable;
   sources: SourcesTable;
@@ -326,6 +336,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   watchlists: WatchlistsTable;
   watchlist_vendors: WatchlistVendorsTable;
+  boards: BoardsTable;
   notification_preferences: NotificationPreferencesTable;
   oauth_clients: OAuthClientsTable;
   oauth_grants: OAuthGrantsTable;

@@ -16,6 +16,8 @@ import { errorPage, notFoundPage } from './pages/errors.ts';
 import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
 import { vendorMain, vendorPage } from './pages/vendor.ts';
 import { setSecurityHeaders } from './security.ts';
+import { boardPageRoutes } from './board-pages.ts';
+import { boardsList, boardsSection } from './pages/account-boards.ts';
 
 // The web application: server-rendered pages at /, static assets at /assets/,
 // and HTML partials at /partials/ that the page modules swap in (live updates,
@@ -146,6 +148,9 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     return sendPartial(reply, vendorMain(data, ctx));
   });
 
+  // Public status boards (docs/boards.md).
+  await app.register(boardPageRoutes, { assets });
+
   // ---------------------------------------------------------- signup / login
   // E-mail confirmation links (docs/alerts.md "Proven addresses"): the token is the credential.
   const tokenOf = (v: unknown) => {
@@ -180,17 +185,19 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     if (!userId) return reply;
     const ctx = context(request, reply);
     const viewer = request.viewer;
-    const [summary, keys, watchlist, vendors, prefs] = await Promise.all([
+    const [summary, keys, watchlist, vendors, prefs, boards] = await Promise.all([
       services.accounts.summary(userId),
       services.keys.list(userId),
       services.watchlist.get(viewer),
       services.catalog.list(),
       services.preferences.get(viewer),
+      services.boards.list(viewer),
     ]);
     const welcome = (request.query as { welcome?: unknown }).welcome === '1';
     const extraSections = [
       inboxSection(),
       watchlistSection(watchlist, vendors),
+      boardsSection(boards),
       notificationsSection(prefs.preferences, summary.account.email),
       feedSection(prefs.preferences),
       connectionsSection(),
@@ -200,6 +207,12 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       ctx,
       accountPage({ summary, keys, keyMinPlan: app.config.apiKeyMinPlan, apiBase: ACCOUNT_PREFIX, welcome, extraSections }, ctx),
     );
+  });
+
+  app.get('/partials/account/boards', PAGE, async (request, reply) => {
+    const v = request.viewer;
+    if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
+    return sendPartial(reply, boardsList(await services.boards.list(v)));
   });
 
   app.get('/partials/account/keys', PAGE, async (request, reply) => {

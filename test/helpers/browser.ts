@@ -62,6 +62,16 @@ export const OPTIONAL_ENDPOINTS_MISSING = [
 /** Problems other than responses the test expects (e.g. `http 404 GET /api/v1/infrastructure/notification-deliveries`). */
 export const unexpected = (problems: string[], expected: RegExp[] = []) => problems.filter((p) => !expected.some((re) => re.test(p)));
 
+/** Puts the cookies of a Cookie header (e.g. from login()) into a browser context, for `url`. */
+export async function addCookieHeader(context: BrowserContext, cookieHeader: string, url: string): Promise<void> {
+  await context.addCookies(
+    cookieHeader.split('; ').map((c) => {
+      const [name, value] = c.split('=') as [string, string];
+      return { name, value, url };
+    }),
+  );
+}
+
 /** Full-page screenshot under test-results/screenshots/ (not committed). */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });

@@ -66,7 +66,8 @@ describe('cli catalog verify', () => {
       entry('deadvendor', 'statuspage-v2', `${home.url}/statuspage-v2/nobody/api/v2/summary.json`),
     ];
     fs.writeFileSync(catalogFile, JSON.stringify(catalog));
-    env = { LOG_LEVEL: 'silent', DATA_DIR: dataDir, CATALOG_FILE: catalogFile, INGEST_TIMEOUT_MS: '8000' };
+    // The moved entry redirects to another host, which the redirect guard checks like any outbound URL (docs/security.md).
+    env = { LOG_LEVEL: 'silent', DATA_DIR: dataDir, CATALOG_FILE: catalogFile, INGEST_TIMEOUT_MS: '8000', OUTBOUND_ALLOW_PRIVATE: '127.0.0.2' };
   });
 
   after(async () => {

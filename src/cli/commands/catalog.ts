@@ -36,7 +36,7 @@ export const command: Command = {
       catalog = catalog.filter((v) => v.slug === opts.vendor);
       if (catalog.length === 0) throw new UsageError(`No catalog vendor '${opts.vendor}'.`);
     }
-    const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency });
+    const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency, allowList: config.outboundAllowPrivate, connectTimeoutMs: config.ingestTimeoutMs });
     const total = catalog.reduce((n, v) => n + v.sources.length, 0);
     let done = 0;
     try {

@@ -36,6 +36,7 @@ export const openapiPlugin = fp(
           { name: 'operations', description: 'Liveness, readiness, metrics and this document' },
           { name: 'auth', description: 'Web sessions: signup, login, logout' },
           { name: 'account', description: 'Plan, usage and API keys of the caller' },
+          { name: 'boards', description: 'Public status boards: a watchlist published at an unguessable URL' },
         ],
         components: {
           securitySchemes: {

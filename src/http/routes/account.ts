@@ -8,10 +8,11 @@ import { errorResponses, IdParam, PLAIN_TEXT_PATTERN } from '../schemas/common.t
 // revoking keys needs a web session, so a leaked key cannot mint new ones.
 
 /** Who may call: a key (either header) or a web session; key management: a session only. */
-const USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
+export const USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
 const SESSION_SECURITY: Record<string, string[]>[] = [{ sessionCookie: [] }];
 
-const errors = {
+/** The error answers of the account area's routes. */
+export const errors = {
   400: errorResponses[400],
   401: errorResponses[401],
   403: errorResponses[403],

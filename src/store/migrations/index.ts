@@ -9,6 +9,7 @@ import { alertsMigration } from './0400-alerts.ts';
 import { oauthMigration } from './0500-oauth.ts';
 import { eventOrderMigration } from './0600-event-order.ts';
 import { alertSafetyMigration } from './0700-alert-safety.ts';
+import { boardsMigration } from './0910-boards.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -25,6 +26,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0500-oauth': oauthMigration(dialect),
         '0600-event-order': eventOrderMigration(dialect),
         '0700-alert-safety': alertSafetyMigration(dialect),
+        '0910-boards': boardsMigration(dialect),
       };
     },
   };

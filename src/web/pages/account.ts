@@ -121,7 +121,7 @@ export function accountPage(d: AccountPageData, ctx: PageContext): Page {
     <p>Signed in as <strong data-account-email>${d.summary.account.email}</strong> · member since ${time(d.summary.account.createdAt)}</p>
     ${d.welcome ? html`<p class="notice notice--ok" role="status">Your account is ready. Create an API key below to use the API from your own tools.</p>` : ''}
     <nav class="section-nav" aria-label="Account sections"><ul>
-      <li><a href="#keys">API keys</a></li><li><a href="#plan">Plan and usage</a></li>${d.extraSections.length ? html`<li><a href="#watchlist">Watchlist</a></li><li><a href="#notifications">Notifications</a></li><li><a href="#feed">Personal feed</a></li>` : ''}
+      <li><a href="#keys">API keys</a></li><li><a href="#plan">Plan and usage</a></li>${d.extraSections.length ? html`<li><a href="#watchlist">Watchlist</a></li><li><a href="#boards">Public boards</a></li><li><a href="#notifications">Notifications</a></li><li><a href="#feed">Personal feed</a></li>` : ''}
     </ul></nav>
     <div class="account-grid">
       ${keysSection(d, ctx)}

@@ -33,6 +33,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let b: FullAccount;
   let aNotification: string;
   let aDelivery: string;
+  let aBoard: { id: string; token: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -52,6 +53,9 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     const d = await getJson(`${t.api}/notification-deliveries`, { headers: ah });
     aDelivery = d.body.items.find((x: { channel: string }) => x.channel === 'webhook').id;
     assert.equal(hookRequests('/hook-a'), 1);
+    const board = await send(`${t.url}/api/v1/boards`, 'POST', ah, { title: 'Board of A' });
+    assert.equal(board.status, 201, JSON.stringify(board.body));
+    aBoard = { id: board.body.board.id, token: board.body.token };
   });
   after(async () => {
     await t?.close();
@@ -61,7 +65,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   /** What A can see of A's own state (fields that reads do not change). */
   async function stateOfA() {
     const h = { 'x-api-key': a.apiKey };
-    const [watchlist, prefs, keys, conns, notes, deliveries, account] = await Promise.all([
+    const [watchlist, prefs, keys, conns, notes, deliveries, account, boards] = await Promise.all([
       getJson(`${t.api}/watchlist`, { headers: h }),
       getJson(`${t.api}/notification-preferences`, { headers: h }),
       getJson(`${t.url}/api/v1/account/keys`, { headers: h }),
@@ -69,8 +73,9 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       getJson(`${t.api}/notifications`, { headers: h }),
       getJson(`${t.api}/notification-deliveries`, { headers: h }),
       getJson(`${t.url}/api/v1/account`, { headers: h }),
+      getJson(`${t.url}/api/v1/boards`, { headers: h }),
     ]);
-    for (const r of [watchlist, prefs, keys, conns, notes, deliveries, account]) assert.equal(r.status, 200, JSON.stringify(r.body));
+    for (const r of [watchlist, prefs, keys, conns, notes, deliveries, account, boards]) assert.equal(r.status, 200, JSON.stringify(r.body));
     const row = await t.store.db
       .selectFrom('notification_preferences')
       .select(['webhook_secret', 'pagerduty_routing_key', 'rss_token_hash'])
@@ -84,12 +89,13 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       notifications: notes.body.items.map((x: { id: string; readAt: string | null }) => [x.id, x.readAt]),
       deliveries: deliveries.body.items.map((x: { id: string; status: string }) => [x.id, x.status]),
       account: { ...account.body.account, plan: account.body.account.plan },
+      boards: boards.body.boards.map((x: { id: string; title: string }) => [x.id, x.title]),
       row,
     };
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, a.feedToken.slice(-4) + '.rss'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, a.feedToken.slice(-4) + '.rss', aBoard.id, aBoard.token, 'Board of A'];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -132,6 +138,12 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       createApiKey: [{ method: 'POST', path: `${t.url}/api/v1/account/keys`, body: { name: 'b key', userId: a.id, user_id: a.id, plan: 'vip' }, ...sessionOnly([201, 400]) }],
       revokeApiKey: [{ method: 'DELETE', path: `${t.url}/api/v1/account/keys/${a.keyId}`, ...sessionOnly([404]) }],
       listConnections: [{ method: 'GET', path: `${t.url}/api/v1/account/connections`, ...own }],
+      listBoards: [{ method: 'GET', path: `${t.url}/api/v1/boards`, ...own }],
+      createBoard: [
+        { method: 'POST', path: `${t.url}/api/v1/boards`, body: { title: 'b board' }, key: [201], session: [201] },
+        { method: 'POST', path: `${t.url}/api/v1/boards`, body: { title: 'b board', userId: a.id }, key: [400], session: [400] },
+      ],
+      revokeBoard: [{ method: 'DELETE', path: `${t.url}/api/v1/boards/${aBoard.id}`, key: [404], session: [404] }],
       disconnectConnection: [{ method: 'DELETE', path: `${t.url}/api/v1/account/connections/${a.oauth.grantId}`, ...sessionOnly([404]) }],
     };
   }
@@ -174,7 +186,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.ok(calls >= 50);
 
     // The account pages (HTML) of B's session show nothing of A's either.
-    for (const page of ['/account', '/partials/account/keys']) {
+    for (const page of ['/account', '/partials/account/keys', '/partials/account/boards']) {
       const r = await fetch(`${t.url}${page}`, { headers: { cookie: b.cookie } });
       assert.equal(r.status, 200, page);
       const html = await r.text();
@@ -188,6 +200,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.equal(hookRequests('/hook-a'), 1, "B's test alerts never went to A's webhook");
     assert.ok(hookRequests('/hook-b') >= 2);
     assert.equal((await fetch(`${t.url}/api/v1/feeds/${a.feedToken}.rss`)).status, 200);
+    assert.equal((await fetch(`${t.url}/b/${aBoard.token}`)).status, 200, "A's board is still published");
     assert.equal((await callMcpTool(t, a.oauth.accessToken, 'get_incident_history')).isError, undefined);
     // B's own secret was rotated, never set to A's; B's new key is B's.
     const bRow = await t.store.db.selectFrom('notification_preferences').select('webhook_secret').where('user_id', '=', b.id).executeTakeFirstOrThrow();

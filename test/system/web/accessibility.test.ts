@@ -35,9 +35,15 @@ async function violations(page: Page): Promise<string[]> {
 describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
   let t: TestApp;
   let browser: Browser;
+  let boardPath: string;
   before(async () => {
     t = await startApp();
     await seedDashboard(t.store);
+    // A public status board (docs/boards.md) of a user's watchlist.
+    const owner = await userWithKey(t, 'pro', 'board');
+    const viewer = { plan: 'pro', userId: owner.userId, authKind: 'key', keyId: owner.keyId } as const;
+    await t.app.services.watchlist.replace(viewer, ['github', 'stripe']);
+    boardPath = (await t.app.services.boards.create(viewer, {})).path;
     browser = await launchBrowser();
   });
   after(async () => {
@@ -59,7 +65,7 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
   for (const width of [1280, 375]) {
     test(`public pages at ${width}px`, async () => {
       const { page, context } = await newPage(browser, { baseURL: t.url, width });
-      for (const path of ['/', '/vendors/github', '/vendors/stripe', '/signup', '/login', '/vendors/nope']) {
+      for (const path of ['/', '/vendors/github', '/vendors/stripe', '/signup', '/login', '/vendors/nope', boardPath]) {
         await page.goto(path);
         assert.deepEqual(await violations(page), [], path);
       }

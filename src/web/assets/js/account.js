@@ -2,6 +2,7 @@
 // notification preferences and feed forms). Every change goes through the same
 // JSON API a script would use, with the session cookie and the CSRF token.
 import { announce, api, errorMessage, say } from './common.js';
+import './boards.js';
 
 const ACCOUNT_API = '/api/v1';
 

@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../domain/errors.ts';
+import type { Plan } from '../domain/plans.ts';
+import type { IncidentStatus } from '../domain/records.ts';
+import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS } from '../events/sse.ts';
+import { StreamConnection } from '../events/stream-connection.ts';
+import type { Viewer } from '../services/context.ts';
+
+// Serves an incident event stream once the route has validated its request
+// (docs/stream.md): takes a concurrent-stream slot, then takes the reply over from
+// Fastify and writes the snapshot or the replay, then live events, through the
+// process's stream hub. Used by the incident stream and by public boards' streams.
+
+export interface EventStreamRequest {
+  vendors: string[] | undefined;
+  status?: IncidentStatus;
+  limit: number;
+  offset: number;
+  lastId: number | null;
+  /** Counter of concurrent streams this one takes a slot of, and its cap. */
+  slot: { subject: string; cap: number; plan: Plan };
+  /** Whose history window the snapshot applies. */
+  viewer: Viewer;
+}
+
+const LAST_EVENT_ID = /^\d{1,15}$/;
+
+/** The resume point: the query parameter when present (the client chose it explicitly), else the Last-Event-ID header. */
+export function resumePoint(query: number | undefined, header: string | string[] | undefined): number | null {
+  if (query !== undefined) return query;
+  if (typeof header !== 'string' || header === '') return null;
+  if (!LAST_EVENT_ID.test(header)) {
+    throw new DomainError('invalid_parameter', 'Last-Event-ID must be an event id sent by this stream', { parameter: 'Last-Event-ID' });
+  }
+  return Number(header);
+}
+
+export async function serveEventStream(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, o: EventStreamRequest) {
+  const { services, config } = app;
+  // HEAD (served by a GET route) has no body to stream: Node would hold the
+  // headers back until the response ends, so the client waited forever on a slot.
+  if (request.method === 'HEAD') {
+    return reply.code(200).header('content-type', SSE_HEADERS['content-type']).header('cache-control', SSE_HEADERS['cache-control']).send();
+  }
+  const raw = reply.raw;
+  const gone = () => raw.destroyed || !raw.socket || raw.socket.destroyed;
+  const slot = await app.streams.slots.acquire(o.slot.subject, o.slot.cap, () => !gone());
+  if (!slot.ok) {
+    // A refused request is not counted.
+    const m = request.metered;
+    if (m) await services.limiter.refund(m.subject, m.windows).catch(() => {});
+    app.metrics.rateLimited(o.slot.plan, 'streams');
+    const cap = o.slot.cap;
+    throw new DomainError(
+      'rate_limit_exceeded',
+      `Too many open streams: ${cap} concurrent stream${cap === 1 ? '' : 's'} on the ${o.slot.plan} plan. Close one and retry.`,
+      { limit: cap, used: slot.used, retryAfter: 5, currentPlan: o.slot.plan },
+    );
+  }
+
+  // The client may have reset the connection while the slot was being taken: its
+  // 'close' has then already fired and would never give the slot back (docs/stream.md).
+  if (gone()) {
+    slot.release();
+    return reply.hijack();
+  }
+
+  const { hub } = app.streams;
+  const log = request.log;
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
+  res.write(OPENING);
+  const { vendors, status, lastId } = o;
+  const conn = new StreamConnection(
+    res,
+    { vendors: vendors ? new Set(vendors) : null, status: status ?? null },
+    config.streamBufferBytes,
+    (reason) => {
+      hub.noteDropped();
+      log.info({ reason }, 'event stream client dropped');
+    },
+  );
+  res.once('close', () => {
+    hub.detach(conn);
+    slot.release();
+  });
+
+  try {
+    await hub.attach(conn);
+    if (lastId !== null && (await services.stream.canResume(lastId))) {
+      let through = lastId;
+      for await (const page of services.stream.replay(lastId, { vendors, status })) {
+        for (const e of page.events) await conn.writePaced(eventFrame(e));
+        through = page.through;
+        if (conn.closed) return;
+      }
+      conn.goLive(through);
+    } else {
+      const snap = await services.stream.snapshot({ vendors, status, limit: o.limit, offset: o.offset }, o.viewer);
+      conn.write(snapshotFrame(snap.seq, snap.at, snap.items, snap.total));
+      conn.goLive(snap.seq);
+    }
+  } catch (err) {
+    // The status line is gone; the client reconnects and resumes.
+    log.warn({ err }, 'event stream failed while starting');
+    res.destroy();
+  }
+}

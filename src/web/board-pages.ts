@@ -1,0 +1,47 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { frameAncestorsDirective } from '../domain/boards.ts';
+import { BOARD_PATH } from '../services/board-service.ts';
+import type { Assets } from './assets.ts';
+import { boardDocument, boardMain } from './pages/board.ts';
+import { CONTENT_SECURITY_POLICY } from './security.ts';
+
+// The public page of a board and its live partial (docs/boards.md). Registered inside
+// the web plugin (its security headers and error pages apply), then the headers that
+// differ for a page meant to be embedded are set per board.
+
+const TOKEN_PARAM = { type: 'object', properties: { token: { type: 'string', maxLength: 64 } }, required: ['token'] } as const;
+/** Anonymous whoever asks: a signed-in visitor's session plays no part on a board. */
+const BOARD_ROUTE = { schema: { hide: true, params: TOKEN_PARAM }, config: { auth: 'none' as const } };
+
+/** The site's policy with the board's own frame-ancestors (every other page keeps 'none'). */
+export const boardPolicy = (frameAncestors: readonly string[]) =>
+  CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", frameAncestorsDirective(frameAncestors));
+
+function boardHeaders(reply: FastifyReply, frameAncestors: readonly string[]) {
+  reply
+    .header('Content-Security-Policy', boardPolicy(frameAncestors))
+    // Superseded by frame-ancestors in browsers that know CSP; it must not contradict it.
+    .removeHeader('X-Frame-Options')
+    // The URL is the credential: it must not travel on in Referer headers.
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Cross-Origin-Resource-Policy', 'cross-origin')
+    // Revocation takes effect at once: no cache keeps a copy.
+    .header('Cache-Control', 'no-store')
+    .header('X-Robots-Tag', 'noindex');
+}
+
+export async function boardPageRoutes(app: FastifyInstance, opts: { assets: Assets }) {
+  const { boards, clock } = app.services;
+
+  app.get<{ Params: { token: string } }>(`${BOARD_PATH}:token`, BOARD_ROUTE, async (request, reply) => {
+    const board = await boards.publicView(request.params.token);
+    boardHeaders(reply, board.frameAncestors);
+    return reply.type('text/html; charset=utf-8').send(boardDocument(board, request.params.token, clock.now(), opts.assets).value);
+  });
+
+  app.get<{ Params: { token: string } }>(`${BOARD_PATH}:token/partial`, BOARD_ROUTE, async (request, reply) => {
+    const board = await boards.publicView(request.params.token);
+    boardHeaders(reply, board.frameAncestors);
+    return reply.type('text/html; charset=utf-8').send(boardMain(board, clock.now()).value);
+  });
+}
