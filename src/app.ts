@@ -44,6 +44,7 @@ import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
+import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
@@ -133,7 +134,14 @@ export const appPlugin = fp(
     );
     app.addHook('onClose', async () => bus.close());
     let alerts: AlertRuntime | null = null;
+    const secretBox = loadSecretBox({
+      key: config.secretsKey,
+      previous: config.secretsKeyPrevious,
+      dataDir: config.dataDir,
+      warn: (msg) => app.log.warn(msg),
+    });
     const services = createServices(store, config, clock, {
+      secretBox,
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
@@ -143,7 +151,12 @@ export const appPlugin = fp(
     app.decorate('alerts', alerts);
     // Sends in flight finish and their results are written before the store closes.
     app.addHook('onClose', async () => alerts.stop());
-    if (config.autoMigrate) await alerts.dispatcher.init();
+    if (config.autoMigrate) {
+      await alerts.dispatcher.init();
+      // Secrets stored in clear (before encryption at rest) or with a rotated-out key: sealed with the current key.
+      const resealed = await services.repos.preferences.resealAll();
+      if (resealed) app.log.info({ rows: resealed, keyId: secretBox.keyId }, 'channel secrets sealed with the current secrets key');
+    }
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
 import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { oauthRepository } from '../store/repositories/oauth-repository.ts';
-import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
 import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
 import { usersRepository } from '../store/repositories/users-repository.ts';
 import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
@@ -30,7 +29,6 @@ export function repositoriesOn(db: Kysely<Database>) {
     events: eventsRepository(db),
     dataMode: dataModeRepository(db),
     watchlist: watchlistRepository(db),
-    preferences: preferencesRepository(db),
     users: usersRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),

@@ -27,6 +27,8 @@ export interface FullAccount {
   webhookSecret: string;
   feedToken: string;
   oauth: { clientId: string; clientSecret: string; code: string; verifier: string; accessToken: string; refreshToken: string; grantId: string };
+  /** Channel secrets the worker sends with: stored sealed, never in clear, by name. */
+  channelSecrets: Record<string, string>;
   /** Secrets that must never be stored or logged in clear, by name. */
   hidden: Record<string, string>;
 }
@@ -125,6 +127,7 @@ export async function fullAccount(t: TestApp, o: { webhookUrl?: string; tag?: st
     webhookSecret,
     feedToken,
     oauth,
+    channelSecrets: { webhookSecret, routingKey: ROUTING_KEY },
     hidden: {
       password,
       sessionToken,

@@ -6,6 +6,7 @@ import { accessMigration } from './0200-access.ts';
 import { userDataMigration } from './0300-user-data.ts';
 import { alertsMigration } from './0400-alerts.ts';
 import { oauthMigration } from './0500-oauth.ts';
+import { channelsMigration } from './0600-channels.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -19,6 +20,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0300-user-data': userDataMigration(dialect),
         '0400-alerts': alertsMigration(dialect),
         '0500-oauth': oauthMigration(dialect),
+        '0600-channels': channelsMigration(),
       };
     },
   };
