@@ -44,6 +44,7 @@ import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
+import { slackRoutes } from './http/routes/slack.ts';
 import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
@@ -220,6 +221,7 @@ export const appPlugin = fp(
         await api.register(analyticsRoutes);
         await api.register(perUserRoutes);
         await api.register(alertRoutes);
+        await api.register(slackRoutes);
         await api.register(streamRoutes);
       },
       { prefix: API_PREFIX },

@@ -82,6 +82,9 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
           watching: watching.has(userId),
           hasRoutingKey: Boolean(state.pagerdutyRoutingKey),
           slackConnected: state.slackConnection?.connected === true,
+          hasTeamsUrl: Boolean(state.channelSecrets.teamsWebhookUrl),
+          hasGoogleChatUrl: Boolean(state.channelSecrets.googleChatWebhookUrl),
+          hasOpsgenieKey: Boolean(state.channelSecrets.opsgenieApiKey),
         },
         d.available,
       );

@@ -14,6 +14,8 @@ import { DomainError } from '../domain/errors.ts';
 import { alertsService } from './alerts-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
+import { slackInstallService } from './slack-install-service.ts';
+import { slackOAuth } from '../alerts/slack-oauth.ts';
 import type { Clock } from './context.ts';
 import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
@@ -110,6 +112,22 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       rateLimits: config.rateLimits,
     }),
     connections: connectionsService({ oauth: repos.oauth, clock }),
+    slackInstall: slackInstallService({
+      preferences: repos.preferences,
+      threads: repos.alertThreads,
+      box,
+      clock,
+      oauth:
+        config.slackClientId && config.slackClientSecret
+          ? slackOAuth({
+              clientId: config.slackClientId,
+              clientSecret: config.slackClientSecret,
+              authorizeUrl: config.slackOAuthUrl,
+              apiUrl: config.slackApiUrl,
+              timeoutMs: config.deliveryTimeoutMs,
+            })
+          : null,
+    }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
   };
 }

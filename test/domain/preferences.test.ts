@@ -81,12 +81,20 @@ describe('preferences validation', () => {
   });
 
   test('a channel switched on needs its target', () => {
-    const next = mergePreferences(defaultPreferences(), { webhook: { enabled: true }, pagerduty: { enabled: true } });
+    const next = mergePreferences(defaultPreferences(), {
+      webhook: { enabled: true },
+      pagerduty: { enabled: true },
+      teams: { enabled: true },
+      google_chat: { enabled: true },
+      opsgenie: { enabled: true },
+    });
+    const none = { routingKey: false, teamsUrl: false, googleChatUrl: false, opsgenieKey: false };
     assert.deepEqual(
-      mergedProblems(next, false).map((p) => p.field),
-      ['webhook.url', 'pagerduty.routing_key'],
+      mergedProblems(next, none).map((p) => p.field),
+      ['webhook.url', 'pagerduty.routing_key', 'teams.webhook_url', 'google_chat.webhook_url', 'opsgenie.api_key'],
     );
-    assert.deepEqual(mergedProblems(next, true).map((p) => p.field), ['webhook.url']);
+    const all = { routingKey: true, teamsUrl: true, googleChatUrl: true, opsgenieKey: true };
+    assert.deepEqual(mergedProblems(next, all).map((p) => p.field), ['webhook.url']);
   });
 
   test('the error names every field', () => {
