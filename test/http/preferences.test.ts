@@ -131,7 +131,7 @@ describe('notification preferences', () => {
       [{ webhook: { url: 'https://[::1]/x' } }, 'webhook.url'],
       [{ webhook: { url: 'https://localhost/x' } }, 'webhook.url'],
       [{ webhook: { url: 'not a url' } }, 'webhook.url'],
-      [{ webhook: { format: 'slack' } }, 'webhook.format'],
+      [{ webhook: { format: 'msteams' } }, 'webhook.format'],
       [{ webhook: { enabled: true } }, 'webhook.url'],
       [{ webhook: null }, 'webhook'],
       [{ pagerduty: { routing_key: 'too-short' } }, 'pagerduty.routing_key'],

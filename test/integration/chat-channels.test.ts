@@ -182,7 +182,10 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     const cookie = await loginCookie(t, u);
     const before = await send(`${t.api}/notification-preferences/test`, 'POST', u.headers, { channel: 'slack' });
     assert.equal(before.status, 409, 'not connected yet');
-    const start = await fetch(`${t.api}/slack/install`, { headers: { cookie }, redirect: 'manual' });
+    const api = await getJson(`${t.api}/slack/install`, { headers: u.headers });
+    assert.equal(api.status, 200);
+    assert.match(api.body.authorizeUrl, /oauth\/v2\/authorize\?client_id=/);
+    const start = await fetch(`${t.api}/slack/install`, { headers: { cookie, accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
     assert.equal(start.status, 302);
     const to = new URL(start.headers.get('location')!);
     assert.equal(`${to.origin}${to.pathname}`, `${slackApi.url}/oauth/v2/authorize`);

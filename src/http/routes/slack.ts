@@ -37,20 +37,34 @@ export async function slackRoutes(app: FastifyInstance) {
         operationId: 'startSlackInstall',
         summary: 'Start the "Add to Slack" install',
         description:
-          "Redirects the browser to Slack's OAuth v2 authorize page with the bot scopes alerts need (`chat:write`, `chat:write.public`, `im:write`, `users:read`, `users:read.email`) and a state valid for 10 minutes. 409 when the server has no Slack app (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET).",
+          "The URL of Slack's OAuth v2 authorize page with the bot scopes alerts need (`chat:write`, `chat:write.public`, `im:write`, `users:read`, `users:read.email`) and a state valid for 10 minutes. A browser (Accept: text/html) is redirected there (302); other clients get it as `authorizeUrl` and open it in the user's browser, where the user must be logged in to the account area. 409 when the server has no Slack app (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET).",
         tags,
         security: PER_USER_SECURITY,
-        response: { ...redirect('To Slack'), ...errorResponses, ...conflict },
+        response: {
+          200: Type.Object(
+            { success: Type.Boolean(), authorizeUrl: Type.String({ format: 'uri', description: "Slack's authorize page for this install" }) },
+            { description: 'Where to send the browser' },
+          ),
+          ...redirect('To Slack (browsers)'),
+          ...errorResponses,
+          ...conflict,
+        },
       },
       config: { auth: 'user' },
     },
-    async (req, reply) => reply.redirect(s.start(req.viewer, redirectUri(req)), 302),
+    async (req, reply) => {
+      const authorizeUrl = s.start(req.viewer, redirectUri(req));
+      if (/\btext\/html\b/.test(req.headers.accept ?? '')) return reply.redirect(authorizeUrl, 302);
+      return { success: true, authorizeUrl };
+    },
   );
 
   app.get<{ Querystring: { code?: string; state?: string; error?: string } }>(
     CALLBACK_PATH,
     {
+      // A browser step of the OAuth flow (like the MCP authorization pages), not an API operation.
       schema: {
+        hide: true,
         operationId: 'finishSlackInstall',
         summary: 'Slack OAuth v2 callback',
         description:
