@@ -84,7 +84,7 @@ async function dumpRedis(t: TestApp): Promise<string[]> {
   }
 }
 
-test('no password, session token, API key, feed token or OAuth secret is stored in clear (database, SQLite files, Redis)', async () => {
+test('no password, session token, API key, feed token, OAuth secret or channel secret is stored in clear (database, SQLite files, Redis)', async () => {
   const hook = await startReceiver();
   const pd = await startReceiver(pagerDutyReply);
   const t = await startApp({
@@ -149,7 +149,7 @@ test('no password, session token, API key, feed token or OAuth secret is stored 
       assert.ok(!files.some((f) => f.includes(secret)), `${name} is in the SQLite files`);
     }
     const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('user_id', '=', a.id).executeTakeFirstOrThrow();
-    for (const c of ['webhook_secret', 'pagerduty_routing_key'] as const) assert.match(String(row[c]), /^sb1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/, c);
+    for (const c of ['webhook_secret', 'pagerduty_routing_key', 'channel_secrets'] as const) assert.match(String(row[c]), /^sb1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/, c);
   } finally {
     await t.close();
     await hook.close();
