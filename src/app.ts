@@ -45,6 +45,7 @@ import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { slackRoutes } from './http/routes/slack.ts';
+import { OUTBOUND_SCHEMAS } from './http/schemas/outbound.ts';
 import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
@@ -195,6 +196,7 @@ export const appPlugin = fp(
       VendorSummarySchema,
       VendorStatusSchema,
       VendorStatsSchema,
+      ...OUTBOUND_SCHEMAS,
     ]) {
       app.addSchema(schema);
     }

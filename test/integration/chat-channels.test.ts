@@ -5,6 +5,10 @@ import { emit, incident } from '../helpers/alerts.ts';
 import { googleChatReply, opsgenieReply, slackWorkspace, teamsWorkflowReply } from '../helpers/chat-fakes.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
 import { createUser, loginCookie, send, type TestUser } from '../helpers/users.ts';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { discordBody, standardBody } from '../../src/alerts/channels/webhook.ts';
+import { pagerdutyEvent } from '../../src/alerts/channels/pagerduty.ts';
 
 // The chat and paging channels of docs/alerts.md end to end: set up through the
 // preferences API (secrets masked in every answer), a test send each, then one
@@ -142,7 +146,7 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     const inc = incident('github', { impact: 'critical', title: 'Git operations failing' });
     await emit(t, 'incident.created', inc);
     await t.app.alerts.runOnce();
-    await emit(t, 'incident.updated', { ...inc, status: 'identified', updates: [{ status: 'identified', body: 'Fix is rolling out', createdAt: new Date().toISOString() }] });
+    await emit(t, 'incident.updated', { ...inc, status: 'monitoring', updates: [{ status: 'monitoring', body: 'Fix is rolling out', createdAt: new Date().toISOString() }] });
     await t.app.alerts.runOnce();
     await emit(t, 'incident.resolved', { ...inc, status: 'resolved' });
     await t.app.alerts.runOnce();
@@ -151,7 +155,7 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     const alert = opsgenie.alerts.get(alias);
     assert.ok(alert, 'created with alias = the incident');
     assert.equal(alert.priority, 'P1');
-    assert.deepEqual(alert.notes, ['[identified] Fix is rolling out']);
+    assert.deepEqual(alert.notes, ['[monitoring] Fix is rolling out']);
     assert.equal(alert.status, 'closed');
     const paths = ops.requests.slice(-3).map((r) => r.path);
     assert.deepEqual(paths, ['/v2/alerts', `/v2/alerts/${encodeURIComponent(alias)}/notes?identifierType=alias`, `/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`]);
@@ -231,5 +235,35 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     assert.equal(del.body.preferences.slack.enabled, false);
     assert.ok(workspace.state.revoked.has(SLACK.botToken), 'token revoked at Slack');
     assert.equal((await t.app.services.repos.preferences.get(u.id)).channelSecrets.slackBotToken, null);
+  });
+
+  test('every body sent matches its schema in the OpenAPI document (x-webhooks)', async () => {
+    const doc = (await getJson(`${t.url}/openapi.json`)).body;
+    for (const [name, op] of Object.entries<any>(doc['x-webhooks'])) {
+      const ref: string = op.post.requestBody.content['application/json'].schema.$ref;
+      assert.ok(doc.components.schemas[ref.split('/').pop()!], `${name}: ${ref} is a component`);
+    }
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true, logger: false });
+    addFormats.default(ajv);
+    ajv.addSchema(doc, 'doc');
+    const check = (schema: string, body: unknown) => {
+      const v = ajv.compile({ $ref: `doc#/components/schemas/${schema}` });
+      assert.ok(v(body), `${schema}: ${JSON.stringify(v.errors)}\n${JSON.stringify(body).slice(0, 500)}`);
+    };
+    const parsed = (r: HttpReceiver) => r.requests.filter((q) => q.body).map((q) => JSON.parse(q.body));
+    for (const b of parsed(teams)) check('TeamsMessage', b);
+    for (const b of parsed(chat)) check('GoogleChatMessage', b);
+    for (const b of parsed(slackHook)) check('SlackMessage', b);
+    for (const q of ops.requests) check(q.path === '/v2/alerts' ? 'OpsgenieCreateAlert' : 'OpsgenieNote', JSON.parse(q.body));
+    // The Slack app's chat.postMessage arguments (form-encoded, blocks as JSON).
+    const m = workspace.state.messages[0]!;
+    check('SlackMessage', { text: m.text, blocks: m.blocks, channel: m.channel, unfurl_links: false, unfurl_media: false });
+    const rows = await t.app.services.repos.deliveries.listForUser(u.id, { channels: ['teams'], limit: 5 });
+    assert.ok(rows.length > 0);
+    for (const d of rows.filter((r) => !r.isTest)) {
+      check('StandardWebhookBody', JSON.parse(standardBody(d)));
+      check('DiscordMessage', JSON.parse(discordBody(d)));
+      check('PagerDutyEvent', pagerdutyEvent(d, 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY12'));
+    }
   });
 });
