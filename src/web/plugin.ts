@@ -171,7 +171,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const extraSections = [
       inboxSection(),
       watchlistSection(watchlist, vendors),
-      notificationsSection(prefs.preferences, summary.account.email),
+      notificationsSection(prefs.preferences, summary.account.email, { slackInstall: app.services.slackInstall.available() }),
       feedSection(prefs.preferences),
       connectionsSection(),
     ];
