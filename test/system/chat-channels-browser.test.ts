@@ -70,9 +70,9 @@ test('Teams, Google Chat, Opsgenie and Slack set up from the account page', asyn
 
   await page.goto('/account#notifications');
   await page.getByLabel('Post alerts to a Teams channel').check();
-  await page.getByLabel('Workflows webhook URL').fill(teamsUrl);
+  await page.getByLabel('Teams workflow address').fill(teamsUrl);
   await page.getByLabel('Post alerts to a Google Chat space').check();
-  await page.getByLabel('Space webhook URL').fill(chatUrl);
+  await page.getByLabel('Google Chat space address').fill(chatUrl);
   await page.getByLabel('Open Opsgenie alerts for incidents').check();
   await page.getByLabel('API integration key').fill(OPSGENIE_KEY);
   await page.getByLabel('Region').selectOption('eu');

@@ -110,7 +110,7 @@ function chatFieldsets(p: PreferencesView): Html {
   return html`<fieldset class="channel" id="channel-teams">
         <legend>Microsoft Teams</legend>
         ${enabledBox('teams', 'Post alerts to a Teams channel', p.teams.enabled)}
-        ${secretField('pref-teams-url', 'teams.webhook_url', 'Workflows webhook URL', p.teams.webhook_url, 'In Teams: Workflows, “Post to a channel when a webhook request is received”; paste the URL it gives.', 'https://…/workflows/…/invoke?…&sig=…')}
+        ${secretField('pref-teams-url', 'teams.webhook_url', 'Teams workflow address', p.teams.webhook_url, 'In Teams: Workflows, “Post to a channel when a webhook request is received”; paste the URL it gives.', 'https://…/workflows/…/invoke?…&sig=…')}
         ${vendorsField('pref-teams-vendors', 'teams', p.teams.vendors)}
         ${testButton('teams', 'Teams card')}
       </fieldset>
@@ -118,7 +118,7 @@ function chatFieldsets(p: PreferencesView): Html {
       <fieldset class="channel" id="channel-google_chat">
         <legend>Google Chat</legend>
         ${enabledBox('google_chat', 'Post alerts to a Google Chat space', p.google_chat.enabled)}
-        ${secretField('pref-google-chat-url', 'google_chat.webhook_url', 'Space webhook URL', p.google_chat.webhook_url, 'In the space: Apps & integrations, Webhooks; each incident gets its own thread.', 'https://chat.googleapis.com/v1/spaces/…')}
+        ${secretField('pref-google-chat-url', 'google_chat.webhook_url', 'Google Chat space address', p.google_chat.webhook_url, 'In the space: Apps & integrations, Webhooks; each incident gets its own thread.', 'https://chat.googleapis.com/v1/spaces/…')}
         ${vendorsField('pref-google-chat-vendors', 'google_chat', p.google_chat.vendors)}
         ${testButton('google_chat', 'Google Chat message')}
       </fieldset>
