@@ -171,33 +171,22 @@ export function normalizeStored(raw: unknown): StoredPreferences {
 
 const unique = (list: string[]) => [...new Set(list)];
 
-/** Read-only and secret fields never go into the stored document. */
+/** Read-only and secret fields of each channel: never in the stored document. */
+const NOT_SETTINGS: Record<string, readonly string[]> = {
+  webhook: ['secret', 'previous_secret_expires_at'],
+  pagerduty: ['routing_key'],
+  rss: ['feed_url'],
+  teams: ['webhook_url'],
+  google_chat: ['webhook_url'],
+  opsgenie: ['api_key'],
+};
+
 function settingsPart(patch: PreferencesPatch): unknown {
-  const { slack_connection: _sc, webhook, pagerduty, rss, teams, google_chat, opsgenie, ...rest } = patch;
+  const { slack_connection: _sc, ...rest } = patch;
   const out: Record<string, unknown> = { ...rest };
-  if (webhook) {
-    const { secret: _s, previous_secret_expires_at: _p, ...w } = webhook;
-    out.webhook = w;
-  }
-  if (pagerduty) {
-    const { routing_key: _k, ...p } = pagerduty;
-    out.pagerduty = p;
-  }
-  if (rss) {
-    const { feed_url: _f, ...r } = rss;
-    out.rss = r;
-  }
-  if (teams) {
-    const { webhook_url: _u, ...x } = teams;
-    out.teams = x;
-  }
-  if (google_chat) {
-    const { webhook_url: _u, ...x } = google_chat;
-    out.google_chat = x;
-  }
-  if (opsgenie) {
-    const { api_key: _k, ...x } = opsgenie;
-    out.opsgenie = x;
+  for (const [key, fields] of Object.entries(NOT_SETTINGS)) {
+    const value = (rest as Record<string, unknown>)[key];
+    if (isPlainObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([k]) => !fields.includes(k)));
   }
   return out;
 }

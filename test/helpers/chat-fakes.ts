@@ -12,6 +12,16 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   headers: { 'content-type': 'application/json', ...headers },
 });
 
+/** Settings of an app whose Slack app (client id/secret) and Slack API are the fake at `slackUrl`. */
+export function slackAppEnv(slackUrl: string, app: { clientId: string; clientSecret: string }): Record<string, string> {
+  return {
+    SLACK_CLIENT_ID: app.clientId,
+    SLACK_CLIENT_SECRET: app.clientSecret,
+    SLACK_API_URL: `${slackUrl}/api/`,
+    SLACK_OAUTH_URL: `${slackUrl}/oauth/v2/authorize`,
+  };
+}
+
 /** A Slack workspace: one app install (client credentials + code), its bot token, members and channels. */
 export function slackWorkspace(o: {
   clientId: string;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
 import { emit, incident } from '../helpers/alerts.ts';
-import { googleChatReply, opsgenieReply, slackWorkspace, teamsWorkflowReply } from '../helpers/chat-fakes.ts';
+import { googleChatReply, opsgenieReply, slackAppEnv, slackWorkspace, teamsWorkflowReply } from '../helpers/chat-fakes.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
 import { createUser, loginCookie, send, type TestUser } from '../helpers/users.ts';
 import { Ajv } from 'ajv';
@@ -49,10 +49,7 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
         DELIVER: 'off',
         OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
         OPSGENIE_API_URL: ops.url,
-        SLACK_CLIENT_ID: SLACK.clientId,
-        SLACK_CLIENT_SECRET: SLACK.clientSecret,
-        SLACK_API_URL: `${slackApi.url}/api/`,
-        SLACK_OAUTH_URL: `${slackApi.url}/oauth/v2/authorize`,
+        ...slackAppEnv(slackApi.url, SLACK),
         DELIVERY_TIMEOUT_MS: '3000',
       },
     });

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { login, userWithKey } from '../helpers/access.ts';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
 import { launchBrowser, newPage } from '../helpers/browser.ts';
-import { googleChatReply, opsgenieReply, slackWorkspace, teamsWorkflowReply } from '../helpers/chat-fakes.ts';
+import { googleChatReply, opsgenieReply, slackAppEnv, slackWorkspace, teamsWorkflowReply } from '../helpers/chat-fakes.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
 
 // The account page sets up every chat and paging channel in a real browser:
@@ -41,10 +41,7 @@ before(async () => {
       DELIVER: 'off',
       OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
       OPSGENIE_API_URL: ops.url,
-      SLACK_CLIENT_ID: SLACK.clientId,
-      SLACK_CLIENT_SECRET: SLACK.clientSecret,
-      SLACK_API_URL: `${slack.url}/api/`,
-      SLACK_OAUTH_URL: `${slack.url}/oauth/v2/authorize`,
+      ...slackAppEnv(slack.url, SLACK),
     },
   });
   callback = `${t.url}/api/v1/infrastructure/slack/oauth/callback`;
