@@ -211,8 +211,8 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
         d.metrics?.deliveryAttempt(row.channel, attemptOutcome);
         // Lag from the event's detection (its occurredAt: the poll that found the change).
         if (status === 'succeeded') d.metrics?.delivered(row.channel, (d.clock.now().getTime() - Date.parse(row.occurredAt)) / 1000);
-        const ch = row.channel as 'webhook' | 'teams' | 'google_chat';
-        if (outcome.disableChannel && (ch === 'webhook' || ch === 'teams' || ch === 'google_chat')) {
+        const ch = row.channel as 'webhook' | 'teams' | 'google_chat' | 'slack';
+        if (outcome.disableChannel && (ch === 'webhook' || ch === 'teams' || ch === 'google_chat' || ch === 'slack')) {
           try {
             await d.preferences.update(row.userId, d.clock.now(), (s) => ({
               ...s,

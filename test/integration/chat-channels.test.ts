@@ -226,6 +226,13 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     assert.equal(workspace.state.updates.at(-1)!.ts, inChannel[0]!.ts, 'the first message is updated');
     assert.match(workspace.state.updates.at(-1)!.text, /resolved/i);
 
+    // The app removed on Slack's side: the token stops working, Slack alerts are switched off.
+    workspace.state.revoked.add(SLACK.botToken);
+    await emit(t, 'incident.created', incident('github', { title: 'After removal' }));
+    await t.app.alerts.runOnce();
+    assert.equal((await getJson(`${t.api}/notification-preferences`, { headers: u.headers })).body.preferences.slack.enabled, false);
+    workspace.state.revoked.delete(SLACK.botToken);
+
     const del = await send(`${t.api}/notification-preferences/slack`, 'DELETE', u.headers);
     assert.equal(del.status, 200, JSON.stringify(del.body));
     assert.equal(del.body.preferences.slack_connection.connected, false);

@@ -55,6 +55,9 @@ export function slackMessage(d: Delivery): { text: string; blocks: unknown[] } {
   return { text, blocks };
 }
 
+/** The workspace removed the app or the token: the user's Slack alerts are switched off until they reinstall. */
+const TOKEN_GONE = new Set(['token_revoked', 'invalid_auth', 'account_inactive', 'token_expired']);
+
 /** Slack mrkdwn control characters in upstream text. */
 const escapeMrkdwn = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -141,6 +144,13 @@ export function slackChannel(o: {
         }
         if (e.code === ErrorCode.PlatformError) {
           const code = e.data?.error ?? 'unknown_error';
+          if (target.token && TOKEN_GONE.has(code)) {
+            return failed(`Slack error: ${code} (the workspace token no longer works: Slack alerts switched off; reinstall the app)`, {
+              statusCode: 200,
+              permanent: true,
+              disableChannel: true,
+            });
+          }
           return failed(`Slack error: ${code}`, { statusCode: 200, permanent: PERMANENT.has(code) });
         }
         if (e.code === ErrorCode.HTTPError) return failed(`HTTP ${e.statusCode ?? '?'}`, { statusCode: e.statusCode ?? null });
