@@ -138,10 +138,10 @@ export async function accessBench(args: string[]) {
     });
   }
 
-  const used = await app.services.limiter.peek(`k:${(await app.services.keys.list(user.id))[0].id}`, [
+  const used = await app.services.limiter.peek(`u:${user.id}`, [
     { name: 'day', limit: 1_000_000_000, windowSeconds: 86_400 },
   ]);
-  console.log(`\nrequests counted by the limiter for the bench key today: ${used.windows[0].used}`);
+  console.log(`\nrequests counted by the limiter for the bench account today: ${used.windows[0].used}`);
   reportFigures('access', figures, { connections, seconds, rounds, limiter: config.redisUrl ? 'redis' : 'in-process' });
   await app.close();
   await store.close();

@@ -13,6 +13,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
+import { corsPlugin } from './http/plugins/cors.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
@@ -48,9 +49,12 @@ import { slackRoutes } from './http/routes/slack.ts';
 import { OUTBOUND_SCHEMAS } from './http/schemas/outbound.ts';
 import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
+import { ReadinessProblem } from './http/readiness.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
+import { badgeRoutes } from './http/routes/badges.ts';
+import { publicFeedRoutes } from './http/routes/public-feeds.ts';
 import type { StreamSlots } from './infra/stream-slots.ts';
 import { countedBus, memoryEventBus } from './events/bus.ts';
 import { redisEventBus } from './events/redis-bus.ts';
@@ -59,11 +63,13 @@ import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
 import { csrfPlugin } from './web/csrf.ts';
 import { webPlugin } from './web/plugin.ts';
+import { fastifyTrustProxy } from './http/trust-proxy.ts';
 
 export { API_PREFIX } from './http/paths.ts';
 
 export interface ReadinessCheck {
   name: string;
+  /** Throws when the dependency is not usable; a `ReadinessProblem` names the reason in the body. */
   check: () => Promise<void>;
   /** An optional dependency degrades the service but does not make it unready. */
   optional?: boolean;
@@ -110,7 +116,10 @@ export const appPlugin = fp(
     // onClose hooks run in reverse order: the store closes last.
     if (ownsStore) app.addHook('onClose', async () => store.close());
     // One registry per app: tests run many apps in one process.
-    const registry = createMetricsRegistry({ onCollectError: (err, metric) => app.log.warn({ err, metric }, 'metrics: collecting a figure failed') });
+    const registry = createMetricsRegistry({
+      onCollectError: (err, metric) => app.log.warn({ err, metric }, 'metrics: collecting a figure failed'),
+      componentSeries: config.metricsComponentSeries,
+    });
     const { metrics } = registry;
     app.decorate('metrics', metrics);
     const ingestLog = app.log.child({ component: 'ingest' });
@@ -164,7 +173,11 @@ export const appPlugin = fp(
     }
     const hub = new StreamHub({ bus, events: services.repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
     app.decorate('streams', { hub, slots: infra.streamSlots });
-    registry.observe({ pendingDeliveries: () => services.repos.deliveries.countPending(), openStreams: () => hub.size });
+    registry.observe({
+      pendingDeliveries: () => services.repos.deliveries.countPending(),
+      openStreams: () => hub.size,
+      vendorStatus: () => services.overview.statusFigures(config.metricsComponentSeries),
+    });
     // Before the server stops listening for connections to end: open streams are ended
     // with a last comment so their clients reconnect (elsewhere, when there is another instance).
     app.addHook('preClose', async () => hub.close());
@@ -181,6 +194,19 @@ export const appPlugin = fp(
     const checks: ReadinessCheck[] = [{ name: 'database', check: () => store.ping() }];
     // Without Redis, limits and cache run in-process: degraded, still ready.
     if (infra.redis) checks.push({ name: 'redis', check: infra.redis.ping, optional: true });
+    // A deployment that polls live is degraded while most sources fail or nothing
+    // has been polled successfully for a while (docs/operations.md "Source health").
+    if (config.ingest === 'live') {
+      const startedAt = clock.now();
+      checks.push({
+        name: 'ingest',
+        optional: true,
+        check: async () => {
+          const r = await services.health.readiness(startedAt);
+          if (r.problem) throw new ReadinessProblem(r.problem);
+        },
+      });
+    }
     app.decorate('readinessChecks', checks);
     app.decorate('envelope', async function <T>(items: T[], extra = {}) {
       const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
@@ -210,6 +236,7 @@ export const appPlugin = fp(
     await app.register(viewerPlugin);
     await app.register(csrfPlugin);
     await app.register(accessPlugin, { cache: infra.cache, requestId });
+    await app.register(corsPlugin);
     // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
     await app.register(mcpPlugin);
 
@@ -229,6 +256,8 @@ export const appPlugin = fp(
       { prefix: API_PREFIX },
     );
     await app.register(feedRoutes);
+    await app.register(badgeRoutes);
+    await app.register(publicFeedRoutes);
     await app.register(
       async (web) => {
         await web.register(authRoutes);
@@ -260,7 +289,7 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     },
     genReqId: requestId,
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1_048_576,
     // Answers given before routing (bad URL, broken HTTP) in the contract's error body.
     frameworkErrors: frameworkErrorHandler,

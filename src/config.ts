@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { isPlan, type Plan, type PlanPolicy, PLANS } from './domain/plans.ts';
 
@@ -6,6 +7,8 @@ import { isPlan, type Plan, type PlanPolicy, PLANS } from './domain/plans.ts';
 
 export type Role = 'api' | 'ingest' | 'deliver';
 export const ROLES: readonly Role[] = ['api', 'ingest', 'deliver'];
+
+export type TrustProxy = false | number | string[];
 
 export interface Config {
   port: number;
@@ -23,7 +26,12 @@ export interface Config {
   requireApiKey: boolean;
   webOrigins: string[];
   apiKeyMinPlan: Plan;
-  trustProxy: boolean;
+  /**
+   * Which peers may set X-Forwarded-For/-Proto/-Host (TRUST_PROXY): false = none, a
+   * number = that many proxy hops in front, a list = those addresses/CIDRs. Never
+   * "every hop" (docs/security.md, "Client address behind proxies").
+   */
+  trustProxy: TrustProxy;
   ingest: 'live' | 'off';
   outboundAllowPrivate: string[];
   demo: boolean;
@@ -75,6 +83,12 @@ export interface Config {
   deliveryConcurrency: number;
   /** Deadline of one delivery attempt: connect, send, answer (DELIVERY_TIMEOUT_MS). */
   deliveryTimeoutMs: number;
+  /** Sends in flight at once to one receiver (webhook, Teams or Google Chat host, or PagerDuty / Opsgenie / Slack / SMTP) in this process (DELIVERY_HOST_CONCURRENCY). */
+  deliveryHostConcurrency: number;
+  /** Alerts per user and push channel per flood window; beyond it one summary (ALERT_FLOOD_LIMIT). */
+  alertFloodLimit: number;
+  /** Length of the flood window (ALERT_FLOOD_WINDOW_SECONDS). */
+  alertFloodWindowSeconds: number;
   /** SMTP server for e-mail alerts (smtp:// or smtps://); null = e-mail channel off. */
   smtpUrl: string | null;
   /** From address of alert e-mails. */
@@ -98,6 +112,13 @@ export interface Config {
   opsgenieApiUrl: string | null;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null = the endpoint is open. */
   metricsToken: string | null;
+  /** Expose vis_component_status on /metrics (METRICS_COMPONENT_SERIES); off by default for its cardinality. */
+  metricsComponentSeries: boolean;
+  /**
+   * Origins whose pages may read public GET routes (CORS_ORIGINS): a list of origins,
+   * `*` for any, or empty = no CORS headers at all (docs/integrations.md).
+   */
+  corsOrigins: '*' | string[];
   /** Migrate and load the catalog on start (the CLI turns this off for `migrate`). */
   autoMigrate: boolean;
 }
@@ -120,6 +141,42 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (/^(1|true|yes|on)$/i.test(v)) return true;
   if (/^(0|false|no|off)$/i.test(v)) return false;
   throw new ConfigError(name, `expected true or false, got '${v}'`);
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [addr, prefix, extra] = entry.split('/');
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `false` (default) = no proxy, the socket address is the client; an
+ * integer = hops of proxies in front (the client is that many entries from the right
+ * of X-Forwarded-For, so entries a client writes itself further left are ignored);
+ * a comma-separated list of proxy addresses/CIDRs (or loopback, linklocal,
+ * uniquelocal). `true` means one hop: trusting every hop would let any client pick
+ * its address, and with it a fresh anonymous quota.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const v = (env.TRUST_PROXY ?? '').trim();
+  if (v === '' || /^(0|false|no|off)$/i.test(v)) return false;
+  if (/^(true|yes|on)$/i.test(v)) return 1;
+  if (/^\d+$/.test(v)) {
+    const n = Number(v);
+    if (n < 1 || n > 10) throw new ConfigError('TRUST_PROXY', `a hop count must be between 1 and 10, got ${n}`);
+    return n;
+  }
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.find((e) => !proxyAddress(e));
+  if (bad !== undefined) {
+    throw new ConfigError('TRUST_PROXY', `expected false, a hop count (1..10) or a comma-separated list of proxy addresses/CIDRs; '${bad}' is none of these`);
+  }
+  return entries;
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -211,6 +268,24 @@ function optional(env: Env, name: string, re: RegExp, what: string): string | nu
   return v;
 }
 
+function corsOrigins(env: Env): '*' | string[] {
+  const items = list(env, 'CORS_ORIGINS');
+  if (items.includes('*')) {
+    if (items.length > 1) throw new ConfigError('CORS_ORIGINS', "'*' cannot be combined with named origins");
+    return '*';
+  }
+  return items.map((o) => {
+    let u: URL;
+    try {
+      u = new URL(o);
+    } catch {
+      throw new ConfigError('CORS_ORIGINS', `'${o}' is not an origin URL`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ConfigError('CORS_ORIGINS', `'${o}' is not an http(s) origin`);
+    return u.origin;
+  });
+}
+
 function metricsToken(env: Env): string | null {
   const v = env.METRICS_TOKEN;
   if (v === undefined || v === '') return null;
@@ -280,7 +355,7 @@ export function loadConfig(env: Env = process.env): Config {
       }
     }),
     apiKeyMinPlan: minPlan,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     ingest,
     outboundAllowPrivate: list(env, 'OUTBOUND_ALLOW_PRIVATE'),
     demo,
@@ -310,6 +385,9 @@ export function loadConfig(env: Env = process.env): Config {
     deliver: bool(env, 'DELIVER', true),
     deliveryConcurrency: int(env, 'DELIVERY_CONCURRENCY', 128, 1, 2048),
     deliveryTimeoutMs: int(env, 'DELIVERY_TIMEOUT_MS', 15_000, 100, 120_000),
+    deliveryHostConcurrency: int(env, 'DELIVERY_HOST_CONCURRENCY', Math.ceil(int(env, 'DELIVERY_CONCURRENCY', 128, 1, 2048) / 4), 1, 2048),
+    alertFloodLimit: int(env, 'ALERT_FLOOD_LIMIT', 30, 1, 100_000),
+    alertFloodWindowSeconds: int(env, 'ALERT_FLOOD_WINDOW_SECONDS', 900, 10, 86_400),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     emailFrom: emailFrom(env),
     slackBotToken: slackToken(env),
@@ -322,6 +400,8 @@ export function loadConfig(env: Env = process.env): Config {
     slackOAuthUrl: url(env, 'SLACK_OAUTH_URL', ['http:', 'https:']) ?? 'https://slack.com/oauth/v2/authorize',
     opsgenieApiUrl: url(env, 'OPSGENIE_API_URL', ['http:', 'https:']),
     metricsToken: metricsToken(env),
+    corsOrigins: corsOrigins(env),
+    metricsComponentSeries: bool(env, 'METRICS_COMPONENT_SERIES', false),
     autoMigrate: true,
   };
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
 import type { StoredEvent } from '../domain/events.ts';
+import { emailAddressStatus } from '../domain/preferences.ts';
+import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import type { Impact } from '../domain/records.ts';
 import type { Clock } from '../services/context.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
@@ -14,13 +16,12 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 // re-reads the same events, a crash after it has nothing left to do, and the
 // unique (event, user, channel) index makes a repeat harmless either way.
 //
-// Sequence numbers are handed out before commit, so on PostgreSQL a later event
-// can become visible before an earlier one. A gap in the sequence is therefore
-// waited for (GAP_GRACE_MS) before it is skipped: a transaction that is still
-// committing gets its events dispatched, one that rolled back leaves a gap for good.
+// Sequence numbers follow commit order (docs/reliability.md, event order): once
+// the dispatcher reads an event, every lower-numbered one is readable too and no
+// transaction still open can commit below it. So the cursor simply moves to the
+// last event read; no gap is ever waited for, and none is ever skipped.
 
 export const DISPATCH_CURSOR = 'alerts';
-const GAP_GRACE_MS = 5_000;
 const BATCH = 200;
 const USER_CHUNK = 1_000;
 
@@ -31,6 +32,8 @@ export interface DispatcherDeps {
   preferences: PreferencesRepository;
   clock: Clock;
   available: ChannelAvailability;
+  /** Alerts per user and push channel per window; beyond it one summary (src/alerts/flood-cap.ts). */
+  floodCap?: FloodCap;
 }
 
 export const newDeliveryId = () => `dlv_${randomUUID().replace(/-/g, '')}`;
@@ -48,7 +51,31 @@ async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promis
   return out;
 }
 
-/** Delivery rows for a batch of events: a fixed number of queries per distinct vendor. */
+const hostOf = (url: string | null): string | null => {
+  if (!url) return null;
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Fair-share key of a row (docs/alerts.md): the host with port of a URL channel
+ * (webhook, Teams, Google Chat), else the channel's one service (PagerDuty,
+ * Opsgenie, Slack, SMTP); none for the stored channels.
+ */
+export function receiverOf(channel: AlertChannel, state: Pick<PreferencesState, 'settings' | 'channelSecrets'>): string | null {
+  if (channel === 'webhook') return hostOf(state.settings.webhook.url);
+  if (channel === 'teams') return hostOf(state.channelSecrets.teamsWebhookUrl);
+  if (channel === 'google_chat') return hostOf(state.channelSecrets.googleChatWebhookUrl);
+  return (STORED_CHANNELS as readonly string[]).includes(channel) ? null : channel;
+}
+
+/**
+ * Delivery rows for a batch of events: a fixed number of queries per distinct
+ * vendor. With a flood cap, rows beyond it are replaced by summary rows (no event).
+ */
 export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<NewDelivery[]> {
   const vendors = [...new Set(events.map((e) => e.vendor))];
   const watchers = await d.watchlist.watchers(vendors);
@@ -61,6 +88,9 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
   }
   const allUsers = [...new Set([...candidates.values()].flatMap((s) => [...s]))];
   const prefs = await preferencesOf(d.preferences, allUsers);
+  // An e-mail address not confirmed by link may still be the account's own (saved before confirmation existed).
+  const unproven = [...prefs].filter(([, s]) => s.settings.email.enabled && !emailProven(s, null)).map(([id]) => id);
+  const accountEmails = unproven.length ? await d.deliveries.userEmails(unproven) : new Map<string, string>();
   const now = d.clock.now().toISOString();
   const rows: NewDelivery[] = [];
   for (const e of events) {
@@ -85,6 +115,7 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
           hasTeamsUrl: Boolean(state.channelSecrets.teamsWebhookUrl),
           hasGoogleChatUrl: Boolean(state.channelSecrets.googleChatWebhookUrl),
           hasOpsgenieKey: Boolean(state.channelSecrets.opsgenieApiKey),
+          emailProven: emailProven(state, accountEmails.get(userId) ?? null),
         },
         d.available,
       );
@@ -103,12 +134,18 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
           // In-app and feed items are stored, not sent: they are done when written.
           status: stored ? 'succeeded' : 'pending',
           nextAttemptAt: stored ? null : now,
+          receiver: receiverOf(channel, state),
         });
       }
     }
   }
-  return rows;
+  if (!d.floodCap) return rows;
+  const capped = await applyFloodCap(rows, d.deliveries, d.floodCap, d.clock.now());
+  return [...capped.rows, ...capped.summaries];
 }
+
+const emailProven = (s: PreferencesState, accountEmail: string | null) =>
+  emailAddressStatus(s.settings.email.address, accountEmail, s.emailConfirmedAddress) === 'confirmed';
 
 export interface Dispatcher {
   /** Creates the cursor at the end of the log unless it exists (only new events alert). */
@@ -117,11 +154,8 @@ export interface Dispatcher {
   runOnce(): Promise<number>;
 }
 
-export function createDispatcher(d: DispatcherDeps, o: { batch?: number; gapGraceMs?: number } = {}): Dispatcher {
+export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}): Dispatcher {
   const batch = o.batch ?? BATCH;
-  const grace = o.gapGraceMs ?? GAP_GRACE_MS;
-  // First time each missing sequence number was noticed (process-local; a restart waits again).
-  const gapSeen = new Map<number, number>();
   let initialised = false;
 
   const init = async () => {
@@ -138,25 +172,12 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number; gapGrac
         const cursor = await d.deliveries.cursor(DISPATCH_CURSOR);
         const events = await d.events.after(cursor, batch);
         if (!events.length) return created;
-        const take: StoredEvent[] = [];
-        let expected = cursor + 1;
-        for (const e of events) {
-          if (e.seq !== expected) {
-            const seen = gapSeen.get(expected) ?? Date.now();
-            gapSeen.set(expected, seen);
-            if (Date.now() - seen < grace) break;
-            gapSeen.delete(expected);
-          }
-          take.push(e);
-          expected = e.seq + 1;
-        }
-        if (!take.length) return created;
-        const rows = await deliveriesFor(take, d);
-        const last = take[take.length - 1]!.seq;
+        const rows = await deliveriesFor(events, d);
+        const last = events[events.length - 1]!.seq;
         const committed = await d.deliveries.commitDispatch(DISPATCH_CURSOR, cursor, last, rows, d.clock.now());
         if (committed) created += rows.length;
         // Not committed: another dispatcher moved the cursor; read again from there.
-        if (committed && (take.length < events.length || events.length < batch)) return created;
+        if (committed && events.length < batch) return created;
       }
     },
   };

@@ -4,6 +4,7 @@ import type { EventBus } from '../events/bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../services/context.ts';
 import type { Repositories } from '../services/index.ts';
+import type { ConfirmationMailer } from '../services/preferences-service.ts';
 import { emailChannel } from './channels/email.ts';
 import { pagerdutyChannel } from './channels/pagerduty.ts';
 import { slackChannel } from './channels/slack.ts';
@@ -26,6 +27,8 @@ export interface AlertRuntime {
   dispatcher: Dispatcher;
   worker: DeliveryWorker;
   available: ChannelAvailability;
+  /** Confirmation messages of e-mail addresses, through the e-mail channel; null without SMTP. */
+  confirmationMailer: ConfirmationMailer | null;
   /** Background dispatch and delivery. */
   start(): Promise<void>;
   /**
@@ -63,7 +66,8 @@ export function createAlertRuntime(o: {
     // Always on: users send with their own workspace's bot token (or the server's SLACK_BOT_TOKEN).
     slack: slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }),
   };
-  if (config.smtpUrl) channels.email = emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs });
+  const email = config.smtpUrl ? emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs }) : null;
+  if (email) channels.email = email;
   const available: ChannelAvailability = { email: Boolean(channels.email), slack: true };
 
   const dispatcher = createDispatcher({
@@ -73,6 +77,7 @@ export function createAlertRuntime(o: {
     preferences: repos.preferences,
     clock,
     available,
+    floodCap: { limit: config.alertFloodLimit, windowMs: config.alertFloodWindowSeconds * 1000 },
   });
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,
@@ -81,6 +86,7 @@ export function createAlertRuntime(o: {
     channels,
     timeoutMs: config.deliveryTimeoutMs,
     concurrency: config.deliveryConcurrency,
+    receiverConcurrency: config.deliveryHostConcurrency,
     log: o.log,
     metrics: o.metrics,
   });
@@ -117,6 +123,7 @@ export function createAlertRuntime(o: {
     dispatcher,
     worker,
     available,
+    confirmationMailer: email ? (to, link, expiresAt) => email.sendConfirmation(to, link, expiresAt) : null,
     async start() {
       await dispatcher.init();
       running = true;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { MAX_ATTEMPTS, nextRetryDelay, type PushChannel } from '../domain/alerts.ts';
+import { emailAddressStatus } from '../domain/preferences.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../services/context.ts';
 import type { Completion, DeliveriesRepository, Delivery } from '../store/repositories/deliveries-repository.ts';
@@ -25,6 +26,12 @@ export interface WorkerDeps {
   timeoutMs: number;
   /** Sends in flight at once. */
   concurrency: number;
+  /**
+   * Sends in flight at once to one receiver (a row's `receiver`: webhook host, or the
+   * channel's service), so slow receivers cannot hold every slot (docs/alerts.md
+   * "Fair share per receiver"). Per process; unset = no bound.
+   */
+  receiverConcurrency?: number;
   /** How often to look for due rows when nothing wakes the worker. */
   pollMs?: number;
   log?: { warn(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void };
@@ -43,6 +50,30 @@ export interface SendReport {
 
 const FLUSH_MS = 5;
 const CLAIM_BATCH_MIN = 16;
+/** How long claims stay narrowed after rows were given back for a busy receiver. */
+const NARROW_MS = 1_000;
+
+/**
+ * Splits claimed rows into those this worker sends now and those over their
+ * receiver's share (given back at once). `busy`: sends in flight per receiver.
+ */
+export function withinShare<T extends { receiver: string | null }>(rows: T[], busy: ReadonlyMap<string, number>, share: number): { send: T[]; giveBack: T[] } {
+  const taken = new Map<string, number>();
+  const send: T[] = [];
+  const giveBack: T[] = [];
+  for (const r of rows) {
+    if (r.receiver === null) {
+      send.push(r);
+      continue;
+    }
+    const n = (busy.get(r.receiver) ?? 0) + (taken.get(r.receiver) ?? 0);
+    if (n < share) {
+      taken.set(r.receiver, (taken.get(r.receiver) ?? 0) + 1);
+      send.push(r);
+    } else giveBack.push(r);
+  }
+  return { send, giveBack };
+}
 
 /** The lease of a claimed row: longer than any send can take, so a live worker never loses it. */
 export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
@@ -92,6 +123,10 @@ export function resolveTarget(d: Delivery, s: PreferencesState, email: string | 
       return { channel: 'opsgenie', apiKey: s.channelSecrets.opsgenieApiKey, region: p.opsgenie.region };
     case 'email': {
       if (!d.isTest && !p.email.enabled) return 'e-mail disabled';
+      // Only an address its owner proved receives anything, test alerts included (docs/alerts.md).
+      if (emailAddressStatus(p.email.address, email, s.emailConfirmedAddress) !== 'confirmed') {
+        return 'e-mail address not confirmed: follow the link sent to it';
+      }
       const to = p.email.address ?? email;
       return to ? { channel: 'email', to } : 'no e-mail address';
     }
@@ -122,6 +157,27 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   const owner = `w_${randomUUID()}`;
   const random = d.random ?? Math.random;
   let inFlight = 0;
+  /** Sends in flight per receiver (fair share). */
+  const busy = new Map<string, number>();
+  const share = d.receiverConcurrency ?? Number.POSITIVE_INFINITY;
+  const halfShare = Math.max(1, Math.floor(share / 2));
+  /** Until when claims are narrowed after a give-back (performance.now() ms). */
+  let narrowUntil = 0;
+  /** The skipped receivers of the last claim that found nothing, or null. */
+  let idleWhileSkipping: string | null = null;
+  /** Wake-ups and the poll tick look again whatever was skipped. */
+  const poke = () => {
+    idleWhileSkipping = null;
+    pump();
+  };
+  const settle = (receiver: string | null) => {
+    if (receiver === null) return;
+    const n = (busy.get(receiver) ?? 1) - 1;
+    if (n > 0) busy.set(receiver, n);
+    else busy.delete(receiver);
+  };
+  // Small pools claim in smaller batches, so slots freed by a busy receiver's share are used.
+  const claimBatchMin = Math.min(CLAIM_BATCH_MIN, Math.max(1, Math.floor(d.concurrency / 4)));
   let stopping = false;
   let timer: NodeJS.Timeout | null = null;
   let pumping = false;
@@ -270,14 +326,34 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   async function claimAndSend(): Promise<number> {
     const free = d.concurrency - inFlight;
     // Claim in batches: one claim statement per several freed slots, not one per slot.
-    if (free <= 0 || (inFlight > 0 && free < Math.min(CLAIM_BATCH_MIN, d.concurrency))) return 0;
+    if (free <= 0 || (inFlight > 0 && free < claimBatchMin)) return 0;
     const now = d.clock.now();
-    const rows = await d.deliveries.claim(owner, free, now, new Date(now.getTime() + leaseMs(d.timeoutMs)));
+    // Receivers using their whole share are skipped; rows of one claim beyond a share are
+    // given back. After a give-back, claims are narrowed for a while (at most half a share,
+    // skipping receivers with less than that free), so a busy receiver's rows are not
+    // claimed and given back over and over (docs/alerts.md "Fair share per receiver").
+    const narrow = performance.now() < narrowUntil;
+    const limit = narrow ? Math.min(free, halfShare) : free;
+    const room = narrow ? share - halfShare : share - 1;
+    const full = [...busy].filter(([, n]) => n > room).map(([k]) => k);
+    // A claim that found nothing besides the skipped receivers is not repeated on every
+    // result of theirs: only when the skipped set changes, new rows exist (wake) or the poll ticks.
+    const skipped = full.join('\n');
+    if (full.length && idleWhileSkipping === skipped) return 0;
+    const claimed = await d.deliveries.claim(owner, limit, now, new Date(now.getTime() + leaseMs(d.timeoutMs)), full);
+    idleWhileSkipping = claimed.length === 0 && full.length ? skipped : null;
+    const { send: rows, giveBack } = withinShare(claimed, busy, share);
+    if (giveBack.length) {
+      narrowUntil = performance.now() + NARROW_MS;
+      await d.deliveries.release(owner, giveBack.map((r) => r.id), now);
+    }
     if (!rows.length) return 0;
     inFlight += rows.length;
-    let reported = 0;
-    const task = sendRows(rows, MAX_ATTEMPTS, (c) => {
-      reported++;
+    for (const r of rows) if (r.receiver !== null) busy.set(r.receiver, (busy.get(r.receiver) ?? 0) + 1);
+    const unreported = new Set(rows);
+    const task = sendRows(rows, MAX_ATTEMPTS, (c, report) => {
+      unreported.delete(report.delivery);
+      settle(report.delivery.receiver);
       pending.push(c);
       inFlight--;
       scheduleFlush();
@@ -288,7 +364,8 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
       })
       .then(() => {
         // Rows that were not attempted (preferences could not be read) stay leased; free their slots.
-        inFlight -= rows.length - reported;
+        inFlight -= unreported.size;
+        for (const r of unreported) settle(r.receiver);
       })
       .finally(() => {
         running.delete(task);
@@ -324,11 +401,11 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     owner,
     start() {
       stopping = false;
-      timer = setInterval(pump, d.pollMs ?? 1_000);
+      timer = setInterval(poke, d.pollMs ?? 1_000);
       timer.unref();
       pump();
     },
-    wake: pump,
+    wake: poke,
     async stop(o = {}) {
       stopping = true;
       if (timer) clearInterval(timer);

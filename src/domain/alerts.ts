@@ -16,6 +16,9 @@ export type PushChannel = (typeof PUSH_CHANNELS)[number];
 export const STORED_CHANNELS = ['in_app', 'rss'] as const satisfies readonly AlertChannel[];
 export const isPushChannel = (c: string) => (PUSH_CHANNELS as readonly string[]).includes(c);
 
+/** Event type of a flood-cap summary (docs/alerts.md "Flood cap"). */
+export const HELD_EVENT_TYPE = 'alerts.held';
+
 /** What the dispatcher knows about an event when it picks recipients. */
 export interface AlertEvent {
   type: EventType;
@@ -34,6 +37,8 @@ export interface RecipientState {
   hasTeamsUrl: boolean;
   hasGoogleChatUrl: boolean;
   hasOpsgenieKey: boolean;
+  /** The e-mail address is the account's own or was confirmed (docs/alerts.md "Proven addresses"). */
+  emailProven: boolean;
 }
 
 /** Which channels this server can send on (SMTP and Slack are optional). */
@@ -92,7 +97,7 @@ export function channelsFor(event: AlertEvent, r: RecipientState, available: Cha
   if (s.teams.enabled && r.hasTeamsUrl && inScope(s.teams.vendors, event, r.watching)) out.push('teams');
   if (s.google_chat.enabled && r.hasGoogleChatUrl && inScope(s.google_chat.vendors, event, r.watching)) out.push('google_chat');
   if (available.slack && s.slack.enabled && r.slackConnected && inScope(s.slack.vendors, event, r.watching)) out.push('slack');
-  if (available.email && s.email.enabled && r.watching) out.push('email');
+  if (available.email && s.email.enabled && r.emailProven && r.watching) out.push('email');
   if (s.in_app.enabled && r.watching) out.push('in_app');
   if (s.rss.enabled && r.watching) out.push('rss');
   return out;

@@ -71,7 +71,8 @@ export interface StoredPreferences {
 
 export interface PreferencesPatch {
   in_app?: { enabled?: boolean };
-  email?: { enabled?: boolean; address?: string | null; digest?: EmailDigest };
+  /** `address_status` is read-only and ignored. */
+  email?: { enabled?: boolean; address?: string | null; digest?: EmailDigest; address_status?: unknown };
   slack?: { enabled?: boolean; channel?: string | null; vendors?: string[] | null };
   webhook?: {
     enabled?: boolean;
@@ -109,7 +110,7 @@ export interface SlackConnection {
 /** What the API shows: settings plus masked secrets and read-only fields. */
 export interface PreferencesView {
   in_app: { enabled: boolean };
-  email: { enabled: boolean; address: string | null; digest: EmailDigest };
+  email: { enabled: boolean; address: string | null; digest: EmailDigest; address_status: EmailAddressStatus };
   slack: { enabled: boolean; channel: string | null; vendors: string[] | null };
   slack_connection: SlackConnection;
   webhook: {
@@ -173,6 +174,7 @@ const unique = (list: string[]) => [...new Set(list)];
 
 /** Read-only and secret fields of each channel: never in the stored document. */
 const NOT_SETTINGS: Record<string, readonly string[]> = {
+  email: ['address_status'],
   webhook: ['secret', 'previous_secret_expires_at'],
   pagerduty: ['routing_key'],
   rss: ['feed_url'],
@@ -240,6 +242,17 @@ export function vendorSlugsIn(patch: PreferencesPatch): string[] {
 
 const EMAIL = /^[^\s@"<>()[\],;:\\]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 export const isEmailAddress = (v: string) => v.length <= 254 && EMAIL.test(v) && v.split('@')[0]!.length <= 64;
+
+/**
+ * Whether alerts may go to the e-mail channel's address (docs/alerts.md "Proven
+ * addresses"): the account's own address (none set, or the same one) is proven by
+ * the account itself; any other only once a confirmation link sent to it was followed.
+ */
+export type EmailAddressStatus = 'confirmed' | 'pending';
+export const sameEmail = (a: string | null, b: string | null) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+export function emailAddressStatus(address: string | null, accountEmail: string | null, confirmed: string | null): EmailAddressStatus {
+  return address === null || sameEmail(address, accountEmail) || sameEmail(address, confirmed) ? 'confirmed' : 'pending';
+}
 
 /** PagerDuty Events v2 routing (integration) keys are 32 characters. */
 const ROUTING_KEY = /^[A-Za-z0-9]{32}$/;

@@ -143,12 +143,20 @@ export interface SourceSnapshot {
    * incident missing from it can be treated as resolved.
    */
   incidentsAreCompleteUnresolvedSet?: boolean;
+  /**
+   * True when `maintenances` is the complete list of the vendor's maintenances not
+   * yet completed (Statuspage `summary.json`), so that one missing from it whose
+   * window is over can be treated as completed.
+   */
+  maintenancesAreCompleteOpenSet?: boolean;
 }
 
 export interface SourceHealth {
   lastSuccessAt: string | null;
   lastErrorAt: string | null;
   lastError: string | null;
+  /** A source has been failing past the threshold (docs/operations.md "Source health"). */
+  stale: boolean;
 }
 
 export interface VendorStatus {

@@ -1,4 +1,5 @@
 import type { Impact, IncidentRecord } from './records.ts';
+import type { ObservedSpan } from './source-health.ts';
 
 // Reliability statistics computed from stored incidents. Rules (docs/statistics.md):
 // - uptime: minutes covered by a major/critical incident count as down, minutes
@@ -7,8 +8,11 @@ import type { Impact, IncidentRecord } from './records.ts';
 // - MTTR: mean start→resolve time of incidents resolved in the window.
 // - badge: excellent >= 99.95 % and no critical incident, good >= 99.5 %,
 //   fair >= 99 %, else poor.
+// - only observed time counts: from the first successful poll onwards, without
+//   the current outage of our polling. No observed time = no uptime (`null`) and
+//   badge `unknown`: a vendor we never watched is not rated (docs/statistics.md).
 
-export const BADGES = ['excellent', 'good', 'fair', 'poor'] as const;
+export const BADGES = ['excellent', 'good', 'fair', 'poor', 'unknown'] as const;
 export type Badge = (typeof BADGES)[number];
 
 export interface VendorStats {
@@ -18,7 +22,8 @@ export interface VendorStats {
   byImpact: Record<Impact, number>;
   mttrMinutes: number | null;
   longestIncidentMinutes: number | null;
-  uptimePercent: number;
+  /** null when no part of the window was observed. */
+  uptimePercent: number | null;
   maintenanceCount: number;
   lastIncidentAt: string | null;
   badge: Badge;
@@ -68,7 +73,17 @@ export function uptimePercent(incidents: IncidentRecord[], since: Date, now: Dat
   return Math.round((1 - lost / windowMs) * 100_000) / 1000;
 }
 
-export function badgeFor(uptime: number, byImpact: Record<Impact, number>): Badge {
+/** Uptime over the part of [since, now] that `span` observed; null when none of it was. */
+export function observedUptimePercent(incidents: IncidentRecord[], since: Date, now: Date, span: ObservedSpan): number | null {
+  if (!span.from) return null;
+  const from = Math.max(since.getTime(), Date.parse(span.from));
+  const to = Math.min(now.getTime(), Date.parse(span.until));
+  if (to <= from) return null;
+  return uptimePercent(incidents, new Date(from), new Date(to));
+}
+
+export function badgeFor(uptime: number | null, byImpact: Record<Impact, number>): Badge {
+  if (uptime === null) return 'unknown';
   if (uptime >= 99.95 && byImpact.critical === 0) return 'excellent';
   if (uptime >= 99.5) return 'good';
   if (uptime >= 99) return 'fair';
@@ -82,6 +97,7 @@ export function computeVendorStats(
   maintenanceCount: number,
   since: Date,
   now: Date,
+  observed: ObservedSpan,
 ): VendorStats {
   const byImpact: Record<Impact, number> = { none: 0, minor: 0, major: 0, critical: 0 };
   let lastIncidentAt: string | null = null;
@@ -94,7 +110,7 @@ export function computeVendorStats(
     longest = longest === null ? d : Math.max(longest, d);
     if (i.resolvedAt) resolvedDurations.push(d);
   }
-  const uptime = uptimePercent(incidents, since, now);
+  const uptime = observedUptimePercent(incidents, since, now, observed);
   return {
     vendor,
     timePeriod,

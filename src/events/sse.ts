@@ -36,13 +36,9 @@ export function frame(id: number | null, event: string, data: unknown): Buffer {
   return Buffer.from(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-/**
- * An incident event as sent. `withId` is false for an event that committed after a
- * later-numbered one was already sent: without an `id:` line the client's resume
- * point stays at the higher number (see docs/stream.md, ordering).
- */
-export function eventFrame(e: StoredEvent, withId = true): Buffer {
-  return frame(withId ? e.seq : null, e.type, { type: e.type, occurredAt: e.occurredAt, incident: e.payload as Incident });
+/** An incident event as sent: always with its `id:`, a resume point that misses nothing (docs/stream.md, ordering). */
+export function eventFrame(e: StoredEvent): Buffer {
+  return frame(e.seq, e.type, { type: e.type, occurredAt: e.occurredAt, incident: e.payload as Incident });
 }
 
 export function snapshotFrame(seq: number, at: Date, items: Incident[], total: number): Buffer {

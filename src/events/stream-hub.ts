@@ -12,9 +12,11 @@ import type { StreamConnection } from './stream-connection.ts';
 // (a message lost or reordered by Redis pub/sub, a poll committed by another
 // instance while this one was disconnected) is completed from the event log
 // (`after(high)`), once for all clients, and a periodic check of the log's newest
-// sequence catches a tail the bus never announced. Events below `high` that were
-// never sent (a transaction that committed after a later-numbered one) are sent
-// once, without an `id:` line, so resume points never move backwards.
+// sequence catches a tail the bus never announced. Sequence numbers follow commit
+// order (docs/reliability.md, event order), so the log read after `high` is
+// complete up to whatever the bus announced: every event is sent once, in order,
+// with its `id:`, and an announced event at or below `high` was already sent
+// (or covered by every client's snapshot or replay) and is dropped as a repeat.
 
 export interface HubLog {
   info(obj: object, msg: string): void;
@@ -34,13 +36,10 @@ export interface StreamHubOptions {
 }
 
 const PAGE = 1000;
-/** How many sent sequence numbers are remembered to recognise late and duplicate deliveries. */
-const RECENT = 4096;
 
 export class StreamHub {
   private readonly clients = new Set<StreamConnection>();
   private high = 0;
-  private readonly recent = new Set<number>();
   private started: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -48,7 +47,7 @@ export class StreamHub {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   /** Counters for tests, the benchmark and logs. */
-  readonly stats = { sent: 0, late: 0, filled: 0, dropped: 0, duplicates: 0 };
+  readonly stats = { sent: 0, filled: 0, dropped: 0, duplicates: 0 };
 
   constructor(private readonly o: StreamHubOptions) {}
 
@@ -94,23 +93,20 @@ export class StreamHub {
     const sorted = [...batch].sort((a, b) => a.seq - b.seq);
     const ahead: StoredEvent[] = [];
     for (const e of sorted) {
-      if (this.recent.has(e.seq)) {
+      if (e.seq <= this.high) {
         this.stats.duplicates++;
-      } else if (e.seq > this.high) {
-        if (!ahead.length || ahead[ahead.length - 1]!.seq !== e.seq) ahead.push(e);
-      } else {
-        this.stats.late++;
-        this.send(e, false);
+      } else if (!ahead.length || ahead[ahead.length - 1]!.seq !== e.seq) {
+        ahead.push(e);
       }
     }
     if (!ahead.length) return;
     const contiguous = ahead.every((e, i) => e.seq === this.high + 1 + i);
     if (contiguous) {
-      for (const e of ahead) this.send(e, true);
+      for (const e of ahead) this.send(e);
       return;
     }
     // Something between `high` and this batch never arrived (or is on its way out of
-    // order): read the log up to the batch's last event.
+    // order): read the log up to the batch's last event; it holds all of them.
     await this.fill(ahead[ahead.length - 1]!.seq, ahead);
   }
 
@@ -126,7 +122,7 @@ export class StreamHub {
     }
     const list = [...bySeq.values()].filter((e) => e.seq > this.high).sort((a, b) => a.seq - b.seq);
     this.stats.filled += list.length - inHand.length > 0 ? list.length - inHand.length : 0;
-    for (const e of list) this.send(e, true);
+    for (const e of list) this.send(e);
   }
 
   private async catchUp() {
@@ -135,23 +131,13 @@ export class StreamHub {
     if (latest > this.high) await this.fill(latest);
   }
 
-  private remember(seq: number) {
-    this.recent.add(seq);
-    if (this.recent.size > RECENT) {
-      // Sets iterate in insertion order: the first entry is the oldest.
-      const oldest = this.recent.values().next().value as number;
-      this.recent.delete(oldest);
-    }
-  }
-
-  private send(e: StoredEvent, inOrder: boolean) {
-    this.remember(e.seq);
-    if (inOrder && e.seq > this.high) this.high = e.seq;
+  private send(e: StoredEvent) {
+    if (e.seq > this.high) this.high = e.seq;
     if (e.entityKind !== 'incident') return;
     let buf: Buffer | null = null;
     for (const c of this.clients) {
       if (!c.matches(e)) continue;
-      buf ??= eventFrame(e, inOrder);
+      buf ??= eventFrame(e);
       c.offer(e.seq, buf);
     }
     if (buf) this.stats.sent++;

@@ -87,6 +87,11 @@ export interface ScrapeSources {
   pendingDeliveries?: () => Promise<Record<string, number>>;
   /** Event streams open on this instance. */
   openStreams?: () => number;
+  /** Vendor (and, when switched on, component) status levels, read from the database on scrape. */
+  vendorStatus?: () => Promise<{
+    vendors: { vendor: string; level: number; activeIncidents: number }[];
+    components: { vendor: string; component: string; level: number }[];
+  }>;
 }
 
 export interface MetricsRegistry {
@@ -113,7 +118,13 @@ function processWide(): Metric[] {
   return processMetrics;
 }
 
-export function createMetricsRegistry(o: { onCollectError?: (err: unknown, metric: string) => void } = {}): MetricsRegistry {
+export function createMetricsRegistry(
+  o: {
+    onCollectError?: (err: unknown, metric: string) => void;
+    /** Expose vis_component_status (METRICS_COMPONENT_SERIES): one series per component of every vendor. */
+    componentSeries?: boolean;
+  } = {},
+): MetricsRegistry {
   const register = new Registry();
   for (const m of processWide()) register.registerMetric(m);
   const registers = [register];
@@ -187,6 +198,55 @@ export function createMetricsRegistry(o: { onCollectError?: (err: unknown, metri
       }
     },
   });
+  // The three vendor gauges come from one read per scrape, shared through this promise.
+  let statusRead: Promise<Awaited<ReturnType<NonNullable<ScrapeSources['vendorStatus']>>> | null> | null = null;
+  const readStatus = () => {
+    statusRead ??= (async () => {
+      if (!sources.vendorStatus) return null;
+      try {
+        return await sources.vendorStatus();
+      } catch (err) {
+        o.onCollectError?.(err, 'vis_vendor_status');
+        return null;
+      } finally {
+        // The next scrape reads again.
+        setImmediate(() => (statusRead = null));
+      }
+    })();
+    return statusRead;
+  };
+  new Gauge({
+    name: 'vis_vendor_status',
+    help: 'Current indicator of each vendor: -1 unknown, 0 operational, 1 maintenance, 2 degraded, 3 partial outage, 4 major outage.',
+    labelNames: ['vendor'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const v of (await readStatus())?.vendors ?? []) this.set({ vendor: v.vendor }, v.level);
+    },
+  });
+  new Gauge({
+    name: 'vis_vendor_active_incidents',
+    help: 'Unresolved incidents of each vendor.',
+    labelNames: ['vendor'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const v of (await readStatus())?.vendors ?? []) this.set({ vendor: v.vendor }, v.activeIncidents);
+    },
+  });
+  if (o.componentSeries) {
+    new Gauge({
+      name: 'vis_component_status',
+      help: 'Current status of each component: -1 unknown, 0 operational, 1 under maintenance, 2 degraded performance, 3 partial outage, 4 major outage.',
+      labelNames: ['vendor', 'component'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const c of (await readStatus())?.components ?? []) this.set({ vendor: c.vendor, component: c.component }, c.level);
+      },
+    });
+  }
   new Gauge({
     name: 'vis_streams_open',
     help: 'Incident event streams open on this instance.',

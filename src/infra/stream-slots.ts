@@ -7,7 +7,9 @@ import { throttledWarn } from './redis.ts';
 // when a stream opens and given back when it closes. In one process a map of
 // counts; with Redis a sorted set per subject whose members expire unless the
 // instance holding them refreshes them, so slots of a crashed instance free
-// themselves within SLOT_TTL_MS.
+// themselves within SLOT_TTL_MS. Only slots of live connections are refreshed: a
+// slot whose connection is gone is released at the next refresh, whatever path
+// the connection left by (docs/stream.md).
 
 export interface SlotResult {
   ok: boolean;
@@ -19,7 +21,11 @@ export interface SlotResult {
 
 export interface StreamSlots {
   readonly kind: 'memory' | 'redis';
-  acquire(subject: string, cap: number): Promise<SlotResult>;
+  /**
+   * Takes a slot. `alive` tells whether the connection holding it is still open: a
+   * slot whose connection is gone is given back instead of being kept alive.
+   */
+  acquire(subject: string, cap: number, alive?: () => boolean): Promise<SlotResult>;
   close(): Promise<void>;
 }
 
@@ -75,8 +81,8 @@ export class RedisStreamSlots implements StreamSlots {
   private readonly run: Acquire;
   private readonly instance = randomUUID();
   private seq = 0;
-  /** This instance's slots: member -> key. */
-  private readonly held = new Map<string, string>();
+  /** This instance's slots: member -> key and the liveness of its connection. */
+  private readonly held = new Map<string, { key: string; alive: () => boolean; release: () => void }>();
   private readonly warn: (err: unknown) => void;
 
   constructor(
@@ -93,7 +99,7 @@ export class RedisStreamSlots implements StreamSlots {
   }
   private readonly timer: NodeJS.Timeout;
 
-  async acquire(subject: string, cap: number): Promise<SlotResult> {
+  async acquire(subject: string, cap: number, alive: () => boolean = () => true): Promise<SlotResult> {
     const key = `${this.prefix}streams:${subject}`;
     const member = `${this.instance}:${++this.seq}`;
     const now = Date.now();
@@ -107,26 +113,24 @@ export class RedisStreamSlots implements StreamSlots {
     }
     const [ok, used] = reply.map(Number) as [number, number];
     if (!ok) return { ok: false, used, release: NOOP };
-    this.held.set(member, key);
     let released = false;
-    return {
-      ok: true,
-      used,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.held.delete(member);
-        this.client.zrem(key, member).catch((err) => this.warn(err));
-      },
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.held.delete(member);
+      this.client.zrem(key, member).catch((err) => this.warn(err));
     };
+    this.held.set(member, { key, alive, release });
+    return { ok: true, used, release };
   }
 
   /** Re-stamps this instance's slots so they outlive SLOT_TTL_MS while their streams are open. */
   private refresh() {
+    for (const slot of [...this.held.values()]) if (!slot.alive()) slot.release();
     if (!this.held.size) return;
     const expiry = Date.now() + SLOT_TTL_MS;
     const p = this.client.pipeline();
-    for (const [member, key] of this.held) {
+    for (const [member, { key }] of this.held) {
       p.zadd(key, 'XX', expiry, member);
       p.pexpire(key, SLOT_TTL_MS);
     }
@@ -138,7 +142,7 @@ export class RedisStreamSlots implements StreamSlots {
     // Give back what this instance holds so a restart does not count ghosts.
     if (this.held.size) {
       const p = this.client.pipeline();
-      for (const [member, key] of this.held) p.zrem(key, member);
+      for (const [member, { key }] of this.held) p.zrem(key, member);
       this.held.clear();
       await p.exec().catch((err) => this.warn(err));
     }

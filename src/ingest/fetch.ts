@@ -1,11 +1,18 @@
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, request } from 'undici';
+import { assertAllowedUrl, BlockedDestinationError, guardedAgent } from '../alerts/ssrf-guard.ts';
 
 // HTTP GET with the limits a poller of third-party pages needs: one deadline for
 // the whole exchange (connect, headers, body), a byte cap applied while streaming
 // (after decompression, so a small gzip bomb cannot expand past it), a bounded
 // number of redirects, conditional requests, and a User-Agent that names us.
+//
+// The catalog URL is the operator's own choice, so its origin is reached directly
+// (a self-hosted page may live on a private address). A redirect to any other
+// origin is untrusted input: it goes through the same connect-time SSRF guard as
+// alert deliveries (alerts/ssrf-guard.ts, OUTBOUND_ALLOW_PRIVATE), and a refused
+// one fails the poll with "redirect refused" (docs/security.md).
 
 export const USER_AGENT = 'vendor-infrastructure-status-api/0.1 (status page aggregator)';
 
@@ -87,7 +94,19 @@ async function readCapped(body: Readable, encoding: string | null, maxBytes: num
 export interface HttpFetcherOptions {
   /** Connections kept per origin by the shared agent. */
   connectionsPerOrigin?: number;
+  /** OUTBOUND_ALLOW_PRIVATE: hosts/CIDRs a redirect may still lead to. */
+  allowList?: readonly string[];
+  /** Connect timeout of the guarded agent. */
+  connectTimeoutMs?: number;
 }
+
+const REFUSED = 'redirect refused (destination is not a public address)';
+const isBlocked = (err: unknown): boolean => {
+  for (let e = err as { cause?: unknown; code?: string } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e instanceof BlockedDestinationError || e.code === 'ERR_BLOCKED_DESTINATION') return true;
+  }
+  return false;
+};
 
 /** A fetcher with its own connection pool; `close()` it when done. */
 export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close(): Promise<void> } {
@@ -96,12 +115,15 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 120_000,
   });
+  const allowList = o.allowList ?? [];
+  const guarded = guardedAgent({ allowList, timeoutMs: o.connectTimeoutMs ?? 10_000, connections: o.connectionsPerOrigin ?? 4 });
 
   const fetcher = async (url: string, opts: FetchOptions): Promise<FetchResult> => {
     const deadline = AbortSignal.timeout(opts.timeoutMs);
     const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
     const maxRedirects = opts.maxRedirects ?? 3;
     let current = url;
+    const trustedOrigin = new URL(url).origin;
     try {
       for (let hop = 0; ; hop++) {
         const target = new URL(current);
@@ -116,11 +138,19 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
         // Validators belong to the URL they came from, so only the first hop sends them.
         if (hop === 0 && opts.etag) headers['if-none-match'] = opts.etag;
         if (hop === 0 && opts.lastModified) headers['if-modified-since'] = opts.lastModified;
+        const trusted = target.origin === trustedOrigin;
+        if (!trusted) {
+          try {
+            assertAllowedUrl(target, allowList);
+          } catch {
+            throw new FetchError('redirect', REFUSED);
+          }
+        }
         const res = await request(target, {
           method: 'GET',
           headers,
           signal,
-          dispatcher: agent,
+          dispatcher: trusted ? agent : guarded,
           headersTimeout: opts.timeoutMs,
           bodyTimeout: opts.timeoutMs,
         });
@@ -167,6 +197,7 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
       }
     } catch (err) {
       if (err instanceof FetchError) throw err;
+      if (isBlocked(err)) throw new FetchError('redirect', REFUSED);
       if (deadline.aborted) throw new FetchError('timeout', `timed out after ${opts.timeoutMs} ms`);
       if (opts.signal?.aborted) throw new FetchError('aborted', 'poll aborted (shutting down)');
       const e = err as Error & { code?: string; cause?: { code?: string } };
@@ -182,6 +213,8 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
   };
 
   return Object.assign(fetcher, {
-    close: () => agent.close(),
+    close: async () => {
+      await Promise.all([agent.close(), guarded.close()]);
+    },
   });
 }

@@ -98,7 +98,7 @@ export function createIngestRuntime(d: {
   metrics?: Pick<Metrics, 'polled'>;
 }): IngestRuntime {
   const { config } = d;
-  const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency });
+  const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency, allowList: config.outboundAllowPrivate, connectTimeoutMs: config.ingestTimeoutMs });
   const repos = repositoriesOn(d.store.db);
   const scheduler = createScheduler({
     sources: repos.sources,

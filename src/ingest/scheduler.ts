@@ -1,10 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import type { SourceSnapshot, SourceType } from '../domain/records.ts';
+import { cleanSnapshot } from '../domain/upstream-text.ts';
 import type { Clock } from '../services/context.ts';
 import { type ApplyCounts, type IngestService, LeaseLostError, type SourceRef } from '../services/ingest-service.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { SourceRow, SourcesRepository } from '../store/repositories/sources-repository.ts';
 import { failureDelayMs, successDelayMs } from './backoff.ts';
+import { AdapterError } from './adapters/adapter.ts';
 import { FetchError, type Fetcher } from './fetch.ts';
 import { KeyedLimiter } from './limiter.ts';
 
@@ -108,10 +110,16 @@ const hostKey = (url: string) => {
   }
 };
 
-/** The message stored in sourceHealth, which the API shows: about the source, never our internals. */
-function describe(err: unknown): string {
+/**
+ * The message stored in sourceHealth, which anyone can read: the kind of failure
+ * ("HTTP 503", "statuspage-v2: invalid JSON", "redirect refused ..."), never our
+ * internals nor text of the payload (docs/security.md). The full adapter message
+ * goes to the service log.
+ */
+function describe(err: unknown, type: string): string {
   if (err instanceof FetchError) return err.message;
-  if (err instanceof Error && err.name === 'AdapterError') return err.message;
+  if (err instanceof AdapterError) return `${type}: ${err.kind}`;
+  if (err instanceof Error && err.name === 'AdapterError') return `${type}: malformed payload`;
   return 'the poll succeeded but its result could not be stored (see the service log)';
 }
 
@@ -161,14 +169,21 @@ export function createScheduler(d: SchedulerDeps) {
         const held = await d.ingest.recordNotModified(ref(src), meta);
         return { ...base, status: held ? 'not_modified' : 'skipped', httpStatus, error: null, events: 0, written: null, durationMs: meta.durationMs, nextPollAt: nextPollAt.toISOString() };
       }
-      const snapshot = d.parse(src.type as SourceType, {
-        vendor: src.vendor,
-        url: src.url,
-        body: res.body,
-        contentType: res.contentType,
-        now: polledAt,
-      });
+      // Upstream text is cleaned once, here, before anything stores or sends it (docs/security.md).
+      const snapshot = cleanSnapshot(
+        d.parse(src.type as SourceType, {
+          vendor: src.vendor,
+          url: src.url,
+          body: res.body,
+          contentType: res.contentType,
+          now: polledAt,
+        }),
+        polledAt,
+      );
       const durationMs = elapsed();
+      // One deadline for the whole poll, parsing included: a result that took longer is
+      // not applied (parsing is linear and capped, docs/reliability.md).
+      if (durationMs > s.timeoutMs) throw new FetchError('timeout', `timed out after ${s.timeoutMs} ms (parsing)`);
       const out = await d.ingest.applySnapshot(ref(src), snapshot, {
         owner: d.owner,
         polledAt,
@@ -190,14 +205,14 @@ export function createScheduler(d: SchedulerDeps) {
         await d.ingest.release(ref(src), d.owner).catch(() => {});
         return { ...base, status: 'skipped', httpStatus, error: err.message, events: 0, written: null, durationMs, nextPollAt: null };
       }
-      const error = describe(err);
+      const error = describe(err, src.type);
       if (err instanceof FetchError && err.status !== null) httpStatus = err.status;
       const retryAfter = err instanceof FetchError ? err.retryAfterSeconds : null;
       const nextPollAt = new Date(polledAt.getTime() + failureDelayMs(interval, src.consecutiveFailures + 1, random, retryAfter));
       if (!(err instanceof FetchError) && err instanceof Error && err.name !== 'AdapterError') {
         log.error({ err, source: src.id }, 'applying a poll failed');
       } else {
-        log.debug({ source: src.id, error }, 'poll failed');
+        log.debug({ source: src.id, error, detail: err instanceof Error ? err.message.slice(0, 500) : undefined }, 'poll failed');
       }
       try {
         await d.ingest.recordFailure(ref(src), { owner: d.owner, polledAt, durationMs, nextPollAt, error });

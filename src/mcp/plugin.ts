@@ -8,7 +8,7 @@ import { errorsPlugin } from '../http/plugins/errors.ts';
 import { httpMetricsPlugin } from '../http/plugins/metrics.ts';
 import { requestHygienePlugin } from '../http/request-hygiene.ts';
 import { requestIdFor } from '../http/request-id.ts';
-import { ipSubject, keySubject, planWindows, userSubject } from '../services/access/limits.ts';
+import { planWindows, requestSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
 import type { Services } from '../services/index.ts';
 import type { McpCaller, QuotaOutcome } from './context.ts';
@@ -18,6 +18,7 @@ import { ACCESS_TOKEN_PREFIX } from './oauth/secrets.ts';
 import { authorizationServer } from './oauth/server.ts';
 import { tokenService, type TokenService } from './oauth/token-service.ts';
 import { createOrigins, type Origins } from './origins.ts';
+import { fastifyTrustProxy } from '../http/trust-proxy.ts';
 
 // Mounts MCP on the main app: /mcp, the protected-resource metadata and the
 // OAuth authorization server. `app.mcp.listenOnOwnPort()` (called by the process
@@ -69,13 +70,13 @@ function bearerAuthenticator(services: Services, tokens: TokenService, origins: 
   };
 }
 
-/** MCP tool calls count like REST calls: per key, per user (OAuth), or per IP when anonymous. */
+/** MCP tool calls count like REST calls: per account (key or OAuth), or per IP when anonymous. */
 function quotaMeter(services: Services, metrics: Metrics) {
   const overrides = services.config.rateLimits;
   return async (req: FastifyRequest, reply: FastifyReply, caller: McpCaller, calls: number): Promise<QuotaOutcome> => {
     const v = caller.viewer;
     const windows = planWindows(planPolicy(v.plan, overrides));
-    const subject = v.keyId ? keySubject(v.keyId) : v.userId ? userSubject(v.userId) : ipSubject(req.ip);
+    const subject = requestSubject(v, req.ip);
     let result = await services.limiter.consume(subject, windows);
     for (let i = 1; i < calls && result.allowed; i++) result = await services.limiter.consume(subject, windows);
     setRateLimitHeaders(reply, windows, result);
@@ -133,7 +134,7 @@ export const mcpPlugin = fp(
         if (own) return portOf(own)!;
         const server: FastifyInstance = Fastify({
           loggerInstance: app.log.child({ listener: 'mcp' }),
-          trustProxy: config.trustProxy,
+          trustProxy: fastifyTrustProxy(config.trustProxy),
           genReqId: requestIdFor,
           requestIdHeader: false,
           bodyLimit: 262_144,

@@ -1,4 +1,5 @@
 import { Feed } from 'feed';
+import { httpUrlOrNull, stripUnsafe } from '../domain/upstream-text.ts';
 import type { AlertRuntime } from '../alerts/runtime.ts';
 import { newDeliveryId } from '../alerts/dispatcher.ts';
 import { leaseMs } from '../alerts/worker.ts';
@@ -246,14 +247,16 @@ export function alertsService(d: {
       for (const r of rows) {
         const t = alertText(r);
         const m = emailMessage(r);
+        // Alerts stored before ingestion cleaned upstream text may still hold characters
+        // XML cannot carry; one of them would make the whole feed unreadable (docs/security.md).
         feed.addItem({
-          title: `${t.headline}: ${t.title}`,
+          title: stripUnsafe(`${t.headline}: ${t.title}`).replace(/\s+/g, ' '),
           id: `urn:vendor-status:alert:${r.id}`,
-          link: t.url ?? siteUrl,
+          link: httpUrlOrNull(t.url) ?? siteUrl,
           date: new Date(r.occurredAt),
-          description: m.text,
-          content: m.html,
-          category: [{ name: r.eventType }, { name: r.vendor }],
+          description: stripUnsafe(m.text),
+          content: stripUnsafe(m.html),
+          category: [{ name: r.eventType }, { name: stripUnsafe(r.vendor) }],
         });
       }
       return format === 'rss' ? feed.rss2() : feed.atom1();

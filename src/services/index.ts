@@ -12,6 +12,8 @@ import { type EventBus, memoryEventBus } from '../events/bus.ts';
 import type { AlertRuntime } from '../alerts/runtime.ts';
 import { DomainError } from '../domain/errors.ts';
 import { alertsService } from './alerts-service.ts';
+import { badgeService } from './badge-service.ts';
+import { publicFeedService } from './public-feed-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import { slackInstallService } from './slack-install-service.ts';
@@ -25,6 +27,7 @@ import { repositoriesOn } from './repositories.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
 import { streamService } from './stream-service.ts';
+import { sourceHealthService } from './source-health-service.ts';
 import { statusService } from './status-service.ts';
 import { watchlistService } from './watchlist-service.ts';
 
@@ -68,10 +71,17 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const catalog = catalogService(repos.vendors, async (slug) =>
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
-  const base = { ...repos, catalog, clock };
-  const preferences = preferencesService({ ...base, allowPrivate: config.outboundAllowPrivate });
+  const health = sourceHealthService({ sources: repos.sources, clock, defaultIntervalSeconds: config.pollIntervalSeconds });
+  const base = { ...repos, catalog, clock, health };
+  const preferences = preferencesService({
+    ...base,
+    allowPrivate: config.outboundAllowPrivate,
+    publicUrl: config.publicUrl,
+    mailer: () => infra.alerts?.()?.confirmationMailer ?? null,
+  });
   const stats = statsService(base);
   const records = recordsService(base);
+  const status = statusService(base);
   return {
     config,
     clock,
@@ -80,7 +90,10 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     catalog,
     records,
     stream: streamService({ events: repos.events, records, clock }),
-    status: statusService(base),
+    status,
+    health,
+    badges: badgeService({ status }),
+    publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
     bus,
     // Demo data says so on every record, not only in the list envelope.

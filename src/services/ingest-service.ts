@@ -10,6 +10,7 @@ import type {
   SourceType,
   UpdateRecord,
 } from '../domain/records.ts';
+import { completedByAbsence } from '../domain/maintenance-window.ts';
 import { durationMinutes } from '../domain/stats.ts';
 import type { EventBus } from '../events/bus.ts';
 import { decideIncident, decideMaintenance, resolvedByAbsence } from '../ingest/changes.ts';
@@ -168,6 +169,15 @@ export function ingestService(d: IngestServiceDeps) {
             pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'maintenance', entityId: next.id, occurredAt: at, payload: maintenanceView(next) });
           }
         }
+        if (snapshot.maintenancesAreCompleteOpenSet) {
+          for (const open of await r.maintenances.openNotIn(source.vendor, label, [...incoming.keys()])) {
+            const done = completedByAbsence(open, at);
+            if (!done) continue;
+            await r.maintenances.upsert(done, fingerprint(done));
+            written.maintenances++;
+            pending.push({ type: 'maintenance.completed', vendor: source.vendor, entityKind: 'maintenance', entityId: open.id, occurredAt: at, payload: maintenanceView(done) });
+          }
+        }
       }
 
       if (snapshot.advisories) {
@@ -210,9 +220,8 @@ export function ingestService(d: IngestServiceDeps) {
         }
       }
 
-      const stored: StoredEvent[] = [];
-      for (const e of pending) stored.push(await r.events.append(trx, e));
-      return stored;
+      // Last write of the transaction: appending locks the event head until the commit.
+      return r.events.appendAll(trx, pending);
     });
 
     publish(events);

@@ -1,14 +1,17 @@
 import { groupByVendor, IMPACT_RANK, type Impact, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
-import { durationMinutes, uptimePercent } from '../domain/stats.ts';
+import { describeIndicator } from '../domain/indicators.ts';
+import { isActiveMaintenance, isUpcomingMaintenance } from '../domain/maintenance-window.ts';
+import { durationMinutes, observedUptimePercent } from '../domain/stats.ts';
 import { type UptimeDay, uptimeDays } from '../domain/uptime-days.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
-import type { SourcesRepository } from '../store/repositories/sources-repository.ts';
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { Clock } from './context.ts';
-import { deriveIndicator, describeIndicator } from './status-service.ts';
+import type { SourceHealthService } from './source-health-service.ts';
+import { deriveIndicator } from './status-service.ts';
+import { COMPONENT_LEVEL, INDICATOR_LEVEL } from '../domain/status-levels.ts';
 
 // Read models for the dashboard: every vendor's current state in a fixed number
 // of queries (no per-vendor loop), and the daily uptime bar of one vendor.
@@ -28,6 +31,13 @@ export interface VendorOverview {
   upcomingMaintenance: Maintenance[];
   checkedAt: string | null;
   sourceHealth: SourceHealth;
+}
+
+/** Vendor status as numbers, for the Prometheus gauges (docs/integrations.md). */
+export interface StatusFigures {
+  vendors: { vendor: string; level: number; activeIncidents: number }[];
+  /** Empty unless asked for (one series per component: many). */
+  components: { vendor: string; component: string; level: number }[];
 }
 
 export interface Overview {
@@ -52,7 +62,7 @@ export function overviewService(d: {
   incidents: IncidentsRepository;
   maintenances: MaintenancesRepository;
   status: StatusRepository;
-  sources: SourcesRepository;
+  health: SourceHealthService;
   clock: Clock;
 }) {
   return {
@@ -64,7 +74,7 @@ export function overviewService(d: {
         d.status.statuses(vendorFilter),
         d.incidents.all({ vendors: vendorFilter, activeOnly: true }),
         d.maintenances.all({ vendors: vendorFilter, upcomingOnly: true }),
-        d.sources.healthByVendor(),
+        d.health.byVendor(),
       ]);
       const now = d.clock.now();
       const nowIso = now.toISOString();
@@ -79,9 +89,9 @@ export function overviewService(d: {
         if (vendorFilter && !vendorFilter.includes(v.slug)) continue;
         const inc = (incidentsBy.get(v.slug) ?? []).sort(byImpactThenRecent);
         const windows = (maintBy.get(v.slug) ?? []).sort((a, b) => (a.scheduledFor < b.scheduledFor ? -1 : 1));
-        const due = windows.filter((m) => m.status !== 'scheduled' || m.scheduledFor <= nowIso);
-        const upcoming = windows.filter((m) => m.status === 'scheduled' && m.scheduledFor > nowIso);
-        const h = health.get(v.slug) ?? { lastSuccessAt: null, lastErrorAt: null, lastError: null };
+        const due = windows.filter((m) => isActiveMaintenance(m, now));
+        const upcoming = windows.filter((m) => isUpcomingMaintenance(m, now));
+        const h = health.get(v.slug) ?? { ...d.health.NEVER };
         const page = statuses.get(v.slug);
         const indicator = page?.indicator ?? deriveIndicator(inc, due.some((m) => m.status !== 'scheduled'), h.lastSuccessAt !== null);
         counts[indicator] += 1;
@@ -93,7 +103,7 @@ export function overviewService(d: {
           website: v.website,
           statusPageUrl: v.statusPageUrl,
           indicator,
-          description: page?.description ?? describeIndicator(indicator),
+          description: describeIndicator(indicator),
           activeIncidents: inc.map((i) => ({
             ...i,
             vendorName: v.name,
@@ -115,20 +125,33 @@ export function overviewService(d: {
       };
     },
 
+    /** Every catalog vendor's indicator level and active incidents: the overview's queries, plus one for components. */
+    async statusFigures(withComponents: boolean): Promise<StatusFigures> {
+      const [o, components] = await Promise.all([this.overview(), withComponents ? d.status.components() : Promise.resolve([])]);
+      return {
+        vendors: o.vendors.map((v) => ({ vendor: v.vendor, level: INDICATOR_LEVEL[v.indicator], activeIncidents: v.activeIncidents.length })),
+        components: components.map((c) => ({ vendor: c.vendor, component: c.name, level: COMPONENT_LEVEL[c.status] })),
+      };
+    },
+
     /**
      * One cell per UTC day over the last `days` days. This is the coarse public
      * history a vendor's own status page shows, so it is not bounded by the plan
      * window (incident details and statistics are).
      */
-    async uptimeBar(slug: string, days = 90): Promise<{ days: UptimeDay[]; uptimePercent: number }> {
+    async uptimeBar(slug: string, days = 90): Promise<{ days: UptimeDay[]; uptimePercent: number | null }> {
       await d.catalog.require(slug);
       const now = d.clock.now();
       const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
       const since = new Date(todayStart - (days - 1) * 86_400_000);
-      const incidents = await d.incidents.all({ vendors: [slug], since: since.toISOString() });
+      const [incidents, observed] = await Promise.all([
+        d.incidents.all({ vendors: [slug], since: since.toISOString() }),
+        d.health.observed([slug]),
+      ]);
+      const span = observed(slug);
       // `since` also keeps incidents that started earlier and are still open; older
       // resolved ones that overlap the first day are negligible for a daily bar.
-      return { days: uptimeDays(incidents, days, now), uptimePercent: uptimePercent(incidents, since, now) };
+      return { days: uptimeDays(incidents, days, now, span), uptimePercent: observedUptimePercent(incidents, since, now, span) };
     },
   };
 }

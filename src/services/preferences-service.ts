@@ -1,5 +1,6 @@
 import { DomainError } from '../domain/errors.ts';
 import {
+  emailAddressStatus,
   feedPath,
   invalidPreferences,
   isMasked,
@@ -9,13 +10,15 @@ import {
   patchProblems,
   type PreferencesPatch,
   type PreferencesView,
+  sameEmail,
   VENDOR_LIST_CHANNELS,
   vendorSlugsIn,
 } from '../domain/preferences.ts';
+import type { UsersRepository } from '../store/repositories/users-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { Clock, Viewer } from './context.ts';
-import { hashFeedToken, newFeedToken, newWebhookSecret } from './secrets.ts';
+import { hashFeedToken, newEmailConfirmToken, newFeedToken, newWebhookSecret } from './secrets.ts';
 import { requireUserId } from './watchlist-service.ts';
 
 /** After a rotation the old webhook secret still signs (second signature) for this long. */
@@ -27,13 +30,51 @@ export interface PreferencesResult {
   shownOnce: string[];
 }
 
+/** How long an e-mail confirmation link works (docs/alerts.md "Proven addresses"). */
+export const EMAIL_CONFIRM_TTL_MS = 24 * 3_600_000;
+/** Path of the confirmation page the link opens (a form that confirms with one click). */
+export const EMAIL_CONFIRM_PATH = '/confirm-email';
+
+/** Sends the confirmation message through the e-mail channel's SMTP server; false when it could not. */
+export type ConfirmationMailer = (to: string, link: string, expiresAt: string) => Promise<boolean>;
+
+/**
+ * The e-mail confirmation part of a save: an address other than the account's own
+ * is pending until its link is followed; a new (or changed) address, or one whose
+ * link expired, gets a new single-use token (only its hash is kept). Returns the
+ * new state and the token to send, if any.
+ */
+function withEmailConfirmation(current: PreferencesState, next: PreferencesState, accountEmail: string | null, now: Date): { state: PreferencesState; token: string | null } {
+  const address = next.settings.email.address;
+  const clearPending = { emailConfirmTokenHash: null, emailConfirmAddress: null, emailConfirmExpiresAt: null };
+  if (address === null) return { state: { ...next, ...clearPending }, token: null };
+  if (sameEmail(address, accountEmail)) return { state: { ...next, ...clearPending, emailConfirmedAddress: address }, token: null };
+  if (sameEmail(address, current.emailConfirmedAddress)) return { state: { ...next, ...clearPending }, token: null };
+  const changed = address !== current.settings.email.address;
+  const linkAlive =
+    sameEmail(current.emailConfirmAddress, address) && current.emailConfirmExpiresAt !== null && Date.parse(current.emailConfirmExpiresAt) > now.getTime();
+  if (!changed && linkAlive) return { state: next, token: null };
+  const token = newEmailConfirmToken();
+  return {
+    token,
+    state: {
+      ...next,
+      // A new address starts unproven: a confirmation of an earlier one does not carry over.
+      emailConfirmedAddress: null,
+      emailConfirmTokenHash: hashFeedToken(token),
+      emailConfirmAddress: address,
+      emailConfirmExpiresAt: new Date(now.getTime() + EMAIL_CONFIRM_TTL_MS).toISOString(),
+    },
+  };
+}
+
 /** Secrets generated during one call, shown in clear in its response. */
 interface Revealed {
   webhookSecret?: string;
   feedToken?: string;
 }
 
-function view(s: PreferencesState, revealed: Revealed, now: Date): PreferencesResult {
+function view(s: PreferencesState, revealed: Revealed, now: Date, accountEmail: string | null): PreferencesResult {
   const p = s.settings;
   const shownOnce: string[] = [];
   let secret: string | null = s.webhookSecret ? mask(s.webhookSecret) : null;
@@ -51,7 +92,7 @@ function view(s: PreferencesState, revealed: Revealed, now: Date): PreferencesRe
     shownOnce,
     preferences: {
       in_app: { ...p.in_app },
-      email: { ...p.email },
+      email: { ...p.email, address_status: emailAddressStatus(p.email.address, accountEmail, s.emailConfirmedAddress) },
       slack: { ...p.slack },
       slack_connection: s.slackConnection ?? { connected: false, team: null, connected_at: null },
       webhook: {
@@ -96,14 +137,21 @@ function withFeedToken(s: PreferencesState, token: string): PreferencesState {
 export function preferencesService(d: {
   catalog: CatalogService;
   preferences: PreferencesRepository;
+  users: UsersRepository;
   clock: Clock;
   /** OUTBOUND_ALLOW_PRIVATE. */
   allowPrivate: readonly string[];
+  /** PUBLIC_URL: origin of confirmation links (else the caller's origin). */
+  publicUrl?: string | null;
+  /** The e-mail channel's sender of confirmation messages; null when this server has no SMTP. */
+  mailer?: () => ConfirmationMailer | null;
 }) {
+  const accountEmailOf = async (userId: string) => (await d.users.findById(userId))?.email ?? null;
   return {
     async get(viewer: Viewer): Promise<PreferencesResult> {
       const userId = requireUserId(viewer);
-      return view(await d.preferences.get(userId), {}, d.clock.now());
+      const [state, accountEmail] = await Promise.all([d.preferences.get(userId), accountEmailOf(userId)]);
+      return view(state, {}, d.clock.now(), accountEmail);
     },
 
     /**
@@ -111,9 +159,11 @@ export function preferencesService(d: {
      * lists and scalars replace. Read-only fields (`slack_connection`,
      * `webhook.secret`, `rss.feed_url`) are ignored. A webhook URL set where none
      * was gets a new signing secret; switching RSS on the first time creates the
-     * feed token; both are shown in clear in this response only.
+     * feed token; both are shown in clear in this response only. An e-mail address
+     * other than the account's own is stored pending and a confirmation link is
+     * sent to it (`origin`: where the link points when PUBLIC_URL is not set).
      */
-    async update(viewer: Viewer, patch: PreferencesPatch): Promise<PreferencesResult> {
+    async update(viewer: Viewer, patch: PreferencesPatch, o: { origin?: string } = {}): Promise<PreferencesResult> {
       const userId = requireUserId(viewer);
       const problems = patchProblems(patch, { allowPrivate: d.allowPrivate });
       if (problems.length) throw invalidPreferences(problems);
@@ -128,6 +178,8 @@ export function preferencesService(d: {
       }
       const now = d.clock.now();
       const revealed: Revealed = {};
+      const accountEmail = await accountEmailOf(userId);
+      let confirmToken: string | null = null;
       const saved = await d.preferences.update(userId, now, (current) => {
         let next: PreferencesState = { ...current, settings: mergePreferences(current.settings, patch) };
 
@@ -159,9 +211,51 @@ export function preferencesService(d: {
           revealed.feedToken = newFeedToken();
           next = withFeedToken(next, revealed.feedToken);
         }
-        return next;
+        const confirmation = withEmailConfirmation(current, next, accountEmail, now);
+        confirmToken = confirmation.token;
+        return confirmation.state;
       });
-      return view(saved, revealed, now);
+      if (confirmToken && saved.emailConfirmAddress && saved.emailConfirmExpiresAt) {
+        await this.sendConfirmation(saved.emailConfirmAddress, confirmToken, saved.emailConfirmExpiresAt, o.origin);
+      }
+      return view(saved, revealed, now, accountEmail);
+    },
+
+    /** Sends a confirmation link (best effort: the address stays pending either way). */
+    async sendConfirmation(to: string, token: string, expiresAt: string, origin?: string): Promise<boolean> {
+      const mailer = d.mailer?.() ?? null;
+      const base = d.publicUrl ?? origin;
+      if (!mailer || !base) return false;
+      return mailer(to, `${base}${EMAIL_CONFIRM_PATH}?token=${encodeURIComponent(token)}`, expiresAt);
+    },
+
+    /**
+     * Follows a confirmation link: the token must be the pending one (looked up by
+     * hash), unexpired, and for the address still saved. Single use. Returns the
+     * confirmed address, or null for an unknown, used, expired or outdated link.
+     */
+    async confirmEmail(token: string): Promise<string | null> {
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+      const hash = hashFeedToken(token);
+      const userId = await d.preferences.userIdForEmailTokenHash(hash);
+      if (!userId) return null;
+      const now = d.clock.now();
+      let confirmed: string | null = null;
+      await d.preferences.update(userId, now, (current) => {
+        const address = current.settings.email.address;
+        if (
+          current.emailConfirmTokenHash !== hash ||
+          !current.emailConfirmExpiresAt ||
+          Date.parse(current.emailConfirmExpiresAt) <= now.getTime() ||
+          address === null ||
+          current.emailConfirmAddress !== address
+        ) {
+          return current;
+        }
+        confirmed = address;
+        return { ...current, emailConfirmedAddress: address, emailConfirmTokenHash: null, emailConfirmAddress: null, emailConfirmExpiresAt: null };
+      });
+      return confirmed;
     },
 
     /**
@@ -184,7 +278,7 @@ export function preferencesService(d: {
           webhookPreviousExpiresAt: new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS).toISOString(),
         };
       });
-      return view(saved, revealed, now);
+      return view(saved, revealed, now, await accountEmailOf(userId));
     },
 
     /** New personal feed token (the old feed URL stops working at once), shown in clear once. */
@@ -198,7 +292,7 @@ export function preferencesService(d: {
         }
         return withFeedToken(current, revealed.feedToken!);
       });
-      return view(saved, revealed, now);
+      return view(saved, revealed, now, await accountEmailOf(userId));
     },
 
     /** The user a personal feed token belongs to, or null (for the feed endpoint). */
@@ -210,6 +304,11 @@ export function preferencesService(d: {
     /** Whether the user's personal feed is switched on (a disabled feed answers 404). */
     async feedEnabled(userId: string): Promise<boolean> {
       return (await d.preferences.get(userId)).settings.rss.enabled;
+    },
+
+    /** Vendors the user muted (left out of the personal calendar as of every channel). */
+    async mutedVendors(userId: string): Promise<string[]> {
+      return [...(await d.preferences.get(userId)).settings.muted_vendors];
     },
 
     /** Secrets a delivery signs with: the current one, plus the previous one during its grace period. */

@@ -1,3 +1,4 @@
+import { isActiveMaintenance } from '../domain/maintenance-window.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import { groupByVendor, type Impact, type IncidentRecord, type MaintenanceRecord } from '../domain/records.ts';
 import { BADGES, type Badge, computeVendorStats, type VendorStats } from '../domain/stats.ts';
@@ -8,6 +9,7 @@ import type { StatusRepository } from '../store/repositories/status-repository.t
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { Clock, Viewer } from './context.ts';
+import type { SourceHealthService } from './source-health-service.ts';
 
 export const DEFAULT_STATS_PERIOD = '30d';
 
@@ -30,21 +32,23 @@ export function statsService(d: {
   incidents: IncidentsRepository;
   maintenances: MaintenancesRepository;
   status: StatusRepository;
+  health: SourceHealthService;
   clock: Clock;
 }) {
   const windowFor = (viewer: Viewer, timePeriod?: string) =>
     resolveWindow(timePeriod, DEFAULT_PLAN_POLICIES[viewer.plan].windowDays, d.clock.now(), DEFAULT_STATS_PERIOD);
 
   /**
-   * Stats for many vendors with two queries in all (no per-vendor loop).
+   * Stats for many vendors with three queries in all (incidents, maintenance, sources; no per-vendor loop).
    * An unlimited window ("all") starts at the oldest stored incident.
    */
   async function statsFor(slugs: string[] | undefined, window: DataWindow): Promise<Map<string, VendorStats>> {
     const now = d.clock.now();
     const since = window.since ?? undefined;
-    const [incidents, maintenances] = await Promise.all([
+    const [incidents, maintenances, observed] = await Promise.all([
       d.incidents.all({ vendors: slugs, since }),
       d.maintenances.all({ vendors: slugs, since }),
+      d.health.observed(slugs),
     ]);
     const start = window.since
       ? new Date(window.since)
@@ -56,7 +60,7 @@ export function statsService(d: {
     for (const slug of all) {
       out.set(
         slug,
-        computeVendorStats(slug, window.applied, byVendorInc.get(slug) ?? [], byVendorMnt.get(slug)?.length ?? 0, start, now),
+        computeVendorStats(slug, window.applied, byVendorInc.get(slug) ?? [], byVendorMnt.get(slug)?.length ?? 0, start, now, observed(slug)),
       );
     }
     return out;
@@ -91,19 +95,24 @@ export function statsService(d: {
       const byImpact: Record<Impact, number> = { none: 0, minor: 0, major: 0, critical: 0 };
       const badges = Object.fromEntries(BADGES.map((b) => [b, 0])) as Record<Badge, number>;
       let incidentCount = 0;
+      // Vendors without observed time have no uptime and stay out of the average.
       let uptimeSum = 0;
+      let rated = 0;
       for (const s of perVendor.values()) {
         incidentCount += s.incidentCount;
         for (const k of Object.keys(byImpact) as Impact[]) byImpact[k] += s.byImpact[k];
         badges[s.badge] += 1;
-        uptimeSum += s.uptimePercent;
+        if (s.uptimePercent !== null) {
+          uptimeSum += s.uptimePercent;
+          rated++;
+        }
       }
       const indicators: Record<string, number> = {};
       for (const slug of perVendor.keys()) {
         const ind = statuses.get(slug)?.indicator ?? 'unknown';
         indicators[ind] = (indicators[ind] ?? 0) + 1;
       }
-      const now = d.clock.now().toISOString();
+      const now = d.clock.now();
       return {
         dataWindow,
         stats: {
@@ -111,11 +120,11 @@ export function statsService(d: {
           vendorCount: perVendor.size,
           incidentCount,
           activeIncidents: active.length,
-          activeMaintenance: activeMnt.filter((m) => m.status !== 'scheduled' || m.scheduledFor <= now).length,
+          activeMaintenance: activeMnt.filter((m) => isActiveMaintenance(m, now)).length,
           byImpact,
           badges,
           indicators,
-          averageUptimePercent: perVendor.size ? Math.round((uptimeSum / perVendor.size) * 1000) / 1000 : null,
+          averageUptimePercent: rated ? Math.round((uptimeSum / rated) * 1000) / 1000 : null,
         },
       };
     },

@@ -1,11 +1,13 @@
 import { IMPACT_RANK, type Impact, type Indicator, type Incident, type IncidentRecord, type Maintenance, type VendorStatus } from '../domain/records.ts';
+import { describeIndicator } from '../domain/indicators.ts';
+import { isActiveMaintenance } from '../domain/maintenance-window.ts';
 import { durationMinutes } from '../domain/stats.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
-import type { SourcesRepository } from '../store/repositories/sources-repository.ts';
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { Clock } from './context.ts';
+import type { SourceHealthService } from './source-health-service.ts';
 
 const INDICATOR_BY_IMPACT: Record<Impact, Indicator> = {
   none: 'operational',
@@ -32,7 +34,7 @@ export function statusService(d: {
   incidents: IncidentsRepository;
   maintenances: MaintenancesRepository;
   status: StatusRepository;
-  sources: SourcesRepository;
+  health: SourceHealthService;
   clock: Clock;
 }) {
   return {
@@ -43,7 +45,7 @@ export function statusService(d: {
         d.maintenances.all({ vendors: [slug], upcomingOnly: true }),
         d.status.statuses([slug]),
         d.status.components([slug]),
-        d.sources.health(slug),
+        d.health.forVendor(slug),
       ]);
       const now = d.clock.now();
       const activeIncidents: Incident[] = active.map((i) => ({
@@ -51,9 +53,9 @@ export function statusService(d: {
         vendorName: vendor.name,
         durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
       }));
-      // Active = in progress/verifying, or scheduled and already due.
+      // Active = in progress/verifying, or scheduled and already due; never long over.
       const activeMaintenance: Maintenance[] = maint
-        .filter((m) => m.status !== 'scheduled' || m.scheduledFor <= now.toISOString())
+        .filter((m) => isActiveMaintenance(m, now))
         .map((m) => ({ ...m, vendorName: vendor.name }));
       const page = stored.get(slug);
       const indicator =
@@ -63,7 +65,8 @@ export function statusService(d: {
         vendor: slug,
         vendorName: vendor.name,
         indicator,
-        description: page?.description ?? describeIndicator(indicator),
+        // The same words for an indicator whatever the source format (docs/mappings.md).
+        description: describeIndicator(indicator),
         activeIncidents,
         activeMaintenance,
         components: components.map((c) => ({ name: c.name, status: c.status, group: c.group })),
@@ -73,23 +76,6 @@ export function statusService(d: {
       };
     },
   };
-}
-
-export function describeIndicator(indicator: Indicator): string {
-  switch (indicator) {
-    case 'operational':
-      return 'All systems operational';
-    case 'degraded':
-      return 'Degraded performance';
-    case 'partial_outage':
-      return 'Partial outage';
-    case 'major_outage':
-      return 'Major outage';
-    case 'maintenance':
-      return 'Maintenance in progress';
-    case 'unknown':
-      return 'Status not yet known';
-  }
 }
 
 export type StatusService = ReturnType<typeof statusService>;

@@ -32,6 +32,10 @@ export interface SourcesTable {
   lease_owner: string | null;
   lease_until: string | null;
   last_duration_ms: number | null;
+  /** First successful poll (docs/statistics.md "Observation window"). */
+  first_success_at: string | null;
+  /** First failure of the current run of failures; null while the source succeeds. */
+  failing_since: string | null;
 }
 
 export interface VendorStatusTable {
@@ -113,7 +117,8 @@ export interface ReleaseUpdatesTable {
 }
 
 export interface EventsTable {
-  seq: Generated<number>;
+  /** Handed out from `event_head` at the end of the appending transaction (commit order). */
+  seq: number;
   type: string;
   vendor: string;
   entity_kind: string;
@@ -194,6 +199,13 @@ export interface NotificationPreferencesTable {
   slack_connection: string | null;
   /** Sealed JSON (infra/secret-box.ts) of the channel secrets kept apart from the columns above. */
   channel_secrets: string | null;
+  /** The e-mail address whose owner followed a confirmation link (docs/alerts.md). */
+  email_confirmed_address: string | null;
+  /** SHA-256 (hex) of the pending confirmation token; the token itself is never stored. */
+  email_confirm_token_hash: string | null;
+  /** The address the pending token confirms. */
+  email_confirm_address: string | null;
+  email_confirm_expires_at: string | null;
   version: number;
   updated_at: string;
 }
@@ -255,6 +267,12 @@ export interface StoreMetaTable {
   updated_at: string;
 }
 
+/** One row (id 1): the last event sequence number handed out; its row lock orders commits. */
+export interface EventHeadTable {
+  id: number;
+  last_seq: number;
+}
+
 export interface AlertCursorsTable {
   name: string;
   seq: number;
@@ -283,6 +301,8 @@ export interface DeliveriesTable {
   last_status_code: number | null;
   last_error: string | null;
   is_test: number;
+  /** Where the row is sent: webhook host (with port) or the channel's service; null = unknown (fair share, docs/alerts.md). */
+  receiver: string | null;
   /** In-app notifications: when the user marked it read. */
   read_at: string | null;
   created_at: string;
@@ -312,6 +332,7 @@ export interface Database {
   advisories: AdvisoriesTable;
   release_updates: ReleaseUpdatesTable;
   events: EventsTable;
+  event_head: EventHeadTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, type ErrorCode } from '../domain/errors.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from '../http/paths.ts';
 import { SLUG_PATTERN } from '../http/schemas/common.ts';
-import { MIN_PASSWORD_LENGTH } from '../services/access/passwords.ts';
+import { MIN_PASSWORD_LENGTH } from '../services/access/password-policy.ts';
 import { Assets } from './assets.ts';
 import { ensureCsrfToken } from './csrf.ts';
 import { vendorPageData } from './data.ts';
@@ -11,6 +11,7 @@ import { layout, type Page, type PageContext } from './layout.ts';
 import { accountPage, keysTable } from './pages/account.ts';
 import { connectionsSection, feedSection, inboxSection, notificationsSection, watchlistSection } from './pages/account-prefs.ts';
 import { localPath, loginPage, signupPage } from './pages/auth.ts';
+import { confirmEmailPage, emailConfirmedPage } from './pages/confirm-email.ts';
 import { errorPage, notFoundPage } from './pages/errors.ts';
 import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
 import { vendorMain, vendorPage } from './pages/vendor.ts';
@@ -73,6 +74,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   let streamAvailable: boolean | null = null;
   const hasStream = () => (streamAvailable ??= app.hasRoute({ method: 'GET', url: streamPath }));
 
+  const REFUSED = new Set<ErrorCode>(['origin_not_allowed', 'csrf_token_invalid', 'session_required', 'plan_required', 'limit_exceeded', 'direct_api_not_allowed']);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const ctx = context(request, reply);
     if (err instanceof DomainError) {
@@ -82,6 +84,9 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       if (err.code === 'unauthorized') return send(reply, ctx, errorPage(401, 'Not signed in', err.message));
       if (err.code === 'rate_limit_exceeded') return send(reply, ctx, errorPage(429, 'Too many requests', err.message));
       if (err.code === 'unavailable') return send(reply, ctx, errorPage(503, 'Temporarily unavailable', err.message));
+      // A refused form (CSRF token, Origin, plan or permission) is the visitor's problem, not a fault.
+      if (REFUSED.has(err.code)) return send(reply, ctx, errorPage(403, 'Not allowed', err.message));
+      if (err.code === 'conflict') return send(reply, ctx, errorPage(409, 'Not possible right now', err.message));
     }
     if (err.validation) return send(reply, ctx, errorPage(400, 'Bad request', 'The address has an invalid parameter.'));
     request.log.error({ err }, 'page failed');
@@ -142,6 +147,21 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   });
 
   // ---------------------------------------------------------- signup / login
+  // E-mail confirmation links (docs/alerts.md "Proven addresses"): the token is the credential.
+  const tokenOf = (v: unknown) => {
+    const t = (v as { token?: unknown } | undefined)?.token;
+    return typeof t === 'string' && t.length <= 200 ? t : '';
+  };
+  app.get('/confirm-email', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    reply.header('Referrer-Policy', 'no-referrer');
+    return send(reply, ctx, confirmEmailPage(tokenOf(request.query), ctx.csrfToken));
+  });
+  app.post('/confirm-email', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    return send(reply, ctx, emailConfirmedPage(await services.preferences.confirmEmail(tokenOf(request.body))));
+  });
+
   app.get('/signup', PAGE, async (request, reply) => {
     const next = localPath((request.query as { next?: unknown }).next, '/account?welcome=1');
     if (request.viewer.authKind === 'session') return reply.redirect(localPath(next), 303);

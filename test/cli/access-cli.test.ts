@@ -56,6 +56,14 @@ describe('operator CLI: users and keys', () => {
       assert.match(err.stderr, /--plan must be one of/);
       return true;
     });
+    // The password policy applies to operator-made accounts too (docs/security.md).
+    for (const password of ['short pw', 'password1234']) {
+      await assert.rejects(cli(['users', 'create', '--email', uniqueEmail(), '--password', password, '--plan', 'pro']), (err: any) => {
+        assert.equal(err.code, 1);
+        assert.match(err.stderr, /password/);
+        return true;
+      });
+    }
     await assert.rejects(cli(['keys', 'create', '--email', uniqueEmail('nobody')]), (err: any) => {
       assert.equal(err.code, 1);
       assert.match(err.stderr, /No account/);

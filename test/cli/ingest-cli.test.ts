@@ -1,31 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { uniqueName } from '../helpers/app.ts';
+import { cli } from '../helpers/cli.ts';
 import { startFleet, type TestFleet } from '../helpers/fleet.ts';
 
 // The operator CLI as an operator runs it (a child process), against the simulated
 // fleet via CATALOG_FILE and its own store.
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH!, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
 
 describe('operator CLI: migrate, ingest --once, sources', () => {
   let fleet: TestFleet;

@@ -144,7 +144,7 @@ export async function dropRedisKeys(url: string, prefix: string) {
   }
 }
 
-async function dropSchema(url: string, schema: string) {
+export async function dropSchema(url: string, schema: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,3 +1,4 @@
+import type { IncidentEventType, NewEvent } from '../../src/domain/events.ts';
 import type { IncidentRecord, MaintenanceRecord } from '../../src/domain/records.ts';
 
 // Builders for records the tests insert through the repositories.
@@ -42,4 +43,10 @@ export function maintenance(vendor: string, id: string, over: Partial<Maintenanc
     source: 'statuspage-v2',
     ...over,
   };
+}
+
+/** A new incident event as ingestion appends it (the record as `/incidents` serves it). */
+export function incidentEvent(vendor: string, id: string, type: IncidentEventType = 'incident.created', occurredAt = new Date().toISOString()): NewEvent {
+  const rec = incident(vendor, id);
+  return { type, vendor, entityKind: 'incident', entityId: rec.id, occurredAt, payload: { ...rec, vendorName: vendor, durationMinutes: null } } as NewEvent;
 }

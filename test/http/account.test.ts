@@ -109,7 +109,7 @@ describe('account area and API keys', () => {
     const me = await getJson(`${t.url}/api/v1/account`, { headers: { cookie: bobCookie } });
     assert.equal(me.body.account.email, bob.email);
     assert.equal(me.body.account.plan, 'pro');
-    assert.ok(me.body.usage.keys.every((k: any) => k.id !== alice.keyId));
+    assert.ok(!JSON.stringify(me.body).includes(alice.keyId));
   });
 
   test('revoking a key makes it 401 at once', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_PLAN_POLICIES, type Plan } from '../../src/domain/plans.ts';
-import { ipSubject, keySubject, userSubject } from '../../src/services/access/limits.ts';
+import { ipSubject, userSubject } from '../../src/services/access/limits.ts';
 import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
 import { login, userWithKey } from '../helpers/access.ts';
 
@@ -32,7 +32,7 @@ describe('rate limits per plan', () => {
   };
   async function key(plan: Exclude<Plan, 'anonymous'>) {
     const u = await userWithKey(t, plan);
-    return { headers: { 'x-api-key': u.secret }, subject: keySubject(u.keyId) };
+    return { headers: { 'x-api-key': u.secret }, subject: userSubject(u.userId) };
   }
 
   for (const plan of Object.keys(callers) as Plan[]) {
@@ -109,27 +109,27 @@ describe('rate limits per plan', () => {
     assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-forwarded-for': '198.51.100.99' } })).status, 429);
   });
 
-  test('keys are counted per key, sessions per user', async () => {
+  test('all keys and sessions of an account share its quota', async () => {
     clock.current = new Date('2031-04-02T08:00:00.000Z');
     const u = await userWithKey(t, 'free');
     const second = await t.app.services.keys.create({ userId: u.userId, plan: 'free' }, 'second');
-    for (let i = 0; i < 10; i++) assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': u.secret } })).status, 200);
-    assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': u.secret } })).status, 429);
-    assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': second.secret } })).status, 200);
+    for (let i = 0; i < 5; i++) assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': u.secret } })).status, 200);
+    for (let i = 0; i < 4; i++) assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': second.secret } })).status, 200);
     const cookie = await login(t, u.email, u.password);
-    const s = await getJson(`${t.api}/vendor-count`, { headers: { cookie } });
-    assert.equal(s.status, 200);
-    assert.equal((await t.app.services.limiter.peek(userSubject(u.userId), [{ name: 'day', limit: 100, windowSeconds: 86_400 }])).windows[0].used, 1);
-    // The account shows today's usage per key and for the session.
+    assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { cookie } })).status, 200);
+    // Ten requests made by the account: every credential of it is refused now.
+    for (const headers of [{ 'x-api-key': u.secret }, { 'x-api-key': second.secret }, { cookie }] as Record<string, string>[]) {
+      assert.equal((await getJson(`${t.api}/vendor-count`, { headers })).status, 429);
+    }
+    assert.equal((await t.app.services.limiter.peek(userSubject(u.userId), [{ name: 'day', limit: 100, windowSeconds: 86_400 }])).windows[0].used, 10);
     const acct = await getJson(`${t.url}/api/v1/account`, { headers: { cookie } });
     assert.equal(acct.status, 200);
     assert.equal(acct.body.limits.perMinute, 10);
     assert.equal(acct.body.limits.perDay, 100);
-    assert.equal(acct.body.usage.total, 10 + 1 + 1);
-    assert.equal(acct.body.usage.session.usedToday, 1);
-    const byId = Object.fromEntries(acct.body.usage.keys.map((k: any) => [k.id, k.usedToday]));
-    assert.equal(byId[u.keyId], 10);
-    assert.equal(byId[second.key.id], 1);
+    assert.equal(acct.body.limits.countedPer, 'account');
+    assert.equal(acct.body.usage.total, 10);
+    assert.equal(acct.body.usage.usedThisMinute, 10);
+    assert.equal(acct.body.usage.remainingThisMinute, 0);
   });
 
   test('routes outside the data API are not metered', async () => {

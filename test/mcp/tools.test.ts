@@ -97,7 +97,7 @@ describe('MCP tools over Streamable HTTP', () => {
     assert.equal(s.indicator, 'partial_outage');
     assert.deepEqual(s.activeIncidents.map((i: any) => i.id), ['github:a']);
     assert.equal(s.activeIncidents[0].vendorName, 'GitHub');
-    assert.match(textOf(r), /GitHub: Partial outage/);
+    assert.match(textOf(r), /GitHub: Partial System Outage/);
     assert.match(textOf(r), /Degraded Actions \[impact major\] investigating since/);
     assert.match(textOf(r), /Affects: Actions/);
 
@@ -130,12 +130,12 @@ describe('MCP tools over Streamable HTTP', () => {
     assert.deepEqual(d.incidents.map((i: any) => i.id), ['github:a', 'cloudflare:c']);
     assert.equal(d.count, 2);
     assert.equal(d.total, 2);
-    assert.deepEqual(d.vendorsNotOperational, [{ vendor: 'stripe', vendorName: 'Stripe', indicator: 'degraded', description: 'Degraded performance' }]);
+    assert.deepEqual(d.vendorsNotOperational, [{ vendor: 'stripe', vendorName: 'Stripe', indicator: 'degraded', description: 'Minor Service Outage' }]);
     assert.equal(d.source, 'live');
     const text = textOf(r);
     assert.match(text, /^2 ongoing incidents at 2 vendors across all watched vendors:/);
     assert.match(text, /GitHub: Degraded Actions \[impact major\]/);
-    assert.match(text, /Stripe: Degraded performance \(degraded\)/);
+    assert.match(text, /Stripe: Minor Service Outage \(degraded\)/);
     assert.match(text, /No status page has been polled successfully yet/);
 
     const major = (await c.client.callTool({ name: 'get_active_incidents', arguments: { impact: 'major' } })).structuredContent as any;

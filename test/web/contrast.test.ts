@@ -55,7 +55,7 @@ test('text colours reach 4.5:1 on the backgrounds they are used on', () => {
 
 test('graphical marks reach 3:1 against the surface', () => {
   assert.equal(ratio('#000000', '#ffffff').toFixed(1), '21.0');
-  for (const mark of ['input-border', 'bar-ok', 'bar-minor', 'bar-major', 'bar-critical', 'maint-fg', 'focus']) {
+  for (const mark of ['input-border', 'bar-ok', 'bar-minor', 'bar-major', 'bar-critical', 'bar-nodata', 'maint-fg', 'focus']) {
     const r = ratio(color(mark), color('surface'));
     assert.ok(r >= 3, `--${mark}: ${r.toFixed(2)}:1`);
   }

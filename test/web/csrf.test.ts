@@ -109,3 +109,30 @@ describe('CSRF protection', () => {
     }
   });
 });
+
+describe('refused page forms', () => {
+  let t: TestApp;
+  let cookie: string;
+  before(async () => {
+    t = await startApp({ env: { API_KEY_MIN_PLAN: 'free' } });
+    const u = await userWithKey(t, 'pro');
+    cookie = await login(t, u.email, u.password);
+  });
+  after(async () => t.close());
+
+  const post = (headers: Record<string, string>) =>
+    fetch(`${t.url}/confirm-email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers },
+      body: 'token=abc',
+    });
+
+  test('a page form without its CSRF token or from another Origin answers 403 with a page, not 500', async () => {
+    for (const headers of [{ origin: t.url }, { origin: 'https://evil.example' }]) {
+      const res = await post(headers);
+      assert.equal(res.status, 403, `origin ${headers.origin}`);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(await res.text(), /Not allowed/);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KyselyPlugin } from 'kysely';
 import { createRepositories } from '../../src/services/index.ts';
+import { sourceHealthService } from '../../src/services/source-health-service.ts';
 import { overviewService } from '../../src/services/overview-service.ts';
 import { catalogService } from '../../src/services/catalog-service.ts';
 import { systemClock } from '../../src/services/context.ts';
@@ -99,6 +100,7 @@ describe('web pages over HTTP', () => {
     const service = overviewService({
       ...counted,
       catalog: catalogService(counted.vendors, async () => []),
+      health: sourceHealthService({ sources: counted.sources, clock: systemClock, defaultIntervalSeconds: 60 }),
       clock: systemClock,
     });
     queries = 0;

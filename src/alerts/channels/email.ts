@@ -43,7 +43,32 @@ export function emailMessage(d: Delivery): { subject: string; text: string; html
   return { subject, text: lines.join('\n'), html };
 }
 
-export function emailChannel(o: { smtpUrl: string; from: string; timeoutMs: number }): Channel<EmailTarget> {
+/** The message that proves an address: only the link, no alert content (docs/alerts.md "Proven addresses"). */
+export function confirmationMessage(link: string, expiresAt: string): { subject: string; text: string; html: string } {
+  const text = [
+    'Someone asked to receive vendor status alerts at this address.',
+    '',
+    'To confirm, open this link and press "Confirm":',
+    link,
+    '',
+    `The link works once, until ${expiresAt}. If you did not ask for this, ignore this message: nothing will be sent here.`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    '<p>Someone asked to receive vendor status alerts at this address.</p>',
+    `<p><a href="${escapeHtml(link)}">Confirm this address</a></p>`,
+    `<p style="color:#666;font-size:small">The link works once, until ${escapeHtml(expiresAt)}. If you did not ask for this, ignore this message: nothing will be sent here.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject: 'Confirm your address for vendor status alerts', text, html };
+}
+
+export type EmailChannel = Channel<EmailTarget> & {
+  /** Sends a confirmation link; true when the server accepted it. */
+  sendConfirmation(to: string, link: string, expiresAt: string): Promise<boolean>;
+};
+
+export function emailChannel(o: { smtpUrl: string; from: string; timeoutMs: number }): EmailChannel {
   const u = new URL(o.smtpUrl);
   const transport: Transporter = nodemailer.createTransport({
     host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -75,6 +100,14 @@ export function emailChannel(o: { smtpUrl: string; from: string; timeoutMs: numb
       } catch (err) {
         const code = (err as { responseCode?: number }).responseCode ?? null;
         return failed(describeError(err), { statusCode: code, permanent: code !== null && code >= 500 });
+      }
+    },
+    async sendConfirmation(to, link, expiresAt) {
+      try {
+        const info = await transport.sendMail({ from: o.from, to, ...confirmationMessage(link, expiresAt) });
+        return !info.rejected?.length;
+      } catch {
+        return false;
       }
     },
     async close() {

@@ -40,18 +40,22 @@ const PERMANENT = new Set([
 
 export function slackMessage(d: Delivery): { text: string; blocks: unknown[] } {
   const t = alertText(d);
-  const text = clip(`${t.headline}: ${t.title}${t.status ? ` (${t.status})` : ''}`, 3000);
+  // Every mrkdwn string escapes the upstream's text (`&`, `<`, `>`), so a title or a
+  // component name cannot open a link or a mention such as <!channel> (docs/security.md).
+  const e = escapeMrkdwn;
+  const text = clip(e(`${t.headline}: ${t.title}${t.status ? ` (${t.status})` : ''}`), 3000);
   const fields = [
-    { type: 'mrkdwn', text: `*Status*\n${escapeMrkdwn(t.status) || '-'}` },
-    { type: 'mrkdwn', text: `*Impact*\n${t.impact}` },
-    ...(t.components.length ? [{ type: 'mrkdwn', text: clip(`*Components*\n${escapeMrkdwn(t.components.join(', '))}`, 2000) }] : []),
+    { type: 'mrkdwn', text: `*Status*\n${e(t.status || '-')}` },
+    { type: 'mrkdwn', text: `*Impact*\n${e(t.impact)}` },
+    ...(t.components.length ? [{ type: 'mrkdwn', text: clip(`*Components*\n${e(t.components.join(', '))}`, 2000) }] : []),
   ];
+  const link = t.url ? slackLinkTarget(t.url) : null;
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(t.headline, 150), emoji: false } },
-    { type: 'section', text: { type: 'mrkdwn', text: clip(`*${t.url ? `<${t.url}|${escapeMrkdwn(t.title)}>` : escapeMrkdwn(t.title)}*`, 3000) }, fields },
+    { type: 'section', text: { type: 'mrkdwn', text: clip(`*${link ? `<${link}|${e(t.title)}>` : e(t.title)}*`, 3000) }, fields },
   ];
   if (t.latest) blocks.push({ type: 'section', text: { type: 'plain_text', text: clip(t.latest, 3000), emoji: false } });
-  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: clip(`${d.eventType} · ${d.occurredAt}`, 300) }] });
+  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: clip(e(`${d.eventType} · ${d.occurredAt}`), 300) }] });
   return { text, blocks };
 }
 
@@ -60,6 +64,9 @@ const TOKEN_GONE = new Set(['token_revoked', 'invalid_auth', 'account_inactive',
 
 /** Slack mrkdwn control characters in upstream text. */
 const escapeMrkdwn = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A URL inside `<url|label>`: `|` would end it early, so it is percent-encoded; `&<>` escaped. */
+const slackLinkTarget = (url: string) => escapeMrkdwn(url.replace(/\|/g, '%7C'));
 
 /** Thread of an incident: one per vendor record. */
 const threadEntity = (d: Delivery) => `${d.vendor}:${d.entityId}`;

@@ -13,6 +13,11 @@ export interface IndexedRoute {
   metered: boolean;
   /** The route template (metrics label). */
   route: string;
+  /**
+   * Served to every caller as anonymous (routes without authentication, e.g. badges):
+   * the server hot path, which counts against the presented key, leaves it alone.
+   */
+  anonymousOnly: boolean;
 }
 
 export class HitIndex {

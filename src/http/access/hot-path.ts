@@ -32,6 +32,8 @@ export interface HotPathDeps {
   requestId: (req: IncomingMessage) => string;
   /** Answers given here never reach Fastify's hooks, so they are counted here. */
   metrics: Metrics;
+  /** Leave requests with an Origin to Fastify, which adds the CORS headers (CORS_ORIGINS set). */
+  crossOriginFallThrough?: boolean;
 }
 
 export type HotPath = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -40,6 +42,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
   const windowsByPlan = planWindowsTable(d.rateLimits);
   return async function hotPath(req, res) {
     if (req.method !== 'GET' || !req.url || hasAmbiguousHost(req)) return false;
+    if (d.crossOriginFallThrough && req.headers.origin !== undefined) return false;
     const started = performance.now();
     const key = presentedKey(req.headers);
     let identity: { plan: Plan; subject: string } | null;
@@ -51,7 +54,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
     }
     if (!identity) return false;
     const route = d.index.find(req.url, identity.plan);
-    if (!route) return false;
+    if (!route || route.anonymousOnly) return false;
     const entry = await d.store.get(route.key);
     if (!entry) return false;
     const headers: Record<string, string | number> = {
@@ -73,6 +76,8 @@ export function createHotPath(d: HotPathDeps): HotPath {
     }
     const maxAge = Math.max(0, Math.floor((entry.expiresAt - d.clock.now().getTime()) / 1000));
     headers['cache-control'] = `private, max-age=${maxAge}`;
+    // As the Fastify path says on CORS routes (plugins/cors.ts): the answer differs by Origin.
+    if (d.crossOriginFallThrough) headers.vary = 'Origin';
     headers['content-type'] = entry.contentType;
     headers['content-length'] = entry.body.length;
     res.writeHead(200, headers);

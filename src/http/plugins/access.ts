@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
-import { ipSubject, keySubject, planWindowsTable, userSubject } from '../../services/access/limits.ts';
+import { planWindowsTable, requestSubject } from '../../services/access/limits.ts';
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
 import { HitIndex } from '../access/hit-index.ts';
 import { createHotPath, type HotPath } from '../access/hot-path.ts';
@@ -74,7 +74,7 @@ export const accessPlugin = fp(
     async function meter(request: FastifyRequest, reply: FastifyReply) {
       const v = request.viewer;
       const windows = windowsByPlan[v.plan];
-      const subject = v.keyId ? keySubject(v.keyId) : v.userId ? userSubject(v.userId) : ipSubject(request.ip);
+      const subject = requestSubject(v, request.ip);
       const r = await limiter.consume(subject, windows);
       setRateLimitHeaders(reply, windows, r);
       if (!r.allowed) {
@@ -89,6 +89,11 @@ export const accessPlugin = fp(
       if (!m) return;
       request.metered = null;
       limiter.refund(m.subject, m.windows).catch((err) => request.log.warn({ err }, 'rate-limit refund failed'));
+    }
+
+    // A handler's own validation 400 (after metering) is not counted either (docs/access.md).
+    async function refundBadRequest(request: FastifyRequest, reply: FastifyReply) {
+      if (reply.statusCode === 400) refund(request);
     }
 
     function sendEntry(reply: FastifyReply, entry: CachedResponse) {
@@ -109,6 +114,8 @@ export const accessPlugin = fp(
         rateLimits: overrides,
         requestId: opts.requestId,
         metrics,
+        // Cross-origin answers need the CORS headers of the Fastify path (plugins/cors.ts).
+        crossOriginFallThrough: app.config.corsOrigins === '*' || app.config.corsOrigins.length > 0,
       }),
     );
 
@@ -148,12 +155,12 @@ export const accessPlugin = fp(
       cacheCtx.set(request, { state: 'MISS', fill });
     }
 
-    function cachedPreHandler(windowed: boolean, metered: boolean) {
+    function cachedPreHandler(windowed: boolean, metered: boolean, anonymousOnly: boolean) {
       return async function cached(request: FastifyRequest, reply: FastifyReply) {
         const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
         const key = skip ? null : cacheKey(request, windowed);
         const route = request.routeOptions.url!;
-        if (key) index.learn(request.url, request.viewer.plan, { key, metered, route });
+        if (key) index.learn(request.url, request.viewer.plan, { key, metered, route, anonymousOnly });
         let entry = key ? await store.get(key) : undefined;
         if (entry && etagMatches(request.headers['if-none-match'], entry.etag)) {
           // Not counted: the client already has these bytes.
@@ -259,14 +266,15 @@ export const accessPlugin = fp(
         const ttl = config.cacheTtlSeconds!;
         const querystring = (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
         const windowed = !!querystring?.properties && 'timePeriod' in querystring.properties;
-        route.preHandler = [Object.assign(cachedPreHandler(windowed, metered), { [marker]: true }), ...pre];
+        route.preHandler = [Object.assign(cachedPreHandler(windowed, metered, rule === 'none'), { [marker]: true }), ...pre];
         // After authentication (prepended by the viewer plugin), before anything else of the route.
         route.onRequest = [...list(route.onRequest), fastPath(metered)];
         route.onSend = [cacheOnSend(ttl), ...list(route.onSend)];
-        route.onResponse = [releaseFill, ...list(route.onResponse)];
+        route.onResponse = [releaseFill, ...(metered ? [refundBadRequest] : []), ...list(route.onResponse)];
         route.onRequestAbort = [releaseFill, ...list(route.onRequestAbort)];
       } else {
         route.preHandler = [Object.assign(meter, { [marker]: true }), ...pre];
+        route.onResponse = [refundBadRequest, ...list(route.onResponse)];
       }
     });
   },

@@ -32,6 +32,8 @@ export const openapiPlugin = fp(
           { name: 'watchlist', description: "The caller's vendor watchlist (authentication required)" },
           { name: 'notifications', description: 'Notification preferences (authentication required)' },
           { name: 'dashboard', description: 'Dashboard bundle for many vendors (authentication required)' },
+          { name: 'badges', description: 'Status badges for READMEs and dashboards (no key needed)' },
+          { name: 'feeds', description: 'RSS, Atom and iCalendar feeds' },
           { name: 'operations', description: 'Liveness, readiness, metrics and this document' },
           { name: 'auth', description: 'Web sessions: signup, login, logout' },
           { name: 'account', description: 'Plan, usage and API keys of the caller' },

@@ -1,10 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { ReadinessProblem } from '../readiness.ts';
 
-const Check = Type.Object({ name: Type.String(), ok: Type.Boolean(), error: Type.Optional(Type.String()) });
+const Check = Type.Object({
+  name: Type.String(),
+  ok: Type.Boolean(),
+  error: Type.Optional(Type.String({ description: '`unreachable`, or for `ingest`: `most_sources_failing` or `no_recent_poll`' })),
+});
 const Readiness = Type.Object({
   success: Type.Boolean(),
-  status: Type.String({ description: 'ready, degraded (an optional dependency is down) or not_ready' }),
+  status: Type.String({ description: 'ready, degraded (an optional dependency is down, or ingestion is failing) or not_ready' }),
   checks: Type.Array(Check),
 });
 
@@ -39,6 +44,7 @@ export async function healthRoutes(app: FastifyInstance) {
             await c.check();
             return { name: c.name, ok: true };
           } catch (err) {
+            if (err instanceof ReadinessProblem) return { name: c.name, ok: false, error: err.message };
             // The reason is an operator's concern; the body names the failing dependency only.
             app.log.warn({ err, check: c.name }, 'readiness check failed');
             return { name: c.name, ok: false, error: 'unreachable' };

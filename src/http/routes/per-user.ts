@@ -140,6 +140,7 @@ export async function perUserRoutes(app: FastifyInstance) {
           '`slack_connection`, `webhook.secret` and `rss.feed_url` are read-only and ignored, so a GET body can be sent back.',
           'Unknown fields give 400 naming them. Webhook URLs must be https and must not point to private or loopback hosts (unless allow-listed by the operator).',
           'Setting a webhook URL where none was generates a `whsec_` signing secret, and switching RSS on the first time creates the feed URL: both are shown in clear in this response only (listed in `shownOnce`), masked afterwards.',
+          "An `email.address` other than the account's own is saved with `address_status: pending` and a confirmation link (single use, valid 24 hours) is mailed to it; no alert goes there until the link is followed. Changing the address starts over.",
         ].join(' '),
         tags: prefTags,
         security: PER_USER_SECURITY,
@@ -148,7 +149,7 @@ export async function perUserRoutes(app: FastifyInstance) {
       },
       config: { auth: 'user' },
     },
-    async (req) => prefResult(await s.preferences.update(req.viewer, req.body)),
+    async (req) => prefResult(await s.preferences.update(req.viewer, req.body, { origin: `${req.protocol}://${req.host}` })),
   );
 
   app.post(

@@ -5,7 +5,7 @@ import { planPolicy } from '../../domain/plans.ts';
 import { INCIDENT_STATUSES, type IncidentStatus } from '../../domain/records.ts';
 import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS } from '../../events/sse.ts';
 import { StreamConnection } from '../../events/stream-connection.ts';
-import { ipSubject, userSubject } from '../../services/access/limits.ts';
+import { requestSubject } from '../../services/access/limits.ts';
 import { vendorFilter } from '../envelope.ts';
 import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, StringEnum, VendorListParam } from '../schemas/common.ts';
 
@@ -90,7 +90,9 @@ export async function streamRoutes(app: FastifyInstance) {
       // Concurrent streams per account (all its keys and sessions), anonymous per address.
       const v = request.viewer;
       const cap = planPolicy(v.plan, config.rateLimits).concurrentStreams;
-      const slot = await app.streams.slots.acquire(v.userId ? userSubject(v.userId) : ipSubject(request.ip), cap);
+      const raw = reply.raw;
+      const gone = () => raw.destroyed || !raw.socket || raw.socket.destroyed;
+      const slot = await app.streams.slots.acquire(requestSubject(v, request.ip), cap, () => !gone());
       if (!slot.ok) {
         // A refused request is not counted.
         const m = request.metered;
@@ -101,6 +103,13 @@ export async function streamRoutes(app: FastifyInstance) {
           `Too many open streams: ${cap} concurrent stream${cap === 1 ? '' : 's'} on the ${v.plan} plan. Close one and retry.`,
           { limit: cap, used: slot.used, retryAfter: 5, currentPlan: v.plan },
         );
+      }
+
+      // The client may have reset the connection while the slot was being taken: its
+      // 'close' has then already fired and would never give the slot back (docs/stream.md).
+      if (gone()) {
+        slot.release();
+        return reply.hijack();
       }
 
       const { hub } = app.streams;

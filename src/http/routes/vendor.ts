@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DATA_TYPES, type DataType } from '../../domain/records.ts';
-import { Envelope, errorResponses, LimitParam, notModifiedResponse, StringEnum, TimePeriodParam, VendorSlug } from '../schemas/common.ts';
+import { Envelope, errorResponses, LimitParam, notModifiedResponse, SkipCacheParam, StringEnum, TimePeriodParam, VendorSlug } from '../schemas/common.ts';
 import {
   AdvisorySchema,
   CapabilitiesSchema,
@@ -33,7 +33,7 @@ export async function vendorRoutes(app: FastifyInstance) {
     async (req) => app.envelope([await s.catalog.info(req.params.vendor)]),
   );
 
-  app.get<{ Params: { vendor: string } }>(
+  app.get<{ Params: { vendor: string }; Querystring: { skipCache?: boolean } }>(
     '/vendor-status/:vendor',
     {
       schema: {
@@ -41,6 +41,9 @@ export async function vendorRoutes(app: FastifyInstance) {
         summary: 'Current operational summary of a vendor',
         tags: ['vendor'],
         params: VendorParams,
+        // Declared so `skipCache=true` is read as a boolean and unknown parameters are
+        // dropped before the cache key is made (docs/api.md "Caching").
+        querystring: Type.Object({ skipCache: Type.Optional(SkipCacheParam) }, { additionalProperties: false }),
         response: { 200: Envelope(Type.Ref(VendorStatusSchema), 'One item: the vendor status'), ...errorResponses, ...notModifiedResponse },
       },
       config: { cacheTtlSeconds: 30 },
@@ -123,7 +126,7 @@ export async function vendorRoutes(app: FastifyInstance) {
             timePeriod: Type.Optional(TimePeriodParam),
             activeOnly: Type.Optional(Type.Boolean()),
             limit: Type.Optional(LimitParam(50)),
-            skipCache: Type.Optional(Type.Boolean()),
+            skipCache: Type.Optional(SkipCacheParam),
           },
           { additionalProperties: false },
         ),

@@ -5,7 +5,7 @@ import { DateTime, Nullable, StringEnum } from './common.ts';
 export const Credentials = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 254, format: 'email', description: 'Account email (case-insensitive)' }),
-    password: Type.String({ minLength: 1, maxLength: 256, description: 'At least 8 characters on signup' }),
+    password: Type.String({ minLength: 1, maxLength: 256, description: 'On signup: 10 to 256 characters, not a common or easily guessed password' }),
   },
   { additionalProperties: false },
 );
@@ -44,17 +44,19 @@ export const AccountSummary = Type.Object({
   limits: Type.Object({
     perMinute: Type.Integer(),
     perDay: Type.Integer(),
-    countedPer: Type.String({ description: 'Limits apply to each API key (and to web-session calls together)' }),
+    countedPer: Type.String({ description: '`account`: all API keys and web sessions of the account share the figures' }),
+    maxKeys: Type.Integer({ description: 'Active API keys the plan allows' }),
     windowDays: Nullable(Type.Integer({ description: 'History window cap; null = unlimited' })),
     watchlistLimit: Nullable(Type.Integer({ description: 'null = unlimited' })),
     compliance: Type.Boolean(),
     concurrentStreams: Type.Integer(),
   }),
-  usage: Type.Object({
-    day: Type.String({ description: 'UTC day the counts belong to' }),
-    resetsInSeconds: Type.Integer(),
-    total: Type.Integer({ description: 'Requests today over all keys and the web session' }),
-    keys: Type.Array(Type.Composite([Type.Object({ id: Type.String(), name: Type.String(), prefix: Type.String() }), KeyUsage])),
-    session: KeyUsage,
-  }),
+  usage: Type.Composite([
+    Type.Object({
+      day: Type.String({ description: 'UTC day the counts belong to' }),
+      resetsInSeconds: Type.Integer(),
+      total: Type.Integer({ description: 'Requests today over all keys and web sessions of the account (same as usedToday)' }),
+    }),
+    KeyUsage,
+  ]),
 });

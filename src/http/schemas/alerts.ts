@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ALERT_CHANNELS, PUSH_CHANNELS } from '../../domain/alerts.ts';
+import { ALERT_CHANNELS, HELD_EVENT_TYPE, PUSH_CHANNELS } from '../../domain/alerts.ts';
 import { ALERT_EVENT_TYPES } from '../../domain/preferences.ts';
 import { DateTime, Nullable, QueryInteger, StringEnum } from './common.ts';
 
@@ -70,7 +70,9 @@ export const DeliverySchema = Type.Object(
   {
     id: Type.String({ description: 'Delivery id; the `webhook-id` header of webhook deliveries, the same on every retry' }),
     channel: StringEnum(PUSH_CHANNELS),
-    type: EventType,
+    type: StringEnum([...ALERT_EVENT_TYPES, HELD_EVENT_TYPE] as const, {
+      description: `Event the alert is about; \`${HELD_EVENT_TYPE}\`: the summary of alerts held back by the flood cap (docs/alerts.md)`,
+    }),
     vendor: Type.String(),
     entityId: Type.String(),
     title: Type.String(),

@@ -68,6 +68,15 @@ export const errorResponses = {
   }),
 };
 
+/** The errors of a public route without authentication (badges, public feeds): no 401 or 403. */
+export const keylessErrorResponses = {
+  400: errorResponses[400],
+  404: errorResponses[404],
+  429: errorResponses[429],
+  500: errorResponses[500],
+  503: errorResponses[503],
+};
+
 /** Routes with a response cache answer a matching If-None-Match with 304 and no body. */
 export const notModifiedResponse = {
   304: Type.Null({ description: 'Not modified: the If-None-Match ETag is still current (no body, not counted)' }),

@@ -73,6 +73,10 @@ export const PreferencesSchema = Type.Object(
       enabled: Enabled,
       address: Nullable(Type.String({ format: 'email', description: "null = the account's e-mail address" })),
       digest: StringEnum(EMAIL_DIGESTS, { description: '`off` = one message per alert; `hourly`/`daily` = grouped' }),
+      address_status: StringEnum(['confirmed', 'pending'] as const, {
+        description:
+          "Read-only. `confirmed`: the account's own address, or one whose confirmation link was followed. `pending`: a confirmation link was sent to `address`; until it is followed no alert (and no test alert) is sent by e-mail. Ignored on update.",
+      }),
     }),
     slack: Type.Object({ enabled: Enabled, channel: SlackChannelId, vendors: ChannelVendors }),
     slack_connection: Type.Object(
@@ -143,7 +147,7 @@ export const PreferencesSchema = Type.Object(
 
 const examplePreferences = {
   in_app: { enabled: true },
-  email: { enabled: true, address: 'oncall@example.com', digest: 'off' },
+  email: { enabled: true, address: 'oncall@example.com', digest: 'off', address_status: 'confirmed' },
   slack: { enabled: false, channel: null, vendors: null },
   slack_connection: { connected: false, team: null, connected_at: null },
   webhook: { enabled: true, url: 'https://hooks.example.com/vendor-status', format: 'standard', vendors: null, secret: '****Zk4=' },
@@ -181,6 +185,7 @@ export const PreferencesPatchBody = Partial(
       enabled: Type.Boolean(),
       address: Nullable(Type.String({ format: 'email', maxLength: 254 })),
       digest: StringEnum(EMAIL_DIGESTS),
+      address_status: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),
     }),
     slack: Partial({ enabled: Type.Boolean(), channel: SlackChannelId, vendors: ChannelVendors }),
     slack_connection: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),

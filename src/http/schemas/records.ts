@@ -111,6 +111,7 @@ export const SourceHealthSchema = Type.Object({
   lastSuccessAt: Nullable(DateTime()),
   lastErrorAt: Nullable(DateTime()),
   lastError: Nullable(Type.String()),
+  stale: Type.Boolean({ description: 'A source of this vendor has been failing past the threshold (docs/operations.md)' }),
 });
 
 export const VendorStatusSchema = Type.Object(
@@ -161,10 +162,10 @@ export const VendorStatsSchema = Type.Object(
     byImpact: ByImpact,
     mttrMinutes: Nullable(Type.Integer()),
     longestIncidentMinutes: Nullable(Type.Integer()),
-    uptimePercent: Type.Number(),
+    uptimePercent: Nullable(Type.Number({ description: 'null when the vendor was not observed in the window (docs/statistics.md)' })),
     maintenanceCount: Type.Integer(),
     lastIncidentAt: Nullable(DateTime()),
-    badge: StringEnum(BADGES),
+    badge: StringEnum(BADGES, { description: '`unknown` when there is no uptime (not observed)' }),
   },
   { ...open, $id: 'VendorStats', description: 'Incident and reliability statistics' },
 );
@@ -177,9 +178,9 @@ export const AggregateStatsSchema = Type.Object(
     activeIncidents: Type.Integer(),
     activeMaintenance: Type.Integer(),
     byImpact: ByImpact,
-    badges: Type.Object({ excellent: Type.Integer(), good: Type.Integer(), fair: Type.Integer(), poor: Type.Integer() }),
+    badges: Type.Object(Object.fromEntries(BADGES.map((b) => [b, Type.Integer()])) as Record<(typeof BADGES)[number], ReturnType<typeof Type.Integer>>),
     indicators: Type.Record(Type.String(), Type.Integer()),
-    averageUptimePercent: Nullable(Type.Number()),
+    averageUptimePercent: Nullable(Type.Number({ description: 'Mean over vendors with an uptime; null when none has one' })),
   },
   { ...open, description: 'Rollup across all vendors' },
 );

@@ -25,9 +25,16 @@ export interface Adapter {
 export class AdapterError extends Error {
   readonly code = 'malformed_payload' as const;
   override name = 'AdapterError';
+  /**
+   * What kind of failure, in words that never quote the payload ("invalid JSON"):
+   * the message (for the service log) may; sourceHealth, which anyone can read,
+   * shows only the kind (docs/security.md).
+   */
+  readonly kind: string;
 
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, options?: { cause?: unknown; kind?: string }) {
     super(message, options);
+    this.kind = options?.kind ?? 'malformed payload';
   }
 }
 
@@ -45,7 +52,7 @@ export function defineAdapter(type: SourceType, parse: (input: AdapterInput) => 
       } catch (err) {
         if (err instanceof AdapterError) throw err;
         const detail = err instanceof Error ? err.message : String(err);
-        throw new AdapterError(`${type}: unexpected payload structure (${detail})`, { cause: err });
+        throw new AdapterError(`${type}: unexpected payload structure (${detail})`, { cause: err, kind: 'unexpected payload structure' });
       }
     },
   };

@@ -152,7 +152,7 @@ export const awsCurrentEventsAdapter = defineAdapter('aws-currentevents', (input
       incidentsAreCompleteUnresolvedSet: true,
     };
   }
-  throw new AdapterError('aws-currentevents: expected the currentevents array or the legacy {archive, current} object');
+  throw new AdapterError('aws-currentevents: expected the currentevents array or the legacy {archive, current} object', { kind: 'unrecognised payload' });
 });
 
 // ---- legacy RSS ----------------------------------------------------------------------

@@ -18,18 +18,18 @@ function sniffEncoding(body: Buffer, contentType?: string | null): Encoding {
 
 /** Decodes the body to a string; rejects empty bodies and bytes invalid in their encoding. */
 export function decodeBody(context: string, body: Buffer, contentType?: string | null): string {
-  if (body.length === 0) throw new AdapterError(`${context}: empty body`);
+  if (body.length === 0) throw new AdapterError(`${context}: empty body`, { kind: 'empty body' });
   const encoding = sniffEncoding(body, contentType);
   let text: string;
   try {
     // fatal: a truncated or mis-labelled body must fail loudly, not turn into U+FFFD soup.
     text = new TextDecoder(encoding === 'latin1' ? 'windows-1252' : encoding, { fatal: true }).decode(body);
   } catch (err) {
-    throw new AdapterError(`${context}: body is not valid ${encoding.toUpperCase()}`, { cause: err });
+    throw new AdapterError(`${context}: body is not valid ${encoding.toUpperCase()}`, { cause: err, kind: `body is not valid ${encoding.toUpperCase()}` });
   }
   // TextDecoder strips a leading BOM already; a second one would still break JSON.parse.
   text = text.replace(/^\uFEFF/, '');
-  if (text.trim() === '') throw new AdapterError(`${context}: empty body`);
+  if (text.trim() === '') throw new AdapterError(`${context}: empty body`, { kind: 'empty body' });
   return text;
 }
 
@@ -38,7 +38,7 @@ export function parseJsonText(context: string, text: string): unknown {
     return JSON.parse(text) as unknown;
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
-    throw new AdapterError(`${context}: invalid JSON (${detail})`, { cause: err });
+    throw new AdapterError(`${context}: invalid JSON (${detail})`, { cause: err, kind: 'invalid JSON' });
   }
 }
 

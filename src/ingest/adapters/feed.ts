@@ -142,18 +142,18 @@ export function parseXmlFeed(context: string, raw: string): ParsedFeed {
   const text = raw.trimStart();
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
-    throw new AdapterError(`${context}: invalid XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
+    throw new AdapterError(`${context}: invalid XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`, { kind: 'invalid XML' });
   }
   let doc: Node;
   try {
     doc = parser.parse(text) as Node;
   } catch (err) {
-    throw new AdapterError(`${context}: invalid XML (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    throw new AdapterError(`${context}: invalid XML (${err instanceof Error ? err.message : String(err)})`, { cause: err, kind: 'invalid XML' });
   }
   const rss = asNode(doc.rss);
   if (rss) {
     const channel = asNode(rss.channel);
-    if (!channel) throw new AdapterError(`${context}: RSS document without <channel>`);
+    if (!channel) throw new AdapterError(`${context}: RSS document without <channel>`, { kind: 'RSS document without <channel>' });
     return {
       format: 'rss',
       title: textOf(channel.title).trim(),
@@ -184,7 +184,7 @@ export function parseXmlFeed(context: string, raw: string): ParsedFeed {
     };
   }
   const root = Object.keys(doc).find((k) => !k.startsWith('?')) ?? 'none';
-  throw new AdapterError(`${context}: not an RSS or Atom feed (root element <${root}>)`);
+  throw new AdapterError(`${context}: not an RSS or Atom feed (root element <${root}>)`, { kind: 'not an RSS or Atom feed' });
 }
 
 const JsonFeedSchema = Type.Object({
@@ -239,7 +239,7 @@ export function parseFeedBody(
 ): ParsedFeed {
   const text = decodeBody(context, body, contentType);
   if (looksLikeJson(text)) {
-    if (!options.allowJson) throw new AdapterError(`${context}: expected an RSS or Atom feed, got JSON`);
+    if (!options.allowJson) throw new AdapterError(`${context}: expected an RSS or Atom feed, got JSON`, { kind: 'expected an RSS or Atom feed, got JSON' });
     return parseJsonFeed(context, parseJsonText(context, text));
   }
   return parseXmlFeed(context, text);

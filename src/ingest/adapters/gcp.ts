@@ -72,8 +72,9 @@ function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): Incide
   const startedAt = requireIso(`${SOURCE}: incident ${raw.id} begin`, raw.begin);
   const end = isoOrNull(raw.end);
   const latestWord = raw.most_recent_update?.status ?? raw.updates?.[0]?.status ?? null;
-  // Open = no end, or a most recent update that is not AVAILABLE (upstream-formats.md).
-  const resolved = end !== null && (latestWord === null || latestWord.toUpperCase() === 'AVAILABLE');
+  // An incident with `end` is over, whatever its last update says: some closed ones keep
+  // a last update that is not AVAILABLE forever (docs/mappings.md "Google Cloud").
+  const resolved = end !== null;
   const updates = newestFirst(
     (raw.updates ?? []).map((u) => ({
       status: updateStatus(u.status),

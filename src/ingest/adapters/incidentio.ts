@@ -315,5 +315,6 @@ export const incidentioAdapter = defineAdapter('incidentio', (input: AdapterInpu
   }
   throw new AdapterError(
     `${SOURCE}: unrecognised payload (expected the /proxy widget with summary.ongoing_incidents, or a Statuspage-compatible page object)`,
+    { kind: 'unrecognised payload' },
   );
 });

@@ -76,7 +76,7 @@ function itemId(item: { id?: string | null; url?: string | null; name: string },
   if (item.id) return item.id;
   const fromUrl = item.url?.replace(/\/+$/, '').split('/').pop();
   if (fromUrl) return fromUrl;
-  throw new AdapterError(`${SOURCE}: ${kind} "${item.name}" has neither id nor url`);
+  throw new AdapterError(`${SOURCE}: ${kind} "${item.name}" has neither id nor url`, { kind: `${kind} has neither id nor url` });
 }
 
 function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): IncidentRecord {

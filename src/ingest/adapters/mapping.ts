@@ -118,15 +118,8 @@ export function impactOfComponentStatus(status: ComponentStatus): Impact {
   }
 }
 
-/** Descriptions for formats that publish an indicator without wording (Statuspage's phrases). */
-export const INDICATOR_DESCRIPTIONS: Record<Indicator, string> = {
-  operational: 'All Systems Operational',
-  degraded: 'Minor Service Outage',
-  partial_outage: 'Partial System Outage',
-  major_outage: 'Major System Outage',
-  maintenance: 'Service Under Maintenance',
-  unknown: 'Status Unknown',
-};
+/** Descriptions for formats that publish an indicator without wording (one table for all formats). */
+export { INDICATOR_DESCRIPTIONS } from '../../domain/indicators.ts';
 
 /** Page indicator derived from component statuses, for formats without a page-level status. */
 export function indicatorFromComponents(statuses: ComponentStatus[]): Indicator {

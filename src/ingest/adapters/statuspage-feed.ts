@@ -31,10 +31,12 @@ interface Block {
   createdAt: string;
 }
 
-const BLOCK_RE = /<small>([\s\S]*?)<\/small>\s*(?:<br\s*\/?>)?\s*<strong>([\s\S]*?)<\/strong>\s*-?\s*([\s\S]*?)(?=<small>|$)/gi;
+const LEAD_RE = /^\s*(?:<br\s*\/?>)?\s*<strong>/i;
 const STAMP_RE = /^([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s*(?:(\d{4})\s*[,-]?\s*)?(\d{1,2}):(\d{2})\s*(AM|PM)?\s*([A-Za-z]{1,5})?/;
+// "Mar 3, 22:00 - 23:30 UTC" on one day; "Jan 8, 21:00 UTC - Jan 9, 01:00 UTC" across
+// two, where the zone may also follow the start (docs/mappings.md "Statuspage feeds").
 const SCHEDULED_RE =
-  /SCHEDULED EVENT\s+([A-Za-z]{3})\s+(\d{1,2}),?\s*(\d{1,2}):(\d{2})\s*-\s*(?:([A-Za-z]{3})\s+(\d{1,2}),?\s*)?(\d{1,2}):(\d{2})\s*([A-Za-z]{1,5})?/i;
+  /SCHEDULED EVENT\s+([A-Za-z]{3})\s+(\d{1,2}),?\s*(\d{1,2}):(\d{2})\s*(?:([A-Za-z]{1,5})\s*)?-\s*(?:([A-Za-z]{3})\s+(\d{1,2}),?\s*)?(\d{1,2}):(\d{2})\s*([A-Za-z]{1,5})?/i;
 
 /**
  * The zone printed next to update times is the page's zone label, which Statuspage
@@ -62,12 +64,46 @@ function stampToIso(text: string, entry: FeedEntry, reference: string): string |
   );
 }
 
+/**
+ * The `<small>stamp</small><br><strong>Label</strong> - body` blocks of an entry, found
+ * with indexOf scans (linear: a lazy regular expression over unclosed `<small>`
+ * openings is quadratic, docs/security.md).
+ */
+function splitBlocks(html: string): { stamp: string; label: string; body: string }[] {
+  const lower = html.toLowerCase();
+  // toLowerCase keeps positions only when no character changes length; else give up on blocks.
+  if (lower.length !== html.length) return [];
+  const out: { stamp: string; label: string; body: string }[] = [];
+  let at = lower.indexOf('<small>');
+  // The next `</small>` is searched again only once passed, so each scan moves forward.
+  let close = -2;
+  while (at >= 0) {
+    const next = lower.indexOf('<small>', at + 7);
+    const end = next < 0 ? html.length : next;
+    if (close !== -1 && close < at + 7) close = lower.indexOf('</small>', at + 7);
+    if (close >= 0 && close < end) {
+      const rest = html.slice(close + 8, end);
+      const lead = LEAD_RE.exec(rest);
+      const strongClose = lead ? rest.toLowerCase().indexOf('</strong>', lead[0].length) : -1;
+      if (lead && strongClose >= 0) {
+        out.push({
+          stamp: html.slice(at + 7, close),
+          label: rest.slice(lead[0].length, strongClose),
+          body: rest.slice(strongClose + 9).replace(/^\s*-?\s*/, ''),
+        });
+      }
+    }
+    at = next;
+  }
+  return out;
+}
+
 function parseBlocks(entry: FeedEntry, reference: string): Block[] {
   const found: Omit<Block, 'word'>[] = [];
-  for (const m of entry.html.matchAll(BLOCK_RE)) {
-    const createdAt = stampToIso(m[1]!, entry, reference);
+  for (const m of splitBlocks(entry.html)) {
+    const createdAt = stampToIso(m.stamp, entry, reference);
     if (!createdAt) continue;
-    found.push({ label: htmlToText(m[2]).toLowerCase().replace(/\s+/g, '_'), body: htmlToText(m[3]), createdAt });
+    found.push({ label: htmlToText(m.label).toLowerCase().replace(/\s+/g, '_'), body: htmlToText(m.body), createdAt });
   }
   // Oldest first to carry the state forward through "Update" blocks, then back to newest first.
   const blocks: Block[] = [];
@@ -118,10 +154,10 @@ function toIncident(entry: FeedEntry, blocks: Block[], source: string, vendor: s
 function scheduledWindow(entry: FeedEntry, reference: string): { from: string; until: string } | null {
   const m = SCHEDULED_RE.exec(collapseWhitespace(htmlToText(entry.html)));
   if (!m) return null;
-  const offset = offsetFor(m[9], entry);
+  const offset = offsetFor(m[10] ?? m[5], entry);
   const from = wallClockToIso({ month: monthIndex(m[1]!), day: Number(m[2]), hour: Number(m[3]), minute: Number(m[4]) }, offset, reference);
   const until = wallClockToIso(
-    { month: monthIndex(m[5] ?? m[1]!), day: Number(m[6] ?? m[2]), hour: Number(m[7]), minute: Number(m[8]) },
+    { month: monthIndex(m[6] ?? m[1]!), day: Number(m[7] ?? m[2]), hour: Number(m[8]), minute: Number(m[9]) },
     offset,
     from,
   );
@@ -169,7 +205,7 @@ export function parseStatuspageFeed(type: SourceType, input: AdapterInput): Sour
     const reference = firstIso(entry.published, entry.updated, feed.updated) ?? input.now.toISOString();
     const blocks = parseBlocks(entry, reference);
     const id = upstreamId(entry);
-    if (blocks.some((b) => MAINTENANCE_WORDS.has(b.label)) || SCHEDULED_RE.test(entry.html.replace(/<[^>]+>/g, ''))) {
+    if (blocks.some((b) => MAINTENANCE_WORDS.has(b.label)) || SCHEDULED_RE.test(htmlToText(entry.html))) {
       maintenances.push(toMaintenance(entry, blocks, type, input.vendor, id, reference));
     } else {
       incidents.push(toIncident(entry, blocks, type, input.vendor, id));

@@ -97,13 +97,14 @@ export interface StatuspageContext {
 export function parseStatuspagePayload(data: unknown, ctx: StatuspageContext): SourceSnapshot {
   const context = ctx.source;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new AdapterError(`${context}: expected a JSON object`);
+    throw new AdapterError(`${context}: expected a JSON object`, { kind: 'expected a JSON object' });
   }
   const keys = Object.keys(data);
   if (!SECTIONS.some((k) => keys.includes(k))) {
     // e.g. the undocumented metrics-display endpoints: not a format we ingest.
     throw new AdapterError(
       `${context}: not a Statuspage v2 payload (expected one of ${SECTIONS.join(', ')}; got keys ${keys.slice(0, 8).join(', ') || 'none'})`,
+      { kind: 'not a Statuspage v2 payload' },
     );
   }
   const payload = check(context, PayloadSchema, data);
@@ -124,20 +125,26 @@ export function parseStatuspagePayload(data: unknown, ctx: StatuspageContext): S
     snapshot.maintenances = payload.scheduled_maintenances.map((m) => mapMaintenance(m, ctx, pageUrl));
   }
   if (snapshot.incidents) snapshot.incidentsAreCompleteUnresolvedSet = isCompleteUnresolvedSet(payload, ctx.url);
+  // summary.json lists every maintenance not yet completed (upcoming and in progress).
+  if (snapshot.maintenances && isSummary(payload)) snapshot.maintenancesAreCompleteOpenSet = true;
   return snapshot;
+}
+
+/** summary.json: page status, components, open incidents and open maintenances together. */
+function isSummary(payload: Payload): boolean {
+  return payload.status !== undefined && payload.components !== undefined && payload.incidents !== undefined;
 }
 
 /** summary.json and incidents/unresolved.json list every open incident; incidents.json is history. */
 function isCompleteUnresolvedSet(payload: Payload, url: string): boolean {
   if (payload.incident) return false;
-  const isSummary = payload.status !== undefined && payload.components !== undefined && payload.incidents !== undefined;
   let path = '';
   try {
     path = new URL(url).pathname;
   } catch {
     path = url;
   }
-  return isSummary || /\/incidents\/unresolved(\.json)?\/?$/.test(path) || /\/summary(\.json)?\/?$/.test(path);
+  return isSummary(payload) || /\/incidents\/unresolved(\.json)?\/?$/.test(path) || /\/summary(\.json)?\/?$/.test(path);
 }
 
 function mapComponents(raw: Static<typeof ComponentSchema>[]): ComponentRecord[] {

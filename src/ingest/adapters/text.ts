@@ -1,39 +1,58 @@
 // Upstream bodies arrive as HTML fragments, Markdown-ish text or plain text with
 // entities. Records carry plain text only: tags stripped, entities decoded,
 // whitespace collapsed to single spaces.
+//
+// Vendor pages are untrusted input (docs/security.md): every transform here is one
+// linear pass (a real HTML tokenizer, no backtracking regular expressions), and the
+// input is cut to MAX_HTML_CHARS before it is read, so the work per payload is bounded.
+import { decodeHTML } from 'entities';
+import { Parser } from 'htmlparser2';
 
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
-  ndash: '–', mdash: '—', hellip: '…', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”',
-  laquo: '«', raquo: '»', bull: '•', middot: '·', copy: '©', reg: '®', trade: '™',
-  deg: '°', times: '×', eacute: 'é', egrave: 'è', agrave: 'à', ccedil: 'ç', uuml: 'ü',
-  ouml: 'ö', auml: 'ä', szlig: 'ß',
-};
+/** HTML read per field; the text kept from it is capped again at ingestion (docs/ingestion.md). */
+export const MAX_HTML_CHARS = 128 * 1024;
 
+/** HTML entities (the full WHATWG table, numeric references included). */
 export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
-  });
+  return decodeHTML(text);
 }
 
 export function collapseWhitespace(text: string): string {
   return text.replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
-/** HTML fragment → plain text. Tags are removed before entities are decoded, so escaped markup stays text. */
+// Block-level boundaries become spaces so words from adjacent paragraphs don't merge.
+const BLOCK = new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'tr', 'td', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'hr']);
+const SKIPPED = new Set(['script', 'style']);
+
+/**
+ * HTML fragment → plain text, by the htmlparser2 tokenizer: tags and comments are
+ * dropped, `script`/`style` contents too, entities in text are decoded once (so
+ * escaped markup stays text). An unclosed `<!--`, tag or `<script` swallows the rest
+ * of the fragment, as in a browser, in one pass.
+ */
 export function htmlToText(html: string | null | undefined): string {
   if (!html) return '';
-  const withoutTags = html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<!--[\s\S]*?-->/g, ' ')
-    // Block-level boundaries become spaces so words from adjacent paragraphs don't merge.
-    .replace(/<\/?(p|div|br|li|ul|ol|tr|td|h[1-6]|blockquote|pre|hr)\b[^>]*>/gi, ' ')
-    .replace(/<[^>]+>/g, '');
-  return collapseWhitespace(decodeEntities(withoutTags));
+  const parts: string[] = [];
+  let skipping = 0;
+  const parser = new Parser(
+    {
+      onopentagname(name) {
+        if (SKIPPED.has(name)) skipping++;
+        else if (BLOCK.has(name)) parts.push(' ');
+      },
+      onclosetag(name) {
+        if (SKIPPED.has(name)) skipping = Math.max(0, skipping - 1);
+        else if (BLOCK.has(name)) parts.push(' ');
+      },
+      ontext(text) {
+        if (!skipping) parts.push(text);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.write(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html);
+  parser.end();
+  return collapseWhitespace(parts.join(''));
 }
 
 /** Shortens long prose at a word boundary, for summaries. */
@@ -49,8 +68,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+// Characters XML 1.0 does not allow at all (C0 controls but tab/newline/return,
+// lone surrogates, U+FFFE/U+FFFF): no escape makes them legal, so they are dropped.
+const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export function escapeXml(text: string): string {
   return text
+    .replace(XML_ILLEGAL, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

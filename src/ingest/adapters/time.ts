@@ -17,7 +17,7 @@ export function isoOrNull(value: unknown): string | null {
 
 export function requireIso(context: string, value: unknown): string {
   const iso = isoOrNull(value);
-  if (iso === null) throw new AdapterError(`${context}: missing or unparseable date ${JSON.stringify(value ?? null)}`);
+  if (iso === null) throw new AdapterError(`${context}: missing or unparseable date ${JSON.stringify(value ?? null)}`, { kind: 'missing or unparseable date' });
   return iso;
 }
 

@@ -29,7 +29,9 @@ export function check<T extends TSchema>(context: string, schema: T, value: unkn
   const first = raw ? deepest(raw) : undefined;
   const where = first?.path ? first.path : '/';
   const what = first ? first.message : 'does not match the expected shape';
-  throw new AdapterError(`${context}: invalid payload at ${where}: ${what}`);
+  // Object keys in the path may come from the payload: shown only when plainly a path.
+  const publicWhere = /^[\w/.-]{1,120}$/.test(where) ? ` at ${where}` : '';
+  throw new AdapterError(`${context}: invalid payload at ${where}: ${what}`, { kind: `invalid payload${publicWhere}` });
 }
 
 /** `T | null`, the common shape of optional upstream fields. */

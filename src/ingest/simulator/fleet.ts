@@ -11,6 +11,7 @@ import type {
 } from '../../domain/records.ts';
 import type { Clock } from '../../services/context.ts';
 import { between, pick, type Random, seededRandom, shuffle } from './random.ts';
+import { COMPONENT_LEVEL } from '../../domain/status-levels.ts';
 
 // The simulated vendor fleet's state: per vendor, components, incidents that open,
 // progress and resolve, maintenance windows that are scheduled, start and complete,
@@ -125,14 +126,8 @@ const COMPONENT_OF_IMPACT: Record<Impact, ComponentStatus> = {
   major: 'partial_outage',
   critical: 'major_outage',
 };
-const RANK: Record<ComponentStatus, number> = {
-  unknown: -1,
-  operational: 0,
-  under_maintenance: 1,
-  degraded_performance: 2,
-  partial_outage: 3,
-  major_outage: 4,
-};
+/** Worse is higher: the levels /metrics reports (domain/status-levels.ts). */
+const RANK: Record<ComponentStatus, number> = COMPONENT_LEVEL;
 
 const HISTORY = 50;
 const MINUTE = 60_000;

@@ -20,27 +20,40 @@ export function trim(text: string, max = 240): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/**
+ * One line of upstream text: line breaks and other controls become spaces, so a
+ * title cannot start a line of its own that reads like ours (docs/security.md).
+ */
+export function oneLine(text: string, max = 300): string {
+  return trim(text.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, ' '), max);
+}
+
+/** A link shown to the assistant: http(s) only. */
+const link = (url: string | null) => (url && /^https?:\/\/[^\s]+$/.test(url) ? url : null);
+
+const names = (list: string[]) => `${list.slice(0, 8).map((c) => oneLine(c, 100)).join(', ')}${list.length > 8 ? ', …' : ''}`;
+
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function incidentLine(i: Incident, now: Date, withVendor = true): string {
-  const who = withVendor ? `${i.vendorName}: ` : '';
+  const who = withVendor ? `${oneLine(i.vendorName)}: ` : '';
   const timing = i.resolvedAt
     ? `started ${when(i.startedAt)}, resolved ${when(i.resolvedAt)}${i.durationMinutes !== null ? ` (${duration(i.durationMinutes)})` : ''}`
     : `${i.status} since ${when(i.startedAt)} (${duration(minutesSince(i.startedAt, now))} so far)`;
-  const parts = [`- ${who}${i.title} [impact ${i.impact}] ${timing}`];
-  if (i.components.length) parts.push(`  Affects: ${i.components.slice(0, 8).join(', ')}${i.components.length > 8 ? ', …' : ''}`);
+  const parts = [`- ${who}${oneLine(i.title)} [impact ${i.impact}] ${timing}`];
+  if (i.components.length) parts.push(`  Affects: ${names(i.components)}`);
   const latest = i.updates.at(-1) ?? i.updates[0];
   if (latest?.body) parts.push(`  Latest update (${when(latest.createdAt)}): ${trim(latest.body)}`);
-  if (i.url) parts.push(`  ${i.url}`);
+  if (link(i.url)) parts.push(`  ${link(i.url)}`);
   return parts.join('\n');
 }
 
 export function maintenanceLine(m: Maintenance, withVendor = true): string {
-  const who = withVendor ? `${m.vendorName}: ` : '';
+  const who = withVendor ? `${oneLine(m.vendorName)}: ` : '';
   const until = m.scheduledUntil ? ` to ${when(m.scheduledUntil)}` : '';
-  const parts = [`- ${who}${m.title} [${m.status}] ${when(m.scheduledFor)}${until}`];
-  if (m.components.length) parts.push(`  Affects: ${m.components.slice(0, 8).join(', ')}${m.components.length > 8 ? ', …' : ''}`);
-  if (m.url) parts.push(`  ${m.url}`);
+  const parts = [`- ${who}${oneLine(m.title)} [${m.status}] ${when(m.scheduledFor)}${until}`];
+  if (m.components.length) parts.push(`  Affects: ${names(m.components)}`);
+  if (link(m.url)) parts.push(`  ${link(m.url)}`);
   return parts.join('\n');
 }
 

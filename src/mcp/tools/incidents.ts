@@ -1,3 +1,4 @@
+import { describeIndicator } from '../../domain/indicators.ts';
 import { z } from 'zod';
 import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
 import { IMPACT_RANK, IMPACTS, INCIDENT_STATUSES, type Impact } from '../../domain/records.ts';
@@ -47,7 +48,7 @@ export const getActiveIncidents = defineTool({
     const withIncident = new Set(incidents.map((i) => i.vendor));
     const vendorsNotOperational = [...statuses.entries()]
       .filter(([slug, s]) => s.indicator !== 'operational' && s.indicator !== 'unknown' && !withIncident.has(slug))
-      .map(([slug, s]) => ({ vendor: slug, vendorName: names.get(slug) ?? slug, indicator: s.indicator, description: s.description }))
+      .map(([slug, s]) => ({ vendor: slug, vendorName: names.get(slug) ?? slug, indicator: s.indicator, description: describeIndicator(s.indicator) }))
       .sort((a, b) => a.vendorName.localeCompare(b.vendorName));
 
     const now = services.clock.now();

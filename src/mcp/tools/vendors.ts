@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DATA_TYPES } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
-import { incidentLine, maintenanceLine, plural, when } from './format.ts';
+import { incidentLine, maintenanceLine, oneLine, plural, when } from './format.ts';
 import { DataFreshness, IncidentOut, IndicatorEnum, MaintenanceOut, openRecords, VendorArg } from './schemas.ts';
 import { resolveVendor } from './vendor-lookup.ts';
 
@@ -73,7 +73,7 @@ export const getVendorStatus = defineTool({
     activeIncidents: z.array(IncidentOut),
     activeMaintenance: z.array(MaintenanceOut),
     components: z.array(z.object({ name: z.string(), status: z.string(), group: z.string().nullable() })),
-    sourceHealth: z.object({ lastSuccessAt: z.string().nullable(), lastErrorAt: z.string().nullable(), lastError: z.string().nullable() }),
+    sourceHealth: z.object({ lastSuccessAt: z.string().nullable(), lastErrorAt: z.string().nullable(), lastError: z.string().nullable(), stale: z.boolean() }),
     ...DataFreshness,
   },
   requiresAuth: false,
@@ -83,7 +83,7 @@ export const getVendorStatus = defineTool({
     const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
     const source = services.config.demo ? ('demo' as const) : ('live' as const);
     const now = services.clock.now();
-    const lines = [`${s.vendorName}: ${s.description} (${s.indicator}), checked ${when(s.checkedAt)}.`];
+    const lines = [`${oneLine(s.vendorName)}: ${oneLine(s.description)} (${s.indicator}), checked ${when(s.checkedAt)}.`];
     lines.push(
       s.activeIncidents.length
         ? `${plural(s.activeIncidents.length, 'ongoing incident')}:\n${s.activeIncidents.map((i) => incidentLine(i, now, false)).join('\n')}`
@@ -94,11 +94,13 @@ export const getVendorStatus = defineTool({
     }
     const impaired = s.components.filter((c) => c.status !== 'operational');
     if (impaired.length) {
-      lines.push(`Components not operational: ${impaired.map((c) => `${c.name} (${c.status})`).join(', ')}.`);
+      lines.push(`Components not operational: ${impaired.map((c) => `${oneLine(c.name, 100)} (${c.status})`).join(', ')}.`);
     } else if (s.components.length) {
       lines.push(`All ${s.components.length} components operational.`);
     }
-    if (s.sourceHealth.lastErrorAt && (!s.sourceHealth.lastSuccessAt || s.sourceHealth.lastErrorAt > s.sourceHealth.lastSuccessAt)) {
+    if (s.sourceHealth.stale) {
+      lines.push(`Note: this vendor's status page has not been read successfully since ${when(s.sourceHealth.lastSuccessAt)}; data is stale.`);
+    } else if (s.sourceHealth.lastErrorAt && (!s.sourceHealth.lastSuccessAt || s.sourceHealth.lastErrorAt > s.sourceHealth.lastSuccessAt)) {
       lines.push(`Note: the last poll of this vendor's status page failed (${when(s.sourceHealth.lastErrorAt)}); data may be stale.`);
     }
     lines.push(`Status page: ${profile.statusPageUrl}`);

@@ -7,13 +7,19 @@ import type { SessionsRepository } from '../../store/repositories/sessions-repos
 import type { UserRow, UsersRepository } from '../../store/repositories/users-repository.ts';
 import type { Clock } from '../context.ts';
 import type { Authenticator } from './authenticator.ts';
-import { DAY, keySubject, MINUTE, planWindows, userSubject } from './limits.ts';
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
+import { maxKeysFor } from './keys-service.ts';
+import { DAY, MINUTE, planWindows, userSubject } from './limits.ts';
+import { checkNewPassword, MAX_PASSWORD_LENGTH } from './password-policy.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import { generateSessionToken, sha256hex } from './secrets.ts';
 
 export const SESSION_DAYS = 30;
 
 // Failed logins are throttled per account and per client address; signups per address.
+// An attempt is reserved (counted atomically, refused when the window is full) before
+// any scrypt work, so a burst of concurrent attempts cannot all be evaluated
+// (docs/security.md, "Throttles under concurrency"); a successful login gives its
+// reservation back, a signup keeps it (a 409 counts too).
 const LOGIN_PER_EMAIL: LimitWindow[] = [{ name: 'login', limit: 5, windowSeconds: 15 * MINUTE }];
 const LOGIN_PER_IP: LimitWindow[] = [{ name: 'login', limit: 30, windowSeconds: 15 * MINUTE }];
 const SIGNUP_PER_IP: LimitWindow[] = [{ name: 'signup', limit: 10, windowSeconds: 60 * MINUTE }];
@@ -24,11 +30,6 @@ export function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (email.length > 254 || !EMAIL.test(email)) throw invalidParameter('email', 'is not a valid email address');
   return email;
-}
-
-function checkPassword(password: string) {
-  if (password.length < MIN_PASSWORD_LENGTH) throw invalidParameter('password', `must have at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (password.length > MAX_PASSWORD_LENGTH) throw invalidParameter('password', `must have at most ${MAX_PASSWORD_LENGTH} characters`);
 }
 
 function throttled(message: string, retryAfter: number) {
@@ -50,13 +51,22 @@ export function accountsService(deps: {
   let dummyHash: Promise<string> | null = null;
   const dummy = () => (dummyHash ??= hashPassword('not-a-password', deps.passwordHashCost));
 
-  async function createUser(input: { email: string; password: string; plan: UserPlan }): Promise<UserRow> {
+  /** Checks a new account's email and password against the policy; returns the normalised email. */
+  function checkNewAccount(input: { email: string; password: string }): string {
     const email = normaliseEmail(input.email);
-    checkPassword(input.password);
-    const passwordHash = await hashPassword(input.password, deps.passwordHashCost);
-    const user = await users.create({ id: randomUUID(), email, passwordHash, plan: input.plan, now: clock.now() });
+    checkNewPassword(input.password, [email]);
+    return email;
+  }
+
+  async function insertUser(email: string, password: string, plan: UserPlan): Promise<UserRow> {
+    const passwordHash = await hashPassword(password, deps.passwordHashCost);
+    const user = await users.create({ id: randomUUID(), email, passwordHash, plan, now: clock.now() });
     if (!user) throw new DomainError('conflict', 'An account with this email already exists');
     return user;
+  }
+
+  async function createUser(input: { email: string; password: string; plan: UserPlan }): Promise<UserRow> {
+    return insertUser(checkNewAccount(input), input.password, input.plan);
   }
 
   async function openSession(userId: string) {
@@ -69,15 +79,26 @@ export function accountsService(deps: {
     return { token, expiresAt };
   }
 
+  /** Counts one attempt against the account and the address, or refuses (nothing counted) when either is full. */
+  async function reserveLogin(byEmail: string, byIp: string) {
+    const e = await deps.limiter.consume(byEmail, LOGIN_PER_EMAIL);
+    const i = e.allowed ? await deps.limiter.consume(byIp, LOGIN_PER_IP) : null;
+    if (e.allowed && i!.allowed) return;
+    if (e.allowed) await deps.limiter.refund(byEmail, LOGIN_PER_EMAIL);
+    const blocked = [...e.violated, ...(i?.violated ?? [])];
+    throw throttled('Too many failed login attempts; try again later', Math.max(...blocked.map((w) => w.resetSeconds)));
+  }
+
   return {
     createUser,
 
     /** Web signup: a Free account and a session. */
     async signup(input: { email: string; password: string; ip: string }) {
-      const gate = await deps.limiter.peek(`signup:${input.ip}`, SIGNUP_PER_IP);
+      // Bad input is answered before anything is counted (a 400 costs no attempt).
+      const email = checkNewAccount(input);
+      const gate = await deps.limiter.consume(`signup:${input.ip}`, SIGNUP_PER_IP);
       if (!gate.allowed) throw throttled('Too many signups from this address; try again later', gate.violated[0].resetSeconds);
-      const user = await createUser({ email: input.email, password: input.password, plan: 'free' });
-      await deps.limiter.consume(`signup:${input.ip}`, SIGNUP_PER_IP);
+      const user = await insertUser(email, input.password, 'free');
       return { user, session: await openSession(user.id) };
     },
 
@@ -85,17 +106,12 @@ export function accountsService(deps: {
       const email = input.email.trim().toLowerCase();
       const byEmail = `login:e:${sha256hex(email).slice(0, 32)}`;
       const byIp = `login:ip:${input.ip}`;
-      const [e, i] = await Promise.all([deps.limiter.peek(byEmail, LOGIN_PER_EMAIL), deps.limiter.peek(byIp, LOGIN_PER_IP)]);
-      const blocked = [...e.violated, ...i.violated];
-      if (blocked.length) {
-        throw throttled('Too many failed login attempts; try again later', Math.max(...blocked.map((w) => w.resetSeconds)));
-      }
+      await reserveLogin(byEmail, byIp);
       const user = email.length <= 254 ? await users.findByEmailWithPassword(email) : null;
       const ok = await verifyPassword(input.password.slice(0, MAX_PASSWORD_LENGTH), user?.passwordHash ?? (await dummy()));
-      if (!user || !ok) {
-        await Promise.all([deps.limiter.consume(byEmail, LOGIN_PER_EMAIL), deps.limiter.consume(byIp, LOGIN_PER_IP)]);
-        throw new DomainError('unauthorized', 'Invalid email or password');
-      }
+      if (!user || !ok) throw new DomainError('unauthorized', 'Invalid email or password');
+      // Only failures are throttled: a successful attempt gives its reservation back.
+      await Promise.all([deps.limiter.refund(byEmail, LOGIN_PER_EMAIL), deps.limiter.refund(byIp, LOGIN_PER_IP)]);
       return { user: { id: user.id, email: user.email, plan: user.plan, createdAt: user.createdAt }, session: await openSession(user.id) };
     },
 
@@ -118,27 +134,21 @@ export function accountsService(deps: {
       return u ? { id: u.id, email: u.email, plan: u.plan, createdAt: u.createdAt } : null;
     },
 
-    /** Plan, limits and today's usage (per key, and for web-session calls). */
+    /** Plan, limits and today's usage of the account (all keys and sessions together). */
     async summary(userId: string) {
       const user = await users.findById(userId);
       if (!user) throw new DomainError('unauthorized', 'A valid API key or a logged-in session is required');
       const policy = planPolicy(user.plan, deps.rateLimits);
       const windows = planWindows(policy);
-      const keys = await deps.apiKeys.listForUser(userId);
-      const usage = async (subject: string) => {
-        const r = await deps.limiter.peek(subject, windows);
-        const [minute, day] = r.windows;
-        return { usedToday: day.used, remainingToday: day.remaining, usedThisMinute: minute.used, remainingThisMinute: minute.remaining };
-      };
-      const perKey = await Promise.all(keys.map(async (k) => ({ id: k.id, name: k.name, prefix: k.prefix, ...(await usage(keySubject(k.id))) })));
-      const session = await usage(userSubject(userId));
+      const [minute, day] = (await deps.limiter.peek(userSubject(userId), windows)).windows;
       const now = clock.now();
       return {
         account: { id: user.id, email: user.email, plan: user.plan, createdAt: user.createdAt },
         limits: {
           perMinute: policy.perMinute,
           perDay: policy.perDay,
-          countedPer: 'key' as const,
+          countedPer: 'account' as const,
+          maxKeys: maxKeysFor(user.plan),
           windowDays: policy.windowDays,
           watchlistLimit: policy.watchlistLimit,
           compliance: policy.compliance,
@@ -147,9 +157,11 @@ export function accountsService(deps: {
         usage: {
           day: now.toISOString().slice(0, 10),
           resetsInSeconds: Math.max(1, Math.ceil((DAY * 1000 - (now.getTime() % (DAY * 1000))) / 1000)),
-          total: perKey.reduce((n, k) => n + k.usedToday, session.usedToday),
-          keys: perKey,
-          session,
+          total: day.used,
+          usedToday: day.used,
+          remainingToday: day.remaining,
+          usedThisMinute: minute.used,
+          remainingThisMinute: minute.remaining,
         },
       };
     },

@@ -3,7 +3,7 @@ import type { UserPlan } from '../../domain/plans.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
 import type { Clock } from '../context.ts';
-import { keySubject, userSubject } from './limits.ts';
+import { userSubject } from './limits.ts';
 import { API_KEY_PATTERN, SESSION_TOKEN_PATTERN, safeEqual, sha256hex } from './secrets.ts';
 
 // Turns a presented credential (API key or session cookie) into its owner.
@@ -17,7 +17,7 @@ export interface KeyIdentity {
   keyId: string;
   userId: string;
   plan: UserPlan;
-  /** What the key's requests are counted against. */
+  /** What the key's requests are counted against: its account (see limits.ts). */
   subject: string;
 }
 
@@ -77,7 +77,7 @@ export function authenticator(deps: {
         // The row was found by digest; compare once more in constant time anyway.
         const value =
           owner && safeEqual(owner.keyHash, hash)
-            ? { kind: 'key' as const, keyId: owner.keyId, userId: owner.userId, plan: owner.plan, subject: keySubject(owner.keyId) }
+            ? { kind: 'key' as const, keyId: owner.keyId, userId: owner.userId, plan: owner.plan, subject: userSubject(owner.userId) }
             : null;
         e = { value, at: performance.now() };
         keys.set(hash, e);

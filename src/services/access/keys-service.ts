@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError, invalidParameter } from '../../domain/errors.ts';
-import { type Plan, planAtLeast } from '../../domain/plans.ts';
+import { type Plan, planAtLeast, type UserPlan } from '../../domain/plans.ts';
 import type { ApiKeyRow, ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { Clock } from '../context.ts';
 import type { Authenticator } from './authenticator.ts';
 import { apiKeyPrefix, generateApiKey, sha256hex } from './secrets.ts';
 
-/** Active keys one account may hold. */
-export const MAX_KEYS_PER_USER = 25;
+/**
+ * Active keys one account may hold, by plan (docs/access.md). Keys share the
+ * account's quota, so more keys never mean more requests; the cap bounds what
+ * one account can mint and what a leak of the account exposes.
+ */
+const MAX_KEYS: Record<UserPlan, number> = { free: 2, standard: 5, pro: 10, enterprise: 25, vip: 25 };
+export const maxKeysFor = (plan: Plan) => (plan === 'anonymous' ? 0 : MAX_KEYS[plan]);
 const MAX_NAME_LENGTH = 100;
 
 export function keysService(deps: { apiKeys: ApiKeysRepository; auth: Authenticator; clock: Clock; minPlan: Plan }) {
@@ -23,9 +28,10 @@ export function keysService(deps: { apiKeys: ApiKeysRepository; auth: Authentica
       const label = (name ?? '').trim() || 'API key';
       if (label.length > MAX_NAME_LENGTH) throw invalidParameter('name', `at most ${MAX_NAME_LENGTH} characters`);
       const existing = await deps.apiKeys.listForUser(owner.userId);
-      if (existing.length >= MAX_KEYS_PER_USER) {
-        throw new DomainError('limit_exceeded', `An account can hold at most ${MAX_KEYS_PER_USER} active keys; revoke one first`, {
-          limit: MAX_KEYS_PER_USER,
+      const cap = maxKeysFor(owner.plan);
+      if (existing.length >= cap) {
+        throw new DomainError('limit_exceeded', `An account on the ${owner.plan} plan can hold at most ${cap} active keys; revoke one first`, {
+          limit: cap,
         });
       }
       const secret = generateApiKey();

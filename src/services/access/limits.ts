@@ -1,12 +1,17 @@
 import { PLANS, type Plan, type PlanPolicy, planPolicy, type RateLimitOverrides } from '../../domain/plans.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
 
-// Who a request is counted against, and the windows of a plan. Keys are counted
-// per key, web sessions per user, anonymous calls per client IP.
+// Who a request is counted against, and the windows of a plan. Every request of an
+// account (all its API keys, its web sessions, MCP through OAuth or a key) is counted
+// against the account, so the plan's figures hold per account whatever the number of
+// keys, and revoking a key does not reset anything (docs/access.md, "Rate limits");
+// anonymous calls per client IP. REST, the hot path, MCP and the stream all ask here.
 
-export const keySubject = (keyId: string) => `k:${keyId}`;
 export const userSubject = (userId: string) => `u:${userId}`;
 export const ipSubject = (ip: string) => `ip:${ip}`;
+
+/** The subject a request is counted against: its account, else its client address. */
+export const requestSubject = (viewer: { userId: string | null }, ip: string) => (viewer.userId ? userSubject(viewer.userId) : ipSubject(ip));
 
 export const MINUTE = 60;
 export const DAY = 86_400;

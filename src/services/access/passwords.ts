@@ -8,8 +8,6 @@ import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:c
 const R = 8;
 const P = 3;
 const KEY_LENGTH = 32;
-export const MIN_PASSWORD_LENGTH = 8;
-export const MAX_PASSWORD_LENGTH = 256;
 
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const N = 2 ** logN;

@@ -2,11 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../db.ts';
 import { coreMigration } from './0001-core.ts';
 import { ingestMigration } from './0100-ingest.ts';
+import { sourceObservationMigration } from './0150-source-observation.ts';
 import { accessMigration } from './0200-access.ts';
 import { userDataMigration } from './0300-user-data.ts';
 import { alertsMigration } from './0400-alerts.ts';
 import { oauthMigration } from './0500-oauth.ts';
-import { channelsMigration } from './0600-channels.ts';
+import { eventOrderMigration } from './0600-event-order.ts';
+import { alertSafetyMigration } from './0700-alert-safety.ts';
+import { channelsMigration } from './0800-channels.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -16,11 +19,14 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         '0001-core': coreMigration(dialect),
         '0100-ingest': ingestMigration(),
+        '0150-source-observation': sourceObservationMigration(dialect),
         '0200-access': accessMigration(dialect),
         '0300-user-data': userDataMigration(dialect),
         '0400-alerts': alertsMigration(dialect),
         '0500-oauth': oauthMigration(dialect),
-        '0600-channels': channelsMigration(),
+        '0600-event-order': eventOrderMigration(dialect),
+        '0700-alert-safety': alertSafetyMigration(dialect),
+        '0800-channels': channelsMigration(),
       };
     },
   };

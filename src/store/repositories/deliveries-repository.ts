@@ -26,6 +26,8 @@ export interface Delivery {
   lastStatusCode: number | null;
   lastError: string | null;
   isTest: boolean;
+  /** Receiver key for the fair share of sending slots (docs/alerts.md); null = none. */
+  receiver: string | null;
   readAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -48,6 +50,8 @@ export interface NewDelivery {
   isTest?: boolean;
   leaseOwner?: string | null;
   attempts?: number;
+  /** Webhook host (with port) or the channel's service: the fair-share key (docs/alerts.md). */
+  receiver?: string | null;
 }
 
 export interface DeliveryAttempt {
@@ -97,6 +101,7 @@ const toDelivery = (r: DeliveriesTable, payloads?: Map<number, Record<string, un
   lastStatusCode: r.last_status_code === null ? null : Number(r.last_status_code),
   lastError: r.last_error,
   isTest: Boolean(r.is_test),
+  receiver: r.receiver ?? null,
   readAt: r.read_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -128,6 +133,7 @@ const toRow = (d: NewDelivery, now: string): DeliveriesTable => ({
   last_status_code: null,
   last_error: null,
   is_test: d.isTest ? 1 : 0,
+  receiver: d.receiver ?? null,
   read_at: null,
   created_at: now,
   updated_at: now,
@@ -179,10 +185,14 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
      * events in between, in one transaction. The cursor update comes first and is
      * conditional: it takes the row lock, and if another dispatcher moved the
      * cursor meanwhile nothing is written (returns false). Rows that exist
-     * already (same event, user, channel) are left alone.
+     * already (same event, user, channel) are left alone. Rows without an event
+     * are flood-cap summaries (src/alerts/flood-cap.ts): inserted, or replacing the
+     * payload of the same summary while it is still pending.
      */
-    async commitDispatch(name: string, fromSeq: number, toSeq: number, rows: NewDelivery[], now: Date): Promise<boolean> {
+    async commitDispatch(name: string, fromSeq: number, toSeq: number, all: NewDelivery[], now: Date): Promise<boolean> {
       const at = now.toISOString();
+      const rows = all.filter((d) => d.eventSeq !== null);
+      const summaries = all.filter((d) => d.eventSeq === null);
       return db.transaction().execute(async (trx) => {
         const moved = await trx
           .updateTable('alert_cursors')
@@ -198,6 +208,18 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
             .onConflict((oc) => oc.columns(['event_seq', 'user_id', 'channel']).doNothing())
             .execute();
         }
+        for (const summary of summaries) {
+          await trx
+            .insertInto('deliveries')
+            .values(toRow(summary, at))
+            .onConflict((oc) =>
+              oc
+                .column('id')
+                .doUpdateSet((eb) => ({ payload: eb.ref('excluded.payload'), vendor: eb.ref('excluded.vendor'), updated_at: at }))
+                .where('deliveries.status', '=', 'pending'),
+            )
+            .execute();
+        }
         return true;
       });
     },
@@ -210,6 +232,36 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
         .where(sql<boolean>`settings like ${`%"${escapeLike(vendor)}"%`} escape '\\'`)
         .execute();
       return rows.map((r) => r.user_id);
+    },
+
+    /**
+     * Alert rows per (user, push channel) created since `since`, keyed `user\0channel`
+     * (flood cap). Test alerts and summaries (no event) do not count.
+     */
+    async countSince(userIds: string[], since: string): Promise<Map<string, number>> {
+      const out = new Map<string, number>();
+      for (const part of chunks(userIds, ID_CHUNK)) {
+        const rows = await db
+          .selectFrom('deliveries')
+          .select(['user_id', 'channel', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('user_id', 'in', part)
+          .where('channel', 'in', ['webhook', 'pagerduty', 'slack', 'email'])
+          .where('created_at', '>=', since)
+          .where('event_seq', 'is not', null)
+          .groupBy(['user_id', 'channel'])
+          .execute();
+        for (const r of rows) out.set(`${r.user_id}\u0000${r.channel}`, Number(r.n));
+      }
+      return out;
+    },
+
+    /** Rows by id (missing ids are absent from the map). */
+    async getMany(ids: string[]): Promise<Map<string, Delivery>> {
+      const out = new Map<string, Delivery>();
+      for (const part of chunks(ids, ID_CHUNK)) {
+        for (const r of await db.selectFrom('deliveries').selectAll().where('id', 'in', part).execute()) out.set(r.id, toDelivery(r));
+      }
+      return out;
     },
 
     /** Account e-mail addresses (e-mail channel default, Slack lookup). */
@@ -232,10 +284,12 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
      * should this owner die. PostgreSQL: FOR UPDATE SKIP LOCKED, so concurrent
      * claimers take different rows without waiting. SQLite: one UPDATE statement
      * under the database's single writer lock, with the due condition repeated.
+     * Rows for the receivers in `skipReceivers` (their fair share is in use) are left.
      */
-    async claim(owner: string, limit: number, now: Date, leaseUntil: Date): Promise<Delivery[]> {
+    async claim(owner: string, limit: number, now: Date, leaseUntil: Date, skipReceivers: readonly string[] = []): Promise<Delivery[]> {
       if (limit <= 0) return [];
       const at = now.toISOString();
+      const skip = [...skipReceivers];
       if (dialect === 'postgres') {
         // The locking pick is a MATERIALIZED CTE so it runs exactly once. Written as
         // `id IN (SELECT … LIMIT n FOR UPDATE SKIP LOCKED)`, PostgreSQL may plan a
@@ -251,6 +305,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
                 .select('id')
                 .where('status', '=', 'pending')
                 .where('next_attempt_at', '<=', at)
+                .$if(skip.length > 0, (w) => w.where((eb) => eb.or([eb('receiver', 'is', null), eb('receiver', 'not in', skip)])))
                 .orderBy('next_attempt_at')
                 .limit(limit)
                 .forUpdate()
@@ -284,6 +339,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
             .select('id')
             .where('status', '=', 'pending')
             .where('next_attempt_at', '<=', at)
+            .$if(skip.length > 0, (w) => w.where((e) => e.or([e('receiver', 'is', null), e('receiver', 'not in', skip)])))
             .orderBy('next_attempt_at')
             .limit(limit);
         })

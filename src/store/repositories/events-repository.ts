@@ -4,7 +4,11 @@ import type { Database, EventsTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 
 // The event log. Rows are only appended (inside the transaction that made the
-// change) and pruned by age; readers page through them by sequence number.
+// change) and pruned by age; readers page through them by sequence number, and
+// every number they see has all lower numbers visible too (see `appendAll`).
+
+/** Rows per INSERT statement: 7 parameters each, far below both dialects' limits. */
+const INSERT_CHUNK = 500;
 
 export interface EventFilter {
   vendors?: string[];
@@ -24,26 +28,53 @@ const toEvent = (r: Pick<EventsTable, 'type' | 'vendor' | 'entity_kind' | 'entit
   }) as StoredEvent;
 
 export function eventsRepository(db: Kysely<Database>) {
-  return {
-    /**
-     * Appends one event using `trx` — the transaction that writes the change it
-     * describes, so the change and its event commit (or roll back) together.
-     */
-    async append(trx: Kysely<Database>, event: NewEvent): Promise<StoredEvent> {
-      if (!isEventType(event.type)) throw new Error(`unknown event type '${event.type}'`);
-      const row = await trx
+  /**
+   * Appends `events` using `trx` — the transaction that writes the change they
+   * describe, so the change and its events commit (or roll back) together. Their
+   * sequence numbers come from `event_head`, whose row stays locked until that
+   * transaction ends: numbers follow commit order, without gaps from rollbacks,
+   * and a reader never sees a number before every lower one is visible
+   * (docs/reliability.md, event order). Call it as the transaction's last write:
+   * other appenders wait for the lock until this transaction commits.
+   */
+  async function appendAll(trx: Kysely<Database>, events: NewEvent[]): Promise<StoredEvent[]> {
+    for (const e of events) if (!isEventType(e.type)) throw new Error(`unknown event type '${e.type}'`);
+    if (!events.length) return [];
+    // Outside a transaction the lock would end before the rows are written.
+    if (!trx.isTransaction) return trx.transaction().execute((t) => appendAll(t, events));
+    const head = await trx
+      .updateTable('event_head')
+      .set((eb) => ({ last_seq: eb('last_seq', '+', events.length) }))
+      .where('id', '=', 1)
+      .returning('last_seq')
+      .executeTakeFirstOrThrow();
+    const first = Number(head.last_seq) - events.length + 1;
+    const stored = events.map((e, i) => ({ ...e, seq: first + i }) as StoredEvent);
+    for (let i = 0; i < stored.length; i += INSERT_CHUNK) {
+      await trx
         .insertInto('events')
-        .values({
-          type: event.type,
-          vendor: event.vendor,
-          entity_kind: event.entityKind,
-          entity_id: event.entityId,
-          occurred_at: event.occurredAt,
-          payload: toJson(event.payload),
-        })
-        .returning('seq')
-        .executeTakeFirstOrThrow();
-      return { ...event, seq: Number(row.seq) } as StoredEvent;
+        .values(
+          stored.slice(i, i + INSERT_CHUNK).map((e) => ({
+            seq: e.seq,
+            type: e.type,
+            vendor: e.vendor,
+            entity_kind: e.entityKind,
+            entity_id: e.entityId,
+            occurred_at: e.occurredAt,
+            payload: toJson(e.payload),
+          })),
+        )
+        .execute();
+    }
+    return stored;
+  }
+
+  return {
+    appendAll,
+
+    /** One event; see `appendAll`. */
+    async append(trx: Kysely<Database>, event: NewEvent): Promise<StoredEvent> {
+      return (await appendAll(trx, [event]))[0]!;
     },
 
     /** Events with a sequence number above `seq`, oldest first. */

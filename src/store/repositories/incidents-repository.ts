@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { IncidentRecord, IncidentStatus, Impact, RecordUpdate } from '../../domain/records.ts';
+import { openNotIn } from './open-not-in.ts';
 import type { Database, IncidentsTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
@@ -99,14 +100,7 @@ export function incidentsRepository(db: Kysely<Database>) {
 
     /** Ongoing incidents of a vendor that are not in `keepIds` (to be resolved by absence). */
     async openNotIn(vendor: string, source: string, keepIds: string[]): Promise<IncidentRecord[]> {
-      let q = db
-        .selectFrom('incidents')
-        .selectAll()
-        .where('vendor', '=', vendor)
-        .where('source', '=', source)
-        .where('status', '!=', 'resolved');
-      if (keepIds.length) q = q.where('id', 'not in', keepIds);
-      return (await q.execute()).map(toIncident);
+      return (await openNotIn(db, 'incidents', 'resolved', vendor, source, keepIds)).map(toIncident);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Impact, MaintenanceRecord, MaintenanceStatus, RecordUpdate } from 
 import type { Database, MaintenancesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
+import { openNotIn } from './open-not-in.ts';
 import { firstPerVendor } from './per-vendor.ts';
 
 export interface MaintenanceFilter {
@@ -81,6 +82,11 @@ export function maintenancesRepository(db: Kysely<Database>) {
       const rows = await db.selectFrom('maintenances').selectAll().where('id', 'in', ids).execute();
       for (const row of rows) out.set(row.id, { record: toMaintenance(row), fingerprint: row.fingerprint });
       return out;
+    },
+
+    /** This source's windows not yet completed, except `keepIds` (see completedByAbsence). */
+    async openNotIn(vendor: string, source: string, keepIds: string[]): Promise<MaintenanceRecord[]> {
+      return (await openNotIn(db, 'maintenances', 'completed', vendor, source, keepIds)).map(toMaintenance);
     },
 
     async upsert(m: MaintenanceRecord, fingerprint: string): Promise<void> {

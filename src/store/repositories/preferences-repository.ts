@@ -22,6 +22,12 @@ export interface PreferencesState {
   rssTokenHint: string | null;
   slackConnection: SlackConnection | null;
   channelSecrets: ChannelSecrets;
+  /** The e-mail address its owner proved by following a confirmation link. */
+  emailConfirmedAddress: string | null;
+  /** Pending confirmation: SHA-256 of the token, the address it is for, when it expires. */
+  emailConfirmTokenHash: string | null;
+  emailConfirmAddress: string | null;
+  emailConfirmExpiresAt: string | null;
   updatedAt: string | null;
 }
 
@@ -53,6 +59,10 @@ export const emptyPreferencesState = (): PreferencesState => ({
   rssTokenHint: null,
   slackConnection: null,
   channelSecrets: emptyChannelSecrets(),
+  emailConfirmedAddress: null,
+  emailConfirmTokenHash: null,
+  emailConfirmAddress: null,
+  emailConfirmExpiresAt: null,
   updatedAt: null,
 });
 
@@ -69,6 +79,10 @@ function codec(box: SecretBox) {
     rssTokenHint: r.rss_token_hint,
     slackConnection: fromJson<SlackConnection | null>(r.slack_connection, null),
     channelSecrets: { ...emptyChannelSecrets(), ...fromJson<Partial<ChannelSecrets>>(open(r.channel_secrets), {}) },
+    emailConfirmedAddress: r.email_confirmed_address,
+    emailConfirmTokenHash: r.email_confirm_token_hash,
+    emailConfirmAddress: r.email_confirm_address,
+    emailConfirmExpiresAt: r.email_confirm_expires_at,
     updatedAt: r.updated_at,
   });
   const toColumns = (s: PreferencesState) => {
@@ -83,6 +97,10 @@ function codec(box: SecretBox) {
       rss_token_hint: s.rssTokenHint,
       slack_connection: s.slackConnection ? toJson(s.slackConnection) : null,
       channel_secrets: anySecret ? box.seal(toJson(s.channelSecrets)) : null,
+      email_confirmed_address: s.emailConfirmedAddress,
+      email_confirm_token_hash: s.emailConfirmTokenHash,
+      email_confirm_address: s.emailConfirmAddress,
+      email_confirm_expires_at: s.emailConfirmExpiresAt,
     };
   };
   return { toState, toColumns };
@@ -90,6 +108,10 @@ function codec(box: SecretBox) {
 
 export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
   const { toState, toColumns } = codec(box);
+  const userWithHash = async (column: 'rss_token_hash' | 'email_confirm_token_hash', hash: string): Promise<string | null> => {
+    const row = await db.selectFrom('notification_preferences').select('user_id').where(column, '=', hash).executeTakeFirst();
+    return row?.user_id ?? null;
+  };
   return {
     /**
      * Seals every secret stored in clear (rows written before encryption at rest)
@@ -162,14 +184,10 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
     },
 
     /** The user a personal feed token belongs to (looked up by its hash). */
-    async userIdForFeedTokenHash(hash: string): Promise<string | null> {
-      const row = await db
-        .selectFrom('notification_preferences')
-        .select('user_id')
-        .where('rss_token_hash', '=', hash)
-        .executeTakeFirst();
-      return row?.user_id ?? null;
-    },
+    userIdForFeedTokenHash: (hash: string) => userWithHash('rss_token_hash', hash),
+
+    /** The user a pending e-mail confirmation token belongs to (looked up by its hash). */
+    userIdForEmailTokenHash: (hash: string) => userWithHash('email_confirm_token_hash', hash),
 
     /** Preferences of many users in one query (alert dispatch); missing users get defaults. */
     async getMany(userIds: string[]): Promise<Map<string, PreferencesState>> {

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { SourceHealth } from '../../domain/records.ts';
+import type { SourcePollState } from '../../domain/source-health.ts';
 import type { Database } from '../schema.ts';
 
 export interface SourceRow {
@@ -73,40 +73,35 @@ export function sourcesRepository(db: Kysely<Database>) {
       return (await q.orderBy('vendor').orderBy('id').execute()).map(toSource);
     },
 
-    /** Health of a vendor's sources folded into one: newest success, newest error. */
-    async health(vendor: string): Promise<SourceHealth> {
-      const rows = await db
+    /**
+     * What health and observation need of each source, of one vendor or of all
+     * (one query whatever the number of vendors); folded in the domain
+     * (src/domain/source-health.ts).
+     */
+    async pollStates(vendor?: string): Promise<SourcePollState[]> {
+      let q = db
         .selectFrom('sources')
-        .select(['last_success_at', 'last_error_at', 'last_error'])
-        .where('vendor', '=', vendor)
-        .execute();
-      const health: SourceHealth = { lastSuccessAt: null, lastErrorAt: null, lastError: null };
-      for (const r of rows) {
-        if (r.last_success_at && (!health.lastSuccessAt || r.last_success_at > health.lastSuccessAt)) {
-          health.lastSuccessAt = r.last_success_at;
-        }
-        if (r.last_error_at && (!health.lastErrorAt || r.last_error_at > health.lastErrorAt)) {
-          health.lastErrorAt = r.last_error_at;
-          health.lastError = r.last_error;
-        }
-      }
-      return health;
-    },
-
-    /** Health of every vendor's sources in one query (the overview page shows all vendors). */
-    async healthByVendor(): Promise<Map<string, SourceHealth>> {
-      const rows = await db.selectFrom('sources').select(['vendor', 'last_success_at', 'last_error_at', 'last_error']).execute();
-      const out = new Map<string, SourceHealth>();
-      for (const r of rows) {
-        let h = out.get(r.vendor);
-        if (!h) out.set(r.vendor, (h = { lastSuccessAt: null, lastErrorAt: null, lastError: null }));
-        if (r.last_success_at && (!h.lastSuccessAt || r.last_success_at > h.lastSuccessAt)) h.lastSuccessAt = r.last_success_at;
-        if (r.last_error_at && (!h.lastErrorAt || r.last_error_at > h.lastErrorAt)) {
-          h.lastErrorAt = r.last_error_at;
-          h.lastError = r.last_error;
-        }
-      }
-      return out;
+        .select([
+          'vendor',
+          'interval_seconds',
+          'first_success_at',
+          'last_success_at',
+          'last_error_at',
+          'last_error',
+          'consecutive_failures',
+          'failing_since',
+        ]);
+      if (vendor) q = q.where('vendor', '=', vendor);
+      return (await q.execute()).map((r) => ({
+        vendor: r.vendor,
+        intervalSeconds: r.interval_seconds,
+        firstSuccessAt: r.first_success_at,
+        lastSuccessAt: r.last_success_at,
+        lastErrorAt: r.last_error_at,
+        lastError: r.last_error,
+        consecutiveFailures: Number(r.consecutive_failures),
+        failingSince: r.failing_since,
+      }));
     },
 
     /**
@@ -158,16 +153,18 @@ export function sourcesRepository(db: Kysely<Database>) {
     async completeSuccess(id: string, owner: string, s: PollSuccess): Promise<boolean> {
       const r = await db
         .updateTable('sources')
-        .set({
+        .set((eb) => ({
           etag: s.etag,
           last_modified: s.lastModified,
           last_success_at: s.at,
+          first_success_at: eb.fn.coalesce('first_success_at', eb.val(s.at)),
+          failing_since: null,
           consecutive_failures: 0,
           next_poll_at: s.nextPollAt,
           last_duration_ms: s.durationMs,
           lease_owner: null,
           lease_until: null,
-        })
+        }))
         .where('id', '=', id)
         .where('lease_owner', '=', owner)
         .executeTakeFirst();
@@ -180,6 +177,7 @@ export function sourcesRepository(db: Kysely<Database>) {
         .updateTable('sources')
         .set((eb) => ({
           last_error_at: f.at,
+          failing_since: eb.fn.coalesce('failing_since', eb.val(f.at)),
           // Messages may quote upstream bytes; PostgreSQL text cannot hold NUL, logs want no control characters.
           last_error: f.error.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 500),
           consecutive_failures: eb('consecutive_failures', '+', 1),

@@ -91,6 +91,12 @@ export function vendorsRepository(db: Kysely<Database>) {
           if (ids.length) stale = stale.where('id', 'not in', ids);
           await stale.execute();
         }
+        // A vendor no longer in the catalog is no longer polled: its sources go, its
+        // records and vendor row stay readable (docs/ingestion.md).
+        const slugs = vendors.map((v) => v.slug);
+        let gone = trx.deleteFrom('sources');
+        if (slugs.length) gone = gone.where('vendor', 'not in', slugs);
+        await gone.execute();
       });
     },
 

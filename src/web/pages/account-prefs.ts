@@ -155,7 +155,8 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
         <div class="field">
           <label for="pref-email-address">Address</label>
           <input id="pref-email-address" type="email" name="email.address" value="${p.email.address ?? ''}" placeholder="${accountEmail}" autocomplete="email" aria-describedby="pref-email-address-hint">
-          <p class="field__hint" id="pref-email-address-hint">Empty: your account address (${accountEmail}).</p>
+          <p class="field__hint" id="pref-email-address-hint">Empty: your account address (${accountEmail}). Another address gets a confirmation link first; alerts go there once it is followed.</p>
+          ${p.email.address_status === 'pending' ? html`<p class="notice notice--warn" data-email-pending>Not confirmed yet: we sent a link to ${p.email.address ?? ''}. No alert goes there until it is followed.</p>` : ''}
           ${fieldError('email.address')}
         </div>
         <div class="field">

@@ -36,26 +36,17 @@ function planSection(d: AccountPageData): Html {
     <p>Your plan: <strong data-plan>${humanize(plan)}</strong></p>
     <ul class="usage">
       <li>
-        <span id="usage-day-label">Requests today: <strong data-usage-today>${fmt(usedToday)}</strong> of ${fmt(l.perDay)} per key</span>
+        <span id="usage-day-label">Requests today: <strong data-usage-today>${fmt(usedToday)}</strong> of ${fmt(l.perDay)} for your account</span>
         <meter class="meter" min="0" max="${l.perDay}" value="${Math.min(usedToday, l.perDay)}" aria-labelledby="usage-day-label"></meter>
         <span class="muted">Counts reset in ${resetsH} h ${resetsM} min (midnight UTC).</span>
       </li>
-      <li>Per minute: ${fmt(l.perMinute)} requests per key</li>
+      <li>Per minute: ${fmt(l.perMinute)} requests (all your keys and this website together; this minute: ${fmt(s.usage.usedThisMinute)})</li>
+      <li>API keys: up to ${l.maxKeys}</li>
       <li>History window: ${windowText(l.windowDays)}</li>
       <li>Watchlist: ${l.watchlistLimit === null ? 'unlimited vendors' : `up to ${l.watchlistLimit} vendors`}</li>
       <li>Compliance data: ${l.compliance ? 'included' : 'Standard plan and above'}</li>
       <li>Concurrent live streams: ${l.concurrentStreams}</li>
     </ul>
-    ${
-      s.usage.keys.length
-        ? html`<div class="table-scroll" role="region" aria-label="Usage per key" tabindex="0"><table>
-      <caption class="visually-hidden">Requests per key today</caption>
-      <thead><tr><th scope="col">Key</th><th scope="col">Today</th><th scope="col">This minute</th></tr></thead>
-      <tbody>${s.usage.keys.map((k) => html`<tr><th scope="row">${k.name} <code>${k.prefix}…</code></th><td>${fmt(k.usedToday)}</td><td>${fmt(k.usedThisMinute)}</td></tr>`)}
-      <tr><th scope="row">This website (your session)</th><td>${fmt(s.usage.session.usedToday)}</td><td>${fmt(s.usage.session.usedThisMinute)}</td></tr></tbody>
-    </table></div>`
-        : ''
-    }
     <details>
       <summary>Compare plans</summary>
       <div class="table-scroll" role="region" aria-label="Plans" tabindex="0"><table>

@@ -33,7 +33,7 @@ export function signupPage(next: string, minPasswordLength: number): Page {
       <div class="field">
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${minPasswordLength}" maxlength="256" aria-describedby="password-hint password-error">
-        <p class="field__hint" id="password-hint">At least ${minPasswordLength} characters.</p>
+        <p class="field__hint" id="password-hint">At least ${minPasswordLength} characters, not a common or easily guessed password.</p>
         <p class="form-error" id="password-error" data-field-error="password" hidden></p>
       </div>
       <button type="submit" class="button">Create account</button>

@@ -106,6 +106,7 @@ export function vendorCard(v: VendorOverview, hidden: boolean, watched: boolean)
     <p class="vendor-card__note">${note}</p>
     ${v.activeIncidents[0] ? html`<p class="vendor-card__incident">${v.activeIncidents[0].title}</p>` : ''}
     ${next && !v.activeMaintenance.length ? html`<p class="vendor-card__note muted">Maintenance ${formatDate(next.scheduledFor)}</p>` : ''}
+    ${v.sourceHealth.stale ? html`<p class="vendor-card__note" data-source-health="stale"><span class="pill pill--unknown">Stale</span> not read since ${v.sourceHealth.lastSuccessAt ? formatDate(v.sourceHealth.lastSuccessAt) : 'ever'}</p>` : ''}
     <p class="vendor-card__category muted">${categoryLabel(v.category)}</p>
   </li>`;
 }

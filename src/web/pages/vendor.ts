@@ -29,7 +29,7 @@ export interface StatsColumn {
 export interface VendorPageData {
   profile: VendorProfile;
   status: VendorStatus;
-  uptime: { days: UptimeDay[]; uptimePercent: number };
+  uptime: { days: UptimeDay[]; uptimePercent: number | null };
   stats: StatsColumn[];
   pastIncidents: { items: Incident[]; total: number; page: number; pageSize: number; window: string };
   maintenance: Maintenance[];
@@ -43,16 +43,30 @@ export interface VendorPageData {
   watched: boolean | null;
 }
 
+/** Source health in words: never polled, stale (failing past the threshold), failing, or fine. */
+function sourceHealthNotice(s: VendorStatus): Html {
+  const h = s.sourceHealth;
+  if (!h.lastSuccessAt && !h.lastErrorAt) {
+    return html`<p class="notice" data-source-health="never">This vendor's status page has not been read yet; there is no data to show.</p>`;
+  }
+  const failing = h.lastErrorAt && (!h.lastSuccessAt || h.lastErrorAt > h.lastSuccessAt);
+  if (h.stale) {
+    return html`<p class="notice notice--warn" data-source-health="stale">Stale: the vendor's status page has not been read successfully since ${h.lastSuccessAt ? time(h.lastSuccessAt) : 'we started watching'}; what you see may be out of date.</p>`;
+  }
+  if (failing) {
+    return html`<p class="notice notice--warn" data-source-health="failing">The last read of the vendor's status page failed at ${time(h.lastErrorAt)}; retrying.</p>`;
+  }
+  return html`<p class="muted" data-source-health="ok">Source healthy: last read ${time(h.lastSuccessAt)}.</p>`;
+}
+
 function statusBanner(d: VendorPageData, ctx: PageContext): Html {
   const s = d.status;
-  const failing =
-    s.sourceHealth.lastErrorAt && (!s.sourceHealth.lastSuccessAt || s.sourceHealth.lastErrorAt > s.sourceHealth.lastSuccessAt);
   return html`<section class="status-banner status-banner--${s.indicator}" aria-labelledby="status-title" data-live-id="status">
     <h2 id="status-title" class="visually-hidden">Current status</h2>
     <p class="status-banner__indicator">${indicatorBadge(s.indicator)}</p>
     <p class="status-banner__description">${s.description}</p>
     <p class="muted">Last checked ${s.checkedAt ? time(s.checkedAt, ctx.now) : 'never'}</p>
-    ${failing ? html`<p class="notice notice--warn">The vendor's status page could not be read since ${time(s.sourceHealth.lastErrorAt)}; what you see may be out of date.</p>` : ''}
+    ${sourceHealthNotice(s)}
   </section>`;
 }
 
@@ -96,17 +110,19 @@ function componentsSection(d: VendorPageData): Html {
 function uptimeSection(d: VendorPageData): Html {
   const days = d.uptime.days;
   const bad = days.filter((x) => x.worst && x.worst !== 'none');
-  const cls = (x: UptimeDay) => (x.worst === null || x.worst === 'none' ? 'ok' : x.worst);
+  // A day we did not observe is "no data" (grey) unless a known incident colours it.
+  const cls = (x: UptimeDay) => (x.worst !== null && x.worst !== 'none' ? x.worst : x.uptimePercent === null ? 'nodata' : 'ok');
+  const dayText = (x: UptimeDay) => (x.uptimePercent === null ? 'no data' : percent(x.uptimePercent));
   return html`<section aria-labelledby="uptime-title" class="panel" id="uptime" data-live-id="uptime">
     <h2 id="uptime-title">Uptime, last ${days.length} days</h2>
-    <p class="uptime__figure"><strong>${percent(d.uptime.uptimePercent)}</strong> uptime · ${plural(bad.length, 'day')} with incidents</p>
+    <p class="uptime__figure">${d.uptime.uptimePercent === null ? html`<strong>No data</strong>: this vendor was not observed in this period` : html`<strong>${percent(d.uptime.uptimePercent)}</strong> uptime`} · ${plural(bad.length, 'day')} with incidents</p>
     <ol class="uptime-bar" aria-label="Daily uptime, oldest first">
       ${days.map(
-        (x) => html`<li class="uptime-bar__day uptime-bar__day--${cls(x)}" title="${formatDate(x.date)}: ${percent(x.uptimePercent)}${x.incidentCount ? `, ${plural(x.incidentCount, 'incident')}` : ''}"><span class="visually-hidden">${formatDate(x.date)}: ${percent(x.uptimePercent)}${x.worst && x.worst !== 'none' ? `, worst impact ${IMPACT_LABEL[x.worst]}` : ''}</span></li>`,
+        (x) => html`<li class="uptime-bar__day uptime-bar__day--${cls(x)}" title="${formatDate(x.date)}: ${dayText(x)}${x.incidentCount ? `, ${plural(x.incidentCount, 'incident')}` : ''}"><span class="visually-hidden">${formatDate(x.date)}: ${dayText(x)}${x.worst && x.worst !== 'none' ? `, worst impact ${IMPACT_LABEL[x.worst]}` : ''}</span></li>`,
       )}
     </ol>
     <p class="uptime-bar__axis muted" aria-hidden="true"><span>${days[0] ? formatDate(days[0].date) : ''}</span><span>Today</span></p>
-    <p class="legend muted"><span class="legend__swatch legend__swatch--ok"></span> No incident <span class="legend__swatch legend__swatch--minor"></span> Minor <span class="legend__swatch legend__swatch--major"></span> Major <span class="legend__swatch legend__swatch--critical"></span> Critical. Major and critical minutes count as down, minor as half.</p>
+    <p class="legend muted"><span class="legend__swatch legend__swatch--ok"></span> No incident <span class="legend__swatch legend__swatch--minor"></span> Minor <span class="legend__swatch legend__swatch--major"></span> Major <span class="legend__swatch legend__swatch--critical"></span> Critical <span class="legend__swatch legend__swatch--nodata"></span> No data (not observed). Major and critical minutes count as down, minor as half.</p>
   </section>`;
 }
 
@@ -122,11 +138,11 @@ function statsSection(d: VendorPageData): Html {
       <tbody>
         <tr><th scope="row">Incidents</th>${cols.map((c) => cell(c, (s) => String(s.incidentCount)))}</tr>
         <tr><th scope="row">Major or critical</th>${cols.map((c) => cell(c, (s) => String(s.byImpact.major + s.byImpact.critical)))}</tr>
-        <tr><th scope="row">Uptime</th>${cols.map((c) => cell(c, (s) => percent(s.uptimePercent)))}</tr>
+        <tr><th scope="row">Uptime</th>${cols.map((c) => cell(c, (s) => (s.uptimePercent === null ? 'no data' : percent(s.uptimePercent))))}</tr>
         <tr><th scope="row">Mean time to resolve</th>${cols.map((c) => cell(c, (s) => formatDuration(s.mttrMinutes)))}</tr>
         <tr><th scope="row">Longest incident</th>${cols.map((c) => cell(c, (s) => formatDuration(s.longestIncidentMinutes)))}</tr>
         <tr><th scope="row">Maintenance windows</th>${cols.map((c) => cell(c, (s) => String(s.maintenanceCount)))}</tr>
-        <tr><th scope="row">Rating</th>${cols.map((c) => cell(c, (s) => html`<span class="badge badge--${s.badge}">${humanize(s.badge)}</span>`))}</tr>
+        <tr><th scope="row">Rating</th>${cols.map((c) => cell(c, (s) => html`<span class="badge badge--${s.badge}">${s.badge === 'unknown' ? 'No data' : humanize(s.badge)}</span>`))}</tr>
       </tbody>
     </table>
     </div>

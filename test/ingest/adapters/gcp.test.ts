@@ -35,15 +35,15 @@ describe('gcp incidents.json', () => {
     assert.equal(outage.resolvedAt, '2022-06-16T09:44:00.000Z');
   });
 
-  test('an incident without end, or whose last update is not AVAILABLE, is open', () => {
+  test('an incident without end is open; one with end is over whatever its last update says', () => {
     const open = [
       { id: 'a1', begin: '2026-01-05T10:00:00+00:00', external_desc: 'Elevated latency', status_impact: 'SERVICE_DISRUPTION', severity: 'medium', updates: [{ when: '2026-01-05T10:05:00+00:00', text: 'Looking into it.', status: 'SERVICE_DISRUPTION' }], most_recent_update: { status: 'SERVICE_DISRUPTION' } },
-      { id: 'a2', begin: '2026-01-04T10:00:00+00:00', end: '2026-01-04T12:00:00+00:00', external_desc: 'Reopened', severity: 'high', most_recent_update: { status: 'SERVICE_OUTAGE' } },
+      { id: 'a2', begin: '2026-01-04T10:00:00+00:00', end: '2026-01-04T12:00:00+00:00', external_desc: 'Closed, last update not AVAILABLE', severity: 'high', most_recent_update: { status: 'SERVICE_OUTAGE' } },
     ];
     const s = gcpAdapter.parse(input('gcp', 'https://status.cloud.google.com/incidents.json', JSON.stringify(open)));
     assert.deepEqual(s.incidents!.map((i) => [i.status, i.impact, i.resolvedAt]), [
       ['investigating', 'major', null],
-      ['investigating', 'critical', null],
+      ['resolved', 'critical', '2026-01-04T12:00:00.000Z'],
     ]);
   });
 

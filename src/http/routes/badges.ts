@@ -1,0 +1,93 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Badge } from '../../domain/badges.ts';
+import { renderBadgeSvg } from '../badge-svg.ts';
+import { keylessErrorResponses, notModifiedResponse, PLAIN_TEXT_PATTERN, VendorSlug } from '../schemas/common.ts';
+
+// Status badges (docs/integrations.md, "Badges"; paths fixed by DESIGN.md §10):
+//   /badges/{vendor}.svg, /badges/{vendor}.json (shields.io endpoint),
+//   /badges/{vendor}/{component}.svg and .json.
+// Outside the data API and without authentication: a badge in a README is fetched
+// by browsers and image proxies that send no key, and a key sent anyway is ignored,
+// so a badge never counts toward a user's quota. Each request is counted against
+// the anonymous per-IP limits, and answers are cached like /vendor-status (30 s).
+
+export const BADGES_PREFIX = '/badges';
+const CACHE_SECONDS = 30;
+
+const BadgeJson = Type.Object(
+  {
+    schemaVersion: Type.Integer({ description: 'Always 1', enum: [1] }),
+    label: Type.String({ description: 'Left side: the vendor (and component) name' }),
+    message: Type.String({ description: 'Right side: the current status', examples: ['partial outage'] }),
+    color: Type.String({ description: 'A shields.io named colour', examples: ['orange'] }),
+  },
+  { additionalProperties: false, description: 'shields.io endpoint badge (https://img.shields.io/endpoint?url=...)' },
+);
+
+const ComponentParam = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: PLAIN_TEXT_PATTERN,
+  description: 'Component name as in `components[].name` of /vendor-status (URL-encoded, case-insensitive)',
+});
+
+const MAPPING = 'Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey.';
+
+const svgResponse = {
+  200: { description: 'SVG image (flat shields.io style)', content: { 'image/svg+xml': { schema: Type.String({ description: 'SVG document' }) } } },
+};
+const jsonResponse = { 200: BadgeJson };
+
+export async function badgeRoutes(app: FastifyInstance) {
+  const s = app.services.badges;
+  const config = { cacheTtlSeconds: CACHE_SECONDS, rateLimit: true, cors: true };
+
+  const svg = (b: Badge) => renderBadgeSvg(b);
+  const json = (b: Badge) => ({ schemaVersion: 1, label: b.label, message: b.message, color: b.color });
+
+  for (const format of ['svg', 'json'] as const) {
+    const response = { ...(format === 'svg' ? svgResponse : jsonResponse), ...keylessErrorResponses, ...notModifiedResponse };
+    const Format = format.toUpperCase();
+    app.get<{ Params: { vendor: string } }>(
+      `${BADGES_PREFIX}/:vendor.${format}`,
+      {
+        schema: {
+          operationId: `getVendorBadge${Format}`,
+          summary: format === 'svg' ? 'Status badge of a vendor (SVG)' : 'Status badge of a vendor (shields.io endpoint JSON)',
+          description: `The vendor's current indicator, as in /vendor-status. ${MAPPING} No key needed; counted per client IP at the anonymous limits; cached 30 s.`,
+          tags: ['badges'],
+          security: [{}],
+          params: Type.Object({ vendor: VendorSlug }),
+          response,
+        },
+        config,
+      },
+      async (req, reply) => {
+        const b = await s.vendor(req.params.vendor);
+        if (format === 'json') return json(b);
+        return reply.type('image/svg+xml; charset=utf-8').send(svg(b));
+      },
+    );
+    app.get<{ Params: { vendor: string; component: string } }>(
+      `${BADGES_PREFIX}/:vendor/:component.${format}`,
+      {
+        schema: {
+          operationId: `getComponentBadge${Format}`,
+          summary: format === 'svg' ? 'Status badge of one component of a vendor (SVG)' : 'Status badge of one component (shields.io endpoint JSON)',
+          description: `The component's current status. ${MAPPING} 404 when the vendor publishes no component of that name.`,
+          tags: ['badges'],
+          security: [{}],
+          params: Type.Object({ vendor: VendorSlug, component: ComponentParam }),
+          response,
+        },
+        config,
+      },
+      async (req, reply) => {
+        const b = await s.component(req.params.vendor, req.params.component);
+        if (format === 'json') return json(b);
+        return reply.type('image/svg+xml; charset=utf-8').send(svg(b));
+      },
+    );
+  }
+}

@@ -1,0 +1,20 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+// The operator CLI as an operator runs it: a child process with only the environment given.
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH!, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}

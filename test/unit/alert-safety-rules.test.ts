@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { splitByCap, summaryId } from '../../src/alerts/flood-cap.ts';
+import { withinShare } from '../../src/alerts/worker.ts';
+import { emailAddressStatus } from '../../src/domain/preferences.ts';
+import type { NewDelivery } from '../../src/store/repositories/deliveries-repository.ts';
+
+// Pure rules of alert safety (docs/alerts.md): proven addresses, the flood cap's
+// split, and the fair share of sending slots per receiver.
+
+test('an e-mail address is proven when it is the account address or the confirmed one', () => {
+  assert.equal(emailAddressStatus(null, 'me@example.com', null), 'confirmed');
+  assert.equal(emailAddressStatus('Me@Example.com', 'me@example.com', null), 'confirmed');
+  assert.equal(emailAddressStatus('ops@example.com', 'me@example.com', 'OPS@example.com'), 'confirmed');
+  assert.equal(emailAddressStatus('ops@example.com', 'me@example.com', null), 'pending');
+  assert.equal(emailAddressStatus('ops@example.com', null, 'old@example.com'), 'pending');
+});
+
+const row = (userId: string, channel: string, n: number): NewDelivery => ({
+  id: `d${n}`,
+  eventSeq: n,
+  userId,
+  channel,
+  eventType: 'incident.created',
+  vendor: 'github',
+  entityId: `i${n}`,
+  payloadJson: '{}',
+  occurredAt: '2026-01-01T00:00:00.000Z',
+  status: 'pending',
+  nextAttemptAt: '2026-01-01T00:00:00.000Z',
+});
+
+test('the flood cap keeps the first alerts per user and push channel, counting earlier batches', () => {
+  const rows = [
+    ...Array.from({ length: 5 }, (_, i) => row('u1', 'webhook', i)),
+    ...Array.from({ length: 5 }, (_, i) => row('u1', 'in_app', 10 + i)),
+    ...Array.from({ length: 2 }, (_, i) => row('u2', 'webhook', 20 + i)),
+  ];
+  const { kept, held } = splitByCap(rows, new Map([['u1\u0000webhook', 1]]), 3);
+  assert.deepEqual(held.map((r) => r.id), ['d2', 'd3', 'd4']);
+  assert.equal(kept.filter((r) => r.channel === 'in_app').length, 5, 'in-app is not capped');
+  assert.equal(kept.filter((r) => r.userId === 'u2').length, 2);
+  const resolves = Array.from({ length: 4 }, (_, i) => ({ ...row('u3', 'pagerduty', 30 + i), eventType: 'incident.resolved' }));
+  assert.equal(splitByCap(resolves, new Map(), 1).held.length, 0, 'PagerDuty resolves are never held');
+  assert.equal(summaryId('u1', 'webhook', 'w'), summaryId('u1', 'webhook', 'w'));
+  assert.notEqual(summaryId('u1', 'webhook', 'w'), summaryId('u1', 'email', 'w'));
+  assert.match(summaryId('u1', 'webhook', 'w'), /^dlv_[0-9a-f]{32}$/);
+});
+
+test('claimed rows beyond a receiver share are given back; other receivers are untouched', () => {
+  const r = (id: string, receiver: string | null) => ({ id, receiver });
+  const { send, giveBack } = withinShare(
+    [r('a1', 'slow:1'), r('a2', 'slow:1'), r('a3', 'slow:1'), r('b1', 'fast:2'), r('c1', null)],
+    new Map([['slow:1', 1]]),
+    2,
+  );
+  assert.deepEqual(send.map((x) => x.id), ['a1', 'b1', 'c1']);
+  assert.deepEqual(giveBack.map((x) => x.id), ['a2', 'a3']);
+});
