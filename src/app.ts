@@ -47,6 +47,9 @@ import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
+import { slackRoutes } from './http/routes/slack.ts';
+import { OUTBOUND_SCHEMAS } from './http/schemas/outbound.ts';
+import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
 import { ReadinessProblem } from './http/readiness.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
@@ -144,7 +147,14 @@ export const appPlugin = fp(
     );
     app.addHook('onClose', async () => bus.close());
     let alerts: AlertRuntime | null = null;
+    const secretBox = loadSecretBox({
+      key: config.secretsKey,
+      previous: config.secretsKeyPrevious,
+      dataDir: config.dataDir,
+      warn: (msg) => app.log.warn(msg),
+    });
     const services = createServices(store, config, clock, {
+      secretBox,
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
@@ -154,7 +164,12 @@ export const appPlugin = fp(
     app.decorate('alerts', alerts);
     // Sends in flight finish and their results are written before the store closes.
     app.addHook('onClose', async () => alerts.stop());
-    if (config.autoMigrate) await alerts.dispatcher.init();
+    if (config.autoMigrate) {
+      await alerts.dispatcher.init();
+      // Secrets stored in clear (before encryption at rest) or with a rotated-out key: sealed with the current key.
+      const resealed = await services.repos.preferences.resealAll();
+      if (resealed) app.log.info({ rows: resealed, keyId: secretBox.keyId }, 'channel secrets sealed with the current secrets key');
+    }
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }
@@ -212,6 +227,7 @@ export const appPlugin = fp(
       // Stream payloads (docs/stream.md, "Payloads in the OpenAPI document").
       ...STREAM_EVENT_SCHEMAS,
       StreamEventSchema,
+      ...OUTBOUND_SCHEMAS,
     ]) {
       app.addSchema(schema);
     }
@@ -239,6 +255,7 @@ export const appPlugin = fp(
         await api.register(analyticsRoutes);
         await api.register(perUserRoutes);
         await api.register(alertRoutes);
+        await api.register(slackRoutes);
         await api.register(streamRoutes);
       },
       { prefix: API_PREFIX },

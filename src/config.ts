@@ -83,7 +83,7 @@ export interface Config {
   deliveryConcurrency: number;
   /** Deadline of one delivery attempt: connect, send, answer (DELIVERY_TIMEOUT_MS). */
   deliveryTimeoutMs: number;
-  /** Sends in flight at once to one receiver (webhook host, or PagerDuty / Slack / SMTP) in this process (DELIVERY_HOST_CONCURRENCY). */
+  /** Sends in flight at once to one receiver (webhook, Teams or Google Chat host, or PagerDuty / Opsgenie / Slack / SMTP) in this process (DELIVERY_HOST_CONCURRENCY). */
   deliveryHostConcurrency: number;
   /** Alerts per user and push channel per flood window; beyond it one summary (ALERT_FLOOD_LIMIT). */
   alertFloodLimit: number;
@@ -99,6 +99,17 @@ export interface Config {
   slackApiUrl: string;
   /** PagerDuty Events API v2 enqueue URL (tests point it at a local fake). */
   pagerdutyEventsUrl: string;
+  /** Key channel secrets are encrypted with at rest (SECRETS_KEY, 64 hex); null = a key generated into DATA_DIR. */
+  secretsKey: string | null;
+  /** Keys of earlier rotations, still accepted for reading (SECRETS_KEY_PREVIOUS, comma-separated). */
+  secretsKeyPrevious: string[];
+  /** Slack app credentials for the "Add to Slack" install (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET); null = install off. */
+  slackClientId: string | null;
+  slackClientSecret: string | null;
+  /** Slack authorize page base (SLACK_OAUTH_URL; tests point it at a local fake). */
+  slackOAuthUrl: string;
+  /** Opsgenie API base (OPSGENIE_API_URL); null = by the user's region (api.opsgenie.com / api.eu.opsgenie.com). */
+  opsgenieApiUrl: string | null;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null = the endpoint is open. */
   metricsToken: string | null;
   /** Expose vis_component_status on /metrics (METRICS_COMPONENT_SERIES); off by default for its cardinality. */
@@ -242,6 +253,21 @@ function slackToken(env: Env): string | null {
   return v;
 }
 
+function secretsKeys(env: Env): { key: string | null; previous: string[] } {
+  const key = env.SECRETS_KEY ? env.SECRETS_KEY.trim() : null;
+  if (key !== null && !/^[0-9a-fA-F]{64}$/.test(key)) throw new ConfigError('SECRETS_KEY', 'must be 32 bytes as 64 hex characters');
+  const previous = (env.SECRETS_KEY_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const p of previous) if (!/^[0-9a-fA-F]{64}$/.test(p)) throw new ConfigError('SECRETS_KEY_PREVIOUS', 'must be 64-hex-character keys, comma-separated');
+  return { key, previous };
+}
+
+function optional(env: Env, name: string, re: RegExp, what: string): string | null {
+  const v = env[name];
+  if (v === undefined || v === '') return null;
+  if (!re.test(v)) throw new ConfigError(name, what);
+  return v;
+}
+
 function corsOrigins(env: Env): '*' | string[] {
   const items = list(env, 'CORS_ORIGINS');
   if (items.includes('*')) {
@@ -367,6 +393,12 @@ export function loadConfig(env: Env = process.env): Config {
     slackBotToken: slackToken(env),
     slackApiUrl: withSlash(url(env, 'SLACK_API_URL', ['http:', 'https:']) ?? 'https://slack.com/api/'),
     pagerdutyEventsUrl: url(env, 'PAGERDUTY_EVENTS_URL', ['http:', 'https:']) ?? 'https://events.pagerduty.com/v2/enqueue',
+    secretsKey: secretsKeys(env).key,
+    secretsKeyPrevious: secretsKeys(env).previous,
+    slackClientId: optional(env, 'SLACK_CLIENT_ID', /^[\x21-\x7e]{1,200}$/, 'must be the Slack app client id'),
+    slackClientSecret: optional(env, 'SLACK_CLIENT_SECRET', /^[\x21-\x7e]{1,200}$/, 'must be the Slack app client secret'),
+    slackOAuthUrl: url(env, 'SLACK_OAUTH_URL', ['http:', 'https:']) ?? 'https://slack.com/oauth/v2/authorize',
+    opsgenieApiUrl: url(env, 'OPSGENIE_API_URL', ['http:', 'https:']),
     metricsToken: metricsToken(env),
     corsOrigins: corsOrigins(env),
     metricsComponentSeries: bool(env, 'METRICS_COMPONENT_SERIES', false),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
 import type { StoredEvent } from '../domain/events.ts';
-import { emailAddressStatus, type StoredPreferences } from '../domain/preferences.ts';
+import { emailAddressStatus } from '../domain/preferences.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import type { Impact } from '../domain/records.ts';
 import type { Clock } from '../services/context.ts';
@@ -51,15 +51,24 @@ async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promis
   return out;
 }
 
-/** Fair-share key of a row (docs/alerts.md): the webhook's host with port, else the channel's one service. */
-export function receiverOf(channel: AlertChannel, settings: StoredPreferences): string | null {
-  if (channel === 'webhook') {
-    try {
-      return settings.webhook.url ? new URL(settings.webhook.url).host.toLowerCase() : null;
-    } catch {
-      return null;
-    }
+const hostOf = (url: string | null): string | null => {
+  if (!url) return null;
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
   }
+};
+
+/**
+ * Fair-share key of a row (docs/alerts.md): the host with port of a URL channel
+ * (webhook, Teams, Google Chat), else the channel's one service (PagerDuty,
+ * Opsgenie, Slack, SMTP); none for the stored channels.
+ */
+export function receiverOf(channel: AlertChannel, state: Pick<PreferencesState, 'settings' | 'channelSecrets'>): string | null {
+  if (channel === 'webhook') return hostOf(state.settings.webhook.url);
+  if (channel === 'teams') return hostOf(state.channelSecrets.teamsWebhookUrl);
+  if (channel === 'google_chat') return hostOf(state.channelSecrets.googleChatWebhookUrl);
   return (STORED_CHANNELS as readonly string[]).includes(channel) ? null : channel;
 }
 
@@ -103,6 +112,9 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
           watching: watching.has(userId),
           hasRoutingKey: Boolean(state.pagerdutyRoutingKey),
           slackConnected: state.slackConnection?.connected === true,
+          hasTeamsUrl: Boolean(state.channelSecrets.teamsWebhookUrl),
+          hasGoogleChatUrl: Boolean(state.channelSecrets.googleChatWebhookUrl),
+          hasOpsgenieKey: Boolean(state.channelSecrets.opsgenieApiKey),
           emailProven: emailProven(state, accountEmails.get(userId) ?? null),
         },
         d.available,
@@ -122,7 +134,7 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
           // In-app and feed items are stored, not sent: they are done when written.
           status: stored ? 'succeeded' : 'pending',
           nextAttemptAt: stored ? null : now,
-          receiver: receiverOf(channel, state.settings),
+          receiver: receiverOf(channel, state),
         });
       }
     }

@@ -29,11 +29,13 @@ export interface HeldSummary {
 const key = (userId: string, channel: string) => `${userId}\u0000${channel}`;
 
 /**
- * PagerDuty resolves are never held: they page nobody, and a held one would leave
- * an incident open in PagerDuty for good. They do not use up the cap either.
+ * PagerDuty and Opsgenie resolves are never held: they page nobody, and a held one
+ * would leave an incident (an Opsgenie alert) open for good. They do not use up
+ * the cap either.
  */
 const uncapped = (r: NewDelivery) =>
-  !isPushChannel(r.channel) || (r.channel === 'pagerduty' && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
+  !isPushChannel(r.channel) ||
+  ((r.channel === 'pagerduty' || r.channel === 'opsgenie') && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
 
 /** Same id for every batch of one window, so batches add to one summary row. */
 export const summaryId = (userId: string, channel: string, windowStart: string) =>

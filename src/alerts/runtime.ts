@@ -9,6 +9,9 @@ import { emailChannel } from './channels/email.ts';
 import { pagerdutyChannel } from './channels/pagerduty.ts';
 import { slackChannel } from './channels/slack.ts';
 import { webhookChannel } from './channels/webhook.ts';
+import { teamsChannel } from './channels/teams.ts';
+import { googleChatChannel } from './channels/google-chat.ts';
+import { OPSGENIE_ALERTS_PATH, OPSGENIE_BASE, opsgenieChannel } from './channels/opsgenie.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { guardedAgent } from './ssrf-guard.ts';
 import { createDeliveryWorker, type DeliveryWorker, type PushChannels } from './worker.ts';
@@ -49,16 +52,23 @@ export function createAlertRuntime(o: {
 }): AlertRuntime {
   const { config, clock, repos } = o;
   const agent = guardedAgent({ allowList: config.outboundAllowPrivate, timeoutMs: config.deliveryTimeoutMs, connections: 256 });
+  // User-supplied and operator-set targets alike go through the guarded agent.
+  const guarded = { dispatcher: agent, allowList: config.outboundAllowPrivate, clock };
   const channels: PushChannels = {
-    webhook: webhookChannel({ dispatcher: agent, allowList: config.outboundAllowPrivate, clock }),
+    webhook: webhookChannel(guarded),
     pagerduty: pagerdutyChannel({ url: config.pagerdutyEventsUrl, clock }),
+    teams: teamsChannel(guarded),
+    google_chat: googleChatChannel(guarded),
+    opsgenie: opsgenieChannel({
+      ...guarded,
+      apiFor: (t) => ({ baseUrl: (config.opsgenieApiUrl ?? OPSGENIE_BASE[t.region]).replace(/\/+$/, ''), alertsPath: OPSGENIE_ALERTS_PATH }),
+    }),
+    // Always on: users send with their own workspace's bot token (or the server's SLACK_BOT_TOKEN).
+    slack: slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }),
   };
-  if (config.slackBotToken) {
-    channels.slack = slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs });
-  }
   const email = config.smtpUrl ? emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs }) : null;
   if (email) channels.email = email;
-  const available: ChannelAvailability = { email: Boolean(channels.email), slack: Boolean(channels.slack) };
+  const available: ChannelAvailability = { email: Boolean(channels.email), slack: true };
 
   const dispatcher = createDispatcher({
     events: repos.events,

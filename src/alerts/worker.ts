@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { MAX_ATTEMPTS, nextRetryDelay } from '../domain/alerts.ts';
+import { MAX_ATTEMPTS, nextRetryDelay, type PushChannel } from '../domain/alerts.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../services/context.ts';
@@ -15,7 +15,7 @@ import type { Channel, SendOutcome, Target } from './channels/channel.ts';
 // writing) leaves rows that fall due again when their lease ends and are sent
 // again under the same delivery id: at-least-once, never lost.
 
-export type PushChannels = Partial<Record<'webhook' | 'pagerduty' | 'slack' | 'email', Channel<any>>>;
+export type PushChannels = Partial<Record<PushChannel, Channel<any>>>;
 
 export interface WorkerDeps {
   deliveries: DeliveriesRepository;
@@ -100,9 +100,27 @@ export function resolveTarget(d: Delivery, s: PreferencesState, email: string | 
     case 'slack': {
       if (!d.isTest && !p.slack.enabled) return 'Slack disabled';
       if (!s.slackConnection?.connected) return 'Slack not connected';
-      const memberId = (s.slackConnection as { user_id?: unknown }).user_id;
-      return { channel: 'slack', slackUserId: typeof memberId === 'string' ? memberId : null, email };
+      const memberId = s.slackConnection.user_id;
+      return {
+        channel: 'slack',
+        token: s.channelSecrets.slackBotToken,
+        conversation: p.slack.channel,
+        slackUserId: typeof memberId === 'string' ? memberId : null,
+        email,
+      };
     }
+    case 'teams':
+      if (!d.isTest && !p.teams.enabled) return 'Teams disabled';
+      if (!s.channelSecrets.teamsWebhookUrl) return 'no Teams webhook URL';
+      return { channel: 'teams', url: s.channelSecrets.teamsWebhookUrl };
+    case 'google_chat':
+      if (!d.isTest && !p.google_chat.enabled) return 'Google Chat disabled';
+      if (!s.channelSecrets.googleChatWebhookUrl) return 'no Google Chat webhook URL';
+      return { channel: 'google_chat', url: s.channelSecrets.googleChatWebhookUrl };
+    case 'opsgenie':
+      if (!d.isTest && !p.opsgenie.enabled) return 'Opsgenie disabled';
+      if (!s.channelSecrets.opsgenieApiKey) return 'no Opsgenie API key';
+      return { channel: 'opsgenie', apiKey: s.channelSecrets.opsgenieApiKey, region: p.opsgenie.region };
     case 'email': {
       if (!d.isTest && !p.email.enabled) return 'e-mail disabled';
       // Only an address its owner proved receives anything, test alerts included (docs/alerts.md).
@@ -249,14 +267,15 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
         d.metrics?.deliveryAttempt(row.channel, attemptOutcome);
         // Lag from the event's detection (its occurredAt: the poll that found the change).
         if (status === 'succeeded') d.metrics?.delivered(row.channel, (d.clock.now().getTime() - Date.parse(row.occurredAt)) / 1000);
-        if (outcome.disableChannel && row.channel === 'webhook') {
+        const ch = row.channel as 'webhook' | 'teams' | 'google_chat' | 'slack';
+        if (outcome.disableChannel && (ch === 'webhook' || ch === 'teams' || ch === 'google_chat' || ch === 'slack')) {
           try {
             await d.preferences.update(row.userId, d.clock.now(), (s) => ({
               ...s,
-              settings: { ...s.settings, webhook: { ...s.settings.webhook, enabled: false } },
+              settings: { ...s.settings, [ch]: { ...s.settings[ch], enabled: false } },
             }));
           } catch (err) {
-            d.log?.warn({ err, delivery: row.id }, 'alert delivery: could not disable the webhook after 410');
+            d.log?.warn({ err, delivery: row.id }, 'alert delivery: could not switch off a channel whose target is gone');
           }
         }
         const completion: Completion = {

@@ -5,12 +5,13 @@ import { IMPACTS, type Impact } from './records.ts';
 // Alert rules with no I/O: which channels an event goes to for one user, and
 // when a failed delivery is tried again. docs/alerts.md explains the choices.
 
-export const ALERT_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'in_app', 'rss'] as const;
+export const ALERT_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie', 'in_app', 'rss'] as const;
 export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 export const isAlertChannel = (v: string): v is AlertChannel => (ALERT_CHANNELS as readonly string[]).includes(v);
 
 /** Channels whose alerts are sent somewhere (retried, listed in /notification-deliveries). */
-export const PUSH_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email'] as const satisfies readonly AlertChannel[];
+export const PUSH_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie'] as const satisfies readonly AlertChannel[];
+export type PushChannel = (typeof PUSH_CHANNELS)[number];
 /** Channels that are stored only: the in-app list and the personal feed read them. */
 export const STORED_CHANNELS = ['in_app', 'rss'] as const satisfies readonly AlertChannel[];
 export const isPushChannel = (c: string) => (PUSH_CHANNELS as readonly string[]).includes(c);
@@ -33,6 +34,9 @@ export interface RecipientState {
   watching: boolean;
   hasRoutingKey: boolean;
   slackConnected: boolean;
+  hasTeamsUrl: boolean;
+  hasGoogleChatUrl: boolean;
+  hasOpsgenieKey: boolean;
   /** The e-mail address is the account's own or was confirmed (docs/alerts.md "Proven addresses"). */
   emailProven: boolean;
 }
@@ -43,7 +47,7 @@ export interface ChannelAvailability {
   slack: boolean;
 }
 
-/** PagerDuty pages for incidents; of maintenance only the window itself (start, completion). */
+/** PagerDuty and Opsgenie page for incidents; of maintenance only the window itself (start, completion). */
 const PAGERDUTY_TYPES: readonly EventType[] = [
   'incident.created',
   'incident.updated',
@@ -87,6 +91,11 @@ export function channelsFor(event: AlertEvent, r: RecipientState, available: Cha
   ) {
     out.push('pagerduty');
   }
+  if (s.opsgenie.enabled && r.hasOpsgenieKey && PAGERDUTY_TYPES.includes(event.type) && inScope(s.opsgenie.vendors, event, r.watching)) {
+    out.push('opsgenie');
+  }
+  if (s.teams.enabled && r.hasTeamsUrl && inScope(s.teams.vendors, event, r.watching)) out.push('teams');
+  if (s.google_chat.enabled && r.hasGoogleChatUrl && inScope(s.google_chat.vendors, event, r.watching)) out.push('google_chat');
   if (available.slack && s.slack.enabled && r.slackConnected && inScope(s.slack.vendors, event, r.watching)) out.push('slack');
   if (available.email && s.email.enabled && r.emailProven && r.watching) out.push('email');
   if (s.in_app.enabled && r.watching) out.push('in_app');

@@ -10,8 +10,11 @@ import { IMPACTS, type Impact } from './records.ts';
 export const EMAIL_DIGESTS = ['off', 'hourly', 'daily'] as const;
 export type EmailDigest = (typeof EMAIL_DIGESTS)[number];
 
-export const WEBHOOK_FORMATS = ['standard', 'discord'] as const;
+export const WEBHOOK_FORMATS = ['standard', 'discord', 'slack'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+export const OPSGENIE_REGIONS = ['us', 'eu'] as const;
+export type OpsgenieRegion = (typeof OPSGENIE_REGIONS)[number];
 
 /** Event types an alert can be about (the event log's types). */
 export const ALERT_EVENT_TYPES = [
@@ -32,6 +35,9 @@ export const PREFERENCE_KEYS = [
   'slack_connection',
   'webhook',
   'pagerduty',
+  'teams',
+  'google_chat',
+  'opsgenie',
   'rss',
   'newsletter',
   'muted_vendors',
@@ -49,10 +55,14 @@ export interface StoredPreferences {
   in_app: { enabled: boolean };
   /** `address: null` = the account's own e-mail address. */
   email: { enabled: boolean; address: string | null; digest: EmailDigest };
-  /** `vendors: null` = the watchlist. */
-  slack: { enabled: boolean; vendors: string[] | null };
+  /** `vendors: null` = the watchlist; `channel: null` = direct messages to the installing user. */
+  slack: { enabled: boolean; channel: string | null; vendors: string[] | null };
   webhook: { enabled: boolean; url: string | null; format: WebhookFormat; vendors: string[] | null };
   pagerduty: { enabled: boolean; vendors: string[] | null };
+  /** The webhook URLs (Teams, Google Chat) and the Opsgenie API key are secrets, stored apart. */
+  teams: { enabled: boolean; vendors: string[] | null };
+  google_chat: { enabled: boolean; vendors: string[] | null };
+  opsgenie: { enabled: boolean; region: OpsgenieRegion; vendors: string[] | null };
   rss: { enabled: boolean };
   newsletter: { enabled: boolean };
   muted_vendors: string[];
@@ -63,7 +73,7 @@ export interface PreferencesPatch {
   in_app?: { enabled?: boolean };
   /** `address_status` is read-only and ignored. */
   email?: { enabled?: boolean; address?: string | null; digest?: EmailDigest; address_status?: unknown };
-  slack?: { enabled?: boolean; vendors?: string[] | null };
+  slack?: { enabled?: boolean; channel?: string | null; vendors?: string[] | null };
   webhook?: {
     enabled?: boolean;
     url?: string | null;
@@ -75,6 +85,9 @@ export interface PreferencesPatch {
     previous_secret_expires_at?: unknown;
   };
   pagerduty?: { enabled?: boolean; routing_key?: string | null; vendors?: string[] | null };
+  teams?: { enabled?: boolean; webhook_url?: string | null; vendors?: string[] | null };
+  google_chat?: { enabled?: boolean; webhook_url?: string | null; vendors?: string[] | null };
+  opsgenie?: { enabled?: boolean; api_key?: string | null; region?: OpsgenieRegion; vendors?: string[] | null };
   rss?: { enabled?: boolean; feed_url?: unknown };
   newsletter?: { enabled?: boolean };
   muted_vendors?: string[];
@@ -85,15 +98,20 @@ export interface PreferencesPatch {
 
 export interface SlackConnection {
   connected: boolean;
+  /** Workspace name. */
   team: string | null;
   connected_at: string | null;
+  /** Workspace id (T…) and the installing member (U…, the DM recipient); absent before the install. */
+  team_id?: string | null;
+  user_id?: string | null;
+  bot_user_id?: string | null;
 }
 
 /** What the API shows: settings plus masked secrets and read-only fields. */
 export interface PreferencesView {
   in_app: { enabled: boolean };
   email: { enabled: boolean; address: string | null; digest: EmailDigest; address_status: EmailAddressStatus };
-  slack: { enabled: boolean; vendors: string[] | null };
+  slack: { enabled: boolean; channel: string | null; vendors: string[] | null };
   slack_connection: SlackConnection;
   webhook: {
     enabled: boolean;
@@ -104,6 +122,9 @@ export interface PreferencesView {
     previous_secret_expires_at?: string;
   };
   pagerduty: { enabled: boolean; routing_key: string | null; vendors: string[] | null };
+  teams: { enabled: boolean; webhook_url: string | null; vendors: string[] | null };
+  google_chat: { enabled: boolean; webhook_url: string | null; vendors: string[] | null };
+  opsgenie: { enabled: boolean; api_key: string | null; region: OpsgenieRegion; vendors: string[] | null };
   rss: { enabled: boolean; feed_url: string | null };
   newsletter: { enabled: boolean };
   muted_vendors: string[];
@@ -114,9 +135,12 @@ export function defaultPreferences(): StoredPreferences {
   return {
     in_app: { enabled: true },
     email: { enabled: false, address: null, digest: 'off' },
-    slack: { enabled: false, vendors: null },
+    slack: { enabled: false, channel: null, vendors: null },
     webhook: { enabled: false, url: null, format: 'standard', vendors: null },
     pagerduty: { enabled: false, vendors: null },
+    teams: { enabled: false, vendors: null },
+    google_chat: { enabled: false, vendors: null },
+    opsgenie: { enabled: false, region: 'us', vendors: null },
     rss: { enabled: false },
     newsletter: { enabled: false },
     muted_vendors: [],
@@ -148,25 +172,23 @@ export function normalizeStored(raw: unknown): StoredPreferences {
 
 const unique = (list: string[]) => [...new Set(list)];
 
-/** Read-only and secret fields never go into the stored document. */
+/** Read-only and secret fields of each channel: never in the stored document. */
+const NOT_SETTINGS: Record<string, readonly string[]> = {
+  email: ['address_status'],
+  webhook: ['secret', 'previous_secret_expires_at'],
+  pagerduty: ['routing_key'],
+  rss: ['feed_url'],
+  teams: ['webhook_url'],
+  google_chat: ['webhook_url'],
+  opsgenie: ['api_key'],
+};
+
 function settingsPart(patch: PreferencesPatch): unknown {
-  const { slack_connection: _sc, webhook, pagerduty, rss, email, ...rest } = patch;
+  const { slack_connection: _sc, ...rest } = patch;
   const out: Record<string, unknown> = { ...rest };
-  if (email) {
-    const { address_status: _a, ...e } = email;
-    out.email = e;
-  }
-  if (webhook) {
-    const { secret: _s, previous_secret_expires_at: _p, ...w } = webhook;
-    out.webhook = w;
-  }
-  if (pagerduty) {
-    const { routing_key: _k, ...p } = pagerduty;
-    out.pagerduty = p;
-  }
-  if (rss) {
-    const { feed_url: _f, ...r } = rss;
-    out.rss = r;
+  for (const [key, fields] of Object.entries(NOT_SETTINGS)) {
+    const value = (rest as Record<string, unknown>)[key];
+    if (isPlainObject(value)) out[key] = Object.fromEntries(Object.entries(value).filter(([k]) => !fields.includes(k)));
   }
   return out;
 }
@@ -181,6 +203,19 @@ export function isDiscordWebhookUrl(url: string): boolean {
   }
 }
 
+/** Slack incoming webhooks (hooks.slack.com/services/…) get Block Kit bodies unless the caller says otherwise. */
+export function isSlackWebhookUrl(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.hostname === 'hooks.slack.com' && u.pathname.startsWith('/services/');
+  } catch {
+    return false;
+  }
+}
+
+/** Channels with their own vendor list (`vendors: null` = the watchlist). */
+export const VENDOR_LIST_CHANNELS = ['slack', 'webhook', 'pagerduty', 'teams', 'google_chat', 'opsgenie'] as const;
+
 export function mergePreferences(current: StoredPreferences, patch: PreferencesPatch): StoredPreferences {
   const next = deepMerge(current, settingsPart(patch));
   // Lists are sets: duplicates collapse, first occurrence keeps its place.
@@ -190,24 +225,19 @@ export function mergePreferences(current: StoredPreferences, patch: PreferencesP
     event_types: unique(next.content_filters.event_types) as AlertEventType[],
     components: unique(next.content_filters.components),
   };
-  for (const ch of ['slack', 'webhook', 'pagerduty'] as const) {
+  for (const ch of VENDOR_LIST_CHANNELS) {
     const vendors = next[ch].vendors;
     if (vendors) next[ch] = { ...next[ch], vendors: unique(vendors) } as never;
   }
   if (patch.webhook?.url && patch.webhook.format === undefined && patch.webhook.url !== current.webhook.url) {
-    next.webhook.format = isDiscordWebhookUrl(patch.webhook.url) ? 'discord' : 'standard';
+    next.webhook.format = isDiscordWebhookUrl(patch.webhook.url) ? 'discord' : isSlackWebhookUrl(patch.webhook.url) ? 'slack' : 'standard';
   }
   return next;
 }
 
 /** Every vendor slug a patch mentions (to check they exist, in one query). */
 export function vendorSlugsIn(patch: PreferencesPatch): string[] {
-  return unique([
-    ...(patch.muted_vendors ?? []),
-    ...(patch.slack?.vendors ?? []),
-    ...(patch.webhook?.vendors ?? []),
-    ...(patch.pagerduty?.vendors ?? []),
-  ]);
+  return unique([...(patch.muted_vendors ?? []), ...VENDOR_LIST_CHANNELS.flatMap((c) => patch[c]?.vendors ?? [])]);
 }
 
 const EMAIL = /^[^\s@"<>()[\],;:\\]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
@@ -247,17 +277,65 @@ export function patchProblems(patch: PreferencesPatch, ctx: ValidationContext): 
   if (typeof key === 'string' && !isRoutingKey(key) && !isMasked(key)) {
     out.push({ field: 'pagerduty.routing_key', why: 'must be the 32-character Events API v2 integration key' });
   }
+  for (const [field, value] of [
+    ['teams.webhook_url', patch.teams?.webhook_url],
+    ['google_chat.webhook_url', patch.google_chat?.webhook_url],
+  ] as const) {
+    if (typeof value !== 'string' || isMasked(value)) continue;
+    const why = webhookUrlProblem(value, ctx.allowPrivate) ?? channelUrlProblem(field, value);
+    if (why) out.push({ field, why });
+  }
+  const apiKey = patch.opsgenie?.api_key;
+  if (typeof apiKey === 'string' && !isOpsgenieKey(apiKey) && !isMasked(apiKey)) {
+    out.push({ field: 'opsgenie.api_key', why: 'must be the API integration key (a UUID)' });
+  }
+  const slackChannel = patch.slack?.channel;
+  if (typeof slackChannel === 'string' && !SLACK_CONVERSATION.test(slackChannel)) {
+    out.push({ field: 'slack.channel', why: 'must be a Slack channel id (C…, G…) or null for direct messages' });
+  }
   const impact = patch.content_filters?.min_impact;
   if (impact !== undefined && !IMPACTS.includes(impact)) out.push({ field: 'content_filters.min_impact', why: `must be one of ${IMPACTS.join(', ')}` });
   return out;
 }
 
+/** Opsgenie (and JSM Operations) API integration keys are UUIDs. */
+const OPSGENIE_KEY = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const isOpsgenieKey = (v: string) => OPSGENIE_KEY.test(v);
+/** Public or private channel ids; DMs are the default (`null`). */
+const SLACK_CONVERSATION = /^[CG][A-Z0-9]{2,20}$/;
+
+/**
+ * Teams: Office 365 connector URLs (webhook.office.com, outlook.office.com) are
+ * retired; only Workflows webhooks take Adaptive Cards (docs/alerts.md, "Teams").
+ */
+function channelUrlProblem(field: string, value: string): string | null {
+  const host = new URL(value).hostname.toLowerCase();
+  if (field === 'teams.webhook_url' && (host.endsWith('.webhook.office.com') || host === 'outlook.office.com')) {
+    return 'is an Office 365 connector URL (retired): create a Workflows webhook ("Post to a channel when a webhook request is received") and use its URL';
+  }
+  return null;
+}
+
+/** Which secrets a user holds, for the checks of the merged result. */
+export interface SecretsPresent {
+  routingKey: boolean;
+  teamsUrl: boolean;
+  googleChatUrl: boolean;
+  opsgenieKey: boolean;
+}
+
 /** Problems of the merged result (a channel switched on needs its target). */
-export function mergedProblems(next: StoredPreferences, hasRoutingKey: boolean): { field: string; why: string }[] {
+export function mergedProblems(next: StoredPreferences, has: SecretsPresent): { field: string; why: string }[] {
   const out: { field: string; why: string }[] = [];
   if (next.webhook.enabled && !next.webhook.url) out.push({ field: 'webhook.url', why: 'is required while webhook.enabled is true' });
-  if (next.pagerduty.enabled && !hasRoutingKey) {
-    out.push({ field: 'pagerduty.routing_key', why: 'is required while pagerduty.enabled is true' });
+  const needs: [boolean, boolean, string][] = [
+    [next.pagerduty.enabled, has.routingKey, 'pagerduty.routing_key'],
+    [next.teams.enabled, has.teamsUrl, 'teams.webhook_url'],
+    [next.google_chat.enabled, has.googleChatUrl, 'google_chat.webhook_url'],
+    [next.opsgenie.enabled, has.opsgenieKey, 'opsgenie.api_key'],
+  ];
+  for (const [enabled, present, field] of needs) {
+    if (enabled && !present) out.push({ field, why: `is required while ${field.split('.')[0]}.enabled is true` });
   }
   return out;
 }

@@ -2,6 +2,9 @@ import type { Config } from '../config.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
 import { deliveriesRepository } from '../store/repositories/deliveries-repository.ts';
+import { alertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
+import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
+import { keylessBox, loadSecretBox, type SecretBox } from '../infra/secret-box.ts';
 import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
@@ -13,6 +16,8 @@ import { badgeService } from './badge-service.ts';
 import { publicFeedService } from './public-feed-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
+import { slackInstallService } from './slack-install-service.ts';
+import { slackOAuth } from '../alerts/slack-oauth.ts';
 import type { Clock } from './context.ts';
 import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
@@ -28,8 +33,13 @@ import { watchlistService } from './watchlist-service.ts';
 import { boardService } from './board-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
-export function createRepositories(store: Store) {
-  return { ...repositoriesOn(store.db), deliveries: deliveriesRepository(store.db, store.dialect) };
+export function createRepositories(store: Store, box: SecretBox = keylessBox) {
+  return {
+    ...repositoriesOn(store.db),
+    preferences: preferencesRepository(store.db, box),
+    alertThreads: alertThreadsRepository(store.db),
+    deliveries: deliveriesRepository(store.db, store.dialect),
+  };
 }
 
 export type Repositories = ReturnType<typeof createRepositories>;
@@ -41,12 +51,15 @@ export interface ServiceInfra {
   onBackgroundError?: (err: unknown, what: string) => void;
   /** Fan-out of committed events; in-process unless a shared one is given. */
   bus?: EventBus;
+  /** Seals channel secrets at rest; from SECRETS_KEY (or the data directory's key) unless given. */
+  secretBox?: SecretBox;
   /** Alert delivery (channels, worker); built by the app after the services. */
   alerts?: () => AlertRuntime | null;
 }
 
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
-  const repos = createRepositories(store);
+  const box = infra.secretBox ?? loadSecretBox({ key: config.secretsKey, previous: config.secretsKeyPrevious, dataDir: config.dataDir });
+  const repos = createRepositories(store, box);
   const bus = infra.bus ?? memoryEventBus();
   const limiter = infra.limiter ?? new MemoryRateLimiter(() => clock.now().getTime());
   const auth = authenticator({
@@ -115,6 +128,22 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       rateLimits: config.rateLimits,
     }),
     connections: connectionsService({ oauth: repos.oauth, clock }),
+    slackInstall: slackInstallService({
+      preferences: repos.preferences,
+      threads: repos.alertThreads,
+      box,
+      clock,
+      oauth:
+        config.slackClientId && config.slackClientSecret
+          ? slackOAuth({
+              clientId: config.slackClientId,
+              clientSecret: config.slackClientSecret,
+              authorizeUrl: config.slackOAuthUrl,
+              apiUrl: config.slackApiUrl,
+              timeoutMs: config.deliveryTimeoutMs,
+            })
+          : null,
+    }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
   };
 }

@@ -11,6 +11,7 @@ import {
   type PreferencesPatch,
   type PreferencesView,
   sameEmail,
+  VENDOR_LIST_CHANNELS,
   vendorSlugsIn,
 } from '../domain/preferences.ts';
 import type { UsersRepository } from '../store/repositories/users-repository.ts';
@@ -99,13 +100,33 @@ function view(s: PreferencesState, revealed: Revealed, now: Date, accountEmail: 
         secret,
         ...(graceOpen ? { previous_secret_expires_at: s.webhookPreviousExpiresAt! } : {}),
       },
-      pagerduty: { ...p.pagerduty, routing_key: s.pagerdutyRoutingKey ? mask(s.pagerdutyRoutingKey) : null },
+      pagerduty: { ...p.pagerduty, routing_key: masked(s.pagerdutyRoutingKey) },
+      teams: { ...p.teams, webhook_url: masked(s.channelSecrets.teamsWebhookUrl) },
+      google_chat: { ...p.google_chat, webhook_url: masked(s.channelSecrets.googleChatWebhookUrl) },
+      opsgenie: { ...p.opsgenie, api_key: masked(s.channelSecrets.opsgenieApiKey) },
       rss: { enabled: p.rss.enabled, feed_url: feedUrl },
       newsletter: { ...p.newsletter },
       muted_vendors: [...p.muted_vendors],
       content_filters: { ...p.content_filters },
     },
   };
+}
+
+const masked = (secret: string | null) => (secret ? mask(secret) : null);
+
+/**
+ * The stored value of a secret field after a patch: `undefined` keeps it, null
+ * clears it, the masked form shown by GET (a round trip) keeps it, anything
+ * else replaces it. A masked value that is not the stored one is refused.
+ */
+function patchedSecret(field: string, sent: string | null | undefined, current: string | null): string | null {
+  if (sent === undefined) return current;
+  if (sent === null) return null;
+  if (!isMasked(sent)) return sent;
+  if (!current || mask(current) !== sent) {
+    throw invalidPreferences([{ field, why: 'is masked; send the full value to change it' }]);
+  }
+  return current;
 }
 
 /** A new feed token: the state keeps only its hash and last characters. */
@@ -162,20 +183,22 @@ export function preferencesService(d: {
       const saved = await d.preferences.update(userId, now, (current) => {
         let next: PreferencesState = { ...current, settings: mergePreferences(current.settings, patch) };
 
-        const key = patch.pagerduty?.routing_key;
-        if (key === null) next.pagerdutyRoutingKey = null;
-        else if (typeof key === 'string') {
-          if (isMasked(key)) {
-            // A masked key sent back (GET body round trip) means "unchanged".
-            if (!current.pagerdutyRoutingKey || mask(current.pagerdutyRoutingKey) !== key) {
-              throw invalidPreferences([
-                { field: 'pagerduty.routing_key', why: 'is masked; send the full integration key to change it' },
-              ]);
-            }
-          } else next.pagerdutyRoutingKey = key;
-        }
+        // A masked secret sent back (GET body round trip) means "unchanged".
+        next.pagerdutyRoutingKey = patchedSecret('pagerduty.routing_key', patch.pagerduty?.routing_key, current.pagerdutyRoutingKey);
+        const cs = current.channelSecrets;
+        next.channelSecrets = {
+          ...cs,
+          teamsWebhookUrl: patchedSecret('teams.webhook_url', patch.teams?.webhook_url, cs.teamsWebhookUrl),
+          googleChatWebhookUrl: patchedSecret('google_chat.webhook_url', patch.google_chat?.webhook_url, cs.googleChatWebhookUrl),
+          opsgenieApiKey: patchedSecret('opsgenie.api_key', patch.opsgenie?.api_key, cs.opsgenieApiKey),
+        };
 
-        const merged = mergedProblems(next.settings, next.pagerdutyRoutingKey !== null);
+        const merged = mergedProblems(next.settings, {
+          routingKey: next.pagerdutyRoutingKey !== null,
+          teamsUrl: next.channelSecrets.teamsWebhookUrl !== null,
+          googleChatUrl: next.channelSecrets.googleChatWebhookUrl !== null,
+          opsgenieKey: next.channelSecrets.opsgenieApiKey !== null,
+        });
         if (merged.length) throw invalidPreferences(merged);
 
         if (next.settings.webhook.url === null) {
@@ -302,9 +325,7 @@ export function preferencesService(d: {
 function unknownVendorProblems(patch: PreferencesPatch, unknown: string[]): { field: string; why: string }[] {
   const lists: [string, string[] | null | undefined][] = [
     ['muted_vendors', patch.muted_vendors],
-    ['slack.vendors', patch.slack?.vendors],
-    ['webhook.vendors', patch.webhook?.vendors],
-    ['pagerduty.vendors', patch.pagerduty?.vendors],
+    ...VENDOR_LIST_CHANNELS.map((c): [string, string[] | null | undefined] => [`${c}.vendors`, patch[c]?.vendors]),
   ];
   const out: { field: string; why: string }[] = [];
   for (const [field, list] of lists) {

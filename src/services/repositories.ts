@@ -3,7 +3,6 @@ import type { Database } from '../store/schema.ts';
 import { boardsRepository } from '../store/repositories/boards-repository.ts';
 import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { oauthRepository } from '../store/repositories/oauth-repository.ts';
-import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
 import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
 import { usersRepository } from '../store/repositories/users-repository.ts';
 import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
@@ -32,7 +31,6 @@ export function repositoriesOn(db: Kysely<Database>) {
     dataMode: dataModeRepository(db),
     watchlist: watchlistRepository(db),
     boards: boardsRepository(db),
-    preferences: preferencesRepository(db),
     users: usersRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),

@@ -172,6 +172,16 @@ export interface WatchlistVendorsTable {
   added_at: string;
 }
 
+/** First message of an incident in a threaded channel (Slack: conversation id + message ts). */
+export interface AlertThreadsTable {
+  user_id: string;
+  channel: string;
+  entity_id: string;
+  conversation: string;
+  ref: string;
+  created_at: string;
+}
+
 export interface NotificationPreferencesTable {
   user_id: string;
   /** JSON: the non-secret settings document (domain/preferences.ts StoredPreferences). */
@@ -187,6 +197,8 @@ export interface NotificationPreferencesTable {
   rss_token_hint: string | null;
   /** JSON written by the Slack connection flow; read-only through the API. */
   slack_connection: string | null;
+  /** Sealed JSON (infra/secret-box.ts) of the channel secrets kept apart from the columns above. */
+  channel_secrets: string | null;
   /** The e-mail address whose owner followed a confirmation link (docs/alerts.md). */
   email_confirmed_address: string | null;
   /** SHA-256 (hex) of the pending confirmation token; the token itself is never stored. */
@@ -344,6 +356,7 @@ export interface Database {
   oauth_tokens: OAuthTokensTable;
   store_meta: StoreMetaTable;
   alert_cursors: AlertCursorsTable;
+  alert_threads: AlertThreadsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
 }

@@ -198,7 +198,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       inboxSection(),
       watchlistSection(watchlist, vendors),
       boardsSection(boards),
-      notificationsSection(prefs.preferences, summary.account.email),
+      notificationsSection(prefs.preferences, summary.account.email, { slackInstall: app.services.slackInstall.available() }),
       feedSection(prefs.preferences),
       connectionsSection(),
     ];

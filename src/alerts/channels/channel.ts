@@ -31,10 +31,21 @@ export const failed = (error: string, o: Partial<SendOutcome> = {}): SendOutcome
 
 /** Where one user's channel sends to, resolved from their preferences when the row is claimed. */
 export type Target =
-  | { channel: 'webhook'; url: string; format: 'standard' | 'discord'; secrets: string[] }
+  | { channel: 'webhook'; url: string; format: 'standard' | 'discord' | 'slack'; secrets: string[] }
   | { channel: 'pagerduty'; routingKey: string }
-  | { channel: 'slack'; slackUserId: string | null; email: string | null }
-  | { channel: 'email'; to: string };
+  | {
+      channel: 'slack';
+      /** The user's installed workspace bot token; null = the server's SLACK_BOT_TOKEN. */
+      token: string | null;
+      /** Channel id to post in; null = a DM to the member. */
+      conversation: string | null;
+      slackUserId: string | null;
+      email: string | null;
+    }
+  | { channel: 'email'; to: string }
+  | { channel: 'teams'; url: string }
+  | { channel: 'google_chat'; url: string }
+  | { channel: 'opsgenie'; apiKey: string; region: 'us' | 'eu' };
 
 export interface Channel<T extends Target = Target> {
   send(delivery: Delivery, target: T, signal: AbortSignal): Promise<SendOutcome>;

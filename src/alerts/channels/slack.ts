@@ -1,14 +1,19 @@
 import { ErrorCode, LogLevel, WebClient } from '@slack/web-api';
 import { alertText, clip } from '../message.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
+import type { AlertThreadsRepository } from '../../store/repositories/alert-threads-repository.ts';
+import type { Clock } from '../../services/context.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
 
-// Slack direct messages through the Web API as the service's bot:
-// users.lookupByEmail (when the connection did not store the member id), then
-// conversations.open + chat.postMessage with a Block Kit message. The client
-// does not retry by itself (retries belong to the delivery schedule) and
-// reports rate limits instead of waiting, so a 429's Retry-After becomes the
-// delivery's next attempt time.
+// Slack through the Web API as the bot of the workspace the user installed the
+// app in ("Add to Slack", docs/alerts.md "Slack"), or the server's own bot
+// (SLACK_BOT_TOKEN). To a channel the user picked, or as a DM to the member who
+// installed it (users.lookupByEmail when no member id is known, then
+// conversations.open). The first event of an incident posts a message; later
+// ones reply in its thread (`thread_ts`) and update it (`chat.update`) so the
+// top message always shows the current state. The client does not retry by
+// itself (retries belong to the delivery schedule) and reports rate limits
+// instead of waiting, so a 429's Retry-After becomes the next attempt time.
 
 type SlackTarget = Extract<Target, { channel: 'slack' }>;
 
@@ -25,6 +30,7 @@ const PERMANENT = new Set([
   'user_not_visible',
   'user_disabled',
   'channel_not_found',
+  'not_in_channel',
   'is_archived',
   'msg_too_long',
   'no_text',
@@ -53,24 +59,49 @@ export function slackMessage(d: Delivery): { text: string; blocks: unknown[] } {
   return { text, blocks };
 }
 
+/** The workspace removed the app or the token: the user's Slack alerts are switched off until they reinstall. */
+const TOKEN_GONE = new Set(['token_revoked', 'invalid_auth', 'account_inactive', 'token_expired']);
+
 /** Slack mrkdwn control characters in upstream text. */
 const escapeMrkdwn = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A URL inside `<url|label>`: `|` would end it early, so it is percent-encoded; `&<>` escaped. */
 const slackLinkTarget = (url: string) => escapeMrkdwn(url.replace(/\|/g, '%7C'));
 
-export function slackChannel(o: { token: string; apiUrl: string; timeoutMs: number }): Channel<SlackTarget> {
-  const client = new WebClient(o.token, {
-    slackApiUrl: o.apiUrl,
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    timeout: o.timeoutMs,
-    logLevel: LogLevel.ERROR,
-  });
+/** Thread of an incident: one per vendor record. */
+const threadEntity = (d: Delivery) => `${d.vendor}:${d.entityId}`;
+
+/** Clients by bot token, so a burst of alerts for one workspace reuses one. */
+const MAX_CLIENTS = 1_000;
+
+export function slackChannel(o: {
+  /** SLACK_BOT_TOKEN: used for users without an install of their own. */
+  token: string | null;
+  apiUrl: string;
+  timeoutMs: number;
+  threads: AlertThreadsRepository;
+  clock: Clock;
+}): Channel<SlackTarget> {
+  const clients = new Map<string, WebClient>();
+  const clientFor = (token: string) => {
+    let c = clients.get(token);
+    if (!c) {
+      if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!);
+      c = new WebClient(token, {
+        slackApiUrl: o.apiUrl,
+        retryConfig: { retries: 0 },
+        rejectRateLimitedCalls: true,
+        timeout: o.timeoutMs,
+        logLevel: LogLevel.ERROR,
+      });
+      clients.set(token, c);
+    }
+    return c;
+  };
   // Member ids found by e-mail, so a burst of alerts looks each user up once.
   const members = new Map<string, { id: string; until: number }>();
 
-  async function memberId(target: SlackTarget): Promise<string> {
+  async function memberId(client: WebClient, target: SlackTarget): Promise<string> {
     if (target.slackUserId) return target.slackUserId;
     if (!target.email) throw Object.assign(new Error('no Slack member id or e-mail address'), { permanent: true });
     const cached = members.get(target.email);
@@ -82,14 +113,36 @@ export function slackChannel(o: { token: string; apiUrl: string; timeoutMs: numb
     return id;
   }
 
+  async function conversationOf(client: WebClient, target: SlackTarget): Promise<string> {
+    if (target.conversation) return target.conversation;
+    const open = await client.conversations.open({ users: await memberId(client, target) });
+    const id = open.channel?.id;
+    if (!id) throw new Error('conversations.open returned no channel');
+    return id;
+  }
+
   return {
     async send(d, target, _signal): Promise<SendOutcome> {
+      const token = target.token ?? o.token;
+      if (!token) return failed('Slack is not connected: install the app in a workspace', { permanent: true });
+      const client = clientFor(token);
       try {
-        const user = await memberId(target);
-        const open = await client.conversations.open({ users: user });
-        const channel = open.channel?.id;
-        if (!channel) return failed('conversations.open returned no channel');
-        await client.chat.postMessage({ channel, ...slackMessage(d) } as never);
+        const channel = await conversationOf(client, target);
+        const message = { ...slackMessage(d), unfurl_links: false, unfurl_media: false };
+        const thread = d.isTest ? null : await o.threads.get(d.userId, 'slack', threadEntity(d));
+        if (thread && thread.conversation === channel) {
+          await client.chat.postMessage({ channel, thread_ts: thread.ref, ...message } as never);
+          // The top message shows the current state; an edit that fails (too old, deleted) loses nothing.
+          await client.chat.update({ channel, ts: thread.ref, ...slackMessage(d) } as never).catch(() => undefined);
+          return sent(200);
+        }
+        const res = await client.chat.postMessage({ channel, ...message } as never);
+        if (!d.isTest && res.ts) {
+          // Sent either way: a thread that could not be recorded only means the next event posts anew.
+          await o.threads
+            .save(d.userId, 'slack', threadEntity(d), { conversation: res.channel ?? channel, ref: res.ts }, o.clock.now())
+            .catch(() => undefined);
+        }
         return sent(200);
       } catch (err) {
         const e = err as { code?: string; data?: { error?: string }; retryAfter?: number; statusCode?: number; permanent?: boolean };
@@ -98,6 +151,13 @@ export function slackChannel(o: { token: string; apiUrl: string; timeoutMs: numb
         }
         if (e.code === ErrorCode.PlatformError) {
           const code = e.data?.error ?? 'unknown_error';
+          if (target.token && TOKEN_GONE.has(code)) {
+            return failed(`Slack error: ${code} (the workspace token no longer works: Slack alerts switched off; reinstall the app)`, {
+              statusCode: 200,
+              permanent: true,
+              disableChannel: true,
+            });
+          }
           return failed(`Slack error: ${code}`, { statusCode: 200, permanent: PERMANENT.has(code) });
         }
         if (e.code === ErrorCode.HTTPError) return failed(`HTTP ${e.statusCode ?? '?'}`, { statusCode: e.statusCode ?? null });

@@ -7,9 +7,11 @@ import { header, post } from '../http-post.ts';
 import { alertText, clip } from '../message.ts';
 import { assertAllowedUrl } from '../ssrf-guard.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
+import { slackMessage } from './slack.ts';
 
 // Webhooks: Standard Webhooks (https://www.standardwebhooks.com) or, for Discord
-// URLs, Discord's execute-webhook body. The signature covers the exact bytes
+// URLs, Discord's execute-webhook body, or for Slack incoming webhooks a Block
+// Kit message with its plain `text` fallback (answered `200 ok` in plain text). The signature covers the exact bytes
 // sent; `webhook-id` is the delivery id, the same on every retry, so receivers
 // can drop duplicates.
 
@@ -95,6 +97,8 @@ export function webhookChannel(o: { dispatcher: Dispatcher; allowList: readonly 
       const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'vendor-status-alerts/1' };
       if (target.format === 'discord') {
         body = discordBody(d);
+      } else if (target.format === 'slack') {
+        body = JSON.stringify({ ...slackMessage(d), unfurl_links: false, unfurl_media: false });
       } else {
         if (!target.secrets.length) return failed('no signing secret', { permanent: true });
         body = standardBody(d);
@@ -112,6 +116,14 @@ export function webhookChannel(o: { dispatcher: Dispatcher; allowList: readonly 
         if (res.statusCode === 410) return failed(`${error}: receiver gone, webhook disabled`, { statusCode: 410, permanent: true, disableChannel: true });
         // Discord: an unknown webhook (404) will never come back.
         if (target.format === 'discord' && res.statusCode === 404) return failed(`${error}: unknown Discord webhook`, { statusCode: 404, permanent: true });
+        if (target.format === 'slack') {
+          // Slack answers errors as a status plus a plain-text code (channel_not_found, invalid_payload, …).
+          const code = res.body.trim().slice(0, 60);
+          const slackError = `${error}${code ? `: ${code}` : ''}`;
+          if (res.statusCode === 404) return failed(`${slackError}, webhook disabled`, { statusCode: 404, permanent: true, disableChannel: true });
+          if (res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 429) return failed(slackError, { statusCode: res.statusCode, permanent: true });
+          return failed(slackError, { statusCode: res.statusCode, retryAfterMs });
+        }
         // Standard Webhooks: anything but 2xx is a failure and is retried (3xx too: redirects are not followed).
         return failed(error, { statusCode: res.statusCode, retryAfterMs });
       } catch (err) {

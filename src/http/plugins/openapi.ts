@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { X_WEBHOOKS } from '../schemas/outbound.ts';
 import { addTransportResponses } from '../schemas/transport.ts';
 
 // The OpenAPI document is generated from the route schemas; nothing is written by hand.
@@ -48,7 +49,8 @@ export const openapiPlugin = fp(
         },
       },
       // Answers Node and Fastify give before routing (bad URL, body or headers) belong to every operation.
-      transformObject: (d) => ('openapiObject' in d ? addTransportResponses(d.openapiObject) : d.swaggerObject),
+      // OpenAPI 3.0 has no `webhooks` object: the payloads alerts send are listed under `x-webhooks`.
+      transformObject: (d) => ('openapiObject' in d ? { ...addTransportResponses(d.openapiObject), 'x-webhooks': X_WEBHOOKS } : d.swaggerObject),
       refResolver: {
         // Shared schemas appear under their own names in components.schemas.
         buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),

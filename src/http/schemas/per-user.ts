@@ -4,6 +4,7 @@ import {
   EMAIL_DIGESTS,
   MAX_COMPONENT_FILTERS,
   MAX_VENDOR_LIST,
+  OPSGENIE_REGIONS,
   WEBHOOK_FORMATS,
 } from '../../domain/preferences.ts';
 import { IMPACTS } from '../../domain/records.ts';
@@ -60,6 +61,9 @@ const ChannelVendors = Nullable(
   VendorList('Vendors this channel alerts about; null = the watchlist. Replaces the previous list.'),
 );
 const Enabled = Type.Boolean({ description: 'Whether the channel delivers' });
+const SlackChannelId = Nullable(
+  Type.String({ maxLength: 24, description: 'Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app' }),
+);
 
 /** The preferences as the API shows them (secrets masked). */
 export const PreferencesSchema = Type.Object(
@@ -74,19 +78,25 @@ export const PreferencesSchema = Type.Object(
           "Read-only. `confirmed`: the account's own address, or one whose confirmation link was followed. `pending`: a confirmation link was sent to `address`; until it is followed no alert (and no test alert) is sent by e-mail. Ignored on update.",
       }),
     }),
-    slack: Type.Object({ enabled: Enabled, vendors: ChannelVendors }),
+    slack: Type.Object({ enabled: Enabled, channel: SlackChannelId, vendors: ChannelVendors }),
     slack_connection: Type.Object(
       {
         connected: Type.Boolean(),
-        team: Nullable(Type.String()),
+        team: Nullable(Type.String({ description: 'Workspace name' })),
         connected_at: Nullable(DateTime()),
+        team_id: Type.Optional(Nullable(Type.String({ description: 'Workspace id (T…)' }))),
+        user_id: Type.Optional(Nullable(Type.String({ description: 'Member who installed the app: direct messages go to them' }))),
+        bot_user_id: Type.Optional(Nullable(Type.String({ description: "The app's bot user in the workspace" }))),
       },
-      { description: 'Read-only: the Slack workspace connection; ignored on update' },
+      {
+        description:
+          'Read-only: the Slack workspace connected through "Add to Slack" (GET /api/v1/slack/install); ignored on update. Its bot token is stored encrypted and never shown.',
+      },
     ),
     webhook: Type.Object({
       enabled: Enabled,
       url: Nullable(Type.String({ format: 'uri', description: 'https URL receiving the alerts' })),
-      format: StringEnum(WEBHOOK_FORMATS, { description: '`standard` (Standard Webhooks) or `discord`' }),
+      format: StringEnum(WEBHOOK_FORMATS, { description: '`standard` (Standard Webhooks), `discord` or `slack` (incoming webhook, Block Kit)' }),
       vendors: ChannelVendors,
       secret: Nullable(
         Type.String({
@@ -100,6 +110,22 @@ export const PreferencesSchema = Type.Object(
     pagerduty: Type.Object({
       enabled: Enabled,
       routing_key: Nullable(Type.String({ description: 'Masked (`****abcd`)' })),
+      vendors: ChannelVendors,
+    }),
+    teams: Type.Object({
+      enabled: Enabled,
+      webhook_url: Nullable(Type.String({ description: 'Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`)' })),
+      vendors: ChannelVendors,
+    }),
+    google_chat: Type.Object({
+      enabled: Enabled,
+      webhook_url: Nullable(Type.String({ description: 'Google Chat space webhook URL (holds key and token): masked (`****abcd`)' })),
+      vendors: ChannelVendors,
+    }),
+    opsgenie: Type.Object({
+      enabled: Enabled,
+      api_key: Nullable(Type.String({ description: 'API integration key: masked (`****abcd`)' })),
+      region: StringEnum(OPSGENIE_REGIONS, { description: '`us` (api.opsgenie.com) or `eu` (api.eu.opsgenie.com)' }),
       vendors: ChannelVendors,
     }),
     rss: Type.Object({
@@ -122,10 +148,13 @@ export const PreferencesSchema = Type.Object(
 const examplePreferences = {
   in_app: { enabled: true },
   email: { enabled: true, address: 'oncall@example.com', digest: 'off', address_status: 'confirmed' },
-  slack: { enabled: false, vendors: null },
+  slack: { enabled: false, channel: null, vendors: null },
   slack_connection: { connected: false, team: null, connected_at: null },
   webhook: { enabled: true, url: 'https://hooks.example.com/vendor-status', format: 'standard', vendors: null, secret: '****Zk4=' },
   pagerduty: { enabled: false, routing_key: null, vendors: null },
+  teams: { enabled: false, webhook_url: null, vendors: null },
+  google_chat: { enabled: true, webhook_url: '****p8Q%3D', vendors: ['github'] },
+  opsgenie: { enabled: false, api_key: null, region: 'us', vendors: null },
   rss: { enabled: true, feed_url: '/api/v1/feeds/****x9Qa.rss' },
   newsletter: { enabled: false },
   muted_vendors: ['zoom'],
@@ -158,12 +187,14 @@ export const PreferencesPatchBody = Partial(
       digest: StringEnum(EMAIL_DIGESTS),
       address_status: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),
     }),
-    slack: Partial({ enabled: Type.Boolean(), vendors: ChannelVendors }),
+    slack: Partial({ enabled: Type.Boolean(), channel: SlackChannelId, vendors: ChannelVendors }),
     slack_connection: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),
     webhook: Partial({
       enabled: Type.Boolean(),
       url: Nullable(Type.String({ maxLength: 2048, description: 'https URL; null removes the webhook and its secret' })),
-      format: StringEnum(WEBHOOK_FORMATS, { description: 'Default: `discord` for Discord webhook URLs, else `standard`' }),
+      format: StringEnum(WEBHOOK_FORMATS, {
+        description: 'Default: `discord` for Discord webhook URLs, `slack` for Slack incoming webhooks (hooks.slack.com), else `standard`',
+      }),
       vendors: ChannelVendors,
       secret: Type.Unsafe<unknown>({ description: 'Read-only (generated): accepted and ignored; rotate it with POST …/webhook/rotate-secret' }),
       previous_secret_expires_at: Type.Unsafe<unknown>({ description: 'Read-only: accepted and ignored' }),
@@ -173,6 +204,24 @@ export const PreferencesPatchBody = Partial(
       routing_key: Nullable(
         Type.String({ maxLength: 64, description: 'Events API v2 integration key (32 characters); the masked value means unchanged' }),
       ),
+      vendors: ChannelVendors,
+    }),
+    teams: Partial({
+      enabled: Type.Boolean(),
+      webhook_url: Nullable(
+        Type.String({ maxLength: 2048, description: 'Workflows webhook URL ("When a Teams webhook request is received"); the masked value means unchanged' }),
+      ),
+      vendors: ChannelVendors,
+    }),
+    google_chat: Partial({
+      enabled: Type.Boolean(),
+      webhook_url: Nullable(Type.String({ maxLength: 2048, description: 'The space webhook URL; the masked value means unchanged' })),
+      vendors: ChannelVendors,
+    }),
+    opsgenie: Partial({
+      enabled: Type.Boolean(),
+      api_key: Nullable(Type.String({ maxLength: 64, description: 'API integration key (a UUID); the masked value means unchanged' })),
+      region: StringEnum(OPSGENIE_REGIONS),
       vendors: ChannelVendors,
     }),
     rss: Partial({

@@ -9,6 +9,7 @@ import { alertsMigration } from './0400-alerts.ts';
 import { oauthMigration } from './0500-oauth.ts';
 import { eventOrderMigration } from './0600-event-order.ts';
 import { alertSafetyMigration } from './0700-alert-safety.ts';
+import { channelsMigration } from './0800-channels.ts';
 import { boardsMigration } from './0910-boards.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0500-oauth': oauthMigration(dialect),
         '0600-event-order': eventOrderMigration(dialect),
         '0700-alert-safety': alertSafetyMigration(dialect),
+        '0800-channels': channelsMigration(),
         '0910-boards': boardsMigration(dialect),
       };
     },

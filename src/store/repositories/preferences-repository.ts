@@ -1,10 +1,14 @@
 import type { Kysely } from 'kysely';
+import type { SecretBox } from '../../infra/secret-box.ts';
 import { defaultPreferences, normalizeStored, type SlackConnection, type StoredPreferences } from '../../domain/preferences.ts';
 import type { Database, NotificationPreferencesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 
 // Notification preferences of a user: the settings document plus the channel
-// secrets in their own columns. Updates are read-modify-write under the user's
+// secrets in their own columns, sealed with the secrets key (AES-256-GCM,
+// docs/security.md "Channel secrets"): every secret is sealed on write and
+// opened on read here, so nothing above the store sees a sealed value and
+// nothing below it a clear one. Updates are read-modify-write under the user's
 // row lock (the first statement of the transaction writes the row), so two
 // partial updates sent together both land.
 
@@ -17,6 +21,7 @@ export interface PreferencesState {
   rssTokenHash: string | null;
   rssTokenHint: string | null;
   slackConnection: SlackConnection | null;
+  channelSecrets: ChannelSecrets;
   /** The e-mail address its owner proved by following a confirmation link. */
   emailConfirmedAddress: string | null;
   /** Pending confirmation: SHA-256 of the token, the address it is for, when it expires. */
@@ -25,6 +30,24 @@ export interface PreferencesState {
   emailConfirmExpiresAt: string | null;
   updatedAt: string | null;
 }
+
+/** Secrets of the channels of docs/alerts.md beyond webhook and PagerDuty. */
+export interface ChannelSecrets {
+  opsgenieApiKey: string | null;
+  teamsWebhookUrl: string | null;
+  googleChatWebhookUrl: string | null;
+  /** Bot token (xoxb-…) of the Slack workspace the user installed the app in. */
+  slackBotToken: string | null;
+}
+
+export const emptyChannelSecrets = (): ChannelSecrets => ({
+  opsgenieApiKey: null,
+  teamsWebhookUrl: null,
+  googleChatWebhookUrl: null,
+  slackBotToken: null,
+});
+
+const SEALED_COLUMNS = ['webhook_secret', 'webhook_previous_secret', 'pagerduty_routing_key', 'channel_secrets'] as const;
 
 export const emptyPreferencesState = (): PreferencesState => ({
   settings: defaultPreferences(),
@@ -35,6 +58,7 @@ export const emptyPreferencesState = (): PreferencesState => ({
   rssTokenHash: null,
   rssTokenHint: null,
   slackConnection: null,
+  channelSecrets: emptyChannelSecrets(),
   emailConfirmedAddress: null,
   emailConfirmTokenHash: null,
   emailConfirmAddress: null,
@@ -42,43 +66,91 @@ export const emptyPreferencesState = (): PreferencesState => ({
   updatedAt: null,
 });
 
-const toState = (r: NotificationPreferencesTable): PreferencesState => ({
-  settings: normalizeStored(fromJson<unknown>(r.settings, {})),
-  webhookSecret: r.webhook_secret,
-  webhookPreviousSecret: r.webhook_previous_secret,
-  webhookPreviousExpiresAt: r.webhook_previous_expires_at,
-  pagerdutyRoutingKey: r.pagerduty_routing_key,
-  rssTokenHash: r.rss_token_hash,
-  rssTokenHint: r.rss_token_hint,
-  slackConnection: fromJson<SlackConnection | null>(r.slack_connection, null),
-  emailConfirmedAddress: r.email_confirmed_address,
-  emailConfirmTokenHash: r.email_confirm_token_hash,
-  emailConfirmAddress: r.email_confirm_address,
-  emailConfirmExpiresAt: r.email_confirm_expires_at,
-  updatedAt: r.updated_at,
-});
+function codec(box: SecretBox) {
+  const open = (v: string | null) => (v === null ? null : box.open(v));
+  const seal = (v: string | null) => (v === null ? null : box.seal(v));
+  const toState = (r: NotificationPreferencesTable): PreferencesState => ({
+    settings: normalizeStored(fromJson<unknown>(r.settings, {})),
+    webhookSecret: open(r.webhook_secret),
+    webhookPreviousSecret: open(r.webhook_previous_secret),
+    webhookPreviousExpiresAt: r.webhook_previous_expires_at,
+    pagerdutyRoutingKey: open(r.pagerduty_routing_key),
+    rssTokenHash: r.rss_token_hash,
+    rssTokenHint: r.rss_token_hint,
+    slackConnection: fromJson<SlackConnection | null>(r.slack_connection, null),
+    channelSecrets: { ...emptyChannelSecrets(), ...fromJson<Partial<ChannelSecrets>>(open(r.channel_secrets), {}) },
+    emailConfirmedAddress: r.email_confirmed_address,
+    emailConfirmTokenHash: r.email_confirm_token_hash,
+    emailConfirmAddress: r.email_confirm_address,
+    emailConfirmExpiresAt: r.email_confirm_expires_at,
+    updatedAt: r.updated_at,
+  });
+  const toColumns = (s: PreferencesState) => {
+    const anySecret = Object.values(s.channelSecrets).some((v) => v !== null);
+    return {
+      settings: toJson(s.settings),
+      webhook_secret: seal(s.webhookSecret),
+      webhook_previous_secret: seal(s.webhookPreviousSecret),
+      webhook_previous_expires_at: s.webhookPreviousExpiresAt,
+      pagerduty_routing_key: seal(s.pagerdutyRoutingKey),
+      rss_token_hash: s.rssTokenHash,
+      rss_token_hint: s.rssTokenHint,
+      slack_connection: s.slackConnection ? toJson(s.slackConnection) : null,
+      channel_secrets: anySecret ? box.seal(toJson(s.channelSecrets)) : null,
+      email_confirmed_address: s.emailConfirmedAddress,
+      email_confirm_token_hash: s.emailConfirmTokenHash,
+      email_confirm_address: s.emailConfirmAddress,
+      email_confirm_expires_at: s.emailConfirmExpiresAt,
+    };
+  };
+  return { toState, toColumns };
+}
 
-const toColumns = (s: PreferencesState) => ({
-  settings: toJson(s.settings),
-  webhook_secret: s.webhookSecret,
-  webhook_previous_secret: s.webhookPreviousSecret,
-  webhook_previous_expires_at: s.webhookPreviousExpiresAt,
-  pagerduty_routing_key: s.pagerdutyRoutingKey,
-  rss_token_hash: s.rssTokenHash,
-  rss_token_hint: s.rssTokenHint,
-  slack_connection: s.slackConnection ? toJson(s.slackConnection) : null,
-  email_confirmed_address: s.emailConfirmedAddress,
-  email_confirm_token_hash: s.emailConfirmTokenHash,
-  email_confirm_address: s.emailConfirmAddress,
-  email_confirm_expires_at: s.emailConfirmExpiresAt,
-});
-
-export function preferencesRepository(db: Kysely<Database>) {
+export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
+  const { toState, toColumns } = codec(box);
   const userWithHash = async (column: 'rss_token_hash' | 'email_confirm_token_hash', hash: string): Promise<string | null> => {
     const row = await db.selectFrom('notification_preferences').select('user_id').where(column, '=', hash).executeTakeFirst();
     return row?.user_id ?? null;
   };
   return {
+    /**
+     * Seals every secret stored in clear (rows written before encryption at rest)
+     * or with a previous key (after SECRETS_KEY was rotated). Runs at start-up;
+     * returns how many rows were rewritten. Each row is rewritten under its lock
+     * and only if still stale, so instances starting together do not conflict.
+     */
+    async resealAll(): Promise<number> {
+      let n = 0;
+      let after = '';
+      for (;;) {
+        const rows = await db
+          .selectFrom('notification_preferences')
+          .select(['user_id', ...SEALED_COLUMNS])
+          .where('user_id', '>', after)
+          .orderBy('user_id')
+          .limit(500)
+          .execute();
+        if (!rows.length) return n;
+        after = rows[rows.length - 1]!.user_id;
+        for (const r of rows) {
+          if (!SEALED_COLUMNS.some((c) => r[c] !== null && box.stale(r[c]!))) continue;
+          await db.transaction().execute(async (trx) => {
+            // A no-op write first takes the row lock on PostgreSQL (SQLite writers are serialised).
+            await trx.updateTable('notification_preferences').set((eb) => ({ version: eb.ref('version') })).where('user_id', '=', r.user_id).execute();
+            const row = await trx.selectFrom('notification_preferences').selectAll().where('user_id', '=', r.user_id).executeTakeFirst();
+            if (!row || !SEALED_COLUMNS.some((c) => row[c] !== null && box.stale(row[c]!))) return;
+            const cols = toColumns(toState(row));
+            await trx
+              .updateTable('notification_preferences')
+              .set(Object.fromEntries(SEALED_COLUMNS.map((c) => [c, cols[c]])))
+              .where('user_id', '=', r.user_id)
+              .execute();
+            n++;
+          });
+        }
+      }
+    },
+
     /** The user's preferences; defaults when never saved. */
     async get(userId: string): Promise<PreferencesState> {
       const row = await db.selectFrom('notification_preferences').selectAll().where('user_id', '=', userId).executeTakeFirst();

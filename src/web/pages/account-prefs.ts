@@ -1,6 +1,6 @@
 import type { WatchlistView } from '../../domain/watchlist.ts';
 import { eventLabel } from '../../domain/events.ts';
-import { ALERT_EVENT_TYPES, EMAIL_DIGESTS, type PreferencesView, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
+import { ALERT_EVENT_TYPES, EMAIL_DIGESTS, OPSGENIE_REGIONS, type PreferencesView, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
 import { IMPACTS } from '../../domain/records.ts';
 import type { VendorProfile } from '../../services/catalog-service.ts';
 import { html, type Html } from '../html.ts';
@@ -69,7 +69,74 @@ function fieldError(name: string): Html {
   return html`<p class="form-error" data-field-error="${name}" hidden></p>`;
 }
 
-export function notificationsSection(p: PreferencesView, accountEmail: string): Html {
+/** A secret field (integration key, webhook URL): never filled in; empty on save keeps the stored one. */
+function secretField(id: string, name: string, label: string, stored: string | null, hint: string, placeholder: string): Html {
+  return html`<div class="field">
+          <label for="${id}">${label}</label>
+          <input id="${id}" type="password" name="${name}" value="" autocomplete="off" placeholder="${stored ?? placeholder}" aria-describedby="${id}-hint" data-secret-field>
+          <p class="field__hint" id="${id}-hint">${stored ? html`A value ending in <code>${stored.slice(-4)}</code> is saved; leave empty to keep it.` : hint}</p>
+          ${fieldError(name)}
+        </div>`;
+}
+
+const FORMAT_LABEL: Record<string, string> = { standard: 'Standard Webhooks (signed JSON)', discord: 'Discord', slack: 'Slack incoming webhook' };
+
+function slackFieldset(p: PreferencesView, slackInstall: boolean): Html {
+  const c = p.slack_connection;
+  const connection = c.connected
+    ? html`<p data-slack-connected>Connected to workspace <strong>${c.team ?? 'unknown'}</strong>${c.connected_at ? html` since ${time(c.connected_at)}` : ''}.
+        <button type="button" class="button button--secondary button--small" data-slack-disconnect>Disconnect Slack</button></p>`
+    : slackInstall
+      ? html`<p>Connect a Slack workspace to receive alerts there.</p>
+        <p><a class="button" href="/api/v1/infrastructure/slack/install" data-slack-install>Add to Slack</a></p>`
+      : html`<p>Slack is not available on this server. You can still post to a Slack incoming webhook (Webhook, format “Slack incoming webhook”).</p>`;
+  return html`<fieldset class="channel" id="channel-slack">
+        <legend>Slack</legend>
+        ${connection}
+        <p data-slack-status role="status" hidden></p>
+        ${enabledBox('slack', 'Send alerts to Slack', p.slack.enabled)}
+        <div class="field">
+          <label for="pref-slack-channel">Channel id</label>
+          <input id="pref-slack-channel" type="text" name="slack.channel" value="${p.slack.channel ?? ''}" autocomplete="off" placeholder="empty = direct messages to you" aria-describedby="pref-slack-channel-hint">
+          <p class="field__hint" id="pref-slack-channel-hint">A channel id such as C0123ABCD (in Slack: channel details, at the bottom). Empty: direct messages to the person who connected the workspace.</p>
+          ${fieldError('slack.channel')}
+        </div>
+        ${vendorsField('pref-slack-vendors', 'slack', p.slack.vendors)}
+        ${testButton('slack', 'Slack message')}
+      </fieldset>`;
+}
+
+function chatFieldsets(p: PreferencesView): Html {
+  return html`<fieldset class="channel" id="channel-teams">
+        <legend>Microsoft Teams</legend>
+        ${enabledBox('teams', 'Post alerts to a Teams channel', p.teams.enabled)}
+        ${secretField('pref-teams-url', 'teams.webhook_url', 'Teams workflow address', p.teams.webhook_url, 'In Teams: Workflows, “Post to a channel when a webhook request is received”; paste the URL it gives.', 'https://…/workflows/…/invoke?…&sig=…')}
+        ${vendorsField('pref-teams-vendors', 'teams', p.teams.vendors)}
+        ${testButton('teams', 'Teams card')}
+      </fieldset>
+
+      <fieldset class="channel" id="channel-google_chat">
+        <legend>Google Chat</legend>
+        ${enabledBox('google_chat', 'Post alerts to a Google Chat space', p.google_chat.enabled)}
+        ${secretField('pref-google-chat-url', 'google_chat.webhook_url', 'Google Chat space address', p.google_chat.webhook_url, 'In the space: Apps & integrations, Webhooks; each incident gets its own thread.', 'https://chat.googleapis.com/v1/spaces/…')}
+        ${vendorsField('pref-google-chat-vendors', 'google_chat', p.google_chat.vendors)}
+        ${testButton('google_chat', 'Google Chat message')}
+      </fieldset>
+
+      <fieldset class="channel" id="channel-opsgenie">
+        <legend>Opsgenie</legend>
+        ${enabledBox('opsgenie', 'Open Opsgenie alerts for incidents', p.opsgenie.enabled)}
+        ${secretField('pref-opsgenie-key', 'opsgenie.api_key', 'API integration key', p.opsgenie.api_key, 'The key of an API integration with create and update rights.', 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx')}
+        <div class="field">
+          <label for="pref-opsgenie-region">Region</label>
+          <select id="pref-opsgenie-region" name="opsgenie.region">${OPSGENIE_REGIONS.map((r) => html`<option value="${r}"${p.opsgenie.region === r ? html` selected` : ''}>${r === 'eu' ? 'EU (api.eu.opsgenie.com)' : 'US (api.opsgenie.com)'}</option>`)}</select>
+        </div>
+        ${vendorsField('pref-opsgenie-vendors', 'opsgenie', p.opsgenie.vendors)}
+        ${testButton('opsgenie', 'Opsgenie alert')}
+      </fieldset>`;
+}
+
+export function notificationsSection(p: PreferencesView, accountEmail: string, o: { slackInstall?: boolean } = {}): Html {
   return html`<section class="panel" id="notifications" aria-labelledby="notifications-title">
     <h2 id="notifications-title">Notifications</h2>
     <p>Choose where alerts about your watchlist go. Changes take effect when you save.</p>
@@ -99,13 +166,7 @@ export function notificationsSection(p: PreferencesView, accountEmail: string): 
         ${testButton('email', 'e-mail')}
       </fieldset>
 
-      <fieldset class="channel" id="channel-slack">
-        <legend>Slack direct message</legend>
-        <p>${p.slack_connection.connected ? html`Connected to workspace <strong>${p.slack_connection.team ?? 'unknown'}</strong>${p.slack_connection.connected_at ? html` since ${time(p.slack_connection.connected_at)}` : ''}.` : 'No Slack workspace is connected to this account yet.'}</p>
-        ${enabledBox('slack', 'Send alerts to me on Slack', p.slack.enabled)}
-        ${vendorsField('pref-slack-vendors', 'slack', p.slack.vendors)}
-        ${testButton('slack', 'Slack message')}
-      </fieldset>
+      ${slackFieldset(p, o.slackInstall ?? false)}
 
       <fieldset class="channel" id="channel-webhook">
         <legend>Webhook</legend>
@@ -113,12 +174,12 @@ export function notificationsSection(p: PreferencesView, accountEmail: string): 
         <div class="field">
           <label for="pref-webhook-url">Webhook URL</label>
           <input id="pref-webhook-url" type="url" name="webhook.url" value="${p.webhook.url ?? ''}" placeholder="https://hooks.example.com/alerts" autocomplete="off" aria-describedby="pref-webhook-url-hint">
-          <p class="field__hint" id="pref-webhook-url-hint">An https address; Discord webhook URLs get Discord-formatted messages.</p>
+          <p class="field__hint" id="pref-webhook-url-hint">An https address; Discord and Slack incoming webhook URLs get messages in their format.</p>
           ${fieldError('webhook.url')}
         </div>
         <div class="field">
           <label for="pref-webhook-format">Format</label>
-          <select id="pref-webhook-format" name="webhook.format">${WEBHOOK_FORMATS.map((f) => html`<option value="${f}"${p.webhook.format === f ? html` selected` : ''}>${f === 'standard' ? 'Standard Webhooks (signed JSON)' : 'Discord'}</option>`)}</select>
+          <select id="pref-webhook-format" name="webhook.format">${WEBHOOK_FORMATS.map((f) => html`<option value="${f}"${p.webhook.format === f ? html` selected` : ''}>${FORMAT_LABEL[f] ?? f}</option>`)}</select>
         </div>
         ${vendorsField('pref-webhook-vendors', 'webhook', p.webhook.vendors)}
         <p>Signing secret: <code data-webhook-secret>${p.webhook.secret ?? 'none yet (created when you save a URL)'}</code>
@@ -130,15 +191,12 @@ export function notificationsSection(p: PreferencesView, accountEmail: string): 
       <fieldset class="channel" id="channel-pagerduty">
         <legend>PagerDuty</legend>
         ${enabledBox('pagerduty', 'Open PagerDuty incidents (Events API v2)', p.pagerduty.enabled)}
-        <div class="field">
-          <label for="pref-pagerduty-key">Integration key</label>
-          <input id="pref-pagerduty-key" type="password" name="pagerduty.routing_key" value="" autocomplete="off" placeholder="${p.pagerduty.routing_key ?? '32 characters'}" aria-describedby="pref-pagerduty-key-hint">
-          <p class="field__hint" id="pref-pagerduty-key-hint">${p.pagerduty.routing_key ? html`A key ending in <code>${p.pagerduty.routing_key.slice(-4)}</code> is saved; leave empty to keep it.` : 'The routing key of an Events API v2 integration.'}</p>
-          ${fieldError('pagerduty.routing_key')}
-        </div>
+        ${secretField('pref-pagerduty-key', 'pagerduty.routing_key', 'Integration key', p.pagerduty.routing_key, 'The routing key of an Events API v2 integration.', '32 characters')}
         ${vendorsField('pref-pagerduty-vendors', 'pagerduty', p.pagerduty.vendors)}
         ${testButton('pagerduty', 'PagerDuty event')}
       </fieldset>
+
+      ${chatFieldsets(p)}
 
       <fieldset class="channel" id="channel-rss">
         <legend>RSS feed</legend>

@@ -94,8 +94,8 @@ describe('notification preferences', () => {
     assert.equal(back.status, 200, JSON.stringify(back.body));
     assert.deepEqual((await get(u)).body, r.body);
     assert.deepEqual(await t.app.services.preferences.webhookSigningSecrets(u.id), [secret]);
-    const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('user_id', '=', u.id).executeTakeFirstOrThrow();
-    assert.equal(row.pagerduty_routing_key, ROUTING_KEY, 'the masked value did not overwrite the key');
+    const stored = await t.app.services.repos.preferences.get(u.id);
+    assert.equal(stored.pagerdutyRoutingKey, ROUTING_KEY, 'the masked value did not overwrite the key');
   });
 
   test('slack_connection is ignored on update', async () => {
@@ -131,7 +131,7 @@ describe('notification preferences', () => {
       [{ webhook: { url: 'https://[::1]/x' } }, 'webhook.url'],
       [{ webhook: { url: 'https://localhost/x' } }, 'webhook.url'],
       [{ webhook: { url: 'not a url' } }, 'webhook.url'],
-      [{ webhook: { format: 'slack' } }, 'webhook.format'],
+      [{ webhook: { format: 'msteams' } }, 'webhook.format'],
       [{ webhook: { enabled: true } }, 'webhook.url'],
       [{ webhook: null }, 'webhook'],
       [{ pagerduty: { routing_key: 'too-short' } }, 'pagerduty.routing_key'],

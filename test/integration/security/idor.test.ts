@@ -120,6 +120,9 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       ],
       rotateWebhookSecret: [{ method: 'POST', path: `${t.api}/notification-preferences/webhook/rotate-secret`, ...own }],
       rotateFeedToken: [{ method: 'POST', path: `${t.api}/notification-preferences/rss/rotate-token`, ...own }],
+      // No Slack app on this server: 409 for everyone; uninstall removes only B's own workspace.
+      startSlackInstall: [{ method: 'GET', path: `${t.api}/slack/install`, key: [409], session: [409] }],
+      uninstallSlack: [{ method: 'DELETE', path: `${t.api}/notification-preferences/slack`, ...own }],
       getDashboardFavorites: [
         { method: 'POST', path: `${t.api}/dashboard-favorites`, body: { vendors: A_VENDORS }, ...own },
         { method: 'POST', path: `${t.api}/dashboard-favorites`, body: { vendors: A_VENDORS, userId: a.id }, key: [400], session: [400] },

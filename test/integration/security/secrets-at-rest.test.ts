@@ -84,7 +84,7 @@ async function dumpRedis(t: TestApp): Promise<string[]> {
   }
 }
 
-test('no password, session token, API key, feed token or OAuth secret is stored in clear (database, SQLite files, Redis)', async () => {
+test('no password, session token, API key, feed token, OAuth secret or channel secret is stored in clear (database, SQLite files, Redis)', async () => {
   const hook = await startReceiver();
   const pd = await startReceiver(pagerDutyReply);
   const t = await startApp({
@@ -142,10 +142,14 @@ test('no password, session token, API key, feed token or OAuth secret is stored 
     const user = await t.store.db.selectFrom('users').select('password_hash').where('id', '=', a.id).executeTakeFirstOrThrow();
     assert.match(user.password_hash, /^scrypt\$\d+\$8\$\d+\$[A-Za-z0-9_-]+\$[A-Za-z0-9_-]+$/);
 
-    // The two secrets sent on every delivery are stored as given, in their own columns only.
-    assert.deepEqual(where(a.webhookSecret), ['notification_preferences.webhook_secret']);
-    assert.deepEqual(where(ROUTING_KEY), ['notification_preferences.pagerduty_routing_key']);
-    assert.ok(!redis.some((v) => v.includes(a.webhookSecret) || v.includes(ROUTING_KEY)));
+    // The channel secrets sent on every delivery are sealed (AES-256-GCM, key id prefix).
+    for (const [name, secret] of Object.entries(a.channelSecrets)) {
+      assert.deepEqual(where(secret), [], `${name} is stored in clear`);
+      assert.ok(!redis.some((v) => v.includes(secret)), `${name} is in Redis`);
+      assert.ok(!files.some((f) => f.includes(secret)), `${name} is in the SQLite files`);
+    }
+    const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('user_id', '=', a.id).executeTakeFirstOrThrow();
+    for (const c of ['webhook_secret', 'pagerduty_routing_key', 'channel_secrets'] as const) assert.match(String(row[c]), /^sb1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/, c);
   } finally {
     await t.close();
     await hook.close();

@@ -23,7 +23,7 @@ test('a whole account flow at trace level leaves no secret, Authorization or coo
   const secrets: Record<string, string> = {};
   try {
     const a = await fullAccount(t, { webhookUrl: `${hook.url}/hook` });
-    Object.assign(secrets, a.hidden, { csrfToken: a.csrfToken, webhookSecret: a.webhookSecret, routingKey: ROUTING_KEY });
+    Object.assign(secrets, a.hidden, a.channelSecrets, { csrfToken: a.csrfToken });
     const headers = { 'x-api-key': a.apiKey };
 
     // Log in again: JSON, form, and a wrong password.

@@ -12,6 +12,10 @@ import { send } from '../../helpers/users.ts';
 // MCP OAuth), so the security tests can look for each secret where it must not be.
 
 export const ROUTING_KEY = 'R0ut1ngKeyF0rPagerDutyTest000042';
+export const OPSGENIE_KEY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+export const TEAMS_URL = 'https://prod-42.westeurope.logic.azure.com:443/workflows/0a1b2c3d4e5f60718293a4b5c6d7e8f9/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=TeamsSigSecretValue123456';
+export const GOOGLE_CHAT_URL = 'https://chat.googleapis.com/v1/spaces/AAAAsecurity/messages?key=AIzaSyChatKeySecurity&token=ChatTokenSecretValue987654';
+export const SLACK_BOT_TOKEN = 'xoxb-5551234567-5557654321-SlackBotTokenSecret42';
 
 export interface FullAccount {
   id: string;
@@ -27,6 +31,8 @@ export interface FullAccount {
   webhookSecret: string;
   feedToken: string;
   oauth: { clientId: string; clientSecret: string; code: string; verifier: string; accessToken: string; refreshToken: string; grantId: string };
+  /** Channel secrets the worker sends with: stored sealed, never in clear, by name. */
+  channelSecrets: Record<string, string>;
   /** Secrets that must never be stored or logged in clear, by name. */
   hidden: Record<string, string>;
 }
@@ -71,6 +77,9 @@ export async function fullAccount(t: TestApp, o: { webhookUrl?: string; tag?: st
   const prefs = await send(`${t.api}/notification-preferences`, 'PUT', headers, {
     webhook: { enabled: true, url: webhookUrl },
     pagerduty: { enabled: true, routing_key: ROUTING_KEY },
+    opsgenie: { enabled: false, api_key: OPSGENIE_KEY },
+    teams: { enabled: false, webhook_url: TEAMS_URL },
+    google_chat: { enabled: false, webhook_url: GOOGLE_CHAT_URL },
     rss: { enabled: true },
     in_app: { enabled: true },
   });
@@ -78,6 +87,12 @@ export async function fullAccount(t: TestApp, o: { webhookUrl?: string; tag?: st
   const webhookSecret: string = prefs.body.preferences.webhook.secret;
   assert.match(webhookSecret, /^whsec_/);
   const feedToken = /\/feeds\/([^.]+)\.rss$/.exec(prefs.body.preferences.rss.feed_url)![1]!;
+  // The Slack install's bot token, as the OAuth callback stores it (the install itself: test/integration/chat-channels.test.ts).
+  await t.app.services.repos.preferences.update(id, new Date(), (s) => ({
+    ...s,
+    channelSecrets: { ...s.channelSecrets, slackBotToken: SLACK_BOT_TOKEN },
+    slackConnection: { connected: true, team: 'Security', connected_at: new Date().toISOString(), team_id: 'T0SEC', user_id: 'U0SEC', bot_user_id: 'B0SEC' },
+  }));
 
   // MCP OAuth: a confidential client, consent with the web session, code exchange, a refresh.
   const reg = await getJson(`${t.url}/oauth/register`, {
@@ -125,6 +140,16 @@ export async function fullAccount(t: TestApp, o: { webhookUrl?: string; tag?: st
     webhookSecret,
     feedToken,
     oauth,
+    channelSecrets: {
+      webhookSecret,
+      routingKey: ROUTING_KEY,
+      opsgenieKey: OPSGENIE_KEY,
+      teamsUrl: TEAMS_URL,
+      teamsSig: 'TeamsSigSecretValue123456',
+      googleChatUrl: GOOGLE_CHAT_URL,
+      googleChatToken: 'ChatTokenSecretValue987654',
+      slackBotToken: SLACK_BOT_TOKEN,
+    },
     hidden: {
       password,
       sessionToken,

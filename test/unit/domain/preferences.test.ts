@@ -57,6 +57,24 @@ describe('preferences merge', () => {
     assert.ok(!isDiscordWebhookUrl('https://discord.com.evil.example/api/webhooks/1/x'));
   });
 
+  test('a Slack incoming webhook URL defaults to the slack format', () => {
+    const url = 'https://hooks.slack.com/services/T000/B000/XXXX';
+    assert.equal(mergePreferences(defaultPreferences(), { webhook: { url } }).webhook.format, 'slack');
+    assert.equal(mergePreferences(defaultPreferences(), { webhook: { url: 'https://hooks.slack.com.evil.example/services/x' } }).webhook.format, 'standard');
+  });
+
+  test('channel secrets never enter the settings document', () => {
+    const next = mergePreferences(defaultPreferences(), {
+      teams: { enabled: true, webhook_url: 'https://prod.logic.azure.com/w?sig=SECRET1' },
+      google_chat: { enabled: true, webhook_url: 'https://chat.googleapis.com/v1/spaces/A/messages?token=SECRET2' },
+      opsgenie: { enabled: true, api_key: 'SECRET3', region: 'eu' },
+      pagerduty: { routing_key: 'SECRET4' },
+    });
+    assert.equal(next.opsgenie.region, 'eu');
+    assert.equal(next.teams.enabled, true);
+    assert.ok(!/SECRET/.test(JSON.stringify(next)), JSON.stringify(next));
+  });
+
   test('stored documents from older versions gain new keys and lose unknown ones', () => {
     const n = normalizeStored({ email: { enabled: true }, legacy: 1 });
     assert.equal(n.email.enabled, true);
@@ -81,12 +99,20 @@ describe('preferences validation', () => {
   });
 
   test('a channel switched on needs its target', () => {
-    const next = mergePreferences(defaultPreferences(), { webhook: { enabled: true }, pagerduty: { enabled: true } });
+    const next = mergePreferences(defaultPreferences(), {
+      webhook: { enabled: true },
+      pagerduty: { enabled: true },
+      teams: { enabled: true },
+      google_chat: { enabled: true },
+      opsgenie: { enabled: true },
+    });
+    const none = { routingKey: false, teamsUrl: false, googleChatUrl: false, opsgenieKey: false };
     assert.deepEqual(
-      mergedProblems(next, false).map((p) => p.field),
-      ['webhook.url', 'pagerduty.routing_key'],
+      mergedProblems(next, none).map((p) => p.field),
+      ['webhook.url', 'pagerduty.routing_key', 'teams.webhook_url', 'google_chat.webhook_url', 'opsgenie.api_key'],
     );
-    assert.deepEqual(mergedProblems(next, true).map((p) => p.field), ['webhook.url']);
+    const all = { routingKey: true, teamsUrl: true, googleChatUrl: true, opsgenieKey: true };
+    assert.deepEqual(mergedProblems(next, all).map((p) => p.field), ['webhook.url']);
   });
 
   test('the error names every field', () => {

@@ -161,7 +161,7 @@ if (prefsForm) {
     const out = {
       in_app: { enabled: on('in_app.enabled') },
       email: { enabled: on('email.enabled'), address: value('email.address') || null, digest: value('email.digest') },
-      slack: { enabled: on('slack.enabled'), vendors: vendorsOf('slack') },
+      slack: { enabled: on('slack.enabled'), channel: value('slack.channel') || null, vendors: vendorsOf('slack') },
       webhook: {
         enabled: on('webhook.enabled'),
         url: value('webhook.url') || null,
@@ -169,6 +169,9 @@ if (prefsForm) {
         vendors: vendorsOf('webhook'),
       },
       pagerduty: { enabled: on('pagerduty.enabled'), vendors: vendorsOf('pagerduty') },
+      teams: { enabled: on('teams.enabled'), vendors: vendorsOf('teams') },
+      google_chat: { enabled: on('google_chat.enabled'), vendors: vendorsOf('google_chat') },
+      opsgenie: { enabled: on('opsgenie.enabled'), region: value('opsgenie.region'), vendors: vendorsOf('opsgenie') },
       rss: { enabled: on('rss.enabled') },
       newsletter: { enabled: on('newsletter.enabled') },
       muted_vendors: slugList(value('muted_vendors')),
@@ -178,8 +181,11 @@ if (prefsForm) {
         components: nameList(value('content_filters.components')),
       },
     };
-    const key = value('pagerduty.routing_key');
-    if (key) out.pagerduty.routing_key = key;
+    // Secret fields are never filled in: empty keeps the saved value.
+    for (const input of prefsForm.querySelectorAll('[data-secret-field]')) {
+      const [channel, key] = input.name.split('.');
+      if (input.value.trim()) out[channel][key] = input.value.trim();
+    }
     return out;
   };
 
@@ -212,8 +218,11 @@ if (prefsForm) {
     }
     const p = result.body.preferences;
     const once = result.body.shownOnce ?? [];
-    field('pagerduty.routing_key').value = '';
-    if (p.pagerduty.routing_key) field('pagerduty.routing_key').placeholder = p.pagerduty.routing_key;
+    for (const input of prefsForm.querySelectorAll('[data-secret-field]')) {
+      const [channel, key] = input.name.split('.');
+      input.value = '';
+      if (p[channel]?.[key]) input.placeholder = p[channel][key];
+    }
     const secretText = document.querySelector('[data-webhook-secret]');
     if (once.includes('webhook.secret')) {
       showOnce(document.querySelector('[data-webhook-secret-once]'), p.webhook.secret);
@@ -427,3 +436,33 @@ inbox?.querySelector('[data-inbox-read-all]')?.addEventListener('click', async (
   }
 });
 loadInbox();
+
+// Slack: the outcome of an "Add to Slack" round trip (?slack=…), and disconnecting.
+const slackStatus = document.querySelector('[data-slack-status]');
+if (slackStatus) {
+  const outcome = new URLSearchParams(location.search).get('slack');
+  const reason = new URLSearchParams(location.search).get('reason');
+  const text = {
+    connected: 'Slack is connected. Switch Slack alerts on and save, then send a test message.',
+    denied: 'The Slack install was cancelled.',
+    failed: `Slack could not be connected${reason ? ` (${reason})` : ''}. Try again.`,
+  }[outcome];
+  if (text) {
+    say(slackStatus, text, outcome === 'connected' ? undefined : 'error');
+    announce(text);
+  }
+}
+document.querySelector('[data-slack-disconnect]')?.addEventListener('click', async (event) => {
+  const button = event.currentTarget;
+  button.disabled = true;
+  const r = await api(`${DATA_API}/notification-preferences/slack`, { method: 'DELETE' });
+  if (!r.ok) {
+    button.disabled = false;
+    say(slackStatus, errorMessage(r), 'error');
+    return;
+  }
+  say(slackStatus, 'Slack is disconnected: the workspace token was removed.');
+  announce('Slack disconnected');
+  button.closest('p')?.remove();
+  if (prefsForm) prefsForm.elements.namedItem('slack.enabled').checked = false;
+});

@@ -1,0 +1,201 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { ALERT_EVENT_TYPES } from '../../domain/preferences.ts';
+import { StringEnum } from './common.ts';
+
+// What the alert channels send (docs/alerts.md, "Payloads"), described so a
+// receiver can be generated from the OpenAPI document. OpenAPI 3.0 has no
+// `webhooks` object: the operations are listed under the `x-webhooks`
+// extension, their bodies are components schemas. These describe the bodies the
+// channels in src/alerts/channels/ build; test/integration/outbound-payloads.test.ts
+// validates real sent bodies against them.
+
+const open = { additionalProperties: true };
+const Str = (description?: string, o: object = {}) => Type.String({ ...(description ? { description } : {}), ...o });
+const Obj = (props: Record<string, TSchema>, description: string) => Type.Object(props, { ...open, description });
+
+export const StandardWebhookBody = Type.Object(
+  {
+    type: StringEnum(ALERT_EVENT_TYPES, { description: 'Event type' }),
+    timestamp: Str('When the change was detected (ISO 8601)', { format: 'date-time' }),
+    data: Type.Union([Type.Ref('Incident'), Type.Ref('Maintenance')], {
+      description: 'The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB',
+    }),
+  },
+  {
+    ...open,
+    $id: 'StandardWebhookBody',
+    description:
+      'Standard Webhooks body. Headers: `webhook-id` (delivery id, same on retries), `webhook-timestamp` (unix seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` per secret, space-separated during a rotation).',
+  },
+);
+
+const Text = (type: 'plain_text' | 'mrkdwn') => Obj({ type: Type.Literal(type), text: Str() }, `${type} text object`);
+const SlackBlock = Type.Object(
+  {
+    type: StringEnum(['header', 'section', 'context'] as const),
+    text: Type.Optional(Type.Union([Text('plain_text'), Text('mrkdwn')])),
+    fields: Type.Optional(Type.Array(Text('mrkdwn'), { maxItems: 10 })),
+    elements: Type.Optional(Type.Array(Text('mrkdwn'), { maxItems: 10 })),
+  },
+  { ...open, description: 'Block Kit block' },
+);
+export const SlackMessage = Type.Object(
+  {
+    text: Str('Plain fallback for notifications', { maxLength: 3000 }),
+    blocks: Type.Array(SlackBlock, { maxItems: 50 }),
+    channel: Type.Optional(Str('Web API only: channel or DM conversation id')),
+    thread_ts: Type.Optional(Str('Web API only: the first message of the incident, for later events')),
+    unfurl_links: Type.Boolean(),
+    unfurl_media: Type.Boolean(),
+  },
+  {
+    ...open,
+    $id: 'SlackMessage',
+    description:
+      'Slack message: the body of an incoming webhook (`webhook.format: slack`), and the arguments of `chat.postMessage` (form-encoded, `blocks` as JSON) for the Slack app.',
+  },
+);
+
+export const TeamsMessage = Type.Object(
+  {
+    type: Type.Literal('message'),
+    attachments: Type.Array(
+      Type.Object(
+        {
+          contentType: Type.Literal('application/vnd.microsoft.card.adaptive'),
+          contentUrl: Type.Null(),
+          content: Type.Object(
+            {
+              $schema: Str(),
+              type: Type.Literal('AdaptiveCard'),
+              version: Type.Literal('1.4'),
+              body: Type.Array(Obj({ type: Str('TextBlock or FactSet') }, 'Card element')),
+              actions: Type.Optional(Type.Array(Obj({ type: Type.Literal('Action.OpenUrl'), title: Str(), url: Str(undefined, { format: 'uri' }) }, 'Open the status page'))),
+            },
+            { ...open, description: 'Adaptive Card' },
+          ),
+        },
+        open,
+      ),
+      { minItems: 1, maxItems: 1 },
+    ),
+  },
+  { ...open, $id: 'TeamsMessage', description: 'Microsoft Teams Workflows webhook body: a message envelope carrying one Adaptive Card' },
+);
+
+export const GoogleChatMessage = Type.Object(
+  {
+    text: Str('Notification text', { maxLength: 4000 }),
+    cardsV2: Type.Array(
+      Type.Object(
+        {
+          cardId: Str(),
+          card: Obj(
+            {
+              header: Obj({ title: Str(), subtitle: Str() }, 'Card header'),
+              sections: Type.Array(Obj({ widgets: Type.Array(Obj({}, 'decoratedText, textParagraph or buttonList widget')) }, 'Card section')),
+            },
+            'GoogleAppsCardV1Card',
+          ),
+        },
+        open,
+      ),
+      { minItems: 1, maxItems: 1 },
+    ),
+    thread: Obj({ threadKey: Str('`vendor:recordId`: the same for every event of one incident', { maxLength: 4000 }) }, 'Thread of the incident'),
+  },
+  {
+    ...open,
+    $id: 'GoogleChatMessage',
+    description: 'Google Chat space webhook body, posted with `messageReplyOption=REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD`',
+  },
+);
+
+export const OpsgenieCreateAlert = Type.Object(
+  {
+    message: Str(undefined, { maxLength: 130 }),
+    alias: Str('`vendor:recordId` of the incident (de-duplication key)', { maxLength: 512 }),
+    description: Str(undefined, { maxLength: 15000 }),
+    priority: StringEnum(['P1', 'P2', 'P3', 'P4', 'P5'] as const, { description: 'critical P1, major P2, minor P3, none P4, maintenance P5' }),
+    source: Str(),
+    entity: Str(),
+    tags: Type.Array(Str(undefined, { maxLength: 50 }), { maxItems: 20 }),
+    details: Type.Record(Type.String(), Type.String()),
+  },
+  { ...open, $id: 'OpsgenieCreateAlert', description: 'POST /v2/alerts (Authorization: GenieKey <key>) when an incident opens or a maintenance starts' },
+);
+
+export const OpsgenieNote = Type.Object(
+  { note: Str(undefined, { maxLength: 25000 }), source: Str() },
+  {
+    ...open,
+    $id: 'OpsgenieNote',
+    description: 'POST /v2/alerts/{alias}/notes?identifierType=alias on an update; /close?identifierType=alias (same body) on resolution',
+  },
+);
+
+export const PagerDutyEvent = Type.Object(
+  {
+    routing_key: Str('The integration key'),
+    event_action: StringEnum(['trigger', 'resolve'] as const),
+    dedup_key: Str('The incident id', { maxLength: 255 }),
+    payload: Type.Optional(
+      Obj(
+        {
+          summary: Str(undefined, { maxLength: 1024 }),
+          source: Str(),
+          severity: StringEnum(['critical', 'error', 'warning', 'info'] as const),
+          timestamp: Str(undefined, { format: 'date-time' }),
+          custom_details: Obj({}, 'Vendor, status, impact, components, latest update, delivery id'),
+        },
+        'Alert payload (trigger only)',
+      ),
+    ),
+  },
+  { ...open, $id: 'PagerDutyEvent', description: 'PagerDuty Events API v2 event' },
+);
+
+export const DiscordMessage = Type.Object(
+  {
+    username: Str(),
+    allowed_mentions: Obj({ parse: Type.Array(Type.String(), { maxItems: 0 }) }, 'No pings'),
+    embeds: Type.Array(
+      Obj(
+        {
+          title: Str(undefined, { maxLength: 256 }),
+          description: Str(undefined, { maxLength: 2000 }),
+          url: Type.Optional(Str(undefined, { format: 'uri' })),
+          timestamp: Str(undefined, { format: 'date-time' }),
+          color: Type.Integer(),
+          fields: Type.Array(Obj({ name: Str(), value: Str(), inline: Type.Boolean() }, 'Embed field')),
+        },
+        'Embed',
+      ),
+      { minItems: 1, maxItems: 1 },
+    ),
+  },
+  { ...open, $id: 'DiscordMessage', description: 'Discord execute-webhook body (`webhook.format: discord`)' },
+);
+
+export const OUTBOUND_SCHEMAS = [StandardWebhookBody, SlackMessage, TeamsMessage, GoogleChatMessage, OpsgenieCreateAlert, OpsgenieNote, PagerDutyEvent, DiscordMessage];
+
+const hook = (operationId: string, summary: string, schema: string, responses: Record<string, string>) => ({
+  post: {
+    operationId,
+    summary,
+    requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } },
+    responses: Object.fromEntries(Object.entries(responses).map(([code, description]) => [code, { description }])),
+  },
+});
+
+/** The `x-webhooks` extension: one operation per outbound payload, as the receiver sees it. */
+export const X_WEBHOOKS = {
+  standardWebhook: hook('receiveStandardWebhook', 'Webhook alert (Standard Webhooks, signed)', 'StandardWebhookBody', { '2XX': 'Accepted; anything else is retried', '410': 'Gone: the webhook is switched off' }),
+  slackIncomingWebhook: hook('receiveSlackIncomingWebhook', 'Slack incoming webhook / chat.postMessage', 'SlackMessage', { '200': 'Plain-text `ok`' }),
+  teamsWorkflow: hook('receiveTeamsWorkflow', 'Microsoft Teams Workflows webhook', 'TeamsMessage', { '202': 'Flow triggered', '404': 'Workflow gone: Teams is switched off' }),
+  googleChat: hook('receiveGoogleChat', 'Google Chat space webhook', 'GoogleChatMessage', { '200': 'The created Message' }),
+  opsgenieCreate: hook('receiveOpsgenieCreate', 'Opsgenie: create alert', 'OpsgenieCreateAlert', { '202': 'Request will be processed' }),
+  opsgenieNoteOrClose: hook('receiveOpsgenieNoteOrClose', 'Opsgenie: add note / close alert by alias', 'OpsgenieNote', { '202': 'Request will be processed' }),
+  pagerduty: hook('receivePagerduty', 'PagerDuty Events API v2', 'PagerDutyEvent', { '202': 'Accepted', '400': 'Invalid event (not retried)' }),
+  discord: hook('receiveDiscord', 'Discord execute webhook', 'DiscordMessage', { '204': 'Posted' }),
+};

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { type SlackOAuth, SlackOAuthError } from '../alerts/slack-oauth.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { SecretBox } from '../infra/secret-box.ts';
+import type { AlertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
+import type { PreferencesRepository } from '../store/repositories/preferences-repository.ts';
+import type { Clock, Viewer } from './context.ts';
+import { requireUserId } from './watchlist-service.ts';
+
+// "Add to Slack" (docs/alerts.md, "Slack"): the install starts from the account
+// area, Slack sends the browser back with a code, the code becomes the
+// workspace's bot token, stored sealed with the channel secrets; uninstall
+// revokes and removes it. The OAuth `state` is sealed with the secrets key (so
+// it cannot be forged or read), names the user and expires after 10 minutes;
+// the callback must come from that same user's session.
+
+const STATE_TTL_MS = 10 * 60_000;
+
+export type InstallResult = 'connected' | 'denied' | 'failed';
+
+export function slackInstallService(d: {
+  preferences: PreferencesRepository;
+  threads: AlertThreadsRepository;
+  box: SecretBox;
+  clock: Clock;
+  /** Null when SLACK_CLIENT_ID / SLACK_CLIENT_SECRET are not set. */
+  oauth: SlackOAuth | null;
+}) {
+  const oauth = () => {
+    if (!d.oauth) throw new DomainError('conflict', 'Slack is not available on this server (SLACK_CLIENT_ID and SLACK_CLIENT_SECRET are not set)');
+    return d.oauth;
+  };
+
+  return {
+    available: () => d.oauth !== null,
+
+    /** Where to send the browser to install the app. */
+    start(viewer: Viewer, redirectUri: string): string {
+      const userId = requireUserId(viewer);
+      const state = d.box.seal(JSON.stringify({ u: userId, exp: d.clock.now().getTime() + STATE_TTL_MS, n: randomBytes(8).toString('hex') }));
+      return oauth().authorizeUrl(Buffer.from(state).toString('base64url'), redirectUri);
+    },
+
+    /** Slack's answer: a code (installed) or an error (cancelled). */
+    async finish(viewer: Viewer, q: { code?: string; state?: string; error?: string }, redirectUri: string): Promise<{ result: InstallResult; reason?: string }> {
+      const userId = requireUserId(viewer);
+      const client = oauth();
+      let state: { u?: unknown; exp?: unknown } | null = null;
+      try {
+        state = JSON.parse(d.box.open(Buffer.from(q.state ?? '', 'base64url').toString('utf8')));
+      } catch {
+        state = null;
+      }
+      if (!state || state.u !== userId || typeof state.exp !== 'number' || state.exp < d.clock.now().getTime()) {
+        throw new DomainError('invalid_parameter', "Invalid parameter 'state': unknown, expired, or started by another account; start the install again", { parameter: 'state' });
+      }
+      if (q.error) return { result: 'denied', reason: q.error.slice(0, 60) };
+      if (!q.code) throw new DomainError('invalid_parameter', "Invalid parameter 'code': missing", { parameter: 'code' });
+      let install;
+      try {
+        install = await client.exchange(q.code, redirectUri);
+      } catch (err) {
+        return { result: 'failed', reason: err instanceof SlackOAuthError ? err.code : 'slack_unreachable' };
+      }
+      const now = d.clock.now();
+      let previous: string | null = null;
+      await d.preferences.update(userId, now, (s) => {
+        previous = s.channelSecrets.slackBotToken;
+        return {
+          ...s,
+          channelSecrets: { ...s.channelSecrets, slackBotToken: install.accessToken },
+          slackConnection: {
+            connected: true,
+            team: install.teamName,
+            connected_at: now.toISOString(),
+            team_id: install.teamId,
+            user_id: install.userId,
+            bot_user_id: install.botUserId,
+          },
+          // A channel of the previous workspace means nothing in this one.
+          settings: previous && s.slackConnection?.team_id !== install.teamId ? { ...s.settings, slack: { ...s.settings.slack, channel: null } } : s.settings,
+        };
+      });
+      await d.threads.deleteChannel(userId, 'slack');
+      return { result: 'connected' };
+    },
+
+    /** Removes the workspace: the token is revoked at Slack (best effort) and deleted here. */
+    async uninstall(viewer: Viewer): Promise<void> {
+      const userId = requireUserId(viewer);
+      const token = (await d.preferences.get(userId)).channelSecrets.slackBotToken;
+      if (token && d.oauth) await d.oauth.revoke(token).catch(() => undefined);
+      await d.preferences.update(userId, d.clock.now(), (s) => ({
+        ...s,
+        channelSecrets: { ...s.channelSecrets, slackBotToken: null },
+        slackConnection: null,
+        settings: { ...s.settings, slack: { ...s.settings.slack, enabled: false, channel: null } },
+      }));
+      await d.threads.deleteChannel(userId, 'slack');
+    },
+  };
+}
+
+export type SlackInstallService = ReturnType<typeof slackInstallService>;

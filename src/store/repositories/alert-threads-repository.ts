@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+
+// The first message an incident got in a threaded channel (docs/alerts.md,
+// "Threads"): later events of the incident reply under it and update it.
+
+export interface AlertThread {
+  conversation: string;
+  ref: string;
+}
+
+export function alertThreadsRepository(db: Kysely<Database>) {
+  return {
+    async get(userId: string, channel: string, entityId: string): Promise<AlertThread | null> {
+      const row = await db
+        .selectFrom('alert_threads')
+        .select(['conversation', 'ref'])
+        .where('user_id', '=', userId)
+        .where('channel', '=', channel)
+        .where('entity_id', '=', entityId)
+        .executeTakeFirst();
+      return row ?? null;
+    },
+
+    /** Keeps the first thread of an incident: a second start (retry, race) does not replace it. */
+    async save(userId: string, channel: string, entityId: string, t: AlertThread, now: Date): Promise<void> {
+      await db
+        .insertInto('alert_threads')
+        .values({ user_id: userId, channel, entity_id: entityId, conversation: t.conversation, ref: t.ref, created_at: now.toISOString() })
+        .onConflict((oc) => oc.columns(['user_id', 'channel', 'entity_id']).doNothing())
+        .execute();
+    },
+
+    /** Threads of a channel end with its connection (Slack uninstall). */
+    async deleteChannel(userId: string, channel: string): Promise<void> {
+      await db.deleteFrom('alert_threads').where('user_id', '=', userId).where('channel', '=', channel).execute();
+    },
+  };
+}
+
+export type AlertThreadsRepository = ReturnType<typeof alertThreadsRepository>;
