@@ -126,6 +126,7 @@ export const appPlugin = fp(
       ({ simulator } = await prepareCatalog(store, config, clock, {
         catalogFile: opts.catalogFile ?? config.catalogFile ?? undefined,
         log: ingestLog,
+        freshDemo: true,
       }));
     }
 
