@@ -11,9 +11,9 @@ export interface ServerArgs {
   help?: true;
 }
 
-const USAGE = `usage: npm start -- [--role ${ROLES.join(',')}] [--help]`;
+const USAGE = `usage: npm start -- [--role ${ROLES.join(',')}]`;
 
-export const HELP = `${USAGE}
+export const HELP = `${USAGE} [--help]
 
 Runs the Vendor Infrastructure Status API (REST API, event stream, alerts, MCP, web dashboard).
 

@@ -14,14 +14,18 @@ async function readStdin(input: NodeJS.ReadableStream): Promise<string> {
 function promptHidden(question: string): Promise<string> {
   return new Promise((resolve) => {
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    process.stderr.write(question);
-    // Nothing typed is echoed; readline writes through this method.
-    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => {};
-    rl.question('', (answer) => {
+    // readline writes the prompt and every echo through this method: the prompt goes
+    // out, then nothing typed is echoed.
+    let muted = false;
+    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s) => {
+      if (!muted) process.stderr.write(s);
+    };
+    rl.question(question, (answer) => {
       rl.close();
       process.stderr.write('\n');
       resolve(answer);
     });
+    muted = true;
   });
 }
 

@@ -38,6 +38,10 @@ describe('demo mode pages', () => {
       assert.match(await page(demo, path), /data-demo-banner[^>]*>[\s\S]*Demo data/, path);
       assert.doesNotMatch(await page(live, path), /data-demo-banner/, path);
     }
+    // The MCP sign-in pages have a layout of their own; an authorization error page stands for them.
+    const oauth = async (t: TestApp) => (await fetch(`${t.url}/oauth/authorize`)).text();
+    assert.match(await oauth(demo), /data-demo-banner/);
+    assert.doesNotMatch(await oauth(live), /data-demo-banner/);
   });
 
   test("no demo link leads to a real vendor's page with a made-up id", async () => {
