@@ -16,6 +16,8 @@ export function logOutput(config: Pick<Config, 'logFormat'>): NodeJS.WritableStr
     colorize: Boolean(process.stdout.isTTY),
     translateTime: 'SYS:HH:MM:ss',
     ignore: 'pid,hostname',
+    // One line per entry, its fields after the message: a console to read, not to scroll.
+    singleLine: true,
     // Runs in this thread, writing synchronously: nothing is lost when the process exits.
     sync: true,
   });
