@@ -13,6 +13,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
+import { RequestLogController, requestSummaryPlugin } from './http/plugins/request-log.ts';
 import { corsPlugin } from './http/plugins/cors.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
@@ -131,6 +132,7 @@ export const appPlugin = fp(
       ({ simulator } = await prepareCatalog(store, config, clock, {
         catalogFile: opts.catalogFile ?? config.catalogFile ?? undefined,
         log: ingestLog,
+        freshDemo: true,
       }));
     }
 
@@ -232,6 +234,7 @@ export const appPlugin = fp(
       app.addSchema(schema);
     }
 
+    await app.register(requestSummaryPlugin);
     await app.register(errorsPlugin);
     await app.register(httpMetricsPlugin, { metrics });
     await app.register(requestHygienePlugin);
@@ -294,6 +297,8 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
       // ...and neither do those in URLs (feed tokens, keys put in a query string).
       serializers: { req: serializeRequest },
     },
+    // Request lines at debug (plugins/request-log.ts).
+    logController: new RequestLogController(),
     genReqId: requestId,
     requestIdHeader: false,
     trustProxy: fastifyTrustProxy(config.trustProxy),

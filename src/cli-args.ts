@@ -7,12 +7,31 @@ import { ConfigError, parseRoles, ROLES, type Role } from './config.ts';
 export interface ServerArgs {
   /** `--role api` / `--role ingest,deliver` / `--role=…`; null = ROLES decides. */
   roles: Role[] | null;
+  /** `--help` / `-h`: print HELP and exit. */
+  help?: true;
 }
 
 const USAGE = `usage: npm start -- [--role ${ROLES.join(',')}]`;
 
+export const HELP = `${USAGE} [--help]
+
+Runs the Vendor Infrastructure Status API (REST API, event stream, alerts, MCP, web dashboard).
+
+Options:
+  --role LIST   which parts this process runs, comma-separated: ${ROLES.join(', ')}
+                (default: all; overrides ROLES). Without api the port answers only
+                /healthz, /readyz and /metrics.
+  -h, --help    print this help and exit
+
+Everything else is configured by environment variables (README "Configuration"), e.g.
+  PORT=3000 HOST=0.0.0.0 DATA_DIR=./data DATABASE_URL=postgres://… REDIS_URL=redis://…
+  LOG_LEVEL=info LOG_FORMAT=auto|json|pretty DEMO=true (or: npm run demo)
+
+Operator commands (accounts, keys, sources, one polling round): npm run cli -- help`;
+
 export function parseServerArgs(argv: string[]): ServerArgs {
   let roles: Role[] | null = null;
+  if (argv.includes('--help') || argv.includes('-h')) return { roles: null, help: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     let value: string | undefined;

@@ -37,6 +37,8 @@ export interface Config {
   demo: boolean;
   rateLimits: Partial<Record<Plan, Partial<Pick<PlanPolicy, 'perMinute' | 'perDay'>>>>;
   logLevel: string;
+  /** `auto`: human-readable on a terminal, JSON otherwise; `json` or `pretty` force one (docs/operations.md). */
+  logFormat: 'auto' | 'json' | 'pretty';
   roles: Role[];
   /** Also serve MCP on this port (0 = any free port); null = only on the main port. */
   mcpPort: number | null;
@@ -320,6 +322,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `unknown level '${logLevel}'`);
   }
+  const logFormat = env.LOG_FORMAT || 'auto';
+  if (logFormat !== 'auto' && logFormat !== 'json' && logFormat !== 'pretty') {
+    throw new ConfigError('LOG_FORMAT', `must be auto, json or pretty (got '${logFormat}')`);
+  }
   const mcpPort = env.MCP_PORT ? int(env, 'MCP_PORT', 0, 0, 65535) : null;
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']);
   if (publicUrl !== null) {
@@ -361,6 +367,7 @@ export function loadConfig(env: Env = process.env): Config {
     demo,
     rateLimits: rateLimits(env),
     logLevel,
+    logFormat,
     roles: roles.length ? roles : [...ROLES],
     mcpPort,
     publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,

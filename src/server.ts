@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { parseServerArgs } from './cli-args.ts';
+import { bannerLines } from './banner.ts';
+import { HELP, parseServerArgs } from './cli-args.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { demoLoginFile } from './infra/demo-login-file.ts';
+import { logOutput, wantsPrettyLogs } from './infra/log-output.ts';
 import { listenForProbes, type ProbeListener } from './probe-listener.ts';
+import { type DemoLogin, ensureDemoLogin } from './services/demo-login.ts';
 
 // Process shell only: configuration (environment, then flags), the app, listen,
 // signals. See docs/deployment.md for roles and the shutdown sequence.
@@ -10,6 +14,10 @@ import { listenForProbes, type ProbeListener } from './probe-listener.ts';
 function readConfig(): Config {
   try {
     const args = parseServerArgs(process.argv.slice(2));
+    if (args.help) {
+      console.log(HELP);
+      process.exit(0);
+    }
     // A flag overrides its environment variable; the rest is validated as usual.
     return loadConfig(args.roles ? { ...process.env, ROLES: args.roles.join(',') } : process.env);
   } catch (err) {
@@ -67,23 +75,40 @@ function onSignals(app: FastifyInstance, config: Config, probes: () => ProbeList
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/** Listen errors an operator fixes without a stack trace: one line, exit 1 (docs/operations.md). */
+function listenProblem(err: unknown, config: Config): string | null {
+  const code = (err as { code?: string } | null)?.code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return `Port ${config.port} is already in use (${where}): stop the other process or choose another port with PORT=…`;
+  if (code === 'EACCES') return `Not allowed to listen on ${where}: choose a port above 1023 with PORT=…`;
+  if (code === 'EADDRNOTAVAIL') return `HOST=${config.host} is not an address of this machine`;
+  return null;
+}
+
 async function main() {
   const config = readConfig();
-  const app = await buildApp(config);
+  const app = await buildApp(config, { logStream: logOutput(config) });
   let probes: ProbeListener | null = null;
   onSignals(app, config, () => probes);
   const serving = config.roles.includes('api');
   let port: number;
-  if (serving) {
-    await app.listen({ port: config.port, host: config.host });
-    const address = app.server.address();
-    port = typeof address === 'object' && address ? address.port : config.port;
-  } else {
-    // Workers only: the app starts its pollers and delivery workers on ready; the
-    // port answers probes (and metrics) alone.
-    await app.ready();
-    probes = await listenForProbes(app, config.port, config.host, config.roles);
-    port = probes.port;
+  try {
+    if (serving) {
+      await app.listen({ port: config.port, host: config.host });
+      const address = app.server.address();
+      port = typeof address === 'object' && address ? address.port : config.port;
+    } else {
+      // Workers only: the app starts its pollers and delivery workers on ready; the
+      // port answers probes (and metrics) alone.
+      await app.ready();
+      probes = await listenForProbes(app, config.port, config.host, config.roles);
+      port = probes.port;
+    }
+  } catch (err) {
+    const problem = listenProblem(err, config);
+    if (!problem) throw err;
+    console.error(problem);
+    process.exit(1);
   }
   app.log.info(
     {
@@ -94,13 +119,27 @@ async function main() {
     },
     `started with roles ${config.roles.join(',')} on port ${port}${serving ? '' : ' (probes only)'}`,
   );
+  let mcpPort: number | null = null;
   if (serving && config.mcpPort !== null) {
-    const mcpPort = await app.mcp.listenOnOwnPort();
+    mcpPort = await app.mcp.listenOnOwnPort();
     app.log.info({ port: mcpPort }, 'MCP endpoint also listening on its own port');
+  }
+  // Demo: a login and an API key ready to use (docs/operations.md "Demo").
+  let demo: DemoLogin | null = null;
+  const vault = config.demo && serving ? demoLoginFile(config.dataDir) : null;
+  if (vault) {
+    demo = await ensureDemoLogin(app.services, config.apiKeyMinPlan, vault);
+    if (demo.created) app.log.info({ email: demo.email, file: vault.path }, 'demo login created');
+  }
+  // The banner is for people: on a terminal (pretty logs), and always in demo mode.
+  if (wantsPrettyLogs(config) || demo) {
+    process.stdout.write(`\n${bannerLines(config, { port, serving, mcpPort, demo, demoLoginFile: vault?.path ?? null }).join('\n')}\n\n`);
   }
 }
 
 main().catch((err) => {
-  console.error(err);
+  // Configuration found wrong while starting (e.g. a demo on a store of live data): one line.
+  if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
+  else console.error(err);
   process.exit(1);
 });

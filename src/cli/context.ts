@@ -1,6 +1,5 @@
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
-import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
 import { systemClock } from '../services/context.ts';
 import { createServices } from '../services/index.ts';
 import { type Command, cliConfig, withStore } from './command.ts';
@@ -35,9 +34,10 @@ export function parseOptions(args: string[]): { positional: string[]; options: R
 }
 
 /**
- * A Command whose body works on services over the configured, migrated store with
- * the catalog loaded (account and key commands need vendors for nothing, but a
- * fresh database gets the same start as the server's).
+ * A Command whose body works on services over the configured, migrated store.
+ * The catalog is not loaded: account and key commands need no vendors, and loading
+ * it would point the sources of a running demo's store back at the real vendors
+ * (docs/operations.md "Operator CLI").
  */
 export function servicesCommand(usage: string, summary: string, run: CliCommand): Command {
   return {
@@ -48,7 +48,6 @@ export function servicesCommand(usage: string, summary: string, run: CliCommand)
       return withStore(config, async (store) => {
         await store.migrate();
         const services = createServices(store, config, systemClock);
-        await loadCatalog(services.repos.vendors, readCatalog(config.catalogFile ?? undefined), systemClock.now());
         const ctx: CliContext = {
           config,
           store,

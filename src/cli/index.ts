@@ -24,7 +24,7 @@ async function loadCommand(name: string): Promise<Command> {
 }
 
 async function usage(): Promise<string> {
-  const lines = ['Usage: npm run cli -- <command> [options]', '', 'Commands:'];
+  const lines = ['Usage: npm run cli -- [--demo] <command> [options]', '', '--demo (or DEMO=true) works on the demo\'s store (./data/demo).', '', 'Commands:'];
   for (const name of commandNames()) {
     const c = await loadCommand(name);
     lines.push(`  ${c.usage.padEnd(44)} ${c.summary}`);
@@ -33,6 +33,12 @@ async function usage(): Promise<string> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // `--demo` anywhere = DEMO=true: the demo's store (./data/demo unless DATA_DIR says
+  // otherwise). No simulator starts for account commands (docs/operations.md).
+  if (argv.includes('--demo')) {
+    process.env.DEMO = 'true';
+    argv = argv.filter((a) => a !== '--demo');
+  }
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     console.log(await usage());

@@ -27,16 +27,17 @@ export interface PreparedCatalog {
 
 /**
  * Loads the catalog into the store. In demo mode it first starts the simulated fleet
- * on a loopback port and rewrites every source to point at it (slugs stay).
+ * on a loopback port and rewrites every source to point at it (slugs stay);
+ * `freshDemo` (the server's start) removes a previous fleet's records first.
  */
 export async function prepareCatalog(
   store: Store,
   config: Config,
   clock: Clock,
-  o: { catalogFile?: string; log?: Logger } = {},
+  o: { catalogFile?: string; log?: Logger; freshDemo?: boolean } = {},
 ): Promise<PreparedCatalog> {
   const repos = repositoriesOn(store.db);
-  await ensureDataMode(repos.dataMode, config.demo ? 'demo' : 'live', clock.now(), o.log);
+  await ensureDataMode(repos.dataMode, config.demo ? 'demo' : 'live', clock.now(), o.log, { freshDemo: o.freshDemo });
   let catalog = readCatalog(o.catalogFile);
   let simulator: Simulator | null = null;
   if (config.demo) {

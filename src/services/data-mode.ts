@@ -4,14 +4,28 @@ import type { DataMode, DataModeRepository } from '../store/repositories/data-mo
 // A store remembers whether it holds live or simulated data. A normal start never
 // serves simulated data: it removes it first (it was made up, nothing is lost). A
 // demo start never mixes made-up records into live data: it refuses to run on a
-// store that already holds live records.
+// store that already holds live records. A demo start simulates a new fleet (new
+// ids, new history), so the server starts it on a clean slate rather than mixing
+// two fleets' records (docs/operations.md "Demo").
 
 export interface DataModeLog {
   warn(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
 }
 
-export async function ensureDataMode(repo: DataModeRepository, mode: DataMode, now: Date, log?: DataModeLog): Promise<void> {
+export async function ensureDataMode(
+  repo: DataModeRepository,
+  mode: DataMode,
+  now: Date,
+  log?: DataModeLog,
+  o: { freshDemo?: boolean } = {},
+): Promise<void> {
   const stored = await repo.get();
+  if (stored === 'demo' && mode === 'demo' && o.freshDemo && (await repo.hasIngestedData())) {
+    await repo.clearIngestedData();
+    log?.info({}, "demo restarted: the previous simulated fleet's records were removed (each start simulates a new fleet); accounts and settings are kept");
+    return;
+  }
   if (stored === mode) return;
   if (mode === 'live') {
     if (stored === 'demo') {

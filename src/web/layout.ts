@@ -17,6 +17,8 @@ export interface PageContext {
   assets: Assets;
   /** Path of the request, to mark the current navigation entry. */
   path: string;
+  /** DEMO=true: every page says its data is simulated (docs/web.md "Demo mode"). */
+  demo?: boolean;
 }
 
 export interface Page {
@@ -33,6 +35,9 @@ export interface Page {
 const navLink = (ctx: PageContext, href: string, label: string) =>
   html`<a href="${href}"${ctx.path === href ? html` aria-current="page"` : ''}>${label}</a>`;
 
+const demoBanner = html`<aside class="demo-banner" aria-label="Demo mode" data-demo-banner><p><strong>Demo data.</strong> This server runs in demo mode: every vendor, incident and status here is simulated and made up, not the vendors' real state.</p></aside>
+`;
+
 export function layout(ctx: PageContext, page: Page): Html {
   const scripts = ['js/ui.js', ...(page.scripts ?? [])];
   return html`<!doctype html>
@@ -48,7 +53,7 @@ export function layout(ctx: PageContext, page: Page): Html {
 ${scripts.map((s) => html`<script type="module" src="${ctx.assets.url(s)}"></script>\n`)}</head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
-<header class="site-header">
+${ctx.demo ? demoBanner : ''}<header class="site-header">
   <nav class="site-nav" aria-label="Main">
     <a class="brand" href="/"><img src="${ctx.assets.url('favicon.svg')}" alt="" width="24" height="24"> Vendor Status</a>
     <ul class="site-nav__links">

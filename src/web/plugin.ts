@@ -49,6 +49,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     csrfToken: ensureCsrfToken(request, reply),
     assets,
     path: request.url.split('?')[0]!,
+    demo: app.config.demo,
   });
 
   const send = (reply: FastifyReply, ctx: PageContext, page: Page) =>

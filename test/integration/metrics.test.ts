@@ -243,7 +243,8 @@ describe('readiness and request logs', () => {
     const lines: string[] = [];
     const stream = new PassThrough();
     stream.on('data', (chunk) => lines.push(...String(chunk).split('\n').filter(Boolean)));
-    const t = await startApp({ env: { LOG_LEVEL: 'info' }, logStream: stream });
+    // Request lines are logged at debug (docs/operations.md "Logs").
+    const t = await startApp({ env: { LOG_LEVEL: 'debug' }, logStream: stream });
     try {
       const user = await createUser(t, 'pro');
       const r = await getJson(`${t.api}/vendor-list`, { headers: { ...user.headers, 'x-request-id': 'ops-test-0001' } });

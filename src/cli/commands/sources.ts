@@ -1,5 +1,6 @@
 import { repositoriesOn } from '../../services/repositories.ts';
 import { type Command, cliConfig, parseOptions, withStore } from '../command.ts';
+import { printTable } from '../table.ts';
 
 const state = (s: { lastSuccessAt: string | null; lastErrorAt: string | null; consecutiveFailures: number }) =>
   s.consecutiveFailures > 0 ? 'failing' : s.lastSuccessAt ? 'ok' : s.lastErrorAt ? 'failing' : 'never polled';
@@ -33,10 +34,7 @@ export const command: Command = {
       r.lastError ? `${r.lastErrorAt} ${r.lastError.slice(0, 60)}` : '-',
       r.url,
     ]);
-    const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-    const fmt = (row: string[]) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
-    console.log(fmt(head));
-    for (const row of table) console.log(fmt(row));
+    printTable((line) => console.log(line), head, table);
     const failing = rows.filter((r) => state(r) === 'failing').length;
     console.log(`\n${rows.length} sources, ${failing} failing.`);
     return 0;

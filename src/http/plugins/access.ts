@@ -6,6 +6,7 @@ import type { CachedResponse, ResponseCacheStore } from '../../infra/response-ca
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
 import { planWindowsTable, requestSubject } from '../../services/access/limits.ts';
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
+import { isFirstPartyCall } from '../access/first-party.ts';
 import { HitIndex } from '../access/hit-index.ts';
 import { createHotPath, type HotPath } from '../access/hot-path.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
@@ -24,6 +25,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Count the route against the plan's limits; default: true under the data API. */
     rateLimit?: boolean;
+    /** A per-user route whose calls from our own pages are not counted (access/first-party.ts); default true. */
+    firstParty?: boolean;
   }
   interface FastifyInstance {
     /** Answers plain cache hits of authenticated callers at the HTTP server (see access/hot-path.ts). */
@@ -82,6 +85,10 @@ export const accessPlugin = fp(
         throw rateLimitError(r, v.plan);
       }
       request.metered = { subject, windows };
+    }
+
+    async function meterUnlessFirstParty(request: FastifyRequest, reply: FastifyReply) {
+      if (!isFirstPartyCall(request, app.config.webOrigins)) await meter(request, reply);
     }
 
     function refund(request: FastifyRequest) {
@@ -249,7 +256,7 @@ export const accessPlugin = fp(
 
     app.addHook('onRoute', (route: RouteOptions) => {
       const rule = authRuleOf(route);
-      const config = (route.config ?? {}) as { rateLimit?: boolean; cacheTtlSeconds?: number };
+      const config = (route.config ?? {}) as { rateLimit?: boolean; cacheTtlSeconds?: number; firstParty?: boolean };
       const metered = config.rateLimit ?? route.url.startsWith(API_PREFIX);
       const perUser = rule === 'user' || rule === 'session';
       if (config.cacheTtlSeconds && perUser) {
@@ -273,7 +280,8 @@ export const accessPlugin = fp(
         route.onResponse = [releaseFill, ...(metered ? [refundBadRequest] : []), ...list(route.onResponse)];
         route.onRequestAbort = [releaseFill, ...list(route.onRequestAbort)];
       } else {
-        route.preHandler = [Object.assign(meter, { [marker]: true }), ...pre];
+        const firstParty = perUser && config.firstParty !== false;
+        route.preHandler = [Object.assign(firstParty ? meterUnlessFirstParty : meter, { [marker]: true }), ...pre];
         route.onResponse = [refundBadRequest, ...list(route.onResponse)];
       }
     });

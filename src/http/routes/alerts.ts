@@ -111,7 +111,8 @@ export async function alertRoutes(app: FastifyInstance) {
         response: { 200: TestAlertResponse, ...errorResponses, ...conflict },
       },
       validatorCompiler: strictValidatorCompiler(),
-      config: { auth: 'user' },
+      // Each call sends to the outside: counted even from our own pages (docs/access.md "First-party calls").
+      config: { auth: 'user', firstParty: false },
     },
     async (req) => ({ success: true, ...(await s.alerts.sendTest(req.viewer, req.body.channel)) }),
   );

@@ -201,7 +201,8 @@ export async function perUserRoutes(app: FastifyInstance) {
         body: FavoritesBody,
         response: { 200: FavoritesResponse, ...errorResponses },
       },
-      config: { auth: 'user' },
+      // Vendor data for many vendors: metered even from our own pages (docs/access.md "First-party calls").
+      config: { auth: 'user', firstParty: false },
     },
     async (req) => {
       const { bundle, dataWindow } = await s.favorites.bundle(req.body, req.viewer);

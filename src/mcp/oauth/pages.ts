@@ -23,7 +23,10 @@ const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(title: string, body: string): string {
+/** DEMO=true: the sign-in pages say their data is made up, like every web page (docs/web.md "Demo mode"). */
+const DEMO_NOTE = '<p class="muted" data-demo-banner><strong>Demo data.</strong> This server runs in demo mode: its vendor data is simulated and made up.</p>\n';
+
+function page(title: string, body: string, demo: boolean): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -34,7 +37,7 @@ function page(title: string, body: string): string {
 <style>${STYLE}</style>
 </head>
 <body><main>
-${body}
+${demo ? DEMO_NOTE : ''}${body}
 </main></body>
 </html>`;
 }
@@ -48,7 +51,7 @@ export function sendPage(reply: FastifyReply, status: number, title: string, bod
     .header('X-Content-Type-Options', 'nosniff')
     .header('Referrer-Policy', 'no-referrer')
     .header('Content-Security-Policy', `default-src 'none'; style-src '${STYLE_HASH}'; frame-ancestors 'none'; base-uri 'none'`)
-    .send(page(title, body));
+    .send(page(title, body, reply.server.config?.demo === true));
 }
 
 export function sendErrorPage(reply: FastifyReply, status: number, message: string) {

@@ -129,6 +129,10 @@ export function accountsService(deps: {
       return { ...found, plan };
     },
 
+    list() {
+      return users.list();
+    },
+
     async findByEmail(email: string): Promise<UserRow | null> {
       const u = await users.findByEmailWithPassword(normaliseEmail(email));
       return u ? { id: u.id, email: u.email, plan: u.plan, createdAt: u.createdAt } : null;

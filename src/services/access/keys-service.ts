@@ -56,6 +56,13 @@ export function keysService(deps: { apiKeys: ApiKeysRepository; auth: Authentica
       if (!hash) throw new DomainError('not_found', 'No such API key');
       deps.auth.forgetKey(hash);
     },
+
+    /** Operator revocation by key id alone (the CLI acts for every account). */
+    async revokeById(keyId: string): Promise<void> {
+      const owner = await deps.apiKeys.ownerOf(keyId);
+      if (!owner) throw new DomainError('not_found', 'No such active API key');
+      await this.revoke(owner, keyId);
+    },
   };
 }
 

@@ -83,6 +83,12 @@ export function apiKeysRepository(db: Kysely<Database>) {
       return Number(u.numUpdatedRows) > 0 ? r.key_hash : null;
     },
 
+    /** The owner of an active key by the key's id (operator CLI only: it acts for every account). */
+    async ownerOf(keyId: string): Promise<string | null> {
+      const r = await db.selectFrom('api_keys').select('user_id').where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+      return r?.user_id ?? null;
+    },
+
     async touch(keyId: string, now: Date): Promise<void> {
       await db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', keyId).execute();
     },

@@ -42,6 +42,12 @@ export function usersRepository(db: Kysely<Database>) {
       return { id: u.id, email: u.email, plan: u.plan, createdAt: at };
     },
 
+    /** Every account, oldest first (operator CLI). */
+    async list(): Promise<UserRow[]> {
+      const rows = await db.selectFrom('users').select(['id', 'email', 'plan', 'created_at']).orderBy('created_at').orderBy('id').execute();
+      return rows.map(toUser);
+    },
+
     async findById(id: string): Promise<UserRow | null> {
       const r = await db.selectFrom('users').select(['id', 'email', 'plan', 'created_at']).where('id', '=', id).executeTakeFirst();
       return r ? toUser(r) : null;

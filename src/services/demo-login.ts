@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { isUserPlan, type Plan, planAtLeast, type UserPlan } from '../domain/plans.ts';
+import type { Services } from './index.ts';
+
+// The ready-made login of `npm run demo` (docs/operations.md "Demo"): created once
+// per demo store, then printed at every start so a newcomer can call the API at
+// once. Only demo mode makes it; the secret is kept where the demo keeps its data
+// (DATA_DIR, readable by its owner alone) because a key cannot be read back from its hash.
+
+export const DEMO_EMAIL = 'demo@example.com';
+
+export interface DemoLogin {
+  email: string;
+  /** null when the account exists but its saved password was lost (the store outlived the file). */
+  password: string | null;
+  apiKey: string;
+  /** True when this start created the account or the key. */
+  created: boolean;
+}
+
+export interface DemoLoginVault {
+  read(): { email: string; password: string | null; apiKey: string } | null;
+  write(login: { email: string; password: string | null; apiKey: string }): void;
+}
+
+export async function ensureDemoLogin(services: Pick<Services, 'accounts' | 'keys' | 'auth'>, minPlan: Plan, vault: DemoLoginVault): Promise<DemoLogin> {
+  const saved = vault.read();
+  if (saved && (await services.accounts.findByEmail(saved.email)) && (await services.auth.verifyKey(saved.apiKey))) {
+    return { ...saved, created: false };
+  }
+  let user = await services.accounts.findByEmail(DEMO_EMAIL);
+  let password = saved?.email === DEMO_EMAIL ? saved.password : null;
+  if (!user) {
+    password = randomBytes(12).toString('base64url');
+    // Pro, or the lowest plan allowed to create keys when API_KEY_MIN_PLAN is higher.
+    const plan: UserPlan = planAtLeast('pro', minPlan) || !isUserPlan(minPlan) ? 'pro' : minPlan;
+    user = await services.accounts.createUser({ email: DEMO_EMAIL, password, plan });
+  }
+  const { secret } = await services.keys.create({ userId: user.id, plan: user.plan }, 'demo');
+  const login = { email: user.email, password, apiKey: secret };
+  vault.write(login);
+  return { ...login, created: true };
+}
