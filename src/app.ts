@@ -14,6 +14,7 @@ import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
 import { corsPlugin } from './http/plugins/cors.ts';
+import { knownQueryPlugin } from './http/plugins/known-query.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
@@ -220,6 +221,8 @@ export const appPlugin = fp(
     await app.register(csrfPlugin);
     await app.register(accessPlugin, { cache: infra.cache, requestId });
     await app.register(corsPlugin);
+    // After the plugins that add hooks per route, so its check runs first (unknown parameters never reach the cache).
+    await app.register(knownQueryPlugin);
     // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
     await app.register(mcpPlugin);
 
