@@ -18,6 +18,8 @@ import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
 import { ingestService } from './ingest-service.ts';
 import { overviewService } from './overview-service.ts';
+import { searchService } from './search-service.ts';
+import { trendsService } from './trends-service.ts';
 import { repositoriesOn } from './repositories.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
@@ -94,6 +96,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     }),
     favorites: favoritesService({ ...base, stats }),
     overview: overviewService(base),
+    trends: trendsService(base),
+    search: searchService(base),
     limiter,
     auth,
     accounts: accountsService({

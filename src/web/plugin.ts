@@ -14,6 +14,8 @@ import { localPath, loginPage, signupPage } from './pages/auth.ts';
 import { errorPage, notFoundPage } from './pages/errors.ts';
 import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
 import { vendorMain, vendorPage } from './pages/vendor.ts';
+import { comparePage, parseCompareVendors } from './pages/compare.ts';
+import { parseSearchQuery, searchPage } from './pages/search.ts';
 import { setSecurityHeaders } from './security.ts';
 
 // The web application: server-rendered pages at /, static assets at /assets/,
@@ -141,6 +143,36 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     return sendPartial(reply, vendorMain(data, ctx));
   });
 
+  // ------------------------------------------------------- search, compare
+  app.get('/search', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    const q = parseSearchQuery(request.query as Record<string, unknown>);
+    if (q.vendor && !SLUG.test(q.vendor)) return send(reply, ctx, errorPage(400, 'Bad request', 'That is not a vendor name.'));
+    const [result, vendors] = await Promise.all([services.search.search(q, request.viewer), services.catalog.list()]);
+    const options = vendors.map((v) => ({ slug: v.id, name: v.name })).sort((a, b) => a.name.localeCompare(b.name));
+    return send(reply, ctx, searchPage(q, result, ctx, services.search.impacts, options));
+  });
+
+  app.get('/compare', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    const named = parseCompareVendors(request.query as Record<string, unknown>);
+    if (named?.some((s) => !SLUG.test(s))) return send(reply, ctx, errorPage(400, 'Bad request', 'The address names something that is not a vendor.'));
+    const watched = named ? null : await watchlistOf(request);
+    const slugs = named ?? [...(watched ?? [])];
+    const source = named ? 'query' : slugs.length ? 'watchlist' : 'none';
+    const signedIn = request.viewer.authKind === 'session';
+    if (!slugs.length) {
+      return send(reply, ctx, comparePage({ vendors: [], dataWindow: services.stats.windowFor(request.viewer), source, signedIn }));
+    }
+    const [{ items, dataWindow }, names] = await Promise.all([
+      services.stats.favorites(slugs, undefined, request.viewer),
+      services.catalog.list(),
+    ]);
+    const nameOf = new Map(names.map((v) => [v.id, v.name]));
+    const vendors = items.map((s) => ({ slug: s.vendor, name: nameOf.get(s.vendor) ?? s.vendor, stats: s }));
+    return send(reply, ctx, comparePage({ vendors, dataWindow, source, signedIn }));
+  });
+
   // ---------------------------------------------------------- signup / login
   app.get('/signup', PAGE, async (request, reply) => {
     const next = localPath((request.query as { next?: unknown }).next, '/account?welcome=1');
@@ -172,7 +204,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       inboxSection(),
       watchlistSection(watchlist, vendors),
       notificationsSection(prefs.preferences, summary.account.email),
-      feedSection(prefs.preferences),
+      feedSection(prefs.preferences, app.config.publicUrl ?? `${request.protocol}://${request.host}`),
       connectionsSection(),
     ];
     return send(
