@@ -59,19 +59,27 @@ test('an unobserved value is a "no data" outline, never a bar, and the table say
     { label: 'w2', value: 3, text: '3' },
     { label: 'w3', value: null, text: '', note: 'Pro plan' },
   ])).value;
-  const rects = parse(svgOf(out)).g.find((g: any) => g.class === 'chart__bars').rect as any[];
-  assert.deepEqual(rects.map((r) => r.class), ['chart__nodata', 'chart__bar', 'chart__locked']);
-  assert.equal(rects[0]['data-nodata'], 'unobserved');
-  assert.equal(rects.filter((r) => r['data-value'] !== undefined).length, 1);
+  const groups = parse(svgOf(out)).g as any[];
+  const bars = groups.find((g) => g.class === 'chart__bars').rect as any[];
+  assert.equal(bars.length, 1, 'one bar: the observed week');
+  assert.equal(bars[0]['data-value'], '3');
+  // The two gaps are shaded zones behind the plot, not bars: no value, marked by kind.
+  const zones = groups.find((g) => g.class === 'chart__zones').rect as any[];
+  assert.deepEqual(zones.map((r) => [r.class, r['data-nodata']]), [['chart__nodata', 'unobserved'], ['chart__locked', 'locked']]);
+  assert.ok(zones.every((z) => z['data-value'] === undefined));
   assert.match(out, /<th scope="row">w1<\/th><td>no data<\/td>/);
   assert.match(out, /<th scope="row">w3<\/th><td>Pro plan<\/td>/);
-  assert.match(out, /dashed outline: no data/);
+  assert.match(out, /shaded: no data/);
 });
 
 test('all values unobserved: no bar at all', () => {
   const out = columnChart(spec([{ label: 'a', value: null, text: '' }, { label: 'b', value: null, text: '' }])).value;
   assert.equal(XMLValidator.validate(svgOf(out)), true);
   assert.ok(!out.includes('chart__bar"'));
+  // Consecutive gaps are one zone.
+  const zones = parse(svgOf(out)).g.find((g: any) => g.class === 'chart__zones').rect as any[];
+  assert.equal(zones.length, 1);
+  assert.equal(zones[0]['data-slots'], '2');
 });
 
 test('a percentage row chart places dots on a labelled axis; bars from zero otherwise', () => {
@@ -91,7 +99,7 @@ test('a percentage row chart places dots on a labelled axis; bars from zero othe
   // 100% at the right end, 99.5% half-way along the axis from 99%.
   const x = dots.map((d) => Number(d.cx));
   const plotX = 188;
-  const plotW = 640 - plotX - 92;
+  const plotW = 640 - plotX - 120;
   assert.ok(Math.abs(x[0]! - (plotX + plotW)) < 0.2);
   assert.ok(Math.abs(x[1]! - (plotX + plotW / 2)) < 0.2);
   assert.ok((root.text as any[]).some((t) => t['#text'] === '99%'), 'the axis start is written');

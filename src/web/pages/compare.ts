@@ -53,11 +53,12 @@ function charts(d: CompareData): Html {
     description: `Mean duration in hours of each vendor's resolved incidents in the ${period}, from zero. A vendor without a resolved incident has no bar.`,
     labelHeader: 'Vendor',
     valueHeader: 'Mean time to resolve',
+    unit: 'h',
     data: d.vendors.map((v) => ({
       label: v.name,
       value: v.stats.mttrMinutes === null ? null : Math.round((v.stats.mttrMinutes / 60) * 10) / 10,
       text: formatDuration(v.stats.mttrMinutes),
-      note: v.stats.mttrMinutes === null ? 'no resolved incident' : undefined,
+      note: v.stats.mttrMinutes === null ? 'none resolved' : undefined,
     })),
   })}`;
 }

@@ -29,6 +29,8 @@ export interface ChartSpec {
   valueHeader: string;
   /** Header of the label column of the table. */
   labelHeader: string;
+  /** Unit written after the axis ticks (e.g. "h"); none for counts. */
+  unit?: string;
 }
 
 const W = 640;
@@ -47,12 +49,12 @@ function frame(spec: ChartSpec, height: number, body: Html, cls: string): Html {
   const d = `${spec.id}-desc`;
   const noData = spec.data.some((x) => x.value === null && !x.note);
   return html`<figure class="chart ${cls}" id="${spec.id}">
+    <figcaption class="chart__caption">${spec.title}${noData ? html` <span class="muted">(shaded: no data, not observed)</span>` : ''}</figcaption>
     <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-labelledby="${t} ${d}" preserveAspectRatio="xMinYMin meet">
       <title id="${t}">${spec.title}</title>
       <desc id="${d}">${spec.description}</desc>
       ${body}
     </svg>
-    <figcaption class="chart__caption">${spec.title}${noData ? html` <span class="muted">(dashed outline: no data, not observed)</span>` : ''}</figcaption>
     ${dataTable(spec)}
   </figure>`;
 }
@@ -74,7 +76,7 @@ export function dataTable(spec: ChartSpec): Html {
 export function columnChart(spec: ChartSpec): Html {
   const H = 220;
   const top = 16;
-  const left = 44;
+  const left = 52;
   const bottom = 36;
   const plotH = H - top - bottom;
   const plotW = W - left - 8;
@@ -88,9 +90,14 @@ export function columnChart(spec: ChartSpec): Html {
   const body = html`<g class="chart__axis">
       ${ticks.map((v) => {
         const y = round(baseY - (v / max) * plotH);
-        return html`<line class="chart__grid" x1="${left}" x2="${W - 8}" y1="${y}" y2="${y}"></line><text class="chart__tick" x="${left - 6}" y="${y + 4}" text-anchor="end">${fmtTick(v)}</text>`;
+        return html`<line class="chart__grid" x1="${left}" x2="${W - 8}" y1="${y}" y2="${y}"></line><text class="chart__tick" x="${left - 6}" y="${y + 4}" text-anchor="end">${fmtTick(v)}${spec.unit ? ` ${spec.unit}` : ''}</text>`;
       })}
     </g>
+    <g class="chart__zones">${runs(spec.data).map((r) => {
+      const x0 = round(left + slot * r.from);
+      const w = round(slot * (r.to - r.from + 1));
+      return html`<rect class="${r.note ? 'chart__locked' : 'chart__nodata'}" data-nodata="${r.note ? 'locked' : 'unobserved'}" data-slots="${r.to - r.from + 1}" x="${x0}" y="${top}" width="${w}" height="${plotH}"></rect><text class="chart__zone-label" x="${round(x0 + w / 2)}" y="${top + plotH / 2}" text-anchor="middle">${w >= 60 ? (r.note ?? 'no data') : ''}</text>`;
+    })}</g>
     <g class="chart__bars">
       ${spec.data.map((x, k) => {
         const cx = left + slot * k + slot / 2;
@@ -99,16 +106,25 @@ export function columnChart(spec: ChartSpec): Html {
           k % every === (spec.data.length - 1) % every
             ? html`<text class="chart__label" x="${round(cx)}" y="${H - bottom + 16}" text-anchor="middle">${x.label}</text>`
             : '';
-        if (x.value === null) {
-          const cls = x.note ? 'chart__locked' : 'chart__nodata';
-          return html`<rect class="${cls}" data-nodata="${x.note ? 'locked' : 'unobserved'}" x="${x0}" y="${top}" width="${round(barW)}" height="${plotH}"><title>${x.label}: ${x.note ?? 'no data'}</title></rect>${label}`;
-        }
+        if (x.value === null) return label;
         const h = round((x.value / max) * plotH);
         return html`<rect class="chart__bar" data-value="${x.value}" x="${x0}" y="${round(baseY - h)}" width="${round(barW)}" height="${h}"><title>${x.label}: ${x.text}</title></rect>${label}`;
       })}
     </g>
     <line class="chart__baseline" x1="${left}" x2="${W - 8}" y1="${baseY}" y2="${baseY}"></line>`;
   return frame(spec, H, body, 'chart--columns');
+}
+
+/** Consecutive null values with the same note, as [from, to] slot ranges (drawn as one shaded zone). */
+export function runs(data: Datum[]): { from: number; to: number; note: string | undefined }[] {
+  const out: { from: number; to: number; note: string | undefined }[] = [];
+  data.forEach((x, k) => {
+    if (x.value !== null) return;
+    const last = out[out.length - 1];
+    if (last && last.to === k - 1 && last.note === x.note) last.to = k;
+    else out.push({ from: k, to: k, note: x.note });
+  });
+  return out;
 }
 
 const fmtTick = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
@@ -123,7 +139,7 @@ export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): 
   const row = 30;
   const top = 8;
   const labelW = 180;
-  const valueW = 92;
+  const valueW = 120;
   const plotX = labelW + 8;
   const plotW = W - plotX - valueW;
   const axisY = top + row * spec.data.length + 4;
@@ -138,7 +154,7 @@ export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): 
       const y = top + row * k;
       const mid = y + row / 2;
       const label = html`<text class="chart__label" x="${labelW}" y="${mid + 4}" text-anchor="end">${cut(x.label)}</text>`;
-      const value = html`<text class="chart__value" x="${W - valueW + 8}" y="${mid + 4}">${x.value === null ? (x.note ?? 'no data') : x.text}</text>`;
+      const value = html`<text class="chart__value" x="${W - valueW + 14}" y="${mid + 4}">${x.value === null ? (x.note ?? 'no data') : x.text}</text>`;
       if (x.value === null) {
         return html`${label}<rect class="${x.note ? 'chart__locked' : 'chart__nodata'}" data-nodata="${x.note ? 'locked' : 'unobserved'}" x="${plotX}" y="${y + 6}" width="${round(plotW)}" height="${row - 12}"><title>${x.label}: ${x.note ?? 'no data'}</title></rect>${value}`;
       }
@@ -150,7 +166,7 @@ export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): 
     })}
     <line class="chart__baseline" x1="${plotX}" x2="${plotX + round(plotW)}" y1="${axisY}" y2="${axisY}"></line>
     <text class="chart__tick" x="${plotX}" y="${axisY + 16}" text-anchor="start">${percent ? `${lo}%` : '0'}</text>
-    <text class="chart__tick" x="${plotX + round(plotW)}" y="${axisY + 16}" text-anchor="end">${percent ? '100%' : fmtTick(hi)}</text>`;
+    <text class="chart__tick" x="${plotX + round(plotW)}" y="${axisY + 16}" text-anchor="end">${percent ? '100%' : `${fmtTick(hi)}${spec.unit ? ` ${spec.unit}` : ''}`}</text>`;
   return frame(spec, H, body, percent ? 'chart--dots' : 'chart--rows');
 }
 

@@ -1,7 +1,7 @@
 import type { VendorTrends } from '../../services/trends-service.ts';
 import { html, type Html } from '../html.ts';
 import { columnChart, percentFloor, rowChart } from './charts.ts';
-import { formatDate, formatDuration, percent, plural } from './format.ts';
+import { formatDate, formatDuration, percent } from './format.ts';
 
 // The vendor page's trend charts (docs/web.md, "Charts"): incidents per week,
 // MTTR per week and the uptime of each component over 90 days.
@@ -24,11 +24,12 @@ export function trendCharts(name: string, t: VendorTrends, lockedNote: string | 
     description: `Mean duration, in hours, of the incidents that started each week and are resolved. A week without a resolved incident has no bar.`,
     labelHeader: 'Week of',
     valueHeader: 'Mean time to resolve',
+    unit: 'h',
     data: weeks.map((w) => ({
       label: shortDate(w.weekStart),
       value: w.mttrMinutes === null ? null : Math.round((w.mttrMinutes / 60) * 10) / 10,
       text: formatDuration(w.mttrMinutes),
-      note: w.mttrLocked ? (lockedNote ?? 'not in your plan') : w.incidentCount === null ? undefined : 'no resolved incident',
+      note: w.mttrLocked ? (lockedNote ?? 'not in your plan') : w.incidentCount === null ? undefined : 'none resolved',
     })),
   });
   const comps = t.components;
@@ -40,7 +41,7 @@ export function trendCharts(name: string, t: VendorTrends, lockedNote: string | 
           description: `Uptime of each component over the observed part of the last ${t.componentDays} days, from the incidents that name it (major and critical minutes down, minor half). The axis starts at ${percentFloor(comps.map((c) => c.uptimePercent))}%.`,
           labelHeader: 'Component',
           valueHeader: 'Uptime',
-          data: comps.map((c) => ({ label: c.component, value: c.uptimePercent, text: `${percent(c.uptimePercent)} (${plural(c.incidentCount, 'incident')})` })),
+          data: comps.map((c) => ({ label: c.component, value: c.uptimePercent, text: percent(c.uptimePercent) })),
         },
         { percentFrom: percentFloor(comps.map((c) => c.uptimePercent)) },
       )
