@@ -59,6 +59,11 @@ test('documented parameters pass the check', async () => {
   assert.equal(stats.status, 200);
 });
 
+test('HEAD answers like GET', async () => {
+  const res = await fetch(`${t.url}/api/v1/infrastructure/vendor-list?zz_unknown=1`, { method: 'HEAD' });
+  assert.equal(res.status, 400);
+});
+
 test('a misspelt parameter is not silently ignored', async () => {
   const res = await fetch(`${t.url}/api/v1/infrastructure/vendor-stats/github?timeperiod=7d`);
   assert.equal(res.status, 400);

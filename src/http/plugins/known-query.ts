@@ -51,8 +51,9 @@ export const knownQueryPlugin = fp(
       const schema = route.schema as ({ hide?: boolean; querystring?: Schema } & Record<string, unknown>) | undefined;
       // Only the operations the description lists (a route without a schema or hidden is not one).
       if (!schema || schema.hide) return;
+      // HEAD answers like GET (the generated HEAD routes come through here too); preflights have their own rule.
       const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (methods.every((m) => m === 'HEAD' || m === 'OPTIONS')) return;
+      if (methods.every((m) => m === 'OPTIONS')) return;
       const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
       route.onRequest = [guard(declaredNames(schema.querystring)), ...existing];
     });
