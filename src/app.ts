@@ -15,6 +15,7 @@ import { mcpPlugin } from './mcp/plugin.ts';
 import { accessPlugin } from './http/plugins/access.ts';
 import { RequestLogController, requestSummaryPlugin } from './http/plugins/request-log.ts';
 import { corsPlugin } from './http/plugins/cors.ts';
+import { knownQueryPlugin } from './http/plugins/known-query.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
@@ -245,6 +246,8 @@ export const appPlugin = fp(
     await app.register(csrfPlugin);
     await app.register(accessPlugin, { cache: infra.cache, requestId });
     await app.register(corsPlugin);
+    // After the plugins that add hooks per route, so its check runs first (unknown parameters never reach the cache).
+    await app.register(knownQueryPlugin);
     // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
     await app.register(mcpPlugin);
 

@@ -55,12 +55,15 @@ function unionLength(intervals: Interval[]): number {
   return total;
 }
 
-export function uptimePercent(incidents: IncidentRecord[], since: Date, now: Date): number {
+/** What uptime reads of an incident (the trends pass narrow rows). */
+export type Timed = Pick<IncidentRecord, 'impact' | 'startedAt' | 'resolvedAt'>;
+
+export function uptimePercent(incidents: Timed[], since: Date, now: Date): number {
   const from = since.getTime();
   const to = now.getTime();
   const windowMs = to - from;
   if (windowMs <= 0) return 100;
-  const clip = (i: IncidentRecord): Interval => [
+  const clip = (i: Timed): Interval => [
     Math.max(from, Date.parse(i.startedAt)),
     Math.min(to, i.resolvedAt ? Date.parse(i.resolvedAt) : to),
   ];
@@ -74,7 +77,7 @@ export function uptimePercent(incidents: IncidentRecord[], since: Date, now: Dat
 }
 
 /** Uptime over the part of [since, now] that `span` observed; null when none of it was. */
-export function observedUptimePercent(incidents: IncidentRecord[], since: Date, now: Date, span: ObservedSpan): number | null {
+export function observedUptimePercent(incidents: Timed[], since: Date, now: Date, span: ObservedSpan): number | null {
   if (!span.from) return null;
   const from = Math.max(since.getTime(), Date.parse(span.from));
   const to = Math.min(now.getTime(), Date.parse(span.until));

@@ -23,6 +23,8 @@ import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
 import { ingestService } from './ingest-service.ts';
 import { overviewService } from './overview-service.ts';
+import { searchService } from './search-service.ts';
+import { trendsService } from './trends-service.ts';
 import { repositoriesOn } from './repositories.ts';
 import { recordsService } from './records-service.ts';
 import { statsService } from './stats-service.ts';
@@ -115,6 +117,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     favorites: favoritesService({ ...base, stats }),
     overview,
     boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, clock }),
+    trends: trendsService(base),
+    search: searchService(base),
     limiter,
     auth,
     accounts: accountsService({

@@ -9,6 +9,8 @@ import { watchlistRepository } from '../store/repositories/watchlist-repository.
 import { dataModeRepository } from '../store/repositories/data-mode-repository.ts';
 import { eventsRepository } from '../store/repositories/events-repository.ts';
 import { incidentsRepository } from '../store/repositories/incidents-repository.ts';
+import { incidentTimingsRepository } from '../store/repositories/incident-timings-repository.ts';
+import { searchRepository } from '../store/repositories/search-repository.ts';
 import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import { publicationsRepository } from '../store/repositories/publications-repository.ts';
 import { sourcesRepository } from '../store/repositories/sources-repository.ts';
@@ -25,6 +27,8 @@ export function repositoriesOn(db: Kysely<Database>) {
     sources: sourcesRepository(db),
     status: statusRepository(db),
     incidents: incidentsRepository(db),
+    incidentTimings: incidentTimingsRepository(db),
+    search: searchRepository(db),
     maintenances: maintenancesRepository(db),
     publications: publicationsRepository(db),
     events: eventsRepository(db),

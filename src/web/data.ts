@@ -17,14 +17,17 @@ export function planForWindow(days: number): Plan | null {
   }) ?? null;
 }
 
+const humanizePlan = (p: Plan | null) => (p ? p.charAt(0).toUpperCase() + p.slice(1) : 'A higher');
+
 export async function vendorPageData(s: Services, slug: string, viewer: Viewer, page: number): Promise<VendorPageData> {
   const profile = await s.catalog.info(slug); // 404 for an unknown slug
   const cap = DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;
   const types = profile.availableDataTypes;
   const policy = DEFAULT_PLAN_POLICIES[viewer.plan];
-  const [status, uptime, stats, past, maintenance, advisories, updates, capabilities, watchlist] = await Promise.all([
+  const [status, uptime, trends, stats, past, maintenance, advisories, updates, capabilities, watchlist] = await Promise.all([
     s.status.vendorStatus(slug),
     s.overview.uptimeBar(slug, 90),
+    s.trends.vendorTrends(slug, viewer),
     Promise.all(
       STATS_PERIODS.map(async (period): Promise<StatsColumn> => {
         const days = Number(period.slice(0, -1));
@@ -52,6 +55,9 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
     profile,
     status,
     uptime,
+    trends,
+    trendsLockedNote: cap === null ? null : `${humanizePlan(planForWindow(90))} plan`,
+    filter: { impacts: s.search.impacts, components: [...new Set(status.components.map((c) => c.name))] },
     stats,
     pastIncidents: {
       items: past?.items ?? [],

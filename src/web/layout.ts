@@ -58,6 +58,8 @@ ${ctx.demo ? demoBanner : ''}<header class="site-header">
     <a class="brand" href="/"><img src="${ctx.assets.url('favicon.svg')}" alt="" width="24" height="24"> Vendor Status</a>
     <ul class="site-nav__links">
       <li>${navLink(ctx, '/', 'Overview')}</li>
+      <li>${navLink(ctx, '/search', 'Search')}</li>
+      <li>${navLink(ctx, '/compare', 'Compare')}</li>
       <li><a href="/docs">API docs</a></li>
       ${
         ctx.account

@@ -15,6 +15,8 @@ import { confirmEmailPage, emailConfirmedPage } from './pages/confirm-email.ts';
 import { errorPage, notFoundPage } from './pages/errors.ts';
 import { overviewMain, overviewPage, parseOverviewFilter } from './pages/overview.ts';
 import { vendorMain, vendorPage } from './pages/vendor.ts';
+import { comparePage, parseCompareVendors } from './pages/compare.ts';
+import { parseSearchQuery, searchPage } from './pages/search.ts';
 import { setSecurityHeaders } from './security.ts';
 import { boardPageRoutes } from './board-pages.ts';
 import { boardsList, boardsSection } from './pages/account-boards.ts';
@@ -152,6 +154,36 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   // Public status boards (docs/boards.md).
   await app.register(boardPageRoutes, { assets });
 
+  // ------------------------------------------------------- search, compare
+  app.get('/search', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    const q = parseSearchQuery(request.query as Record<string, unknown>);
+    if (q.vendor && !SLUG.test(q.vendor)) return send(reply, ctx, errorPage(400, 'Bad request', 'That is not a vendor name.'));
+    const [result, vendors] = await Promise.all([services.search.search(q, request.viewer), services.catalog.list()]);
+    const options = vendors.map((v) => ({ slug: v.id, name: v.name })).sort((a, b) => a.name.localeCompare(b.name));
+    return send(reply, ctx, searchPage(q, result, ctx, services.search.impacts, options));
+  });
+
+  app.get('/compare', PAGE, async (request, reply) => {
+    const ctx = context(request, reply);
+    const named = parseCompareVendors(request.query as Record<string, unknown>);
+    if (named?.some((s) => !SLUG.test(s))) return send(reply, ctx, errorPage(400, 'Bad request', 'The address names something that is not a vendor.'));
+    const watched = named ? null : await watchlistOf(request);
+    const slugs = named ?? [...(watched ?? [])];
+    const source = named ? 'query' : slugs.length ? 'watchlist' : 'none';
+    const signedIn = request.viewer.authKind === 'session';
+    if (!slugs.length) {
+      return send(reply, ctx, comparePage({ vendors: [], dataWindow: services.stats.windowFor(request.viewer), source, signedIn }));
+    }
+    const [{ items, dataWindow }, names] = await Promise.all([
+      services.stats.favorites(slugs, undefined, request.viewer),
+      services.catalog.list(),
+    ]);
+    const nameOf = new Map(names.map((v) => [v.id, v.name]));
+    const vendors = items.map((s) => ({ slug: s.vendor, name: nameOf.get(s.vendor) ?? s.vendor, stats: s }));
+    return send(reply, ctx, comparePage({ vendors, dataWindow, source, signedIn }));
+  });
+
   // ---------------------------------------------------------- signup / login
   // E-mail confirmation links (docs/alerts.md "Proven addresses"): the token is the credential.
   const tokenOf = (v: unknown) => {
@@ -200,7 +232,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       watchlistSection(watchlist, vendors),
       boardsSection(boards),
       notificationsSection(prefs.preferences, summary.account.email, { slackInstall: app.services.slackInstall.available() }),
-      feedSection(prefs.preferences),
+      feedSection(prefs.preferences, app.config.publicUrl ?? `${request.protocol}://${request.host}`),
       connectionsSection(),
     ];
     return send(

@@ -127,13 +127,17 @@ describe('status truth', () => {
     assert.equal(ok.body.items[0].sourceHealth.stale, false);
   });
 
-  test('skipCache=true bypasses the vendor-status cache; unknown parameters share the entry', async () => {
+  test('skipCache=true bypasses the vendor-status cache; unknown parameters are refused before the cache', async () => {
     const first = await fetch(`${t.api}/vendor-status/github`);
     assert.equal(first.status, 200);
     const skipped = await fetch(`${t.api}/vendor-status/github?skipCache=true`);
     assert.equal(skipped.status, 200);
     assert.equal(skipped.headers.get('x-cache'), 'BYPASS');
-    const second = await fetch(`${t.api}/vendor-status/github?utm_source=x`);
+    const unknown = await fetch(`${t.api}/vendor-status/github?utm_source=x`);
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.headers.get('x-cache'), null);
+    assert.equal((await unknown.json()).parameter, 'utm_source');
+    const second = await fetch(`${t.api}/vendor-status/github`);
     assert.equal(second.headers.get('x-cache'), 'HIT');
   });
 

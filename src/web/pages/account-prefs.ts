@@ -247,17 +247,26 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
   </section>`;
 }
 
-export function feedSection(p: PreferencesView): Html {
-  return html`<section class="panel" id="feed" aria-labelledby="feed-title">
+/**
+ * The personal feed. Both states are rendered and account.js switches between
+ * them, so the panel says what is true after "Turn on my feed" without a reload.
+ * Addresses are absolute (`origin` is PUBLIC_URL, else the request's own origin):
+ * a feed reader needs the whole URL, not a path.
+ */
+export function feedSection(p: PreferencesView, origin: string): Html {
+  const masked = p.rss.feed_url ? `${origin}${p.rss.feed_url}` : '';
+  return html`<section class="panel" id="feed" aria-labelledby="feed-title" data-feed-origin="${origin}">
     <h2 id="feed-title">Personal feed</h2>
-    <p>An RSS feed of your alerts at a private address, for feed readers and chat integrations. Anyone with the address can read it.</p>
-    ${
-      p.rss.enabled
-        ? html`<p>Your feed: <code data-feed-url>${p.rss.feed_url ?? ''}</code> <span class="muted">(the secret part is hidden)</span></p>
+    <p>An RSS feed of your alerts at a private address, for feed readers and chat integrations. Anyone with the address can read it.
+    The same address ending in <code>.atom</code> gives Atom, and in <code>.ics</code> the maintenance calendar of your watchlist.</p>
+    <div data-feed-on${p.rss.enabled ? '' : html` hidden`}>
+      <p>Your feed is on: <code data-feed-url>${masked}</code> <span class="muted">(the secret part is hidden)</span></p>
       <button type="button" class="button button--secondary" data-rotate-feed>Create a new feed address</button>
-      <p class="field__hint">The old address stops working at once.</p>`
-        : html`<p>Your feed is off.</p><button type="button" class="button" data-enable-feed>Turn on my feed</button>`
-    }
+      <p class="field__hint">The old address stops working at once.</p>
+    </div>
+    <div data-feed-off${p.rss.enabled ? html` hidden` : ''}>
+      <p>Your feed is off.</p><button type="button" class="button" data-enable-feed>Turn on my feed</button>
+    </div>
     <div class="secret-box" data-feed-once hidden><code id="feed-url-once"></code><button type="button" class="button button--small" data-copy="#feed-url-once">Copy</button></div>
     <p data-feed-once-note hidden><strong>Copy it now:</strong> the full address is shown only this once.</p>
     <p data-feed-status role="status" hidden></p>

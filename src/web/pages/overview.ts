@@ -1,4 +1,5 @@
-import type { Indicator } from '../../domain/records.ts';
+import type { Indicator, Maintenance } from '../../domain/records.ts';
+import { deriveIndicator } from '../../services/status-service.ts';
 import type { Overview, VendorOverview } from '../../services/overview-service.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
@@ -65,7 +66,7 @@ function problemsSection(o: Overview, ctx: PageContext): Html {
     <h2 id="problems-title">Active incidents <span class="count">${incidents.length}</span></h2>
     ${
       incidents.length || pageLevel.length
-        ? html`<div class="record-list">${incidents.map((i) => incidentArticle(i, ctx.now, { headingLevel: 3, showVendor: true, collapsed: true }))}</div>
+        ? html`${collapsedList(incidents.map((i) => incidentArticle(i, ctx.now, { headingLevel: 3, showVendor: true, collapsed: true })), 'incidents')}
       ${
         pageLevel.length
           ? html`<p>Reported on the status page without an incident: ${pageLevel.map(
@@ -78,31 +79,58 @@ function problemsSection(o: Overview, ctx: PageContext): Html {
   </section>`;
 }
 
+/** How many records a column of the overview shows before "Show more" (docs/web.md). */
+export const COLUMN_SHOWN = 5;
+
+const bySchedule = (a: Maintenance, b: Maintenance) => Date.parse(a.scheduledFor) - Date.parse(b.scheduledFor) || (a.id < b.id ? -1 : 1);
+
+/** The first few records, the rest folded behind "Show N more" (a native <details>: works without JavaScript). */
+function collapsedList(items: Html[], what: string): Html {
+  const shown = items.slice(0, COLUMN_SHOWN);
+  const rest = items.slice(COLUMN_SHOWN);
+  return html`<div class="record-list">${shown}</div>${
+    rest.length
+      ? html`<details class="show-more" data-show-more><summary>Show ${rest.length} more ${what}</summary><div class="record-list">${rest}</div></details>`
+      : ''
+  }`;
+}
+
 function maintenanceSection(o: Overview, ctx: PageContext): Html {
-  const active = o.vendors.flatMap((v) => v.activeMaintenance);
-  const upcoming = o.vendors
-    .flatMap((v) => v.upcomingMaintenance)
-    .sort((a, b) => (a.scheduledFor < b.scheduledFor ? -1 : 1))
-    .slice(0, 10);
+  // Soonest first: what starts (or started) next matters most.
+  const active = o.vendors.flatMap((v) => v.activeMaintenance).sort(bySchedule);
+  const upcoming = o.vendors.flatMap((v) => v.upcomingMaintenance).sort(bySchedule);
+  const article = (m: Maintenance) => maintenanceArticle(m, ctx.now, { headingLevel: 4, showVendor: true, collapsed: true });
   return html`<section aria-labelledby="maintenance-title" class="panel" data-live-id="maintenance">
     <h2 id="maintenance-title">Maintenance</h2>
-    ${active.length ? html`<h3 class="subhead">In progress</h3><div class="record-list">${active.map((m) => maintenanceArticle(m, ctx.now, { headingLevel: 4, showVendor: true, collapsed: true }))}</div>` : html`<p class="empty">No maintenance in progress.</p>`}
-    ${upcoming.length ? html`<h3 class="subhead">Upcoming</h3><div class="record-list">${upcoming.map((m) => maintenanceArticle(m, ctx.now, { headingLevel: 4, showVendor: true, collapsed: true }))}</div>` : ''}
+    ${active.length ? html`<h3 class="subhead">In progress <span class="count">${active.length}</span></h3>${collapsedList(active.map(article), 'in progress')}` : html`<p class="empty">No maintenance in progress.</p>`}
+    ${upcoming.length ? html`<h3 class="subhead">Upcoming, soonest first <span class="count">${upcoming.length}</span></h3>${collapsedList(upcoming.map(article), 'upcoming')}` : ''}
   </section>`;
 }
 
 const rankImpact = (i: string) => ({ none: 0, minor: 1, major: 2, critical: 3 })[i] ?? 0;
 
+/**
+ * What the card shows: the status page's own indicator, unless an open incident
+ * is worse (a page that still says "Operational" while it lists an incident), so
+ * a card never reads "Operational" beside "1 active incident" (docs/web.md).
+ */
+export function cardIndicator(v: VendorOverview): Indicator {
+  if (!v.activeIncidents.length) return v.indicator;
+  const fromIncidents = deriveIndicator(v.activeIncidents, false, true);
+  return INDICATOR_RANK[fromIncidents] > INDICATOR_RANK[v.indicator] ? fromIncidents : v.indicator;
+}
+
 export function vendorCard(v: VendorOverview, hidden: boolean, watched: boolean): Html {
   const next = v.upcomingMaintenance[0];
+  const indicator = cardIndicator(v);
   const note = v.activeIncidents.length
     ? plural(v.activeIncidents.length, 'active incident')
     : v.activeMaintenance.length
       ? 'Maintenance in progress'
       : v.description;
-  return html`<li class="vendor-card vendor-card--${v.indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
+  return html`<li class="vendor-card vendor-card--${indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
     <h3 class="vendor-card__name"><a href="/vendors/${v.vendor}">${v.name}</a>${watched ? html` <span class="watched-mark" title="On your watchlist">★<span class="visually-hidden"> (on your watchlist)</span></span>` : ''}</h3>
-    ${indicatorBadge(v.indicator)}
+    ${indicatorBadge(indicator)}
     <p class="vendor-card__note">${note}</p>
     ${v.activeIncidents[0] ? html`<p class="vendor-card__incident">${v.activeIncidents[0].title}</p>` : ''}
     ${next && !v.activeMaintenance.length ? html`<p class="vendor-card__note muted">Maintenance ${formatDate(next.scheduledFor)}</p>` : ''}
@@ -142,7 +170,7 @@ function filterForm(o: Overview, f: OverviewFilter, signedIn: boolean): Html {
 
 export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null): Html {
   const sorted = [...o.vendors].sort(
-    (a, b) => INDICATOR_RANK[b.indicator as Indicator] - INDICATOR_RANK[a.indicator as Indicator] || a.name.localeCompare(b.name),
+    (a, b) => INDICATOR_RANK[cardIndicator(b)] - INDICATOR_RANK[cardIndicator(a)] || a.name.localeCompare(b.name),
   );
   const shown = sorted.filter((v) => matches(v, f, watchlist)).length;
   return html`<h1 class="page-title">Vendor status</h1>

@@ -3,6 +3,8 @@ import type { Advisory, ComplianceEntry, Incident, Maintenance, ReleaseUpdate, V
 import type { VendorStats } from '../../domain/stats.ts';
 import type { UptimeDay } from '../../domain/uptime-days.ts';
 import type { VendorProfile } from '../../services/catalog-service.ts';
+import type { VendorTrends } from '../../services/trends-service.ts';
+import { trendCharts } from '../views/trend-charts.ts';
 import { html, type Html, safeUrl } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
 import {
@@ -30,6 +32,11 @@ export interface VendorPageData {
   profile: VendorProfile;
   status: VendorStatus;
   uptime: { days: UptimeDay[]; uptimePercent: number | null };
+  trends: VendorTrends;
+  /** The plan that shows a longer MTTR history than the viewer's, when there is one. */
+  trendsLockedNote: string | null;
+  /** Impacts and component names offered by the incident filter. */
+  filter: { impacts: readonly string[]; components: string[] };
   stats: StatsColumn[];
   pastIncidents: { items: Incident[]; total: number; page: number; pageSize: number; window: string };
   maintenance: Maintenance[];
@@ -157,6 +164,7 @@ function pastSection(d: VendorPageData, ctx: PageContext): Html {
   return html`<section aria-labelledby="past-title" class="panel" id="history" data-live-id="history">
     <h2 id="past-title">Past incidents <span class="count">${p.total}</span></h2>
     <p class="muted">Resolved incidents ${p.window === 'all' ? 'on record' : `of the last ${p.window.replace('d', ' days').replace('h', ' hours')}`}.</p>
+    ${incidentFilter(d)}
     ${p.items.length ? html`<div class="record-list">${p.items.map((i) => incidentArticle(i, ctx.now, { headingLevel: 3, collapsed: true }))}</div>` : html`<p class="empty">No resolved incidents in this window.</p>`}
     ${
       pages > 1
@@ -168,6 +176,26 @@ function pastSection(d: VendorPageData, ctx: PageContext): Html {
         : ''
     }
   </section>`;
+}
+
+/** Impact and component filters: a GET form to the search page, scoped to this vendor (works without JavaScript). */
+function incidentFilter(d: VendorPageData): Html {
+  return html`<form class="filters filters--inline" method="get" action="/search" aria-label="Filter ${d.profile.name} incidents">
+    <input type="hidden" name="vendor" value="${d.profile.id}">
+    <div class="field">
+      <label for="past-impact">Impact</label>
+      <select id="past-impact" name="impact"><option value="">Any impact</option>${d.filter.impacts.map((i) => html`<option value="${i}">${IMPACT_LABEL[i as keyof typeof IMPACT_LABEL] ?? i}</option>`)}</select>
+    </div>
+    ${
+      d.filter.components.length
+        ? html`<div class="field">
+      <label for="past-component">Component</label>
+      <select id="past-component" name="component"><option value="">Any component</option>${d.filter.components.map((c) => html`<option value="${c}">${c}</option>`)}</select>
+    </div>`
+        : ''
+    }
+    <button type="submit" class="button button--secondary">Filter incidents</button>
+  </form>`;
 }
 
 function maintenanceSection(d: VendorPageData, ctx: PageContext): Html {
@@ -233,13 +261,14 @@ export function vendorMain(d: VendorPageData, ctx: PageContext): Html {
     <p class="vendor-header__links">${website ? html`<a href="${website}" rel="noopener noreferrer external" target="_blank">Website<span class="visually-hidden"> (opens in a new tab)</span></a>` : ''} ${externalLink(v.statusPageUrl, 'Official status page')} <a href="/api/v1/infrastructure/vendor-status/${v.id}">Status as JSON</a></p>
   </header>
   <nav class="section-nav" aria-label="On this page"><ul>
-    <li><a href="#uptime">Uptime</a></li><li><a href="#statistics">Statistics</a></li><li><a href="#components">Components</a></li><li><a href="#history">Past incidents</a></li><li><a href="#maintenance">Maintenance</a></li>${d.advisories ? html`<li><a href="#advisories">Advisories</a></li>` : ''}${d.updates ? html`<li><a href="#updates">Release notes</a></li>` : ''}${d.compliance.state !== 'none' ? html`<li><a href="#compliance">Compliance</a></li>` : ''}
+    <li><a href="#uptime">Uptime</a></li><li><a href="#statistics">Statistics</a></li><li><a href="#trends">Trends</a></li><li><a href="#components">Components</a></li><li><a href="#history">Past incidents</a></li><li><a href="#maintenance">Maintenance</a></li>${d.advisories ? html`<li><a href="#advisories">Advisories</a></li>` : ''}${d.updates ? html`<li><a href="#updates">Release notes</a></li>` : ''}${d.compliance.state !== 'none' ? html`<li><a href="#compliance">Compliance</a></li>` : ''}
   </ul></nav>
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>
   ${statusBanner(d, ctx)}
   ${activeSection(d, ctx)}
   ${uptimeSection(d)}
   ${statsSection(d)}
+  ${trendCharts(v.name, d.trends, d.trendsLockedNote)}
   ${componentsSection(d)}
   ${pastSection(d, ctx)}
   ${maintenanceSection(d, ctx)}

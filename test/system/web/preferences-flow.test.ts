@@ -143,12 +143,20 @@ describe('watchlist and notification preferences in a real browser', () => {
     await once.waitFor({ state: 'visible' });
     const url = (await once.innerText()).trim();
     assert.match(url, new RegExp(`^${t.url.replace(/[.]/g, '\\.')}/api/v1/feeds/[A-Za-z0-9_-]{20,}\\.rss$`));
+    // The panel now says what a reload would say: on, with the masked full address, and no "off" text.
+    await page.locator('[data-feed-on]').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('[data-feed-off]').isVisible(), false);
+    assert.equal(await page.getByRole('button', { name: 'Turn on my feed' }).isVisible(), false);
+    assert.match(await page.locator('[data-feed-url]').innerText(), new RegExp(`^${t.url.replace(/[.]/g, '\\.')}/api/v1/feeds/\\*\\*\\*\\*`));
+    await page.getByRole('button', { name: 'Create a new feed address' }).waitFor({ state: 'visible' });
     const saved = (await apiAs(u, '/notification-preferences')).body.preferences.rss;
     assert.equal(saved.enabled, true);
     assert.match(saved.feed_url, /\*\*\*\*/);
     await page.reload();
     assert.ok(!(await page.content()).includes(new URL(url).pathname));
-    assert.match(await page.locator('[data-feed-url]').innerText(), /\*\*\*\*/);
+    // A full address (a feed reader needs the origin), the secret part masked.
+    assert.match(await page.locator('[data-feed-url]').innerText(), new RegExp(`^${t.url.replace(/[.]/g, '\\.')}/api/v1/feeds/\\*\\*\\*\\*`));
+    assert.equal(await page.locator('[data-feed-off]').isVisible(), false);
     await context.close();
   });
 });

@@ -131,7 +131,7 @@ function showOnce(box, text) {
 }
 
 function feedShownOnce(path) {
-  const url = new URL(path, window.location.origin).href;
+  const url = new URL(path, document.querySelector('#feed')?.dataset.feedOrigin || window.location.origin).href;
   showOnce(document.querySelector('[data-feed-once]'), url);
   document.querySelector('[data-feed-once-note]').hidden = false;
   announce('Your feed address is shown once: copy it now.');
@@ -231,6 +231,8 @@ if (prefsForm) {
       secretText.textContent = p.webhook.secret ?? 'none yet (created when you save a URL)';
     }
     if (once.includes('rss.feed_url')) feedShownOnce(p.rss.feed_url);
+    if (p.rss.enabled && p.rss.feed_url) showFeedOn(p.rss.feed_url);
+    else if (!p.rss.enabled) showFeedOff();
     say(status, once.length ? 'Saved. A new secret is shown above: copy it now.' : 'Saved.');
     announce('Notification settings saved');
   });
@@ -324,6 +326,23 @@ async function loadDeliveries() {
 loadDeliveries();
 
 // ------------------------------------------------------------- personal feed
+const feedPanel = document.querySelector('#feed');
+const feedOrigin = () => feedPanel?.dataset.feedOrigin || window.location.origin;
+const maskFeed = (path) => path.replace(/[^/]+(?=\.rss$)/, (t) => (t.startsWith('****') ? t : `****${t.slice(-4)}`));
+
+/** Shows the "on" state with the (masked, absolute) address: what a reload would show. */
+function showFeedOn(path) {
+  const masked = feedPanel?.querySelector('[data-feed-url]');
+  if (masked) masked.textContent = new URL(maskFeed(path), feedOrigin()).href;
+  for (const el of feedPanel?.querySelectorAll('[data-feed-on]') ?? []) el.hidden = false;
+  for (const el of feedPanel?.querySelectorAll('[data-feed-off]') ?? []) el.hidden = true;
+}
+
+function showFeedOff() {
+  for (const el of feedPanel?.querySelectorAll('[data-feed-on]') ?? []) el.hidden = true;
+  for (const el of feedPanel?.querySelectorAll('[data-feed-off]') ?? []) el.hidden = false;
+}
+
 document.querySelector('[data-enable-feed]')?.addEventListener('click', async (event) => {
   const button = event.currentTarget;
   button.disabled = true;
@@ -332,9 +351,10 @@ document.querySelector('[data-enable-feed]')?.addEventListener('click', async (e
   const status = document.querySelector('[data-feed-status]');
   if (!result.ok) return void say(status, errorMessage(result), 'error');
   if (prefsForm) prefsForm.elements.namedItem('rss.enabled').checked = true;
-  button.hidden = true;
-  if ((result.body.shownOnce ?? []).includes('rss.feed_url')) feedShownOnce(result.body.preferences.rss.feed_url);
-  else say(status, `Your feed is on: ${result.body.preferences.rss.feed_url}`);
+  const url = result.body.preferences.rss.feed_url;
+  showFeedOn(url);
+  if ((result.body.shownOnce ?? []).includes('rss.feed_url')) feedShownOnce(url);
+  else say(status, 'Your feed is on.');
 });
 
 document.querySelector('[data-rotate-feed]')?.addEventListener('click', async () => {
@@ -343,8 +363,7 @@ document.querySelector('[data-rotate-feed]')?.addEventListener('click', async ()
   const status = document.querySelector('[data-feed-status]');
   if (!result.ok) return void say(status, errorMessage(result), 'error');
   feedShownOnce(result.body.preferences.rss.feed_url);
-  const masked = document.querySelector('[data-feed-url]');
-  if (masked) masked.textContent = result.body.preferences.rss.feed_url.replace(/[^/]+(?=\.rss$)/, (t) => `****${t.slice(-4)}`);
+  showFeedOn(result.body.preferences.rss.feed_url);
 });
 
 // ---------------------------------------------------- connected applications

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { DomainError } from '../../domain/errors.ts';
+
+// One rule for query strings on every operation of the API description: a
+// parameter the operation does not document is refused with 400 naming it
+// (docs/api.md, "Parameters"). The app-wide validator removes unknown
+// properties, so without this a typo (`?timeperiod=7d`) would silently give the
+// default answer. The check runs in onRequest, ahead of authentication and the
+// response cache's fast path, so an unknown parameter never reaches a cached
+// entry. Routes hidden from the description (web pages, /docs, OAuth, MCP) keep
+// their own rules: OAuth must ignore unknown parameters (RFC 6749, 3.1).
+
+const MAX_LISTED = 10;
+
+type Schema = { properties?: Record<string, unknown>; allOf?: Schema[]; anyOf?: Schema[]; oneOf?: Schema[] };
+
+/** Names a querystring schema declares (objects, and members of allOf/anyOf/oneOf). */
+export function declaredNames(schema: Schema | undefined): Set<string> {
+  const out = new Set<string>();
+  const visit = (s: Schema | undefined) => {
+    if (!s || typeof s !== 'object') return;
+    for (const k of Object.keys(s.properties ?? {})) out.add(k);
+    for (const sub of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) visit(sub);
+  };
+  visit(schema);
+  return out;
+}
+
+export function unknownQueryError(unknown: string[]): DomainError {
+  const listed = unknown.slice(0, MAX_LISTED).map((u) => `'${u}'`).join(', ');
+  return new DomainError(
+    'invalid_parameter',
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${listed}${unknown.length > MAX_LISTED ? ', …' : ''}`,
+    { parameter: unknown[0], unknownParameters: unknown.slice(0, MAX_LISTED) },
+  );
+}
+
+function guard(allowed: Set<string>) {
+  return function refuseUnknownQuery(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+    const q = request.query;
+    if (!q || typeof q !== 'object') return done();
+    const unknown = Object.keys(q).filter((k) => !allowed.has(k));
+    done(unknown.length ? unknownQueryError(unknown) : undefined);
+  };
+}
+
+export const knownQueryPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const schema = route.schema as ({ hide?: boolean; querystring?: Schema } & Record<string, unknown>) | undefined;
+      // Only the operations the description lists (a route without a schema or hidden is not one).
+      if (!schema || schema.hide) return;
+      // HEAD answers like GET (the generated HEAD routes come through here too); preflights have their own rule.
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      if (methods.every((m) => m === 'OPTIONS')) return;
+      const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+      route.onRequest = [guard(declaredNames(schema.querystring)), ...existing];
+    });
+  },
+  { name: 'known-query', dependencies: ['viewer', 'access'] },
+);

@@ -1,0 +1,74 @@
+import { DomainError } from '../domain/errors.ts';
+import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
+import type { Impact, Incident } from '../domain/records.ts';
+import { durationMinutes } from '../domain/stats.ts';
+import type { SearchRepository } from '../store/repositories/search-repository.ts';
+import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
+import type { CatalogService } from './catalog-service.ts';
+import type { Clock, Viewer } from './context.ts';
+
+// Search across vendors and incidents for the web search page (docs/web.md,
+// "Search"). Incidents are bounded by the viewer's plan window like every
+// incident list; results are capped (the page says how many matched in all).
+
+export const SEARCH_MAX_TEXT = 100;
+export const SEARCH_VENDOR_LIMIT = 20;
+export const SEARCH_INCIDENT_LIMIT = 50;
+const IMPACTS: readonly Impact[] = ['none', 'minor', 'major', 'critical'];
+
+export interface SearchQuery {
+  text: string;
+  vendor?: string;
+  impact?: string;
+  component?: string;
+}
+
+export interface SearchResult {
+  vendors: { slug: string; name: string; category: string }[];
+  incidents: Incident[];
+  incidentTotal: number;
+  /** Start of the plan window the incidents were searched in; null when unlimited. */
+  since: string | null;
+  windowDays: number | null;
+}
+
+export function searchService(d: { catalog: CatalogService; search: SearchRepository; vendors: VendorsRepository; clock: Clock }) {
+  return {
+    impacts: IMPACTS,
+
+    async search(q: SearchQuery, viewer: Viewer): Promise<SearchResult> {
+      const text = q.text.trim().slice(0, SEARCH_MAX_TEXT);
+      if (q.impact && !IMPACTS.includes(q.impact as Impact)) {
+        throw new DomainError('invalid_parameter', `Unknown impact '${q.impact.slice(0, 20)}'`, { parameter: 'impact' });
+      }
+      if (q.vendor) await d.catalog.require(q.vendor);
+      const component = q.component?.trim().slice(0, SEARCH_MAX_TEXT) || undefined;
+      const impact = (q.impact || undefined) as Impact | undefined;
+      const windowDays = DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;
+      const now = d.clock.now();
+      const since = windowDays === null ? null : new Date(now.getTime() - windowDays * 86_400_000).toISOString();
+      // Nothing asked: no search (an empty page, not every incident on record).
+      if (!text && !q.vendor && !impact && !component) return { vendors: [], incidents: [], incidentTotal: 0, since, windowDays };
+      const [vendors, found, names] = await Promise.all([
+        text && !q.vendor && !impact && !component ? d.search.vendors(text, SEARCH_VENDOR_LIMIT) : Promise.resolve([]),
+        d.search.incidents({
+          text,
+          vendors: q.vendor ? [q.vendor] : undefined,
+          impact,
+          component,
+          since: since ?? undefined,
+          limit: SEARCH_INCIDENT_LIMIT,
+        }),
+        d.vendors.names(),
+      ]);
+      const incidents = found.items.map((i) => ({
+        ...i,
+        vendorName: names.get(i.vendor) ?? i.vendor,
+        durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
+      }));
+      return { vendors, incidents, incidentTotal: found.total, since, windowDays };
+    },
+  };
+}
+
+export type SearchService = ReturnType<typeof searchService>;
