@@ -536,7 +536,7 @@ export interface paths {
         get: operations["getNotificationPreferences"];
         /**
          * Partially update notification preferences
-         * @description Send only what changes: omitted fields stay unchanged, objects merge key by key, lists replace. `slack_connection`, `webhook.secret` and `rss.feed_url` are read-only and ignored, so a GET body can be sent back. Unknown fields give 400 naming them. Webhook URLs must be https and must not point to private or loopback hosts (unless allow-listed by the operator). Setting a webhook URL where none was generates a `whsec_` signing secret, and switching RSS on the first time creates the feed URL: both are shown in clear in this response only (listed in `shownOnce`), masked afterwards.
+         * @description Send only what changes: omitted fields stay unchanged, objects merge key by key, lists replace. `slack_connection`, `webhook.secret` and `rss.feed_url` are read-only and ignored, so a GET body can be sent back. Unknown fields give 400 naming them. Webhook URLs must be https and must not point to private or loopback hosts (unless allow-listed by the operator). Setting a webhook URL where none was generates a `whsec_` signing secret, and switching RSS on the first time creates the feed URL: both are shown in clear in this response only (listed in `shownOnce`), masked afterwards. An `email.address` other than the account's own is saved with `address_status: pending` and a confirmation link (single use, valid 24 hours) is mailed to it; no alert goes there until the link is followed. Changing the address starts over.
          */
         put: operations["updateNotificationPreferences"];
         post?: never;
@@ -561,6 +561,26 @@ export interface paths {
          */
         post: operations["rotateFeedToken"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/infrastructure/notification-preferences/slack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect the Slack workspace
+         * @description Revokes the bot token at Slack (best effort), deletes it, clears `slack_connection` and switches Slack alerts off.
+         */
+        delete: operations["uninstallSlack"];
         options?: never;
         head?: never;
         patch?: never;
@@ -657,6 +677,26 @@ export interface paths {
         put?: never;
         /** Mark every notification read */
         post: operations["markAllNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/infrastructure/slack/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start the "Add to Slack" install
+         * @description The URL of Slack's OAuth v2 authorize page with the bot scopes alerts need (`chat:write`, `chat:write.public`, `im:write`, `users:read`, `users:read.email`) and a state valid for 10 minutes. A browser (Accept: text/html) is redirected there (302); other clients get it as `authorizeUrl` and open it in the user's browser, where the user must be logged in to the account area. 409 when the server has no Slack app (SLACK_CLIENT_ID, SLACK_CLIENT_SECRET).
+         */
+        get: operations["startSlackInstall"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1084,6 +1124,36 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description Discord execute-webhook body (`webhook.format: discord`) */
+        DiscordMessage: {
+            /** @description No pings */
+            allowed_mentions: {
+                parse: string[];
+            } & {
+                [key: string]: unknown;
+            };
+            embeds: ({
+                color: number;
+                description: string;
+                fields: ({
+                    inline: boolean;
+                    name: string;
+                    value: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                /** Format: date-time */
+                timestamp: string;
+                title: string;
+                /** Format: uri */
+                url?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            username: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Error body */
         ErrorBody: {
             /** @description The caller's plan */
@@ -1109,6 +1179,44 @@ export interface components {
             success: boolean;
             /** @description On rate-limit errors: requests used */
             used?: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Google Chat space webhook body, posted with `messageReplyOption=REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD` */
+        GoogleChatMessage: {
+            cardsV2: ({
+                /** @description GoogleAppsCardV1Card */
+                card: {
+                    /** @description Card header */
+                    header: {
+                        subtitle: string;
+                        title: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    sections: ({
+                        widgets: {
+                            [key: string]: unknown;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
+                cardId: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description Notification text */
+            text: string;
+            /** @description Thread of the incident */
+            thread: {
+                /** @description `vendor:recordId`: the same for every event of one incident */
+                threadKey: string;
+            } & {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };
@@ -1220,6 +1328,59 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description POST /v2/alerts (Authorization: GenieKey <key>) when an incident opens or a maintenance starts */
+        OpsgenieCreateAlert: {
+            /** @description `vendor:recordId` of the incident (de-duplication key) */
+            alias: string;
+            description: string;
+            details: {
+                [key: string]: string;
+            };
+            entity: string;
+            message: string;
+            /**
+             * @description critical P1, major P2, minor P3, none P4, maintenance P5
+             * @enum {string}
+             */
+            priority: "P1" | "P2" | "P3" | "P4" | "P5";
+            source: string;
+            tags: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description POST /v2/alerts/{alias}/notes?identifierType=alias on an update; /close?identifierType=alias (same body) on resolution */
+        OpsgenieNote: {
+            note: string;
+            source: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description PagerDuty Events API v2 event */
+        PagerDutyEvent: {
+            /** @description The incident id */
+            dedup_key: string;
+            /** @enum {string} */
+            event_action: "trigger" | "resolve";
+            /** @description Alert payload (trigger only) */
+            payload?: {
+                /** @description Vendor, status, impact, components, latest update, delivery id */
+                custom_details: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                severity: "critical" | "error" | "warning" | "info";
+                source: string;
+                summary: string;
+                /** Format: date-time */
+                timestamp: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The integration key */
+            routing_key: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Product update (release note) */
         ReleaseUpdate: {
             categories: string[];
@@ -1232,6 +1393,69 @@ export interface components {
             url: string | null;
             vendor: string;
             vendorName: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Slack message: the body of an incoming webhook (`webhook.format: slack`), and the arguments of `chat.postMessage` (form-encoded, `blocks` as JSON) for the Slack app. */
+        SlackMessage: {
+            blocks: ({
+                elements?: ({
+                    text: string;
+                    /** @enum {string} */
+                    type: "mrkdwn";
+                } & {
+                    [key: string]: unknown;
+                })[];
+                fields?: ({
+                    text: string;
+                    /** @enum {string} */
+                    type: "mrkdwn";
+                } & {
+                    [key: string]: unknown;
+                })[];
+                text?: ({
+                    text: string;
+                    /** @enum {string} */
+                    type: "plain_text";
+                } & {
+                    [key: string]: unknown;
+                }) | ({
+                    text: string;
+                    /** @enum {string} */
+                    type: "mrkdwn";
+                } & {
+                    [key: string]: unknown;
+                });
+                /** @enum {string} */
+                type: "header" | "section" | "context";
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description Web API only: channel or DM conversation id */
+            channel?: string;
+            /** @description Plain fallback for notifications */
+            text: string;
+            /** @description Web API only: the first message of the incident, for later events */
+            thread_ts?: string;
+            unfurl_links: boolean;
+            unfurl_media: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Standard Webhooks body. Headers: `webhook-id` (delivery id, same on retries), `webhook-timestamp` (unix seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` per secret, space-separated during a rotation). */
+        StandardWebhookBody: {
+            /** @description The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB */
+            data: components["schemas"]["Incident"] | components["schemas"]["Maintenance"];
+            /**
+             * Format: date-time
+             * @description When the change was detected (ISO 8601)
+             */
+            timestamp: string;
+            /**
+             * @description Event type
+             * @enum {string}
+             */
+            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed";
         } & {
             [key: string]: unknown;
         };
@@ -1265,6 +1489,46 @@ export interface components {
              * @enum {string}
              */
             type: "snapshot";
+        };
+        /** @description Microsoft Teams Workflows webhook body: a message envelope carrying one Adaptive Card */
+        TeamsMessage: {
+            attachments: ({
+                /** @description Adaptive Card */
+                content: {
+                    $schema: string;
+                    actions?: ({
+                        title: string;
+                        /** @enum {string} */
+                        type: "Action.OpenUrl";
+                        /** Format: uri */
+                        url: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    body: ({
+                        /** @description TextBlock or FactSet */
+                        type: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @enum {string} */
+                    type: "AdaptiveCard";
+                    /** @enum {string} */
+                    version: "1.4";
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                contentType: "application/vnd.microsoft.card.adaptive";
+                /** @enum {object|null} */
+                contentUrl: never | null;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            type: "message";
+        } & {
+            [key: string]: unknown;
         };
         /** @description Vendor profile */
         VendorProfile: {
@@ -1372,8 +1636,10 @@ export interface operations {
                         limits: {
                             compliance: boolean;
                             concurrentStreams: number;
-                            /** @description Limits apply to each API key (and to web-session calls together) */
+                            /** @description `account`: all API keys and web sessions of the account share the figures */
                             countedPer: string;
+                            /** @description Active API keys the plan allows */
+                            maxKeys: number;
                             perDay: number;
                             perMinute: number;
                             /** @description null = unlimited */
@@ -1385,24 +1651,13 @@ export interface operations {
                         usage: {
                             /** @description UTC day the counts belong to */
                             day: string;
-                            keys: {
-                                id: string;
-                                name: string;
-                                prefix: string;
-                                remainingThisMinute: number;
-                                remainingToday: number;
-                                usedThisMinute: number;
-                                usedToday: number;
-                            }[];
+                            remainingThisMinute: number;
+                            remainingToday: number;
                             resetsInSeconds: number;
-                            session: {
-                                remainingThisMinute: number;
-                                remainingToday: number;
-                                usedThisMinute: number;
-                                usedToday: number;
-                            };
-                            /** @description Requests today over all keys and the web session */
+                            /** @description Requests today over all keys and web sessions of the account (same as usedToday) */
                             total: number;
+                            usedThisMinute: number;
+                            usedToday: number;
                         };
                     };
                 };
@@ -2044,7 +2299,7 @@ export interface operations {
                      * @description Account email (case-insensitive)
                      */
                     email: string;
-                    /** @description At least 8 characters on signup */
+                    /** @description On signup: 10 to 256 characters, not a common or easily guessed password */
                     password: string;
                 };
             };
@@ -2275,7 +2530,7 @@ export interface operations {
                      * @description Account email (case-insensitive)
                      */
                     email: string;
-                    /** @description At least 8 characters on signup */
+                    /** @description On signup: 10 to 256 characters, not a common or easily guessed password */
                     password: string;
                 };
             };
@@ -4806,7 +5061,7 @@ export interface operations {
     listNotificationDeliveries: {
         parameters: {
             query: {
-                channel?: "webhook" | "pagerduty" | "slack" | "email";
+                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie";
                 /** @description Newest first, 1..200 (default 50) */
                 limit: number;
                 status?: "pending" | "succeeded" | "failed" | "cancelled";
@@ -4827,7 +5082,7 @@ export interface operations {
                         items: {
                             attempts: number;
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "slack" | "email";
+                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie";
                             /** Format: date-time */
                             completedAt: string | null;
                             /** Format: date-time */
@@ -4861,10 +5116,10 @@ export interface operations {
                             test: boolean;
                             title: string;
                             /**
-                             * @description Event the alert is about
+                             * @description Event the alert is about; `alerts.held`: the summary of alerts held back by the flood cap (docs/alerts.md)
                              * @enum {string}
                              */
-                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed";
+                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "alerts.held";
                             vendor: string;
                         }[];
                         success: boolean;
@@ -4970,10 +5225,12 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off"
+                     *           "digest": "off",
+                     *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
                      *           "enabled": false,
+                     *           "channel": null,
                      *           "vendors": null
                      *         },
                      *         "slack_connection": {
@@ -4991,6 +5248,24 @@ export interface operations {
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
+                     *           "vendors": null
+                     *         },
+                     *         "teams": {
+                     *           "enabled": false,
+                     *           "webhook_url": null,
+                     *           "vendors": null
+                     *         },
+                     *         "google_chat": {
+                     *           "enabled": true,
+                     *           "webhook_url": "****p8Q%3D",
+                     *           "vendors": [
+                     *             "github"
+                     *           ]
+                     *         },
+                     *         "opsgenie": {
+                     *           "enabled": false,
+                     *           "api_key": null,
+                     *           "region": "us",
                      *           "vendors": null
                      *         },
                      *         "rss": {
@@ -5034,12 +5309,25 @@ export interface operations {
                                  */
                                 address: string | null;
                                 /**
+                                 * @description Read-only. `confirmed`: the account's own address, or one whose confirmation link was followed. `pending`: a confirmation link was sent to `address`; until it is followed no alert (and no test alert) is sent by e-mail. Ignored on update.
+                                 * @enum {string}
+                                 */
+                                address_status: "confirmed" | "pending";
+                                /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
                                  */
                                 digest: "off" | "hourly" | "daily";
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
+                            };
+                            google_chat: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Google Chat space webhook URL (holds key and token): masked (`****abcd`) */
+                                webhook_url: string | null;
                             };
                             in_app: {
                                 /** @description Whether the channel delivers */
@@ -5050,6 +5338,19 @@ export interface operations {
                             newsletter: {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
+                            };
+                            opsgenie: {
+                                /** @description API integration key: masked (`****abcd`) */
+                                api_key: string | null;
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /**
+                                 * @description `us` (api.opsgenie.com) or `eu` (api.eu.opsgenie.com)
+                                 * @enum {string}
+                                 */
+                                region: "us" | "eu";
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
                             };
                             pagerduty: {
                                 /** @description Whether the channel delivers */
@@ -5066,26 +5367,43 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
+                                channel: string | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
                             };
-                            /** @description Read-only: the Slack workspace connection; ignored on update */
+                            /** @description Read-only: the Slack workspace connected through "Add to Slack" (GET /api/v1/slack/install); ignored on update. Its bot token is stored encrypted and never shown. */
                             slack_connection: {
+                                /** @description The app's bot user in the workspace */
+                                bot_user_id?: string | null;
                                 connected: boolean;
                                 /** Format: date-time */
                                 connected_at: string | null;
+                                /** @description Workspace name */
                                 team: string | null;
+                                /** @description Workspace id (T…) */
+                                team_id?: string | null;
+                                /** @description Member who installed the app: direct messages go to them */
+                                user_id?: string | null;
+                            };
+                            teams: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
+                                webhook_url: string | null;
                             };
                             webhook: {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
-                                 * @description `standard` (Standard Webhooks) or `discord`
+                                 * @description `standard` (Standard Webhooks), `discord` or `slack` (incoming webhook, Block Kit)
                                  * @enum {string}
                                  */
-                                format: "standard" | "discord";
+                                format: "standard" | "discord" | "slack";
                                 /**
                                  * Format: date-time
                                  * @description After a rotation: until when the previous secret also signs deliveries
@@ -5204,9 +5522,18 @@ export interface operations {
                     email?: {
                         /** Format: email */
                         address?: string | null;
+                        /** @description Read-only: accepted and ignored */
+                        address_status?: unknown;
                         /** @enum {string} */
                         digest?: "off" | "hourly" | "daily";
                         enabled?: boolean;
+                    };
+                    google_chat?: {
+                        enabled?: boolean;
+                        /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                        vendors?: string[] | null;
+                        /** @description The space webhook URL; the masked value means unchanged */
+                        webhook_url?: string | null;
                     };
                     in_app?: {
                         enabled?: boolean;
@@ -5215,6 +5542,15 @@ export interface operations {
                     muted_vendors?: string[];
                     newsletter?: {
                         enabled?: boolean;
+                    };
+                    opsgenie?: {
+                        /** @description API integration key (a UUID); the masked value means unchanged */
+                        api_key?: string | null;
+                        enabled?: boolean;
+                        /** @enum {string} */
+                        region?: "us" | "eu";
+                        /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                        vendors?: string[] | null;
                     };
                     pagerduty?: {
                         enabled?: boolean;
@@ -5230,19 +5566,28 @@ export interface operations {
                         feed_url?: unknown;
                     };
                     slack?: {
+                        /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
+                        channel?: string | null;
                         enabled?: boolean;
                         /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                         vendors?: string[] | null;
                     };
                     /** @description Read-only: accepted and ignored */
                     slack_connection?: unknown;
+                    teams?: {
+                        enabled?: boolean;
+                        /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                        vendors?: string[] | null;
+                        /** @description Workflows webhook URL ("When a Teams webhook request is received"); the masked value means unchanged */
+                        webhook_url?: string | null;
+                    };
                     webhook?: {
                         enabled?: boolean;
                         /**
-                         * @description Default: `discord` for Discord webhook URLs, else `standard`
+                         * @description Default: `discord` for Discord webhook URLs, `slack` for Slack incoming webhooks (hooks.slack.com), else `standard`
                          * @enum {string}
                          */
-                        format?: "standard" | "discord";
+                        format?: "standard" | "discord" | "slack";
                         /** @description Read-only: accepted and ignored */
                         previous_secret_expires_at?: unknown;
                         /** @description Read-only (generated): accepted and ignored; rotate it with POST …/webhook/rotate-secret */
@@ -5272,10 +5617,12 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off"
+                     *           "digest": "off",
+                     *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
                      *           "enabled": false,
+                     *           "channel": null,
                      *           "vendors": null
                      *         },
                      *         "slack_connection": {
@@ -5293,6 +5640,24 @@ export interface operations {
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
+                     *           "vendors": null
+                     *         },
+                     *         "teams": {
+                     *           "enabled": false,
+                     *           "webhook_url": null,
+                     *           "vendors": null
+                     *         },
+                     *         "google_chat": {
+                     *           "enabled": true,
+                     *           "webhook_url": "****p8Q%3D",
+                     *           "vendors": [
+                     *             "github"
+                     *           ]
+                     *         },
+                     *         "opsgenie": {
+                     *           "enabled": false,
+                     *           "api_key": null,
+                     *           "region": "us",
                      *           "vendors": null
                      *         },
                      *         "rss": {
@@ -5336,12 +5701,25 @@ export interface operations {
                                  */
                                 address: string | null;
                                 /**
+                                 * @description Read-only. `confirmed`: the account's own address, or one whose confirmation link was followed. `pending`: a confirmation link was sent to `address`; until it is followed no alert (and no test alert) is sent by e-mail. Ignored on update.
+                                 * @enum {string}
+                                 */
+                                address_status: "confirmed" | "pending";
+                                /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
                                  */
                                 digest: "off" | "hourly" | "daily";
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
+                            };
+                            google_chat: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Google Chat space webhook URL (holds key and token): masked (`****abcd`) */
+                                webhook_url: string | null;
                             };
                             in_app: {
                                 /** @description Whether the channel delivers */
@@ -5352,6 +5730,19 @@ export interface operations {
                             newsletter: {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
+                            };
+                            opsgenie: {
+                                /** @description API integration key: masked (`****abcd`) */
+                                api_key: string | null;
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /**
+                                 * @description `us` (api.opsgenie.com) or `eu` (api.eu.opsgenie.com)
+                                 * @enum {string}
+                                 */
+                                region: "us" | "eu";
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
                             };
                             pagerduty: {
                                 /** @description Whether the channel delivers */
@@ -5368,26 +5759,43 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
+                                channel: string | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
                             };
-                            /** @description Read-only: the Slack workspace connection; ignored on update */
+                            /** @description Read-only: the Slack workspace connected through "Add to Slack" (GET /api/v1/slack/install); ignored on update. Its bot token is stored encrypted and never shown. */
                             slack_connection: {
+                                /** @description The app's bot user in the workspace */
+                                bot_user_id?: string | null;
                                 connected: boolean;
                                 /** Format: date-time */
                                 connected_at: string | null;
+                                /** @description Workspace name */
                                 team: string | null;
+                                /** @description Workspace id (T…) */
+                                team_id?: string | null;
+                                /** @description Member who installed the app: direct messages go to them */
+                                user_id?: string | null;
+                            };
+                            teams: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
+                                webhook_url: string | null;
                             };
                             webhook: {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
-                                 * @description `standard` (Standard Webhooks) or `discord`
+                                 * @description `standard` (Standard Webhooks), `discord` or `slack` (incoming webhook, Block Kit)
                                  * @enum {string}
                                  */
-                                format: "standard" | "discord";
+                                format: "standard" | "discord" | "slack";
                                 /**
                                  * Format: date-time
                                  * @description After a rotation: until when the previous secret also signs deliveries
@@ -5529,10 +5937,12 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off"
+                     *           "digest": "off",
+                     *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
                      *           "enabled": false,
+                     *           "channel": null,
                      *           "vendors": null
                      *         },
                      *         "slack_connection": {
@@ -5550,6 +5960,24 @@ export interface operations {
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
+                     *           "vendors": null
+                     *         },
+                     *         "teams": {
+                     *           "enabled": false,
+                     *           "webhook_url": null,
+                     *           "vendors": null
+                     *         },
+                     *         "google_chat": {
+                     *           "enabled": true,
+                     *           "webhook_url": "****p8Q%3D",
+                     *           "vendors": [
+                     *             "github"
+                     *           ]
+                     *         },
+                     *         "opsgenie": {
+                     *           "enabled": false,
+                     *           "api_key": null,
+                     *           "region": "us",
                      *           "vendors": null
                      *         },
                      *         "rss": {
@@ -5593,12 +6021,25 @@ export interface operations {
                                  */
                                 address: string | null;
                                 /**
+                                 * @description Read-only. `confirmed`: the account's own address, or one whose confirmation link was followed. `pending`: a confirmation link was sent to `address`; until it is followed no alert (and no test alert) is sent by e-mail. Ignored on update.
+                                 * @enum {string}
+                                 */
+                                address_status: "confirmed" | "pending";
+                                /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
                                  */
                                 digest: "off" | "hourly" | "daily";
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
+                            };
+                            google_chat: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Google Chat space webhook URL (holds key and token): masked (`****abcd`) */
+                                webhook_url: string | null;
                             };
                             in_app: {
                                 /** @description Whether the channel delivers */
@@ -5609,6 +6050,19 @@ export interface operations {
                             newsletter: {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
+                            };
+                            opsgenie: {
+                                /** @description API integration key: masked (`****abcd`) */
+                                api_key: string | null;
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /**
+                                 * @description `us` (api.opsgenie.com) or `eu` (api.eu.opsgenie.com)
+                                 * @enum {string}
+                                 */
+                                region: "us" | "eu";
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
                             };
                             pagerduty: {
                                 /** @description Whether the channel delivers */
@@ -5625,26 +6079,43 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
+                                channel: string | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
                             };
-                            /** @description Read-only: the Slack workspace connection; ignored on update */
+                            /** @description Read-only: the Slack workspace connected through "Add to Slack" (GET /api/v1/slack/install); ignored on update. Its bot token is stored encrypted and never shown. */
                             slack_connection: {
+                                /** @description The app's bot user in the workspace */
+                                bot_user_id?: string | null;
                                 connected: boolean;
                                 /** Format: date-time */
                                 connected_at: string | null;
+                                /** @description Workspace name */
                                 team: string | null;
+                                /** @description Workspace id (T…) */
+                                team_id?: string | null;
+                                /** @description Member who installed the app: direct messages go to them */
+                                user_id?: string | null;
+                            };
+                            teams: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
+                                webhook_url: string | null;
                             };
                             webhook: {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
-                                 * @description `standard` (Standard Webhooks) or `discord`
+                                 * @description `standard` (Standard Webhooks), `discord` or `slack` (incoming webhook, Block Kit)
                                  * @enum {string}
                                  */
-                                format: "standard" | "discord";
+                                format: "standard" | "discord" | "slack";
                                 /**
                                  * Format: date-time
                                  * @description After a rotation: until when the previous secret also signs deliveries
@@ -5770,6 +6241,326 @@ export interface operations {
             };
         };
     };
+    uninstallSlack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Notification preferences response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "preferences": {
+                     *         "in_app": {
+                     *           "enabled": true
+                     *         },
+                     *         "email": {
+                     *           "enabled": true,
+                     *           "address": "oncall@example.com",
+                     *           "digest": "off",
+                     *           "address_status": "confirmed"
+                     *         },
+                     *         "slack": {
+                     *           "enabled": false,
+                     *           "channel": null,
+                     *           "vendors": null
+                     *         },
+                     *         "slack_connection": {
+                     *           "connected": false,
+                     *           "team": null,
+                     *           "connected_at": null
+                     *         },
+                     *         "webhook": {
+                     *           "enabled": true,
+                     *           "url": "https://hooks.example.com/vendor-status",
+                     *           "format": "standard",
+                     *           "vendors": null,
+                     *           "secret": "****Zk4="
+                     *         },
+                     *         "pagerduty": {
+                     *           "enabled": false,
+                     *           "routing_key": null,
+                     *           "vendors": null
+                     *         },
+                     *         "teams": {
+                     *           "enabled": false,
+                     *           "webhook_url": null,
+                     *           "vendors": null
+                     *         },
+                     *         "google_chat": {
+                     *           "enabled": true,
+                     *           "webhook_url": "****p8Q%3D",
+                     *           "vendors": [
+                     *             "github"
+                     *           ]
+                     *         },
+                     *         "opsgenie": {
+                     *           "enabled": false,
+                     *           "api_key": null,
+                     *           "region": "us",
+                     *           "vendors": null
+                     *         },
+                     *         "rss": {
+                     *           "enabled": true,
+                     *           "feed_url": "/api/v1/feeds/****x9Qa.rss"
+                     *         },
+                     *         "newsletter": {
+                     *           "enabled": false
+                     *         },
+                     *         "muted_vendors": [
+                     *           "zoom"
+                     *         ],
+                     *         "content_filters": {
+                     *           "min_impact": "minor",
+                     *           "event_types": [
+                     *             "incident.created",
+                     *             "incident.resolved"
+                     *           ],
+                     *           "components": []
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description Notification preferences (secrets masked) */
+                        preferences: {
+                            content_filters: {
+                                /** @description Component names to alert about; empty = all */
+                                components: string[];
+                                event_types: ("incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed")[];
+                                /**
+                                 * @description Lowest incident impact that alerts
+                                 * @enum {string}
+                                 */
+                                min_impact: "none" | "minor" | "major" | "critical";
+                            };
+                            email: {
+                                /**
+                                 * Format: email
+                                 * @description null = the account's e-mail address
+                                 */
+                                address: string | null;
+                                /**
+                                 * @description Read-only. `confirmed`: the account's own address, or one whose confirmation link was followed. `pending`: a confirmation link was sent to `address`; until it is followed no alert (and no test alert) is sent by e-mail. Ignored on update.
+                                 * @enum {string}
+                                 */
+                                address_status: "confirmed" | "pending";
+                                /**
+                                 * @description `off` = one message per alert; `hourly`/`daily` = grouped
+                                 * @enum {string}
+                                 */
+                                digest: "off" | "hourly" | "daily";
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                            };
+                            google_chat: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Google Chat space webhook URL (holds key and token): masked (`****abcd`) */
+                                webhook_url: string | null;
+                            };
+                            in_app: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                            };
+                            /** @description Vendors that never alert, whatever the channel */
+                            muted_vendors: string[];
+                            newsletter: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                            };
+                            opsgenie: {
+                                /** @description API integration key: masked (`****abcd`) */
+                                api_key: string | null;
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /**
+                                 * @description `us` (api.opsgenie.com) or `eu` (api.eu.opsgenie.com)
+                                 * @enum {string}
+                                 */
+                                region: "us" | "eu";
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                            };
+                            pagerduty: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Masked (`****abcd`) */
+                                routing_key: string | null;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                            };
+                            rss: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Read-only. Full URL only in the response that created the token, otherwise masked */
+                                feed_url: string | null;
+                            };
+                            slack: {
+                                /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
+                                channel: string | null;
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                            };
+                            /** @description Read-only: the Slack workspace connected through "Add to Slack" (GET /api/v1/slack/install); ignored on update. Its bot token is stored encrypted and never shown. */
+                            slack_connection: {
+                                /** @description The app's bot user in the workspace */
+                                bot_user_id?: string | null;
+                                connected: boolean;
+                                /** Format: date-time */
+                                connected_at: string | null;
+                                /** @description Workspace name */
+                                team: string | null;
+                                /** @description Workspace id (T…) */
+                                team_id?: string | null;
+                                /** @description Member who installed the app: direct messages go to them */
+                                user_id?: string | null;
+                            };
+                            teams: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
+                                webhook_url: string | null;
+                            };
+                            webhook: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /**
+                                 * @description `standard` (Standard Webhooks), `discord` or `slack` (incoming webhook, Block Kit)
+                                 * @enum {string}
+                                 */
+                                format: "standard" | "discord" | "slack";
+                                /**
+                                 * Format: date-time
+                                 * @description After a rotation: until when the previous secret also signs deliveries
+                                 */
+                                previous_secret_expires_at?: string;
+                                /** @description Signing secret: `whsec_…` in clear only in the response that generated it, otherwise masked (`****abcd`) */
+                                secret: string | null;
+                                /**
+                                 * Format: uri
+                                 * @description https URL receiving the alerts
+                                 */
+                                url: string | null;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description Fields shown in clear in this response only (a secret just generated): store them now */
+                        shownOnce?: string[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Direct API call blocked, or plan too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown vendor, data type or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     sendTestAlert: {
         parameters: {
             query?: never;
@@ -5784,7 +6575,7 @@ export interface operations {
                      * @description Channel to send the test alert on
                      * @enum {string}
                      */
-                    channel: "webhook" | "pagerduty" | "slack" | "email" | "in_app" | "rss";
+                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
                 };
             };
         };
@@ -5797,7 +6588,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;
@@ -5936,10 +6727,12 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off"
+                     *           "digest": "off",
+                     *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
                      *           "enabled": false,
+                     *           "channel": null,
                      *           "vendors": null
                      *         },
                      *         "slack_connection": {
@@ -5957,6 +6750,24 @@ export interface operations {
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
+                     *           "vendors": null
+                     *         },
+                     *         "teams": {
+                     *           "enabled": false,
+                     *           "webhook_url": null,
+                     *           "vendors": null
+                     *         },
+                     *         "google_chat": {
+                     *           "enabled": true,
+                     *           "webhook_url": "****p8Q%3D",
+                     *           "vendors": [
+                     *             "github"
+                     *           ]
+                     *         },
+                     *         "opsgenie": {
+                     *           "enabled": false,
+                     *           "api_key": null,
+                     *           "region": "us",
                      *           "vendors": null
                      *         },
                      *         "rss": {
@@ -6000,12 +6811,25 @@ export interface operations {
                                  */
                                 address: string | null;
                                 /**
+                                 * @description Read-only. `confirmed`: the account's own address, or one whose confirmation link was followed. `pending`: a confirmation link was sent to `address`; until it is followed no alert (and no test alert) is sent by e-mail. Ignored on update.
+                                 * @enum {string}
+                                 */
+                                address_status: "confirmed" | "pending";
+                                /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
                                  */
                                 digest: "off" | "hourly" | "daily";
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
+                            };
+                            google_chat: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Google Chat space webhook URL (holds key and token): masked (`****abcd`) */
+                                webhook_url: string | null;
                             };
                             in_app: {
                                 /** @description Whether the channel delivers */
@@ -6016,6 +6840,19 @@ export interface operations {
                             newsletter: {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
+                            };
+                            opsgenie: {
+                                /** @description API integration key: masked (`****abcd`) */
+                                api_key: string | null;
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /**
+                                 * @description `us` (api.opsgenie.com) or `eu` (api.eu.opsgenie.com)
+                                 * @enum {string}
+                                 */
+                                region: "us" | "eu";
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
                             };
                             pagerduty: {
                                 /** @description Whether the channel delivers */
@@ -6032,26 +6869,43 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
+                                channel: string | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
                             };
-                            /** @description Read-only: the Slack workspace connection; ignored on update */
+                            /** @description Read-only: the Slack workspace connected through "Add to Slack" (GET /api/v1/slack/install); ignored on update. Its bot token is stored encrypted and never shown. */
                             slack_connection: {
+                                /** @description The app's bot user in the workspace */
+                                bot_user_id?: string | null;
                                 connected: boolean;
                                 /** Format: date-time */
                                 connected_at: string | null;
+                                /** @description Workspace name */
                                 team: string | null;
+                                /** @description Workspace id (T…) */
+                                team_id?: string | null;
+                                /** @description Member who installed the app: direct messages go to them */
+                                user_id?: string | null;
+                            };
+                            teams: {
+                                /** @description Whether the channel delivers */
+                                enabled: boolean;
+                                /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
+                                vendors: string[] | null;
+                                /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
+                                webhook_url: string | null;
                             };
                             webhook: {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
-                                 * @description `standard` (Standard Webhooks) or `discord`
+                                 * @description `standard` (Standard Webhooks), `discord` or `slack` (incoming webhook, Block Kit)
                                  * @enum {string}
                                  */
-                                format: "standard" | "discord";
+                                format: "standard" | "discord" | "slack";
                                 /**
                                  * Format: date-time
                                  * @description After a rotation: until when the previous secret also signs deliveries
@@ -6503,6 +7357,121 @@ export interface operations {
             };
             /** @description Unsupported Content-Type (send application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startSlackInstall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to send the browser */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description Slack's authorize page for this install
+                         */
+                        authorizeUrl: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description To Slack (browsers) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Direct API call blocked, or plan too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown vendor, data type or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Slack is not available on this server (no Slack app configured) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
