@@ -26,7 +26,7 @@ describe('public status boards', () => {
         done();
       },
     });
-    t = await startApp({ logStream, env: { LOG_LEVEL: 'info' } });
+    t = await startApp({ logStream, env: { LOG_LEVEL: 'debug' } }); // request lines are logged at debug (docs/operations.md)
     alice = await userWithKey(t, 'pro', 'alice');
     bob = await userWithKey(t, 'pro', 'bob');
     await t.app.services.repos.incidents.upsert(incident('github', 'board-a', { title: 'Git pushes failing' }), 'fa');

@@ -73,9 +73,11 @@ describe('cli ingest --once with hostile 256 KB pages', () => {
     assert.equal(perSource.length, 5, r.stdout);
     assert.ok(perSource.every((l) => l.startsWith('updated')), r.stdout);
     const ms = Number(/^Round finished in (\d+) ms/m.exec(r.stdout)?.[1]);
-    // The one wall-clock bound of these tests, generous for a loaded machine: before the
-    // linear parser this round took over a minute (bench/hostile-parse.ts).
+    // The one wall-clock bound of these tests. Before the linear parser this round took
+    // 141 s; now 1.4 s on a quiet machine (bench/hostile-parse.ts, docs/security.md). The
+    // bound sits far from both so that a fully loaded CI machine (tests run concurrently)
+    // cannot fail it while quadratic parsing still does.
     ctx.diagnostic(`hostile round: ${ms} ms for 4 hostile 256 KB pages and 1 healthy one`);
-    assert.ok(ms < 5_000, `round took ${ms} ms`);
+    assert.ok(ms < 30_000, `round took ${ms} ms`);
   });
 });
