@@ -61,7 +61,7 @@ class MappedConnection implements DatabaseConnection {
   executeQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0]): Promise<QueryResult<R>> {
     return mapped(() => this.inner.executeQuery<R>(query));
   }
-  async *streamQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0], chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+  async *streamQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0], chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
     try {
       yield* this.inner.streamQuery<R>(query, chunkSize);
     } catch (err) {
