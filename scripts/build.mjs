@@ -37,12 +37,21 @@ function builtAt() {
   }
 }
 
-if (process.argv.includes('--if-needed') && builtAt() >= newestInput()) process.exit(0);
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+if (process.argv.includes('--if-needed')) {
+  if (builtAt() >= newestInput()) process.exit(0);
+  // A production install (`npm ci --omit=dev` after the build) has no compiler: it runs
+  // the dist/ it was given.
+  if (!fs.existsSync(tsc) && builtAt() >= 0) process.exit(0);
+}
+if (!fs.existsSync(tsc)) {
+  console.error('dist/ is missing and TypeScript is not installed: build in a full install (`npm ci && npm run build`), then prune (docs/deployment.md, "Runtime").');
+  process.exit(1);
+}
 
 const started = Date.now();
 const out = path.join(root, `dist.building-${process.pid}`);
 fs.rmSync(out, { recursive: true, force: true });
-const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', out], { cwd: root, stdio: 'inherit' });
 if (r.status !== 0) {
   fs.rmSync(out, { recursive: true, force: true });
