@@ -1,3 +1,4 @@
+import './runtime.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { bannerLines } from './banner.ts';

@@ -1,3 +1,4 @@
+import '../runtime.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,17 +10,19 @@ import type { Command } from './command.ts';
 // this file.
 
 const COMMANDS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'commands');
+// `.ts` when run from source (tests), `.js` in the build (docs/deployment.md, "Runtime").
+const EXT = path.extname(fileURLToPath(import.meta.url));
 
 function commandNames(): string[] {
   return fs
     .readdirSync(COMMANDS_DIR)
-    .filter((f) => /^[a-z][a-z0-9-]*\.ts$/.test(f))
-    .map((f) => f.slice(0, -3))
+    .filter((f) => f.endsWith(EXT) && /^[a-z][a-z0-9-]*$/.test(f.slice(0, -EXT.length)))
+    .map((f) => f.slice(0, -EXT.length))
     .sort();
 }
 
 async function loadCommand(name: string): Promise<Command> {
-  const mod = (await import(pathToFileURL(path.join(COMMANDS_DIR, `${name}.ts`)).href)) as { command: Command };
+  const mod = (await import(pathToFileURL(path.join(COMMANDS_DIR, `${name}${EXT}`)).href)) as { command: Command };
   return mod.command;
 }
 

@@ -10,7 +10,8 @@ import type { WorkerCommand, WorkerMessage } from './worker.ts';
 // metrics registry), restarts it if it dies, stops it on close.
 
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
-const ENTRY = new URL('./worker.ts', import.meta.url).href;
+// worker.ts from source (tests, through tsx), worker.js in the build (docs/deployment.md, "Runtime").
+const ENTRY = new URL(`./worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url).href;
 const RESTART_DELAY_MS = 5_000;
 
 /**

@@ -61,7 +61,7 @@ class MappedConnection implements DatabaseConnection {
   executeQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0]): Promise<QueryResult<R>> {
     return mapped(() => this.inner.executeQuery<R>(query));
   }
-  async *streamQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0], chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+  async *streamQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0], chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
     try {
       yield* this.inner.streamQuery<R>(query, chunkSize);
     } catch (err) {
@@ -91,12 +91,14 @@ class MappedDriver implements Driver {
   }
   async rollbackTransaction(c: DatabaseConnection) {
     try {
-      await this.inner.rollbackTransaction(c);
+      // The driver's own connection: when ROLLBACK fails, kysely's PostgreSQL driver marks
+      // it to be discarded rather than returned to the pool (a private symbol, as on release).
+      await this.inner.rollbackTransaction(innerOf(c));
     } catch (err) {
       // SQLite rolls a transaction back by itself on SQLITE_FULL, SQLITE_IOERR and the
       // like; our ROLLBACK then fails and would replace the error that explains why.
       if (isNoTransaction(err)) return;
-      throw err;
+      throw translate(err);
     }
   }
   savepoint(c: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]) {

@@ -1,4 +1,4 @@
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import type { Dialect } from '../db.ts';
 import { coreMigration } from './0001-core.ts';
 import { ingestMigration } from './0100-ingest.ts';
