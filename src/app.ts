@@ -45,7 +45,7 @@ import {
 } from './http/schemas/records.ts';
 import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './ingest/runtime.ts';
 import type { Simulator } from './ingest/simulator/index.ts';
-import { type Clock, systemClock } from './services/context.ts';
+import { type Clock, systemClock } from './domain/clock.ts';
 import { createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';

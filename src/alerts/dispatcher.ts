@@ -4,7 +4,7 @@ import type { StoredEvent } from '../domain/events.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import type { Impact } from '../domain/records.ts';
-import type { Clock } from '../services/context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { ChannelAvailability } from '../domain/alerts.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
-import type { Clock } from '../services/context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { Repositories } from '../services/index.ts';
 import type { ConfirmationMailer } from '../services/preferences-service.ts';
 import { emailChannel } from './channels/email.ts';

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
-import { systemClock } from '../services/context.ts';
+import { systemClock } from '../domain/clock.ts';
 import { createServices } from '../services/index.ts';
 import { type Command, cliConfig, withStore } from './command.ts';
 import type { Services } from '../services/index.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import type { Config } from '../config.ts';
 import type { CatalogVendor } from '../domain/records.ts';
 import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
-import type { Clock } from '../services/context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { ensureDataMode } from '../services/data-mode.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Metrics } from '../domain/metrics.ts';

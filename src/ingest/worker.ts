@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { StoredEvent } from '../domain/events.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Metrics, PollObservation } from '../domain/metrics.ts';
-import { systemClock } from '../services/context.ts';
+import { systemClock } from '../domain/clock.ts';
 import { createServices } from '../services/index.ts';
 import { openStore } from '../store/db.ts';
 import { createIngestRuntime } from './runtime.ts';

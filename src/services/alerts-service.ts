@@ -9,7 +9,8 @@ import { type AlertChannel, isPushChannel, PUSH_CHANNELS } from '../domain/alert
 import { DomainError } from '../domain/errors.ts';
 import type { DeliveriesRepository, Delivery, DeliveryAttempt } from '../store/repositories/deliveries-repository.ts';
 import type { PreferencesService } from './preferences-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { requireUserId } from './watchlist-service.ts';
 
 // Per-user use cases of alert delivery: the in-app notification list, the

@@ -1,11 +1,5 @@
 import type { Plan } from '../domain/plans.ts';
 
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
-
 /** How a caller proved who it is. */
 export type AuthKind = 'anonymous' | 'key' | 'session' | 'oauth';
 

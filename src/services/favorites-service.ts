@@ -8,7 +8,8 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { PublicationsRepository } from '../store/repositories/publications-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { ActivityItem } from './records-service.ts';
 import type { StatsService } from './stats-service.ts';
 import { requireUserId } from './watchlist-service.ts';

@@ -18,7 +18,7 @@ import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import { slackInstallService } from './slack-install-service.ts';
 import { slackOAuth } from '../alerts/slack-oauth.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
 import { ingestService } from './ingest-service.ts';

@@ -16,7 +16,7 @@ import type { EventBus } from '../events/bus.ts';
 import { decideIncident, decideMaintenance, resolvedByAbsence } from '../ingest/changes.ts';
 import { fingerprint } from '../ingest/fingerprint.ts';
 import type { Store } from '../store/db.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { repositoriesOn } from './repositories.ts';
 
 // Applies what one poll of one source returned: in ONE transaction it upserts the

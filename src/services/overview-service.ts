@@ -8,7 +8,7 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { SourceHealthService } from './source-health-service.ts';
 import { deriveIndicator } from './status-service.ts';
 import { COMPONENT_LEVEL, INDICATOR_LEVEL } from '../domain/status-levels.ts';

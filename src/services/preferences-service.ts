@@ -17,7 +17,8 @@ import {
 import type { UsersRepository } from '../store/repositories/users-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { hashFeedToken, newEmailConfirmToken, newFeedToken, newWebhookSecret } from './secrets.ts';
 import { requireUserId } from './watchlist-service.ts';
 

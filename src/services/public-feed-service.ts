@@ -8,7 +8,7 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { maintenanceCalendar } from './maintenance-calendar.ts';
 import type { PreferencesService } from './preferences-service.ts';
 

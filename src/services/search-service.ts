@@ -5,7 +5,8 @@ import { durationMinutes } from '../domain/stats.ts';
 import type { SearchRepository } from '../store/repositories/search-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 
 // Search across vendors and incidents for the web search page (docs/web.md,
 // "Search"). Incidents are bounded by the viewer's plan window like every

@@ -4,7 +4,8 @@ import { DomainError } from '../domain/errors.ts';
 import type { SecretBox } from '../infra/secret-box.ts';
 import type { AlertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
 import type { PreferencesRepository } from '../store/repositories/preferences-repository.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { requireUserId } from './watchlist-service.ts';
 
 // "Add to Slack" (docs/alerts.md, "Slack"): the install starts from the account

@@ -6,7 +6,7 @@ import type { IncidentsRepository } from '../store/repositories/incidents-reposi
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { SourceHealthService } from './source-health-service.ts';
 
 const INDICATOR_BY_IMPACT: Record<Impact, Indicator> = {

@@ -3,7 +3,8 @@ import { componentUptime, type ComponentUptime, weeklyTrend, type WeekPoint, wee
 import type { IncidentTimingsRepository } from '../store/repositories/incident-timings-repository.ts';
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { SourceHealthService } from './source-health-service.ts';
 
 // The figures behind the vendor page's charts (docs/statistics.md, "Trends"),

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { parseRetryAfter } from '../../domain/alerts.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import { header, post } from '../http-post.ts';
 import { alertText, clip } from '../message.ts';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { parseRetryAfter } from '../../domain/alerts.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { header, post } from '../http-post.ts';
 import { alertText, clip } from '../message.ts';
 import { assertAllowedUrl } from '../ssrf-guard.ts';

@@ -1,5 +1,5 @@
 import { createIngestRuntime, prepareCatalog } from '../../ingest/runtime.ts';
-import { systemClock } from '../../services/context.ts';
+import { systemClock } from '../../domain/clock.ts';
 import { createServices } from '../../services/index.ts';
 import { type Command, cliConfig, parseOptions, UsageError, withStore } from '../command.ts';
 import { createReporter } from '../progress.ts';

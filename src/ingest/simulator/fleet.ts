@@ -9,7 +9,7 @@ import type {
   Severity,
   UpdateRecord,
 } from '../../domain/records.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { between, pick, type Random, seededRandom, shuffle } from './random.ts';
 import { COMPONENT_LEVEL } from '../../domain/status-levels.ts';
 

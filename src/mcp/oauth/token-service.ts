@@ -1,5 +1,5 @@
 import type { UserPlan } from '../../domain/plans.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { OAuthClient, OAuthRepository } from '../../store/repositories/oauth-repository.ts';
 import { OAuthError } from './errors.ts';
 import {

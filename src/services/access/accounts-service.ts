@@ -5,7 +5,7 @@ import type { LimitWindow, RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
 import type { UserRow, UsersRepository } from '../../store/repositories/users-repository.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { Authenticator } from './authenticator.ts';
 import { maxKeysFor } from './keys-service.ts';
 import { DAY, MINUTE, planWindows, userSubject } from './limits.ts';

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { EventSource } from 'eventsource';
 import pg from 'pg';
 import { loadConfig } from '../../../src/config.ts';
-import { systemClock } from '../../../src/services/context.ts';
+import { systemClock } from '../../../src/domain/clock.ts';
 import { createServices, type Services } from '../../../src/services/index.ts';
 import { openStore, type Store } from '../../../src/store/db.ts';
 import { uniqueEmail } from '../../helpers/access.ts';
