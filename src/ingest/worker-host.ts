@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';
-import type { WorkerCommand, WorkerMessage } from './worker.ts';
+import type { WorkerCommand, WorkerMessage } from './worker-protocol.ts';
 
 // Main-thread side of the ingestion worker: starts it, republishes its events on
 // the process's bus, relays its log lines and poll outcomes (counted in this thread's
