@@ -13,8 +13,8 @@ import type {
 import { completedByAbsence } from '../domain/maintenance-window.ts';
 import { durationMinutes } from '../domain/stats.ts';
 import type { EventBus } from '../events/bus.ts';
-import { decideIncident, decideMaintenance, resolvedByAbsence } from '../ingest/changes.ts';
-import { fingerprint } from '../ingest/fingerprint.ts';
+import { decideIncident, decideMaintenance, resolvedByAbsence } from '../domain/changes.ts';
+import { fingerprint } from '../domain/fingerprint.ts';
 import type { Store } from '../store/db.ts';
 import type { Clock } from '../domain/clock.ts';
 import { repositoriesOn } from './repositories.ts';
