@@ -55,6 +55,7 @@ import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
 import { ReadinessProblem } from './http/readiness.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
+import { slackOAuth } from './alerts/slack-oauth.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { badgeRoutes } from './http/routes/badges.ts';
@@ -162,6 +163,16 @@ export const appPlugin = fp(
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
       alerts: () => alerts,
+      slackOAuth:
+        config.slackClientId && config.slackClientSecret
+          ? slackOAuth({
+              clientId: config.slackClientId,
+              clientSecret: config.slackClientSecret,
+              authorizeUrl: config.slackOAuthUrl,
+              apiUrl: config.slackApiUrl,
+              timeoutMs: config.deliveryTimeoutMs,
+            })
+          : null,
     });
     alerts = createAlertRuntime({ config, clock, repos: services.repos, bus: services.bus, log: app.log.child({ component: 'alerts' }), metrics });
     app.decorate('alerts', alerts);

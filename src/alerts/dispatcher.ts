@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newDeliveryId } from '../domain/deliveries.ts';
 import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
 import type { StoredEvent } from '../domain/events.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
@@ -35,8 +35,6 @@ export interface DispatcherDeps {
   /** Alerts per user and push channel per window; beyond it one summary (src/alerts/flood-cap.ts). */
   floodCap?: FloodCap;
 }
-
-export const newDeliveryId = () => `dlv_${randomUUID().replace(/-/g, '')}`;
 
 const IMPACT_OF = (payload: unknown): Impact => {
   const v = (payload as { impact?: unknown })?.impact;

@@ -1,3 +1,4 @@
+import { leaseMs } from '../domain/deliveries.ts';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { MAX_ATTEMPTS, nextRetryDelay, type PushChannel } from '../domain/alerts.ts';
@@ -74,9 +75,6 @@ export function withinShare<T extends { receiver: string | null }>(rows: T[], bu
   }
   return { send, giveBack };
 }
-
-/** The lease of a claimed row: longer than any send can take, so a live worker never loses it. */
-export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
 
 /** Secrets the webhook signs with: the current one, plus the previous during its grace period. */
 function signingSecrets(s: PreferencesState, now: Date): string[] {

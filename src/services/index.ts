@@ -9,15 +9,14 @@ import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
 import { type EventBus, memoryEventBus } from '../events/bus.ts';
-import type { AlertRuntime } from '../alerts/runtime.ts';
 import { DomainError } from '../domain/errors.ts';
-import { alertsService } from './alerts-service.ts';
+import { type AlertDelivery, alertsService } from './alerts-service.ts';
 import { badgeService } from './badge-service.ts';
 import { publicFeedService } from './public-feed-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import { slackInstallService } from './slack-install-service.ts';
-import { slackOAuth } from '../alerts/slack-oauth.ts';
+import type { SlackOAuth } from '../domain/slack-install.ts';
 import type { Clock } from '../domain/clock.ts';
 import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
@@ -55,8 +54,10 @@ export interface ServiceInfra {
   bus?: EventBus;
   /** Seals channel secrets at rest; from SECRETS_KEY (or the data directory's key) unless given. */
   secretBox?: SecretBox;
+  /** Slack's OAuth client for the "Add to Slack" install; none = the install answers unavailable. */
+  slackOAuth?: SlackOAuth | null;
   /** Alert delivery (channels, worker); built by the app after the services. */
-  alerts?: () => AlertRuntime | null;
+  alerts?: () => AlertDelivery | null;
 }
 
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
@@ -137,16 +138,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       threads: repos.alertThreads,
       box,
       clock,
-      oauth:
-        config.slackClientId && config.slackClientSecret
-          ? slackOAuth({
-              clientId: config.slackClientId,
-              clientSecret: config.slackClientSecret,
-              authorizeUrl: config.slackOAuthUrl,
-              apiUrl: config.slackApiUrl,
-              timeoutMs: config.deliveryTimeoutMs,
-            })
-          : null,
+      oauth: infra.slackOAuth ?? null,
     }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
   };

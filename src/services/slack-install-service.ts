@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type SlackOAuth, SlackOAuthError } from '../alerts/slack-oauth.ts';
+import { type SlackOAuth, SlackOAuthError } from '../domain/slack-install.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { SecretBox } from '../infra/secret-box.ts';
 import type { AlertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';

@@ -1,5 +1,5 @@
 import { ErrorCode, LogLevel, WebClient } from '@slack/web-api';
-import { alertText, clip } from '../message.ts';
+import { alertText, clip } from '../../domain/alert-text.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import type { AlertThreadsRepository } from '../../store/repositories/alert-threads-repository.ts';
 import type { Clock } from '../../domain/clock.ts';
