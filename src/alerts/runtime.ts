@@ -13,7 +13,7 @@ import { teamsChannel } from './channels/teams.ts';
 import { googleChatChannel } from './channels/google-chat.ts';
 import { OPSGENIE_ALERTS_PATH, OPSGENIE_BASE, opsgenieChannel } from './channels/opsgenie.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
-import { guardedAgent } from './ssrf-guard.ts';
+import { guardedAgent } from '../infra/ssrf-guard.ts';
 import { createDeliveryWorker, type DeliveryWorker, type PushChannels } from './worker.ts';
 
 // Alert delivery wired from configuration: channels (SMTP and Slack only when

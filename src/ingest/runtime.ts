@@ -11,7 +11,7 @@ import type { IngestService } from '../services/ingest-service.ts';
 import { repositoriesOn } from '../services/repositories.ts';
 import type { Store } from '../store/db.ts';
 import { parseSource } from './adapters/index.ts';
-import { createHttpFetcher } from './fetch.ts';
+import { createHttpFetcher } from '../infra/fetch.ts';
 import { createScheduler, type Logger, type PollOutcome, type RoundOptions, type RoundReport, type Scheduler } from './scheduler.ts';
 import { createSimulator, type Simulator } from './simulator/index.ts';
 import { type IngestWorker, startIngestWorker } from './worker-host.ts';

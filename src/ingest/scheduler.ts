@@ -7,8 +7,8 @@ import type { EventsRepository } from '../store/repositories/events-repository.t
 import type { SourceRow, SourcesRepository } from '../store/repositories/sources-repository.ts';
 import { failureDelayMs, successDelayMs } from './backoff.ts';
 import { AdapterError } from './adapters/adapter.ts';
-import { FetchError, type Fetcher } from './fetch.ts';
-import { KeyedLimiter } from './limiter.ts';
+import { FetchError, type Fetcher } from '../infra/fetch.ts';
+import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 
 // Polls every catalog source on its own jittered interval. Each poll is independent:
 // it takes a lease on its source row, fetches with a deadline and a byte cap, parses

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { backoffCapMs, failureDelayMs, successDelayMs } from '../../../src/ingest/backoff.ts';
 import { decideIncident, decideMaintenance, resolvedByAbsence } from '../../../src/domain/changes.ts';
 import { fingerprint } from '../../../src/domain/fingerprint.ts';
-import { KeyedLimiter } from '../../../src/ingest/limiter.ts';
+import { KeyedLimiter } from '../../../src/infra/keyed-limiter.ts';
 import { incident, maintenance } from '../../helpers/records.ts';
 
 // The pure rules behind ingestion: change decisions, fingerprints, backoff, limits.

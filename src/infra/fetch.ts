@@ -1,7 +1,7 @@
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, request } from 'undici';
-import { assertAllowedUrl, BlockedDestinationError, guardedAgent } from '../alerts/ssrf-guard.ts';
+import { assertAllowedUrl, BlockedDestinationError, guardedAgent } from './ssrf-guard.ts';
 
 // HTTP GET with the limits a poller of third-party pages needs: one deadline for
 // the whole exchange (connect, headers, body), a byte cap applied while streaming
