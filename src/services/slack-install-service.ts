@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type SlackOAuth, SlackOAuthError } from '../domain/slack-install.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { SecretBox } from '../infra/secret-box.ts';
+import type { SecretBox } from '../domain/secret-box.ts';
 import type { AlertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
 import type { PreferencesRepository } from '../store/repositories/preferences-repository.ts';
 import type { Viewer } from './context.ts';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SecretBox } from '../../infra/secret-box.ts';
+import type { SecretBox } from '../../domain/secret-box.ts';
 import { defaultPreferences, normalizeStored, type SlackConnection, type StoredPreferences } from '../../domain/preferences.ts';
 import type { Database, NotificationPreferencesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
