@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { ChannelAvailability } from '../domain/alerts.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Repositories } from '../services/index.ts';

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../domain/events.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
-import type { EventBus } from './bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import { CLOSING, eventFrame, PING, SHUTDOWN_RETRY_MS, shutdownFrame } from './sse.ts';
 import type { StreamConnection } from './stream-connection.ts';
 

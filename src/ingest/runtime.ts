@@ -5,7 +5,7 @@ import type { CatalogVendor } from '../domain/records.ts';
 import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
 import type { Clock } from '../domain/clock.ts';
 import { ensureDataMode } from '../services/data-mode.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { IngestService } from '../services/ingest-service.ts';
 import { repositoriesOn } from '../services/repositories.ts';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';
 import type { WorkerCommand, WorkerMessage } from './worker-protocol.ts';

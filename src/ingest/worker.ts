@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics, PollObservation } from '../domain/metrics.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createServices } from '../services/index.ts';

@@ -9,7 +9,7 @@ import { type SecretBox } from '../domain/secret-box.ts';
 import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
-import { type EventBus, memoryEventBus } from '../events/bus.ts';
+import { type EventBus, memoryEventBus } from '../infra/event-bus.ts';
 import { DomainError } from '../domain/errors.ts';
 import { type AlertDelivery, alertsService } from './alerts-service.ts';
 import { badgeService } from './badge-service.ts';

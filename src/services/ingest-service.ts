@@ -12,7 +12,7 @@ import type {
 } from '../domain/records.ts';
 import { completedByAbsence } from '../domain/maintenance-window.ts';
 import { durationMinutes } from '../domain/stats.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import { decideIncident, decideMaintenance, resolvedByAbsence } from '../domain/changes.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
 import type { Store } from '../store/db.ts';
