@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from './config.ts';
+import type { Config } from './infra/config.ts';
 import { envelope } from './http/envelope.ts';
 import { finiteNumbers } from './http/finite-numbers.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './http/plugins/errors.ts';

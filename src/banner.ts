@@ -1,4 +1,4 @@
-import type { Config } from './config.ts';
+import type { Config } from './infra/config.ts';
 import type { DemoLogin } from './services/demo-login.ts';
 
 // The start-up banner (docs/operations.md "Start-up banner"): where to go, what runs

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import type { ChannelAvailability } from '../domain/alerts.ts';
 import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';

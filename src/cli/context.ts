@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import { DomainError } from '../domain/errors.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createServices } from '../services/index.ts';

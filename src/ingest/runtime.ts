@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import type { CatalogVendor } from '../domain/records.ts';
 import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
 import type { Clock } from '../domain/clock.ts';

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';

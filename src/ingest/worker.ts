@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics, PollObservation } from '../domain/metrics.ts';
 import { systemClock } from '../domain/clock.ts';

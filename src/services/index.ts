@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
 import { deliveriesRepository } from '../store/repositories/deliveries-repository.ts';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { API_PREFIX, buildApp } from '../../src/app.ts';
-import { type Config, loadConfig } from '../../src/config.ts';
+import { type Config, loadConfig } from '../../src/infra/config.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { formatViolations, type ResponseChecker, withResponseChecks } from './openapi-responses.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { EventSource } from 'eventsource';
 import pg from 'pg';
-import { loadConfig } from '../../../src/config.ts';
+import { loadConfig } from '../../../src/infra/config.ts';
 import { systemClock } from '../../../src/domain/clock.ts';
 import { createServices, type Services } from '../../../src/services/index.ts';
 import { openStore, type Store } from '../../../src/store/db.ts';
