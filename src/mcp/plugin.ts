@@ -3,11 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fp from 'fastify-plugin';
 import type { Metrics } from '../domain/metrics.ts';
 import { planPolicy } from '../domain/plans.ts';
-import { rateLimitError, refusalKind, setRateLimitHeaders } from '../http/access/rate-limit-headers.ts';
-import { errorsPlugin } from '../http/plugins/errors.ts';
-import { httpMetricsPlugin } from '../http/plugins/metrics.ts';
-import { requestHygienePlugin } from '../http/request-hygiene.ts';
-import { requestIdFor } from '../http/request-id.ts';
+import { rateLimitError, refusalKind, setRateLimitHeaders, errorsPlugin, httpMetricsPlugin, requestHygienePlugin, requestIdFor, fastifyTrustProxy } from '../http/index.ts';
 import { planWindows, requestSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
 import type { Services } from '../services/index.ts';
@@ -18,7 +14,6 @@ import { ACCESS_TOKEN_PREFIX } from './oauth/secrets.ts';
 import { authorizationServer } from './oauth/server.ts';
 import { tokenService, type TokenService } from './oauth/token-service.ts';
 import { createOrigins, type Origins } from './origins.ts';
-import { fastifyTrustProxy } from '../http/trust-proxy.ts';
 
 // Mounts MCP on the main app: /mcp, the protected-resource metadata and the
 // OAuth authorization server. `app.mcp.listenOnOwnPort()` (called by the process

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodRawShape } from 'zod';
-import { API_VERSION } from '../http/plugins/openapi.ts';
+import { API_VERSION } from '../http/index.ts';
 import type { ToolContext, ToolDefinition } from './context.ts';
 import { errorResult, toolError } from './errors.ts';
 import { getActiveIncidents, getIncidentHistory } from './tools/incidents.ts';

@@ -2,8 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../domain/errors.ts';
-import { hasAllowedOrigin, isUnsafeMethod } from '../http/access/origin.ts';
-import { ACCOUNT_PREFIX } from '../http/paths.ts';
+import { hasAllowedOrigin, isUnsafeMethod, ACCOUNT_PREFIX } from '../http/index.ts';
 
 // CSRF protection, two independent checks on every state-changing request a
 // browser makes with our web session:

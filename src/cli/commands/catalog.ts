@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { readCatalog } from '../../services/catalog-loader.ts';
 import { VERDICTS, verifyCatalog, type SourceCheck } from '../../services/catalog-verify-service.ts';
 import { createHttpFetcher } from '../../infra/fetch.ts';
-import { parseSource } from '../../ingest/adapters/index.ts';
+import { parseSource } from '../../ingest/index.ts';
 import { type Command, cliConfig, parseOptions, UsageError } from '../command.ts';
 
 // `catalog verify`: polls every source of the catalog (CATALOG_FILE, else the shipped one)

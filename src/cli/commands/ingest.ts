@@ -1,4 +1,4 @@
-import { createIngestRuntime, prepareCatalog } from '../../ingest/runtime.ts';
+import { createIngestRuntime, prepareCatalog } from '../../ingest/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { createServices } from '../../services/index.ts';
 import { type Command, cliConfig, parseOptions, UsageError, withStore } from '../command.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import { SESSION_COOKIE, sessionToken } from '../../http/access/credentials.ts';
+import { SESSION_COOKIE, sessionToken } from '../../http/index.ts';
 import type { Services } from '../../services/index.ts';
 import type { Origins } from '../origins.ts';
 import { AUTHORIZE_PATH, type LoggedInUser, type WebLogin } from './authorize.ts';
