@@ -225,8 +225,7 @@ export const appPlugin = fp(
     }
     app.decorate('readinessChecks', checks);
     app.decorate('envelope', async function <T>(items: T[], extra = {}) {
-      const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
-      return envelope({ source: config.demo ? 'demo' : 'live', now: clock.now(), lastUpdated }, items, extra);
+      return envelope(await services.freshness.current(), items, extra);
     });
 
     for (const schema of [

@@ -20,6 +20,8 @@ import { slackInstallService } from './slack-install-service.ts';
 import type { SlackOAuth } from '../domain/slack-install.ts';
 import type { Clock } from '../domain/clock.ts';
 import { favoritesService } from './favorites-service.ts';
+import { freshnessService } from './freshness-service.ts';
+import { vendorLookupService } from './vendor-lookup-service.ts';
 import { preferencesService } from './preferences-service.ts';
 import { ingestService } from './ingest-service.ts';
 import { overviewService } from './overview-service.ts';
@@ -94,6 +96,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     store,
     repos,
     catalog,
+    vendorLookup: vendorLookupService(repos.vendors),
+    freshness: freshnessService({ sources: repos.sources, clock, demo: config.demo }),
     records,
     stream: streamService({ events: repos.events, records, clock }),
     status,

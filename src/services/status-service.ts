@@ -38,6 +38,11 @@ export function statusService(d: {
   clock: Clock;
 }) {
   return {
+    /** The stored page-level status of these vendors (all when none are named), by slug. */
+    pageStatuses(slugs?: string[]) {
+      return d.status.statuses(slugs);
+    },
+
     async vendorStatus(slug: string): Promise<VendorStatus> {
       const vendor = await d.catalog.require(slug);
       const [active, maint, stored, components, health] = await Promise.all([
