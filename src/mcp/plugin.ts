@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Metrics } from '../domain/metrics.ts';
+import type { Config } from '../infra/config.ts';
 import { planPolicy } from '../domain/plans.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders, errorsPlugin, httpMetricsPlugin, requestHygienePlugin, requestIdFor, fastifyTrustProxy } from '../http/index.ts';
 import { planWindows, requestSubject } from '../services/access/limits.ts';
@@ -66,8 +67,7 @@ function bearerAuthenticator(services: Services, tokens: TokenService, origins: 
 }
 
 /** MCP tool calls count like REST calls: per account (key or OAuth), or per IP when anonymous. */
-function quotaMeter(services: Services, metrics: Metrics) {
-  const overrides = services.config.rateLimits;
+function quotaMeter(services: Services, metrics: Metrics, overrides: Config['rateLimits']) {
   return async (req: FastifyRequest, reply: FastifyReply, caller: McpCaller, calls: number): Promise<QuotaOutcome> => {
     const v = caller.viewer;
     const windows = planWindows(planPolicy(v.plan, overrides));
@@ -96,7 +96,7 @@ export const mcpPlugin = fp(
       mcpPort: () => portOf(own),
       onMcpListener: false,
     });
-    const meter = quotaMeter(services, app.metrics);
+    const meter = quotaMeter(services, app.metrics, config.rateLimits);
     const endpointDeps = (origins: Origins) => ({
       services,
       origins,

@@ -24,7 +24,7 @@ export function webLogin(services: Services, allowedOrigins: string[]): WebLogin
       const token = sessionToken(req.headers);
       const session = token ? await services.auth.verifySession(token) : null;
       if (!session) return null;
-      const user = await services.repos.users.findById(session.userId);
+      const user = await services.accounts.findById(session.userId);
       return user ? { id: user.id, email: user.email, plan: user.plan } : null;
     },
     loginUrl: (returnTo) => `${LOGIN_PATH}?${new URLSearchParams({ return_to: returnTo })}`,

@@ -133,6 +133,11 @@ export function accountsService(deps: {
       return users.list();
     },
 
+    /** The account behind a session or token, or null when it no longer exists. */
+    findById(userId: string) {
+      return users.findById(userId);
+    },
+
     async findByEmail(email: string): Promise<UserRow | null> {
       const u = await users.findByEmailWithPassword(normaliseEmail(email));
       return u ? { id: u.id, email: u.email, plan: u.plan, createdAt: u.createdAt } : null;
