@@ -1,4 +1,4 @@
-// Plan table (DESIGN.md §4). Figures for rate limits can be overridden through
+// Plan table (docs/access.md). Figures for rate limits can be overridden through
 // the RATE_LIMITS setting; everything else is fixed product policy.
 
 export const PLANS = ['anonymous', 'free', 'standard', 'pro', 'enterprise', 'vip'] as const;

@@ -1,7 +1,7 @@
 import type { StoredEvent } from '../domain/events.ts';
 import type { Incident } from '../domain/records.ts';
 
-// Wire format of the incident stream (DESIGN.md §6). JSON.stringify escapes line
+// Wire format of the incident stream (docs/stream.md). JSON.stringify escapes line
 // breaks, so every `data:` fits on one line.
 
 export const RETRY_MS = 5000;

@@ -7,7 +7,7 @@ import { presentedKey, sessionToken } from '../access/credentials.ts';
 import { hasAllowedOrigin, isOwnBrowserTraffic, isUnsafeMethod } from '../access/origin.ts';
 import { API_PREFIX } from '../paths.ts';
 
-// Authentication (DESIGN.md §4). Each route declares who may call it with
+// Authentication (docs/access.md). Each route declares who may call it with
 // `config.auth`; routes under the data API default to 'public', everything else
 // to 'none'. The hook is attached per route, so unauthenticated routes pay nothing.
 //

@@ -4,7 +4,7 @@ import type { Badge } from '../../domain/badges.ts';
 import { renderBadgeSvg } from '../badge-svg.ts';
 import { keylessErrorResponses, notModifiedResponse, PLAIN_TEXT_PATTERN, VendorSlug } from '../schemas/common.ts';
 
-// Status badges (docs/integrations.md, "Badges"; paths fixed by DESIGN.md §10):
+// Status badges (docs/integrations.md, "Badges"):
 //   /badges/{vendor}.svg, /badges/{vendor}.json (shields.io endpoint),
 //   /badges/{vendor}/{component}.svg and .json.
 // Outside the data API and without authentication: a badge in a README is fetched

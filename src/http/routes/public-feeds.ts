@@ -4,7 +4,7 @@ import { invalidParameter } from '../../domain/errors.ts';
 import { keylessErrorResponses, notModifiedResponse, SLUG_LIST_PATTERN, VendorSlug } from '../schemas/common.ts';
 import { FEEDS_PREFIX } from './feeds.ts';
 
-// Public vendor feeds (docs/integrations.md, "Public feeds"; paths fixed by DESIGN.md §10):
+// Public vendor feeds (docs/integrations.md, "Public feeds"):
 //   /api/v1/feeds/vendors/{vendor}.rss | .atom | .ics   one vendor
 //   /api/v1/feeds/vendors.rss | .atom | .ics?vendor=a,b  a list of vendors
 // Like badges: no authentication (feed readers and calendar apps send no key), each

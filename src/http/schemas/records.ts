@@ -11,7 +11,7 @@ import {
 import { BADGES } from '../../domain/stats.ts';
 import { DateTime, Nullable, StringEnum } from './common.ts';
 
-// Item records of the list envelope (DESIGN.md §3). Items accept additional properties.
+// Item records of the list envelope (docs/api.md "Envelope and records"). Items accept additional properties.
 const open = { additionalProperties: true };
 
 const RecordUpdateSchema = Type.Object({
