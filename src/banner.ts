@@ -12,13 +12,13 @@ export interface BannerFacts {
   demoLoginFile: string | null;
 }
 
-export function baseUrl(config: Config, port: number): string {
+function baseUrl(config: Config, port: number): string {
   if (config.publicUrl) return config.publicUrl.replace(/\/$/, '');
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${port}`;
 }
 
-export function storeLabel(config: Config): string {
+function storeLabel(config: Config): string {
   if (!config.databaseUrl) return `SQLite in ${config.dataDir}`;
   const u = new URL(config.databaseUrl);
   return `PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}`;

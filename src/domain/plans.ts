@@ -26,7 +26,7 @@ export const DEFAULT_PLAN_POLICIES: Record<Plan, PlanPolicy> = {
   vip: { perMinute: 120, perDay: 10000, windowDays: null, watchlistLimit: null, compliance: true, concurrentStreams: 100 },
 };
 
-export const PLAN_RANK: Record<Plan, number> = {
+const PLAN_RANK: Record<Plan, number> = {
   anonymous: 0,
   free: 1,
   standard: 2,

@@ -18,7 +18,7 @@ import type { StreamConnection } from './stream-connection.ts';
 // with its `id:`, and an announced event at or below `high` was already sent
 // (or covered by every client's snapshot or replay) and is dropped as a repeat.
 
-export interface HubLog {
+interface HubLog {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   debug(obj: object, msg: string): void;

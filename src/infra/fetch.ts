@@ -31,7 +31,7 @@ export class FetchError extends Error {
   }
 }
 
-export interface FetchOptions {
+interface FetchOptions {
   etag?: string | null;
   lastModified?: string | null;
   timeoutMs: number;
@@ -42,7 +42,7 @@ export interface FetchOptions {
   signal?: AbortSignal;
 }
 
-export type FetchResult =
+type FetchResult =
   | {
       notModified: false;
       status: number;

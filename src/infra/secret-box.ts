@@ -14,7 +14,7 @@ const PREFIX = 'sb1:';
 const KEY_HEX = /^[0-9a-fA-F]{64}$/;
 
 export const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
-export const isSealed = (v: string) => v.startsWith(PREFIX);
+const isSealed = (v: string) => v.startsWith(PREFIX);
 
 export function secretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
   if (current.length !== 32) throw new Error('the secrets key must be 32 bytes');
@@ -89,4 +89,3 @@ export function loadSecretBox(o: { key: string | null; previous: string[]; dataD
   return secretBox(Buffer.from(hex, 'hex'), previous);
 }
 
-export const isSecretsKey = (v: string) => KEY_HEX.test(v);

@@ -62,7 +62,7 @@ export class MemoryStreamSlots implements StreamSlots {
   }
 }
 
-export const SLOT_TTL_MS = 120_000;
+const SLOT_TTL_MS = 120_000;
 
 // KEYS[1] set; ARGV: now, expiry, member, cap, key ttl.
 const ACQUIRE = `

@@ -76,12 +76,12 @@ export interface IngestRuntime {
 
 const silentLog: Logger = { info() {}, warn() {}, error() {}, debug() {} };
 
-export function instanceId(): string {
+function instanceId(): string {
   return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
 /** A poll outcome as the metrics take it. */
-export const pollReporter = (metrics: Pick<Metrics, 'polled'>) => (o: PollOutcome) =>
+const pollReporter = (metrics: Pick<Metrics, 'polled'>) => (o: PollOutcome) =>
   metrics.polled({ source: o.sourceId, vendor: o.vendor, result: o.status, durationMs: o.durationMs });
 
 export function createIngestRuntime(d: {

@@ -16,16 +16,16 @@ import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 // (timeout, HTTP error, garbage, oversized body) is recorded on that source and
 // backs it off; it never holds up another source beyond its own slot.
 
-export interface ParseInput {
+interface ParseInput {
   vendor: string;
   url: string;
   body: Buffer;
   contentType?: string | null;
   now: Date;
 }
-export type ParseFn = (type: SourceType, input: ParseInput) => SourceSnapshot;
+type ParseFn = (type: SourceType, input: ParseInput) => SourceSnapshot;
 
-export interface SchedulerSettings {
+interface SchedulerSettings {
   /** Polls in flight at once, all hosts together. */
   concurrency: number;
   /** Polls in flight at once against one host (host:port). */
@@ -66,7 +66,7 @@ export interface SchedulerDeps {
   onPoll?: (outcome: PollOutcome) => void;
 }
 
-export type PollStatus = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
+type PollStatus = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
 
 export interface PollOutcome {
   sourceId: string;

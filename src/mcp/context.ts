@@ -4,7 +4,7 @@ import type { Services } from '../services/index.ts';
 import type { Viewer } from '../services/context.ts';
 
 /** How the caller of one MCP request authenticated. */
-export type McpAuth =
+type McpAuth =
   | { kind: 'anonymous' }
   | { kind: 'oauth'; clientId: string; scopes: string[]; expiresAt: number }
   | { kind: 'api_key'; keyId: string };
@@ -29,7 +29,7 @@ export interface ToolContext {
 export const HISTORY_SCOPE = 'history:read';
 export const SUPPORTED_SCOPES = [HISTORY_SCOPE] as const;
 
-export interface ToolResult<O extends ZodRawShape> {
+interface ToolResult<O extends ZodRawShape> {
   /** Human-readable answer (what an assistant quotes). */
   text: string;
   /** The same answer as data, matching the output schema. */

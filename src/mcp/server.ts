@@ -12,7 +12,7 @@ import { getVendorStatus, listVendors } from './tools/vendors.ts';
 // One McpServer per HTTP request (stateless Streamable HTTP): it carries the
 // caller of that request, so tools never look at HTTP themselves.
 
-export const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance];
+const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance];
 
 /** Tools that need a bearer token; calling one without gives HTTP 401 (see plugin). */
 export const PROTECTED_TOOLS: ReadonlySet<string> = new Set(TOOLS.filter((t) => t.requiresAuth).map((t) => t.name));
@@ -27,7 +27,7 @@ const INSTRUCTIONS =
 // per-request cost); one validator serves them all.
 const validator = new AjvJsonSchemaValidator();
 
-export async function runTool<I extends ZodRawShape, O extends ZodRawShape>(
+async function runTool<I extends ZodRawShape, O extends ZodRawShape>(
   tool: ToolDefinition<I, O>,
   args: unknown,
   ctx: ToolContext,

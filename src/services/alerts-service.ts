@@ -15,7 +15,7 @@ import { requireUserId } from './watchlist-service.ts';
 // Per-user use cases of alert delivery: the in-app notification list, the
 // delivery log, the test alert, and the personal RSS/Atom feed.
 
-export interface NotificationView {
+interface NotificationView {
   id: string;
   type: string;
   vendor: string;
@@ -32,7 +32,7 @@ export interface NotificationView {
   test: boolean;
 }
 
-export interface AttemptView {
+interface AttemptView {
   attempt: number;
   startedAt: string;
   statusCode: number | null;
@@ -122,7 +122,7 @@ function testIncident(now: Date) {
   };
 }
 
-export const FEED_ITEMS = 50;
+const FEED_ITEMS = 50;
 
 /**
  * What the use cases need of alert delivery, which runs outside services (src/alerts,
@@ -279,5 +279,3 @@ export function alertsService(d: {
     },
   };
 }
-
-export type AlertsService = ReturnType<typeof alertsService>;

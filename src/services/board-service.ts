@@ -87,5 +87,3 @@ export function boardService(d: { boards: BoardsRepository; watchlist: Watchlist
     },
   };
 }
-
-export type BoardService = ReturnType<typeof boardService>;

@@ -34,5 +34,3 @@ export function connectionsService(deps: { oauth: OAuthRepository; clock: Clock 
     },
   };
 }
-
-export type ConnectionsService = ReturnType<typeof connectionsService>;

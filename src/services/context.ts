@@ -1,7 +1,7 @@
 import type { Plan } from '../domain/plans.ts';
 
 /** How a caller proved who it is. */
-export type AuthKind = 'anonymous' | 'key' | 'session' | 'oauth';
+type AuthKind = 'anonymous' | 'key' | 'session' | 'oauth';
 
 /** Who is asking: services apply plan rules (data window, gates) from this. */
 export interface Viewer {

@@ -8,7 +8,7 @@ import type { DemoLoginVault } from '../infra/demo-login-file.ts';
 // once. Only demo mode makes it; the secret is kept where the demo keeps its data
 // (DATA_DIR, readable by its owner alone) because a key cannot be read back from its hash.
 
-export const DEMO_EMAIL = 'demo@example.com';
+const DEMO_EMAIL = 'demo@example.com';
 
 export interface DemoLogin {
   email: string;

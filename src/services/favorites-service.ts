@@ -26,7 +26,7 @@ export const MAX_FAVORITE_VENDORS = 500;
 export const DEFAULT_PER_VENDOR = 10;
 export const MAX_PER_VENDOR = 50;
 /** One window for the whole bundle unless `timePeriod` says otherwise (clamped to the plan). */
-export const DEFAULT_BUNDLE_PERIOD = '30d';
+const DEFAULT_BUNDLE_PERIOD = '30d';
 
 export interface FavoritesQuery {
   vendors: string[];
@@ -106,5 +106,3 @@ export function favoritesService(d: {
     },
   };
 }
-
-export type FavoritesService = ReturnType<typeof favoritesService>;

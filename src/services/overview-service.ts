@@ -1,4 +1,4 @@
-import { groupByVendor, IMPACT_RANK, type Impact, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
+import { groupByVendor, IMPACT_RANK, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
 import { isActiveMaintenance, isUpcomingMaintenance } from '../domain/maintenance-window.ts';
 import { observedUptimePercent } from '../domain/stats.ts';
@@ -53,7 +53,7 @@ export interface Overview {
 
 
 /** Worst first, then the most recent. */
-export const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
+const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
   IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
 
 

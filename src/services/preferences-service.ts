@@ -23,7 +23,7 @@ import { hashFeedToken, newEmailConfirmToken, newFeedToken, newWebhookSecret } f
 import { requireUserId } from './watchlist-service.ts';
 
 /** After a rotation the old webhook secret still signs (second signature) for this long. */
-export const WEBHOOK_SECRET_GRACE_MS = 24 * 3_600_000;
+const WEBHOOK_SECRET_GRACE_MS = 24 * 3_600_000;
 
 export interface PreferencesResult {
   preferences: PreferencesView;
@@ -32,9 +32,9 @@ export interface PreferencesResult {
 }
 
 /** How long an e-mail confirmation link works (docs/alerts.md "Proven addresses"). */
-export const EMAIL_CONFIRM_TTL_MS = 24 * 3_600_000;
+const EMAIL_CONFIRM_TTL_MS = 24 * 3_600_000;
 /** Path of the confirmation page the link opens (a form that confirms with one click). */
-export const EMAIL_CONFIRM_PATH = '/confirm-email';
+const EMAIL_CONFIRM_PATH = '/confirm-email';
 
 /** Sends the confirmation message through the e-mail channel's SMTP server; false when it could not. */
 export type ConfirmationMailer = (to: string, link: string, expiresAt: string) => Promise<boolean>;

@@ -21,9 +21,9 @@ import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts'
 
 export type FeedFormat = 'rss' | 'atom';
 /** Most items in one feed. */
-export const FEED_ITEMS = 50;
+const FEED_ITEMS = 50;
 /** Most maintenance windows in one calendar. */
-export const CALENDAR_EVENTS = 200;
+const CALENDAR_EVENTS = 200;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -138,5 +138,3 @@ export function publicFeedService(d: {
     },
   };
 }
-
-export type PublicFeedService = ReturnType<typeof publicFeedService>;

@@ -12,9 +12,9 @@ import { incidentView, nameOf } from '../domain/record-views.ts';
 // "Search"). Incidents are bounded by the viewer's plan window like every
 // incident list; results are capped (the page says how many matched in all).
 
-export const SEARCH_MAX_TEXT = 100;
-export const SEARCH_VENDOR_LIMIT = 20;
-export const SEARCH_INCIDENT_LIMIT = 50;
+const SEARCH_MAX_TEXT = 100;
+const SEARCH_VENDOR_LIMIT = 20;
+const SEARCH_INCIDENT_LIMIT = 50;
 const IMPACTS: readonly Impact[] = ['none', 'minor', 'major', 'critical'];
 
 export interface SearchQuery {
@@ -67,5 +67,3 @@ export function searchService(d: { catalog: CatalogService; search: SearchReposi
     },
   };
 }
-
-export type SearchService = ReturnType<typeof searchService>;

@@ -101,5 +101,3 @@ export function slackInstallService(d: {
     },
   };
 }
-
-export type SlackInstallService = ReturnType<typeof slackInstallService>;

@@ -12,7 +12,7 @@ import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { SourceHealthService } from './source-health-service.ts';
 
-export const DEFAULT_STATS_PERIOD = '30d';
+const DEFAULT_STATS_PERIOD = '30d';
 
 export interface AggregateStats {
   timePeriod: string;

@@ -61,5 +61,3 @@ export function streamService(d: { events: EventsRepository; records: RecordsSer
     },
   };
 }
-
-export type StreamService = ReturnType<typeof streamService>;

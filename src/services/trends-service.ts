@@ -10,8 +10,8 @@ import type { SourceHealthService } from './source-health-service.ts';
 // The figures behind the vendor page's charts (docs/statistics.md, "Trends"),
 // from two narrow queries (incident timings, components) and the observed span.
 
-export const TREND_WEEKS = 12;
-export const COMPONENT_UPTIME_DAYS = 90;
+const TREND_WEEKS = 12;
+const COMPONENT_UPTIME_DAYS = 90;
 
 export interface VendorTrends {
   weeks: WeekPoint[];
@@ -59,5 +59,3 @@ export function trendsService(d: {
     },
   };
 }
-
-export type TrendsService = ReturnType<typeof trendsService>;

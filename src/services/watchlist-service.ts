@@ -46,5 +46,3 @@ export function watchlistService(d: { catalog: CatalogService; watchlist: Watchl
     },
   };
 }
-
-export type WatchlistService = ReturnType<typeof watchlistService>;

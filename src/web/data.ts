@@ -6,11 +6,11 @@ import type { StatsColumn, VendorPageData } from './pages/vendor.ts';
 // Gathers what the vendor page shows from the services (the same use cases the
 // API calls), so the page and the API can never disagree.
 
-export const STATS_PERIODS = ['7d', '30d', '90d'] as const;
-export const PAST_PAGE_SIZE = 20;
+const STATS_PERIODS = ['7d', '30d', '90d'] as const;
+const PAST_PAGE_SIZE = 20;
 
 /** The cheapest plan whose history window covers `days`. */
-export function planForWindow(days: number): Plan | null {
+function planForWindow(days: number): Plan | null {
   return USER_PLANS.find((p) => {
     const w = DEFAULT_PLAN_POLICIES[p].windowDays;
     return w === null || w >= days;

@@ -1,6 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { emailMessage, escapeHtml } from '../../domain/alert-text.ts';
-import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
 
 // E-mail through the operator's SMTP server (SMTP_URL), one message per alert,

@@ -35,10 +35,10 @@ declare module 'fastify' {
   }
 }
 
-export const KEY_REQUIRED_MESSAGE =
+const KEY_REQUIRED_MESSAGE =
   'A valid API key is required: send it in the X-API-Key header or as Authorization: Bearer <key>';
 const USER_REQUIRED_MESSAGE = 'A valid API key or a logged-in web session is required';
-export const DIRECT_API_HINT =
+const DIRECT_API_HINT =
   'Create an account (POST /api/v1/auth/signup), create an API key in the account area (POST /api/v1/account/keys), then send it in the X-API-Key header or as Authorization: Bearer <key>.';
 
 export function authRuleOf(route: Pick<RouteOptions, 'url' | 'config'>): AuthRule {

@@ -12,7 +12,7 @@ import { keylessErrorResponses, notModifiedResponse, PLAIN_TEXT_PATTERN, VendorS
 // so a badge never counts toward a user's quota. Each request is counted against
 // the anonymous per-IP limits, and answers are cached like /vendor-status (30 s).
 
-export const BADGES_PREFIX = '/badges';
+const BADGES_PREFIX = '/badges';
 const CACHE_SECONDS = 30;
 
 const BadgeJson = Type.Object(

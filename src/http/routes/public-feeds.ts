@@ -11,9 +11,9 @@ import { FEEDS_PREFIX } from './feeds.ts';
 // request counted against the anonymous per-IP limits, cached 60 s like the lists,
 // readable cross-origin with CORS_ORIGINS.
 
-export const PUBLIC_FEEDS_PREFIX = `${FEEDS_PREFIX}/vendors`;
+const PUBLIC_FEEDS_PREFIX = `${FEEDS_PREFIX}/vendors`;
 /** Most vendors in one combined feed. */
-export const MAX_FEED_VENDORS = 50;
+const MAX_FEED_VENDORS = 50;
 
 const FORMATS = {
   rss: { type: 'application/rss+xml; charset=utf-8', media: 'application/rss+xml', doc: 'RSS 2.0 document', name: 'RSS 2.0' },

@@ -49,7 +49,7 @@ export interface FleetRates {
   update: number;
 }
 
-export const DEFAULT_RATES: FleetRates = {
+const DEFAULT_RATES: FleetRates = {
   newIncident: 0.015,
   advanceIncident: 0.4,
   newMaintenance: 0.006,

@@ -12,7 +12,7 @@ import { loginPage, sendErrorPage } from './pages.ts';
 // arrives from an MCP client without one logs in here first and comes back to
 // the authorization request; nothing else is reachable through `return_to`.
 
-export const LOGIN_PATH = '/oauth/login';
+const LOGIN_PATH = '/oauth/login';
 
 const safeReturn = (v: unknown): string | null =>
   typeof v === 'string' && v.startsWith(`${AUTHORIZE_PATH}?`) && v.length <= 8192 && !/[\r\n]/.test(v) ? v : null;

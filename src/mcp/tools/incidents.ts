@@ -2,7 +2,7 @@ import { nameOf } from '../../domain/record-views.ts';
 import { describeIndicator } from '../../domain/indicators.ts';
 import { z } from 'zod';
 import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
-import { IMPACT_RANK, IMPACTS, INCIDENT_STATUSES, type Impact } from '../../domain/records.ts';
+import { IMPACT_RANK, IMPACTS, INCIDENT_STATUSES } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
 import { freshness, incidentLine, plural, when } from './format.ts';
 import { DataFreshness, DataWindowOut, IncidentOut, IndicatorEnum, openRecords, VendorArg } from './schemas.ts';

@@ -13,7 +13,7 @@ import { checkNewPassword, MAX_PASSWORD_LENGTH } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { generateSessionToken, sha256hex } from './secrets.ts';
 
-export const SESSION_DAYS = 30;
+const SESSION_DAYS = 30;
 
 // Failed logins are throttled per account and per client address; signups per address.
 // An attempt is reserved (counted atomically, refused when the window is full) before
@@ -26,7 +26,7 @@ const SIGNUP_PER_IP: LimitWindow[] = [{ name: 'signup', limit: 10, windowSeconds
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function normaliseEmail(raw: string): string {
+function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (email.length > 254 || !EMAIL.test(email)) throw invalidParameter('email', 'is not a valid email address');
   return email;

@@ -65,5 +65,3 @@ export function keysService(deps: { apiKeys: ApiKeysRepository; auth: Authentica
     },
   };
 }
-
-export type KeysService = ReturnType<typeof keysService>;

@@ -40,7 +40,7 @@ export interface ChannelSecrets {
   slackBotToken: string | null;
 }
 
-export const emptyChannelSecrets = (): ChannelSecrets => ({
+const emptyChannelSecrets = (): ChannelSecrets => ({
   opsgenieApiKey: null,
   teamsWebhookUrl: null,
   googleChatWebhookUrl: null,
