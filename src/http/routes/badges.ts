@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Badge } from '../../domain/badges.ts';
 import { renderBadgeSvg } from '../badge-svg.ts';
@@ -39,7 +40,9 @@ const svgResponse = {
 };
 const jsonResponse = { 200: BadgeJson };
 
-export async function badgeRoutes(app: FastifyInstance) {
+export async function badgeRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const s = app.services.badges;
   const config = { cacheTtlSeconds: CACHE_SECONDS, rateLimit: true, cors: true };
 
@@ -49,7 +52,7 @@ export async function badgeRoutes(app: FastifyInstance) {
   for (const format of ['svg', 'json'] as const) {
     const response = { ...(format === 'svg' ? svgResponse : jsonResponse), ...keylessErrorResponses, ...notModifiedResponse };
     const Format = format.toUpperCase();
-    app.get<{ Params: { vendor: string } }>(
+    app.get(
       `${BADGES_PREFIX}/:vendor.${format}`,
       {
         schema: {
@@ -69,7 +72,7 @@ export async function badgeRoutes(app: FastifyInstance) {
         return reply.type('image/svg+xml; charset=utf-8').send(svg(b));
       },
     );
-    app.get<{ Params: { vendor: string; component: string } }>(
+    app.get(
       `${BADGES_PREFIX}/:vendor/:component.${format}`,
       {
         schema: {

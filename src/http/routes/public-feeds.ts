@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { invalidParameter } from '../../domain/errors.ts';
 import { keylessErrorResponses, notModifiedResponse, SLUG_LIST_PATTERN, VendorSlug } from '../schemas/common.ts';
@@ -28,7 +29,9 @@ const WHAT: Record<Format, string> = {
   ics: 'Maintenance windows as VEVENTs (UTC; UID stable across refreshes): the last 7 days, current and upcoming.',
 };
 
-export async function publicFeedRoutes(app: FastifyInstance) {
+export async function publicFeedRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const s = app.services.publicFeeds;
   const config = { cacheTtlSeconds: 60, rateLimit: true, cors: true };
 
@@ -44,7 +47,7 @@ export async function publicFeedRoutes(app: FastifyInstance) {
     };
     const Name = format === 'ics' ? 'Calendar' : format === 'rss' ? 'Rss' : 'Atom';
 
-    app.get<{ Params: { vendor: string } }>(
+    app.get(
       `${PUBLIC_FEEDS_PREFIX}/:vendor.${format}`,
       {
         schema: {
@@ -64,7 +67,7 @@ export async function publicFeedRoutes(app: FastifyInstance) {
       },
     );
 
-    app.get<{ Querystring: { vendor: string } }>(
+    app.get(
       `${PUBLIC_FEEDS_PREFIX}.${format}`,
       {
         schema: {
