@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses } from '../schemas/common.ts';
 
@@ -15,8 +16,10 @@ function origin(app: FastifyInstance, req: FastifyRequest): string {
   return app.config.publicUrl ?? `${req.protocol}://${req.host}`;
 }
 
-export async function feedRoutes(app: FastifyInstance) {
-  app.get<{ Params: { file: string } }>(
+export async function feedRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
     `${FEEDS_PREFIX}/:file`,
     {
       schema: {
