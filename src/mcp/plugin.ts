@@ -7,7 +7,7 @@ import { planPolicy } from '../domain/plans.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders, errorsPlugin, httpMetricsPlugin, requestHygienePlugin, requestIdFor, fastifyTrustProxy } from '../http/index.ts';
 import { planWindows, requestSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
-import type { Services } from '../services/index.ts';
+import type { UseCases } from '../services/index.ts';
 import type { McpCaller, QuotaOutcome } from './context.ts';
 import { type BearerResult, mcpEndpoint } from './endpoint.ts';
 import { loginRoutes, webLogin } from './oauth/login.ts';
@@ -38,7 +38,7 @@ const portOf = (app: FastifyInstance | null): number | null => {
   return a && typeof a === 'object' ? a.port : null;
 };
 
-function bearerAuthenticator(services: Services, tokens: TokenService, origins: Origins) {
+function bearerAuthenticator(services: UseCases, tokens: TokenService, origins: Origins) {
   return async (token: string, req: FastifyRequest): Promise<BearerResult> => {
     if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
       const t = await tokens.verifyAccess(token);
@@ -67,7 +67,7 @@ function bearerAuthenticator(services: Services, tokens: TokenService, origins: 
 }
 
 /** MCP tool calls count like REST calls: per account (key or OAuth), or per IP when anonymous. */
-function quotaMeter(services: Services, metrics: Metrics, overrides: Config['rateLimits']) {
+function quotaMeter(services: UseCases, metrics: Metrics, overrides: Config['rateLimits']) {
   return async (req: FastifyRequest, reply: FastifyReply, caller: McpCaller, calls: number): Promise<QuotaOutcome> => {
     const v = caller.viewer;
     const windows = planWindows(planPolicy(v.plan, overrides));

@@ -150,3 +150,10 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * What adapters (MCP tools, CLI commands, web pages) are handed: the use cases, without
+ * the wiring only the composition root uses (repositories, store, configuration, bus;
+ * docs/architecture.md).
+ */
+export type UseCases = Omit<Services, 'repos' | 'store' | 'config' | 'bus'>;
