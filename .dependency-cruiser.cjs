@@ -1,5 +1,5 @@
 // The import rules of src/ (docs/architecture.md, "What each folder may import"),
-// checked by test/unit/architecture.test.ts inside `npm test`. There is no list of
+// checked by test/system/architecture.test.ts inside `npm test`. There is no list of
 // exceptions: an edge that breaks a rule is fixed in the code, not allowed here.
 
 /** The adapters: each owns its folder and reaches another only through that one's index.ts. */

@@ -1,3 +1,4 @@
+// @store-independent: reads the sources only, with the dependency-cruiser CLI in a child process
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
