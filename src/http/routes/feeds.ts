@@ -10,6 +10,7 @@ import { errorResponses } from '../schemas/common.ts';
 // (outside the data API): feed polling never counts toward the REST quota.
 
 export const FEEDS_PREFIX = '/api/v1/feeds';
+const FORMATS = ['rss', 'atom', 'ics'] as const;
 const FILE = /^([A-Za-z0-9_-]{20,100})\.(rss|atom|ics)$/;
 
 function origin(app: FastifyInstance, req: FastifyRequest): string {
@@ -50,7 +51,8 @@ export async function feedRoutes(fastify: FastifyInstance) {
       const notFound = () =>
         reply.code(404).send({ success: false, error: 'not_found', message: 'No such feed', requestId: req.id });
       if (!m) return notFound();
-      const [, token, format] = m as unknown as [string, string, 'rss' | 'atom' | 'ics'];
+      const token = m[1]!;
+      const format = FORMATS.find((f) => f === m[2])!;
       if (format === 'ics') {
         const calendar = await app.services.publicFeeds.watchlistCalendar(token);
         if (calendar === null) return notFound();
