@@ -46,7 +46,7 @@ import {
 import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './ingest/runtime.ts';
 import type { Simulator } from './ingest/simulator/index.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
-import { createServices, type Services } from './services/index.ts';
+import { createRepositories, createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { slackRoutes } from './http/routes/slack.ts';
@@ -150,19 +150,23 @@ export const appPlugin = fp(
       (events) => metrics.eventsPublished(events),
     );
     app.addHook('onClose', async () => bus.close());
-    let alerts: AlertRuntime | null = null;
     const secretBox = loadSecretBox({
       key: config.secretsKey,
       previous: config.secretsKeyPrevious,
       dataDir: config.dataDir,
       warn: (msg) => app.log.warn(msg),
     });
+    // Repositories first: alert delivery and the services share them, and the services get
+    // the delivery runtime as a finished object (docs/architecture.md).
+    const repos = createRepositories(store, secretBox);
+    const alerts = createAlertRuntime({ config, clock, repos, bus, log: app.log.child({ component: 'alerts' }), metrics });
     const services = createServices(store, config, clock, {
       secretBox,
+      repos,
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
-      alerts: () => alerts,
+      alerts,
       slackOAuth:
         config.slackClientId && config.slackClientSecret
           ? slackOAuth({
@@ -174,7 +178,6 @@ export const appPlugin = fp(
             })
           : null,
     });
-    alerts = createAlertRuntime({ config, clock, repos: services.repos, bus: services.bus, log: app.log.child({ component: 'alerts' }), metrics });
     app.decorate('alerts', alerts);
     // Sends in flight finish and their results are written before the store closes.
     app.addHook('onClose', async () => alerts.stop());

@@ -59,13 +59,15 @@ export interface ServiceInfra {
   secretBox?: SecretBox;
   /** Slack's OAuth client for the "Add to Slack" install; none = the install answers unavailable. */
   slackOAuth?: SlackOAuth | null;
-  /** Alert delivery (channels, worker); built by the app after the services. */
-  alerts?: () => AlertDelivery | null;
+  /** Repositories already built over this store (the app shares them with alert delivery). */
+  repos?: Repositories;
+  /** Alert delivery (channels, worker), built by the app before the services; none here = unavailable. */
+  alerts?: AlertDelivery | null;
 }
 
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
   const box = infra.secretBox ?? loadSecretBox({ key: config.secretsKey, previous: config.secretsKeyPrevious, dataDir: config.dataDir });
-  const repos = createRepositories(store, box);
+  const repos = infra.repos ?? createRepositories(store, box);
   const bus = infra.bus ?? memoryEventBus();
   const limiter = infra.limiter ?? new MemoryRateLimiter(() => clock.now().getTime());
   const auth = authenticator({
@@ -84,7 +86,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     ...base,
     allowPrivate: config.outboundAllowPrivate,
     publicUrl: config.publicUrl,
-    mailer: () => infra.alerts?.()?.confirmationMailer ?? null,
+    mailer: () => infra.alerts?.confirmationMailer ?? null,
   });
   const stats = statsService(base);
   const records = recordsService(base);
@@ -115,7 +117,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       preferences,
       clock,
       runtime: () => {
-        const r = infra.alerts?.();
+        const r = infra.alerts;
         if (!r) throw new DomainError('unavailable', 'Alert delivery is not running in this process');
         return r;
       },
