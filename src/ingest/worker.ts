@@ -3,7 +3,7 @@ import type { Config } from '../infra/config.ts';
 import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics, PollObservation } from '../domain/metrics.ts';
 import { systemClock } from '../domain/clock.ts';
-import { createServices } from '../services/index.ts';
+import { createIngestService } from '../services/index.ts';
 import { openStore } from '../store/db.ts';
 import { createIngestRuntime } from './runtime.ts';
 import type { Logger } from './scheduler.ts';
@@ -46,8 +46,7 @@ const metrics: Pick<Metrics, 'polled'> = {
 };
 
 const store = openStore(config);
-const services = createServices(store, config, systemClock, { bus });
-const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus, simulator: null, log, worker: false, metrics });
+const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: createIngestService(store, config, systemClock, bus), bus, simulator: null, log, worker: false, metrics });
 
 port.on('message', (m: WorkerCommand) => {
   if (typeof m === 'object' && m.cmd === 'round') {

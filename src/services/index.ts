@@ -65,6 +65,12 @@ export interface ServiceInfra {
   alerts?: AlertDelivery | null;
 }
 
+/** The ingest use case alone: all the polling worker thread needs (src/ingest/worker.ts). */
+export function createIngestService(store: Store, config: Config, clock: Clock, bus: EventBus) {
+  // Demo data says so on every record, not only in the list envelope.
+  return ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined });
+}
+
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
   const box = infra.secretBox ?? loadSecretBox({ key: config.secretsKey, previous: config.secretsKeyPrevious, dataDir: config.dataDir });
   const repos = infra.repos ?? createRepositories(store, box);
@@ -108,8 +114,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
     bus,
-    // Demo data says so on every record, not only in the list envelope.
-    ingest: ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined }),
+    ingest: createIngestService(store, config, clock, bus),
     watchlist: watchlistService(base),
     preferences,
     alerts: alertsService({
