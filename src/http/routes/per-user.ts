@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { FavoriteSection } from '../../services/favorites-service.ts';
 import { errorResponses } from '../schemas/common.ts';
 import {
   FavoritesBody,
