@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp, API_PREFIX } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/infra/config.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
 import { openStore } from '../src/store/db.ts';
 import { reportFigures } from './lib/report.ts';

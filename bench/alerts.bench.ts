@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/infra/config.ts';
 import { newWebhookSecret } from '../src/services/secrets.ts';
 import { reportFigures } from './lib/report.ts';
 

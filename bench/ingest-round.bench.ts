@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { API_PREFIX, buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/infra/config.ts';
 import type { CatalogVendor, SourceType } from '../src/domain/records.ts';
 import type { RoundReport } from '../src/ingest/scheduler.ts';
 import { reportFigures } from './lib/report.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { API_PREFIX, buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/infra/config.ts';
 import { tokenService } from '../src/mcp/oauth/token-service.ts';
 import { openStore } from '../src/store/db.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { API_PREFIX, buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/infra/config.ts';
 import { openStore } from '../src/store/db.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../src/store/repositories/maintenances-repository.ts';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../src/ingest/simulator/index.ts';
 import { readCatalog } from '../src/services/catalog-loader.ts';
-import { systemClock } from '../src/services/context.ts';
+import { systemClock } from '../src/domain/clock.ts';
 import { reportFigures } from './lib/report.ts';
 
 // 10,000 concurrent stream clients on one server instance (its own process), the

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/infra/config.ts';
 import { createRepositories } from '../src/services/index.ts';
 import { openStore } from '../src/store/db.ts';
 import { reportFigures } from './lib/report.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/infra/config.ts';
 
 /** The generated OpenAPI document of an app built in-process (SQLite in a temporary directory, no ingestion). */
 export async function buildOpenApiDocument(): Promise<Record<string, unknown>> {

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from './config.ts';
+import type { Config } from './infra/config.ts';
 import { envelope } from './http/envelope.ts';
 import { finiteNumbers } from './http/finite-numbers.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './http/plugins/errors.ts';
@@ -45,8 +45,8 @@ import {
 } from './http/schemas/records.ts';
 import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './ingest/runtime.ts';
 import type { Simulator } from './ingest/simulator/index.ts';
-import { type Clock, systemClock } from './services/context.ts';
-import { createServices, type Services } from './services/index.ts';
+import { type Clock, systemClock } from './domain/clock.ts';
+import { createRepositories, createServices, type Services } from './services/index.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { slackRoutes } from './http/routes/slack.ts';
@@ -55,13 +55,14 @@ import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
 import { ReadinessProblem } from './http/readiness.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
+import { slackOAuth } from './alerts/slack-oauth.ts';
 import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { badgeRoutes } from './http/routes/badges.ts';
 import { publicFeedRoutes } from './http/routes/public-feeds.ts';
 import type { StreamSlots } from './infra/stream-slots.ts';
-import { countedBus, memoryEventBus } from './events/bus.ts';
-import { redisEventBus } from './events/redis-bus.ts';
+import { countedBus, memoryEventBus } from './infra/event-bus.ts';
+import { redisEventBus } from './infra/redis-event-bus.ts';
 import { StreamHub } from './events/stream-hub.ts';
 import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
@@ -149,21 +150,34 @@ export const appPlugin = fp(
       (events) => metrics.eventsPublished(events),
     );
     app.addHook('onClose', async () => bus.close());
-    let alerts: AlertRuntime | null = null;
     const secretBox = loadSecretBox({
       key: config.secretsKey,
       previous: config.secretsKeyPrevious,
       dataDir: config.dataDir,
       warn: (msg) => app.log.warn(msg),
     });
+    // Repositories first: alert delivery and the services share them, and the services get
+    // the delivery runtime as a finished object (docs/architecture.md).
+    const repos = createRepositories(store, secretBox);
+    const alerts = createAlertRuntime({ config, clock, repos, bus, log: app.log.child({ component: 'alerts' }), metrics });
     const services = createServices(store, config, clock, {
       secretBox,
+      repos,
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
-      alerts: () => alerts,
+      alerts,
+      slackOAuth:
+        config.slackClientId && config.slackClientSecret
+          ? slackOAuth({
+              clientId: config.slackClientId,
+              clientSecret: config.slackClientSecret,
+              authorizeUrl: config.slackOAuthUrl,
+              apiUrl: config.slackApiUrl,
+              timeoutMs: config.deliveryTimeoutMs,
+            })
+          : null,
     });
-    alerts = createAlertRuntime({ config, clock, repos: services.repos, bus: services.bus, log: app.log.child({ component: 'alerts' }), metrics });
     app.decorate('alerts', alerts);
     // Sends in flight finish and their results are written before the store closes.
     app.addHook('onClose', async () => alerts.stop());
@@ -214,8 +228,7 @@ export const appPlugin = fp(
     }
     app.decorate('readinessChecks', checks);
     app.decorate('envelope', async function <T>(items: T[], extra = {}) {
-      const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
-      return envelope({ source: config.demo ? 'demo' : 'live', now: clock.now(), lastUpdated }, items, extra);
+      return envelope(await services.freshness.current(), items, extra);
     });
 
     for (const schema of [

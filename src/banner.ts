@@ -1,4 +1,4 @@
-import type { Config } from './config.ts';
+import type { Config } from './infra/config.ts';
 import type { DemoLogin } from './services/demo-login.ts';
 
 // The start-up banner (docs/operations.md "Start-up banner"): where to go, what runs
@@ -12,13 +12,13 @@ export interface BannerFacts {
   demoLoginFile: string | null;
 }
 
-export function baseUrl(config: Config, port: number): string {
+function baseUrl(config: Config, port: number): string {
   if (config.publicUrl) return config.publicUrl.replace(/\/$/, '');
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
   return `http://${host}:${port}`;
 }
 
-export function storeLabel(config: Config): string {
+function storeLabel(config: Config): string {
   if (!config.databaseUrl) return `SQLite in ${config.dataDir}`;
   const u = new URL(config.databaseUrl);
   return `PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}${config.databaseSchema ? ` (schema ${config.databaseSchema})` : ''}`;

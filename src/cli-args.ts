@@ -1,4 +1,4 @@
-import { ConfigError, parseRoles, ROLES, type Role } from './config.ts';
+import { ConfigError, parseRoles, ROLES, type Role } from './infra/config.ts';
 
 // Command-line flags of the server process (`npm start -- --role api`). A flag
 // overrides the environment variable of the same setting; mistakes stop start-up

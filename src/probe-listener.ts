@@ -7,7 +7,7 @@ import { requestIdFor } from './http/request-id.ts';
 // API, but orchestrators still probe it and scrape it. This listener answers the
 // operational routes through the app (same handlers, same answers) and 404s the rest.
 
-export const OPERATIONAL_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+const OPERATIONAL_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 
 export interface ProbeListener {
   port: number;

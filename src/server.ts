@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { bannerLines } from './banner.ts';
 import { HELP, parseServerArgs } from './cli-args.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './infra/config.ts';
 import { demoLoginFile } from './infra/demo-login-file.ts';
 import { logOutput, wantsPrettyLogs } from './infra/log-output.ts';
 import { listenForProbes, type ProbeListener } from './probe-listener.ts';

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { newDeliveryId } from '../domain/deliveries.ts';
 import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
 import type { StoredEvent } from '../domain/events.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import type { Impact } from '../domain/records.ts';
-import type { Clock } from '../services/context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
@@ -35,8 +35,6 @@ export interface DispatcherDeps {
   /** Alerts per user and push channel per window; beyond it one summary (src/alerts/flood-cap.ts). */
   floodCap?: FloodCap;
 }
-
-export const newDeliveryId = () => `dlv_${randomUUID().replace(/-/g, '')}`;
 
 const IMPACT_OF = (payload: unknown): Impact => {
   const v = (payload as { impact?: unknown })?.impact;

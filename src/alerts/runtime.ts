@@ -1,8 +1,8 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import type { ChannelAvailability } from '../domain/alerts.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
-import type { Clock } from '../services/context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { Repositories } from '../services/index.ts';
 import type { ConfirmationMailer } from '../services/preferences-service.ts';
 import { emailChannel } from './channels/email.ts';
@@ -13,7 +13,7 @@ import { teamsChannel } from './channels/teams.ts';
 import { googleChatChannel } from './channels/google-chat.ts';
 import { OPSGENIE_ALERTS_PATH, OPSGENIE_BASE, opsgenieChannel } from './channels/opsgenie.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
-import { guardedAgent } from './ssrf-guard.ts';
+import { guardedAgent } from '../infra/ssrf-guard.ts';
 import { createDeliveryWorker, type DeliveryWorker, type PushChannels } from './worker.ts';
 
 // Alert delivery wired from configuration: channels (SMTP and Slack only when

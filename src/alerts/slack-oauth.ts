@@ -4,24 +4,10 @@
 // uninstall (`auth.revoke`). Slack answers failures as HTTP 200 with
 // `{"ok": false, "error": …}`.
 
+import { type SlackInstall, type SlackOAuth, SlackOAuthError } from '../domain/slack-install.ts';
+
 /** Bot scopes: post (also in public channels without joining), open DMs, find members by e-mail. */
 export const SLACK_BOT_SCOPES = ['chat:write', 'chat:write.public', 'im:write', 'users:read', 'users:read.email'];
-
-export interface SlackInstall {
-  accessToken: string;
-  botUserId: string | null;
-  teamId: string | null;
-  teamName: string | null;
-  /** The member who installed the app: DMs go to them. */
-  userId: string | null;
-}
-
-export class SlackOAuthError extends Error {
-  constructor(readonly code: string) {
-    super(`Slack answered ${code}`);
-    this.name = 'SlackOAuthError';
-  }
-}
 
 export interface SlackOAuthOptions {
   clientId: string;
@@ -33,7 +19,7 @@ export interface SlackOAuthOptions {
   timeoutMs: number;
 }
 
-export function slackOAuth(o: SlackOAuthOptions) {
+export function slackOAuth(o: SlackOAuthOptions): SlackOAuth {
   async function call(method: string, form: Record<string, string>, auth: string): Promise<Record<string, any>> {
     const res = await fetch(`${o.apiUrl}${method}`, {
       method: 'POST',
@@ -81,5 +67,3 @@ export function slackOAuth(o: SlackOAuthOptions) {
     },
   };
 }
-
-export type SlackOAuth = ReturnType<typeof slackOAuth>;

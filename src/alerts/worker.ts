@@ -1,9 +1,10 @@
+import { leaseMs } from '../domain/deliveries.ts';
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { MAX_ATTEMPTS, nextRetryDelay, type PushChannel } from '../domain/alerts.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
 import type { Metrics } from '../domain/metrics.ts';
-import type { Clock } from '../services/context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { Completion, DeliveriesRepository, Delivery } from '../store/repositories/deliveries-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { Channel, SendOutcome, Target } from './channels/channel.ts';
@@ -74,9 +75,6 @@ export function withinShare<T extends { receiver: string | null }>(rows: T[], bu
   }
   return { send, giveBack };
 }
-
-/** The lease of a claimed row: longer than any send can take, so a live worker never loses it. */
-export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + 1_000;
 
 /** Secrets the webhook signs with: the current one, plus the previous during its grace period. */
 function signingSecrets(s: PreferencesState, now: Date): string[] {

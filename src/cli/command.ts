@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { type Config, loadConfig } from '../config.ts';
+import { type Config, loadConfig } from '../infra/config.ts';
 import { openStore, type Store } from '../store/db.ts';
 
 // What every CLI command shares: its contract, argument parsing that reports

@@ -2,7 +2,7 @@ import '../runtime.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../infra/config.ts';
 import type { Command } from './command.ts';
 
 // Operator CLI: `npm run cli -- <command> [options]`. Each command is a module in

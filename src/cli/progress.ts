@@ -1,4 +1,4 @@
-import type { PollOutcome } from '../ingest/scheduler.ts';
+import type { PollOutcome } from '../ingest/index.ts';
 
 // Per-source report of a polling round: plain lines when the output is not a
 // terminal (logs, pipes, tests), plus a progress bar on stderr when it is.

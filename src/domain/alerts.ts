@@ -7,7 +7,6 @@ import { IMPACTS, type Impact } from './records.ts';
 
 export const ALERT_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie', 'in_app', 'rss'] as const;
 export type AlertChannel = (typeof ALERT_CHANNELS)[number];
-export const isAlertChannel = (v: string): v is AlertChannel => (ALERT_CHANNELS as readonly string[]).includes(v);
 
 /** Channels whose alerts are sent somewhere (retried, listed in /notification-deliveries). */
 export const PUSH_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie'] as const satisfies readonly AlertChannel[];
@@ -59,7 +58,7 @@ const PAGERDUTY_TYPES: readonly EventType[] = [
 const impactRank = (i: Impact) => IMPACTS.indexOf(i);
 
 /** Whether the user's content filters and mutes let the event through (all channels). */
-export function passesFilters(event: AlertEvent, settings: StoredPreferences): boolean {
+function passesFilters(event: AlertEvent, settings: StoredPreferences): boolean {
   if (settings.muted_vendors.includes(event.vendor)) return false;
   const f = settings.content_filters;
   if (!f.event_types.includes(event.type)) return false;
@@ -110,7 +109,7 @@ export function channelsFor(event: AlertEvent, r: RecipientState, available: Cha
 export const RETRY_DELAYS_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** A Retry-After longer than this is capped (a receiver cannot park a delivery for days). */
-export const MAX_RETRY_AFTER_MS = 86_400_000;
+const MAX_RETRY_AFTER_MS = 86_400_000;
 
 /**
  * When to try again after failed attempt number `attempt` (1-based), or null

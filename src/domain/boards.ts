@@ -7,7 +7,7 @@ export const MAX_BOARDS_PER_USER = 20;
 export const DEFAULT_BOARD_TITLE = 'Our vendors';
 export const MAX_FRAME_ANCESTORS = 20;
 /** Embeddable anywhere unless the owner lists the sites that may frame it. */
-export const DEFAULT_FRAME_ANCESTORS: readonly string[] = ['*'];
+const DEFAULT_FRAME_ANCESTORS: readonly string[] = ['*'];
 
 /**
  * A CSP source expression for frame-ancestors: `*`, `'self'`, `'none'`, or a scheme

@@ -7,7 +7,7 @@ import type { Incident, Maintenance } from './records.ts';
 export const INCIDENT_EVENT_TYPES = ['incident.created', 'incident.updated', 'incident.resolved'] as const;
 export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
 
-export const MAINTENANCE_EVENT_TYPES = [
+const MAINTENANCE_EVENT_TYPES = [
   'maintenance.scheduled',
   'maintenance.started',
   'maintenance.completed',
@@ -15,11 +15,11 @@ export const MAINTENANCE_EVENT_TYPES = [
 ] as const;
 export type MaintenanceEventType = (typeof MAINTENANCE_EVENT_TYPES)[number];
 
-export const EVENT_TYPES = [...INCIDENT_EVENT_TYPES, ...MAINTENANCE_EVENT_TYPES] as const;
+const EVENT_TYPES = [...INCIDENT_EVENT_TYPES, ...MAINTENANCE_EVENT_TYPES] as const;
 export type EventType = IncidentEventType | MaintenanceEventType;
 
 /** How people read an event type: alert headlines and the preference editor. */
-export const EVENT_LABELS: Record<EventType, string> = {
+const EVENT_LABELS: Record<EventType, string> = {
   'incident.created': 'New incident',
   'incident.updated': 'Incident updated',
   'incident.resolved': 'Incident resolved',

@@ -5,12 +5,12 @@ import type { MaintenanceRecord } from './records.ts';
 
 const HOUR = 3_600_000;
 /** A window may overrun its announced end; past this it is not shown as active any more. */
-export const MAINTENANCE_OVERRUN_MS = 24 * HOUR;
+const MAINTENANCE_OVERRUN_MS = 24 * HOUR;
 /** A window announced without an end is not shown as active this long after its start. */
-export const MAINTENANCE_OPEN_END_MS = 7 * 24 * HOUR;
+const MAINTENANCE_OPEN_END_MS = 7 * 24 * HOUR;
 
 /** Long over: announced end (or start, without an end) far enough in the past. */
-export function longOver(m: MaintenanceRecord, now: Date): boolean {
+function longOver(m: MaintenanceRecord, now: Date): boolean {
   const end = m.scheduledUntil ? Date.parse(m.scheduledUntil) + MAINTENANCE_OVERRUN_MS : Date.parse(m.scheduledFor) + MAINTENANCE_OPEN_END_MS;
   return end < now.getTime();
 }

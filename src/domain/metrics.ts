@@ -4,13 +4,13 @@
 // ingestion worker thread can forward the same calls to the main thread.
 
 /** How one poll of a source ended (the scheduler's PollStatus). */
-export type PollResult = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
+type PollResult = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
 
 /** How a cached route's request was answered: from an entry, by computing it, or without the cache. */
-export type CacheResult = 'hit' | 'coalesced' | 'miss' | 'bypass';
+type CacheResult = 'hit' | 'coalesced' | 'miss' | 'bypass';
 
 /** Where a cache hit was answered: at the HTTP server before Fastify (hot path), or inside Fastify. */
-export type CacheLayer = 'server' | 'app';
+type CacheLayer = 'server' | 'app';
 
 /** What ran out: a plan window, or the plan's concurrent streams. */
 export type RefusalKind = 'minute' | 'day' | 'streams';
@@ -34,19 +34,6 @@ export interface Metrics {
   delivered(channel: string, lagSeconds: number): void;
   eventsPublished(events: readonly { type: string }[]): void;
 }
-
-const nothing = () => {};
-
-/** For code run without a registry (CLI, tools, tests of parts). */
-export const noMetrics: Metrics = {
-  httpRequest: nothing,
-  cache: nothing,
-  rateLimited: nothing,
-  polled: nothing,
-  deliveryAttempt: nothing,
-  delivered: nothing,
-  eventsPublished: nothing,
-};
 
 /** The route label of a request that matched no route (bounded, unlike its URL). */
 export const UNMATCHED_ROUTE = 'unmatched';

@@ -1,4 +1,4 @@
-// Plan table (DESIGN.md §4). Figures for rate limits can be overridden through
+// Plan table (docs/access.md). Figures for rate limits can be overridden through
 // the RATE_LIMITS setting; everything else is fixed product policy.
 
 export const PLANS = ['anonymous', 'free', 'standard', 'pro', 'enterprise', 'vip'] as const;
@@ -26,7 +26,7 @@ export const DEFAULT_PLAN_POLICIES: Record<Plan, PlanPolicy> = {
   vip: { perMinute: 120, perDay: 10000, windowDays: null, watchlistLimit: null, compliance: true, concurrentStreams: 100 },
 };
 
-export const PLAN_RANK: Record<Plan, number> = {
+const PLAN_RANK: Record<Plan, number> = {
   anonymous: 0,
   free: 1,
   standard: 2,

@@ -2,7 +2,7 @@ import { DomainError } from './errors.ts';
 import { webhookUrlProblem } from './outbound-url.ts';
 import { IMPACTS, type Impact } from './records.ts';
 
-// Notification preferences (DESIGN.md §7). Keys are snake_case. The stored
+// Notification preferences (docs/per-user.md). Keys are snake_case. The stored
 // document holds only non-secret settings; secrets (webhook signing secret,
 // PagerDuty routing key, RSS feed token) are kept apart and only ever shown
 // masked, except once in the response that generated them.

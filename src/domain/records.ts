@@ -1,4 +1,4 @@
-// Normalised records shared by every layer. Shapes follow DESIGN.md §3; all
+// Normalised records shared by every layer. Shapes follow docs/api.md "Envelope and records"; all
 // timestamps are ISO-8601 UTC strings, ids are `<vendor>:<upstream id>`.
 
 export const INCIDENT_STATUSES = ['investigating', 'monitoring', 'resolved'] as const;

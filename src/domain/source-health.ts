@@ -4,9 +4,9 @@ import type { SourceHealth } from './records.ts';
 // (docs/operations.md "Source health", docs/statistics.md "Observation window").
 
 /** A failing source turns stale after this many of its poll intervals… */
-export const STALE_AFTER_INTERVALS = 3;
+const STALE_AFTER_INTERVALS = 3;
 /** …and never sooner than this (a 10 s demo interval must not flap). */
-export const STALE_AFTER_MIN_MS = 15 * 60_000;
+const STALE_AFTER_MIN_MS = 15 * 60_000;
 
 /** What the store keeps about one source that health and observation need. */
 export interface SourcePollState {

@@ -58,7 +58,7 @@ function unionLength(intervals: Interval[]): number {
 /** What uptime reads of an incident (the trends pass narrow rows). */
 export type Timed = Pick<IncidentRecord, 'impact' | 'startedAt' | 'resolvedAt'>;
 
-export function uptimePercent(incidents: Timed[], since: Date, now: Date): number {
+function uptimePercent(incidents: Timed[], since: Date, now: Date): number {
   const from = since.getTime();
   const to = now.getTime();
   const windowMs = to - from;
@@ -85,7 +85,7 @@ export function observedUptimePercent(incidents: Timed[], since: Date, now: Date
   return uptimePercent(incidents, new Date(from), new Date(to));
 }
 
-export function badgeFor(uptime: number | null, byImpact: Record<Impact, number>): Badge {
+function badgeFor(uptime: number | null, byImpact: Record<Impact, number>): Badge {
   if (uptime === null) return 'unknown';
   if (uptime >= 99.95 && byImpact.critical === 0) return 'excellent';
   if (uptime >= 99.5) return 'good';

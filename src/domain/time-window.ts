@@ -2,7 +2,6 @@ import { invalidParameter } from './errors.ts';
 
 // `timePeriod` is a number followed by a unit: `d` (days) or `h` (hours), e.g. 7d, 30d, 90d, 24h.
 const TIME_PERIOD = /^([1-9][0-9]{0,4})([dh])$/;
-export const TIME_PERIOD_PATTERN = '^[1-9][0-9]{0,4}[dh]$';
 const MAX_HOURS = 24 * 3650;
 
 export interface DataWindow {

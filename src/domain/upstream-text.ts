@@ -43,7 +43,7 @@ export function stripUnsafe(text: string): string {
 }
 
 /** Cuts at `max` UTF-16 units without splitting a surrogate pair, marking the cut. */
-export function cap(text: string, max: number): string {
+function cap(text: string, max: number): string {
   if (text.length <= max) return text;
   let cut = text.slice(0, max - 1);
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);

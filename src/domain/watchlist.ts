@@ -1,7 +1,7 @@
 import { DomainError } from './errors.ts';
 import { DEFAULT_PLAN_POLICIES, type Plan } from './plans.ts';
 
-// Watchlist quota (DESIGN.md §4): free plans hold 10 vendors, paid plans are unlimited.
+// Watchlist quota (docs/per-user.md): free plans hold 10 vendors, paid plans are unlimited.
 
 export interface WatchlistView {
   vendors: string[];

@@ -1,10 +1,10 @@
 import type { StoredEvent } from '../domain/events.ts';
 import type { Incident } from '../domain/records.ts';
 
-// Wire format of the incident stream (DESIGN.md §6). JSON.stringify escapes line
+// Wire format of the incident stream (docs/stream.md). JSON.stringify escapes line
 // breaks, so every `data:` fits on one line.
 
-export const RETRY_MS = 5000;
+const RETRY_MS = 5000;
 
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
@@ -31,7 +31,7 @@ export function shutdownFrame(at: Date, retryMs: number): Buffer {
   return Buffer.from(`event: shutdown\nretry: ${retryMs}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-export function frame(id: number | null, event: string, data: unknown): Buffer {
+function frame(id: number | null, event: string, data: unknown): Buffer {
   const head = id === null ? '' : `id: ${id}\n`;
   return Buffer.from(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }

@@ -1,6 +1,6 @@
 import type { StoredEvent } from '../domain/events.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
-import type { EventBus } from './bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import { CLOSING, eventFrame, PING, SHUTDOWN_RETRY_MS, shutdownFrame } from './sse.ts';
 import type { StreamConnection } from './stream-connection.ts';
 
@@ -18,7 +18,7 @@ import type { StreamConnection } from './stream-connection.ts';
 // with its `id:`, and an announced event at or below `high` was already sent
 // (or covered by every client's snapshot or replay) and is dropped as a repeat.
 
-export interface HubLog {
+interface HubLog {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   debug(obj: object, msg: string): void;

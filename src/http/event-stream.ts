@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { IncidentStatus } from '../domain/records.ts';
-import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS } from '../events/sse.ts';
-import { StreamConnection } from '../events/stream-connection.ts';
+import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS, StreamConnection } from '../events/index.ts';
 import type { Viewer } from '../services/context.ts';
 
 // Serves an incident event stream once the route has validated its request

@@ -31,7 +31,7 @@ function describe(e: ErrorObject): string {
   return e.message ?? 'is invalid';
 }
 
-export function validationError(errors: ErrorObject[], part: string): DomainError {
+function validationError(errors: ErrorObject[], part: string): DomainError {
   const unknown = [
     ...new Set(
       errors

@@ -1,4 +1,4 @@
-import type { TrustProxy } from '../config.ts';
+import type { TrustProxy } from '../infra/config.ts';
 
 // TRUST_PROXY as Fastify's `trustProxy` option (docs/security.md, "Client address
 // behind proxies"). A hop count becomes a function trusting the socket peer and the

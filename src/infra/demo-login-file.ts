@@ -1,6 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DemoLoginVault } from '../services/demo-login.ts';
+
+/** Where the demo login (services/demo-login.ts) is kept between starts. */
+export interface DemoLoginVault {
+  read(): { email: string; password: string | null; apiKey: string } | null;
+  write(login: { email: string; password: string | null; apiKey: string }): void;
+}
 
 /** The demo login kept in `<DATA_DIR>/demo-login.json`, mode 0600. */
 export function demoLoginFile(dataDir: string): DemoLoginVault & { path: string } {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import type { Clock } from '../services/context.ts';
+import type { Config } from './config.ts';
+import type { Clock } from '../domain/clock.ts';
 import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { openRedis, type RedisHandle } from './redis.ts';
 import { MemoryStreamSlots, RedisStreamSlots, type StreamSlots } from './stream-slots.ts';

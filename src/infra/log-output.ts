@@ -1,5 +1,5 @@
 import pinoPretty from 'pino-pretty';
-import type { Config } from '../config.ts';
+import type { Config } from './config.ts';
 
 // Where the server's log lines go (docs/operations.md "Logs"): human-readable lines
 // on a terminal, JSON (one object a line, for collectors) when stdout is not a

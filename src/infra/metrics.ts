@@ -82,7 +82,7 @@ function exposed(name: string, help: string, type: 'counter' | 'histogram', valu
 }
 
 /** Figures read when Prometheus scrapes, instead of being counted as they change. */
-export interface ScrapeSources {
+interface ScrapeSources {
   /** Pending alert deliveries by channel (one indexed count per scrape). */
   pendingDeliveries?: () => Promise<Record<string, number>>;
   /** Event streams open on this instance. */

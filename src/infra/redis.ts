@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 // queue, short timeout) so callers can fall back to in-process state instead of
 // hanging a request, and the client keeps reconnecting in the background.
 
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 const CONNECT_WAIT_MS = 2000;
 
 export interface RedisHandle {

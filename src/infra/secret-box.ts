@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { SecretBox } from '../domain/secret-box.ts';
 
 // Encryption at rest of channel secrets (docs/security.md, "Channel secrets"):
 // AES-256-GCM with a random 96-bit nonce per value. A stored value reads
@@ -12,18 +13,8 @@ import path from 'node:path';
 const PREFIX = 'sb1:';
 const KEY_HEX = /^[0-9a-fA-F]{64}$/;
 
-export interface SecretBox {
-  /** Id of the key new values are written with. */
-  readonly keyId: string;
-  seal(plain: string): string;
-  /** Clear text of a sealed value; a value that is not sealed (written before encryption) is returned as it is. */
-  open(stored: string): string;
-  /** Whether a stored value must be (re)written: clear text, or sealed with an older key. */
-  stale(stored: string): boolean;
-}
-
 export const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
-export const isSealed = (v: string) => v.startsWith(PREFIX);
+const isSealed = (v: string) => v.startsWith(PREFIX);
 
 export function secretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
   if (current.length !== 32) throw new Error('the secrets key must be 32 bytes');
@@ -98,4 +89,3 @@ export function loadSecretBox(o: { key: string | null; previous: string[]; dataD
   return secretBox(Buffer.from(hex, 'hex'), previous);
 }
 
-export const isSecretsKey = (v: string) => KEY_HEX.test(v);

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { throttledWarn } from './redis.ts';
 
-// Concurrent-stream counters (DESIGN.md §4: open streams per plan). A slot is taken
+// Concurrent-stream counters (docs/access.md: open streams per plan). A slot is taken
 // when a stream opens and given back when it closes. In one process a map of
 // counts; with Redis a sorted set per subject whose members expire unless the
 // instance holding them refreshes them, so slots of a crashed instance free
@@ -62,7 +62,7 @@ export class MemoryStreamSlots implements StreamSlots {
   }
 }
 
-export const SLOT_TTL_MS = 120_000;
+const SLOT_TTL_MS = 120_000;
 
 // KEYS[1] set; ARGV: now, expiry, member, cap, key ttl.
 const ACQUIRE = `

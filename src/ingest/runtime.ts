@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import type { CatalogVendor } from '../domain/records.ts';
 import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
-import type { Clock } from '../services/context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { ensureDataMode } from '../services/data-mode.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { IngestService } from '../services/ingest-service.ts';
 import { repositoriesOn } from '../services/repositories.ts';
 import type { Store } from '../store/db.ts';
 import { parseSource } from './adapters/index.ts';
-import { createHttpFetcher } from './fetch.ts';
+import { createHttpFetcher } from '../infra/fetch.ts';
 import { createScheduler, type Logger, type PollOutcome, type RoundOptions, type RoundReport, type Scheduler } from './scheduler.ts';
 import { createSimulator, type Simulator } from './simulator/index.ts';
 import { type IngestWorker, startIngestWorker } from './worker-host.ts';
@@ -76,12 +76,12 @@ export interface IngestRuntime {
 
 const silentLog: Logger = { info() {}, warn() {}, error() {}, debug() {} };
 
-export function instanceId(): string {
+function instanceId(): string {
   return `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
 /** A poll outcome as the metrics take it. */
-export const pollReporter = (metrics: Pick<Metrics, 'polled'>) => (o: PollOutcome) =>
+const pollReporter = (metrics: Pick<Metrics, 'polled'>) => (o: PollOutcome) =>
   metrics.polled({ source: o.sourceId, vendor: o.vendor, result: o.status, durationMs: o.durationMs });
 
 export function createIngestRuntime(d: {

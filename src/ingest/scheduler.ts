@@ -1,14 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { SourceSnapshot, SourceType } from '../domain/records.ts';
 import { cleanSnapshot } from '../domain/upstream-text.ts';
-import type { Clock } from '../services/context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { type ApplyCounts, type IngestService, LeaseLostError, type SourceRef } from '../services/ingest-service.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { SourceRow, SourcesRepository } from '../store/repositories/sources-repository.ts';
 import { failureDelayMs, successDelayMs } from './backoff.ts';
 import { AdapterError } from './adapters/adapter.ts';
-import { FetchError, type Fetcher } from './fetch.ts';
-import { KeyedLimiter } from './limiter.ts';
+import { FetchError, type Fetcher } from '../infra/fetch.ts';
+import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 
 // Polls every catalog source on its own jittered interval. Each poll is independent:
 // it takes a lease on its source row, fetches with a deadline and a byte cap, parses
@@ -16,16 +16,16 @@ import { KeyedLimiter } from './limiter.ts';
 // (timeout, HTTP error, garbage, oversized body) is recorded on that source and
 // backs it off; it never holds up another source beyond its own slot.
 
-export interface ParseInput {
+interface ParseInput {
   vendor: string;
   url: string;
   body: Buffer;
   contentType?: string | null;
   now: Date;
 }
-export type ParseFn = (type: SourceType, input: ParseInput) => SourceSnapshot;
+type ParseFn = (type: SourceType, input: ParseInput) => SourceSnapshot;
 
-export interface SchedulerSettings {
+interface SchedulerSettings {
   /** Polls in flight at once, all hosts together. */
   concurrency: number;
   /** Polls in flight at once against one host (host:port). */
@@ -66,7 +66,7 @@ export interface SchedulerDeps {
   onPoll?: (outcome: PollOutcome) => void;
 }
 
-export type PollStatus = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
+type PollStatus = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
 
 export interface PollOutcome {
   sourceId: string;

@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import type { Config } from '../config.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { Config } from '../infra/config.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';
-import type { WorkerCommand, WorkerMessage } from './worker.ts';
+import type { WorkerCommand, WorkerMessage } from './worker-protocol.ts';
 
 // Main-thread side of the ingestion worker: starts it, republishes its events on
 // the process's bus, relays its log lines and poll outcomes (counted in this thread's

@@ -1,29 +1,18 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Config } from '../config.ts';
-import type { StoredEvent } from '../domain/events.ts';
-import type { EventBus } from '../events/bus.ts';
+import type { Config } from '../infra/config.ts';
+import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics, PollObservation } from '../domain/metrics.ts';
-import { systemClock } from '../services/context.ts';
-import { createServices } from '../services/index.ts';
+import { systemClock } from '../domain/clock.ts';
+import { createIngestService } from '../services/index.ts';
 import { openStore } from '../store/db.ts';
 import { createIngestRuntime } from './runtime.ts';
-import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';
-
-/** Commands from the main thread. */
-export type WorkerCommand = 'stop' | { cmd: 'round'; id: number; options: Pick<RoundOptions, 'force' | 'vendor'> };
+import type { Logger } from './scheduler.ts';
+import type { WorkerCommand, WorkerMessage } from './worker-protocol.ts';
 
 // The polling scheduler in a worker thread: fetching, parsing and applying run on
 // their own core, so API requests on the main thread are not queued behind them.
 // It shares the database (its own connection) and hands committed events and log
 // lines to the main thread, which publishes them on the process's event bus.
-
-export type WorkerMessage =
-  | { type: 'ready' }
-  | { type: 'round'; id: number; report: RoundReport }
-  | { type: 'events'; events: StoredEvent[] }
-  | { type: 'log'; level: 'info' | 'warn' | 'error' | 'debug'; obj: object; msg?: string }
-  | { type: 'polls'; polls: PollObservation[] }
-  | { type: 'stopped' };
 
 const port = parentPort!;
 const send = (m: WorkerMessage) => port.postMessage(m);
@@ -57,8 +46,7 @@ const metrics: Pick<Metrics, 'polled'> = {
 };
 
 const store = openStore(config);
-const services = createServices(store, config, systemClock, { bus });
-const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus, simulator: null, log, worker: false, metrics });
+const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: createIngestService(store, config, systemClock, bus), bus, simulator: null, log, worker: false, metrics });
 
 port.on('message', (m: WorkerCommand) => {
   if (typeof m === 'object' && m.cmd === 'round') {

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z, ZodRawShape } from 'zod';
-import type { Services } from '../services/index.ts';
+import type { UseCases } from '../services/index.ts';
 import type { Viewer } from '../services/context.ts';
 
 /** How the caller of one MCP request authenticated. */
-export type McpAuth =
+type McpAuth =
   | { kind: 'anonymous' }
   | { kind: 'oauth'; clientId: string; scopes: string[]; expiresAt: number }
   | { kind: 'api_key'; keyId: string };
@@ -19,7 +19,7 @@ export type QuotaOutcome = { allowed: true } | { allowed: false; message: string
 
 /** What a tool sees: the services, who calls, and whether the quota let the call through. */
 export interface ToolContext {
-  services: Services;
+  services: UseCases;
   caller: McpCaller;
   quota: QuotaOutcome;
   log: FastifyBaseLogger;
@@ -29,7 +29,7 @@ export interface ToolContext {
 export const HISTORY_SCOPE = 'history:read';
 export const SUPPORTED_SCOPES = [HISTORY_SCOPE] as const;
 
-export interface ToolResult<O extends ZodRawShape> {
+interface ToolResult<O extends ZodRawShape> {
   /** Human-readable answer (what an assistant quotes). */
   text: string;
   /** The same answer as data, matching the output schema. */

@@ -35,7 +35,7 @@ export interface OriginOptions {
   onMcpListener: boolean;
 }
 
-export function requestOrigin(req: FastifyRequest): string {
+function requestOrigin(req: FastifyRequest): string {
   const host = req.host && HOST.test(req.host) ? req.host : 'localhost';
   const protocol = req.protocol === 'https' ? 'https' : 'http';
   return `${protocol}://${host}`;

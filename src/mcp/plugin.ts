@@ -2,15 +2,12 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Metrics } from '../domain/metrics.ts';
+import type { Config } from '../infra/config.ts';
 import { planPolicy } from '../domain/plans.ts';
-import { rateLimitError, refusalKind, setRateLimitHeaders } from '../http/access/rate-limit-headers.ts';
-import { errorsPlugin } from '../http/plugins/errors.ts';
-import { httpMetricsPlugin } from '../http/plugins/metrics.ts';
-import { requestHygienePlugin } from '../http/request-hygiene.ts';
-import { requestIdFor } from '../http/request-id.ts';
+import { rateLimitError, refusalKind, setRateLimitHeaders, errorsPlugin, httpMetricsPlugin, requestHygienePlugin, requestIdFor, fastifyTrustProxy } from '../http/index.ts';
 import { planWindows, requestSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
-import type { Services } from '../services/index.ts';
+import type { UseCases } from '../services/index.ts';
 import type { McpCaller, QuotaOutcome } from './context.ts';
 import { type BearerResult, mcpEndpoint } from './endpoint.ts';
 import { loginRoutes, webLogin } from './oauth/login.ts';
@@ -18,7 +15,6 @@ import { ACCESS_TOKEN_PREFIX } from './oauth/secrets.ts';
 import { authorizationServer } from './oauth/server.ts';
 import { tokenService, type TokenService } from './oauth/token-service.ts';
 import { createOrigins, type Origins } from './origins.ts';
-import { fastifyTrustProxy } from '../http/trust-proxy.ts';
 
 // Mounts MCP on the main app: /mcp, the protected-resource metadata and the
 // OAuth authorization server. `app.mcp.listenOnOwnPort()` (called by the process
@@ -42,7 +38,7 @@ const portOf = (app: FastifyInstance | null): number | null => {
   return a && typeof a === 'object' ? a.port : null;
 };
 
-function bearerAuthenticator(services: Services, tokens: TokenService, origins: Origins) {
+function bearerAuthenticator(services: UseCases, tokens: TokenService, origins: Origins) {
   return async (token: string, req: FastifyRequest): Promise<BearerResult> => {
     if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
       const t = await tokens.verifyAccess(token);
@@ -71,8 +67,7 @@ function bearerAuthenticator(services: Services, tokens: TokenService, origins: 
 }
 
 /** MCP tool calls count like REST calls: per account (key or OAuth), or per IP when anonymous. */
-function quotaMeter(services: Services, metrics: Metrics) {
-  const overrides = services.config.rateLimits;
+function quotaMeter(services: UseCases, metrics: Metrics, overrides: Config['rateLimits']) {
   return async (req: FastifyRequest, reply: FastifyReply, caller: McpCaller, calls: number): Promise<QuotaOutcome> => {
     const v = caller.viewer;
     const windows = planWindows(planPolicy(v.plan, overrides));
@@ -101,7 +96,7 @@ export const mcpPlugin = fp(
       mcpPort: () => portOf(own),
       onMcpListener: false,
     });
-    const meter = quotaMeter(services, app.metrics);
+    const meter = quotaMeter(services, app.metrics, config.rateLimits);
     const endpointDeps = (origins: Origins) => ({
       services,
       origins,

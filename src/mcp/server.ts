@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodRawShape } from 'zod';
-import { API_VERSION } from '../http/plugins/openapi.ts';
+import { API_VERSION } from '../http/index.ts';
 import type { ToolContext, ToolDefinition } from './context.ts';
 import { errorResult, toolError } from './errors.ts';
 import { getActiveIncidents, getIncidentHistory } from './tools/incidents.ts';
@@ -12,7 +12,7 @@ import { getVendorStatus, listVendors } from './tools/vendors.ts';
 // One McpServer per HTTP request (stateless Streamable HTTP): it carries the
 // caller of that request, so tools never look at HTTP themselves.
 
-export const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance];
+const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance];
 
 /** Tools that need a bearer token; calling one without gives HTTP 401 (see plugin). */
 export const PROTECTED_TOOLS: ReadonlySet<string> = new Set(TOOLS.filter((t) => t.requiresAuth).map((t) => t.name));
@@ -27,7 +27,7 @@ const INSTRUCTIONS =
 // per-request cost); one validator serves them all.
 const validator = new AjvJsonSchemaValidator();
 
-export async function runTool<I extends ZodRawShape, O extends ZodRawShape>(
+async function runTool<I extends ZodRawShape, O extends ZodRawShape>(
   tool: ToolDefinition<I, O>,
   args: unknown,
   ctx: ToolContext,

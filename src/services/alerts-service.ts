@@ -1,21 +1,21 @@
 import { Feed } from 'feed';
 import { httpUrlOrNull, stripUnsafe } from '../domain/upstream-text.ts';
-import type { AlertRuntime } from '../alerts/runtime.ts';
-import { newDeliveryId } from '../alerts/dispatcher.ts';
-import { leaseMs } from '../alerts/worker.ts';
-import { alertText } from '../alerts/message.ts';
-import { emailMessage } from '../alerts/channels/email.ts';
-import { type AlertChannel, isPushChannel, PUSH_CHANNELS } from '../domain/alerts.ts';
+import { newDeliveryId } from '../domain/deliveries.ts';
+import { leaseMs } from '../domain/deliveries.ts';
+import { alertText } from '../domain/alert-text.ts';
+import { emailMessage } from '../domain/alert-text.ts';
+import { type AlertChannel, type ChannelAvailability, isPushChannel, PUSH_CHANNELS } from '../domain/alerts.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { DeliveriesRepository, Delivery, DeliveryAttempt } from '../store/repositories/deliveries-repository.ts';
-import type { PreferencesService } from './preferences-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { ConfirmationMailer, PreferencesService } from './preferences-service.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { requireUserId } from './watchlist-service.ts';
 
 // Per-user use cases of alert delivery: the in-app notification list, the
 // delivery log, the test alert, and the personal RSS/Atom feed.
 
-export interface NotificationView {
+interface NotificationView {
   id: string;
   type: string;
   vendor: string;
@@ -32,7 +32,7 @@ export interface NotificationView {
   test: boolean;
 }
 
-export interface AttemptView {
+interface AttemptView {
   attempt: number;
   startedAt: string;
   statusCode: number | null;
@@ -122,13 +122,29 @@ function testIncident(now: Date) {
   };
 }
 
-export const FEED_ITEMS = 50;
+const FEED_ITEMS = 50;
+
+/**
+ * What the use cases need of alert delivery, which runs outside services (src/alerts,
+ * wired in app.ts; docs/architecture.md): which channels can send, one attempt of a
+ * claimed row for the test alert, and the e-mail address confirmation.
+ */
+export interface AlertDelivery {
+  available: ChannelAvailability;
+  confirmationMailer: ConfirmationMailer | null;
+  worker: {
+    sendClaimed(
+      rows: Delivery[],
+      maxAttempts?: number,
+    ): Promise<{ status: string; latencyMs: number; outcome: { ok: boolean; statusCode: number | null; error: string | null } }[]>;
+  };
+}
 
 export function alertsService(d: {
   deliveries: DeliveriesRepository;
   preferences: PreferencesService;
   clock: Clock;
-  runtime: () => AlertRuntime;
+  runtime: () => AlertDelivery;
 }) {
   return {
     async notifications(viewer: Viewer, o: { limit: number; unreadOnly: boolean }) {
@@ -263,5 +279,3 @@ export function alertsService(d: {
     },
   };
 }
-
-export type AlertsService = ReturnType<typeof alertsService>;

@@ -24,5 +24,3 @@ export function badgeService(d: { status: StatusService }) {
     },
   };
 }
-
-export type BadgeService = ReturnType<typeof badgeService>;

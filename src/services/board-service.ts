@@ -4,7 +4,8 @@ import { DomainError } from '../domain/errors.ts';
 import type { BoardRecord, BoardsRepository } from '../store/repositories/boards-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { generateSessionToken, sha256hex } from './access/secrets.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { Overview, OverviewService, VendorOverview } from './overview-service.ts';
 import { requireUserId } from './watchlist-service.ts';
 
@@ -86,5 +87,3 @@ export function boardService(d: { boards: BoardsRepository; watchlist: Watchlist
     },
   };
 }
-
-export type BoardService = ReturnType<typeof boardService>;

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DATA_TYPES, SOURCE_TYPES, type CatalogVendor } from '../domain/records.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 
-export const DEFAULT_CATALOG_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../catalog/vendors.json');
+const DEFAULT_CATALOG_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../catalog/vendors.json');
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 

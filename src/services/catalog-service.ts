@@ -55,6 +55,11 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
       return vendors.count();
     },
 
+    /** Display name of every vendor, by slug. */
+    names(): Promise<Map<string, string>> {
+      return vendors.names();
+    },
+
     async info(slug: string): Promise<VendorProfile> {
       return profile(await require(slug));
     },

@@ -3,9 +3,8 @@
 // touches the store, so the catalog and sources loaded there stay as they are.
 import { detectPlatform, FEED_SOURCE_TYPES, platformMatches, type DetectedPlatform } from '../domain/platform-detect.ts';
 import type { CatalogVendor, SourceType } from '../domain/records.ts';
-import { parseSource } from '../ingest/adapters/index.ts';
-import { FetchError, type Fetcher } from '../ingest/fetch.ts';
-import { KeyedLimiter } from '../ingest/limiter.ts';
+import { FetchError, type Fetcher } from '../infra/fetch.ts';
+import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 
 export const VERDICTS = ['ok', 'moved', 'wrong-platform', 'dead'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -31,8 +30,12 @@ export interface VerifyReport {
   results: SourceCheck[];
 }
 
+/** Reads one fetched body as a source of `type`; throws when it does not parse (the ingest adapters). */
+export type SourceParser = (type: SourceType, input: { vendor: string; url: string; body: Buffer; contentType: string | null; now: Date }) => unknown;
+
 export interface VerifyOptions {
   fetcher: Fetcher;
+  parse: SourceParser;
   concurrency: number;
   perHost: number;
   timeoutMs: number;
@@ -71,7 +74,7 @@ async function checkSource(vendor: string, type: SourceType, url: string, o: Ver
   const detected = detectPlatform(res.body, res.contentType);
   let parseError: string | null = null;
   try {
-    parseSource(type, { vendor, url: res.url, body: res.body, contentType: res.contentType, now: o.now() });
+    o.parse(type, { vendor, url: res.url, body: res.body, contentType: res.contentType, now: o.now() });
   } catch (err) {
     parseError = err instanceof Error ? err.message : String(err);
   }

@@ -1,6 +1,6 @@
 import { DomainError } from '../domain/errors.ts';
 import type { OAuthRepository } from '../store/repositories/oauth-repository.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 
 // Applications a user connected through OAuth (MCP clients): listed in the
 // account area and disconnected there, which revokes every token they hold.
@@ -34,5 +34,3 @@ export function connectionsService(deps: { oauth: OAuthRepository; clock: Clock 
     },
   };
 }
-
-export type ConnectionsService = ReturnType<typeof connectionsService>;

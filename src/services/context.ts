@@ -1,13 +1,7 @@
 import type { Plan } from '../domain/plans.ts';
 
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
-
 /** How a caller proved who it is. */
-export type AuthKind = 'anonymous' | 'key' | 'session' | 'oauth';
+type AuthKind = 'anonymous' | 'key' | 'session' | 'oauth';
 
 /** Who is asking: services apply plan rules (data window, gates) from this. */
 export interface Viewer {

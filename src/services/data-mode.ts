@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.ts';
+import { ConfigError } from '../infra/config.ts';
 import type { DataMode, DataModeRepository } from '../store/repositories/data-mode-repository.ts';
 
 // A store remembers whether it holds live or simulated data. A normal start never

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { isUserPlan, type Plan, planAtLeast, type UserPlan } from '../domain/plans.ts';
 import type { Services } from './index.ts';
+import type { DemoLoginVault } from '../infra/demo-login-file.ts';
 
 // The ready-made login of `npm run demo` (docs/operations.md "Demo"): created once
 // per demo store, then printed at every start so a newcomer can call the API at
 // once. Only demo mode makes it; the secret is kept where the demo keeps its data
 // (DATA_DIR, readable by its owner alone) because a key cannot be read back from its hash.
 
-export const DEMO_EMAIL = 'demo@example.com';
+const DEMO_EMAIL = 'demo@example.com';
 
 export interface DemoLogin {
   email: string;
@@ -16,11 +17,6 @@ export interface DemoLogin {
   apiKey: string;
   /** True when this start created the account or the key. */
   created: boolean;
-}
-
-export interface DemoLoginVault {
-  read(): { email: string; password: string | null; apiKey: string } | null;
-  write(login: { email: string; password: string | null; apiKey: string }): void;
 }
 
 export async function ensureDemoLogin(services: Pick<Services, 'accounts' | 'keys' | 'auth'>, minPlan: Plan, vault: DemoLoginVault): Promise<DemoLogin> {

@@ -1,6 +1,5 @@
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { Advisory, Maintenance } from '../domain/records.ts';
-import { durationMinutes } from '../domain/stats.ts';
 import type { VendorStats } from '../domain/stats.ts';
 import { type DataWindow, resolveWindow } from '../domain/time-window.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
@@ -8,10 +7,12 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { PublicationsRepository } from '../store/repositories/publications-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { ActivityItem } from './records-service.ts';
 import type { StatsService } from './stats-service.ts';
 import { requireUserId } from './watchlist-service.ts';
+import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts';
 
 // POST /dashboard-favorites: one bundle for many vendors, keyed by section then
 // vendor. Every section costs a fixed number of queries whatever the number of
@@ -25,7 +26,7 @@ export const MAX_FAVORITE_VENDORS = 500;
 export const DEFAULT_PER_VENDOR = 10;
 export const MAX_PER_VENDOR = 50;
 /** One window for the whole bundle unless `timePeriod` says otherwise (clamped to the plan). */
-export const DEFAULT_BUNDLE_PERIOD = '30d';
+const DEFAULT_BUNDLE_PERIOD = '30d';
 
 export interface FavoritesQuery {
   vendors: string[];
@@ -78,30 +79,24 @@ export function favoritesService(d: {
         want('recentActivity') ? d.publications.latestAdvisoriesPerVendor({ vendors, since }, n) : none,
         want('recentActivity') ? d.publications.latestUpdatesPerVendor({ vendors, since }, n) : none,
       ]);
-      const name = (v: string) => names.get(v) ?? v;
+      const name = (v: string) => nameOf(names, v);
 
       const bundle: FavoritesBundle = { vendors, sections, perVendorLimit: n };
       if (want('stats')) bundle.stats = keyed(vendors, (v) => stats.get(v)!);
       if (want('maintenance')) {
-        bundle.maintenance = keyed(vendors, (v) => (upcoming.get(v) ?? []).map((m) => ({ ...m, vendorName: name(v) })));
+        bundle.maintenance = keyed(vendors, (v) => (upcoming.get(v) ?? []).map((m) => withVendorName(m, name(v))));
       }
       if (want('advisories')) {
-        bundle.advisories = keyed(vendors, (v) => (advisories.get(v) ?? []).map((a) => ({ ...a, vendorName: name(v) })));
+        bundle.advisories = keyed(vendors, (v) => (advisories.get(v) ?? []).map((a) => withVendorName(a, name(v))));
       }
       if (want('recentActivity')) {
         // Same items and order as GET /dashboard-recent-activity, cut per vendor.
         bundle.recentActivity = keyed(vendors, (v) => {
           const merged: ActivityItem[] = [
-            ...(actInc.get(v) ?? []).map((i) => ({
-              kind: 'incident' as const,
-              at: i.updatedAt,
-              ...i,
-              vendorName: name(v),
-              durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
-            })),
-            ...(actMnt.get(v) ?? []).map((m) => ({ kind: 'maintenance' as const, at: m.scheduledFor, ...m, vendorName: name(v) })),
-            ...(actAdv.get(v) ?? []).map((a) => ({ kind: 'advisory' as const, at: a.publishedAt, ...a, vendorName: name(v) })),
-            ...(actUpd.get(v) ?? []).map((u) => ({ kind: 'update' as const, at: u.publishedAt, ...u, vendorName: name(v) })),
+            ...(actInc.get(v) ?? []).map((i) => ({ kind: 'incident' as const, at: i.updatedAt, ...incidentView(i, name(v), now) })),
+            ...(actMnt.get(v) ?? []).map((m) => ({ kind: 'maintenance' as const, at: m.scheduledFor, ...withVendorName(m, name(v)) })),
+            ...(actAdv.get(v) ?? []).map((a) => ({ kind: 'advisory' as const, at: a.publishedAt, ...withVendorName(a, name(v)) })),
+            ...(actUpd.get(v) ?? []).map((u) => ({ kind: 'update' as const, at: u.publishedAt, ...withVendorName(u, name(v)) })),
           ];
           merged.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.id < b.id ? 1 : -1));
           return merged.slice(0, n);
@@ -111,5 +106,3 @@ export function favoritesService(d: {
     },
   };
 }
-
-export type FavoritesService = ReturnType<typeof favoritesService>;

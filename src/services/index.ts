@@ -1,25 +1,27 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../infra/config.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
 import { deliveriesRepository } from '../store/repositories/deliveries-repository.ts';
 import { alertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
 import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
-import { keylessBox, loadSecretBox, type SecretBox } from '../infra/secret-box.ts';
+import { keylessBox, loadSecretBox } from '../infra/secret-box.ts';
+import { type SecretBox } from '../domain/secret-box.ts';
 import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
-import { type EventBus, memoryEventBus } from '../events/bus.ts';
-import type { AlertRuntime } from '../alerts/runtime.ts';
+import { type EventBus, memoryEventBus } from '../infra/event-bus.ts';
 import { DomainError } from '../domain/errors.ts';
-import { alertsService } from './alerts-service.ts';
+import { type AlertDelivery, alertsService } from './alerts-service.ts';
 import { badgeService } from './badge-service.ts';
 import { publicFeedService } from './public-feed-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
 import { slackInstallService } from './slack-install-service.ts';
-import { slackOAuth } from '../alerts/slack-oauth.ts';
-import type { Clock } from './context.ts';
+import type { SlackOAuth } from '../domain/slack-install.ts';
+import type { Clock } from '../domain/clock.ts';
 import { favoritesService } from './favorites-service.ts';
+import { freshnessService } from './freshness-service.ts';
+import { vendorLookupService } from './vendor-lookup-service.ts';
 import { preferencesService } from './preferences-service.ts';
 import { ingestService } from './ingest-service.ts';
 import { overviewService } from './overview-service.ts';
@@ -55,13 +57,23 @@ export interface ServiceInfra {
   bus?: EventBus;
   /** Seals channel secrets at rest; from SECRETS_KEY (or the data directory's key) unless given. */
   secretBox?: SecretBox;
-  /** Alert delivery (channels, worker); built by the app after the services. */
-  alerts?: () => AlertRuntime | null;
+  /** Slack's OAuth client for the "Add to Slack" install; none = the install answers unavailable. */
+  slackOAuth?: SlackOAuth | null;
+  /** Repositories already built over this store (the app shares them with alert delivery). */
+  repos?: Repositories;
+  /** Alert delivery (channels, worker), built by the app before the services; none here = unavailable. */
+  alerts?: AlertDelivery | null;
+}
+
+/** The ingest use case alone: all the polling worker thread needs (src/ingest/worker.ts). */
+export function createIngestService(store: Store, config: Config, clock: Clock, bus: EventBus) {
+  // Demo data says so on every record, not only in the list envelope.
+  return ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined });
 }
 
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
   const box = infra.secretBox ?? loadSecretBox({ key: config.secretsKey, previous: config.secretsKeyPrevious, dataDir: config.dataDir });
-  const repos = createRepositories(store, box);
+  const repos = infra.repos ?? createRepositories(store, box);
   const bus = infra.bus ?? memoryEventBus();
   const limiter = infra.limiter ?? new MemoryRateLimiter(() => clock.now().getTime());
   const auth = authenticator({
@@ -80,7 +92,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     ...base,
     allowPrivate: config.outboundAllowPrivate,
     publicUrl: config.publicUrl,
-    mailer: () => infra.alerts?.()?.confirmationMailer ?? null,
+    mailer: () => infra.alerts?.confirmationMailer ?? null,
   });
   const stats = statsService(base);
   const records = recordsService(base);
@@ -92,6 +104,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     store,
     repos,
     catalog,
+    vendorLookup: vendorLookupService(repos.vendors),
+    freshness: freshnessService({ sources: repos.sources, clock, demo: config.demo }),
     records,
     stream: streamService({ events: repos.events, records, clock }),
     status,
@@ -100,8 +114,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
     bus,
-    // Demo data says so on every record, not only in the list envelope.
-    ingest: ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined }),
+    ingest: createIngestService(store, config, clock, bus),
     watchlist: watchlistService(base),
     preferences,
     alerts: alertsService({
@@ -109,7 +122,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       preferences,
       clock,
       runtime: () => {
-        const r = infra.alerts?.();
+        const r = infra.alerts;
         if (!r) throw new DomainError('unavailable', 'Alert delivery is not running in this process');
         return r;
       },
@@ -137,19 +150,17 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       threads: repos.alertThreads,
       box,
       clock,
-      oauth:
-        config.slackClientId && config.slackClientSecret
-          ? slackOAuth({
-              clientId: config.slackClientId,
-              clientSecret: config.slackClientSecret,
-              authorizeUrl: config.slackOAuthUrl,
-              apiUrl: config.slackApiUrl,
-              timeoutMs: config.deliveryTimeoutMs,
-            })
-          : null,
+      oauth: infra.slackOAuth ?? null,
     }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * What adapters (MCP tools, CLI commands, web pages) are handed: the use cases, without
+ * the wiring only the composition root uses (repositories, store, configuration, bus;
+ * docs/architecture.md).
+ */
+export type UseCases = Omit<Services, 'repos' | 'store' | 'config' | 'bus'>;

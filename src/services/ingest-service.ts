@@ -11,13 +11,13 @@ import type {
   UpdateRecord,
 } from '../domain/records.ts';
 import { completedByAbsence } from '../domain/maintenance-window.ts';
-import { durationMinutes } from '../domain/stats.ts';
-import type { EventBus } from '../events/bus.ts';
-import { decideIncident, decideMaintenance, resolvedByAbsence } from '../ingest/changes.ts';
-import { fingerprint } from '../ingest/fingerprint.ts';
+import type { EventBus } from '../infra/event-bus.ts';
+import { decideIncident, decideMaintenance, resolvedByAbsence } from '../domain/changes.ts';
+import { fingerprint } from '../domain/fingerprint.ts';
 import type { Store } from '../store/db.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { repositoriesOn } from './repositories.ts';
+import { incidentView, withVendorName } from '../domain/record-views.ts';
 
 // Applies what one poll of one source returned: in ONE transaction it upserts the
 // records that changed, resolves incidents that a complete list no longer has,
@@ -126,12 +126,8 @@ export function ingestService(d: IngestServiceDeps) {
       if (!held) throw new LeaseLostError(source.id);
       const vendorName = (await r.vendors.get(source.vendor))?.name ?? source.vendor;
 
-      const incidentView = (i: IncidentRecord): Incident => ({
-        ...i,
-        vendorName,
-        durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, meta.polledAt) : null,
-      });
-      const maintenanceView = (m: MaintenanceRecord): Maintenance => ({ ...m, vendorName });
+      const incidentOf = (i: IncidentRecord): Incident => incidentView(i, vendorName, meta.polledAt);
+      const maintenanceOf = (m: MaintenanceRecord): Maintenance => withVendorName(m, vendorName);
 
       if (snapshot.incidents) {
         const incoming = byId(source.vendor, snapshot.incidents, label);
@@ -143,7 +139,7 @@ export function ingestService(d: IngestServiceDeps) {
           await r.incidents.upsert(next, fp);
           written.incidents++;
           if (decision.event) {
-            pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'incident', entityId: next.id, occurredAt: at, payload: incidentView(next) });
+            pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'incident', entityId: next.id, occurredAt: at, payload: incidentOf(next) });
           }
         }
         if (snapshot.incidentsAreCompleteUnresolvedSet) {
@@ -151,7 +147,7 @@ export function ingestService(d: IngestServiceDeps) {
             const resolved = resolvedByAbsence(open, at);
             await r.incidents.upsert(resolved, fingerprint(resolved));
             written.incidents++;
-            pending.push({ type: 'incident.resolved', vendor: source.vendor, entityKind: 'incident', entityId: open.id, occurredAt: at, payload: incidentView(resolved) });
+            pending.push({ type: 'incident.resolved', vendor: source.vendor, entityKind: 'incident', entityId: open.id, occurredAt: at, payload: incidentOf(resolved) });
           }
         }
       }
@@ -166,7 +162,7 @@ export function ingestService(d: IngestServiceDeps) {
           await r.maintenances.upsert(next, fp);
           written.maintenances++;
           if (decision.event) {
-            pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'maintenance', entityId: next.id, occurredAt: at, payload: maintenanceView(next) });
+            pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'maintenance', entityId: next.id, occurredAt: at, payload: maintenanceOf(next) });
           }
         }
         if (snapshot.maintenancesAreCompleteOpenSet) {
@@ -175,7 +171,7 @@ export function ingestService(d: IngestServiceDeps) {
             if (!done) continue;
             await r.maintenances.upsert(done, fingerprint(done));
             written.maintenances++;
-            pending.push({ type: 'maintenance.completed', vendor: source.vendor, entityKind: 'maintenance', entityId: open.id, occurredAt: at, payload: maintenanceView(done) });
+            pending.push({ type: 'maintenance.completed', vendor: source.vendor, entityKind: 'maintenance', entityId: open.id, occurredAt: at, payload: maintenanceOf(done) });
           }
         }
       }

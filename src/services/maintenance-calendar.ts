@@ -11,7 +11,7 @@ import type { Maintenance } from '../domain/records.ts';
 const text = (s: string) => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
 
 /** Stable across refreshes (RFC 5545 §3.8.4.7): the record's identity, never the request's host. */
-export const maintenanceUid = (m: Pick<Maintenance, 'vendor' | 'id'>) => `maintenance-${m.vendor}-${m.id}@vendor-status-api`;
+const maintenanceUid = (m: Pick<Maintenance, 'vendor' | 'id'>) => `maintenance-${m.vendor}-${m.id}@vendor-status-api`;
 
 export function maintenanceCalendar(o: { name: string; windows: Maintenance[]; now: Date }): string {
   const cal = ical({

@@ -1,17 +1,18 @@
-import { groupByVendor, IMPACT_RANK, type Impact, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
+import { groupByVendor, IMPACT_RANK, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
 import { isActiveMaintenance, isUpcomingMaintenance } from '../domain/maintenance-window.ts';
-import { durationMinutes, observedUptimePercent } from '../domain/stats.ts';
+import { observedUptimePercent } from '../domain/stats.ts';
 import { type UptimeDay, uptimeDays } from '../domain/uptime-days.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { SourceHealthService } from './source-health-service.ts';
 import { deriveIndicator } from './status-service.ts';
 import { COMPONENT_LEVEL, INDICATOR_LEVEL } from '../domain/status-levels.ts';
+import { incidentView, withVendorName } from '../domain/record-views.ts';
 
 // Read models for the dashboard: every vendor's current state in a fixed number
 // of queries (no per-vendor loop), and the daily uptime bar of one vendor.
@@ -52,7 +53,7 @@ export interface Overview {
 
 
 /** Worst first, then the most recent. */
-export const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
+const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
   IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
 
 
@@ -104,13 +105,9 @@ export function overviewService(d: {
           statusPageUrl: v.statusPageUrl,
           indicator,
           description: describeIndicator(indicator),
-          activeIncidents: inc.map((i) => ({
-            ...i,
-            vendorName: v.name,
-            durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
-          })),
-          activeMaintenance: due.map((m) => ({ ...m, vendorName: v.name })),
-          upcomingMaintenance: upcoming.map((m) => ({ ...m, vendorName: v.name })),
+          activeIncidents: inc.map((i) => incidentView(i, v.name, now)),
+          activeMaintenance: due.map((m) => withVendorName(m, v.name)),
+          upcomingMaintenance: upcoming.map((m) => withVendorName(m, v.name)),
           checkedAt: page?.checkedAt ?? h.lastSuccessAt,
           sourceHealth: h,
         });

@@ -17,12 +17,13 @@ import {
 import type { UsersRepository } from '../store/repositories/users-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { hashFeedToken, newEmailConfirmToken, newFeedToken, newWebhookSecret } from './secrets.ts';
 import { requireUserId } from './watchlist-service.ts';
 
 /** After a rotation the old webhook secret still signs (second signature) for this long. */
-export const WEBHOOK_SECRET_GRACE_MS = 24 * 3_600_000;
+const WEBHOOK_SECRET_GRACE_MS = 24 * 3_600_000;
 
 export interface PreferencesResult {
   preferences: PreferencesView;
@@ -31,9 +32,9 @@ export interface PreferencesResult {
 }
 
 /** How long an e-mail confirmation link works (docs/alerts.md "Proven addresses"). */
-export const EMAIL_CONFIRM_TTL_MS = 24 * 3_600_000;
+const EMAIL_CONFIRM_TTL_MS = 24 * 3_600_000;
 /** Path of the confirmation page the link opens (a form that confirms with one click). */
-export const EMAIL_CONFIRM_PATH = '/confirm-email';
+const EMAIL_CONFIRM_PATH = '/confirm-email';
 
 /** Sends the confirmation message through the e-mail channel's SMTP server; false when it could not. */
 export type ConfirmationMailer = (to: string, link: string, expiresAt: string) => Promise<boolean>;

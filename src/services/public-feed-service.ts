@@ -1,16 +1,16 @@
 import { Feed } from 'feed';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { Incident, Maintenance } from '../domain/records.ts';
-import { durationMinutes } from '../domain/stats.ts';
 import { resolveWindow } from '../domain/time-window.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { maintenanceCalendar } from './maintenance-calendar.ts';
 import type { PreferencesService } from './preferences-service.ts';
+import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts';
 
 // Public vendor feeds (docs/integrations.md, "Public feeds"): normalised incidents and
 // maintenance of one vendor or a list, as RSS 2.0 or Atom 1.0 in one format for every
@@ -21,9 +21,9 @@ import type { PreferencesService } from './preferences-service.ts';
 
 export type FeedFormat = 'rss' | 'atom';
 /** Most items in one feed. */
-export const FEED_ITEMS = 50;
+const FEED_ITEMS = 50;
 /** Most maintenance windows in one calendar. */
-export const CALENDAR_EVENTS = 200;
+const CALENDAR_EVENTS = 200;
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -50,7 +50,7 @@ export function publicFeedService(d: {
   async function maintenanceOf(slugs: string[], names: Map<string, string>): Promise<Maintenance[]> {
     if (!slugs.length) return [];
     const page = await d.maintenances.list({ vendors: slugs, since: since() }, CALENDAR_EVENTS, 0);
-    return page.items.map((m) => ({ ...m, vendorName: names.get(m.vendor) ?? m.vendor }));
+    return page.items.map((m) => withVendorName(m, nameOf(names, m.vendor)));
   }
 
   return {
@@ -67,12 +67,12 @@ export function publicFeedService(d: {
         ...inc.items.map((i) => ({
           kind: 'incident' as const,
           at: i.updatedAt,
-          record: { ...i, vendorName: names.get(i.vendor)!, durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null },
+          record: incidentView(i, nameOf(names, i.vendor), now),
         })),
         ...mnt.items.map((m) => ({
           kind: 'maintenance' as const,
           at: m.updates.at(-1)?.createdAt ?? m.startedAt ?? m.scheduledFor,
-          record: { ...m, vendorName: names.get(m.vendor)! },
+          record: withVendorName(m, nameOf(names, m.vendor)),
         })),
       ];
       entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
@@ -138,5 +138,3 @@ export function publicFeedService(d: {
     },
   };
 }
-
-export type PublicFeedService = ReturnType<typeof publicFeedService>;

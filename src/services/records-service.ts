@@ -9,14 +9,15 @@ import type {
   MaintenanceRecord,
   ReleaseUpdate,
 } from '../domain/records.ts';
-import { durationMinutes } from '../domain/stats.ts';
 import { type DataWindow, resolveWindow } from '../domain/time-window.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { PublicationsRepository } from '../store/repositories/publications-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
+import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts';
 
 export interface ListResult<T> {
   items: T[];
@@ -70,18 +71,11 @@ export function recordsService(d: Deps) {
   /** Adds vendorName (one lookup for the whole page) and derived fields. */
   async function named<T extends { vendor: string }>(items: T[]): Promise<(T & { vendorName: string })[]> {
     const names = await d.vendors.names();
-    return items.map((i) => ({ ...i, vendorName: names.get(i.vendor) ?? i.vendor }));
+    return items.map((i) => withVendorName(i, nameOf(names, i.vendor)));
   }
   const now = () => d.clock.now();
-  const incidentView = (names: Map<string, string>, i: IncidentRecord): Incident => ({
-    ...i,
-    vendorName: names.get(i.vendor) ?? i.vendor,
-    durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now()) : null,
-  });
-  const maintenanceView = (names: Map<string, string>, m: MaintenanceRecord): Maintenance => ({
-    ...m,
-    vendorName: names.get(m.vendor) ?? m.vendor,
-  });
+  const incidentOf = (names: Map<string, string>, i: IncidentRecord): Incident => incidentView(i, nameOf(names, i.vendor), now());
+  const maintenanceOf = (names: Map<string, string>, m: MaintenanceRecord): Maintenance => withVendorName(m, nameOf(names, m.vendor));
 
   async function incidents(q: IncidentQuery, viewer: Viewer): Promise<ListResult<Incident>> {
     const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors) : undefined;
@@ -92,7 +86,7 @@ export function recordsService(d: Deps) {
       q.offset,
     );
     const names = await d.vendors.names();
-    return { items: page.items.map((i) => incidentView(names, i)), total: page.total, dataWindow };
+    return { items: page.items.map((i) => incidentOf(names, i)), total: page.total, dataWindow };
   }
 
   async function maintenance(q: MaintenanceQuery, viewer: Viewer): Promise<ListResult<Maintenance>> {
@@ -104,7 +98,7 @@ export function recordsService(d: Deps) {
       q.offset,
     );
     const names = await d.vendors.names();
-    return { items: page.items.map((m) => maintenanceView(names, m)), total: page.total, dataWindow };
+    return { items: page.items.map((m) => maintenanceOf(names, m)), total: page.total, dataWindow };
   }
 
   async function advisories(q: PublicationQuery, viewer: Viewer): Promise<ListResult<Advisory>> {
@@ -166,12 +160,12 @@ export function recordsService(d: Deps) {
         d.publications.listUpdates({ vendors, since }, q.limit, 0),
       ]);
       const names = await d.vendors.names();
-      const name = (v: string) => names.get(v) ?? v;
+      const name = (v: string) => nameOf(names, v);
       const merged: ActivityItem[] = [
-        ...inc.items.map((i) => ({ kind: 'incident' as const, at: i.updatedAt, ...incidentView(names, i) })),
-        ...mnt.items.map((m) => ({ kind: 'maintenance' as const, at: m.scheduledFor, ...maintenanceView(names, m) })),
-        ...adv.items.map((a) => ({ kind: 'advisory' as const, at: a.publishedAt, ...a, vendorName: name(a.vendor) })),
-        ...upd.items.map((u) => ({ kind: 'update' as const, at: u.publishedAt, ...u, vendorName: name(u.vendor) })),
+        ...inc.items.map((i) => ({ kind: 'incident' as const, at: i.updatedAt, ...incidentOf(names, i) })),
+        ...mnt.items.map((m) => ({ kind: 'maintenance' as const, at: m.scheduledFor, ...maintenanceOf(names, m) })),
+        ...adv.items.map((a) => ({ kind: 'advisory' as const, at: a.publishedAt, ...withVendorName(a, name(a.vendor)) })),
+        ...upd.items.map((u) => ({ kind: 'update' as const, at: u.publishedAt, ...withVendorName(u, name(u.vendor)) })),
       ];
       merged.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
       return {

@@ -1,19 +1,20 @@
 import { DomainError } from '../domain/errors.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { Impact, Incident } from '../domain/records.ts';
-import { durationMinutes } from '../domain/stats.ts';
 import type { SearchRepository } from '../store/repositories/search-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
+import { incidentView, nameOf } from '../domain/record-views.ts';
 
 // Search across vendors and incidents for the web search page (docs/web.md,
 // "Search"). Incidents are bounded by the viewer's plan window like every
 // incident list; results are capped (the page says how many matched in all).
 
-export const SEARCH_MAX_TEXT = 100;
-export const SEARCH_VENDOR_LIMIT = 20;
-export const SEARCH_INCIDENT_LIMIT = 50;
+const SEARCH_MAX_TEXT = 100;
+const SEARCH_VENDOR_LIMIT = 20;
+const SEARCH_INCIDENT_LIMIT = 50;
 const IMPACTS: readonly Impact[] = ['none', 'minor', 'major', 'critical'];
 
 export interface SearchQuery {
@@ -61,14 +62,8 @@ export function searchService(d: { catalog: CatalogService; search: SearchReposi
         }),
         d.vendors.names(),
       ]);
-      const incidents = found.items.map((i) => ({
-        ...i,
-        vendorName: names.get(i.vendor) ?? i.vendor,
-        durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
-      }));
+      const incidents = found.items.map((i) => incidentView(i, nameOf(names, i.vendor), now));
       return { vendors, incidents, incidentTotal: found.total, since, windowDays };
     },
   };
 }
-
-export type SearchService = ReturnType<typeof searchService>;

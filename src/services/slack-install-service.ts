@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { type SlackOAuth, SlackOAuthError } from '../alerts/slack-oauth.ts';
+import { type SlackOAuth, SlackOAuthError } from '../domain/slack-install.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { SecretBox } from '../infra/secret-box.ts';
+import type { SecretBox } from '../domain/secret-box.ts';
 import type { AlertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
 import type { PreferencesRepository } from '../store/repositories/preferences-repository.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import { requireUserId } from './watchlist-service.ts';
 
 // "Add to Slack" (docs/alerts.md, "Slack"): the install starts from the account
@@ -100,5 +101,3 @@ export function slackInstallService(d: {
     },
   };
 }
-
-export type SlackInstallService = ReturnType<typeof slackInstallService>;

@@ -1,7 +1,7 @@
 import type { SourceHealth } from '../domain/records.ts';
 import { foldHealth, type ObservedSpan, observedSpan, type SourcePollState, staleAfterMs } from '../domain/source-health.ts';
 import type { SourcesRepository } from '../store/repositories/sources-repository.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 
 // Source health per vendor, the observed span that uptime is computed over, and
 // the ingestion part of readiness (docs/operations.md "Source health").

@@ -8,10 +8,11 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { SourceHealthService } from './source-health-service.ts';
 
-export const DEFAULT_STATS_PERIOD = '30d';
+const DEFAULT_STATS_PERIOD = '30d';
 
 export interface AggregateStats {
   timePeriod: string;

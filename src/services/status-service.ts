@@ -1,13 +1,13 @@
 import { IMPACT_RANK, type Impact, type Indicator, type Incident, type IncidentRecord, type Maintenance, type VendorStatus } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
 import { isActiveMaintenance } from '../domain/maintenance-window.ts';
-import { durationMinutes } from '../domain/stats.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { SourceHealthService } from './source-health-service.ts';
+import { incidentView, withVendorName } from '../domain/record-views.ts';
 
 const INDICATOR_BY_IMPACT: Record<Impact, Indicator> = {
   none: 'operational',
@@ -38,6 +38,11 @@ export function statusService(d: {
   clock: Clock;
 }) {
   return {
+    /** The stored page-level status of these vendors (all when none are named), by slug. */
+    pageStatuses(slugs?: string[]) {
+      return d.status.statuses(slugs);
+    },
+
     async vendorStatus(slug: string): Promise<VendorStatus> {
       const vendor = await d.catalog.require(slug);
       const [active, maint, stored, components, health] = await Promise.all([
@@ -48,15 +53,11 @@ export function statusService(d: {
         d.health.forVendor(slug),
       ]);
       const now = d.clock.now();
-      const activeIncidents: Incident[] = active.map((i) => ({
-        ...i,
-        vendorName: vendor.name,
-        durationMinutes: i.resolvedAt ? durationMinutes(i.startedAt, i.resolvedAt, now) : null,
-      }));
+      const activeIncidents: Incident[] = active.map((i) => incidentView(i, vendor.name, now));
       // Active = in progress/verifying, or scheduled and already due; never long over.
       const activeMaintenance: Maintenance[] = maint
         .filter((m) => isActiveMaintenance(m, now))
-        .map((m) => ({ ...m, vendorName: vendor.name }));
+        .map((m) => withVendorName(m, vendor.name));
       const page = stored.get(slug);
       const indicator =
         page?.indicator ??

@@ -1,7 +1,8 @@
 import { INCIDENT_EVENT_TYPES, type StoredEvent } from '../domain/events.ts';
 import type { Incident, IncidentStatus } from '../domain/records.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { RecordsService } from './records-service.ts';
 
 // What a stream reads from storage: the snapshot it starts with, and the events a
@@ -60,5 +61,3 @@ export function streamService(d: { events: EventsRepository; records: RecordsSer
     },
   };
 }
-
-export type StreamService = ReturnType<typeof streamService>;

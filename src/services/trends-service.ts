@@ -3,14 +3,15 @@ import { componentUptime, type ComponentUptime, weeklyTrend, type WeekPoint, wee
 import type { IncidentTimingsRepository } from '../store/repositories/incident-timings-repository.ts';
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 import type { SourceHealthService } from './source-health-service.ts';
 
 // The figures behind the vendor page's charts (docs/statistics.md, "Trends"),
 // from two narrow queries (incident timings, components) and the observed span.
 
-export const TREND_WEEKS = 12;
-export const COMPONENT_UPTIME_DAYS = 90;
+const TREND_WEEKS = 12;
+const COMPONENT_UPTIME_DAYS = 90;
 
 export interface VendorTrends {
   weeks: WeekPoint[];
@@ -58,5 +59,3 @@ export function trendsService(d: {
     },
   };
 }
-
-export type TrendsService = ReturnType<typeof trendsService>;

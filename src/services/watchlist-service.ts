@@ -2,7 +2,8 @@ import { DomainError } from '../domain/errors.ts';
 import { uniqueSlugs, type WatchlistView, watchlistLimit, watchlistLimitError, watchlistView } from '../domain/watchlist.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Clock, Viewer } from './context.ts';
+import type { Viewer } from './context.ts';
+import type { Clock } from '../domain/clock.ts';
 
 /** The signed-in user behind a viewer; per-user use cases refuse anonymous callers. */
 export function requireUserId(viewer: Viewer): string {
@@ -45,5 +46,3 @@ export function watchlistService(d: { catalog: CatalogService; watchlist: Watchl
     },
   };
 }
-
-export type WatchlistService = ReturnType<typeof watchlistService>;

@@ -7,8 +7,8 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { reportingUnavailable } from './unavailable.ts';
+import type { Dialect } from './dialect.ts';
 
-export type Dialect = 'sqlite' | 'postgres';
 
 export interface StoreOptions {
   databaseUrl: string | null;

@@ -7,7 +7,7 @@ import { DomainError } from '../domain/errors.ts';
 // edge has to know the codes of pg or SQLite, and none shows a driver message.
 // Other errors (a constraint, a bug in a query) pass through unchanged.
 
-export const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable, retry shortly';
+const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable, retry shortly';
 
 /** Node socket errors on the way to the database server. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -2,8 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../domain/errors.ts';
-import { hasAllowedOrigin, isUnsafeMethod } from '../http/access/origin.ts';
-import { ACCOUNT_PREFIX } from '../http/paths.ts';
+import { hasAllowedOrigin, isUnsafeMethod, ACCOUNT_PREFIX } from '../http/index.ts';
 
 // CSRF protection, two independent checks on every state-changing request a
 // browser makes with our web session:
@@ -17,13 +16,13 @@ import { ACCOUNT_PREFIX } from '../http/paths.ts';
 // Requests authenticated by API key carry no ambient credential and are exempt;
 // login and signup are checked when they come from a browser (Origin present).
 
-export const CSRF_COOKIE = 'vis_csrf';
-export const CSRF_HEADER = 'x-csrf-token';
-export const CSRF_FIELD = '_csrf';
+const CSRF_COOKIE = 'vis_csrf';
+const CSRF_HEADER = 'x-csrf-token';
+const CSRF_FIELD = '_csrf';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const BROWSER_AUTH_ROUTES = new Set([`${ACCOUNT_PREFIX}/auth/login`, `${ACCOUNT_PREFIX}/auth/signup`]);
 
-export function readCookie(request: FastifyRequest, name: string): string | null {
+function readCookie(request: FastifyRequest, name: string): string | null {
   const header = request.headers.cookie;
   if (!header || !header.includes(name)) return null;
   for (const part of header.split(';')) {
@@ -43,7 +42,7 @@ export function ensureCsrfToken(request: FastifyRequest, reply: FastifyReply): s
 }
 
 /** True when the request echoes the token of its cookie (constant-time compare). */
-export function tokenMatches(request: FastifyRequest): boolean {
+function tokenMatches(request: FastifyRequest): boolean {
   const cookie = readCookie(request, CSRF_COOKIE);
   const header = request.headers[CSRF_HEADER];
   const body = request.body as Record<string, unknown> | null | undefined;
@@ -53,7 +52,7 @@ export function tokenMatches(request: FastifyRequest): boolean {
   return timingSafeEqual(Buffer.from(sent), Buffer.from(cookie));
 }
 
-export const CSRF_MESSAGE = 'The CSRF token is missing or does not match; reload the page and try again';
+const CSRF_MESSAGE = 'The CSRF token is missing or does not match; reload the page and try again';
 
 /**
  * Global guard. preValidation: after authentication (route onRequest hooks) and

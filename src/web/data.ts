@@ -1,16 +1,16 @@
 import { DEFAULT_PLAN_POLICIES, type Plan, USER_PLANS } from '../domain/plans.ts';
 import type { Viewer } from '../services/context.ts';
-import type { Services } from '../services/index.ts';
+import type { UseCases } from '../services/index.ts';
 import type { StatsColumn, VendorPageData } from './pages/vendor.ts';
 
 // Gathers what the vendor page shows from the services (the same use cases the
 // API calls), so the page and the API can never disagree.
 
-export const STATS_PERIODS = ['7d', '30d', '90d'] as const;
-export const PAST_PAGE_SIZE = 20;
+const STATS_PERIODS = ['7d', '30d', '90d'] as const;
+const PAST_PAGE_SIZE = 20;
 
 /** The cheapest plan whose history window covers `days`. */
-export function planForWindow(days: number): Plan | null {
+function planForWindow(days: number): Plan | null {
   return USER_PLANS.find((p) => {
     const w = DEFAULT_PLAN_POLICIES[p].windowDays;
     return w === null || w >= days;
@@ -19,7 +19,7 @@ export function planForWindow(days: number): Plan | null {
 
 const humanizePlan = (p: Plan | null) => (p ? p.charAt(0).toUpperCase() + p.slice(1) : 'A higher');
 
-export async function vendorPageData(s: Services, slug: string, viewer: Viewer, page: number): Promise<VendorPageData> {
+export async function vendorPageData(s: UseCases, slug: string, viewer: Viewer, page: number): Promise<VendorPageData> {
   const profile = await s.catalog.info(slug); // 404 for an unknown slug
   const cap = DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;
   const types = profile.availableDataTypes;

@@ -43,8 +43,6 @@ export function html(strings: TemplateStringsArray, ...values: Interpolated[]): 
 export const trusted = (markup: string) => new SafeHtml(markup);
 
 /** Joins fragments. */
-export const join = (parts: Interpolated[], sep = ''): SafeHtml => new SafeHtml(parts.map(render).join(sep));
-
 /**
  * JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the
  * line separators are escaped so the text can never close the element.

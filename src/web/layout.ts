@@ -3,9 +3,6 @@ import type { Viewer } from '../services/context.ts';
 import type { Assets } from './assets.ts';
 import { html, type Html } from './html.ts';
 
-/** Where the API lives (same origin); the pages link to it and their modules call it. */
-export const API_BASE = '/api/v1/infrastructure';
-
 /** What every page knows about the request. */
 export interface PageContext {
   now: Date;

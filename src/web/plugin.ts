@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
-import { ACCOUNT_PREFIX, API_PREFIX } from '../http/paths.ts';
-import { SLUG_PATTERN } from '../http/schemas/common.ts';
+import { ACCOUNT_PREFIX, API_PREFIX, SLUG_PATTERN } from '../http/index.ts';
 import { MIN_PASSWORD_LENGTH } from '../services/access/password-policy.ts';
 import { Assets } from './assets.ts';
 import { ensureCsrfToken } from './csrf.ts';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CatalogVendor } from '../../src/domain/records.ts';
 import { readCatalog } from '../../src/services/catalog-loader.ts';
-import type { Clock } from '../../src/services/context.ts';
+import type { Clock } from '../../src/domain/clock.ts';
 import { createSimulator, type Simulator } from '../../src/ingest/simulator/index.ts';
 import { getJson, startApp, type StartOptions, type TestApp } from './app.ts';
 

@@ -14,7 +14,7 @@ import {
 } from '../helpers/hostile-vendor.ts';
 import { createUser, send } from '../helpers/users.ts';
 import { parseSource } from '../../src/ingest/adapters/index.ts';
-import { createHttpFetcher } from '../../src/ingest/fetch.ts';
+import { createHttpFetcher } from '../../src/infra/fetch.ts';
 import { createScheduler } from '../../src/ingest/scheduler.ts';
 import { readCatalog, loadCatalog } from '../../src/services/catalog-loader.ts';
 

@@ -6,7 +6,7 @@ import { catalogService } from '../../src/services/catalog-service.ts';
 import { sourceHealthService } from '../../src/services/source-health-service.ts';
 import { trendsService } from '../../src/services/trends-service.ts';
 import { searchService } from '../../src/services/search-service.ts';
-import { systemClock } from '../../src/services/context.ts';
+import { systemClock } from '../../src/domain/clock.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { incident } from '../helpers/records.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/infra/config.ts';
 import { getJson, startApp } from '../helpers/app.ts';
 
 // TRUST_PROXY takes a hop count or a list of proxy addresses/CIDRs, never "every hop"

@@ -1,6 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { alertText, clip } from '../message.ts';
-import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
+import { emailMessage, escapeHtml } from '../../domain/alert-text.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
 
 // E-mail through the operator's SMTP server (SMTP_URL), one message per alert,
@@ -8,40 +7,6 @@ import { type Channel, describeError, failed, type SendOutcome, sent, type Targe
 // replies and connection problems are retried on the delivery schedule.
 
 type EmailTarget = Extract<Target, { channel: 'email' }>;
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-
-export function emailMessage(d: Delivery): { subject: string; text: string; html: string } {
-  const t = alertText(d);
-  const subject = clip(`[${t.headline}] ${t.title}`.replace(/[\r\n]+/g, ' '), 200);
-  const lines = [
-    `${t.headline}: ${t.title}`,
-    '',
-    `Status: ${t.status || '-'}`,
-    `Impact: ${t.impact}`,
-    ...(t.components.length ? [`Components: ${t.components.join(', ')}`] : []),
-    ...(t.latest ? ['', t.latest] : []),
-    ...(t.url ? ['', t.url] : []),
-    '',
-    `${d.eventType} at ${d.occurredAt}`,
-    'You receive this because of your notification preferences.',
-  ];
-  const html = [
-    '<!doctype html><html><body style="font-family:sans-serif">',
-    `<h2>${escapeHtml(t.headline)}: ${escapeHtml(t.title)}</h2>`,
-    '<table>',
-    `<tr><th align="left">Status</th><td>${escapeHtml(t.status || '-')}</td></tr>`,
-    `<tr><th align="left">Impact</th><td>${escapeHtml(t.impact)}</td></tr>`,
-    ...(t.components.length ? [`<tr><th align="left">Components</th><td>${escapeHtml(t.components.join(', '))}</td></tr>`] : []),
-    '</table>',
-    ...(t.latest ? [`<p>${escapeHtml(t.latest)}</p>`] : []),
-    ...(t.url ? [`<p><a href="${escapeHtml(t.url)}">${escapeHtml(t.url)}</a></p>`] : []),
-    `<p style="color:#666;font-size:small">${escapeHtml(d.eventType)} at ${escapeHtml(d.occurredAt)}. You receive this because of your notification preferences.</p>`,
-    '</body></html>',
-  ].join('\n');
-  return { subject, text: lines.join('\n'), html };
-}
 
 /** The message that proves an address: only the link, no alert content (docs/alerts.md "Proven addresses"). */
 export function confirmationMessage(link: string, expiresAt: string): { subject: string; text: string; html: string } {

@@ -1,5 +1,5 @@
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
-import { alertText, clip } from '../message.ts';
+import { alertText, clip } from '../../domain/alert-text.ts';
 import type { Channel, Target } from './channel.ts';
 import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
 

@@ -1,8 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { parseRetryAfter } from '../../domain/alerts.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { header, post } from '../http-post.ts';
-import { assertAllowedUrl } from '../ssrf-guard.ts';
+import { assertAllowedUrl } from '../../infra/ssrf-guard.ts';
 import { describeError, failed, type SendOutcome, sent } from './channel.ts';
 
 // One JSON POST to a user-supplied (or operator-set) URL through the guarded

@@ -1,9 +1,9 @@
 import type { Dispatcher } from 'undici';
 import { parseRetryAfter } from '../../domain/alerts.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import { header, post } from '../http-post.ts';
-import { alertText, clip } from '../message.ts';
+import { alertText, clip } from '../../domain/alert-text.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
 
 // PagerDuty Events API v2: `trigger` when an incident opens or changes (and when

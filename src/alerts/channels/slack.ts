@@ -1,8 +1,8 @@
 import { ErrorCode, LogLevel, WebClient } from '@slack/web-api';
-import { alertText, clip } from '../message.ts';
+import { alertText, clip } from '../../domain/alert-text.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import type { AlertThreadsRepository } from '../../store/repositories/alert-threads-repository.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
 
 // Slack through the Web API as the bot of the workspace the user installed the

@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { parseRetryAfter } from '../../domain/alerts.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { header, post } from '../http-post.ts';
-import { alertText, clip } from '../message.ts';
-import { assertAllowedUrl } from '../ssrf-guard.ts';
+import { alertText, clip } from '../../domain/alert-text.ts';
+import { assertAllowedUrl } from '../../infra/ssrf-guard.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
 import { slackMessage } from './slack.ts';
 

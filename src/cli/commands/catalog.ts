@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { readCatalog } from '../../services/catalog-loader.ts';
 import { VERDICTS, verifyCatalog, type SourceCheck } from '../../services/catalog-verify-service.ts';
-import { createHttpFetcher } from '../../ingest/fetch.ts';
+import { createHttpFetcher } from '../../infra/fetch.ts';
+import { parseSource } from '../../ingest/index.ts';
 import { type Command, cliConfig, parseOptions, UsageError } from '../command.ts';
 
 // `catalog verify`: polls every source of the catalog (CATALOG_FILE, else the shipped one)
@@ -42,6 +43,7 @@ export const command: Command = {
     try {
       const report = await verifyCatalog(catalog, {
         fetcher,
+        parse: parseSource,
         concurrency: positiveInt(opts.concurrency, 'concurrency', config.ingestConcurrency),
         perHost: config.ingestHostConcurrency,
         timeoutMs: config.ingestTimeoutMs,

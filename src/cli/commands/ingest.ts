@@ -1,5 +1,6 @@
-import { createIngestRuntime, prepareCatalog } from '../../ingest/runtime.ts';
-import { systemClock } from '../../services/context.ts';
+import { createIngestRuntime, prepareCatalog } from '../../ingest/index.ts';
+import { systemClock } from '../../domain/clock.ts';
+import { memoryEventBus } from '../../infra/event-bus.ts';
 import { createServices } from '../../services/index.ts';
 import { type Command, cliConfig, parseOptions, UsageError, withStore } from '../command.ts';
 import { createReporter } from '../progress.ts';
@@ -16,10 +17,11 @@ export const command: Command = {
     return withStore(config, async (store) => {
       await store.migrate();
       const { simulator } = await prepareCatalog(store, config, systemClock, { catalogFile: config.catalogFile ?? undefined });
-      const services = createServices(store, config, systemClock);
-      const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus: services.bus, simulator });
+      const bus = memoryEventBus();
+      const services = createServices(store, config, systemClock, { bus });
+      const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus, simulator });
       try {
-        if (opts.vendor && !(await services.repos.vendors.get(opts.vendor))) {
+        if (opts.vendor && !(await services.catalog.names()).has(opts.vendor)) {
           throw new UsageError(`Unknown vendor '${opts.vendor}'`);
         }
         const reporter = createReporter();

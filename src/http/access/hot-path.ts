@@ -6,7 +6,7 @@ import type { RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { Authenticator } from '../../services/access/authenticator.ts';
 import { planWindowsTable } from '../../services/access/limits.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { etagMatches } from './cache-key.ts';
 import { presentedKey, sessionToken } from './credentials.ts';
 import type { HitIndex } from './hit-index.ts';

@@ -36,7 +36,7 @@ const EXPOSE_HEADERS = [
 const MAX_AGE_SECONDS = 600;
 
 /** A Fastify route pattern (`/vendors/:vendor/:dataType`, `/badges/:vendor.svg`) as a whole-path RegExp. */
-export function routePatternRegExp(pattern: string): RegExp {
+function routePatternRegExp(pattern: string): RegExp {
   const source = pattern
     .split(/(:[A-Za-z0-9_]+|\*)/)
     .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+?' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
@@ -44,7 +44,7 @@ export function routePatternRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-export function isCorsRoute(route: Pick<RouteOptions, 'url' | 'config' | 'method'>): boolean {
+function isCorsRoute(route: Pick<RouteOptions, 'url' | 'config' | 'method'>): boolean {
   if (route.method !== 'GET') return false;
   const rule = authRuleOf(route);
   return rule === 'public' || (rule === 'none' && (route.config as { cors?: boolean } | undefined)?.cors === true);

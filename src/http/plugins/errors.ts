@@ -32,7 +32,7 @@ export interface ErrorPayload {
   [k: string]: unknown;
 }
 
-export function errorBody(request: FastifyRequest, error: string, message: string, extra: Record<string, unknown> = {}): ErrorPayload {
+function errorBody(request: FastifyRequest, error: string, message: string, extra: Record<string, unknown> = {}): ErrorPayload {
   return { success: false, error, message, ...extra, requestId: request.id };
 }
 

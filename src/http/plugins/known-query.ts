@@ -16,7 +16,7 @@ const MAX_LISTED = 10;
 type Schema = { properties?: Record<string, unknown>; allOf?: Schema[]; anyOf?: Schema[]; oneOf?: Schema[] };
 
 /** Names a querystring schema declares (objects, and members of allOf/anyOf/oneOf). */
-export function declaredNames(schema: Schema | undefined): Set<string> {
+function declaredNames(schema: Schema | undefined): Set<string> {
   const out = new Set<string>();
   const visit = (s: Schema | undefined) => {
     if (!s || typeof s !== 'object') return;
@@ -27,7 +27,7 @@ export function declaredNames(schema: Schema | undefined): Set<string> {
   return out;
 }
 
-export function unknownQueryError(unknown: string[]): DomainError {
+function unknownQueryError(unknown: string[]): DomainError {
   const listed = unknown.slice(0, MAX_LISTED).map((u) => `'${u}'`).join(', ');
   return new DomainError(
     'invalid_parameter',

@@ -7,7 +7,7 @@ import { presentedKey, sessionToken } from '../access/credentials.ts';
 import { hasAllowedOrigin, isOwnBrowserTraffic, isUnsafeMethod } from '../access/origin.ts';
 import { API_PREFIX } from '../paths.ts';
 
-// Authentication (DESIGN.md §4). Each route declares who may call it with
+// Authentication (docs/access.md). Each route declares who may call it with
 // `config.auth`; routes under the data API default to 'public', everything else
 // to 'none'. The hook is attached per route, so unauthenticated routes pay nothing.
 //
@@ -35,10 +35,10 @@ declare module 'fastify' {
   }
 }
 
-export const KEY_REQUIRED_MESSAGE =
+const KEY_REQUIRED_MESSAGE =
   'A valid API key is required: send it in the X-API-Key header or as Authorization: Bearer <key>';
 const USER_REQUIRED_MESSAGE = 'A valid API key or a logged-in web session is required';
-export const DIRECT_API_HINT =
+const DIRECT_API_HINT =
   'Create an account (POST /api/v1/auth/signup), create an API key in the account area (POST /api/v1/account/keys), then send it in the X-API-Key header or as Authorization: Bearer <key>.';
 
 export function authRuleOf(route: Pick<RouteOptions, 'url' | 'config'>): AuthRule {

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../plugins/viewer.ts';
 import { AccountSummary, ApiKeySchema } from '../schemas/account.ts';
@@ -21,7 +22,9 @@ export const errors = {
   503: errorResponses[503],
 };
 
-export async function accountRoutes(app: FastifyInstance) {
+export async function accountRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { accounts, keys } = app.services;
 
   app.get(
@@ -54,7 +57,7 @@ export async function accountRoutes(app: FastifyInstance) {
     async (request) => ({ success: true, keys: await keys.list(requireUser(request).userId) }),
   );
 
-  app.post<{ Body: { name?: string } | undefined }>(
+  app.post(
     '/account/keys',
     {
       schema: {
@@ -85,7 +88,7 @@ export async function accountRoutes(app: FastifyInstance) {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/account/keys/:id',
     {
       schema: {

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { vendorFilter } from '../envelope.ts';
@@ -6,10 +7,12 @@ import { Envelope, errorResponses, notModifiedResponse, TimePeriodParam, VendorL
 import { AggregateStatsSchema, VendorStatsSchema } from '../schemas/records.ts';
 import { FAVORITES_HINT, LONG_VENDOR_LIST } from './lists.ts';
 
-export async function analyticsRoutes(app: FastifyInstance) {
+export async function analyticsRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas (docs/api.md): no hand-written query types.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const s = app.services;
 
-  app.get<{ Querystring: { timePeriod?: string } }>(
+  app.get(
     '/vendor-stats-aggregate',
     {
       schema: {
@@ -27,7 +30,7 @@ export async function analyticsRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: { timePeriod?: string; vendor?: string; vendors?: string } }>(
+  app.get(
     '/vendor-stats-favorites',
     {
       schema: {

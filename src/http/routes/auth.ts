@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { SESSION_COOKIE } from '../access/credentials.ts';
@@ -19,7 +20,9 @@ const authErrors = {
   503: errorResponses[503],
 };
 
-export async function authRoutes(app: FastifyInstance) {
+export async function authRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const accounts = app.services.accounts;
   const webOrigins = app.config.webOrigins;
 
@@ -41,7 +44,7 @@ export async function authRoutes(app: FastifyInstance) {
     });
   }
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/auth/signup',
     {
       schema: {
@@ -63,7 +66,7 @@ export async function authRoutes(app: FastifyInstance) {
     },
   );
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/auth/login',
     {
       schema: {

@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Badge } from '../../domain/badges.ts';
 import { renderBadgeSvg } from '../badge-svg.ts';
 import { keylessErrorResponses, notModifiedResponse, PLAIN_TEXT_PATTERN, VendorSlug } from '../schemas/common.ts';
 
-// Status badges (docs/integrations.md, "Badges"; paths fixed by DESIGN.md §10):
+// Status badges (docs/integrations.md, "Badges"):
 //   /badges/{vendor}.svg, /badges/{vendor}.json (shields.io endpoint),
 //   /badges/{vendor}/{component}.svg and .json.
 // Outside the data API and without authentication: a badge in a README is fetched
@@ -12,7 +13,7 @@ import { keylessErrorResponses, notModifiedResponse, PLAIN_TEXT_PATTERN, VendorS
 // so a badge never counts toward a user's quota. Each request is counted against
 // the anonymous per-IP limits, and answers are cached like /vendor-status (30 s).
 
-export const BADGES_PREFIX = '/badges';
+const BADGES_PREFIX = '/badges';
 const CACHE_SECONDS = 30;
 
 const BadgeJson = Type.Object(
@@ -39,7 +40,9 @@ const svgResponse = {
 };
 const jsonResponse = { 200: BadgeJson };
 
-export async function badgeRoutes(app: FastifyInstance) {
+export async function badgeRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const s = app.services.badges;
   const config = { cacheTtlSeconds: CACHE_SECONDS, rateLimit: true, cors: true };
 
@@ -49,7 +52,7 @@ export async function badgeRoutes(app: FastifyInstance) {
   for (const format of ['svg', 'json'] as const) {
     const response = { ...(format === 'svg' ? svgResponse : jsonResponse), ...keylessErrorResponses, ...notModifiedResponse };
     const Format = format.toUpperCase();
-    app.get<{ Params: { vendor: string } }>(
+    app.get(
       `${BADGES_PREFIX}/:vendor.${format}`,
       {
         schema: {
@@ -69,7 +72,7 @@ export async function badgeRoutes(app: FastifyInstance) {
         return reply.type('image/svg+xml; charset=utf-8').send(svg(b));
       },
     );
-    app.get<{ Params: { vendor: string; component: string } }>(
+    app.get(
       `${BADGES_PREFIX}/:vendor/:component.${format}`,
       {
         schema: {

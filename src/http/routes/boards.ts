@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { planPolicy } from '../../domain/plans.ts';
 import { BOARD_PATH } from '../../services/board-service.ts';
@@ -17,7 +18,9 @@ import { strictValidatorCompiler } from '../strict-validation.ts';
 // (src/web/board-pages.ts).
 
 /** The owner's routes; registered under ACCOUNT_PREFIX. */
-export async function boardRoutes(app: FastifyInstance) {
+export async function boardRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { boards } = app.services;
   app.setValidatorCompiler(strictValidatorCompiler());
   // The create answer carries the token: no cache may keep any of these answers.
@@ -27,7 +30,7 @@ export async function boardRoutes(app: FastifyInstance) {
   });
   const tags = ['boards'];
 
-  app.post<{ Body: { title?: string; frameAncestors?: string[] } | undefined }>(
+  app.post(
     '/boards',
     {
       schema: {
@@ -64,7 +67,7 @@ export async function boardRoutes(app: FastifyInstance) {
     async (request) => ({ success: true, boards: await boards.list(request.viewer) }),
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/boards/:id',
     {
       schema: {
@@ -79,15 +82,16 @@ export async function boardRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       await boards.revoke(request.viewer, request.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }
 
 /** The public stream of a board: incident events of its vendors only, for anyone with the URL. */
-export async function boardStreamRoutes(app: FastifyInstance) {
+export async function boardStreamRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { boards } = app.services;
-  app.get<{ Params: { token: string }; Querystring: { lastEventId?: number } }>(
+  app.get(
     `${BOARD_PATH}:token/stream`,
     {
       schema: {

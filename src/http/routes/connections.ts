@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireUser } from '../plugins/viewer.ts';
 import { DateTime, errorResponses, IdParam, Nullable } from '../schemas/common.ts';
@@ -29,7 +30,9 @@ const ConnectionSchema = Type.Object({
   lastUsedAt: Nullable(DateTime({ description: 'Last token issued to it (connect or refresh)' })),
 });
 
-export async function connectionRoutes(app: FastifyInstance) {
+export async function connectionRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { connections } = app.services;
 
   app.get(
@@ -47,7 +50,7 @@ export async function connectionRoutes(app: FastifyInstance) {
     async (request) => ({ success: true, connections: await connections.list(requireUser(request).userId) }),
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/account/connections/:id',
     {
       schema: {

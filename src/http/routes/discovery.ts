@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { VendorSummarySchema } from '../schemas/records.ts';
@@ -8,7 +9,9 @@ const VendorListResponse = Type.Object(
   { description: 'Vendor list response' },
 );
 
-export async function discoveryRoutes(app: FastifyInstance) {
+export async function discoveryRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const listSchema = (operationId: string, summary: string) => ({
     operationId,
     summary,

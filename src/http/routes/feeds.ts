@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses } from '../schemas/common.ts';
 
@@ -9,14 +10,17 @@ import { errorResponses } from '../schemas/common.ts';
 // (outside the data API): feed polling never counts toward the REST quota.
 
 export const FEEDS_PREFIX = '/api/v1/feeds';
+const FORMATS = ['rss', 'atom', 'ics'] as const;
 const FILE = /^([A-Za-z0-9_-]{20,100})\.(rss|atom|ics)$/;
 
 function origin(app: FastifyInstance, req: FastifyRequest): string {
   return app.config.publicUrl ?? `${req.protocol}://${req.host}`;
 }
 
-export async function feedRoutes(app: FastifyInstance) {
-  app.get<{ Params: { file: string } }>(
+export async function feedRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
     `${FEEDS_PREFIX}/:file`,
     {
       schema: {
@@ -47,7 +51,8 @@ export async function feedRoutes(app: FastifyInstance) {
       const notFound = () =>
         reply.code(404).send({ success: false, error: 'not_found', message: 'No such feed', requestId: req.id });
       if (!m) return notFound();
-      const [, token, format] = m as unknown as [string, string, 'rss' | 'atom' | 'ics'];
+      const token = m[1]!;
+      const format = FORMATS.find((f) => f === m[2])!;
       if (format === 'ics') {
         const calendar = await app.services.publicFeeds.watchlistCalendar(token);
         if (calendar === null) return notFound();

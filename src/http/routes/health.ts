@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { ReadinessProblem } from '../readiness.ts';
 
@@ -13,7 +14,9 @@ const Readiness = Type.Object({
   checks: Type.Array(Check),
 });
 
-export async function healthRoutes(app: FastifyInstance) {
+export async function healthRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/healthz',
     {

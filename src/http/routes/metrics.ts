@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import type { MetricsRegistry } from '../../infra/metrics.ts';
@@ -20,7 +21,9 @@ function bearerMatches(request: FastifyRequest, expected: Buffer): boolean {
   return m !== null && timingSafeEqual(digest(m[1]!), expected);
 }
 
-export async function metricsRoutes(app: FastifyInstance, opts: { registry: MetricsRegistry }) {
+export async function metricsRoutes(fastify: FastifyInstance, opts: { registry: MetricsRegistry }) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { registry } = opts;
   const token = app.config.metricsToken;
   const expected = token === null ? null : digest(token);

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { PreferencesPatch } from '../../domain/preferences.ts';
-import type { FavoriteSection } from '../../services/favorites-service.ts';
 import { errorResponses } from '../schemas/common.ts';
 import {
   FavoritesBody,
@@ -27,7 +26,9 @@ const conflict = {
   409: Type.Ref('ErrorBody', { description: 'The channel to rotate is not configured' }),
 };
 
-export async function perUserRoutes(app: FastifyInstance) {
+export async function perUserRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(strictValidatorCompiler());
   // Private data, and some answers carry a secret shown once: no cache may keep them.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -55,7 +56,7 @@ export async function perUserRoutes(app: FastifyInstance) {
     async (req) => ok(await s.watchlist.get(req.viewer)),
   );
 
-  app.put<{ Body: { vendors: string[] } }>(
+  app.put(
     '/watchlist',
     {
       schema: {
@@ -73,7 +74,7 @@ export async function perUserRoutes(app: FastifyInstance) {
     async (req) => ok(await s.watchlist.replace(req.viewer, req.body.vendors)),
   );
 
-  app.post<{ Params: { vendor: string } }>(
+  app.post(
     '/watchlist/:vendor',
     {
       schema: {
@@ -91,7 +92,7 @@ export async function perUserRoutes(app: FastifyInstance) {
     async (req) => ok(await s.watchlist.add(req.viewer, req.params.vendor)),
   );
 
-  app.delete<{ Params: { vendor: string } }>(
+  app.delete(
     '/watchlist/:vendor',
     {
       schema: {
@@ -110,7 +111,7 @@ export async function perUserRoutes(app: FastifyInstance) {
 
   // ---------------------------------------------------------- preferences
   const prefTags = ['notifications'];
-  const prefResult = (r: { preferences: unknown; shownOnce: string[] }) =>
+  const prefResult = (r: Awaited<ReturnType<typeof s.preferences.get>>) =>
     ok({ preferences: r.preferences, ...(r.shownOnce.length ? { shownOnce: r.shownOnce } : {}) });
 
   app.get(
@@ -129,7 +130,7 @@ export async function perUserRoutes(app: FastifyInstance) {
     async (req) => prefResult(await s.preferences.get(req.viewer)),
   );
 
-  app.put<{ Body: PreferencesPatch }>(
+  app.put(
     '/notification-preferences',
     {
       schema: {
@@ -187,8 +188,7 @@ export async function perUserRoutes(app: FastifyInstance) {
   );
 
   // -------------------------------------------------------------- dashboard
-  type FavBody = { vendors: string[]; sections?: FavoriteSection[]; timePeriod?: string; perVendorLimit?: number };
-  app.post<{ Body: FavBody }>(
+  app.post(
     '/dashboard-favorites',
     {
       schema: {

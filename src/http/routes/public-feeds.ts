@@ -1,19 +1,20 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { invalidParameter } from '../../domain/errors.ts';
 import { keylessErrorResponses, notModifiedResponse, SLUG_LIST_PATTERN, VendorSlug } from '../schemas/common.ts';
 import { FEEDS_PREFIX } from './feeds.ts';
 
-// Public vendor feeds (docs/integrations.md, "Public feeds"; paths fixed by DESIGN.md §10):
+// Public vendor feeds (docs/integrations.md, "Public feeds"):
 //   /api/v1/feeds/vendors/{vendor}.rss | .atom | .ics   one vendor
 //   /api/v1/feeds/vendors.rss | .atom | .ics?vendor=a,b  a list of vendors
 // Like badges: no authentication (feed readers and calendar apps send no key), each
 // request counted against the anonymous per-IP limits, cached 60 s like the lists,
 // readable cross-origin with CORS_ORIGINS.
 
-export const PUBLIC_FEEDS_PREFIX = `${FEEDS_PREFIX}/vendors`;
+const PUBLIC_FEEDS_PREFIX = `${FEEDS_PREFIX}/vendors`;
 /** Most vendors in one combined feed. */
-export const MAX_FEED_VENDORS = 50;
+const MAX_FEED_VENDORS = 50;
 
 const FORMATS = {
   rss: { type: 'application/rss+xml; charset=utf-8', media: 'application/rss+xml', doc: 'RSS 2.0 document', name: 'RSS 2.0' },
@@ -28,14 +29,16 @@ const WHAT: Record<Format, string> = {
   ics: 'Maintenance windows as VEVENTs (UTC; UID stable across refreshes): the last 7 days, current and upcoming.',
 };
 
-export async function publicFeedRoutes(app: FastifyInstance) {
+export async function publicFeedRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const s = app.services.publicFeeds;
   const config = { cacheTtlSeconds: 60, rateLimit: true, cors: true };
 
   const render = (slugs: string[], format: Format, selfPath: string) =>
     format === 'ics' ? s.vendorCalendar(slugs) : s.vendorFeed(slugs, format, selfPath);
 
-  for (const format of Object.keys(FORMATS) as Format[]) {
+  for (const format of ['rss', 'atom', 'ics'] satisfies Format[]) {
     const f = FORMATS[format];
     const response = {
       200: { description: f.name, content: { [f.media]: { schema: Type.String({ description: f.doc }) } } },
@@ -44,7 +47,7 @@ export async function publicFeedRoutes(app: FastifyInstance) {
     };
     const Name = format === 'ics' ? 'Calendar' : format === 'rss' ? 'Rss' : 'Atom';
 
-    app.get<{ Params: { vendor: string } }>(
+    app.get(
       `${PUBLIC_FEEDS_PREFIX}/:vendor.${format}`,
       {
         schema: {
@@ -64,7 +67,7 @@ export async function publicFeedRoutes(app: FastifyInstance) {
       },
     );
 
-    app.get<{ Querystring: { vendor: string } }>(
+    app.get(
       `${PUBLIC_FEEDS_PREFIX}.${format}`,
       {
         schema: {

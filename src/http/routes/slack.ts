@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../paths.ts';
 import { errorResponses } from '../schemas/common.ts';
@@ -21,7 +22,9 @@ const ACCOUNT_PAGE = '/account';
 const redirect = (description: string) => ({ 302: Type.Null({ description }) });
 const conflict = { 409: Type.Ref('ErrorBody', { description: 'Slack is not available on this server (no Slack app configured)' }) };
 
-export async function slackRoutes(app: FastifyInstance) {
+export async function slackRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(strictValidatorCompiler());
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -59,7 +62,7 @@ export async function slackRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: { code?: string; state?: string; error?: string } }>(
+  app.get(
     CALLBACK_PATH,
     {
       // A browser step of the OAuth flow (like the MCP authorization pages), not an API operation.

@@ -8,7 +8,7 @@ import { resumePoint, serveEventStream } from '../event-stream.ts';
 import { STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
 import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, StringEnum, VendorListParam } from '../schemas/common.ts';
 
-// GET /incidents/stream (DESIGN.md §6; docs/stream.md). Everything that can fail
+// GET /incidents/stream (docs/stream.md). Everything that can fail
 // with a status (validation, unknown vendor, quota, stream cap) happens before the
 // response starts; then the reply is taken over from Fastify and written as
 // server-sent events by the process's stream hub.

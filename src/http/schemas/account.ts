@@ -10,7 +10,7 @@ export const Credentials = Type.Object(
   { additionalProperties: false },
 );
 
-export const AccountSchema = Type.Object({
+const AccountSchema = Type.Object({
   id: Type.String(),
   email: Type.String(),
   plan: StringEnum(USER_PLANS),
@@ -31,7 +31,7 @@ export const ApiKeySchema = Type.Object({
   lastUsedAt: Nullable(DateTime({ description: 'Last use, to the minute' })),
 });
 
-export const KeyUsage = Type.Object({
+const KeyUsage = Type.Object({
   usedToday: Type.Integer(),
   remainingToday: Type.Integer(),
   usedThisMinute: Type.Integer(),

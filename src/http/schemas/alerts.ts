@@ -7,7 +7,7 @@ import { DateTime, Nullable, QueryInteger, StringEnum } from './common.ts';
 
 const EventType = StringEnum(ALERT_EVENT_TYPES, { description: 'Event the alert is about' });
 
-export const NotificationSchema = Type.Object(
+const NotificationSchema = Type.Object(
   {
     id: Type.String({ description: 'Notification id (the in-app delivery id)' }),
     type: EventType,
@@ -66,7 +66,7 @@ const AttemptSchema = Type.Object(
   { description: 'One delivery attempt' },
 );
 
-export const DeliverySchema = Type.Object(
+const DeliverySchema = Type.Object(
   {
     id: Type.String({ description: 'Delivery id; the `webhook-id` header of webhook deliveries, the same on every retry' }),
     channel: StringEnum(PUSH_CHANNELS),

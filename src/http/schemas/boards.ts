@@ -4,7 +4,7 @@ import { DateTime, PLAIN_TEXT_PATTERN } from './common.ts';
 
 // Public status boards (docs/boards.md).
 
-export const BoardSchema = Type.Object(
+const BoardSchema = Type.Object(
   {
     id: Type.String({ description: 'Id for revoking; not the public URL' }),
     title: Type.String(),

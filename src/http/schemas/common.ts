@@ -82,7 +82,7 @@ export const notModifiedResponse = {
   304: Type.Null({ description: 'Not modified: the If-None-Match ETag is still current (no body, not counted)' }),
 };
 
-export const DataWindowSchema = Type.Object(
+const DataWindowSchema = Type.Object(
   {
     requested: Nullable(Type.String({ description: 'The timePeriod asked for' })),
     applied: Type.String({ description: 'The window used (`all` when unlimited)' }),

@@ -13,7 +13,7 @@ const open = { additionalProperties: true };
 const Str = (description?: string, o: object = {}) => Type.String({ ...(description ? { description } : {}), ...o });
 const Obj = (props: Record<string, TSchema>, description: string) => Type.Object(props, { ...open, description });
 
-export const StandardWebhookBody = Type.Object(
+const StandardWebhookBody = Type.Object(
   {
     type: StringEnum(ALERT_EVENT_TYPES, { description: 'Event type' }),
     timestamp: Str('When the change was detected (ISO 8601)', { format: 'date-time' }),
@@ -39,7 +39,7 @@ const SlackBlock = Type.Object(
   },
   { ...open, description: 'Block Kit block' },
 );
-export const SlackMessage = Type.Object(
+const SlackMessage = Type.Object(
   {
     text: Str('Plain fallback for notifications', { maxLength: 3000 }),
     blocks: Type.Array(SlackBlock, { maxItems: 50 }),
@@ -56,7 +56,7 @@ export const SlackMessage = Type.Object(
   },
 );
 
-export const TeamsMessage = Type.Object(
+const TeamsMessage = Type.Object(
   {
     type: Type.Literal('message'),
     attachments: Type.Array(
@@ -83,7 +83,7 @@ export const TeamsMessage = Type.Object(
   { ...open, $id: 'TeamsMessage', description: 'Microsoft Teams Workflows webhook body: a message envelope carrying one Adaptive Card' },
 );
 
-export const GoogleChatMessage = Type.Object(
+const GoogleChatMessage = Type.Object(
   {
     text: Str('Notification text', { maxLength: 4000 }),
     cardsV2: Type.Array(
@@ -111,7 +111,7 @@ export const GoogleChatMessage = Type.Object(
   },
 );
 
-export const OpsgenieCreateAlert = Type.Object(
+const OpsgenieCreateAlert = Type.Object(
   {
     message: Str(undefined, { maxLength: 130 }),
     alias: Str('`vendor:recordId` of the incident (de-duplication key)', { maxLength: 512 }),
@@ -125,7 +125,7 @@ export const OpsgenieCreateAlert = Type.Object(
   { ...open, $id: 'OpsgenieCreateAlert', description: 'POST /v2/alerts (Authorization: GenieKey <key>) when an incident opens or a maintenance starts' },
 );
 
-export const OpsgenieNote = Type.Object(
+const OpsgenieNote = Type.Object(
   { note: Str(undefined, { maxLength: 25000 }), source: Str() },
   {
     ...open,
@@ -134,7 +134,7 @@ export const OpsgenieNote = Type.Object(
   },
 );
 
-export const PagerDutyEvent = Type.Object(
+const PagerDutyEvent = Type.Object(
   {
     routing_key: Str('The integration key'),
     event_action: StringEnum(['trigger', 'resolve'] as const),
@@ -155,7 +155,7 @@ export const PagerDutyEvent = Type.Object(
   { ...open, $id: 'PagerDutyEvent', description: 'PagerDuty Events API v2 event' },
 );
 
-export const DiscordMessage = Type.Object(
+const DiscordMessage = Type.Object(
   {
     username: Str(),
     allowed_mentions: Obj({ parse: Type.Array(Type.String(), { maxItems: 0 }) }, 'No pings'),

@@ -66,7 +66,7 @@ const SlackChannelId = Nullable(
 );
 
 /** The preferences as the API shows them (secrets masked). */
-export const PreferencesSchema = Type.Object(
+const PreferencesSchema = Type.Object(
   {
     in_app: Type.Object({ enabled: Enabled }),
     email: Type.Object({
@@ -278,7 +278,7 @@ export const FavoritesBody = Type.Object(
 const PerVendor = (item: TSchema, description: string) =>
   Type.Record(Type.String(), item, { description: `${description}, keyed by vendor slug` });
 
-export const FavoritesBundleSchema = Type.Object(
+const FavoritesBundleSchema = Type.Object(
   {
     vendors: Type.Array(Type.String(), { description: 'The vendors of the bundle (de-duplicated, in request order)' }),
     sections: Type.Array(StringEnum(FAVORITE_SECTIONS), { description: 'The sections built' }),

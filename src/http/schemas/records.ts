@@ -11,7 +11,7 @@ import {
 import { BADGES } from '../../domain/stats.ts';
 import { DateTime, Nullable, StringEnum } from './common.ts';
 
-// Item records of the list envelope (DESIGN.md §3). Items accept additional properties.
+// Item records of the list envelope (docs/api.md "Envelope and records"). Items accept additional properties.
 const open = { additionalProperties: true };
 
 const RecordUpdateSchema = Type.Object({
@@ -107,7 +107,7 @@ export const VendorSummarySchema = Type.Object(
   { ...open, $id: 'VendorProfile', description: 'Vendor profile' },
 );
 
-export const SourceHealthSchema = Type.Object({
+const SourceHealthSchema = Type.Object({
   lastSuccessAt: Nullable(DateTime()),
   lastErrorAt: Nullable(DateTime()),
   lastError: Nullable(Type.String()),
@@ -197,7 +197,7 @@ export const ActivityItemSchema = Type.Object(
   { ...open, description: 'One entry of the merged activity feed' },
 );
 
-export const ComplianceItemSchema = Type.Object({
+const ComplianceItemSchema = Type.Object({
   name: Type.String(),
   description: Type.String(),
   category: Type.String(),

@@ -10,7 +10,7 @@ import { DateTime, StringEnum } from './common.ts';
 
 const closed = { additionalProperties: false };
 
-export const StreamSnapshotEventSchema = Type.Object(
+const StreamSnapshotEventSchema = Type.Object(
   {
     type: StringEnum(['snapshot'] as const),
     occurredAt: DateTime({ description: 'When the snapshot was read' }),
@@ -30,11 +30,11 @@ const incidentEvent = (type: string, id: string, description: string) =>
     { ...closed, $id: id, description },
   );
 
-export const IncidentCreatedEventSchema = incidentEvent('incident.created', 'IncidentCreatedEvent', 'A new incident; `id:` = its event number');
-export const IncidentUpdatedEventSchema = incidentEvent('incident.updated', 'IncidentUpdatedEvent', 'An incident changed (status, text, updates); `id:` = its event number');
-export const IncidentResolvedEventSchema = incidentEvent('incident.resolved', 'IncidentResolvedEvent', 'An incident was resolved; `id:` = its event number');
+const IncidentCreatedEventSchema = incidentEvent('incident.created', 'IncidentCreatedEvent', 'A new incident; `id:` = its event number');
+const IncidentUpdatedEventSchema = incidentEvent('incident.updated', 'IncidentUpdatedEvent', 'An incident changed (status, text, updates); `id:` = its event number');
+const IncidentResolvedEventSchema = incidentEvent('incident.resolved', 'IncidentResolvedEvent', 'An incident was resolved; `id:` = its event number');
 
-export const StreamShutdownEventSchema = Type.Object(
+const StreamShutdownEventSchema = Type.Object(
   {
     type: StringEnum(['shutdown'] as const),
     occurredAt: DateTime(),

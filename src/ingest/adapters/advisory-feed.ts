@@ -25,7 +25,7 @@ const LABELLED_AFTER = new RegExp(`\\b${LEVEL}[\\s-]+(?:severity|risk|impact|pri
 const CVSS = /\bCVSS(?:\s*v?[234](?:\.\d)?)?(?:\s*base)?(?:\s*score)?(?:\s*of)?\s*[:=]?\s*(\d{1,2}\.\d)(?![\d/])/i;
 const TITLE_WORD = new RegExp(`\\b${LEVEL}\\b`, 'i');
 
-export function severityOfCvss(score: number): Severity {
+function severityOfCvss(score: number): Severity {
   if (score >= 9) return 'critical';
   if (score >= 7) return 'high';
   if (score >= 4) return 'medium';

@@ -70,7 +70,7 @@ const ReportRelations = Type.Object({
 type Included = Static<typeof IncludedSchema>;
 
 /** Resource status words: operational, degraded, downtime, maintenance. */
-export function betterstackComponentStatus(word: string | null | undefined): ComponentStatus {
+function betterstackComponentStatus(word: string | null | undefined): ComponentStatus {
   switch ((word ?? '').toLowerCase()) {
     case 'operational':
       return 'operational';

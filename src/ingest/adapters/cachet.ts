@@ -70,17 +70,17 @@ const code = (s: Item['status']): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
-export function cachetComponentStatus(value: number | null): ComponentStatus {
+function cachetComponentStatus(value: number | null): ComponentStatus {
   return (['unknown', 'operational', 'degraded_performance', 'partial_outage', 'major_outage'] as const)[value ?? 0] ?? 'unknown';
 }
 
-export function cachetIncidentStatus(value: number | null): IncidentStatus {
+function cachetIncidentStatus(value: number | null): IncidentStatus {
   if (value === 3) return 'monitoring';
   if (value === 4) return 'resolved';
   return 'investigating';
 }
 
-export function cachetScheduleStatus(value: number | null): MaintenanceStatus {
+function cachetScheduleStatus(value: number | null): MaintenanceStatus {
   return value === 1 ? 'in_progress' : value === 2 ? 'completed' : 'scheduled';
 }
 

@@ -5,7 +5,7 @@ import type { FeedEntry } from './feed.ts';
 import { htmlToText, truncate } from './text.ts';
 
 /** Summaries are for lists and alerts, not archives: long bodies are cut at a word boundary. */
-export const SUMMARY_MAX = 1000;
+const SUMMARY_MAX = 1000;
 
 /**
  * guid / Atom id / JSON Feed id, else the link, else a hash of title and date (a feed

@@ -57,7 +57,7 @@ const asNode = (v: unknown): Node | null => (typeof v === 'object' && v !== null
 const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
 
 /** Text of an element that may carry attributes (`{'#text': ..., '@_type': ...}`). */
-export function textOf(v: unknown): string {
+function textOf(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return textOf(v[0]);
@@ -137,7 +137,7 @@ function atomEntry(e: Node): FeedEntry {
   });
 }
 
-export function parseXmlFeed(context: string, raw: string): ParsedFeed {
+function parseXmlFeed(context: string, raw: string): ParsedFeed {
   // Feeds embedded in other files sometimes keep leading indentation before <?xml.
   const text = raw.trimStart();
   const valid = XMLValidator.validate(text);
@@ -207,7 +207,7 @@ const JsonFeedSchema = Type.Object({
   ),
 });
 
-export function parseJsonFeed(context: string, data: unknown): ParsedFeed {
+function parseJsonFeed(context: string, data: unknown): ParsedFeed {
   const feed = check(context, JsonFeedSchema, data);
   return {
     format: 'json',

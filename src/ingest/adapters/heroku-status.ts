@@ -33,7 +33,7 @@ const DocumentSchema = Type.Object({
 
 type RawIncident = Static<typeof IncidentSchema>;
 
-export function herokuComponentStatus(colour: string): ComponentStatus {
+function herokuComponentStatus(colour: string): ComponentStatus {
   switch (colour.trim().toLowerCase()) {
     case 'green':
       return 'operational';

@@ -116,7 +116,7 @@ function widgetRoot(data: unknown): Record<string, unknown> | null {
 }
 
 /** Plain text of an update message: a string, or incident.io's rich-text document tree. */
-export function messageText(message: unknown): string {
+function messageText(message: unknown): string {
   return collapseWhitespace(rawText(message));
 }
 

@@ -22,7 +22,7 @@ import { statusioAdapter } from './statusio.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
-export const adapters: Record<SourceType, Adapter> = {
+const adapters: Record<SourceType, Adapter> = {
   'statuspage-v2': statuspageV2Adapter,
   incidentio: incidentioAdapter,
   instatus: instatusAdapter,

@@ -19,7 +19,7 @@ export interface StatuspagePageInfo {
   timeZone?: string;
 }
 
-export const STATUSPAGE_INDICATOR: Record<Indicator, string> = {
+const STATUSPAGE_INDICATOR: Record<Indicator, string> = {
   operational: 'none',
   degraded: 'minor',
   partial_outage: 'major',

@@ -40,7 +40,7 @@ const kind = (i: RawIncident) => (i.type ?? '').trim().toLowerCase();
 const isMaintenance = (i: RawIncident) => kind(i).includes('maintenance');
 
 /** outage > incident > notice; unknown types read as notices (docs/mappings.md). */
-export function slackImpact(type: string | null | undefined): Impact {
+function slackImpact(type: string | null | undefined): Impact {
   switch ((type ?? '').trim().toLowerCase()) {
     case 'outage':
       return 'major';

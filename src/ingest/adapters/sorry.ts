@@ -58,7 +58,7 @@ type RawNotice = Static<typeof NoticeSchema>;
 
 const norm = (w: string | null | undefined) => (w ?? '').trim().toLowerCase().replace(/[\s_]+/g, '-');
 
-export function sorryPageIndicator(state: string): Indicator {
+function sorryPageIndicator(state: string): Indicator {
   switch (norm(state)) {
     case 'operational':
       return 'operational';
@@ -74,7 +74,7 @@ export function sorryPageIndicator(state: string): Indicator {
 }
 
 /** `degraded` is the stronger word: `partially-degraded` comes from a linked parent or child. */
-export function sorryComponentStatus(state: string | null | undefined): ComponentStatus {
+function sorryComponentStatus(state: string | null | undefined): ComponentStatus {
   switch (norm(state)) {
     case 'operational':
       return 'operational';
@@ -90,7 +90,7 @@ export function sorryComponentStatus(state: string | null | undefined): Componen
   }
 }
 
-export function sorryIncidentStatus(state: string): IncidentStatus {
+function sorryIncidentStatus(state: string): IncidentStatus {
   switch (norm(state)) {
     case 'recovering':
       return 'monitoring';
@@ -102,7 +102,7 @@ export function sorryIncidentStatus(state: string): IncidentStatus {
   }
 }
 
-export function sorryMaintenanceStatus(state: string): MaintenanceStatus {
+function sorryMaintenanceStatus(state: string): MaintenanceStatus {
   switch (norm(state)) {
     case 'underway':
       return 'in_progress';

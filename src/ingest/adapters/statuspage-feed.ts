@@ -197,7 +197,7 @@ function toMaintenance(entry: FeedEntry, blocks: Block[], source: string, vendor
   };
 }
 
-export function parseStatuspageFeed(type: SourceType, input: AdapterInput): SourceSnapshot {
+function parseStatuspageFeed(type: SourceType, input: AdapterInput): SourceSnapshot {
   const feed = parseFeedBody(type, input.body, input.contentType);
   const incidents: IncidentRecord[] = [];
   const maintenances: MaintenanceRecord[] = [];

@@ -9,7 +9,7 @@ import type {
   Severity,
   UpdateRecord,
 } from '../../domain/records.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { between, pick, type Random, seededRandom, shuffle } from './random.ts';
 import { COMPONENT_LEVEL } from '../../domain/status-levels.ts';
 
@@ -49,7 +49,7 @@ export interface FleetRates {
   update: number;
 }
 
-export const DEFAULT_RATES: FleetRates = {
+const DEFAULT_RATES: FleetRates = {
   newIncident: 0.015,
   advanceIncident: 0.4,
   newMaintenance: 0.006,

@@ -1,5 +1,5 @@
 import type { CatalogVendor } from '../../domain/records.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { Fleet, type FleetChange, type FleetRates } from './fleet.ts';
 import { DEMO_TYPE, demoPath } from './formats.ts';
 import { pick, seededRandom } from './random.ts';

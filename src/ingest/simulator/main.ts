@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { readCatalog } from '../../services/catalog-loader.ts';
-import { systemClock } from '../../services/context.ts';
+import { systemClock } from '../../domain/clock.ts';
 import { createSimulator } from './index.ts';
 
 // The simulated fleet as a process of its own (the benchmark runs it apart from the

@@ -21,7 +21,7 @@ const STRING_FIELDS = ['client_uri', 'logo_uri', 'tos_uri', 'policy_uri', 'softw
  * (native apps listening locally), or a private-use scheme (`cursor://...`).
  * Never a fragment.
  */
-export function redirectUriProblem(uri: unknown): string | null {
+function redirectUriProblem(uri: unknown): string | null {
   if (typeof uri !== 'string' || !uri) return 'must be a non-empty string';
   if (uri.length > MAX_URI_LENGTH) return `must be at most ${MAX_URI_LENGTH} characters`;
   let u: URL;

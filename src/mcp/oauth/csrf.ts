@@ -11,7 +11,7 @@ import { sameSecret } from './secrets.ts';
 const COOKIE = 'oauth_csrf';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-export function readCookie(req: FastifyRequest, name: string): string | undefined {
+function readCookie(req: FastifyRequest, name: string): string | undefined {
   const header = req.headers.cookie ?? '';
   for (const part of header.split(';')) {
     const i = part.indexOf('=');

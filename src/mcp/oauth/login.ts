@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import { SESSION_COOKIE, sessionToken } from '../../http/access/credentials.ts';
-import type { Services } from '../../services/index.ts';
+import { SESSION_COOKIE, sessionToken } from '../../http/index.ts';
+import type { UseCases } from '../../services/index.ts';
 import type { Origins } from '../origins.ts';
 import { AUTHORIZE_PATH, type LoggedInUser, type WebLogin } from './authorize.ts';
 import { csrfToken, formPostProblem } from './csrf.ts';
@@ -12,19 +12,19 @@ import { loginPage, sendErrorPage } from './pages.ts';
 // arrives from an MCP client without one logs in here first and comes back to
 // the authorization request; nothing else is reachable through `return_to`.
 
-export const LOGIN_PATH = '/oauth/login';
+const LOGIN_PATH = '/oauth/login';
 
 const safeReturn = (v: unknown): string | null =>
   typeof v === 'string' && v.startsWith(`${AUTHORIZE_PATH}?`) && v.length <= 8192 && !/[\r\n]/.test(v) ? v : null;
 
-export function webLogin(services: Services, allowedOrigins: string[]): WebLogin {
+export function webLogin(services: UseCases, allowedOrigins: string[]): WebLogin {
   return {
     allowedOrigins,
     async user(req: FastifyRequest): Promise<LoggedInUser | null> {
       const token = sessionToken(req.headers);
       const session = token ? await services.auth.verifySession(token) : null;
       if (!session) return null;
-      const user = await services.repos.users.findById(session.userId);
+      const user = await services.accounts.findById(session.userId);
       return user ? { id: user.id, email: user.email, plan: user.plan } : null;
     },
     loginUrl: (returnTo) => `${LOGIN_PATH}?${new URLSearchParams({ return_to: returnTo })}`,
@@ -33,7 +33,7 @@ export function webLogin(services: Services, allowedOrigins: string[]): WebLogin
 
 export async function loginRoutes(
   app: FastifyInstance,
-  deps: { services: Services; origins: Origins; allowedOrigins: string[]; login: WebLogin },
+  deps: { services: UseCases; origins: Origins; allowedOrigins: string[]; login: WebLogin },
 ) {
   const { services, origins } = deps;
   const secure = (req: FastifyRequest) => origins.requestOrigin(req).startsWith('https:');

@@ -20,7 +20,7 @@ code{background:#f0f2f5;padding:0 .25rem;border-radius:4px;word-break:break-all}
 
 const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
 
-export const escapeHtml = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** DEMO=true: the sign-in pages say their data is made up, like every web page (docs/web.md "Demo mode"). */
@@ -42,7 +42,7 @@ ${demo ? DEMO_NOTE : ''}${body}
 </html>`;
 }
 
-export function sendPage(reply: FastifyReply, status: number, title: string, body: string) {
+function sendPage(reply: FastifyReply, status: number, title: string, body: string) {
   return reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')

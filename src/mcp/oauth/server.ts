@@ -12,9 +12,9 @@ import type { TokenService } from './token-service.ts';
 // registration, the authorization endpoint (authorize.ts), the token endpoint
 // (authorization_code + PKCE, refresh_token with rotation) and RFC 7009 revocation.
 
-export const REGISTER_PATH = '/oauth/register';
-export const TOKEN_PATH = '/oauth/token';
-export const REVOKE_PATH = '/oauth/revoke';
+const REGISTER_PATH = '/oauth/register';
+const TOKEN_PATH = '/oauth/token';
+const REVOKE_PATH = '/oauth/revoke';
 
 export interface AuthorizationServerDeps {
   repo: OAuthRepository;

@@ -1,5 +1,5 @@
 import type { UserPlan } from '../../domain/plans.ts';
-import type { Clock } from '../../services/context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { OAuthClient, OAuthRepository } from '../../store/repositories/oauth-repository.ts';
 import { OAuthError } from './errors.ts';
 import {
@@ -22,11 +22,11 @@ import {
 //   every token under it are revoked (OAuth 2.1 §4.3.1 for public clients).
 // - A token is bound to the client and to the resource (audience) of its grant.
 
-export const CODE_TTL_SECONDS = 300;
-export const ACCESS_TTL_SECONDS = 900;
-export const REFRESH_TTL_SECONDS = 30 * 86_400;
+const CODE_TTL_SECONDS = 300;
+const ACCESS_TTL_SECONDS = 900;
+const REFRESH_TTL_SECONDS = 30 * 86_400;
 /** Registered clients that never got a grant are forgotten after this. */
-export const STALE_CLIENT_DAYS = 30;
+const STALE_CLIENT_DAYS = 30;
 
 export interface TokenResponse {
   access_token: string;

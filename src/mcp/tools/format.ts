@@ -5,7 +5,7 @@ import type { Incident, Maintenance } from '../../domain/records.ts';
 
 export const when = (iso: string | null): string => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'unknown');
 
-export function duration(minutes: number): string {
+function duration(minutes: number): string {
   if (minutes < 1) return 'under a minute';
   const d = Math.floor(minutes / 1440);
   const h = Math.floor((minutes % 1440) / 60);
@@ -15,7 +15,7 @@ export function duration(minutes: number): string {
 
 const minutesSince = (iso: string, now: Date) => Math.max(0, (now.getTime() - Date.parse(iso)) / 60_000);
 
-export function trim(text: string, max = 240): string {
+function trim(text: string, max = 240): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

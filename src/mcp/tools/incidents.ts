@@ -1,11 +1,11 @@
+import { nameOf } from '../../domain/record-views.ts';
 import { describeIndicator } from '../../domain/indicators.ts';
 import { z } from 'zod';
 import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
-import { IMPACT_RANK, IMPACTS, INCIDENT_STATUSES, type Impact } from '../../domain/records.ts';
+import { IMPACT_RANK, IMPACTS, INCIDENT_STATUSES } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
 import { freshness, incidentLine, plural, when } from './format.ts';
 import { DataFreshness, DataWindowOut, IncidentOut, IndicatorEnum, openRecords, VendorArg } from './schemas.ts';
-import { resolveVendor, resolveVendors } from './vendor-lookup.ts';
 
 /** Every ongoing incident fits in one answer; beyond this the text says how many were left out. */
 const ACTIVE_LIMIT = 200;
@@ -32,15 +32,14 @@ export const getActiveIncidents = defineTool({
   },
   requiresAuth: false,
   async run({ vendors, impact }, { services, caller }) {
-    const selected = vendors?.length ? await resolveVendors(services.repos.vendors, vendors) : undefined;
+    const selected = vendors?.length ? await services.vendorLookup.resolveAll(vendors) : undefined;
     const slugs = selected?.map((v) => v.id);
-    const [result, statuses, names, lastUpdated] = await Promise.all([
+    const [result, statuses, names, { lastUpdated, source }] = await Promise.all([
       services.records.incidents({ vendors: slugs, activeOnly: true, limit: ACTIVE_LIMIT, offset: 0 }, caller.viewer),
-      services.repos.status.statuses(slugs),
-      services.repos.vendors.names(),
-      services.repos.sources.lastSuccessfulPoll(),
+      services.status.pageStatuses(slugs),
+      services.catalog.names(),
+      services.freshness.current(),
     ]);
-    const source = services.config.demo ? ('demo' as const) : ('live' as const);
     const min = impact ? IMPACT_RANK[impact] : 0;
     const incidents = result.items
       .filter((i) => IMPACT_RANK[i.impact] >= min)
@@ -48,7 +47,7 @@ export const getActiveIncidents = defineTool({
     const withIncident = new Set(incidents.map((i) => i.vendor));
     const vendorsNotOperational = [...statuses.entries()]
       .filter(([slug, s]) => s.indicator !== 'operational' && s.indicator !== 'unknown' && !withIncident.has(slug))
-      .map(([slug, s]) => ({ vendor: slug, vendorName: names.get(slug) ?? slug, indicator: s.indicator, description: describeIndicator(s.indicator) }))
+      .map(([slug, s]) => ({ vendor: slug, vendorName: nameOf(names, slug), indicator: s.indicator, description: describeIndicator(s.indicator) }))
       .sort((a, b) => a.vendorName.localeCompare(b.vendorName));
 
     const now = services.clock.now();
@@ -103,17 +102,16 @@ export const getIncidentHistory = defineTool({
   },
   requiresAuth: true,
   async run({ vendor, timePeriod, status, limit }, { services, caller }) {
-    const v = vendor ? await resolveVendor(services.repos.vendors, vendor) : null;
+    const v = vendor ? await services.vendorLookup.resolve(vendor) : null;
     const plan = caller.viewer.plan;
     const planWindowDays = DEFAULT_PLAN_POLICIES[plan].windowDays;
-    const [result, lastUpdated] = await Promise.all([
+    const [result, { lastUpdated, source }] = await Promise.all([
       services.records.incidents(
         { vendors: v ? [v.id] : undefined, status, timePeriod: timePeriod || undefined, limit, offset: 0 },
         caller.viewer,
       ),
-      services.repos.sources.lastSuccessfulPoll(),
+      services.freshness.current(),
     ]);
-    const source = services.config.demo ? ('demo' as const) : ('live' as const);
     const w = result.dataWindow;
     const now = services.clock.now();
     const who = v ? v.name : 'all vendors';

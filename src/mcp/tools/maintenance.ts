@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { defineTool } from '../context.ts';
 import { freshness, maintenanceLine, plural, when } from './format.ts';
 import { DataFreshness, DataWindowOut, MaintenanceOut, openRecords, VendorArg } from './schemas.ts';
-import { resolveVendor } from './vendor-lookup.ts';
 
 export const getMaintenance = defineTool({
   name: 'get_maintenance',
@@ -27,12 +26,11 @@ export const getMaintenance = defineTool({
   },
   requiresAuth: true,
   async run({ vendor, upcoming, limit }, { services, caller }) {
-    const v = vendor ? await resolveVendor(services.repos.vendors, vendor) : null;
-    const [result, lastUpdated] = await Promise.all([
+    const v = vendor ? await services.vendorLookup.resolve(vendor) : null;
+    const [result, { lastUpdated, source }] = await Promise.all([
       services.records.maintenance({ vendors: v ? [v.id] : undefined, scheduledOnly: upcoming, limit, offset: 0 }, caller.viewer),
-      services.repos.sources.lastSuccessfulPoll(),
+      services.freshness.current(),
     ]);
-    const source = services.config.demo ? ('demo' as const) : ('live' as const);
     const w = result.dataWindow;
     const who = v ? v.name : 'all vendors';
     const kind = upcoming ? 'upcoming or ongoing maintenance window' : 'maintenance window';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IMPACTS, INCIDENT_STATUSES, INDICATORS, MAINTENANCE_STATUSES } from '../../domain/records.ts';
 
 // Output shapes of the tools. Records are the same objects the REST API returns
-// (DESIGN.md §3); they stay open (extra fields allowed) like the REST items.
+// (docs/api.md "Envelope and records"); they stay open (extra fields allowed) like the REST items.
 
 const RecordUpdate = z.object({ status: z.string(), body: z.string(), createdAt: z.string() });
 

@@ -3,7 +3,6 @@ import { DATA_TYPES } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
 import { incidentLine, maintenanceLine, oneLine, plural, when } from './format.ts';
 import { DataFreshness, IncidentOut, IndicatorEnum, MaintenanceOut, openRecords, VendorArg } from './schemas.ts';
-import { resolveVendor } from './vendor-lookup.ts';
 
 const VendorOut = z.object({
   id: z.string().describe('Slug used by the other tools'),
@@ -78,10 +77,9 @@ export const getVendorStatus = defineTool({
   },
   requiresAuth: false,
   async run({ vendor }, { services }) {
-    const v = await resolveVendor(services.repos.vendors, vendor);
+    const v = await services.vendorLookup.resolve(vendor);
     const [s, profile] = await Promise.all([services.status.vendorStatus(v.id), services.catalog.info(v.id)]);
-    const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
-    const source = services.config.demo ? ('demo' as const) : ('live' as const);
+    const { lastUpdated, source } = await services.freshness.current();
     const now = services.clock.now();
     const lines = [`${oneLine(s.vendorName)}: ${oneLine(s.description)} (${s.indicator}), checked ${when(s.checkedAt)}.`];
     lines.push(

@@ -5,7 +5,7 @@ import type { LimitWindow, RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
 import type { UserRow, UsersRepository } from '../../store/repositories/users-repository.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { Authenticator } from './authenticator.ts';
 import { maxKeysFor } from './keys-service.ts';
 import { DAY, MINUTE, planWindows, userSubject } from './limits.ts';
@@ -13,7 +13,7 @@ import { checkNewPassword, MAX_PASSWORD_LENGTH } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { generateSessionToken, sha256hex } from './secrets.ts';
 
-export const SESSION_DAYS = 30;
+const SESSION_DAYS = 30;
 
 // Failed logins are throttled per account and per client address; signups per address.
 // An attempt is reserved (counted atomically, refused when the window is full) before
@@ -26,7 +26,7 @@ const SIGNUP_PER_IP: LimitWindow[] = [{ name: 'signup', limit: 10, windowSeconds
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function normaliseEmail(raw: string): string {
+function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
   if (email.length > 254 || !EMAIL.test(email)) throw invalidParameter('email', 'is not a valid email address');
   return email;
@@ -131,6 +131,11 @@ export function accountsService(deps: {
 
     list() {
       return users.list();
+    },
+
+    /** The account behind a session or token, or null when it no longer exists. */
+    findById(userId: string) {
+      return users.findById(userId);
     },
 
     async findByEmail(email: string): Promise<UserRow | null> {

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { UserPlan } from '../../domain/plans.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import { userSubject } from './limits.ts';
 import { API_KEY_PATTERN, SESSION_TOKEN_PATTERN, safeEqual, sha256hex } from './secrets.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, invalidParameter } from '../../domain/errors.ts';
 import { type Plan, planAtLeast, type UserPlan } from '../../domain/plans.ts';
 import type { ApiKeyRow, ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../../domain/clock.ts';
 import type { Authenticator } from './authenticator.ts';
 import { apiKeyPrefix, generateApiKey, sha256hex } from './secrets.ts';
 
@@ -65,5 +65,3 @@ export function keysService(deps: { apiKeys: ApiKeysRepository; auth: Authentica
     },
   };
 }
-
-export type KeysService = ReturnType<typeof keysService>;

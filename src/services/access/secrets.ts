@@ -5,13 +5,13 @@ import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 // random and long, unlike a password.
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const API_KEY_BODY_LENGTH = 40;
+const API_KEY_BODY_LENGTH = 40;
 export const API_KEY_PATTERN = /^vis_[0-9A-Za-z]{32,128}$/;
 /** Characters of the secret kept for display: `vis_` + 8. */
-export const API_KEY_PREFIX_LENGTH = 12;
+const API_KEY_PREFIX_LENGTH = 12;
 
 /** Uniform base62 by rejection sampling (bytes >= 248 are dropped: 248 = 4 * 62). */
-export function randomBase62(length: number): string {
+function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const b of randomBytes(length * 2)) {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 // Vendors, their sources and everything ingested from them, plus the event log
 // (the outbox consumed by the stream and the alert dispatcher).

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 // Source observation (docs/statistics.md "Observation window", docs/operations.md
 // "Source health"): when a source first polled successfully (uptime counts only

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 // Accounts, web sessions and API keys. Secrets are never stored in clear: the
 // password as a scrypt hash, session tokens and API keys as SHA-256 hex digests.

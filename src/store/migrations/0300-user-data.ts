@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 // Per-user data: the vendor watchlist and notification preferences. Rows belong
 // to a user (users.id, migration 0200) and go when the account is deleted.

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 // OAuth 2.1 authorization server state for the MCP endpoint: registered clients,
 // grants (one per consent), authorization codes and tokens. Codes, tokens and

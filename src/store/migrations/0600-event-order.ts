@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 // Event sequence numbers are handed out at the end of the appending transaction,
 // under a row lock held until its commit (`event_head`, docs/reliability.md, event

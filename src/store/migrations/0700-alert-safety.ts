@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 // Alert safety (docs/alerts.md "Proven addresses", "Flood cap", "Fair share per receiver").
 //

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 // Public status boards (docs/boards.md): a user's published list of vendors at an
 // unguessable URL. The URL's token is stored only as a SHA-256 hash (looked up,

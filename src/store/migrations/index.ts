@@ -1,5 +1,5 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 import { coreMigration } from './0001-core.ts';
 import { ingestMigration } from './0100-ingest.ts';
 import { sourceObservationMigration } from './0150-source-observation.ts';

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 import type { Database, DeliveriesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 

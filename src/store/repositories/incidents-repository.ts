@@ -30,7 +30,7 @@ export const toIncident = (r: IncidentsTable): IncidentRecord => ({
   source: r.source,
 });
 
-export const incidentRow = (i: IncidentRecord, fingerprint: string): IncidentsTable => ({
+const incidentRow = (i: IncidentRecord, fingerprint: string): IncidentsTable => ({
   id: i.id,
   vendor: i.vendor,
   title: i.title,

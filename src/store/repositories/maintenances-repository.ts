@@ -14,7 +14,7 @@ export interface MaintenanceFilter {
   since?: string;
 }
 
-export const toMaintenance = (r: MaintenancesTable): MaintenanceRecord => ({
+const toMaintenance = (r: MaintenancesTable): MaintenanceRecord => ({
   id: r.id,
   vendor: r.vendor,
   title: r.title,
@@ -31,7 +31,7 @@ export const toMaintenance = (r: MaintenancesTable): MaintenanceRecord => ({
   source: r.source,
 });
 
-export const maintenanceRow = (m: MaintenanceRecord, fingerprint: string): MaintenancesTable => ({
+const maintenanceRow = (m: MaintenanceRecord, fingerprint: string): MaintenancesTable => ({
   id: m.id,
   vendor: m.vendor,
   title: m.title,

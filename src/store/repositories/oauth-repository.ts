@@ -20,7 +20,7 @@ export interface OAuthClient {
   createdAt: string;
 }
 
-export interface GrantInfo {
+interface GrantInfo {
   grantId: string;
   clientId: string;
   userId: string;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { SecretBox } from '../../infra/secret-box.ts';
+import type { SecretBox } from '../../domain/secret-box.ts';
 import { defaultPreferences, normalizeStored, type SlackConnection, type StoredPreferences } from '../../domain/preferences.ts';
 import type { Database, NotificationPreferencesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
@@ -40,7 +40,7 @@ export interface ChannelSecrets {
   slackBotToken: string | null;
 }
 
-export const emptyChannelSecrets = (): ChannelSecrets => ({
+const emptyChannelSecrets = (): ChannelSecrets => ({
   opsgenieApiKey: null,
   teamsWebhookUrl: null,
   googleChatWebhookUrl: null,

@@ -13,7 +13,7 @@ export interface PublicationFilter {
   since?: string;
 }
 
-export const toAdvisory = (r: AdvisoriesTable): AdvisoryRecord => ({
+const toAdvisory = (r: AdvisoriesTable): AdvisoryRecord => ({
   id: r.id,
   vendor: r.vendor,
   title: r.title,
@@ -26,7 +26,7 @@ export const toAdvisory = (r: AdvisoriesTable): AdvisoryRecord => ({
   source: r.source,
 });
 
-export const toReleaseUpdate = (r: ReleaseUpdatesTable): UpdateRecord => ({
+const toReleaseUpdate = (r: ReleaseUpdatesTable): UpdateRecord => ({
   id: r.id,
   vendor: r.vendor,
   title: r.title,

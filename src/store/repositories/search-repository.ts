@@ -10,7 +10,7 @@ import type { IncidentRecord } from '../../domain/records.ts';
 // match themselves, every value bound as a parameter, results bounded.
 
 /** `%`, `_` and the escape character itself match literally. */
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface IncidentSearch {
   /** Free text matched against the title and the component names; empty: no text condition. */

@@ -9,7 +9,7 @@ import { humanize, time } from '../views/format.ts';
 // services are present) watchlist, notification preferences and the personal
 // feed. Forms are handled by account.js through the same API a script would use.
 
-export type AccountSummary = Awaited<ReturnType<AccountsService['summary']>>;
+type AccountSummary = Awaited<ReturnType<AccountsService['summary']>>;
 
 export interface AccountPageData {
   summary: AccountSummary;

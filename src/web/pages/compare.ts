@@ -9,7 +9,7 @@ import { formatDuration, percent } from '../views/format.ts';
 // watchlist by default, or the vendors named in `?vendors=a,b`. Statistics
 // follow the viewer's plan window like the API's vendor-stats-favorites.
 
-export const COMPARE_MAX = 25;
+const COMPARE_MAX = 25;
 
 export interface CompareData {
   vendors: { slug: string; name: string; stats: VendorStats }[];

@@ -31,9 +31,9 @@ const PROBLEM_INDICATORS = new Set(['degraded', 'partial_outage', 'major_outage'
 export const hasProblem = (v: VendorOverview) => PROBLEM_INDICATORS.has(v.indicator) || v.activeIncidents.length > 0;
 
 /** What the "needs attention" filter keeps: problems and maintenance in progress. */
-export const needsAttention = (v: VendorOverview) => hasProblem(v) || v.activeMaintenance.length > 0;
+const needsAttention = (v: VendorOverview) => hasProblem(v) || v.activeMaintenance.length > 0;
 
-export function matches(v: VendorOverview, f: OverviewFilter, watchlist: ReadonlySet<string> | null): boolean {
+function matches(v: VendorOverview, f: OverviewFilter, watchlist: ReadonlySet<string> | null): boolean {
   if (f.category && v.category !== f.category) return false;
   if (f.watched && watchlist && !watchlist.has(v.vendor)) return false;
   if (f.problems && !needsAttention(v)) return false;
@@ -80,7 +80,7 @@ function problemsSection(o: Overview, ctx: PageContext): Html {
 }
 
 /** How many records a column of the overview shows before "Show more" (docs/web.md). */
-export const COLUMN_SHOWN = 5;
+const COLUMN_SHOWN = 5;
 
 const bySchedule = (a: Maintenance, b: Maintenance) => Date.parse(a.scheduledFor) - Date.parse(b.scheduledFor) || (a.id < b.id ? -1 : 1);
 
@@ -114,7 +114,7 @@ const rankImpact = (i: string) => ({ none: 0, minor: 1, major: 2, critical: 3 })
  * is worse (a page that still says "Operational" while it lists an incident), so
  * a card never reads "Operational" beside "1 active incident" (docs/web.md).
  */
-export function cardIndicator(v: VendorOverview): Indicator {
+function cardIndicator(v: VendorOverview): Indicator {
   if (!v.activeIncidents.length) return v.indicator;
   const fromIncidents = deriveIndicator(v.activeIncidents, false, true);
   return INDICATOR_RANK[fromIncidents] > INDICATOR_RANK[v.indicator] ? fromIncidents : v.indicator;

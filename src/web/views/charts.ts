@@ -7,7 +7,7 @@ import { html, type Html } from '../html.ts';
 // did not observe (null) is never drawn as a figure: its slot is an empty dashed
 // outline marked "no data", and the table says "no data".
 
-export interface Datum {
+interface Datum {
   /** Axis and table label (e.g. "4 Nov", a component or vendor name). */
   label: string;
   /** null: not observed (or not available to this viewer, with `note`). */
@@ -59,7 +59,7 @@ function frame(spec: ChartSpec, height: number, body: Html, cls: string): Html {
   </figure>`;
 }
 
-export function dataTable(spec: ChartSpec): Html {
+function dataTable(spec: ChartSpec): Html {
   return html`<details class="chart__table"><summary>Show the numbers<span class="visually-hidden">: ${spec.title}</span></summary>
     <div class="table-scroll" tabindex="0" role="region" aria-label="${spec.title}, as a table">
     <table><caption class="visually-hidden">${spec.title}</caption>
@@ -116,7 +116,7 @@ export function columnChart(spec: ChartSpec): Html {
 }
 
 /** Consecutive null values with the same note, as [from, to] slot ranges (drawn as one shaded zone). */
-export function runs(data: Datum[]): { from: number; to: number; note: string | undefined }[] {
+function runs(data: Datum[]): { from: number; to: number; note: string | undefined }[] {
   const out: { from: number; to: number; note: string | undefined }[] = [];
   data.forEach((x, k) => {
     if (x.value !== null) return;

@@ -30,7 +30,7 @@ export const IMPACT_LABEL: Record<Impact, string> = {
   critical: 'Critical',
 };
 
-export const CATEGORY_LABEL: Record<string, string> = {
+const CATEGORY_LABEL: Record<string, string> = {
   cloud: 'Cloud',
   'cdn-edge': 'CDN & edge',
   devtools: 'Developer tools',
@@ -70,7 +70,7 @@ export function impactBadge(impact: Impact): Html {
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** e.g. "21 Nov 2025, 14:05 UTC" (the page does not guess the reader's zone). */
-export function formatDateTime(iso: string): string {
+function formatDateTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   const hh = String(d.getUTCHours()).padStart(2, '0');
@@ -94,7 +94,7 @@ export function formatDuration(minutes: number | null): string {
   return rh ? `${days} d ${rh} h` : `${days} d`;
 }
 
-export function relative(iso: string, now: Date): string {
+function relative(iso: string, now: Date): string {
   const diff = now.getTime() - Date.parse(iso);
   if (Number.isNaN(diff)) return '';
   const future = diff < 0;

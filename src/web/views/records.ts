@@ -30,7 +30,7 @@ function updatesList(updates: RecordUpdate[], now: Date): Html {
   </ol>`;
 }
 
-export function affected(list: string[]): Html {
+function affected(list: string[]): Html {
   return list.length ? html`<p class="record__components"><span class="muted">Affects:</span> ${list.join(', ')}</p>` : html``;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { request } from 'undici';
-import { BlockedDestinationError, guardedAgent, guardedLookup } from '../../../src/alerts/ssrf-guard.ts';
+import { BlockedDestinationError, guardedAgent, guardedLookup } from '../../../src/infra/ssrf-guard.ts';
 import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { emit, incident, webhookUser } from '../../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';

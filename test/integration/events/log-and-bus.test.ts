@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { NewEvent } from '../../../src/domain/events.ts';
-import { memoryEventBus } from '../../../src/events/bus.ts';
+import { memoryEventBus } from '../../../src/infra/event-bus.ts';
 import { eventsRepository } from '../../../src/store/repositories/events-repository.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { incident } from '../../helpers/records.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { csrfTokenOf, login, sessionCookie, uniqueEmail, userWithKey, type TestUser } from '../../helpers/access.ts';
 
-// Every authentication path of DESIGN.md §4 against a real listening server.
+// Every authentication path of docs/access.md against a real listening server.
 
 const WEB = 'https://dashboard.example.com';
 

@@ -5,7 +5,7 @@ import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts
 import { userWithKey, type TestUser } from '../../helpers/access.ts';
 import { incident } from '../../helpers/records.ts';
 
-// The response cache of DESIGN.md §5 on a real server with a test clock.
+// The response cache of docs/access.md on a real server with a test clock.
 
 describe('response cache', () => {
   let t: TestApp;

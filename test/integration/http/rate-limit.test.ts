@@ -5,7 +5,7 @@ import { ipSubject, userSubject } from '../../../src/services/access/limits.ts';
 import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { login, userWithKey } from '../../helpers/access.ts';
 
-// Plan limits (DESIGN.md §4) with the real plan table and a test clock: the
+// Plan limits (docs/access.md) with the real plan table and a test clock: the
 // minute limit by real requests, the daily limit by counting all but the last
 // requests of the day straight into the limiter and then crossing it over HTTP.
 

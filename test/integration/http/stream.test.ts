@@ -5,7 +5,7 @@ import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { userWithKey } from '../../helpers/access.ts';
 import { commitEvents, eventually, openStream, sleep } from '../../helpers/stream.ts';
 
-// GET /incidents/stream with a real SSE client (DESIGN.md §6, docs/stream.md).
+// GET /incidents/stream with a real SSE client (docs/stream.md).
 
 const path = '/incidents/stream';
 

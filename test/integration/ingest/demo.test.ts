@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../../../src/app.ts';
-import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { ConfigError, loadConfig } from '../../../src/infra/config.ts';
 import { openStore } from '../../../src/store/db.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { api, eventsOf } from '../../helpers/fleet.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { newDeliveryId } from '../../../src/alerts/dispatcher.ts';
+import { newDeliveryId } from '../../../src/domain/deliveries.ts';
 import { payloadJson } from '../../../src/store/repositories/deliveries-repository.ts';
 import { userWithKey } from '../../helpers/access.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';

@@ -5,7 +5,7 @@ import { createRepositories } from '../../../src/services/index.ts';
 import { sourceHealthService } from '../../../src/services/source-health-service.ts';
 import { overviewService } from '../../../src/services/overview-service.ts';
 import { catalogService } from '../../../src/services/catalog-service.ts';
-import { systemClock } from '../../../src/services/context.ts';
+import { systemClock } from '../../../src/domain/clock.ts';
 import { Assets } from '../../../src/web/assets.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { incident, maintenance } from '../../helpers/records.ts';

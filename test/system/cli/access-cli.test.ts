@@ -7,7 +7,7 @@ import { uniqueEmail } from '../../helpers/access.ts';
 
 const exec = promisify(execFile);
 
-// The operator commands of DESIGN.md §10, run as processes against the storage of a running app.
+// The operator commands of docs/operations.md, run as processes against the storage of a running app.
 
 describe('operator CLI: users and keys', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
-import { createHttpFetcher, FetchError, parseRetryAfter, USER_AGENT } from '../../../src/ingest/fetch.ts';
+import { createHttpFetcher, FetchError, parseRetryAfter, USER_AGENT } from '../../../src/infra/fetch.ts';
 
 // The poller's HTTP client against a real local server misbehaving on purpose.
 

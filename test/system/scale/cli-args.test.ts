@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { parseServerArgs } from '../../../src/cli-args.ts';
-import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { ConfigError, loadConfig } from '../../../src/infra/config.ts';
 import { ROOT } from './instances.ts';
 
 // The server's flags and the scale-out settings: parsed and validated like the

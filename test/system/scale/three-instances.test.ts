@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../../src/config.ts';
-import { systemClock } from '../../../src/services/context.ts';
+import { loadConfig } from '../../../src/infra/config.ts';
+import { systemClock } from '../../../src/domain/clock.ts';
 import { createServices, type Services } from '../../../src/services/index.ts';
 import { openStore, type Store } from '../../../src/store/db.ts';
 import { uniqueEmail } from '../../helpers/access.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MAX_ATTEMPTS, nextRetryDelay, parseRetryAfter, RETRY_DELAYS_MS } from '../../../src/domain/alerts.ts';
-import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { ConfigError, loadConfig } from '../../../src/infra/config.ts';
 
 test('retry delays follow the Standard Webhooks schedule with ±10 % jitter', () => {
   assert.equal(MAX_ATTEMPTS, 10);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { backoffCapMs, failureDelayMs, successDelayMs } from '../../../src/ingest/backoff.ts';
-import { decideIncident, decideMaintenance, resolvedByAbsence } from '../../../src/ingest/changes.ts';
-import { fingerprint } from '../../../src/ingest/fingerprint.ts';
-import { KeyedLimiter } from '../../../src/ingest/limiter.ts';
+import { decideIncident, decideMaintenance, resolvedByAbsence } from '../../../src/domain/changes.ts';
+import { fingerprint } from '../../../src/domain/fingerprint.ts';
+import { KeyedLimiter } from '../../../src/infra/keyed-limiter.ts';
 import { incident, maintenance } from '../../helpers/records.ts';
 
 // The pure rules behind ingestion: change decisions, fingerprints, backoff, limits.

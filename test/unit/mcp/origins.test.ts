@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyRequest } from 'fastify';
-import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { ConfigError, loadConfig } from '../../../src/infra/config.ts';
 import { createOrigins } from '../../../src/mcp/origins.ts';
 
 const req = (host: string, protocol = 'http') => ({ host, protocol }) as unknown as FastifyRequest;

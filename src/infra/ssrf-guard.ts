@@ -29,7 +29,7 @@ type LookupAll = (hostname: string, cb: (err: Error | null, addresses: dns.Looku
 const systemLookupAll: LookupAll = (hostname, cb) => dns.lookup(hostname, { all: true, verbatim: true }, cb);
 
 /** Why a destination address is refused, or null. */
-export function refusedAddress(host: string, address: string, allowList: readonly string[]): boolean {
+function refusedAddress(host: string, address: string, allowList: readonly string[]): boolean {
   if (!isNonPublicAddress(address)) return false;
   return !(isAllowListed(host, allowList) || isAllowListed(address, allowList));
 }

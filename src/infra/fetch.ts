@@ -1,7 +1,7 @@
 import { pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Agent, request } from 'undici';
-import { assertAllowedUrl, BlockedDestinationError, guardedAgent } from '../alerts/ssrf-guard.ts';
+import { assertAllowedUrl, BlockedDestinationError, guardedAgent } from './ssrf-guard.ts';
 
 // HTTP GET with the limits a poller of third-party pages needs: one deadline for
 // the whole exchange (connect, headers, body), a byte cap applied while streaming
@@ -31,7 +31,7 @@ export class FetchError extends Error {
   }
 }
 
-export interface FetchOptions {
+interface FetchOptions {
   etag?: string | null;
   lastModified?: string | null;
   timeoutMs: number;
@@ -42,7 +42,7 @@ export interface FetchOptions {
   signal?: AbortSignal;
 }
 
-export type FetchResult =
+type FetchResult =
   | {
       notModified: false;
       status: number;

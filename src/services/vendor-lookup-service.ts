@@ -1,6 +1,7 @@
-import { DomainError } from '../../domain/errors.ts';
-import type { VendorsRepository } from '../../store/repositories/vendors-repository.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 
+// What a person typed, resolved to a vendor (used by the MCP tools, docs/mcp.md).
 // Assistants pass what the user said ("GitHub", "Amazon Web Services"), not
 // always a slug. A vendor resolves by slug, by display name, or by a name that
 // slugifies to the slug; anything else is a tool error that suggests close
@@ -52,7 +53,7 @@ async function refs(vendors: VendorsRepository): Promise<VendorRef[]> {
   return [...(await vendors.names())].map(([id, name]) => ({ id, name })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
-export async function resolveVendor(vendors: VendorsRepository, input: string): Promise<VendorRef> {
+async function resolveVendor(vendors: VendorsRepository, input: string): Promise<VendorRef> {
   const all = await refs(vendors);
   const found = match(all, input);
   if (!found) throw unknown([input], all);
@@ -60,7 +61,7 @@ export async function resolveVendor(vendors: VendorsRepository, input: string): 
 }
 
 /** Resolves every entry; one error names all the unknown ones. */
-export async function resolveVendors(vendors: VendorsRepository, inputs: string[]): Promise<VendorRef[]> {
+async function resolveVendors(vendors: VendorsRepository, inputs: string[]): Promise<VendorRef[]> {
   const all = await refs(vendors);
   const found: VendorRef[] = [];
   const missing: string[] = [];
@@ -72,4 +73,13 @@ export async function resolveVendors(vendors: VendorsRepository, inputs: string[
   }
   if (missing.length) throw unknown(missing, all);
   return found;
+}
+
+export function vendorLookupService(vendors: VendorsRepository) {
+  return {
+    /** One vendor by slug or name; a not_found error with close matches otherwise. */
+    resolve: (input: string) => resolveVendor(vendors, input),
+    /** Every entry resolved; one error names all the unknown ones. */
+    resolveAll: (inputs: string[]) => resolveVendors(vendors, inputs),
+  };
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoredEvent } from '../domain/events.ts';
-import type { RedisHandle } from '../infra/redis.ts';
-import { throttledWarn } from '../infra/redis.ts';
-import { type EventBus, memoryEventBus } from './bus.ts';
+import type { RedisHandle } from './redis.ts';
+import { throttledWarn } from './redis.ts';
+import { type EventBus, memoryEventBus } from './event-bus.ts';
 
 // The event bus across instances: committed events are published on one Redis
 // pub/sub channel (`<REDIS_PREFIX>events`) and every instance hands them to its

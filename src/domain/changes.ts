@@ -1,5 +1,5 @@
-import type { IncidentEventType, MaintenanceEventType } from '../domain/events.ts';
-import type { IncidentRecord, MaintenanceRecord } from '../domain/records.ts';
+import type { IncidentEventType, MaintenanceEventType } from './events.ts';
+import type { IncidentRecord, MaintenanceRecord } from './records.ts';
 
 // What an incoming record means against what is stored: write or not, and which
 // event (if any) announces it. Pure rules, documented in docs/ingestion.md.

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { isPlan, type Plan, type PlanPolicy, PLANS } from './domain/plans.ts';
+import { isPlan, type Plan, type PlanPolicy, PLANS } from '../domain/plans.ts';
 
 // Configuration is read once from the environment and validated at start-up;
 // a bad value stops the process with a message naming the variable.

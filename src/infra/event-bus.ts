@@ -6,7 +6,7 @@ import type { StoredEvent } from '../domain/events.ts';
 // allowed to break ingestion or the other subscribers. A Redis implementation can
 // sit behind the same two methods.
 
-export type EventListener = (events: StoredEvent[]) => void;
+type EventListener = (events: StoredEvent[]) => void;
 
 export interface EventBus {
   publish(events: StoredEvent[]): void;

@@ -1,0 +1,91 @@
+import { eventLabel } from './events.ts';
+import { cleanBody, cleanLine, httpUrlOrNull, LIMITS } from './upstream-text.ts';
+
+// Human wording of an alert, shared by the channels that write for people
+// (Discord, Slack, e-mail, feeds). The payload is the Incident or Maintenance
+// record as the API serves it. Its text was cleaned at ingestion; it is cleaned
+// again here for payloads stored before that (docs/security.md), and each format
+// escapes for itself.
+
+export interface AlertText {
+  /** e.g. "GitHub: Degraded performance of Actions" */
+  title: string;
+  /** e.g. "Incident created", "Maintenance started" */
+  headline: string;
+  status: string;
+  impact: string;
+  components: string[];
+  /** Latest update text, if any. */
+  latest: string | null;
+  url: string | null;
+  vendorName: string;
+}
+
+/** What the wording is made from: a delivery row, or anything shaped like one. */
+export interface AlertSubject {
+  eventType: string;
+  vendor: string;
+  payload: Record<string, unknown>;
+  isTest: boolean;
+  occurredAt: string;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+export function alertText(d: Omit<AlertSubject, 'occurredAt'>): AlertText {
+  const p = d.payload;
+  const vendorName = cleanLine(str(p.vendorName) || d.vendor);
+  const updates = Array.isArray(p.updates) ? (p.updates as { body?: unknown; createdAt?: unknown }[]) : [];
+  // Updates are stored newest first or oldest first depending on the upstream: take the newest by time.
+  const newest = [...updates].sort((a, b) => str(b.createdAt).localeCompare(str(a.createdAt)))[0];
+  return {
+    title: `${d.isTest ? '[Test] ' : ''}${vendorName}: ${cleanLine(str(p.title)) || 'alert'}`,
+    headline: eventLabel(d.eventType),
+    status: cleanLine(str(p.status), LIMITS.label),
+    impact: cleanLine(str(p.impact), LIMITS.label) || 'none',
+    components: Array.isArray(p.components) ? (p.components as unknown[]).map((c) => cleanLine(String(c), LIMITS.label)) : [],
+    latest: newest ? cleanBody(str(newest.body)) || null : null,
+    url: httpUrlOrNull(str(p.url)),
+    vendorName,
+  };
+}
+
+/** Cuts text to `max` characters, marking the cut. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+export const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** One alert as an e-mail (and as the personal feed's item text). */
+export function emailMessage(d: AlertSubject): { subject: string; text: string; html: string } {
+  const t = alertText(d);
+  const subject = clip(`[${t.headline}] ${t.title}`.replace(/[\r\n]+/g, ' '), 200);
+  const lines = [
+    `${t.headline}: ${t.title}`,
+    '',
+    `Status: ${t.status || '-'}`,
+    `Impact: ${t.impact}`,
+    ...(t.components.length ? [`Components: ${t.components.join(', ')}`] : []),
+    ...(t.latest ? ['', t.latest] : []),
+    ...(t.url ? ['', t.url] : []),
+    '',
+    `${d.eventType} at ${d.occurredAt}`,
+    'You receive this because of your notification preferences.',
+  ];
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<h2>${escapeHtml(t.headline)}: ${escapeHtml(t.title)}</h2>`,
+    '<table>',
+    `<tr><th align="left">Status</th><td>${escapeHtml(t.status || '-')}</td></tr>`,
+    `<tr><th align="left">Impact</th><td>${escapeHtml(t.impact)}</td></tr>`,
+    ...(t.components.length ? [`<tr><th align="left">Components</th><td>${escapeHtml(t.components.join(', '))}</td></tr>`] : []),
+    '</table>',
+    ...(t.latest ? [`<p>${escapeHtml(t.latest)}</p>`] : []),
+    ...(t.url ? [`<p><a href="${escapeHtml(t.url)}">${escapeHtml(t.url)}</a></p>`] : []),
+    `<p style="color:#666;font-size:small">${escapeHtml(d.eventType)} at ${escapeHtml(d.occurredAt)}. You receive this because of your notification preferences.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text: lines.join('\n'), html };
+}
