@@ -108,6 +108,9 @@ function view(s: PreferencesState, revealed: Revealed, now: Date, accountEmail: 
       newsletter: { ...p.newsletter },
       muted_vendors: [...p.muted_vendors],
       content_filters: { ...p.content_filters },
+      timezone: p.timezone,
+      quiet_hours: { ...p.quiet_hours },
+      maintenance_reminders: { ...p.maintenance_reminders, lead_times: [...p.maintenance_reminders.lead_times] },
     },
   };
 }

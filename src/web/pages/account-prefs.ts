@@ -2,6 +2,7 @@ import type { WatchlistView } from '../../domain/watchlist.ts';
 import { eventLabel } from '../../domain/events.ts';
 import { ALERT_EVENT_TYPES, EMAIL_DIGESTS, OPSGENIE_REGIONS, type PreferencesView, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
 import { IMPACTS } from '../../domain/records.ts';
+import { componentFilterText } from '../../domain/alert-rules.ts';
 import type { VendorProfile } from '../../services/catalog-service.ts';
 import { html, type Html } from '../html.ts';
 import { categoryLabel, humanize, time } from '../views/format.ts';
@@ -224,7 +225,7 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
         </fieldset>
         <div class="field">
           <label for="pref-components">Only these components</label>
-          <input id="pref-components" type="text" name="content_filters.components" value="${p.content_filters.components.join(', ')}" autocomplete="off" aria-describedby="pref-components-hint">
+          <input id="pref-components" type="text" name="content_filters.components" value="${componentFilterText(p.content_filters.components)}" autocomplete="off" aria-describedby="pref-components-hint">
           <p class="field__hint" id="pref-components-hint">Comma-separated component names; empty: all components.</p>
           ${fieldError('content_filters.components')}
         </div>
