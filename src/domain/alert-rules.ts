@@ -18,11 +18,11 @@ export type ComponentFilter = string[] | Record<string, string[]>;
 export interface ChannelRules {
   changes: ChangeKind[];
   min_impact: Impact;
-  /** null = no component filter on this channel. */
-  components: ComponentFilter | null;
+  /** Empty = every component. */
+  components: ComponentFilter;
 }
 
-export const defaultChannelRules = (): ChannelRules => ({ changes: [...DEFAULT_CHANGES], min_impact: 'none', components: null });
+export const defaultChannelRules = (): ChannelRules => ({ changes: [...DEFAULT_CHANGES], min_impact: 'none', components: [] });
 
 interface UpdateLike {
   status?: unknown;

@@ -104,6 +104,18 @@ export function channelsFor(event: AlertEvent, r: RecipientState, available: Cha
   return all.filter((c) => counts(event, s, c as RuleChannel));
 }
 
+/**
+ * Channels a maintenance reminder goes to (docs/alerts.md "Maintenance reminders"):
+ * those in scope for the vendor, not muted; not the paging channels (they page for
+ * the window itself, not ahead of it). Content filters do not apply: the user
+ * asked for reminders by setting lead times.
+ */
+export function reminderChannels(vendor: string, r: RecipientState, available: ChannelAvailability): AlertChannel[] {
+  if (r.settings.muted_vendors.includes(vendor)) return [];
+  const probe: AlertEvent = { type: 'maintenance.scheduled', vendor, impact: 'none', components: [] };
+  return channelsBeforeRules(probe, r, available).filter((c) => c !== 'pagerduty' && c !== 'opsgenie');
+}
+
 function channelsBeforeRules(event: AlertEvent, r: RecipientState, available: ChannelAvailability): AlertChannel[] {
   const s = r.settings;
   const out: AlertChannel[] = [];

@@ -224,7 +224,7 @@ function withReplacedParts(next: StoredPreferences, patch: PreferencesPatch): St
       continue;
     }
     const rules: ChannelRules = { ...defaultChannelRules(), ...current };
-    if (sent && sent.components !== undefined) rules.components = sent.components === null ? null : normalizeComponentFilter(sent.components);
+    if (sent && sent.components !== undefined) rules.components = normalizeComponentFilter(sent.components ?? []);
     rules.changes = [...new Set(rules.changes)];
     (next[ch] as { alert_on: ChannelRules | null }).alert_on = rules;
   }

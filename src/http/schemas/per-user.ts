@@ -87,7 +87,7 @@ const ChannelRulesView = Nullable(
     {
       changes: ChangesSchema,
       min_impact: StringEnum(IMPACTS),
-      components: Nullable(ComponentFilterSchema('Component subscription of this channel; null = none')),
+      components: ComponentFilterSchema('Component subscription of this channel; empty = all components'),
     },
     { description: "This channel's own rules (docs/alerts.md \"What counts\"); null = `content_filters`" },
   ),
@@ -97,9 +97,9 @@ const ChannelRulesPatch = Nullable(
     Type.Object({
       changes: ChangesSchema,
       min_impact: StringEnum(IMPACTS),
-      components: Nullable(ComponentFilterSchema('Replaces the channel\'s component subscription; null = none')),
+      components: ComponentFilterSchema('Replaces the channel\'s component subscription; empty = all components'),
     }),
-    { additionalProperties: false, description: 'Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; no component filter' },
+    { additionalProperties: false, description: 'Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components' },
   ),
 );
 const QuietHoursFields = {
@@ -211,7 +211,7 @@ export const PreferencesSchema = Type.Object(
 const examplePreferences = {
   in_app: { enabled: true },
   email: { enabled: true, address: 'oncall@example.com', digest: 'daily', alert_on: null, address_status: 'confirmed' },
-  slack: { enabled: true, channel: 'C0ALERTS1', vendors: null, alert_on: { changes: ['created', 'status_changed', 'resolved'], min_impact: 'major', components: null } },
+  slack: { enabled: true, channel: 'C0ALERTS1', vendors: null, alert_on: { changes: ['created', 'status_changed', 'resolved'], min_impact: 'major', components: [] } },
   slack_connection: { connected: false, team: null, connected_at: null },
   webhook: { enabled: true, url: 'https://hooks.example.com/vendor-status', format: 'standard', vendors: null, alert_on: null, secret: '****Zk4=' },
   pagerduty: { enabled: false, routing_key: null, vendors: null, alert_on: null },

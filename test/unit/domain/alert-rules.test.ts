@@ -64,7 +64,7 @@ describe('per-channel rules', () => {
       pagerduty: { enabled: true },
       email: { enabled: true },
     });
-    assert.deepEqual(s.slack.alert_on, { changes: ['created', 'status_changed', 'resolved'], min_impact: 'major', components: null });
+    assert.deepEqual(s.slack.alert_on, { changes: ['created', 'status_changed', 'resolved'], min_impact: 'major', components: [] });
     const available = { email: true, slack: true };
     // A plain update of minor impact: Slack's rules (updates off by default, major and above) drop it.
     assert.deepEqual(channelsFor({ ...base, kind: 'updated' }, recipient(s), available), ['pagerduty', 'email', 'in_app']);
