@@ -34,7 +34,7 @@ export function dueReminder(startsAt: number, leadsMs: readonly number[], now: n
 
 /** "24h" style label of a lead time in ms. */
 export function leadLabel(ms: number): string {
-  if (ms % 86_400_000 === 0) return `${ms / 86_400_000}d`;
+  if (ms % 86_400_000 === 0 && ms >= 2 * 86_400_000) return `${ms / 86_400_000}d`;
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   return `${Math.round(ms / 60_000)}m`;
 }

@@ -70,7 +70,8 @@ describe('maintenance reminders', () => {
     assert.equal(parseLeadTime('90m'), 90 * 60_000);
     assert.equal(parseLeadTime('14d'), 14 * 24 * H);
     for (const bad of ['0h', '15d', '1w', 'h', '-1h', '1.5h']) assert.equal(parseLeadTime(bad), null, bad);
-    assert.equal(leadLabel(24 * H), '1d');
+    assert.equal(leadLabel(24 * H), '24h');
+    assert.equal(leadLabel(48 * H), '2d');
     assert.equal(leadLabel(H), '1h');
   });
   test('each lead time is due from its time until the next shorter one is', () => {
