@@ -89,6 +89,9 @@ export function counts(event: AlertEvent, s: StoredPreferences, channel: RuleCha
   if (s.muted_vendors.includes(event.vendor) || !maintenanceWanted(event, s)) return false;
   const rules = channel === 'in_app' || channel === 'rss' ? null : s[channel].alert_on;
   if (!rules) return passesFilters(event, s);
+  // A paging channel's own rules never hold back a resolve: a page left open for a resolved
+  // incident is worse than a resolve for one that never paged (PagerDuty and Opsgenie ignore those).
+  if ((channel === 'pagerduty' || channel === 'opsgenie') && (event.type === 'incident.resolved' || event.type === 'maintenance.completed')) return true;
   return passesChannelRules({ ...event, kind: event.kind ?? 'updated' }, rules);
 }
 

@@ -13,8 +13,28 @@ type EmailTarget = Extract<Target, { channel: 'email' }>;
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
+/** Digests and quiet-hour summaries (src/alerts/held-summaries.ts): their title and one line per record. */
+function summaryMessage(d: Delivery, t: ReturnType<typeof alertText>): { subject: string; text: string; html: string } {
+  const title = cleanTitle(String(d.payload.title ?? t.title));
+  const subject = clip(title.replace(/[\r\n]+/g, ' '), 200);
+  const lines = (t.latest ?? '').split('\n').filter(Boolean);
+  const footer = `${d.eventType}, ${String(d.payload.periodStart ?? '')} – ${String(d.payload.periodEnd ?? '')} (${String(d.payload.timezone ?? 'UTC')}). You receive this because of your notification preferences.`;
+  const text = [title, '', ...lines, '', footer].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<h2>${escapeHtml(title)}</h2>`,
+    `<ul>${lines.map((l) => `<li>${escapeHtml(l.replace(/^• /, ''))}</li>`).join('')}</ul>`,
+    `<p style="color:#666;font-size:small">${escapeHtml(footer)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+const cleanTitle = (s: string) => s.replace(/[\u0000-\u001f]+/g, ' ').trim();
+
 export function emailMessage(d: Delivery): { subject: string; text: string; html: string } {
   const t = alertText(d);
+  if (d.eventSeq === null && Array.isArray(d.payload.items)) return summaryMessage(d, t);
   const subject = clip(`[${t.headline}] ${t.title}`.replace(/[\r\n]+/g, ' '), 200);
   const lines = [
     `${t.headline}: ${t.title}`,

@@ -75,6 +75,10 @@ describe('per-channel rules', () => {
     assert.deepEqual(channelsFor({ ...base, kind: 'updated' }, recipient(t), available), ['slack']);
     // Muted vendors win over every rule.
     assert.deepEqual(channelsFor({ ...base, kind: 'updated' }, recipient(mergePreferences(t, { muted_vendors: ['github'] })), available), []);
+    // A paging channel's own rules never hold back a resolve.
+    const paging = mergePreferences(defaultPreferences(), { pagerduty: { enabled: true, alert_on: { changes: ['created'], min_impact: 'critical' } } });
+    assert.deepEqual(channelsFor({ ...base, type: 'incident.resolved', kind: 'resolved' }, recipient(paging), available), ['pagerduty', 'in_app']);
+    assert.deepEqual(channelsFor({ ...base, kind: 'updated' }, recipient(paging), available), ['in_app']);
     assert.ok(passesChannelRules({ kind: 'created', impact: 'none', vendor: 'aws', components: [] }, { changes: ['created'], min_impact: 'none', components: { github: ['Actions'] } }));
   });
 
