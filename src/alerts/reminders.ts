@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type ChannelAvailability, REMINDER_EVENT_TYPE, reminderChannels, STORED_CHANNELS } from '../domain/alerts.ts';
-import { emailAddressStatus } from '../domain/preferences.ts';
+import { emailAddressStatus, VENDOR_LIST_CHANNELS } from '../domain/preferences.ts';
 import { dueReminder, leadLabel, MAX_LEAD_MS, parseLeadTime } from '../domain/reminders.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
@@ -21,7 +21,7 @@ export interface ReminderDeps {
   maintenances: Pick<MaintenancesRepository, 'startingBetween'>;
   deliveries: Pick<DeliveriesRepository, 'insertNew'>;
   watchlist: Pick<WatchlistRepository, 'watchers'>;
-  preferences: Pick<PreferencesRepository, 'getMany' | 'usersMentioningVendor'>;
+  preferences: Pick<PreferencesRepository, 'getMany' | 'usersWithReminders'>;
   users: Pick<UsersRepository, 'emailsOf'>;
   available: ChannelAvailability;
   receiverOf(channel: AlertChannel, state: PreferencesState): string | null;
@@ -32,21 +32,25 @@ export const reminderId = (userId: string, channel: string, maintenanceId: strin
 
 /** Creates the reminders due at `now`; returns how many rows were new. */
 export async function scanReminders(d: ReminderDeps, now: Date): Promise<number> {
+  // Users first: usually few have reminders, and without any the scan is one query.
+  const userIds = await d.preferences.usersWithReminders();
+  if (!userIds.length) return 0;
   const windows = await d.maintenances.startingBetween(now.toISOString(), new Date(now.getTime() + MAX_LEAD_MS).toISOString());
   if (!windows.length) return 0;
   const vendors = [...new Set(windows.map((w) => w.vendor))];
+  const prefs = await d.preferences.getMany(userIds);
   const watchers = await d.watchlist.watchers(vendors);
-  const candidates = new Map<string, Set<string>>();
+  // A user is concerned by a vendor they watch or that one of their channels lists.
+  const candidates = new Map<string, string[]>();
   for (const v of vendors) {
-    const set = new Set(watchers.get(v) ?? []);
-    for (const u of await d.preferences.usersMentioningVendor(v)) set.add(u);
-    candidates.set(v, set);
+    const watching = new Set(watchers.get(v) ?? []);
+    candidates.set(
+      v,
+      [...prefs].filter(([id, s]) => watching.has(id) || VENDOR_LIST_CHANNELS.some((c) => s.settings[c].vendors?.includes(v))).map(([id]) => id),
+    );
   }
-  const prefs = await d.preferences.getMany([...new Set([...candidates.values()].flatMap((s) => [...s]))]);
-  const withLeads = [...prefs].filter(([, s]) => s.settings.maintenance_reminders.lead_times.length);
-  if (!withLeads.length) return 0;
-  const unproven = withLeads.filter(([, s]) => s.settings.email.enabled).map(([id]) => id);
-  const emails = unproven.length ? await d.users.emailsOf(unproven) : new Map<string, string>();
+  const withEmail = [...prefs].filter(([, s]) => s.settings.email.enabled).map(([id]) => id);
+  const emails = withEmail.length ? await d.users.emailsOf(withEmail) : new Map<string, string>();
   const rows: NewDelivery[] = [];
   const at = now.toISOString();
   for (const w of windows) {

@@ -192,6 +192,19 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
     userIdForEmailTokenHash: (hash: string) => userWithHash('email_confirm_token_hash', hash),
 
     /** Preferences of many users in one query (alert dispatch); missing users get defaults. */
+    /**
+     * Users with maintenance reminders set (a non-empty `lead_times` in the settings
+     * document, as JSON.stringify writes it): one scan for the reminder check.
+     */
+    async usersWithReminders(): Promise<string[]> {
+      const rows = await db
+        .selectFrom('notification_preferences')
+        .select('user_id')
+        .where(sql<boolean>`settings like ${'%"lead_times":["%'}`)
+        .execute();
+      return rows.map((r) => r.user_id);
+    },
+
     /** Users whose settings document names the vendor (per-channel vendor lists; a superset, checked exactly by the caller). */
     async usersMentioningVendor(vendor: string): Promise<string[]> {
       const rows = await db
