@@ -7871,10 +7871,10 @@ export interface operations {
                             test: boolean;
                             title: string;
                             /**
-                             * @description Event the alert is about
+                             * @description Event the alert is about; `maintenance.reminder`: a reminder before a maintenance window starts (docs/alerts.md)
                              * @enum {string}
                              */
-                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed";
+                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "maintenance.reminder";
                             /** @description The vendor's page about it */
                             url: string | null;
                             vendor: string;

@@ -5,7 +5,9 @@ import { DateTime, Nullable, QueryInteger, StringEnum } from './common.ts';
 
 // In-app notifications, the delivery log and the test alert.
 
-const EventType = StringEnum(ALERT_EVENT_TYPES, { description: 'Event the alert is about' });
+const EventType = StringEnum([...ALERT_EVENT_TYPES, REMINDER_EVENT_TYPE] as const, {
+  description: `Event the alert is about; \`${REMINDER_EVENT_TYPE}\`: a reminder before a maintenance window starts (docs/alerts.md)`,
+});
 
 export const NotificationSchema = Type.Object(
   {
