@@ -39,6 +39,7 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
   });
   // Two instances at once on PostgreSQL; SQLite runs one instance (docs/deployment.md), so
   // there the second one runs after the first, as after a restart.
+  let envOf: Record<string, string> = {};
   const runBoth = async () => {
     if (process.env.DATABASE_URL) await Promise.all([t.app.alerts.runOnce(), t2.app.alerts.runOnce()]);
     else {
@@ -71,6 +72,7 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
     };
     t = await startApp({ clock, env });
     t2 = await startApp({ clock, env, shareStoreWith: t });
+    envOf = env;
   });
   after(async () => {
     await t2?.close();
@@ -98,7 +100,7 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
     }
   });
 
-  test('hourly digest: one message at the end of the local hour, once across two instances; nothing for an hour without changes', async () => {
+  test('hourly digest: one message at the end of the local hour, once across two instances and a restart; nothing for an hour without changes', async () => {
     const u = await user(['gitlab'], { email: { enabled: true, digest: 'hourly' }, timezone: 'Asia/Kathmandu', in_app: { enabled: false } });
     const a = incident('gitlab', { title: 'Runners slow' });
     const b = incident('gitlab', { title: 'Pages down' });
@@ -128,9 +130,12 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
 
     await emit(t, 'incident.updated', { ...b, status: 'monitoring' });
     await t2.app.alerts.runOnce();
+    // A restart of the instance that gathered it: the digest is in the store, not in memory.
+    await t2.close();
+    t2 = await startApp({ clock, env: envOf, shareStoreWith: t });
     clock.advance(3_600_000);
     await runBoth();
-    assert.equal(mailsTo(smtp.mails, u.email).length, 2, 'the next period with a change: its own digest');
+    assert.equal(mailsTo(smtp.mails, u.email).length, 2, 'the next period with a change: its own digest, after the restart');
     const rows = await getJson(`${t.api}/notification-deliveries?channel=email`, { headers: u.headers });
     assert.deepEqual(rows.body.items.map((i: { status: string }) => i.status), ['succeeded', 'succeeded']);
   });
