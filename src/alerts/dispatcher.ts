@@ -10,6 +10,7 @@ import type { DeliveriesRepository, NewDelivery } from '../store/repositories/de
 import type { DispatchRepository } from '../store/repositories/dispatch-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { UsersRepository } from '../store/repositories/users-repository.ts';
+import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import { scanReminders } from './reminders.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
@@ -41,6 +42,7 @@ export interface DispatcherDeps {
   users: Pick<UsersRepository, 'emailsOf'>;
   /** Maintenance reminders are scanned for when given (src/alerts/reminders.ts). */
   maintenances?: Pick<MaintenancesRepository, 'startingBetween'>;
+  vendors?: Pick<VendorsRepository, 'names'>;
   clock: { now(): Date };
   available: ChannelAvailability;
   /** Alerts per user and push channel per window; beyond it one summary (src/alerts/flood-cap.ts). */
@@ -196,6 +198,7 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
         preferences: d.preferences,
         watchlist: d.watchlist,
         users: d.users,
+        vendors: d.vendors,
         available: d.available,
         receiverOf,
       },

@@ -7,6 +7,7 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { UsersRepository } from '../store/repositories/users-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
+import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { AlertChannel } from '../domain/alerts.ts';
 
 // Maintenance reminders (docs/alerts.md "Maintenance reminders"): a scan of the
@@ -23,6 +24,8 @@ export interface ReminderDeps {
   watchlist: Pick<WatchlistRepository, 'watchers'>;
   preferences: Pick<PreferencesRepository, 'getMany' | 'usersWithReminders'>;
   users: Pick<UsersRepository, 'emailsOf'>;
+  /** Vendor display names (the record as the API serves it carries `vendorName`). */
+  vendors?: Pick<VendorsRepository, 'names'>;
   available: ChannelAvailability;
   receiverOf(channel: AlertChannel, state: PreferencesState): string | null;
 }
@@ -51,6 +54,7 @@ export async function scanReminders(d: ReminderDeps, now: Date): Promise<number>
   }
   const withEmail = [...prefs].filter(([, s]) => s.settings.email.enabled).map(([id]) => id);
   const emails = withEmail.length ? await d.users.emailsOf(withEmail) : new Map<string, string>();
+  const names = d.vendors ? await d.vendors.names() : new Map<string, string>();
   const rows: NewDelivery[] = [];
   const at = now.toISOString();
   for (const w of windows) {
@@ -79,7 +83,7 @@ export async function scanReminders(d: ReminderDeps, now: Date): Promise<number>
       const label = leadLabel(lead);
       const payload = {
         ...w,
-        vendorName: w.vendor,
+        vendorName: names.get(w.vendor) ?? w.vendor,
         reminder: { leadTime: label, startsAt: w.scheduledFor },
         // The reminder line first, so every channel's "latest update" shows it.
         updates: [{ status: 'scheduled', body: `Starts in ${label}, at ${w.scheduledFor}.`, createdAt: at }, ...w.updates],

@@ -78,6 +78,7 @@ export function createAlertRuntime(o: {
     preferences: repos.preferences,
     users: repos.users,
     maintenances: repos.maintenances,
+    vendors: repos.vendors,
     clock,
     available,
     floodCap: { limit: config.alertFloodLimit, windowMs: config.alertFloodWindowSeconds * 1000 },

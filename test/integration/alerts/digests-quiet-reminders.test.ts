@@ -250,6 +250,7 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
     assert.equal(got().length, 1, 'the 24 h reminder, once');
     assert.equal(got()[0].type, 'maintenance.reminder');
     assert.equal(got()[0].data.reminder.leadTime, '24h');
+    assert.equal(got()[0].data.vendorName, 'Stripe', 'the record as the API serves it');
     clock.current = new Date(start.getTime() - 3_600_000);
     await runBoth();
     clock.advance(5 * 60_000);
