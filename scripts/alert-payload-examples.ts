@@ -112,7 +112,7 @@ export function payloadExamplesMarkdown(): string {
     payload: {
       id: 'stripe-mw-1',
       vendor: 'stripe',
-      vendorName: 'stripe',
+      vendorName: 'Stripe',
       title: 'Database upgrade',
       status: 'scheduled',
       sourceStatus: 'scheduled',
