@@ -3,9 +3,16 @@ import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNE
 import type { StoredEvent } from '../domain/events.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
+import { gatherHeld, heldSummaryId, planFor } from './held-summaries.ts';
+import { changeKind } from '../domain/alert-rules.ts';
 import type { Impact } from '../domain/records.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
+import type { DispatchRepository } from '../store/repositories/dispatch-repository.ts';
+import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
+import type { UsersRepository } from '../store/repositories/users-repository.ts';
+import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
+import { scanReminders } from './reminders.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
@@ -22,15 +29,22 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 // last event read; no gap is ever waited for, and none is ever skipped.
 
 export const DISPATCH_CURSOR = 'alerts';
+/** How often (by the dispatcher's clock) maintenance reminders are looked for. */
+export const REMINDER_SCAN_MS = 30_000;
 const BATCH = 200;
 const USER_CHUNK = 1_000;
 
 export interface DispatcherDeps {
   events: EventsRepository;
   deliveries: DeliveriesRepository;
+  dispatch: DispatchRepository;
   watchlist: WatchlistRepository;
   preferences: PreferencesRepository;
-  clock: Clock;
+  users: Pick<UsersRepository, 'emailsOf'>;
+  /** Maintenance reminders are scanned for when given (src/alerts/reminders.ts). */
+  maintenances?: Pick<MaintenancesRepository, 'startingBetween'>;
+  vendors?: Pick<VendorsRepository, 'names'>;
+  clock: { now(): Date };
   available: ChannelAvailability;
   /** Alerts per user and push channel per window; beyond it one summary (src/alerts/flood-cap.ts). */
   floodCap?: FloodCap;
@@ -81,14 +95,14 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
   for (const v of vendors) {
     const set = new Set(watchers.get(v) ?? []);
     // Users with a per-channel vendor list naming this vendor, watching it or not.
-    for (const u of await d.deliveries.usersMentioningVendor(v)) set.add(u);
+    for (const u of await d.preferences.usersMentioningVendor(v)) set.add(u);
     candidates.set(v, set);
   }
   const allUsers = [...new Set([...candidates.values()].flatMap((s) => [...s]))];
   const prefs = await preferencesOf(d.preferences, allUsers);
   // An e-mail address not confirmed by link may still be the account's own (saved before confirmation existed).
   const unproven = [...prefs].filter(([, s]) => s.settings.email.enabled && !emailProven(s, null)).map(([id]) => id);
-  const accountEmails = unproven.length ? await d.deliveries.userEmails(unproven) : new Map<string, string>();
+  const accountEmails = unproven.length ? await d.users.emailsOf(unproven) : new Map<string, string>();
   const now = d.clock.now().toISOString();
   const rows: NewDelivery[] = [];
   for (const e of events) {
@@ -98,6 +112,7 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
       vendor: e.vendor,
       impact: IMPACT_OF(e.payload),
       components: Array.isArray(e.payload.components) ? e.payload.components.map(String) : [],
+      kind: changeKind(e.type, e.payload),
     };
     const payloadJson = JSON.stringify(e.payload);
     for (const userId of candidates.get(e.vendor) ?? []) {
@@ -137,9 +152,22 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
       }
     }
   }
-  if (!d.floodCap) return rows;
-  const capped = await applyFloodCap(rows, d.deliveries, d.floodCap, d.clock.now());
-  return [...capped.rows, ...capped.summaries];
+  // Digests and quiet hours first: what they gather is not sent now, so it does not use up the flood cap.
+  const at = d.clock.now();
+  const settingsOf = (userId: string) => prefs.get(userId)?.settings;
+  const heldIds = new Set<string>();
+  for (const r of rows) {
+    const s = settingsOf(r.userId);
+    const plan = s ? planFor(r, s, at) : null;
+    if (plan) heldIds.add(heldSummaryId(r.userId, r.channel, plan.kind, plan.start));
+  }
+  const payloads = new Map(events.map((e) => [e.seq, e.payload as unknown as Record<string, unknown>]));
+  const held = heldIds.size
+    ? gatherHeld(rows, settingsOf, (r) => payloads.get(r.eventSeq!) ?? {}, await d.deliveries.getMany([...heldIds]), at)
+    : { rows, summaries: [] };
+  if (!d.floodCap) return [...held.rows, ...held.summaries];
+  const capped = await applyFloodCap(held.rows, d.deliveries, d.floodCap, at);
+  return [...capped.rows, ...capped.summaries, ...held.summaries];
 }
 
 const emailProven = (s: PreferencesState, accountEmail: string | null) =>
@@ -155,9 +183,30 @@ export interface Dispatcher {
 export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}): Dispatcher {
   const batch = o.batch ?? BATCH;
   let initialised = false;
+  let lastScan = Number.NEGATIVE_INFINITY;
+  // Reminders are looked for every REMINDER_SCAN_MS of the clock (each scan reads the
+  // windows of the next 14 days), not on every dispatch.
+  const reminders = async () => {
+    const now = d.clock.now();
+    if (!d.maintenances || now.getTime() - lastScan < REMINDER_SCAN_MS) return 0;
+    lastScan = now.getTime();
+    return scanReminders(
+      {
+        maintenances: d.maintenances,
+        deliveries: d.deliveries,
+        preferences: d.preferences,
+        watchlist: d.watchlist,
+        users: d.users,
+        vendors: d.vendors,
+        available: d.available,
+        receiverOf,
+      },
+      now,
+    );
+  };
 
   const init = async () => {
-    await d.deliveries.ensureCursor(DISPATCH_CURSOR, await d.events.latestSeq(), d.clock.now());
+    await d.dispatch.ensureCursor(DISPATCH_CURSOR, await d.events.latestSeq(), d.clock.now());
     initialised = true;
   };
 
@@ -167,15 +216,15 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
       if (!initialised) await init();
       let created = 0;
       for (;;) {
-        const cursor = await d.deliveries.cursor(DISPATCH_CURSOR);
+        const cursor = await d.dispatch.cursor(DISPATCH_CURSOR);
         const events = await d.events.after(cursor, batch);
-        if (!events.length) return created;
+        if (!events.length) return created + (await reminders());
         const rows = await deliveriesFor(events, d);
         const last = events[events.length - 1]!.seq;
-        const committed = await d.deliveries.commitDispatch(DISPATCH_CURSOR, cursor, last, rows, d.clock.now());
+        const committed = await d.dispatch.commitDispatch(DISPATCH_CURSOR, cursor, last, rows, d.clock.now());
         if (committed) created += rows.length;
         // Not committed: another dispatcher moved the cursor; read again from there.
-        if (committed && events.length < batch) return created;
+        if (committed && events.length < batch) return created + (await reminders());
       }
     },
   };

@@ -66,15 +66,19 @@ export function createAlertRuntime(o: {
     // Always on: users send with their own workspace's bot token (or the server's SLACK_BOT_TOKEN).
     slack: slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }),
   };
-  const email = config.smtpUrl ? emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs }) : null;
+  const email = config.smtpUrl ? emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }) : null;
   if (email) channels.email = email;
   const available: ChannelAvailability = { email: Boolean(channels.email), slack: true };
 
   const dispatcher = createDispatcher({
     events: repos.events,
     deliveries: repos.deliveries,
+    dispatch: repos.dispatch,
     watchlist: repos.watchlist,
     preferences: repos.preferences,
+    users: repos.users,
+    maintenances: repos.maintenances,
+    vendors: repos.vendors,
     clock,
     available,
     floodCap: { limit: config.alertFloodLimit, windowMs: config.alertFloodWindowSeconds * 1000 },
@@ -82,6 +86,7 @@ export function createAlertRuntime(o: {
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,
     preferences: repos.preferences,
+    users: repos.users,
     clock,
     channels,
     timeoutMs: config.deliveryTimeoutMs,

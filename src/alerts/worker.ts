@@ -5,6 +5,7 @@ import { MAX_ATTEMPTS, nextRetryDelay, type PushChannel } from '../domain/alerts
 import { emailAddressStatus } from '../domain/preferences.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { UsersRepository } from '../store/repositories/users-repository.ts';
 import type { Completion, DeliveriesRepository, Delivery } from '../store/repositories/deliveries-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { Channel, SendOutcome, Target } from './channels/channel.ts';
@@ -21,7 +22,8 @@ export type PushChannels = Partial<Record<PushChannel, Channel<any>>>;
 export interface WorkerDeps {
   deliveries: DeliveriesRepository;
   preferences: PreferencesRepository;
-  clock: Clock;
+  users: Pick<UsersRepository, 'emailsOf'>;
+  clock: { now(): Date };
   channels: PushChannels;
   /** Deadline of one send. */
   timeoutMs: number;
@@ -195,7 +197,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     try {
       prefs = await d.preferences.getMany(users);
       const needEmail = rows.filter((r) => r.channel === 'email' || r.channel === 'slack').map((r) => r.userId);
-      emails = needEmail.length ? await d.deliveries.userEmails(needEmail) : new Map();
+      emails = needEmail.length ? await d.users.emailsOf(needEmail) : new Map();
     } catch (err) {
       // The rows stay leased and fall due again after the lease.
       d.log?.error({ err }, 'alert delivery: could not load preferences of claimed rows');

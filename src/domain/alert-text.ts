@@ -28,6 +28,8 @@ export interface AlertSubject {
   payload: Record<string, unknown>;
   isTest: boolean;
   occurredAt: string;
+  /** Null for rows that stand for several alerts (digests, quiet-hour summaries). */
+  eventSeq?: number | null;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -58,9 +60,29 @@ export function clip(text: string, max: number): string {
 export const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
+const cleanTitle = (s: string) => s.replace(/[\u0000-\u001f]+/g, ' ').trim();
+
+/** Digests and quiet-hour summaries (docs/alerts.md): their title and one line per record. */
+function summaryMessage(d: AlertSubject, t: AlertText): { subject: string; text: string; html: string } {
+  const title = cleanTitle(String(d.payload.title ?? t.title));
+  const subject = clip(title.replace(/[\r\n]+/g, ' '), 200);
+  const lines = (t.latest ?? '').split('\n').filter(Boolean);
+  const footer = `${d.eventType}, ${String(d.payload.periodStart ?? '')} – ${String(d.payload.periodEnd ?? '')} (${String(d.payload.timezone ?? 'UTC')}). You receive this because of your notification preferences.`;
+  const text = [title, '', ...lines, '', footer].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<h2>${escapeHtml(title)}</h2>`,
+    `<ul>${lines.map((l) => `<li>${escapeHtml(l.replace(/^• /, ''))}</li>`).join('')}</ul>`,
+    `<p style="color:#666;font-size:small">${escapeHtml(footer)}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
 /** One alert as an e-mail (and as the personal feed's item text). */
 export function emailMessage(d: AlertSubject): { subject: string; text: string; html: string } {
   const t = alertText(d);
+  if (d.eventSeq === null && Array.isArray(d.payload.items)) return summaryMessage(d, t);
   const subject = clip(`[${t.headline}] ${t.title}`.replace(/[\r\n]+/g, ' '), 200);
   const lines = [
     `${t.headline}: ${t.title}`,

@@ -1,6 +1,7 @@
 import type { EventType } from './events.ts';
-import type { StoredPreferences } from './preferences.ts';
-import { IMPACTS, type Impact } from './records.ts';
+import type { RuleChannel, StoredPreferences } from './preferences.ts';
+import { atLeast, type ChangeKind, componentsMatch, passesChannelRules } from './alert-rules.ts';
+import type { Impact } from './records.ts';
 
 // Alert rules with no I/O: which channels an event goes to for one user, and
 // when a failed delivery is tried again. docs/alerts.md explains the choices.
@@ -24,7 +25,14 @@ export interface AlertEvent {
   vendor: string;
   impact: Impact;
   components: string[];
+  /** What kind of change it is (src/domain/alert-rules.ts); absent = taken from the type alone. */
+  kind?: ChangeKind;
 }
+
+/** Event type of a quiet-hours summary and of an e-mail digest (docs/alerts.md). */
+export const QUIET_EVENT_TYPE = 'alerts.quiet';
+export const DIGEST_EVENT_TYPE = 'alerts.digest';
+export const REMINDER_EVENT_TYPE = 'maintenance.reminder';
 
 /** What a user has set up beyond the settings document (secrets, connections, watchlist). */
 export interface RecipientState {
@@ -55,20 +63,35 @@ const PAGERDUTY_TYPES: readonly EventType[] = [
   'maintenance.completed',
 ];
 
-const impactRank = (i: Impact) => IMPACTS.indexOf(i);
-
-/** Whether the user's content filters and mutes let the event through (all channels). */
-function passesFilters(event: AlertEvent, settings: StoredPreferences): boolean {
+/** Whether the user's global content filters and mutes let the event through (channels without rules of their own). */
+export function passesFilters(event: AlertEvent, settings: StoredPreferences): boolean {
   if (settings.muted_vendors.includes(event.vendor)) return false;
   const f = settings.content_filters;
   if (!f.event_types.includes(event.type)) return false;
-  if (impactRank(event.impact) < impactRank(f.min_impact)) return false;
-  if (f.components.length) {
-    // A component filter keeps only events that name one of the components.
-    const wanted = new Set(f.components.map((c) => c.toLowerCase()));
-    if (!event.components.some((c) => wanted.has(c.toLowerCase()))) return false;
-  }
+  if (!atLeast(event.impact, f.min_impact)) return false;
+  // A component filter keeps only events that name one of the components (per vendor in the map form).
+  return componentsMatch(f.components, event.vendor, event.components);
+}
+
+/** Maintenance start and completion alerts can be switched off with the reminders. */
+function maintenanceWanted(event: AlertEvent, s: StoredPreferences): boolean {
+  if (event.type === 'maintenance.started') return s.maintenance_reminders.started;
+  if (event.type === 'maintenance.completed') return s.maintenance_reminders.completed;
   return true;
+}
+
+/**
+ * Whether one channel counts the event: its own `alert_on` rules when it has them
+ * (kinds of change, minimum impact, components), else the global content filters.
+ */
+export function counts(event: AlertEvent, s: StoredPreferences, channel: RuleChannel | 'in_app' | 'rss'): boolean {
+  if (s.muted_vendors.includes(event.vendor) || !maintenanceWanted(event, s)) return false;
+  const rules = channel === 'in_app' || channel === 'rss' ? null : s[channel].alert_on;
+  if (!rules) return passesFilters(event, s);
+  // A paging channel's own rules never hold back a resolve: a page left open for a resolved
+  // incident is worse than a resolve for one that never paged (PagerDuty and Opsgenie ignore those).
+  if ((channel === 'pagerduty' || channel === 'opsgenie') && (event.type === 'incident.resolved' || event.type === 'maintenance.completed')) return true;
+  return passesChannelRules({ ...event, kind: event.kind ?? 'updated' }, rules);
 }
 
 /** Channel scope: its own vendor list when it has one, else the watchlist. */
@@ -79,7 +102,24 @@ function inScope(vendors: string[] | null, event: AlertEvent, watching: boolean)
 /** The channels an event is delivered on for one user (empty = none). */
 export function channelsFor(event: AlertEvent, r: RecipientState, available: ChannelAvailability): AlertChannel[] {
   const s = r.settings;
-  if (!passesFilters(event, s)) return [];
+  const all: AlertChannel[] = channelsBeforeRules(event, r, available);
+  return all.filter((c) => counts(event, s, c as RuleChannel));
+}
+
+/**
+ * Channels a maintenance reminder goes to (docs/alerts.md "Maintenance reminders"):
+ * those in scope for the vendor, not muted; not the paging channels (they page for
+ * the window itself, not ahead of it). Content filters do not apply: the user
+ * asked for reminders by setting lead times.
+ */
+export function reminderChannels(vendor: string, r: RecipientState, available: ChannelAvailability): AlertChannel[] {
+  if (r.settings.muted_vendors.includes(vendor)) return [];
+  const probe: AlertEvent = { type: 'maintenance.scheduled', vendor, impact: 'none', components: [] };
+  return channelsBeforeRules(probe, r, available).filter((c) => c !== 'pagerduty' && c !== 'opsgenie');
+}
+
+function channelsBeforeRules(event: AlertEvent, r: RecipientState, available: ChannelAvailability): AlertChannel[] {
+  const s = r.settings;
   const out: AlertChannel[] = [];
   if (s.webhook.enabled && s.webhook.url && inScope(s.webhook.vendors, event, r.watching)) out.push('webhook');
   if (

@@ -29,8 +29,16 @@ const EVENT_LABELS: Record<EventType, string> = {
   'maintenance.completed': 'Maintenance completed',
 };
 
+/** Labels of the alert kinds that are not events of the log (docs/alerts.md). */
+const ALERT_LABELS: Record<string, string> = {
+  'alerts.held': 'Alerts held back',
+  'alerts.quiet': 'Quiet hours summary',
+  'alerts.digest': 'Digest',
+  'maintenance.reminder': 'Maintenance reminder',
+};
+
 /** The label of an event type, or the type itself for one this build does not know. */
-export const eventLabel = (type: string): string => EVENT_LABELS[type as EventType] ?? type;
+export const eventLabel = (type: string): string => EVENT_LABELS[type as EventType] ?? ALERT_LABELS[type] ?? type;
 
 export type EntityKind = 'incident' | 'maintenance';
 

@@ -1,6 +1,10 @@
 import { DomainError } from './errors.ts';
 import { webhookUrlProblem } from './outbound-url.ts';
 import { IMPACTS, type Impact } from './records.ts';
+import { CHANGE_KINDS, type ChannelRules, type ComponentFilter, componentFilterSize, defaultChannelRules, normalizeComponentFilter } from './alert-rules.ts';
+import { type QuietHours } from './quiet-hours.ts';
+import { MAX_LEAD_TIMES, parseLeadTime } from './reminders.ts';
+import { isTimeZone, parseClock } from './time-zones.ts';
 
 // Notification preferences (docs/per-user.md). Keys are snake_case. The stored
 // document holds only non-secret settings; secrets (webhook signing secret,
@@ -42,7 +46,22 @@ export const PREFERENCE_KEYS = [
   'newsletter',
   'muted_vendors',
   'content_filters',
+  'timezone',
+  'quiet_hours',
+  'maintenance_reminders',
 ] as const;
+
+/** Push channels that take their own rules (`alert_on`); null there = `content_filters`. */
+export const RULE_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie'] as const;
+export type RuleChannel = (typeof RULE_CHANNELS)[number];
+
+export interface MaintenanceReminders {
+  /** Lead times before a window starts, e.g. ["24h", "1h"]; empty = no reminders. */
+  lead_times: string[];
+  /** Alerts when a window starts and when it completes. */
+  started: boolean;
+  completed: boolean;
+}
 
 /** Per-channel vendor lists and muted vendors are bounded like the dashboard bundle. */
 export const MAX_VENDOR_LIST = 500;
@@ -54,27 +73,34 @@ export const feedPath = (token: string) => `${FEED_PATH_PREFIX}${token}.rss`;
 export interface StoredPreferences {
   in_app: { enabled: boolean };
   /** `address: null` = the account's own e-mail address. */
-  email: { enabled: boolean; address: string | null; digest: EmailDigest };
+  email: { enabled: boolean; address: string | null; digest: EmailDigest; alert_on: ChannelRules | null };
   /** `vendors: null` = the watchlist; `channel: null` = direct messages to the installing user. */
-  slack: { enabled: boolean; channel: string | null; vendors: string[] | null };
-  webhook: { enabled: boolean; url: string | null; format: WebhookFormat; vendors: string[] | null };
-  pagerduty: { enabled: boolean; vendors: string[] | null };
+  slack: { enabled: boolean; channel: string | null; vendors: string[] | null; alert_on: ChannelRules | null };
+  webhook: { enabled: boolean; url: string | null; format: WebhookFormat; vendors: string[] | null; alert_on: ChannelRules | null };
+  pagerduty: { enabled: boolean; vendors: string[] | null; alert_on: ChannelRules | null };
   /** The webhook URLs (Teams, Google Chat) and the Opsgenie API key are secrets, stored apart. */
-  teams: { enabled: boolean; vendors: string[] | null };
-  google_chat: { enabled: boolean; vendors: string[] | null };
-  opsgenie: { enabled: boolean; region: OpsgenieRegion; vendors: string[] | null };
+  teams: { enabled: boolean; vendors: string[] | null; alert_on: ChannelRules | null };
+  google_chat: { enabled: boolean; vendors: string[] | null; alert_on: ChannelRules | null };
+  opsgenie: { enabled: boolean; region: OpsgenieRegion; vendors: string[] | null; alert_on: ChannelRules | null };
   rss: { enabled: boolean };
   newsletter: { enabled: boolean };
   muted_vendors: string[];
-  content_filters: { min_impact: Impact; event_types: AlertEventType[]; components: string[] };
+  content_filters: { min_impact: Impact; event_types: AlertEventType[]; components: ComponentFilter };
+  /** IANA time zone of digests, quiet hours and reminders. */
+  timezone: string;
+  quiet_hours: QuietHours;
+  maintenance_reminders: MaintenanceReminders;
 }
+
+type RulesPatch = Partial<ChannelRules> | null;
 
 export interface PreferencesPatch {
   in_app?: { enabled?: boolean };
   /** `address_status` is read-only and ignored. */
-  email?: { enabled?: boolean; address?: string | null; digest?: EmailDigest; address_status?: unknown };
-  slack?: { enabled?: boolean; channel?: string | null; vendors?: string[] | null };
+  email?: { enabled?: boolean; address?: string | null; digest?: EmailDigest; address_status?: unknown; alert_on?: RulesPatch };
+  slack?: { enabled?: boolean; channel?: string | null; vendors?: string[] | null; alert_on?: RulesPatch };
   webhook?: {
+    alert_on?: RulesPatch;
     enabled?: boolean;
     url?: string | null;
     format?: WebhookFormat;
@@ -84,14 +110,17 @@ export interface PreferencesPatch {
     /** Read-only, ignored. */
     previous_secret_expires_at?: unknown;
   };
-  pagerduty?: { enabled?: boolean; routing_key?: string | null; vendors?: string[] | null };
-  teams?: { enabled?: boolean; webhook_url?: string | null; vendors?: string[] | null };
-  google_chat?: { enabled?: boolean; webhook_url?: string | null; vendors?: string[] | null };
-  opsgenie?: { enabled?: boolean; api_key?: string | null; region?: OpsgenieRegion; vendors?: string[] | null };
+  pagerduty?: { enabled?: boolean; routing_key?: string | null; vendors?: string[] | null; alert_on?: RulesPatch };
+  teams?: { enabled?: boolean; webhook_url?: string | null; vendors?: string[] | null; alert_on?: RulesPatch };
+  google_chat?: { enabled?: boolean; webhook_url?: string | null; vendors?: string[] | null; alert_on?: RulesPatch };
+  opsgenie?: { enabled?: boolean; api_key?: string | null; region?: OpsgenieRegion; vendors?: string[] | null; alert_on?: RulesPatch };
   rss?: { enabled?: boolean; feed_url?: unknown };
   newsletter?: { enabled?: boolean };
   muted_vendors?: string[];
-  content_filters?: { min_impact?: Impact; event_types?: AlertEventType[]; components?: string[] };
+  content_filters?: { min_impact?: Impact; event_types?: AlertEventType[]; components?: ComponentFilter };
+  timezone?: string;
+  quiet_hours?: Partial<QuietHours>;
+  maintenance_reminders?: Partial<MaintenanceReminders>;
   /** Read-only: accepted and ignored, so a GET body can be sent back as it is. */
   slack_connection?: unknown;
 }
@@ -110,10 +139,11 @@ export interface SlackConnection {
 /** What the API shows: settings plus masked secrets and read-only fields. */
 export interface PreferencesView {
   in_app: { enabled: boolean };
-  email: { enabled: boolean; address: string | null; digest: EmailDigest; address_status: EmailAddressStatus };
-  slack: { enabled: boolean; channel: string | null; vendors: string[] | null };
+  email: { enabled: boolean; address: string | null; digest: EmailDigest; address_status: EmailAddressStatus; alert_on: ChannelRules | null };
+  slack: { enabled: boolean; channel: string | null; vendors: string[] | null; alert_on: ChannelRules | null };
   slack_connection: SlackConnection;
   webhook: {
+    alert_on: ChannelRules | null;
     enabled: boolean;
     url: string | null;
     format: WebhookFormat;
@@ -121,30 +151,36 @@ export interface PreferencesView {
     secret: string | null;
     previous_secret_expires_at?: string;
   };
-  pagerduty: { enabled: boolean; routing_key: string | null; vendors: string[] | null };
-  teams: { enabled: boolean; webhook_url: string | null; vendors: string[] | null };
-  google_chat: { enabled: boolean; webhook_url: string | null; vendors: string[] | null };
-  opsgenie: { enabled: boolean; api_key: string | null; region: OpsgenieRegion; vendors: string[] | null };
+  pagerduty: { enabled: boolean; routing_key: string | null; vendors: string[] | null; alert_on: ChannelRules | null };
+  teams: { enabled: boolean; webhook_url: string | null; vendors: string[] | null; alert_on: ChannelRules | null };
+  google_chat: { enabled: boolean; webhook_url: string | null; vendors: string[] | null; alert_on: ChannelRules | null };
+  opsgenie: { enabled: boolean; api_key: string | null; region: OpsgenieRegion; vendors: string[] | null; alert_on: ChannelRules | null };
   rss: { enabled: boolean; feed_url: string | null };
   newsletter: { enabled: boolean };
   muted_vendors: string[];
-  content_filters: { min_impact: Impact; event_types: AlertEventType[]; components: string[] };
+  content_filters: { min_impact: Impact; event_types: AlertEventType[]; components: ComponentFilter };
+  timezone: string;
+  quiet_hours: QuietHours;
+  maintenance_reminders: MaintenanceReminders;
 }
 
 export function defaultPreferences(): StoredPreferences {
   return {
     in_app: { enabled: true },
-    email: { enabled: false, address: null, digest: 'off' },
-    slack: { enabled: false, channel: null, vendors: null },
-    webhook: { enabled: false, url: null, format: 'standard', vendors: null },
-    pagerduty: { enabled: false, vendors: null },
-    teams: { enabled: false, vendors: null },
-    google_chat: { enabled: false, vendors: null },
-    opsgenie: { enabled: false, region: 'us', vendors: null },
+    email: { enabled: false, address: null, digest: 'off', alert_on: null },
+    slack: { enabled: false, channel: null, vendors: null, alert_on: null },
+    webhook: { enabled: false, url: null, format: 'standard', vendors: null, alert_on: null },
+    pagerduty: { enabled: false, vendors: null, alert_on: null },
+    teams: { enabled: false, vendors: null, alert_on: null },
+    google_chat: { enabled: false, vendors: null, alert_on: null },
+    opsgenie: { enabled: false, region: 'us', vendors: null, alert_on: null },
     rss: { enabled: false },
     newsletter: { enabled: false },
     muted_vendors: [],
     content_filters: { min_impact: 'none', event_types: [...ALERT_EVENT_TYPES], components: [] },
+    timezone: 'UTC',
+    quiet_hours: { enabled: false, start: '22:00', end: '07:00' },
+    maintenance_reminders: { lead_times: [], started: true, completed: true },
   };
 }
 
@@ -167,7 +203,32 @@ function deepMerge<T>(base: T, patch: unknown): T {
 
 /** Stored document read back: fills keys added since it was written, drops unknown ones. */
 export function normalizeStored(raw: unknown): StoredPreferences {
-  return deepMerge(defaultPreferences(), isPlainObject(raw) ? raw : {});
+  const doc = isPlainObject(raw) ? raw : {};
+  const out = deepMerge(defaultPreferences(), doc);
+  return withReplacedParts(out, doc as PreferencesPatch);
+}
+
+/**
+ * Parts that replace as a whole rather than merge key by key: a per-vendor component
+ * map (its vendors are the keys: merging would keep vendors the caller removed and
+ * drop new ones) and a channel's `alert_on` (filled with defaults when it was null).
+ */
+function withReplacedParts(next: StoredPreferences, patch: PreferencesPatch): StoredPreferences {
+  const components = patch.content_filters?.components;
+  if (components !== undefined && components !== null) next.content_filters = { ...next.content_filters, components: normalizeComponentFilter(components) };
+  for (const ch of RULE_CHANNELS) {
+    const sent = (patch[ch] as { alert_on?: RulesPatch } | undefined)?.alert_on;
+    const current = next[ch].alert_on;
+    if (current === null || current === undefined) {
+      (next[ch] as { alert_on: ChannelRules | null }).alert_on = null;
+      continue;
+    }
+    const rules: ChannelRules = { ...defaultChannelRules(), ...current };
+    if (sent && sent.components !== undefined) rules.components = normalizeComponentFilter(sent.components ?? []);
+    rules.changes = [...new Set(rules.changes)];
+    (next[ch] as { alert_on: ChannelRules | null }).alert_on = rules;
+  }
+  return next;
 }
 
 const unique = (list: string[]) => [...new Set(list)];
@@ -217,14 +278,15 @@ export function isSlackWebhookUrl(url: string): boolean {
 export const VENDOR_LIST_CHANNELS = ['slack', 'webhook', 'pagerduty', 'teams', 'google_chat', 'opsgenie'] as const;
 
 export function mergePreferences(current: StoredPreferences, patch: PreferencesPatch): StoredPreferences {
-  const next = deepMerge(current, settingsPart(patch));
+  const next = withReplacedParts(deepMerge(current, settingsPart(patch)), patch);
   // Lists are sets: duplicates collapse, first occurrence keeps its place.
   next.muted_vendors = unique(next.muted_vendors);
   next.content_filters = {
     ...next.content_filters,
     event_types: unique(next.content_filters.event_types) as AlertEventType[],
-    components: unique(next.content_filters.components),
+    components: normalizeComponentFilter(next.content_filters.components),
   };
+  next.maintenance_reminders = { ...next.maintenance_reminders, lead_times: unique(next.maintenance_reminders.lead_times) };
   for (const ch of VENDOR_LIST_CHANNELS) {
     const vendors = next[ch].vendors;
     if (vendors) next[ch] = { ...next[ch], vendors: unique(vendors) } as never;
@@ -237,7 +299,10 @@ export function mergePreferences(current: StoredPreferences, patch: PreferencesP
 
 /** Every vendor slug a patch mentions (to check they exist, in one query). */
 export function vendorSlugsIn(patch: PreferencesPatch): string[] {
-  return unique([...(patch.muted_vendors ?? []), ...VENDOR_LIST_CHANNELS.flatMap((c) => patch[c]?.vendors ?? [])]);
+  const componentVendors = [patch.content_filters?.components, ...RULE_CHANNELS.map((c) => patch[c]?.alert_on?.components)].flatMap((f) =>
+    f ? componentFilterSize(f).vendors : [],
+  );
+  return unique([...(patch.muted_vendors ?? []), ...VENDOR_LIST_CHANNELS.flatMap((c) => patch[c]?.vendors ?? []), ...componentVendors]);
 }
 
 const EMAIL = /^[^\s@"<>()[\],;:\\]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
@@ -295,7 +360,34 @@ export function patchProblems(patch: PreferencesPatch, ctx: ValidationContext): 
   }
   const impact = patch.content_filters?.min_impact;
   if (impact !== undefined && !IMPACTS.includes(impact)) out.push({ field: 'content_filters.min_impact', why: `must be one of ${IMPACTS.join(', ')}` });
+  const components = patch.content_filters?.components;
+  if (components) out.push(...componentProblems('content_filters.components', components));
+  for (const ch of RULE_CHANNELS) {
+    const rules = patch[ch]?.alert_on;
+    if (!rules) continue;
+    if (rules.min_impact !== undefined && !IMPACTS.includes(rules.min_impact)) out.push({ field: `${ch}.alert_on.min_impact`, why: `must be one of ${IMPACTS.join(', ')}` });
+    if (rules.changes?.some((c) => !CHANGE_KINDS.includes(c))) out.push({ field: `${ch}.alert_on.changes`, why: `must name kinds of ${CHANGE_KINDS.join(', ')}` });
+    if (rules.components) out.push(...componentProblems(`${ch}.alert_on.components`, rules.components));
+  }
+  if (patch.timezone !== undefined && !isTimeZone(patch.timezone)) {
+    out.push({ field: 'timezone', why: 'must be an IANA time zone name such as Europe/Berlin or UTC' });
+  }
+  const q = patch.quiet_hours;
+  for (const k of ['start', 'end'] as const) {
+    if (q?.[k] !== undefined && parseClock(q[k]!) === null) out.push({ field: `quiet_hours.${k}`, why: 'must be a local time HH:MM (24 h)' });
+  }
+  const leads = patch.maintenance_reminders?.lead_times;
+  if (leads) {
+    if (leads.length > MAX_LEAD_TIMES) out.push({ field: 'maintenance_reminders.lead_times', why: `takes at most ${MAX_LEAD_TIMES} lead times` });
+    const bad = leads.find((l) => parseLeadTime(l) === null);
+    if (bad !== undefined) out.push({ field: 'maintenance_reminders.lead_times', why: `'${bad}' is not a lead time such as 30m, 1h or 1d (at most 14d)` });
+  }
   return out;
+}
+
+function componentProblems(field: string, f: ComponentFilter): { field: string; why: string }[] {
+  if (componentFilterSize(f).names > MAX_COMPONENT_FILTERS) return [{ field, why: `names at most ${MAX_COMPONENT_FILTERS} components` }];
+  return [];
 }
 
 /** Opsgenie (and JSM Operations) API integration keys are UUIDs. */

@@ -7,6 +7,7 @@ import { emailMessage } from '../domain/alert-text.ts';
 import { type AlertChannel, type ChannelAvailability, isPushChannel, PUSH_CHANNELS } from '../domain/alerts.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { DeliveriesRepository, Delivery, DeliveryAttempt } from '../store/repositories/deliveries-repository.ts';
+import type { InboxRepository } from '../store/repositories/inbox-repository.ts';
 import type { ConfirmationMailer, PreferencesService } from './preferences-service.ts';
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -142,6 +143,7 @@ export interface AlertDelivery {
 
 export function alertsService(d: {
   deliveries: DeliveriesRepository;
+  inbox: InboxRepository;
   preferences: PreferencesService;
   clock: Clock;
   runtime: () => AlertDelivery;
@@ -149,20 +151,20 @@ export function alertsService(d: {
   return {
     async notifications(viewer: Viewer, o: { limit: number; unreadOnly: boolean }) {
       const userId = requireUserId(viewer);
-      const rows = await d.deliveries.listForUser(userId, { channels: ['in_app'], limit: o.limit, unreadOnly: o.unreadOnly });
-      return { items: rows.map(notificationView), unread: await d.deliveries.countUnread(userId, 'in_app') };
+      const rows = await d.inbox.list(userId, 'in_app', { limit: o.limit, unreadOnly: o.unreadOnly });
+      return { items: rows.map(notificationView), unread: await d.inbox.countUnread(userId, 'in_app') };
     },
 
     async markRead(viewer: Viewer, id: string) {
       const userId = requireUserId(viewer);
-      const found = await d.deliveries.markRead(userId, 'in_app', id, d.clock.now());
+      const found = await d.inbox.markRead(userId, 'in_app', id, d.clock.now());
       if (!found) throw new DomainError('not_found', `No notification '${id}'`);
-      return { unread: await d.deliveries.countUnread(userId, 'in_app') };
+      return { unread: await d.inbox.countUnread(userId, 'in_app') };
     },
 
     async markAllRead(viewer: Viewer) {
       const userId = requireUserId(viewer);
-      const marked = await d.deliveries.markAllRead(userId, 'in_app', d.clock.now());
+      const marked = await d.inbox.markAllRead(userId, 'in_app', d.clock.now());
       return { marked, unread: 0 };
     },
 
@@ -247,7 +249,7 @@ export function alertsService(d: {
       if (!userId) return null;
       const enabled = await d.preferences.feedEnabled(userId);
       if (!enabled) return null;
-      const rows = await d.deliveries.listForUser(userId, { channels: ['rss'], limit: FEED_ITEMS });
+      const rows = await d.inbox.list(userId, 'rss', { limit: FEED_ITEMS });
       const feed = new Feed({
         title: 'Vendor status alerts',
         description: 'Incidents and maintenance of the vendors you follow',

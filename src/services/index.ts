@@ -2,6 +2,8 @@ import type { Config } from '../infra/config.ts';
 import { MemoryRateLimiter, type RateLimiter } from '../infra/rate-limiter.ts';
 import type { Store } from '../store/db.ts';
 import { deliveriesRepository } from '../store/repositories/deliveries-repository.ts';
+import { dispatchRepository } from '../store/repositories/dispatch-repository.ts';
+import { inboxRepository } from '../store/repositories/inbox-repository.ts';
 import { alertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
 import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
 import { keylessBox, loadSecretBox } from '../infra/secret-box.ts';
@@ -43,6 +45,8 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     preferences: preferencesRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
     deliveries: deliveriesRepository(store.db, store.dialect),
+    dispatch: dispatchRepository(store.db),
+    inbox: inboxRepository(store.db),
   };
 }
 
@@ -119,6 +123,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     preferences,
     alerts: alertsService({
       deliveries: repos.deliveries,
+      inbox: repos.inbox,
       preferences,
       clock,
       runtime: () => {

@@ -11,9 +11,11 @@ import {
   type PreferencesPatch,
   type PreferencesView,
   sameEmail,
+  RULE_CHANNELS,
   VENDOR_LIST_CHANNELS,
   vendorSlugsIn,
 } from '../domain/preferences.ts';
+import type { ComponentFilter } from '../domain/alert-rules.ts';
 import type { UsersRepository } from '../store/repositories/users-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
@@ -109,6 +111,9 @@ function view(s: PreferencesState, revealed: Revealed, now: Date, accountEmail: 
       newsletter: { ...p.newsletter },
       muted_vendors: [...p.muted_vendors],
       content_filters: { ...p.content_filters },
+      timezone: p.timezone,
+      quiet_hours: { ...p.quiet_hours },
+      maintenance_reminders: { ...p.maintenance_reminders, lead_times: [...p.maintenance_reminders.lead_times] },
     },
   };
 }
@@ -323,10 +328,15 @@ export function preferencesService(d: {
 }
 
 /** Each patch field that lists unknown vendors, with the ones it lists. */
+const componentVendors = (f: ComponentFilter | undefined | null) => (f && !Array.isArray(f) ? Object.keys(f) : []);
+
 function unknownVendorProblems(patch: PreferencesPatch, unknown: string[]): { field: string; why: string }[] {
   const lists: [string, string[] | null | undefined][] = [
     ['muted_vendors', patch.muted_vendors],
     ...VENDOR_LIST_CHANNELS.map((c): [string, string[] | null | undefined] => [`${c}.vendors`, patch[c]?.vendors]),
+    // Per-vendor component maps name vendors by their keys.
+    ['content_filters.components', componentVendors(patch.content_filters?.components)],
+    ...RULE_CHANNELS.map((c): [string, string[]] => [`${c}.alert_on.components`, componentVendors(patch[c]?.alert_on?.components)]),
   ];
   const out: { field: string; why: string }[] = [];
   for (const [field, list] of lists) {

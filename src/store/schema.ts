@@ -279,6 +279,13 @@ export interface AlertCursorsTable {
   updated_at: string;
 }
 
+/** The record of an event's alerts, once per event (migration 0950). */
+export interface AlertPayloadsTable {
+  event_seq: number;
+  payload: string;
+  created_at: string;
+}
+
 export interface DeliveriesTable {
   id: string;
   /** null for test deliveries (POST /notification-preferences/test). */
@@ -289,7 +296,11 @@ export interface DeliveriesTable {
   event_type: string;
   vendor: string;
   entity_id: string;
-  /** JSON: the event's record (Incident or Maintenance view). */
+  /**
+   * JSON: the record (Incident or Maintenance view) of a row without an event
+   * (summaries, reminders, tests) or written before migration 0950; '' = the
+   * event's payload in `alert_payloads`.
+   */
   payload: string;
   occurred_at: string;
   /** pending | succeeded | failed | cancelled */
@@ -358,5 +369,6 @@ export interface Database {
   alert_cursors: AlertCursorsTable;
   alert_threads: AlertThreadsTable;
   deliveries: DeliveriesTable;
+  alert_payloads: AlertPayloadsTable;
   delivery_attempts: DeliveryAttemptsTable;
 }

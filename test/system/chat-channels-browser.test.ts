@@ -118,3 +118,52 @@ test('Teams, Google Chat, Opsgenie and Slack set up from the account page', asyn
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('digest, time zone, quiet hours, reminders, per-channel rules and per-vendor components set up from the account page', async () => {
+  const u = await userWithKey(t, 'pro');
+  const cookieHeader = await login(t, u.email, u.password);
+  const { page, context, problems } = await newPage(browser, { baseURL: t.url });
+  await context.addCookies(cookieHeader.split('; ').map((c) => {
+    const [name, value] = c.split('=') as [string, string];
+    return { name, value, url: t.url };
+  }));
+  const prefs = async () => (await getJson(`${t.api}/notification-preferences`, { headers: { 'x-api-key': u.secret } })).body.preferences;
+
+  await page.goto('/account#notifications');
+  await page.getByLabel('How often').selectOption('daily');
+  await page.getByLabel('Time zone', { exact: true }).fill('America/New_York');
+  await page.getByLabel('Quiet hours: hold chat and e-mail alerts, then send one summary').check();
+  await page.getByLabel('From', { exact: true }).fill('22:30');
+  await page.getByLabel('until', { exact: true }).fill('06:45');
+  await page.getByLabel('Maintenance reminders').fill('24h, 1h');
+  await page.getByLabel('Alert when a maintenance window starts').uncheck();
+  await page.getByLabel('Only these components').fill('github: Actions, Git Operations; stripe: API');
+  const slack = page.locator('#channel-slack');
+  await slack.getByText('What this channel alerts on').click();
+  await slack.getByLabel('Use rules of its own').check();
+  await slack.getByLabel('Resolved (and maintenance completed)').uncheck();
+  await slack.getByLabel('Lowest impact').selectOption('major');
+  await slack.getByLabel('Components').fill('Actions');
+  await page.getByRole('button', { name: 'Save notification settings' }).click();
+  await page.locator('[data-preferences-status]', { hasText: 'Saved' }).waitFor();
+
+  const p = await prefs();
+  assert.equal(p.email.digest, 'daily');
+  assert.equal(p.timezone, 'America/New_York');
+  assert.deepEqual(p.quiet_hours, { enabled: true, start: '22:30', end: '06:45' });
+  assert.deepEqual(p.maintenance_reminders, { lead_times: ['24h', '1h'], started: false, completed: true });
+  assert.deepEqual(p.content_filters.components, { github: ['Actions', 'Git Operations'], stripe: ['API'] });
+  assert.deepEqual(p.slack.alert_on, { changes: ['created', 'status_changed'], min_impact: 'major', components: ['Actions'] });
+  assert.equal(p.email.alert_on, null, 'channels without their own rules keep the global ones');
+
+  // The page shows what was saved; a time zone the server does not know is named at its field.
+  await page.reload();
+  assert.equal(await page.getByLabel('Time zone', { exact: true }).inputValue(), 'America/New_York');
+  assert.equal(await page.getByLabel('Only these components').inputValue(), 'github: Actions, Git Operations; stripe: API');
+  await page.getByLabel('Time zone', { exact: true }).fill('Mars/Olympus');
+  await page.getByRole('button', { name: 'Save notification settings' }).click();
+  await page.locator('[data-field-error="timezone"]', { hasText: /IANA/ }).waitFor();
+  assert.equal((await prefs()).timezone, 'America/New_York');
+  assert.deepEqual(problems.filter((x) => x !== 'http 400 PUT /api/v1/infrastructure/notification-preferences'), [], 'only the refused save');
+  await context.close();
+});

@@ -1445,17 +1445,62 @@ export interface components {
         /** @description Standard Webhooks body. Headers: `webhook-id` (delivery id, same on retries), `webhook-timestamp` (unix seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` per secret, space-separated during a rotation). */
         StandardWebhookBody: {
             /** @description The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB */
-            data: components["schemas"]["Incident"] | components["schemas"]["Maintenance"];
+            data: components["schemas"]["Incident"] | components["schemas"]["Maintenance"] | ({
+                /** @description Quiet hours, digest: alerts gathered */
+                count?: number;
+                /** @description Flood cap: alerts held back */
+                held?: number;
+                /** @description Summary id (same as the delivery id) */
+                id: string;
+                items?: ({
+                    changes: string[];
+                    entityId: string;
+                    impact: string;
+                    /** Format: date-time */
+                    lastAt: string;
+                    status: string;
+                    title: string;
+                    vendor: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                /**
+                 * Format: date-time
+                 * @description Quiet hours, digest: when it was sent
+                 */
+                periodEnd?: string;
+                /**
+                 * Format: date-time
+                 * @description Quiet hours, digest: first alert gathered (quiet) or period start (digest)
+                 */
+                periodStart?: string;
+                /** @enum {string} */
+                status: "held" | "digest";
+                /** @description e.g. "3 alerts were held during quiet hours: github (2), aws (1)" */
+                title: string;
+                /**
+                 * Format: date-time
+                 * @description Flood cap: window end
+                 */
+                windowEnd?: string;
+                /**
+                 * Format: date-time
+                 * @description Flood cap: window start
+                 */
+                windowStart?: string;
+            } & {
+                [key: string]: unknown;
+            });
             /**
              * Format: date-time
              * @description When the change was detected (ISO 8601)
              */
             timestamp: string;
             /**
-             * @description Event type
+             * @description Event type; `maintenance.reminder` carries the Maintenance with `reminder {leadTime, startsAt}`; `alerts.held` and `alerts.quiet` carry a summary (docs/alerts.md)
              * @enum {string}
              */
-            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed";
+            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "maintenance.reminder" | "alerts.held" | "alerts.quiet" | "alerts.digest";
         } & {
             [key: string]: unknown;
         };
@@ -5116,10 +5161,10 @@ export interface operations {
                             test: boolean;
                             title: string;
                             /**
-                             * @description Event the alert is about; `alerts.held`: the summary of alerts held back by the flood cap (docs/alerts.md)
+                             * @description Event the alert is about; `alerts.held`: the summary of alerts held back by the flood cap; `alerts.quiet`: alerts held during quiet hours; `alerts.digest`: an e-mail digest; `maintenance.reminder`: a reminder before a maintenance window (docs/alerts.md)
                              * @enum {string}
                              */
-                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "alerts.held";
+                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "alerts.held" | "alerts.quiet" | "alerts.digest" | "maintenance.reminder";
                             vendor: string;
                         }[];
                         success: boolean;
@@ -5225,13 +5270,23 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off",
+                     *           "digest": "daily",
+                     *           "alert_on": null,
                      *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
-                     *           "enabled": false,
-                     *           "channel": null,
-                     *           "vendors": null
+                     *           "enabled": true,
+                     *           "channel": "C0ALERTS1",
+                     *           "vendors": null,
+                     *           "alert_on": {
+                     *             "changes": [
+                     *               "created",
+                     *               "status_changed",
+                     *               "resolved"
+                     *             ],
+                     *             "min_impact": "major",
+                     *             "components": []
+                     *           }
                      *         },
                      *         "slack_connection": {
                      *           "connected": false,
@@ -5243,30 +5298,35 @@ export interface operations {
                      *           "url": "https://hooks.example.com/vendor-status",
                      *           "format": "standard",
                      *           "vendors": null,
+                     *           "alert_on": null,
                      *           "secret": "****Zk4="
                      *         },
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "teams": {
                      *           "enabled": false,
                      *           "webhook_url": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "google_chat": {
                      *           "enabled": true,
                      *           "webhook_url": "****p8Q%3D",
                      *           "vendors": [
                      *             "github"
-                     *           ]
+                     *           ],
+                     *           "alert_on": null
                      *         },
                      *         "opsgenie": {
                      *           "enabled": false,
                      *           "api_key": null,
                      *           "region": "us",
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "rss": {
                      *           "enabled": true,
@@ -5284,7 +5344,26 @@ export interface operations {
                      *             "incident.created",
                      *             "incident.resolved"
                      *           ],
-                     *           "components": []
+                     *           "components": {
+                     *             "github": [
+                     *               "Actions",
+                     *               "Git Operations"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "timezone": "Europe/Berlin",
+                     *         "quiet_hours": {
+                     *           "enabled": true,
+                     *           "start": "22:00",
+                     *           "end": "07:00"
+                     *         },
+                     *         "maintenance_reminders": {
+                     *           "lead_times": [
+                     *             "24h",
+                     *             "1h"
+                     *           ],
+                     *           "started": true,
+                     *           "completed": true
                      *         }
                      *       }
                      *     }
@@ -5293,8 +5372,10 @@ export interface operations {
                         /** @description Notification preferences (secrets masked) */
                         preferences: {
                             content_filters: {
-                                /** @description Component names to alert about; empty = all */
-                                components: string[];
+                                /** @description Component names to alert about (a list for any vendor, or per vendor); empty = all */
+                                components: string[] | {
+                                    [key: string]: string[];
+                                };
                                 event_types: ("incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed")[];
                                 /**
                                  * @description Lowest incident impact that alerts
@@ -5313,6 +5394,17 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 address_status: "confirmed" | "pending";
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
@@ -5322,6 +5414,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             google_chat: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -5333,6 +5436,15 @@ export interface operations {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                             };
+                            /** @description Reminders before maintenance windows start */
+                            maintenance_reminders: {
+                                /** @description Alert when a window completes */
+                                completed: boolean;
+                                /** @description Lead times before a maintenance window starts, e.g. `["24h", "1h"]` (m, h, d; at most 14d) */
+                                lead_times: string[];
+                                /** @description Alert when a window starts */
+                                started: boolean;
+                            };
                             /** @description Vendors that never alert, whatever the channel */
                             muted_vendors: string[];
                             newsletter: {
@@ -5340,6 +5452,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             opsgenie: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description API integration key: masked (`****abcd`) */
                                 api_key: string | null;
                                 /** @description Whether the channel delivers */
@@ -5353,12 +5476,31 @@ export interface operations {
                                 vendors: string[] | null;
                             };
                             pagerduty: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Masked (`****abcd`) */
                                 routing_key: string | null;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
+                            };
+                            /** @description Chat and e-mail alerts are held during these local hours and sent as one summary when they end; paging channels are never held */
+                            quiet_hours: {
+                                enabled: boolean;
+                                /** @description Local time HH:MM; before `start` = over midnight */
+                                end: string;
+                                /** @description Local time HH:MM */
+                                start: string;
                             };
                             rss: {
                                 /** @description Whether the channel delivers */
@@ -5367,6 +5509,17 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
                                 channel: string | null;
                                 /** @description Whether the channel delivers */
@@ -5389,6 +5542,17 @@ export interface operations {
                                 user_id?: string | null;
                             };
                             teams: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -5396,7 +5560,20 @@ export interface operations {
                                 /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
                                 webhook_url: string | null;
                             };
+                            /** @description IANA time zone of digests (daily at 8:00 local), quiet hours and reminders */
+                            timezone: string;
                             webhook: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
@@ -5514,7 +5691,10 @@ export interface operations {
             content: {
                 "application/json": {
                     content_filters?: {
-                        components?: string[];
+                        /** @description Replaces the component filter: a list (any vendor) or a map per vendor */
+                        components?: string[] | {
+                            [key: string]: string[];
+                        };
                         event_types?: ("incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed")[];
                         /** @enum {string} */
                         min_impact?: "none" | "minor" | "major" | "critical";
@@ -5524,11 +5704,33 @@ export interface operations {
                         address?: string | null;
                         /** @description Read-only: accepted and ignored */
                         address_status?: unknown;
+                        /** @description Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components */
+                        alert_on?: {
+                            /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                            changes?: ("created" | "status_changed" | "resolved" | "updated")[];
+                            /** @description Replaces the channel's component subscription; empty = all components */
+                            components?: string[] | {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            min_impact?: "none" | "minor" | "major" | "critical";
+                        } | null;
                         /** @enum {string} */
                         digest?: "off" | "hourly" | "daily";
                         enabled?: boolean;
                     };
                     google_chat?: {
+                        /** @description Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components */
+                        alert_on?: {
+                            /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                            changes?: ("created" | "status_changed" | "resolved" | "updated")[];
+                            /** @description Replaces the channel's component subscription; empty = all components */
+                            components?: string[] | {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            min_impact?: "none" | "minor" | "major" | "critical";
+                        } | null;
                         enabled?: boolean;
                         /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                         vendors?: string[] | null;
@@ -5538,12 +5740,29 @@ export interface operations {
                     in_app?: {
                         enabled?: boolean;
                     };
+                    maintenance_reminders?: {
+                        completed?: boolean;
+                        /** @description Lead times before a maintenance window starts, e.g. `["24h", "1h"]` (m, h, d; at most 14d) */
+                        lead_times?: string[];
+                        started?: boolean;
+                    };
                     /** @description Replaces the muted list */
                     muted_vendors?: string[];
                     newsletter?: {
                         enabled?: boolean;
                     };
                     opsgenie?: {
+                        /** @description Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components */
+                        alert_on?: {
+                            /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                            changes?: ("created" | "status_changed" | "resolved" | "updated")[];
+                            /** @description Replaces the channel's component subscription; empty = all components */
+                            components?: string[] | {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            min_impact?: "none" | "minor" | "major" | "critical";
+                        } | null;
                         /** @description API integration key (a UUID); the masked value means unchanged */
                         api_key?: string | null;
                         enabled?: boolean;
@@ -5553,11 +5772,29 @@ export interface operations {
                         vendors?: string[] | null;
                     };
                     pagerduty?: {
+                        /** @description Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components */
+                        alert_on?: {
+                            /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                            changes?: ("created" | "status_changed" | "resolved" | "updated")[];
+                            /** @description Replaces the channel's component subscription; empty = all components */
+                            components?: string[] | {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            min_impact?: "none" | "minor" | "major" | "critical";
+                        } | null;
                         enabled?: boolean;
                         /** @description Events API v2 integration key (32 characters); the masked value means unchanged */
                         routing_key?: string | null;
                         /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                         vendors?: string[] | null;
+                    };
+                    quiet_hours?: {
+                        enabled?: boolean;
+                        /** @description Local time HH:MM; before `start` = over midnight */
+                        end?: string;
+                        /** @description Local time HH:MM */
+                        start?: string;
                     };
                     rss?: {
                         /** @description The first switch-on creates the personal feed URL */
@@ -5566,6 +5803,17 @@ export interface operations {
                         feed_url?: unknown;
                     };
                     slack?: {
+                        /** @description Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components */
+                        alert_on?: {
+                            /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                            changes?: ("created" | "status_changed" | "resolved" | "updated")[];
+                            /** @description Replaces the channel's component subscription; empty = all components */
+                            components?: string[] | {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            min_impact?: "none" | "minor" | "major" | "critical";
+                        } | null;
                         /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
                         channel?: string | null;
                         enabled?: boolean;
@@ -5575,13 +5823,37 @@ export interface operations {
                     /** @description Read-only: accepted and ignored */
                     slack_connection?: unknown;
                     teams?: {
+                        /** @description Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components */
+                        alert_on?: {
+                            /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                            changes?: ("created" | "status_changed" | "resolved" | "updated")[];
+                            /** @description Replaces the channel's component subscription; empty = all components */
+                            components?: string[] | {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            min_impact?: "none" | "minor" | "major" | "critical";
+                        } | null;
                         enabled?: boolean;
                         /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                         vendors?: string[] | null;
                         /** @description Workflows webhook URL ("When a Teams webhook request is received"); the masked value means unchanged */
                         webhook_url?: string | null;
                     };
+                    /** @description IANA time zone of digests (daily at 8:00 local), quiet hours and reminders */
+                    timezone?: string;
                     webhook?: {
+                        /** @description Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components */
+                        alert_on?: {
+                            /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                            changes?: ("created" | "status_changed" | "resolved" | "updated")[];
+                            /** @description Replaces the channel's component subscription; empty = all components */
+                            components?: string[] | {
+                                [key: string]: string[];
+                            };
+                            /** @enum {string} */
+                            min_impact?: "none" | "minor" | "major" | "critical";
+                        } | null;
                         enabled?: boolean;
                         /**
                          * @description Default: `discord` for Discord webhook URLs, `slack` for Slack incoming webhooks (hooks.slack.com), else `standard`
@@ -5617,13 +5889,23 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off",
+                     *           "digest": "daily",
+                     *           "alert_on": null,
                      *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
-                     *           "enabled": false,
-                     *           "channel": null,
-                     *           "vendors": null
+                     *           "enabled": true,
+                     *           "channel": "C0ALERTS1",
+                     *           "vendors": null,
+                     *           "alert_on": {
+                     *             "changes": [
+                     *               "created",
+                     *               "status_changed",
+                     *               "resolved"
+                     *             ],
+                     *             "min_impact": "major",
+                     *             "components": []
+                     *           }
                      *         },
                      *         "slack_connection": {
                      *           "connected": false,
@@ -5635,30 +5917,35 @@ export interface operations {
                      *           "url": "https://hooks.example.com/vendor-status",
                      *           "format": "standard",
                      *           "vendors": null,
+                     *           "alert_on": null,
                      *           "secret": "****Zk4="
                      *         },
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "teams": {
                      *           "enabled": false,
                      *           "webhook_url": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "google_chat": {
                      *           "enabled": true,
                      *           "webhook_url": "****p8Q%3D",
                      *           "vendors": [
                      *             "github"
-                     *           ]
+                     *           ],
+                     *           "alert_on": null
                      *         },
                      *         "opsgenie": {
                      *           "enabled": false,
                      *           "api_key": null,
                      *           "region": "us",
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "rss": {
                      *           "enabled": true,
@@ -5676,7 +5963,26 @@ export interface operations {
                      *             "incident.created",
                      *             "incident.resolved"
                      *           ],
-                     *           "components": []
+                     *           "components": {
+                     *             "github": [
+                     *               "Actions",
+                     *               "Git Operations"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "timezone": "Europe/Berlin",
+                     *         "quiet_hours": {
+                     *           "enabled": true,
+                     *           "start": "22:00",
+                     *           "end": "07:00"
+                     *         },
+                     *         "maintenance_reminders": {
+                     *           "lead_times": [
+                     *             "24h",
+                     *             "1h"
+                     *           ],
+                     *           "started": true,
+                     *           "completed": true
                      *         }
                      *       }
                      *     }
@@ -5685,8 +5991,10 @@ export interface operations {
                         /** @description Notification preferences (secrets masked) */
                         preferences: {
                             content_filters: {
-                                /** @description Component names to alert about; empty = all */
-                                components: string[];
+                                /** @description Component names to alert about (a list for any vendor, or per vendor); empty = all */
+                                components: string[] | {
+                                    [key: string]: string[];
+                                };
                                 event_types: ("incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed")[];
                                 /**
                                  * @description Lowest incident impact that alerts
@@ -5705,6 +6013,17 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 address_status: "confirmed" | "pending";
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
@@ -5714,6 +6033,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             google_chat: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -5725,6 +6055,15 @@ export interface operations {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                             };
+                            /** @description Reminders before maintenance windows start */
+                            maintenance_reminders: {
+                                /** @description Alert when a window completes */
+                                completed: boolean;
+                                /** @description Lead times before a maintenance window starts, e.g. `["24h", "1h"]` (m, h, d; at most 14d) */
+                                lead_times: string[];
+                                /** @description Alert when a window starts */
+                                started: boolean;
+                            };
                             /** @description Vendors that never alert, whatever the channel */
                             muted_vendors: string[];
                             newsletter: {
@@ -5732,6 +6071,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             opsgenie: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description API integration key: masked (`****abcd`) */
                                 api_key: string | null;
                                 /** @description Whether the channel delivers */
@@ -5745,12 +6095,31 @@ export interface operations {
                                 vendors: string[] | null;
                             };
                             pagerduty: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Masked (`****abcd`) */
                                 routing_key: string | null;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
+                            };
+                            /** @description Chat and e-mail alerts are held during these local hours and sent as one summary when they end; paging channels are never held */
+                            quiet_hours: {
+                                enabled: boolean;
+                                /** @description Local time HH:MM; before `start` = over midnight */
+                                end: string;
+                                /** @description Local time HH:MM */
+                                start: string;
                             };
                             rss: {
                                 /** @description Whether the channel delivers */
@@ -5759,6 +6128,17 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
                                 channel: string | null;
                                 /** @description Whether the channel delivers */
@@ -5781,6 +6161,17 @@ export interface operations {
                                 user_id?: string | null;
                             };
                             teams: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -5788,7 +6179,20 @@ export interface operations {
                                 /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
                                 webhook_url: string | null;
                             };
+                            /** @description IANA time zone of digests (daily at 8:00 local), quiet hours and reminders */
+                            timezone: string;
                             webhook: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
@@ -5937,13 +6341,23 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off",
+                     *           "digest": "daily",
+                     *           "alert_on": null,
                      *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
-                     *           "enabled": false,
-                     *           "channel": null,
-                     *           "vendors": null
+                     *           "enabled": true,
+                     *           "channel": "C0ALERTS1",
+                     *           "vendors": null,
+                     *           "alert_on": {
+                     *             "changes": [
+                     *               "created",
+                     *               "status_changed",
+                     *               "resolved"
+                     *             ],
+                     *             "min_impact": "major",
+                     *             "components": []
+                     *           }
                      *         },
                      *         "slack_connection": {
                      *           "connected": false,
@@ -5955,30 +6369,35 @@ export interface operations {
                      *           "url": "https://hooks.example.com/vendor-status",
                      *           "format": "standard",
                      *           "vendors": null,
+                     *           "alert_on": null,
                      *           "secret": "****Zk4="
                      *         },
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "teams": {
                      *           "enabled": false,
                      *           "webhook_url": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "google_chat": {
                      *           "enabled": true,
                      *           "webhook_url": "****p8Q%3D",
                      *           "vendors": [
                      *             "github"
-                     *           ]
+                     *           ],
+                     *           "alert_on": null
                      *         },
                      *         "opsgenie": {
                      *           "enabled": false,
                      *           "api_key": null,
                      *           "region": "us",
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "rss": {
                      *           "enabled": true,
@@ -5996,7 +6415,26 @@ export interface operations {
                      *             "incident.created",
                      *             "incident.resolved"
                      *           ],
-                     *           "components": []
+                     *           "components": {
+                     *             "github": [
+                     *               "Actions",
+                     *               "Git Operations"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "timezone": "Europe/Berlin",
+                     *         "quiet_hours": {
+                     *           "enabled": true,
+                     *           "start": "22:00",
+                     *           "end": "07:00"
+                     *         },
+                     *         "maintenance_reminders": {
+                     *           "lead_times": [
+                     *             "24h",
+                     *             "1h"
+                     *           ],
+                     *           "started": true,
+                     *           "completed": true
                      *         }
                      *       }
                      *     }
@@ -6005,8 +6443,10 @@ export interface operations {
                         /** @description Notification preferences (secrets masked) */
                         preferences: {
                             content_filters: {
-                                /** @description Component names to alert about; empty = all */
-                                components: string[];
+                                /** @description Component names to alert about (a list for any vendor, or per vendor); empty = all */
+                                components: string[] | {
+                                    [key: string]: string[];
+                                };
                                 event_types: ("incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed")[];
                                 /**
                                  * @description Lowest incident impact that alerts
@@ -6025,6 +6465,17 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 address_status: "confirmed" | "pending";
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
@@ -6034,6 +6485,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             google_chat: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -6045,6 +6507,15 @@ export interface operations {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                             };
+                            /** @description Reminders before maintenance windows start */
+                            maintenance_reminders: {
+                                /** @description Alert when a window completes */
+                                completed: boolean;
+                                /** @description Lead times before a maintenance window starts, e.g. `["24h", "1h"]` (m, h, d; at most 14d) */
+                                lead_times: string[];
+                                /** @description Alert when a window starts */
+                                started: boolean;
+                            };
                             /** @description Vendors that never alert, whatever the channel */
                             muted_vendors: string[];
                             newsletter: {
@@ -6052,6 +6523,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             opsgenie: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description API integration key: masked (`****abcd`) */
                                 api_key: string | null;
                                 /** @description Whether the channel delivers */
@@ -6065,12 +6547,31 @@ export interface operations {
                                 vendors: string[] | null;
                             };
                             pagerduty: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Masked (`****abcd`) */
                                 routing_key: string | null;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
+                            };
+                            /** @description Chat and e-mail alerts are held during these local hours and sent as one summary when they end; paging channels are never held */
+                            quiet_hours: {
+                                enabled: boolean;
+                                /** @description Local time HH:MM; before `start` = over midnight */
+                                end: string;
+                                /** @description Local time HH:MM */
+                                start: string;
                             };
                             rss: {
                                 /** @description Whether the channel delivers */
@@ -6079,6 +6580,17 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
                                 channel: string | null;
                                 /** @description Whether the channel delivers */
@@ -6101,6 +6613,17 @@ export interface operations {
                                 user_id?: string | null;
                             };
                             teams: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -6108,7 +6631,20 @@ export interface operations {
                                 /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
                                 webhook_url: string | null;
                             };
+                            /** @description IANA time zone of digests (daily at 8:00 local), quiet hours and reminders */
+                            timezone: string;
                             webhook: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
@@ -6266,13 +6802,23 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off",
+                     *           "digest": "daily",
+                     *           "alert_on": null,
                      *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
-                     *           "enabled": false,
-                     *           "channel": null,
-                     *           "vendors": null
+                     *           "enabled": true,
+                     *           "channel": "C0ALERTS1",
+                     *           "vendors": null,
+                     *           "alert_on": {
+                     *             "changes": [
+                     *               "created",
+                     *               "status_changed",
+                     *               "resolved"
+                     *             ],
+                     *             "min_impact": "major",
+                     *             "components": []
+                     *           }
                      *         },
                      *         "slack_connection": {
                      *           "connected": false,
@@ -6284,30 +6830,35 @@ export interface operations {
                      *           "url": "https://hooks.example.com/vendor-status",
                      *           "format": "standard",
                      *           "vendors": null,
+                     *           "alert_on": null,
                      *           "secret": "****Zk4="
                      *         },
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "teams": {
                      *           "enabled": false,
                      *           "webhook_url": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "google_chat": {
                      *           "enabled": true,
                      *           "webhook_url": "****p8Q%3D",
                      *           "vendors": [
                      *             "github"
-                     *           ]
+                     *           ],
+                     *           "alert_on": null
                      *         },
                      *         "opsgenie": {
                      *           "enabled": false,
                      *           "api_key": null,
                      *           "region": "us",
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "rss": {
                      *           "enabled": true,
@@ -6325,7 +6876,26 @@ export interface operations {
                      *             "incident.created",
                      *             "incident.resolved"
                      *           ],
-                     *           "components": []
+                     *           "components": {
+                     *             "github": [
+                     *               "Actions",
+                     *               "Git Operations"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "timezone": "Europe/Berlin",
+                     *         "quiet_hours": {
+                     *           "enabled": true,
+                     *           "start": "22:00",
+                     *           "end": "07:00"
+                     *         },
+                     *         "maintenance_reminders": {
+                     *           "lead_times": [
+                     *             "24h",
+                     *             "1h"
+                     *           ],
+                     *           "started": true,
+                     *           "completed": true
                      *         }
                      *       }
                      *     }
@@ -6334,8 +6904,10 @@ export interface operations {
                         /** @description Notification preferences (secrets masked) */
                         preferences: {
                             content_filters: {
-                                /** @description Component names to alert about; empty = all */
-                                components: string[];
+                                /** @description Component names to alert about (a list for any vendor, or per vendor); empty = all */
+                                components: string[] | {
+                                    [key: string]: string[];
+                                };
                                 event_types: ("incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed")[];
                                 /**
                                  * @description Lowest incident impact that alerts
@@ -6354,6 +6926,17 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 address_status: "confirmed" | "pending";
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
@@ -6363,6 +6946,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             google_chat: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -6374,6 +6968,15 @@ export interface operations {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                             };
+                            /** @description Reminders before maintenance windows start */
+                            maintenance_reminders: {
+                                /** @description Alert when a window completes */
+                                completed: boolean;
+                                /** @description Lead times before a maintenance window starts, e.g. `["24h", "1h"]` (m, h, d; at most 14d) */
+                                lead_times: string[];
+                                /** @description Alert when a window starts */
+                                started: boolean;
+                            };
                             /** @description Vendors that never alert, whatever the channel */
                             muted_vendors: string[];
                             newsletter: {
@@ -6381,6 +6984,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             opsgenie: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description API integration key: masked (`****abcd`) */
                                 api_key: string | null;
                                 /** @description Whether the channel delivers */
@@ -6394,12 +7008,31 @@ export interface operations {
                                 vendors: string[] | null;
                             };
                             pagerduty: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Masked (`****abcd`) */
                                 routing_key: string | null;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
+                            };
+                            /** @description Chat and e-mail alerts are held during these local hours and sent as one summary when they end; paging channels are never held */
+                            quiet_hours: {
+                                enabled: boolean;
+                                /** @description Local time HH:MM; before `start` = over midnight */
+                                end: string;
+                                /** @description Local time HH:MM */
+                                start: string;
                             };
                             rss: {
                                 /** @description Whether the channel delivers */
@@ -6408,6 +7041,17 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
                                 channel: string | null;
                                 /** @description Whether the channel delivers */
@@ -6430,6 +7074,17 @@ export interface operations {
                                 user_id?: string | null;
                             };
                             teams: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -6437,7 +7092,20 @@ export interface operations {
                                 /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
                                 webhook_url: string | null;
                             };
+                            /** @description IANA time zone of digests (daily at 8:00 local), quiet hours and reminders */
+                            timezone: string;
                             webhook: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
@@ -6727,13 +7395,23 @@ export interface operations {
                      *         "email": {
                      *           "enabled": true,
                      *           "address": "oncall@example.com",
-                     *           "digest": "off",
+                     *           "digest": "daily",
+                     *           "alert_on": null,
                      *           "address_status": "confirmed"
                      *         },
                      *         "slack": {
-                     *           "enabled": false,
-                     *           "channel": null,
-                     *           "vendors": null
+                     *           "enabled": true,
+                     *           "channel": "C0ALERTS1",
+                     *           "vendors": null,
+                     *           "alert_on": {
+                     *             "changes": [
+                     *               "created",
+                     *               "status_changed",
+                     *               "resolved"
+                     *             ],
+                     *             "min_impact": "major",
+                     *             "components": []
+                     *           }
                      *         },
                      *         "slack_connection": {
                      *           "connected": false,
@@ -6745,30 +7423,35 @@ export interface operations {
                      *           "url": "https://hooks.example.com/vendor-status",
                      *           "format": "standard",
                      *           "vendors": null,
+                     *           "alert_on": null,
                      *           "secret": "****Zk4="
                      *         },
                      *         "pagerduty": {
                      *           "enabled": false,
                      *           "routing_key": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "teams": {
                      *           "enabled": false,
                      *           "webhook_url": null,
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "google_chat": {
                      *           "enabled": true,
                      *           "webhook_url": "****p8Q%3D",
                      *           "vendors": [
                      *             "github"
-                     *           ]
+                     *           ],
+                     *           "alert_on": null
                      *         },
                      *         "opsgenie": {
                      *           "enabled": false,
                      *           "api_key": null,
                      *           "region": "us",
-                     *           "vendors": null
+                     *           "vendors": null,
+                     *           "alert_on": null
                      *         },
                      *         "rss": {
                      *           "enabled": true,
@@ -6786,7 +7469,26 @@ export interface operations {
                      *             "incident.created",
                      *             "incident.resolved"
                      *           ],
-                     *           "components": []
+                     *           "components": {
+                     *             "github": [
+                     *               "Actions",
+                     *               "Git Operations"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "timezone": "Europe/Berlin",
+                     *         "quiet_hours": {
+                     *           "enabled": true,
+                     *           "start": "22:00",
+                     *           "end": "07:00"
+                     *         },
+                     *         "maintenance_reminders": {
+                     *           "lead_times": [
+                     *             "24h",
+                     *             "1h"
+                     *           ],
+                     *           "started": true,
+                     *           "completed": true
                      *         }
                      *       }
                      *     }
@@ -6795,8 +7497,10 @@ export interface operations {
                         /** @description Notification preferences (secrets masked) */
                         preferences: {
                             content_filters: {
-                                /** @description Component names to alert about; empty = all */
-                                components: string[];
+                                /** @description Component names to alert about (a list for any vendor, or per vendor); empty = all */
+                                components: string[] | {
+                                    [key: string]: string[];
+                                };
                                 event_types: ("incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed")[];
                                 /**
                                  * @description Lowest incident impact that alerts
@@ -6815,6 +7519,17 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 address_status: "confirmed" | "pending";
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /**
                                  * @description `off` = one message per alert; `hourly`/`daily` = grouped
                                  * @enum {string}
@@ -6824,6 +7539,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             google_chat: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -6835,6 +7561,15 @@ export interface operations {
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                             };
+                            /** @description Reminders before maintenance windows start */
+                            maintenance_reminders: {
+                                /** @description Alert when a window completes */
+                                completed: boolean;
+                                /** @description Lead times before a maintenance window starts, e.g. `["24h", "1h"]` (m, h, d; at most 14d) */
+                                lead_times: string[];
+                                /** @description Alert when a window starts */
+                                started: boolean;
+                            };
                             /** @description Vendors that never alert, whatever the channel */
                             muted_vendors: string[];
                             newsletter: {
@@ -6842,6 +7577,17 @@ export interface operations {
                                 enabled: boolean;
                             };
                             opsgenie: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description API integration key: masked (`****abcd`) */
                                 api_key: string | null;
                                 /** @description Whether the channel delivers */
@@ -6855,12 +7601,31 @@ export interface operations {
                                 vendors: string[] | null;
                             };
                             pagerduty: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Masked (`****abcd`) */
                                 routing_key: string | null;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
                                 vendors: string[] | null;
+                            };
+                            /** @description Chat and e-mail alerts are held during these local hours and sent as one summary when they end; paging channels are never held */
+                            quiet_hours: {
+                                enabled: boolean;
+                                /** @description Local time HH:MM; before `start` = over midnight */
+                                end: string;
+                                /** @description Local time HH:MM */
+                                start: string;
                             };
                             rss: {
                                 /** @description Whether the channel delivers */
@@ -6869,6 +7634,17 @@ export interface operations {
                                 feed_url: string | null;
                             };
                             slack: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app */
                                 channel: string | null;
                                 /** @description Whether the channel delivers */
@@ -6891,6 +7667,17 @@ export interface operations {
                                 user_id?: string | null;
                             };
                             teams: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /** @description Vendors this channel alerts about; null = the watchlist. Replaces the previous list. */
@@ -6898,7 +7685,20 @@ export interface operations {
                                 /** @description Microsoft Teams Workflows webhook URL (a secret): masked (`****abcd`) */
                                 webhook_url: string | null;
                             };
+                            /** @description IANA time zone of digests (daily at 8:00 local), quiet hours and reminders */
+                            timezone: string;
                             webhook: {
+                                /** @description This channel's own rules (docs/alerts.md "What counts"); null = `content_filters` */
+                                alert_on: {
+                                    /** @description `created`, `status_changed` (incl. maintenance started), `resolved` (incl. maintenance completed), `updated` (new text, same status) */
+                                    changes: ("created" | "status_changed" | "resolved" | "updated")[];
+                                    /** @description Component subscription of this channel; empty = all components */
+                                    components: string[] | {
+                                        [key: string]: string[];
+                                    };
+                                    /** @enum {string} */
+                                    min_impact: "none" | "minor" | "major" | "critical";
+                                } | null;
                                 /** @description Whether the channel delivers */
                                 enabled: boolean;
                                 /**
@@ -7071,10 +7871,10 @@ export interface operations {
                             test: boolean;
                             title: string;
                             /**
-                             * @description Event the alert is about
+                             * @description Event the alert is about; `maintenance.reminder`: a reminder before a maintenance window starts (docs/alerts.md)
                              * @enum {string}
                              */
-                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed";
+                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "maintenance.reminder";
                             /** @description The vendor's page about it */
                             url: string | null;
                             vendor: string;

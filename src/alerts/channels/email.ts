@@ -1,5 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { emailMessage, escapeHtml } from '../../domain/alert-text.ts';
+import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
+import type { AlertThreadsRepository } from '../../store/repositories/alert-threads-repository.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
 
 // E-mail through the operator's SMTP server (SMTP_URL), one message per alert,
@@ -33,7 +35,20 @@ export type EmailChannel = Channel<EmailTarget> & {
   sendConfirmation(to: string, link: string, expiresAt: string): Promise<boolean>;
 };
 
-export function emailChannel(o: { smtpUrl: string; from: string; timeoutMs: number }): EmailChannel {
+/** Message-ID of a delivery: the same on every retry (receivers and tests spot duplicates). */
+export const messageIdOf = (deliveryId: string) => `<${deliveryId}@alerts.vendor-status>`;
+
+/** Alerts about records thread; summaries, digests and test alerts stand alone. */
+const threads = (d: Delivery) => !d.isTest && d.eventSeq !== null;
+
+export function emailChannel(o: {
+  smtpUrl: string;
+  from: string;
+  timeoutMs: number;
+  /** First message of each incident per user (docs/alerts.md "E-mail", threading). */
+  threads?: AlertThreadsRepository;
+  clock?: { now(): Date };
+}): EmailChannel {
   const u = new URL(o.smtpUrl);
   const transport: Transporter = nodemailer.createTransport({
     host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -46,10 +61,29 @@ export function emailChannel(o: { smtpUrl: string; from: string; timeoutMs: numb
     greetingTimeout: o.timeoutMs,
     socketTimeout: o.timeoutMs,
   });
+  /**
+   * The Message-ID this alert replies to: the incident's first message to this
+   * address. The first alert records itself before it is sent (a retry finds itself
+   * and stays the root); a changed address starts a new thread.
+   */
+  async function threadRoot(d: Delivery, to: string, messageId: string): Promise<string | null> {
+    if (!o.threads || !threads(d)) return null;
+    const entity = `${d.vendor}:${d.entityId}`;
+    const found = await o.threads.get(d.userId, 'email', entity);
+    if (found && found.conversation.toLowerCase() === to.toLowerCase()) return found.ref === messageId ? null : found.ref;
+    if (found) await o.threads.deleteOne(d.userId, 'email', entity);
+    await o.threads.save(d.userId, 'email', entity, { conversation: to, ref: messageId }, o.clock?.now() ?? new Date());
+    const saved = await o.threads.get(d.userId, 'email', entity);
+    // Another worker recorded an earlier first message at the same time: reply to it.
+    return saved && saved.ref !== messageId ? saved.ref : null;
+  }
+
   return {
     async send(d, target, _signal): Promise<SendOutcome> {
       try {
         const m = emailMessage(d);
+        const messageId = messageIdOf(d.id);
+        const root = await threadRoot(d, target.to, messageId);
         const info = await transport.sendMail({
           from: o.from,
           to: target.to,
@@ -57,7 +91,8 @@ export function emailChannel(o: { smtpUrl: string; from: string; timeoutMs: numb
           text: m.text,
           html: m.html,
           // The same id on every retry lets mail clients and tests spot duplicates.
-          messageId: `<${d.id}@alerts.vendor-status>`,
+          messageId,
+          ...(root ? { inReplyTo: root, references: [root] } : {}),
           headers: { 'X-Alert-Delivery-Id': d.id, 'X-Alert-Event': d.eventType },
         });
         if (info.rejected?.length) return failed('recipient rejected', { permanent: true });

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ALERT_EVENT_TYPES } from '../../domain/preferences.ts';
 import { StringEnum } from './common.ts';
+import { DIGEST_EVENT_TYPE, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, REMINDER_EVENT_TYPE } from '../../domain/alerts.ts';
 
 // What the alert channels send (docs/alerts.md, "Payloads"), described so a
 // receiver can be generated from the OpenAPI document. OpenAPI 3.0 has no
@@ -13,11 +14,37 @@ const open = { additionalProperties: true };
 const Str = (description?: string, o: object = {}) => Type.String({ ...(description ? { description } : {}), ...o });
 const Obj = (props: Record<string, TSchema>, description: string) => Type.Object(props, { ...open, description });
 
-const StandardWebhookBody = Type.Object(
+/** Flood-cap and quiet-hour summaries (and e-mail digests) in a body's `data`. */
+const AlertSummary = Obj(
   {
-    type: StringEnum(ALERT_EVENT_TYPES, { description: 'Event type' }),
+    id: Str('Summary id (same as the delivery id)'),
+    title: Str('e.g. "3 alerts were held during quiet hours: github (2), aws (1)"'),
+    status: StringEnum(['held', 'digest'] as const),
+    windowStart: Type.Optional(Str('Flood cap: window start', { format: 'date-time' })),
+    windowEnd: Type.Optional(Str('Flood cap: window end', { format: 'date-time' })),
+    held: Type.Optional(Type.Integer({ description: 'Flood cap: alerts held back' })),
+    periodStart: Type.Optional(Str('Quiet hours, digest: first alert gathered (quiet) or period start (digest)', { format: 'date-time' })),
+    periodEnd: Type.Optional(Str('Quiet hours, digest: when it was sent', { format: 'date-time' })),
+    count: Type.Optional(Type.Integer({ description: 'Quiet hours, digest: alerts gathered' })),
+    items: Type.Optional(
+      Type.Array(
+        Obj(
+          { vendor: Str(), entityId: Str(), title: Str(), status: Str(), impact: Str(), changes: Type.Array(Str()), lastAt: Str(undefined, { format: 'date-time' }) },
+          'One record and what changed about it in the period',
+        ),
+      ),
+    ),
+  },
+  'A summary of several alerts (flood cap, quiet hours, digest)',
+);
+
+export const StandardWebhookBody = Type.Object(
+  {
+    type: StringEnum([...ALERT_EVENT_TYPES, REMINDER_EVENT_TYPE, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, DIGEST_EVENT_TYPE] as const, {
+      description: `Event type; \`${REMINDER_EVENT_TYPE}\` carries the Maintenance with \`reminder {leadTime, startsAt}\`; \`${HELD_EVENT_TYPE}\` and \`${QUIET_EVENT_TYPE}\` carry a summary (docs/alerts.md)`,
+    }),
     timestamp: Str('When the change was detected (ISO 8601)', { format: 'date-time' }),
-    data: Type.Union([Type.Ref('Incident'), Type.Ref('Maintenance')], {
+    data: Type.Union([Type.Ref('Incident'), Type.Ref('Maintenance'), AlertSummary], {
       description: 'The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB',
     }),
   },

@@ -31,6 +31,11 @@ export function alertThreadsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** An incident's thread in a conversation the user left (e-mail address changed). */
+    async deleteOne(userId: string, channel: string, entityId: string): Promise<void> {
+      await db.deleteFrom('alert_threads').where('user_id', '=', userId).where('channel', '=', channel).where('entity_id', '=', entityId).execute();
+    },
+
     /** Threads of a channel end with its connection (Slack uninstall). */
     async deleteChannel(userId: string, channel: string): Promise<void> {
       await db.deleteFrom('alert_threads').where('user_id', '=', userId).where('channel', '=', channel).execute();

@@ -1,157 +1,17 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../dialect.ts';
-import type { Database, DeliveriesTable } from '../schema.ts';
-import { fromJson, toJson } from './json.ts';
+import type { Database } from '../schema.ts';
+import { chunks, type Completion, type Delivery, type DeliveryAttempt, type DeliveryStatus, ID_CHUNK, INSERT_CHUNK, type NewDelivery, toRow, withPayloads } from './delivery-rows.ts';
+import { toJson } from './json.ts';
+import { PUSH_CHANNELS } from '../../domain/alerts.ts';
 
-// Alert deliveries: the dispatcher's cursor over the event log, the durable
-// delivery rows, and every attempt made. See migration 0400-alerts for the
-// lease scheme that lets several workers (and instances) share the rows.
+// The durable delivery rows and every attempt made: created by the dispatcher
+// (dispatch-repository.ts), claimed with a lease by the workers, completed with
+// their results (see migration 0400-alerts for the lease scheme that lets
+// several workers and instances share the rows). The in-app list and feed read
+// theirs through inbox-repository.ts.
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
-
-export interface Delivery {
-  id: string;
-  eventSeq: number | null;
-  userId: string;
-  channel: string;
-  eventType: string;
-  vendor: string;
-  entityId: string;
-  payload: Record<string, unknown>;
-  occurredAt: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptAt: string | null;
-  leaseOwner: string | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  isTest: boolean;
-  /** Receiver key for the fair share of sending slots (docs/alerts.md); null = none. */
-  receiver: string | null;
-  readAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-}
-
-export interface NewDelivery {
-  id: string;
-  eventSeq: number | null;
-  userId: string;
-  channel: string;
-  eventType: string;
-  vendor: string;
-  entityId: string;
-  /** Serialised once per event and shared by its rows. */
-  payloadJson: string;
-  occurredAt: string;
-  status: DeliveryStatus;
-  nextAttemptAt: string | null;
-  isTest?: boolean;
-  leaseOwner?: string | null;
-  attempts?: number;
-  /** Webhook host (with port) or the channel's service: the fair-share key (docs/alerts.md). */
-  receiver?: string | null;
-}
-
-export interface DeliveryAttempt {
-  deliveryId: string;
-  attempt: number;
-  startedAt: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  outcome: 'succeeded' | 'retry' | 'failed' | 'disabled' | 'cancelled';
-}
-
-/** The result of one attempt, written by `complete`. */
-export interface Completion {
-  id: string;
-  /** The attempt number the claim gave this row (guards against a lost lease). */
-  attempt: number;
-  owner: string;
-  status: DeliveryStatus;
-  /** For a retry: when the row is due again. */
-  nextAttemptAt: string | null;
-  statusCode: number | null;
-  error: string | null;
-  startedAt: string;
-  latencyMs: number;
-  outcome: DeliveryAttempt['outcome'];
-}
-
-/**
- * Rows of one event carry the same payload text: a claim parses it once per event
- * (`payloads`, keyed by event seq) and its rows share the object, read-only.
- */
-const toDelivery = (r: DeliveriesTable, payloads?: Map<number, Record<string, unknown>>): Delivery => ({
-  id: r.id,
-  eventSeq: r.event_seq === null ? null : Number(r.event_seq),
-  userId: r.user_id,
-  channel: r.channel,
-  eventType: r.event_type,
-  vendor: r.vendor,
-  entityId: r.entity_id,
-  payload: payloadOf(r, payloads),
-  occurredAt: r.occurred_at,
-  status: r.status as DeliveryStatus,
-  attempts: Number(r.attempts),
-  nextAttemptAt: r.next_attempt_at,
-  leaseOwner: r.lease_owner,
-  lastStatusCode: r.last_status_code === null ? null : Number(r.last_status_code),
-  lastError: r.last_error,
-  isTest: Boolean(r.is_test),
-  receiver: r.receiver ?? null,
-  readAt: r.read_at,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  completedAt: r.completed_at,
-});
-
-function payloadOf(r: DeliveriesTable, payloads?: Map<number, Record<string, unknown>>): Record<string, unknown> {
-  if (!payloads || r.event_seq === null) return fromJson<Record<string, unknown>>(r.payload, {});
-  const seq = Number(r.event_seq);
-  let p = payloads.get(seq);
-  if (!p) payloads.set(seq, (p = fromJson<Record<string, unknown>>(r.payload, {})));
-  return p;
-}
-
-const toRow = (d: NewDelivery, now: string): DeliveriesTable => ({
-  id: d.id,
-  event_seq: d.eventSeq,
-  user_id: d.userId,
-  channel: d.channel,
-  event_type: d.eventType,
-  vendor: d.vendor,
-  entity_id: d.entityId,
-  payload: d.payloadJson,
-  occurred_at: d.occurredAt,
-  status: d.status,
-  attempts: d.attempts ?? 0,
-  next_attempt_at: d.nextAttemptAt,
-  lease_owner: d.leaseOwner ?? null,
-  last_status_code: null,
-  last_error: null,
-  is_test: d.isTest ? 1 : 0,
-  receiver: d.receiver ?? null,
-  read_at: null,
-  created_at: now,
-  updated_at: now,
-  completed_at: d.status === 'pending' ? null : now,
-});
-
-/** Rows per multi-row INSERT: 20 columns each stays far below both dialects' parameter limits. */
-const INSERT_CHUNK = 400;
-/** Ids per `IN (…)` list. */
-const ID_CHUNK = 500;
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+export type { Completion, Delivery, DeliveryAttempt, DeliveryStatus, NewDelivery } from './delivery-rows.ts';
 
 export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
   // Statements that name their rows by id (`id IN (…)`) must find them through the
@@ -165,75 +25,6 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
   const noIndex = (column: 'status' | 'next_attempt_at') =>
     dialect === 'sqlite' ? sql<string>`+${sql.ref(column)}` : sql<string>`(${sql.ref(column)} || '')`;
   return {
-    /** Creates the dispatcher's cursor at `seq` unless it exists; returns the cursor. */
-    async ensureCursor(name: string, seq: number, now: Date): Promise<number> {
-      await db
-        .insertInto('alert_cursors')
-        .values({ name, seq, updated_at: now.toISOString() })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      return this.cursor(name);
-    },
-
-    async cursor(name: string): Promise<number> {
-      const row = await db.selectFrom('alert_cursors').select('seq').where('name', '=', name).executeTakeFirst();
-      return row ? Number(row.seq) : 0;
-    },
-
-    /**
-     * Moves the cursor from `fromSeq` to `toSeq` and inserts the deliveries of the
-     * events in between, in one transaction. The cursor update comes first and is
-     * conditional: it takes the row lock, and if another dispatcher moved the
-     * cursor meanwhile nothing is written (returns false). Rows that exist
-     * already (same event, user, channel) are left alone. Rows without an event
-     * are flood-cap summaries (src/alerts/flood-cap.ts): inserted, or replacing the
-     * payload of the same summary while it is still pending.
-     */
-    async commitDispatch(name: string, fromSeq: number, toSeq: number, all: NewDelivery[], now: Date): Promise<boolean> {
-      const at = now.toISOString();
-      const rows = all.filter((d) => d.eventSeq !== null);
-      const summaries = all.filter((d) => d.eventSeq === null);
-      return db.transaction().execute(async (trx) => {
-        const moved = await trx
-          .updateTable('alert_cursors')
-          .set({ seq: toSeq, updated_at: at })
-          .where('name', '=', name)
-          .where('seq', '=', fromSeq)
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) return false;
-        for (const part of chunks(rows, INSERT_CHUNK)) {
-          await trx
-            .insertInto('deliveries')
-            .values(part.map((d) => toRow(d, at)))
-            .onConflict((oc) => oc.columns(['event_seq', 'user_id', 'channel']).doNothing())
-            .execute();
-        }
-        for (const summary of summaries) {
-          await trx
-            .insertInto('deliveries')
-            .values(toRow(summary, at))
-            .onConflict((oc) =>
-              oc
-                .column('id')
-                .doUpdateSet((eb) => ({ payload: eb.ref('excluded.payload'), vendor: eb.ref('excluded.vendor'), updated_at: at }))
-                .where('deliveries.status', '=', 'pending'),
-            )
-            .execute();
-        }
-        return true;
-      });
-    },
-
-    /** Users whose settings document names the vendor (per-channel vendor lists; a superset, checked exactly by the caller). */
-    async usersMentioningVendor(vendor: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom('notification_preferences')
-        .select('user_id')
-        .where(sql<boolean>`settings like ${`%"${escapeLike(vendor)}"%`} escape '\\'`)
-        .execute();
-      return rows.map((r) => r.user_id);
-    },
-
     /**
      * Alert rows per (user, push channel) created since `since`, keyed `user\0channel`
      * (flood cap). Test alerts and summaries (no event) do not count.
@@ -245,7 +36,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
           .selectFrom('deliveries')
           .select(['user_id', 'channel', (eb) => eb.fn.countAll<number>().as('n')])
           .where('user_id', 'in', part)
-          .where('channel', 'in', ['webhook', 'pagerduty', 'slack', 'email'])
+          .where('channel', 'in', [...PUSH_CHANNELS])
           .where('created_at', '>=', since)
           .where('event_seq', 'is not', null)
           .groupBy(['user_id', 'channel'])
@@ -259,23 +50,27 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
     async getMany(ids: string[]): Promise<Map<string, Delivery>> {
       const out = new Map<string, Delivery>();
       for (const part of chunks(ids, ID_CHUNK)) {
-        for (const r of await db.selectFrom('deliveries').selectAll().where('id', 'in', part).execute()) out.set(r.id, toDelivery(r));
-      }
-      return out;
-    },
-
-    /** Account e-mail addresses (e-mail channel default, Slack lookup). */
-    async userEmails(userIds: string[]): Promise<Map<string, string>> {
-      const out = new Map<string, string>();
-      for (const part of chunks([...new Set(userIds)], ID_CHUNK)) {
-        const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', part).execute();
-        for (const r of rows) out.set(r.id, r.email);
+        for (const r of await withPayloads(db, await db.selectFrom('deliveries').selectAll().where('id', 'in', part).execute())) out.set(r.id, r);
       }
       return out;
     },
 
     async insert(d: NewDelivery, now: Date): Promise<void> {
       await db.insertInto('deliveries').values(toRow(d, now.toISOString())).execute();
+    },
+
+    /** Inserts rows whose id does not exist yet (maintenance reminders); returns how many were new. */
+    async insertNew(rows: NewDelivery[], now: Date): Promise<number> {
+      let added = 0;
+      for (const part of chunks(rows, INSERT_CHUNK)) {
+        const r = await db
+          .insertInto('deliveries')
+          .values(part.map((d) => toRow(d, now.toISOString())))
+          .onConflict((oc) => oc.column('id').doNothing())
+          .executeTakeFirst();
+        added += Number(r.numInsertedOrUpdatedRows ?? 0);
+      }
+      return added;
     },
 
     /**
@@ -322,8 +117,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
           .whereRef('deliveries.id', '=', 'picked.id')
           .returningAll('deliveries')
           .execute();
-        const payloads = new Map<number, Record<string, unknown>>();
-        return rows.map((r) => toDelivery(r, payloads));
+        return withPayloads(db, rows);
       }
       const rows = await db
         .updateTable('deliveries')
@@ -347,8 +141,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
         .where(noIndex('next_attempt_at'), '<=', at)
         .returningAll()
         .execute();
-      const payloads = new Map<number, Record<string, unknown>>();
-      return rows.map((r) => toDelivery(r, payloads));
+      return withPayloads(db, rows);
     },
 
     /**
@@ -471,7 +264,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
 
     async get(id: string): Promise<Delivery | null> {
       const row = await db.selectFrom('deliveries').selectAll().where('id', '=', id).executeTakeFirst();
-      return row ? toDelivery(row) : null;
+      return row ? (await withPayloads(db, [row]))[0]! : null;
     },
 
     /** A user's rows on the given channels, newest first. */
@@ -487,18 +280,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
       if (o.unreadOnly) q = q.where('read_at', 'is', null);
       if (o.status) q = q.where('status', '=', o.status);
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute();
-      return rows.map((r) => toDelivery(r));
-    },
-
-    async countUnread(userId: string, channel: string): Promise<number> {
-      const r = await db
-        .selectFrom('deliveries')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .where('channel', '=', channel)
-        .where('read_at', 'is', null)
-        .executeTakeFirst();
-      return Number(r?.n ?? 0);
+      return withPayloads(db, rows);
     },
 
     /** Attempts of the given deliveries, oldest first per delivery. */
@@ -528,33 +310,6 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
         }
       }
       return out;
-    },
-
-    /** Marks one of the user's rows on `channel` read; false when the user has no such row. */
-    async markRead(userId: string, channel: string, id: string, now: Date): Promise<boolean> {
-      const row = await db
-        .selectFrom('deliveries')
-        .select(['id', 'read_at'])
-        .where('id', '=', id)
-        .where('user_id', '=', userId)
-        .where('channel', '=', channel)
-        .executeTakeFirst();
-      if (!row) return false;
-      if (row.read_at === null) {
-        await db.updateTable('deliveries').set({ read_at: now.toISOString() }).where('id', '=', id).where('read_at', 'is', null).execute();
-      }
-      return true;
-    },
-
-    async markAllRead(userId: string, channel: string, now: Date): Promise<number> {
-      const r = await db
-        .updateTable('deliveries')
-        .set({ read_at: now.toISOString() })
-        .where('user_id', '=', userId)
-        .where('channel', '=', channel)
-        .where('read_at', 'is', null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows ?? 0);
     },
 
     /** Counts by status (benchmark, tests, metrics). */

@@ -76,6 +76,20 @@ export function maintenancesRepository(db: Kysely<Database>) {
       return firstPerVendor(db, filtered(f), 'scheduled_for', direction, perVendor, toMaintenance);
     },
 
+    /** Windows not started yet whose scheduled start is in (from, to] (maintenance reminders). */
+    async startingBetween(from: string, to: string): Promise<MaintenanceRecord[]> {
+      const rows = await db
+        .selectFrom('maintenances')
+        .selectAll()
+        .where('status', '=', 'scheduled')
+        .where('scheduled_for', '>', from)
+        .where('scheduled_for', '<=', to)
+        .orderBy('scheduled_for')
+        .limit(5_000)
+        .execute();
+      return rows.map(toMaintenance);
+    },
+
     async getMany(ids: string[]): Promise<Map<string, { record: MaintenanceRecord; fingerprint: string }>> {
       const out = new Map<string, { record: MaintenanceRecord; fingerprint: string }>();
       if (!ids.length) return out;

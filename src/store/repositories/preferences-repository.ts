@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import { defaultPreferences, normalizeStored, type SlackConnection, type StoredPreferences } from '../../domain/preferences.ts';
 import type { Database, NotificationPreferencesTable } from '../schema.ts';
@@ -11,6 +11,8 @@ import { fromJson, toJson } from './json.ts';
 // nothing below it a clear one. Updates are read-modify-write under the user's
 // row lock (the first statement of the transaction writes the row), so two
 // partial updates sent together both land.
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface PreferencesState {
   settings: StoredPreferences;
@@ -190,6 +192,29 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
     userIdForEmailTokenHash: (hash: string) => userWithHash('email_confirm_token_hash', hash),
 
     /** Preferences of many users in one query (alert dispatch); missing users get defaults. */
+    /**
+     * Users with maintenance reminders set (a non-empty `lead_times` in the settings
+     * document, as JSON.stringify writes it): one scan for the reminder check.
+     */
+    async usersWithReminders(): Promise<string[]> {
+      const rows = await db
+        .selectFrom('notification_preferences')
+        .select('user_id')
+        .where(sql<boolean>`settings like ${'%"lead_times":["%'}`)
+        .execute();
+      return rows.map((r) => r.user_id);
+    },
+
+    /** Users whose settings document names the vendor (per-channel vendor lists; a superset, checked exactly by the caller). */
+    async usersMentioningVendor(vendor: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('notification_preferences')
+        .select('user_id')
+        .where(sql<boolean>`settings like ${`%"${escapeLike(vendor)}"%`} escape '\\'`)
+        .execute();
+      return rows.map((r) => r.user_id);
+    },
+
     async getMany(userIds: string[]): Promise<Map<string, PreferencesState>> {
       const out = new Map<string, PreferencesState>();
       if (!userIds.length) return out;

@@ -58,6 +58,17 @@ export function usersRepository(db: Kysely<Database>) {
       return r ? { ...toUser(r), passwordHash: r.password_hash } : null;
     },
 
+    /** Account e-mail addresses by user id (the e-mail channel's default, the Slack lookup). */
+    async emailsOf(userIds: string[]): Promise<Map<string, string>> {
+      const out = new Map<string, string>();
+      const ids = [...new Set(userIds)];
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids.slice(i, i + 500)).execute();
+        for (const r of rows) out.set(r.id, r.email);
+      }
+      return out;
+    },
+
     /** Returns false when no user has that email. */
     async setPlan(email: string, plan: UserPlan, now: Date): Promise<boolean> {
       const r = await db

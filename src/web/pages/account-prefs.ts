@@ -2,6 +2,8 @@ import type { WatchlistView } from '../../domain/watchlist.ts';
 import { eventLabel } from '../../domain/events.ts';
 import { ALERT_EVENT_TYPES, EMAIL_DIGESTS, OPSGENIE_REGIONS, type PreferencesView, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
 import { IMPACTS } from '../../domain/records.ts';
+import { CHANGE_KINDS, type ChannelRules, componentFilterText, DEFAULT_CHANGES } from '../../domain/alert-rules.ts';
+import { DIGEST_DAILY_HOUR } from '../../domain/digests.ts';
 import type { VendorProfile } from '../../services/catalog-service.ts';
 import { html, type Html } from '../html.ts';
 import { categoryLabel, humanize, time } from '../views/format.ts';
@@ -62,6 +64,7 @@ function testButton(channel: string, label: string): Html {
 }
 
 function enabledBox(channel: string, label: string, on: boolean): Html {
+  // \`quiet_hours.enabled\` has the same form as the channels' switches.
   return html`<div class="field field--check"><input id="pref-${channel}-enabled" type="checkbox" name="${channel}.enabled"${checked(on)}><label for="pref-${channel}-enabled">${label}</label></div>`;
 }
 
@@ -77,6 +80,38 @@ function secretField(id: string, name: string, label: string, stored: string | n
           <p class="field__hint" id="${id}-hint">${stored ? html`A value ending in <code>${stored.slice(-4)}</code> is saved; leave empty to keep it.` : hint}</p>
           ${fieldError(name)}
         </div>`;
+}
+
+const CHANGE_LABEL: Record<string, string> = {
+  created: 'New incidents and scheduled maintenance',
+  status_changed: 'Status changes (and maintenance starting)',
+  resolved: 'Resolved (and maintenance completed)',
+  updated: 'Updates without a status change',
+};
+
+/**
+ * A channel's own rules (docs/alerts.md "What counts"): off = the settings under
+ * "What alerts". account.js sends `alert_on: null` when the box is not ticked.
+ */
+function rulesField(channel: string, rules: ChannelRules | null): Html {
+  const r = rules ?? { changes: DEFAULT_CHANGES, min_impact: 'none', components: [] };
+  const id = `pref-${channel}-rules`;
+  return html`<details class="nested" data-rules="${channel}"${rules ? html` open` : ''}>
+        <summary>What this channel alerts on</summary>
+        <div class="field field--check"><input id="${id}-own" type="checkbox" name="${channel}.alert_on.own"${checked(rules !== null)}><label for="${id}-own">Use rules of its own (otherwise “What alerts” below)</label></div>
+        <ul class="watch-list">${CHANGE_KINDS.map(
+          (k) => html`<li><label><input type="checkbox" name="${channel}.alert_on.changes" value="${k}"${checked(r.changes.includes(k))}> ${CHANGE_LABEL[k] ?? k}</label></li>`,
+        )}</ul>
+        <div class="field">
+          <label for="${id}-impact">Lowest impact</label>
+          <select id="${id}-impact" name="${channel}.alert_on.min_impact">${IMPACTS.map((i) => html`<option value="${i}"${r.min_impact === i ? html` selected` : ''}>${i === 'none' ? 'Any' : `${humanize(i)} and above`}</option>`)}</select>
+        </div>
+        <div class="field">
+          <label for="${id}-components">Components</label>
+          <input id="${id}-components" type="text" name="${channel}.alert_on.components" value="${componentFilterText(r.components)}" autocomplete="off" placeholder="empty = all" aria-describedby="pref-components-hint">
+          ${fieldError(`${channel}.alert_on.components`)}
+        </div>
+      </details>`;
 }
 
 const FORMAT_LABEL: Record<string, string> = { standard: 'Standard Webhooks (signed JSON)', discord: 'Discord', slack: 'Slack incoming webhook' };
@@ -102,6 +137,7 @@ function slackFieldset(p: PreferencesView, slackInstall: boolean): Html {
           ${fieldError('slack.channel')}
         </div>
         ${vendorsField('pref-slack-vendors', 'slack', p.slack.vendors)}
+        ${rulesField('slack', p.slack.alert_on)}
         ${testButton('slack', 'Slack message')}
       </fieldset>`;
 }
@@ -112,6 +148,7 @@ function chatFieldsets(p: PreferencesView): Html {
         ${enabledBox('teams', 'Post alerts to a Teams channel', p.teams.enabled)}
         ${secretField('pref-teams-url', 'teams.webhook_url', 'Teams workflow address', p.teams.webhook_url, 'In Teams: Workflows, “Post to a channel when a webhook request is received”; paste the URL it gives.', 'https://…/workflows/…/invoke?…&sig=…')}
         ${vendorsField('pref-teams-vendors', 'teams', p.teams.vendors)}
+        ${rulesField('teams', p.teams.alert_on)}
         ${testButton('teams', 'Teams card')}
       </fieldset>
 
@@ -120,6 +157,7 @@ function chatFieldsets(p: PreferencesView): Html {
         ${enabledBox('google_chat', 'Post alerts to a Google Chat space', p.google_chat.enabled)}
         ${secretField('pref-google-chat-url', 'google_chat.webhook_url', 'Google Chat space address', p.google_chat.webhook_url, 'In the space: Apps & integrations, Webhooks; each incident gets its own thread.', 'https://chat.googleapis.com/v1/spaces/…')}
         ${vendorsField('pref-google-chat-vendors', 'google_chat', p.google_chat.vendors)}
+        ${rulesField('google_chat', p.google_chat.alert_on)}
         ${testButton('google_chat', 'Google Chat message')}
       </fieldset>
 
@@ -132,6 +170,7 @@ function chatFieldsets(p: PreferencesView): Html {
           <select id="pref-opsgenie-region" name="opsgenie.region">${OPSGENIE_REGIONS.map((r) => html`<option value="${r}"${p.opsgenie.region === r ? html` selected` : ''}>${r === 'eu' ? 'EU (api.eu.opsgenie.com)' : 'US (api.opsgenie.com)'}</option>`)}</select>
         </div>
         ${vendorsField('pref-opsgenie-vendors', 'opsgenie', p.opsgenie.vendors)}
+        ${rulesField('opsgenie', p.opsgenie.alert_on)}
         ${testButton('opsgenie', 'Opsgenie alert')}
       </fieldset>`;
 }
@@ -161,8 +200,10 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
         </div>
         <div class="field">
           <label for="pref-email-digest">How often</label>
-          <select id="pref-email-digest" name="email.digest">${EMAIL_DIGESTS.map((d) => html`<option value="${d}"${p.email.digest === d ? html` selected` : ''}>${DIGEST_LABEL[d] ?? d}</option>`)}</select>
+          <select id="pref-email-digest" name="email.digest" aria-describedby="pref-email-digest-hint">${EMAIL_DIGESTS.map((d) => html`<option value="${d}"${p.email.digest === d ? html` selected` : ''}>${DIGEST_LABEL[d] ?? d}</option>`)}</select>
+          <p class="field__hint" id="pref-email-digest-hint">A digest is one message per period listing what changed (none when nothing did): hourly at the turn of the hour, daily at ${DIGEST_DAILY_HOUR}:00, in your time zone.</p>
         </div>
+        ${rulesField('email', p.email.alert_on)}
         ${testButton('email', 'e-mail')}
       </fieldset>
 
@@ -185,6 +226,7 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
         <p>Signing secret: <code data-webhook-secret>${p.webhook.secret ?? 'none yet (created when you save a URL)'}</code>
           ${p.webhook.secret ? html`<button type="button" class="button button--secondary button--small" data-rotate-webhook>Create a new secret</button>` : ''}</p>
         <div class="secret-box" data-webhook-secret-once hidden><code id="webhook-secret-once"></code><button type="button" class="button button--small" data-copy="#webhook-secret-once">Copy</button><p>Copy it now: it is shown only this once.</p></div>
+        ${rulesField('webhook', p.webhook.alert_on)}
         ${testButton('webhook', 'webhook call')}
       </fieldset>
 
@@ -193,6 +235,7 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
         ${enabledBox('pagerduty', 'Open PagerDuty incidents (Events API v2)', p.pagerduty.enabled)}
         ${secretField('pref-pagerduty-key', 'pagerduty.routing_key', 'Integration key', p.pagerduty.routing_key, 'The routing key of an Events API v2 integration.', '32 characters')}
         ${vendorsField('pref-pagerduty-vendors', 'pagerduty', p.pagerduty.vendors)}
+        ${rulesField('pagerduty', p.pagerduty.alert_on)}
         ${testButton('pagerduty', 'PagerDuty event')}
       </fieldset>
 
@@ -207,6 +250,34 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
       <fieldset class="channel" id="channel-newsletter">
         <legend>Newsletter</legend>
         ${enabledBox('newsletter', 'Receive the newsletter', p.newsletter.enabled)}
+      </fieldset>
+
+      <fieldset class="channel" id="channel-schedule">
+        <legend>Time zone, quiet hours and reminders</legend>
+        <div class="field">
+          <label for="pref-timezone">Time zone</label>
+          <input id="pref-timezone" type="text" name="timezone" value="${p.timezone}" autocomplete="off" list="pref-timezones" aria-describedby="pref-timezone-hint" data-timezone-field>
+          <datalist id="pref-timezones"></datalist>
+          <p class="field__hint" id="pref-timezone-hint">An IANA name such as Europe/Berlin or America/New_York: digests, quiet hours and reminders follow it.</p>
+          ${fieldError('timezone')}
+        </div>
+        ${enabledBox('quiet_hours', 'Quiet hours: hold chat and e-mail alerts, then send one summary', p.quiet_hours.enabled)}
+        <div class="field field--inline">
+          <label for="pref-quiet-start">From</label>
+          <input id="pref-quiet-start" type="time" name="quiet_hours.start" value="${p.quiet_hours.start}">
+          <label for="pref-quiet-end">until</label>
+          <input id="pref-quiet-end" type="time" name="quiet_hours.end" value="${p.quiet_hours.end}">
+          <p class="field__hint">PagerDuty and Opsgenie are never held.</p>
+          ${fieldError('quiet_hours.start')}${fieldError('quiet_hours.end')}
+        </div>
+        <div class="field">
+          <label for="pref-reminders">Maintenance reminders</label>
+          <input id="pref-reminders" type="text" name="maintenance_reminders.lead_times" value="${p.maintenance_reminders.lead_times.join(', ')}" autocomplete="off" placeholder="e.g. 24h, 1h" aria-describedby="pref-reminders-hint">
+          <p class="field__hint" id="pref-reminders-hint">How long before a maintenance window starts to remind you (m, h or d; up to 14d). Empty: no reminders.</p>
+          ${fieldError('maintenance_reminders.lead_times')}
+        </div>
+        <div class="field field--check"><input id="pref-maint-started" type="checkbox" name="maintenance_reminders.started"${checked(p.maintenance_reminders.started)}><label for="pref-maint-started">Alert when a maintenance window starts</label></div>
+        <div class="field field--check"><input id="pref-maint-completed" type="checkbox" name="maintenance_reminders.completed"${checked(p.maintenance_reminders.completed)}><label for="pref-maint-completed">Alert when a maintenance window completes</label></div>
       </fieldset>
 
       <fieldset class="channel" id="channel-filters">
@@ -224,8 +295,8 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
         </fieldset>
         <div class="field">
           <label for="pref-components">Only these components</label>
-          <input id="pref-components" type="text" name="content_filters.components" value="${p.content_filters.components.join(', ')}" autocomplete="off" aria-describedby="pref-components-hint">
-          <p class="field__hint" id="pref-components-hint">Comma-separated component names; empty: all components.</p>
+          <input id="pref-components" type="text" name="content_filters.components" value="${componentFilterText(p.content_filters.components)}" autocomplete="off" aria-describedby="pref-components-hint">
+          <p class="field__hint" id="pref-components-hint">Comma-separated component names, for any vendor (“Actions, API”), or per vendor (“github: Actions, Git Operations; aws: EC2”; vendors not named are not filtered). Empty: all components.</p>
           ${fieldError('content_filters.components')}
         </div>
         <div class="field">

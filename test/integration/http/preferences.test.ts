@@ -45,9 +45,12 @@ describe('notification preferences', () => {
     assert.equal(r.body.success, true);
     const p = r.body.preferences;
     assert.deepEqual(p.in_app, { enabled: true });
-    assert.deepEqual(p.email, { enabled: false, address: null, digest: 'off', address_status: 'confirmed' });
-    assert.deepEqual(p.webhook, { enabled: false, url: null, format: 'standard', vendors: null, secret: null });
-    assert.deepEqual(p.pagerduty, { enabled: false, routing_key: null, vendors: null });
+    assert.deepEqual(p.email, { enabled: false, address: null, digest: 'off', address_status: 'confirmed', alert_on: null });
+    assert.deepEqual(p.webhook, { enabled: false, url: null, format: 'standard', vendors: null, secret: null, alert_on: null });
+    assert.deepEqual(p.pagerduty, { enabled: false, routing_key: null, vendors: null, alert_on: null });
+    assert.equal(p.timezone, 'UTC');
+    assert.deepEqual(p.quiet_hours, { enabled: false, start: '22:00', end: '07:00' });
+    assert.deepEqual(p.maintenance_reminders, { lead_times: [], started: true, completed: true });
     assert.deepEqual(p.rss, { enabled: false, feed_url: null });
     assert.deepEqual(p.slack_connection, { connected: false, team: null, connected_at: null });
     assert.deepEqual(p.muted_vendors, []);
@@ -77,7 +80,7 @@ describe('notification preferences', () => {
 
     const r = await get(u);
     const p = r.body.preferences;
-    assert.deepEqual(p.email, { enabled: true, address: 'oncall@example.com', digest: 'daily', address_status: 'pending' });
+    assert.deepEqual(p.email, { enabled: true, address: 'oncall@example.com', digest: 'daily', address_status: 'pending', alert_on: null });
     assert.equal(p.content_filters.min_impact, 'major');
     assert.deepEqual(p.content_filters.event_types, second.body.preferences.content_filters.event_types, 'untouched keys of a merged object stay');
     assert.equal(p.webhook.enabled, true);
@@ -274,7 +277,7 @@ describe('notification preferences', () => {
     const results = await Promise.all(patches.map((p) => put(u, p)));
     assert.ok(results.every((r) => r.status === 200));
     const p = (await get(u)).body.preferences;
-    assert.deepEqual(p.email, { enabled: true, address: null, digest: 'hourly', address_status: 'confirmed' });
+    assert.deepEqual(p.email, { enabled: true, address: null, digest: 'hourly', alert_on: null, address_status: 'confirmed' });
     assert.equal(p.in_app.enabled, false);
     assert.equal(p.slack.enabled, true);
     assert.equal(p.newsletter.enabled, true);

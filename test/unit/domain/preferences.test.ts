@@ -21,9 +21,9 @@ describe('preferences merge', () => {
   test('omitted fields stay, objects merge key by key, lists replace', () => {
     const base = defaultPreferences();
     base.muted_vendors = ['zoom', 'slack'];
-    base.email = { enabled: true, address: 'a@example.com', digest: 'daily' };
+    base.email = { enabled: true, address: 'a@example.com', digest: 'daily', alert_on: null };
     const next = mergePreferences(base, { email: { digest: 'hourly' }, muted_vendors: ['github'] });
-    assert.deepEqual(next.email, { enabled: true, address: 'a@example.com', digest: 'hourly' });
+    assert.deepEqual(next.email, { enabled: true, address: 'a@example.com', digest: 'hourly', alert_on: null });
     assert.deepEqual(next.muted_vendors, ['github']);
     assert.deepEqual(next.content_filters, base.content_filters);
     assert.deepEqual(base.email.digest, 'daily', 'the input is not mutated');

@@ -122,6 +122,18 @@ const nameList = (text) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+// "Actions, API" (any vendor) or "github: Actions, Git Operations; aws: EC2" (per vendor).
+const componentFilter = (text) => {
+  if (!text.includes(':')) return nameList(text);
+  const out = {};
+  for (const part of text.split(';')) {
+    const at = part.indexOf(':');
+    if (at < 0) continue;
+    const vendor = part.slice(0, at).trim().toLowerCase();
+    if (vendor) out[vendor] = [...(out[vendor] ?? []), ...nameList(part.slice(at + 1))];
+  }
+  return out;
+};
 
 function showOnce(box, text) {
   box.querySelector('code').textContent = text;
@@ -138,6 +150,11 @@ function feedShownOnce(path) {
 }
 
 if (prefsForm) {
+  // Time zone names the browser knows, as suggestions (the server checks the value).
+  const zones = prefsForm.querySelector('#pref-timezones');
+  if (zones && typeof Intl.supportedValuesOf === 'function') {
+    for (const z of Intl.supportedValuesOf('timeZone')) zones.append(new Option(z));
+  }
   const formError = prefsForm.querySelector('[data-form-error]');
   const status = prefsForm.querySelector('[data-preferences-status]');
   const field = (name) => prefsForm.elements.namedItem(name);
@@ -158,7 +175,23 @@ if (prefsForm) {
       const list = slugList(value(`${ch}.vendors`));
       return list.length ? list : null;
     };
+    // A channel's own rules, or null (the global "What alerts").
+    const rulesOf = (ch) =>
+      field(`${ch}.alert_on.own`)?.checked
+        ? {
+            changes: [...prefsForm.querySelectorAll(`input[name="${ch}.alert_on.changes"]:checked`)].map((b) => b.value),
+            min_impact: value(`${ch}.alert_on.min_impact`),
+            components: componentFilter(value(`${ch}.alert_on.components`)),
+          }
+        : null;
     const out = {
+      timezone: value('timezone'),
+      quiet_hours: { enabled: on('quiet_hours.enabled'), start: value('quiet_hours.start'), end: value('quiet_hours.end') },
+      maintenance_reminders: {
+        lead_times: slugList(value('maintenance_reminders.lead_times')),
+        started: on('maintenance_reminders.started'),
+        completed: on('maintenance_reminders.completed'),
+      },
       in_app: { enabled: on('in_app.enabled') },
       email: { enabled: on('email.enabled'), address: value('email.address') || null, digest: value('email.digest') },
       slack: { enabled: on('slack.enabled'), channel: value('slack.channel') || null, vendors: vendorsOf('slack') },
@@ -178,9 +211,10 @@ if (prefsForm) {
       content_filters: {
         min_impact: value('content_filters.min_impact'),
         event_types: [...prefsForm.querySelectorAll('input[name="content_filters.event_types"]:checked')].map((b) => b.value),
-        components: nameList(value('content_filters.components')),
+        components: componentFilter(value('content_filters.components')),
       },
     };
+    for (const ch of ['email', 'slack', 'webhook', 'pagerduty', 'teams', 'google_chat', 'opsgenie']) out[ch].alert_on = rulesOf(ch);
     // Secret fields are never filled in: empty keeps the saved value.
     for (const input of prefsForm.querySelectorAll('[data-secret-field]')) {
       const [channel, key] = input.name.split('.');

@@ -1,0 +1,176 @@
+import { fileURLToPath } from 'node:url';
+import { emailMessage } from '../src/domain/alert-text.ts';
+import { messageIdOf } from '../src/alerts/channels/email.ts';
+import { googleChatBody, threadKey } from '../src/alerts/channels/google-chat.ts';
+import { OPSGENIE_ALERTS_PATH, opsgenieRequest } from '../src/alerts/channels/opsgenie.ts';
+import { pagerdutyEvent } from '../src/alerts/channels/pagerduty.ts';
+import { slackMessage } from '../src/alerts/channels/slack.ts';
+import { teamsBody } from '../src/alerts/channels/teams.ts';
+import { discordBody, standardBody } from '../src/alerts/channels/webhook.ts';
+import { gatherHeld } from '../src/alerts/held-summaries.ts';
+import { defaultPreferences, mergePreferences } from '../src/domain/preferences.ts';
+import type { Delivery, NewDelivery } from '../src/store/repositories/deliveries-repository.ts';
+
+// The "Payload examples" section of docs/alerts.md, built by the channels' own
+// body builders from one sample incident, so the examples are what is sent.
+// `npx tsx scripts/alert-payload-examples.ts` prints it; a unit test checks that
+// docs/alerts.md holds the current output.
+
+const incident = {
+  id: 'github-7rf3kd9qw2',
+  vendor: 'github',
+  vendorName: 'GitHub',
+  title: 'Degraded performance for Actions',
+  status: 'identified',
+  sourceStatus: 'identified',
+  impact: 'major',
+  startedAt: '2026-03-02T10:01:00Z',
+  updatedAt: '2026-03-02T10:20:00Z',
+  resolvedAt: null,
+  components: ['Actions'],
+  updates: [
+    { status: 'identified', body: 'The cause of delayed Actions jobs is identified; a fix is being deployed.', createdAt: '2026-03-02T10:20:00Z' },
+    { status: 'investigating', body: 'We are investigating delayed Actions jobs.', createdAt: '2026-03-02T10:01:00Z' },
+  ],
+  url: 'https://www.githubstatus.com/incidents/7rf3kd9qw2',
+  source: 'statuspage',
+  durationMinutes: null,
+};
+
+const delivery = (o: Partial<Delivery> = {}): Delivery => ({
+  id: 'dlv_4b1c09e2a7f84c55b0d1e3f2a6c7d8e9',
+  eventSeq: 1042,
+  userId: 'usr_1',
+  channel: 'webhook',
+  eventType: 'incident.updated',
+  vendor: 'github',
+  entityId: incident.id,
+  payload: incident,
+  occurredAt: '2026-03-02T10:20:05.000Z',
+  status: 'pending',
+  attempts: 1,
+  nextAttemptAt: null,
+  leaseOwner: null,
+  lastStatusCode: null,
+  lastError: null,
+  isTest: false,
+  receiver: null,
+  readAt: null,
+  createdAt: '2026-03-02T10:20:05.000Z',
+  updatedAt: '2026-03-02T10:20:05.000Z',
+  completedAt: null,
+  ...o,
+});
+
+const json = (v: unknown) => ['```json', JSON.stringify(v, null, 2), '```'].join('\n');
+const text = (v: string) => ['```', v, '```'].join('\n');
+
+function summaryDelivery(kind: 'digest' | 'quiet'): Delivery {
+  const settings = mergePreferences(defaultPreferences(), {
+    timezone: 'Europe/Berlin',
+    ...(kind === 'digest' ? { email: { digest: 'hourly' } } : { quiet_hours: { enabled: true, start: '22:00', end: '07:00' } }),
+  });
+  const channel = kind === 'digest' ? 'email' : 'slack';
+  const at = kind === 'digest' ? '2026-03-02T10:25:00Z' : '2026-03-02T22:30:00Z';
+  const row = (eventType: string, entityId: string): NewDelivery => ({
+    id: `dlv_${eventType}`,
+    eventSeq: 1,
+    userId: 'usr_1',
+    channel,
+    eventType,
+    vendor: 'github',
+    entityId,
+    payloadJson: '',
+    occurredAt: at,
+    status: 'pending',
+    nextAttemptAt: at,
+  });
+  const other = { ...incident, id: 'github-p0c4x1', title: 'Git Operations slow', impact: 'minor', status: 'resolved', url: null };
+  const rows = [row('incident.created', incident.id), row('incident.updated', incident.id), row('incident.resolved', other.id)];
+  const held = gatherHeld(rows, () => settings, (r) => (r.entityId === incident.id ? incident : other), new Map(), new Date(at));
+  const s = held.summaries[0]!;
+  return delivery({ id: s.id, eventSeq: null, channel, eventType: s.eventType, entityId: s.entityId, payload: JSON.parse(s.payloadJson), occurredAt: s.occurredAt });
+}
+
+export function payloadExamplesMarkdown(): string {
+  const d = delivery();
+  const created = delivery({ eventType: 'incident.created', id: 'dlv_0a9e3c55d2b14f0e8f6c7a1b2c3d4e5f' });
+  const resolved = delivery({ eventType: 'incident.resolved', id: 'dlv_7d1f2e3c4b5a69788796a5b4c3d2e1f0' });
+  const ops = (x: Delivery) => {
+    const r = opsgenieRequest(x, { alertsPath: OPSGENIE_ALERTS_PATH });
+    return { request: `POST {base}${r.path}`, body: r.body };
+  };
+  const mail = emailMessage(d);
+  const digest = summaryDelivery('digest');
+  const quiet = summaryDelivery('quiet');
+  const digestMail = emailMessage(digest);
+  const reminder = delivery({
+    eventType: 'maintenance.reminder',
+    eventSeq: null,
+    id: 'dlv_5e0d7c1b9a8f4e3d2c1b0a9f8e7d6c5b',
+    entityId: 'stripe-mw-1',
+    vendor: 'stripe',
+    payload: {
+      id: 'stripe-mw-1',
+      vendor: 'stripe',
+      vendorName: 'Stripe',
+      title: 'Database upgrade',
+      status: 'scheduled',
+      sourceStatus: 'scheduled',
+      impact: 'none',
+      scheduledFor: '2026-03-05T06:00:00Z',
+      scheduledUntil: '2026-03-05T08:00:00Z',
+      startedAt: null,
+      completedAt: null,
+      components: ['API'],
+      updates: [{ status: 'scheduled', body: 'Starts in 1h, at 2026-03-05T06:00:00Z.', createdAt: '2026-03-05T05:00:00.000Z' }],
+      url: null,
+      source: 'statuspage',
+      reminder: { leadTime: '1h', startsAt: '2026-03-05T06:00:00Z' },
+    },
+    occurredAt: '2026-03-05T05:00:00.000Z',
+  });
+  return [
+    '<!-- generated by scripts/alert-payload-examples.ts: do not edit by hand -->',
+    'One sample incident update (GitHub, major, "identified") as each channel sends it; then the',
+    'summaries and the reminder.',
+    '',
+    '#### Webhook, Standard Webhooks (`format: standard`)',
+    json(JSON.parse(standardBody(d))),
+    '#### Webhook, Discord (`format: discord`)',
+    json(JSON.parse(discordBody(d))),
+    '#### Slack (app: `chat.postMessage`, then replies with `thread_ts` and `chat.update` of the first; `format: slack` webhooks get the same)',
+    json({ channel: 'C0ALERTS1', ...slackMessage(d), unfurl_links: false, unfurl_media: false }),
+    '#### Microsoft Teams (Workflows webhook)',
+    json(teamsBody(d)),
+    `#### Google Chat (\`…/messages?…&messageReplyOption=REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD\`, thread key \`${threadKey(d)}\`)`,
+    json(googleChatBody(d)),
+    '#### Opsgenie: create (incident.created), note (incident.updated), close (incident.resolved)',
+    json([ops(created), ops(d), ops(resolved)]),
+    '#### PagerDuty Events API v2: trigger, resolve',
+    json([pagerdutyEvent(d, 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY12'), pagerdutyEvent(resolved, 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY12')]),
+    '#### E-mail (an update: it replies to the incident\'s first message)',
+    text(
+      [
+        `Message-ID: ${messageIdOf(d.id)}`,
+        `In-Reply-To: ${messageIdOf(created.id)}`,
+        `References: ${messageIdOf(created.id)}`,
+        `X-Alert-Delivery-Id: ${d.id}`,
+        `X-Alert-Event: ${d.eventType}`,
+        `Subject: ${mail.subject}`,
+        '',
+        mail.text,
+      ].join('\n'),
+    ),
+    '#### E-mail digest (`email.digest: hourly`, Europe/Berlin)',
+    text([`Message-ID: ${messageIdOf(digest.id)}`, `Subject: ${digestMail.subject}`, '', digestMail.text].join('\n')),
+    'The same summary as the `data` of a webhook body (quiet hours: `type: "alerts.quiet"`, `status: "held"`):',
+    json(digest.payload),
+    '#### Quiet-hours summary in Slack (one message when quiet hours end)',
+    json({ channel: 'C0ALERTS1', ...slackMessage(quiet) }),
+    '#### Maintenance reminder (Standard Webhooks body; chat and e-mail render the first update line)',
+    json(JSON.parse(standardBody(reminder))),
+  ].join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.stdout.write(`${payloadExamplesMarkdown()}\n`);

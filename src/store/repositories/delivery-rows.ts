@@ -1,0 +1,168 @@
+import type { Kysely } from 'kysely';
+import type { Database, DeliveriesTable } from '../schema.ts';
+import { fromJson } from './json.ts';
+
+// Delivery rows as the alert repositories share them: the row types, the
+// mapping to and from columns, and the payload lookup. A row written by the
+// dispatcher references its event's record in `alert_payloads` (migration 0950,
+// `payload` = ''); rows without an event, and rows written before, carry it.
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface Delivery {
+  id: string;
+  eventSeq: number | null;
+  userId: string;
+  channel: string;
+  eventType: string;
+  vendor: string;
+  entityId: string;
+  payload: Record<string, unknown>;
+  occurredAt: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  leaseOwner: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  isTest: boolean;
+  /** Receiver key for the fair share of sending slots (docs/alerts.md); null = none. */
+  receiver: string | null;
+  readAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+}
+
+export interface NewDelivery {
+  id: string;
+  eventSeq: number | null;
+  userId: string;
+  channel: string;
+  eventType: string;
+  vendor: string;
+  entityId: string;
+  /** Serialised once per event and shared by its rows. */
+  payloadJson: string;
+  /** Written once for the event in `alert_payloads` (the dispatcher); the row itself holds ''. */
+  payloadStoredApart?: boolean;
+  occurredAt: string;
+  status: DeliveryStatus;
+  nextAttemptAt: string | null;
+  isTest?: boolean;
+  leaseOwner?: string | null;
+  attempts?: number;
+  /** Webhook host (with port) or the channel's service: the fair-share key (docs/alerts.md). */
+  receiver?: string | null;
+}
+
+export interface DeliveryAttempt {
+  deliveryId: string;
+  attempt: number;
+  startedAt: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  outcome: 'succeeded' | 'retry' | 'failed' | 'disabled' | 'cancelled';
+}
+
+/** The result of one attempt, written by `complete`. */
+export interface Completion {
+  id: string;
+  /** The attempt number the claim gave this row (guards against a lost lease). */
+  attempt: number;
+  owner: string;
+  status: DeliveryStatus;
+  /** For a retry: when the row is due again. */
+  nextAttemptAt: string | null;
+  statusCode: number | null;
+  error: string | null;
+  startedAt: string;
+  latencyMs: number;
+  outcome: DeliveryAttempt['outcome'];
+}
+
+/** Rows of one event share one parsed payload object (read-only). */
+export type PayloadCache = Map<number, Record<string, unknown>>;
+
+export const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Delivery => ({
+  id: r.id,
+  eventSeq: r.event_seq === null ? null : Number(r.event_seq),
+  userId: r.user_id,
+  channel: r.channel,
+  eventType: r.event_type,
+  vendor: r.vendor,
+  entityId: r.entity_id,
+  payload,
+  occurredAt: r.occurred_at,
+  status: r.status as DeliveryStatus,
+  attempts: Number(r.attempts),
+  nextAttemptAt: r.next_attempt_at,
+  leaseOwner: r.lease_owner,
+  lastStatusCode: r.last_status_code === null ? null : Number(r.last_status_code),
+  lastError: r.last_error,
+  isTest: Boolean(r.is_test),
+  receiver: r.receiver ?? null,
+  readAt: r.read_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  completedAt: r.completed_at,
+});
+
+/**
+ * Rows with their payloads: the event's from `alert_payloads` (one query per
+ * call, each parsed once), or the row's own.
+ */
+export async function withPayloads(db: Kysely<Database>, rows: DeliveriesTable[], cache: PayloadCache = new Map()): Promise<Delivery[]> {
+  const missing = [...new Set(rows.filter((r) => r.payload === '' && r.event_seq !== null).map((r) => Number(r.event_seq)))].filter((s) => !cache.has(s));
+  for (const part of chunks(missing, ID_CHUNK)) {
+    const found = await db.selectFrom('alert_payloads').select(['event_seq', 'payload']).where('event_seq', 'in', part).execute();
+    for (const f of found) cache.set(Number(f.event_seq), fromJson<Record<string, unknown>>(f.payload, {}));
+  }
+  return rows.map((r) => {
+    if (r.payload === '' && r.event_seq !== null) return toDelivery(r, cache.get(Number(r.event_seq)) ?? {});
+    if (r.event_seq === null) return toDelivery(r, fromJson<Record<string, unknown>>(r.payload, {}));
+    // Rows written before migration 0950: their own copy, parsed once per event.
+    const seq = Number(r.event_seq);
+    let p = cache.get(-seq - 1);
+    if (!p) cache.set(-seq - 1, (p = fromJson<Record<string, unknown>>(r.payload, {})));
+    return toDelivery(r, p);
+  });
+}
+
+/** Columns of a new row; `payload: ''` when the event's payload is stored apart. */
+export const toRow = (d: NewDelivery, now: string): DeliveriesTable => ({
+  id: d.id,
+  event_seq: d.eventSeq,
+  user_id: d.userId,
+  channel: d.channel,
+  event_type: d.eventType,
+  vendor: d.vendor,
+  entity_id: d.entityId,
+  payload: d.eventSeq !== null && d.payloadStoredApart ? '' : d.payloadJson,
+  occurred_at: d.occurredAt,
+  status: d.status,
+  attempts: d.attempts ?? 0,
+  next_attempt_at: d.nextAttemptAt,
+  lease_owner: d.leaseOwner ?? null,
+  last_status_code: null,
+  last_error: null,
+  is_test: d.isTest ? 1 : 0,
+  receiver: d.receiver ?? null,
+  read_at: null,
+  created_at: now,
+  updated_at: now,
+  completed_at: d.status === 'pending' ? null : now,
+});
+
+/** Rows per multi-row INSERT: 20 columns each stays far below both dialects' parameter limits. */
+export const INSERT_CHUNK = 400;
+/** Ids per `IN (…)` list. */
+export const ID_CHUNK = 500;
+
+export function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+import { type Delivery, withPayloads } from './delivery-rows.ts';
+
+// A user's stored alerts: the in-app notifications (read state) and the
+// personal feed's items, both delivery rows written as delivered.
+
+export function inboxRepository(db: Kysely<Database>) {
+  return {
+    /** The user's rows on `channel` (in_app, rss), newest first. */
+    async list(userId: string, channel: string, o: { limit: number; unreadOnly?: boolean }): Promise<Delivery[]> {
+      let q = db.selectFrom('deliveries').selectAll().where('user_id', '=', userId).where('channel', '=', channel);
+      if (o.unreadOnly) q = q.where('read_at', 'is', null);
+      return withPayloads(db, await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute());
+    },
+
+    async countUnread(userId: string, channel: string): Promise<number> {
+      const r = await db
+        .selectFrom('deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .where('channel', '=', channel)
+        .where('read_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r?.n ?? 0);
+    },
+
+    /** Marks one of the user's rows on `channel` read; false when the user has no such row. */
+    async markRead(userId: string, channel: string, id: string, now: Date): Promise<boolean> {
+      const row = await db
+        .selectFrom('deliveries')
+        .select(['id', 'read_at'])
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .where('channel', '=', channel)
+        .executeTakeFirst();
+      if (!row) return false;
+      if (row.read_at === null) {
+        await db.updateTable('deliveries').set({ read_at: now.toISOString() }).where('id', '=', id).where('read_at', 'is', null).execute();
+      }
+      return true;
+    },
+
+    async markAllRead(userId: string, channel: string, now: Date): Promise<number> {
+      const r = await db
+        .updateTable('deliveries')
+        .set({ read_at: now.toISOString() })
+        .where('user_id', '=', userId)
+        .where('channel', '=', channel)
+        .where('read_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows ?? 0);
+    },
+
+  };
+}
+
+export type InboxRepository = ReturnType<typeof inboxRepository>;
