@@ -1,3 +1,4 @@
+import type { Audience } from '../domain/audience.ts';
 import { IMPACT_RANK, type Impact, type Indicator, type Incident, type IncidentRecord, type Maintenance, type VendorStatus } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
 import { isActiveMaintenance } from '../domain/maintenance-window.ts';
@@ -38,13 +39,13 @@ export function statusService(d: {
   clock: Clock;
 }) {
   return {
-    async vendorStatus(slug: string): Promise<VendorStatus> {
-      const vendor = await d.catalog.require(slug);
+    async vendorStatus(slug: string, audience: Audience): Promise<VendorStatus> {
+      const vendor = await d.catalog.require(slug, audience);
       const [active, maint, stored, components, health] = await Promise.all([
-        d.incidents.all({ vendors: [slug], activeOnly: true }),
-        d.maintenances.all({ vendors: [slug], upcomingOnly: true }),
-        d.status.statuses([slug]),
-        d.status.components([slug]),
+        d.incidents.all({ audience, vendors: [slug], activeOnly: true }),
+        d.maintenances.all({ audience, vendors: [slug], upcomingOnly: true }),
+        d.status.statuses(audience, [slug]),
+        d.status.components(audience, [slug]),
         d.health.forVendor(slug),
       ]);
       const now = d.clock.now();

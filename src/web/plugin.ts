@@ -1,3 +1,4 @@
+import { audienceFor } from '../services/audience.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from '../http/paths.ts';
@@ -116,14 +117,14 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   app.get('/', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    const [overview, watchlist] = await Promise.all([services.overview.overview(), watchlistOf(request)]);
+    const [overview, watchlist] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request)]);
     return send(reply, ctx, overviewPage(overview, ctx, filter, watchlist, hasStream()));
   });
 
   app.get('/partials/overview', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    const [overview, watchlist] = await Promise.all([services.overview.overview(), watchlistOf(request)]);
+    const [overview, watchlist] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request)]);
     return sendPartial(reply, overviewMain(overview, ctx, filter, watchlist));
   });
 
@@ -159,7 +160,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const ctx = context(request, reply);
     const q = parseSearchQuery(request.query as Record<string, unknown>);
     if (q.vendor && !SLUG.test(q.vendor)) return send(reply, ctx, errorPage(400, 'Bad request', 'That is not a vendor name.'));
-    const [result, vendors] = await Promise.all([services.search.search(q, request.viewer), services.catalog.list()]);
+    const [result, vendors] = await Promise.all([services.search.search(q, request.viewer), services.catalog.list(audienceFor(request.viewer))]);
     const options = vendors.map((v) => ({ slug: v.id, name: v.name })).sort((a, b) => a.name.localeCompare(b.name));
     return send(reply, ctx, searchPage(q, result, ctx, services.search.impacts, options));
   });
@@ -177,7 +178,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     }
     const [{ items, dataWindow }, names] = await Promise.all([
       services.stats.favorites(slugs, undefined, request.viewer),
-      services.catalog.list(),
+      services.catalog.list(audienceFor(request.viewer)),
     ]);
     const nameOf = new Map(names.map((v) => [v.id, v.name]));
     const vendors = items.map((s) => ({ slug: s.vendor, name: nameOf.get(s.vendor) ?? s.vendor, stats: s }));
@@ -222,7 +223,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       services.accounts.summary(userId),
       services.keys.list(userId),
       services.watchlist.get(viewer),
-      services.catalog.list(),
+      services.catalog.list(audienceFor(request.viewer)),
       services.preferences.get(viewer),
       services.boards.list(viewer),
     ]);

@@ -1,3 +1,4 @@
+import { INTERNAL_AUDIENCE } from '../../domain/audience.ts';
 import { createIngestRuntime, prepareCatalog } from '../../ingest/runtime.ts';
 import { systemClock } from '../../services/context.ts';
 import { createServices } from '../../services/index.ts';
@@ -19,7 +20,7 @@ export const command: Command = {
       const services = createServices(store, config, systemClock);
       const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus: services.bus, simulator });
       try {
-        if (opts.vendor && !(await services.repos.vendors.get(opts.vendor))) {
+        if (opts.vendor && !(await services.repos.vendors.get(opts.vendor, INTERNAL_AUDIENCE))) {
           throw new UsageError(`Unknown vendor '${opts.vendor}'`);
         }
         const reporter = createReporter();

@@ -1,5 +1,6 @@
+import { audienceFor } from '../../services/audience.ts';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { VendorSummarySchema } from '../schemas/records.ts';
 
@@ -15,8 +16,8 @@ export async function discoveryRoutes(app: FastifyInstance) {
     tags: ['discovery'],
     response: { 200: VendorListResponse, ...errorResponses },
   });
-  const list = async () => {
-    const vendors = await app.services.catalog.list();
+  const list = async (req: FastifyRequest) => {
+    const vendors = await app.services.catalog.list(audienceFor(req.viewer));
     return { success: true, vendors, total: vendors.length };
   };
   app.get('/vendor-list', { schema: listSchema('listVendors', 'List tracked vendors and their data types') }, list);
@@ -32,6 +33,6 @@ export async function discoveryRoutes(app: FastifyInstance) {
         response: { 200: Envelope(Type.Object({ count: Type.Integer() }), 'One item with the vendor count'), ...errorResponses },
       },
     },
-    async () => app.envelope([{ count: await app.services.catalog.count() }]),
+    async (req) => app.envelope([{ count: await app.services.catalog.count(audienceFor(req.viewer)) }]),
   );
 }

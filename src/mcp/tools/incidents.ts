@@ -1,3 +1,4 @@
+import { audienceFor } from '../../services/audience.ts';
 import { describeIndicator } from '../../domain/indicators.ts';
 import { z } from 'zod';
 import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
@@ -32,12 +33,12 @@ export const getActiveIncidents = defineTool({
   },
   requiresAuth: false,
   async run({ vendors, impact }, { services, caller }) {
-    const selected = vendors?.length ? await resolveVendors(services.repos.vendors, vendors) : undefined;
+    const selected = vendors?.length ? await resolveVendors(services.repos.vendors, vendors, audienceFor(caller.viewer)) : undefined;
     const slugs = selected?.map((v) => v.id);
     const [result, statuses, names, lastUpdated] = await Promise.all([
       services.records.incidents({ vendors: slugs, activeOnly: true, limit: ACTIVE_LIMIT, offset: 0 }, caller.viewer),
-      services.repos.status.statuses(slugs),
-      services.repos.vendors.names(),
+      services.repos.status.statuses(audienceFor(caller.viewer), slugs),
+      services.repos.vendors.names(audienceFor(caller.viewer)),
       services.repos.sources.lastSuccessfulPoll(),
     ]);
     const source = services.config.demo ? ('demo' as const) : ('live' as const);
@@ -103,7 +104,7 @@ export const getIncidentHistory = defineTool({
   },
   requiresAuth: true,
   async run({ vendor, timePeriod, status, limit }, { services, caller }) {
-    const v = vendor ? await resolveVendor(services.repos.vendors, vendor) : null;
+    const v = vendor ? await resolveVendor(services.repos.vendors, vendor, audienceFor(caller.viewer)) : null;
     const plan = caller.viewer.plan;
     const planWindowDays = DEFAULT_PLAN_POLICIES[plan].windowDays;
     const [result, lastUpdated] = await Promise.all([

@@ -1,4 +1,5 @@
 import { DomainError } from '../../domain/errors.ts';
+import type { Audience } from '../../domain/audience.ts';
 import type { VendorsRepository } from '../../store/repositories/vendors-repository.ts';
 
 // Assistants pass what the user said ("GitHub", "Amazon Web Services"), not
@@ -48,20 +49,20 @@ function unknown(inputs: string[], all: VendorRef[]): DomainError {
   return new DomainError('not_found', message, { vendors: inputs });
 }
 
-async function refs(vendors: VendorsRepository): Promise<VendorRef[]> {
-  return [...(await vendors.names())].map(([id, name]) => ({ id, name })).sort((a, b) => a.id.localeCompare(b.id));
+async function refs(vendors: VendorsRepository, audience: Audience): Promise<VendorRef[]> {
+  return [...(await vendors.names(audience))].map(([id, name]) => ({ id, name })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
-export async function resolveVendor(vendors: VendorsRepository, input: string): Promise<VendorRef> {
-  const all = await refs(vendors);
+export async function resolveVendor(vendors: VendorsRepository, input: string, audience: Audience): Promise<VendorRef> {
+  const all = await refs(vendors, audience);
   const found = match(all, input);
   if (!found) throw unknown([input], all);
   return found;
 }
 
 /** Resolves every entry; one error names all the unknown ones. */
-export async function resolveVendors(vendors: VendorsRepository, inputs: string[]): Promise<VendorRef[]> {
-  const all = await refs(vendors);
+export async function resolveVendors(vendors: VendorsRepository, inputs: string[], audience: Audience): Promise<VendorRef[]> {
+  const all = await refs(vendors, audience);
   const found: VendorRef[] = [];
   const missing: string[] = [];
   for (const input of inputs) {

@@ -1,3 +1,4 @@
+import { audienceFor } from '../../services/audience.ts';
 import { z } from 'zod';
 import { DATA_TYPES } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
@@ -31,8 +32,8 @@ export const listVendors = defineTool({
     categories: z.array(z.string()).describe('Every category in the catalog'),
   },
   requiresAuth: false,
-  async run({ category, search }, { services }) {
-    const all = await services.catalog.list();
+  async run({ category, search }, { services, caller }) {
+    const all = await services.catalog.list(audienceFor(caller.viewer));
     const categories = [...new Set(all.map((v) => v.category))].sort();
     let list = all;
     if (category) list = list.filter((v) => v.category.toLowerCase() === category.toLowerCase());
@@ -77,9 +78,10 @@ export const getVendorStatus = defineTool({
     ...DataFreshness,
   },
   requiresAuth: false,
-  async run({ vendor }, { services }) {
-    const v = await resolveVendor(services.repos.vendors, vendor);
-    const [s, profile] = await Promise.all([services.status.vendorStatus(v.id), services.catalog.info(v.id)]);
+  async run({ vendor }, { services, caller }) {
+    const audience = audienceFor(caller.viewer);
+    const v = await resolveVendor(services.repos.vendors, vendor, audience);
+    const [s, profile] = await Promise.all([services.status.vendorStatus(v.id, audience), services.catalog.info(v.id, audience)]);
     const lastUpdated = await services.repos.sources.lastSuccessfulPoll();
     const source = services.config.demo ? ('demo' as const) : ('live' as const);
     const now = services.clock.now();

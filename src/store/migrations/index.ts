@@ -11,6 +11,7 @@ import { eventOrderMigration } from './0600-event-order.ts';
 import { alertSafetyMigration } from './0700-alert-safety.ts';
 import { channelsMigration } from './0800-channels.ts';
 import { boardsMigration } from './0910-boards.ts';
+import { customSourcesMigration } from './1000-custom-sources.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -29,6 +30,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0700-alert-safety': alertSafetyMigration(dialect),
         '0800-channels': channelsMigration(),
         '0910-boards': boardsMigration(dialect),
+        '1000-custom-sources': customSourcesMigration(dialect),
       };
     },
   };

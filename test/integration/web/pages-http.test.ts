@@ -1,3 +1,4 @@
+import { PUBLIC_AUDIENCE } from '../../../src/domain/audience.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KyselyPlugin } from 'kysely';
@@ -104,15 +105,15 @@ describe('web pages over HTTP', () => {
       clock: systemClock,
     });
     queries = 0;
-    const before = await service.overview();
+    const before = await service.overview(PUBLIC_AUDIENCE);
     const few = queries;
-    const vendors = (await repos.vendors.list()).map((v) => v.slug);
+    const vendors = (await repos.vendors.list(PUBLIC_AUDIENCE)).map((v) => v.slug);
     for (const slug of vendors) {
       await repos.incidents.upsert(incident(slug, 'bulk', { impact: 'minor' }), 'f');
       await repos.maintenances.upsert(maintenance(slug, 'bulk'), 'f');
     }
     queries = 0;
-    const after = await service.overview();
+    const after = await service.overview(PUBLIC_AUDIENCE);
     assert.equal(queries, few);
     assert.ok(queries <= 5, `${queries} queries`);
     assert.equal(after.activeIncidentCount, before.activeIncidentCount + vendors.length);
