@@ -33,6 +33,8 @@ import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
 import { ErrorBody } from './http/schemas/common.ts';
 import { boardRoutes, boardStreamRoutes } from './http/routes/boards.ts';
+import { customPageRoutes } from './http/routes/custom-pages.ts';
+import { CustomPageSchema } from './http/schemas/custom-pages.ts';
 import { STREAM_EVENT_SCHEMAS, StreamEventSchema } from './http/schemas/stream-events.ts';
 import {
   AdvisorySchema,
@@ -47,6 +49,7 @@ import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './inges
 import type { Simulator } from './ingest/simulator/index.ts';
 import { type Clock, systemClock } from './services/context.ts';
 import { createServices, type Services } from './services/index.ts';
+import { httpPageDetector } from './ingest/page-detect.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { slackRoutes } from './http/routes/slack.ts';
@@ -156,8 +159,17 @@ export const appPlugin = fp(
       dataDir: config.dataDir,
       warn: (msg) => app.log.warn(msg),
     });
+    // Detection of user-added pages (docs/per-user.md): guarded requests, own pool.
+    const detectPage = httpPageDetector({
+      allowList: config.outboundAllowPrivate,
+      timeoutMs: config.customSourcesProbeTimeoutMs,
+      maxBytes: config.ingestMaxBytes,
+      now: () => clock.now(),
+    });
+    app.addHook('onClose', async () => detectPage.close());
     const services = createServices(store, config, clock, {
       secretBox,
+      detectPage,
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
@@ -231,6 +243,7 @@ export const appPlugin = fp(
       ...STREAM_EVENT_SCHEMAS,
       StreamEventSchema,
       ...OUTBOUND_SCHEMAS,
+      CustomPageSchema,
     ]) {
       app.addSchema(schema);
     }
@@ -276,6 +289,7 @@ export const appPlugin = fp(
         await web.register(accountRoutes);
         await web.register(connectionRoutes);
         await web.register(boardRoutes);
+        await web.register(customPageRoutes);
       },
       { prefix: ACCOUNT_PREFIX },
     );

@@ -127,3 +127,54 @@ export function statusIoApiUrl(html: string): string | null {
 export function feedSourceType(text: string): SourceType {
   return /<feed[\s>]/i.test(text.slice(0, 2048)) ? 'statuspage-atom' : 'statuspage-rss';
 }
+
+/** Statuspage history lists are polled less often, as in the catalog (docs/catalog.md). */
+const HISTORY_INTERVAL_SECONDS = 300;
+
+/**
+ * The sources polled for a detected page, as the catalog would list them: a Statuspage
+ * summary brings its incident and maintenance history lists along.
+ */
+export function customPageSources(type: SourceType, url: string): { type: SourceType; url: string; intervalSeconds?: number }[] {
+  if (type === 'statuspage-v2' && url.endsWith('/api/v2/summary.json')) {
+    const root = url.slice(0, -'/summary.json'.length);
+    return [
+      { type, url },
+      { type, url: `${root}/incidents.json`, intervalSeconds: HISTORY_INTERVAL_SECONDS },
+      { type, url: `${root}/scheduled-maintenances.json`, intervalSeconds: HISTORY_INTERVAL_SECONDS },
+    ];
+  }
+  return [{ type, url }];
+}
+
+const WITH_MAINTENANCE: ReadonlySet<SourceType> = new Set<SourceType>([
+  'statuspage-v2',
+  'incidentio',
+  'instatus',
+  'betterstack',
+  'statusio',
+  'sorry',
+  'cachet',
+  'statuspage-rss',
+  'statuspage-atom',
+]);
+
+/** The data types a page of that platform publishes (the catalog's rules, docs/catalog.md). */
+export const customPageDataTypes = (type: SourceType): ('incidents' | 'maintenance')[] =>
+  WITH_MAINTENANCE.has(type) ? ['incidents', 'maintenance'] : ['incidents'];
+
+/** The category every user-added page is filed under. */
+export const CUSTOM_CATEGORY = 'custom';
+
+/** One endpoint probed while detecting a page, and what happened there (shown in the 422 answer). */
+export interface ProbeAttempt {
+  url: string;
+  result: string;
+}
+
+export type PageDetection =
+  | { found: true; type: SourceType; url: string; tried: ProbeAttempt[] }
+  | { found: false; tried: ProbeAttempt[] };
+
+/** Detects what a page serves (the I/O lives with the poller; services receive it as a function). */
+export type PageDetector = (pageUrl: URL) => Promise<PageDetection>;

@@ -2,21 +2,11 @@
 // endpoints of `probePlan` are fetched in order through the guarded fetcher, each body is
 // recognised by `detectPlatform` (the same recognition `catalog verify` uses) and must
 // then parse with the adapter of that platform. The first endpoint that passes both wins.
-import { feedSourceType, probePlan, statusIoApiUrl } from '../domain/custom-sources.ts';
+import { feedSourceType, probePlan, statusIoApiUrl, type PageDetector, type ProbeAttempt } from '../domain/custom-sources.ts';
 import { detectPlatform } from '../domain/platform-detect.ts';
 import type { SourceType } from '../domain/records.ts';
 import { parseSource } from './adapters/index.ts';
-import { FetchError, type Fetcher } from './fetch.ts';
-
-export interface ProbeAttempt {
-  url: string;
-  /** What happened there, in words (shown to the user in the 422 answer). */
-  result: string;
-}
-
-export type PageDetection =
-  | { found: true; type: SourceType; url: string; tried: ProbeAttempt[] }
-  | { found: false; tried: ProbeAttempt[] };
+import { createHttpFetcher, FetchError, type Fetcher } from './fetch.ts';
 
 export interface PageDetectOptions {
   fetcher: Fetcher;
@@ -24,8 +14,6 @@ export interface PageDetectOptions {
   maxBytes: number;
   now: () => Date;
 }
-
-export type PageDetector = (pageUrl: URL) => Promise<PageDetection>;
 
 const ACCEPT = 'application/json, application/atom+xml, application/rss+xml, text/html;q=0.8, */*;q=0.5';
 
@@ -88,4 +76,14 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
     }
     return { found: false, tried };
   };
+}
+
+/** A detector over its own guarded connection pool, opened on first use; `close()` it with the app. */
+export function httpPageDetector(o: { allowList: readonly string[]; timeoutMs: number; maxBytes: number; now: () => Date }): PageDetector & { close(): Promise<void> } {
+  let fetcher: ReturnType<typeof createHttpFetcher> | null = null;
+  const detect: PageDetector = (url) => {
+    fetcher ??= createHttpFetcher({ connectionsPerOrigin: 2, allowList: o.allowList, connectTimeoutMs: o.timeoutMs });
+    return pageDetector({ fetcher, timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, now: o.now })(url);
+  };
+  return Object.assign(detect, { close: async () => fetcher?.close() });
 }

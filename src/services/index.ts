@@ -19,6 +19,8 @@ import { connectionsService } from './connections-service.ts';
 import { slackInstallService } from './slack-install-service.ts';
 import { slackOAuth } from '../alerts/slack-oauth.ts';
 import type { Clock } from './context.ts';
+import type { PageDetector } from '../domain/custom-sources.ts';
+import { customPagesService } from './custom-pages-service.ts';
 import { favoritesService } from './favorites-service.ts';
 import { preferencesService } from './preferences-service.ts';
 import { ingestService } from './ingest-service.ts';
@@ -55,6 +57,8 @@ export interface ServiceInfra {
   bus?: EventBus;
   /** Seals channel secrets at rest; from SECRETS_KEY (or the data directory's key) unless given. */
   secretBox?: SecretBox;
+  /** Detects the platform of a page a user adds (docs/per-user.md); none: adding pages answers 503. */
+  detectPage?: PageDetector;
   /** Alert delivery (channels, worker); built by the app after the services. */
   alerts?: () => AlertRuntime | null;
 }
@@ -103,6 +107,17 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     // Demo data says so on every record, not only in the list envelope.
     ingest: ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined }),
     watchlist: watchlistService(base),
+    customPages: customPagesService({
+      customPages: repos.customPages,
+      clock,
+      minPlan: config.customSourcesMinPlan,
+      allowPrivate: config.outboundAllowPrivate,
+      detect:
+        infra.detectPage ??
+        (async () => {
+          throw new DomainError('unavailable', 'Detecting status pages is not available in this process');
+        }),
+    }),
     preferences,
     alerts: alertsService({
       deliveries: repos.deliveries,

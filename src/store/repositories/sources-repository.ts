@@ -18,6 +18,8 @@ export interface SourceRow {
   lastDurationMs: number | null;
   leaseOwner: string | null;
   leaseUntil: string | null;
+  /** A URL a user gave: polled through the outbound guard (docs/per-user.md). */
+  guarded: boolean;
 }
 
 export interface ClaimOptions {
@@ -63,6 +65,7 @@ const toSource = (r: Database['sources']): SourceRow => ({
   lastDurationMs: r.last_duration_ms,
   leaseOwner: r.lease_owner,
   leaseUntil: r.lease_until,
+  guarded: Number(r.guarded) === 1,
 });
 
 export function sourcesRepository(db: Kysely<Database>) {
