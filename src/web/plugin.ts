@@ -1,3 +1,4 @@
+import { statusPagesList, statusPagesSection } from './pages/account-status-pages.ts';
 import { audienceFor } from '../services/audience.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
@@ -219,19 +220,21 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     if (!userId) return reply;
     const ctx = context(request, reply);
     const viewer = request.viewer;
-    const [summary, keys, watchlist, vendors, prefs, boards] = await Promise.all([
+    const [summary, keys, watchlist, vendors, prefs, boards, statusPages] = await Promise.all([
       services.accounts.summary(userId),
       services.keys.list(userId),
       services.watchlist.get(viewer),
       services.catalog.list(audienceFor(request.viewer)),
       services.preferences.get(viewer),
       services.boards.list(viewer),
+      services.customPages.list(viewer),
     ]);
     const welcome = (request.query as { welcome?: unknown }).welcome === '1';
     const extraSections = [
       inboxSection(),
       watchlistSection(watchlist, vendors),
       boardsSection(boards),
+      statusPagesSection(statusPages),
       notificationsSection(prefs.preferences, summary.account.email, { slackInstall: app.services.slackInstall.available() }),
       feedSection(prefs.preferences, app.config.publicUrl ?? `${request.protocol}://${request.host}`),
       connectionsSection(),
@@ -247,6 +250,12 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const v = request.viewer;
     if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
     return sendPartial(reply, boardsList(await services.boards.list(v)));
+  });
+
+  app.get('/partials/account/status-pages', PAGE, async (request, reply) => {
+    const v = request.viewer;
+    if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
+    return sendPartial(reply, statusPagesList(await services.customPages.list(v)));
   });
 
   app.get('/partials/account/keys', PAGE, async (request, reply) => {
