@@ -202,6 +202,20 @@ describe('custom status pages', () => {
     }
   });
 
+  test('alerts: the owner who watches the page is alerted; another account is not', async () => {
+    for (const u of [alice, bob]) {
+      assert.equal((await send(`${t.api}/notification-preferences`, 'PUT', key(u), { in_app: { enabled: true } })).status, 200);
+    }
+    await t.app.alerts.runOnce(); // earlier events out of the way
+    const seen = async (u: TestUser) => JSON.stringify((await getJson(`${t.api}/notifications`, { headers: key(u) })).body);
+    pages.incidents('widgets').push({ id: 'inc3', name: 'Acme billing outage', status: 'investigating', impact: 'critical', createdAt: new Date().toISOString() });
+    await t.app.ingest.scheduler.runRound({ force: true, vendor: slug });
+    await t.app.alerts.runOnce();
+    assert.ok((await seen(alice)).includes('Acme billing outage'), 'the owner is alerted');
+    assert.ok(!(await seen(bob)).includes('Acme billing outage'), 'nobody else');
+    assert.ok(!(await seen(bob)).includes(slug));
+  });
+
   test('refusals: plan, private address, redirect to one, undetectable page (422 naming what was tried), duplicate, cap', async () => {
     const free = await userWithKey(t, 'free', 'free');
     const low = await send(endpoint(), 'POST', key(free), { url: `${pages.url}/pages/free/` });
