@@ -15,6 +15,9 @@ export const CUSTOM_SOURCE_CAPS: Record<Plan, number> = {
   vip: 200,
 };
 
+/** Detections (adds that probe a page) per account and hour: each one sends up to ten requests out. */
+export const DETECTIONS_PER_HOUR = 30;
+
 /** Whether a plan may add pages at all, given the lowest allowed plan (CUSTOM_SOURCES_MIN_PLAN). */
 export const mayAddCustomSources = (plan: Plan, minPlan: Plan): boolean => plan !== 'anonymous' && planAtLeast(plan, minPlan);
 

@@ -9,6 +9,7 @@ import {
   customPageSources,
   customSourceCap,
   DETECTABLE_PLATFORMS,
+  DETECTIONS_PER_HOUR,
   nameFromUrl,
   privateSlug,
   type PageDetector,
@@ -17,6 +18,7 @@ import {
 import { DomainError, invalidParameter, notFound } from '../domain/errors.ts';
 import { webhookUrlProblem } from '../domain/outbound-url.ts';
 import type { Plan } from '../domain/plans.ts';
+import type { LimitWindow, RateLimiter } from '../infra/rate-limiter.ts';
 import type { CustomPage, CustomPagesRepository } from '../store/repositories/custom-pages-repository.ts';
 import type { Clock, Viewer } from './context.ts';
 import { requireUserId } from './watchlist-service.ts';
@@ -43,7 +45,9 @@ export function customPagesService(d: {
   /** OUTBOUND_ALLOW_PRIVATE. */
   allowPrivate: readonly string[];
   detect: PageDetector;
+  limiter: RateLimiter;
 }) {
+  const DETECTIONS: LimitWindow[] = [{ name: 'detections', limit: DETECTIONS_PER_HOUR, windowSeconds: 3600 }];
   const capOf = (plan: Plan) => customSourceCap(plan, d.minPlan);
 
   async function view(userId: string, plan: Plan): Promise<CustomPagesView> {
@@ -96,6 +100,13 @@ export function customPagesService(d: {
       if (existing) throw new DomainError('conflict', `This page is already in your list as '${existing.slug}'`, { vendor: existing.slug });
       if (before.count >= before.limit) throw limitError(viewer.plan, before.count);
 
+      // Every detection sends requests out on the account's behalf: a few per hour.
+      const gate = await d.limiter.consume(`pages:${userId}`, DETECTIONS);
+      if (!gate.allowed) {
+        throw new DomainError('rate_limit_exceeded', `At most ${DETECTIONS_PER_HOUR} status pages can be detected per hour; try again later`, {
+          retryAfter: gate.violated[0]!.resetSeconds,
+        });
+      }
       const found = await d.detect(url);
       if (!found.found) throw undetected(found.tried);
       const sources = customPageSources(found.type, found.url);

@@ -111,6 +111,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       customPages: repos.customPages,
       clock,
       minPlan: config.customSourcesMinPlan,
+      limiter,
       allowPrivate: config.outboundAllowPrivate,
       detect:
         infra.detectPage ??

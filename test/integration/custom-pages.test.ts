@@ -258,6 +258,17 @@ describe('custom status pages', () => {
     const listed = await getJson(endpoint(), { headers: key(alice) });
     assert.equal(listed.body.count, 10);
     assert.equal(listed.body.remaining, 0);
+
+    // Detections are throttled per account (each sends requests out): bob's 30th or earlier try is refused.
+    let refused: Awaited<ReturnType<typeof send>> | null = null;
+    for (let i = 0; i < 31 && !refused; i++) {
+      const r = await send(endpoint(), 'POST', key(bob), { url: `${pages.url}/plain/` });
+      if (r.status === 429) refused = r;
+      else assert.equal(r.status, 422);
+    }
+    assert.ok(refused, 'throttled within 31 tries');
+    assert.equal(refused.body.error, 'rate_limit_exceeded');
+    assert.ok(refused.body.retryAfter > 0);
   });
 
   test('removing a page stops it answering, also for its owner; its rows go', async () => {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { CUSTOM_SOURCE_CAPS, DETECTABLE_PLATFORMS } from '../../domain/custom-sources.ts';
-import { ErrorBody } from '../schemas/common.ts';
+import { CUSTOM_SOURCE_CAPS, DETECTABLE_PLATFORMS, DETECTIONS_PER_HOUR } from '../../domain/custom-sources.ts';
+import { ErrorBody, errorResponses } from '../schemas/common.ts';
 import { CustomPageAdded, CustomPageBody, CustomPageList, CustomPageParams, UndetectedError } from '../schemas/custom-pages.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
 import { errors, USER_SECURITY } from './account.ts';
@@ -50,7 +50,7 @@ export async function customPageRoutes(app: FastifyInstance) {
           `Probes the address for ${DETECTABLE_PLATFORMS.join(', ')} (the URL itself, then each platform's documented endpoints under it) and adds the first that parses as a private vendor polled like a catalog one. ` +
           'Every vendor route (`/vendor-status/{slug}`, `/incidents?vendor=`, the stream, alerts, MCP) answers for it to this account only; anyone else gets 404. ' +
           `https only, and no private or loopback address unless the operator allow-lists it (OUTBOUND_ALLOW_PRIVATE); redirects are checked too. Plans: the lowest allowed plan is CUSTOM_SOURCES_MIN_PLAN (default standard); caps per plan: ${caps}. ` +
-          '422 when no platform is detected, naming every endpoint tried; 409 when the page is already in the list; 403 below the plan or at the cap.',
+          `422 when no platform is detected, naming every endpoint tried; 409 when the page is already in the list; 403 below the plan or at the cap; 429 beyond ${DETECTIONS_PER_HOUR} detections per account and hour.`,
         tags,
         security: USER_SECURITY,
         body: CustomPageBody,
@@ -58,6 +58,7 @@ export async function customPageRoutes(app: FastifyInstance) {
           201: CustomPageAdded,
           ...errors,
           409: Type.Ref(ErrorBody, { description: 'The page is already in the list' }),
+          429: errorResponses[429],
           422: UndetectedError,
         },
       },
