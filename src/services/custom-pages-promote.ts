@@ -48,7 +48,7 @@ export async function promotePage(d: { customPages: CustomPagesRepository; clock
     description: input.description ?? `${name} status page.`,
     statusPageUrl: page.pageUrl,
     availableDataTypes: page.dataTypes as DataType[],
-    sources: page.sources.map((s) => ({ type: s.type, url: s.url, ...(s.url.endsWith('/incidents.json') || s.url.endsWith('/scheduled-maintenances.json') ? { intervalSeconds: 300 } : {}) })),
+    sources: page.sources.map((s) => ({ type: s.type, url: s.url, ...(s.intervalSeconds !== null ? { intervalSeconds: s.intervalSeconds } : {}) })),
     compliance: { sourceUrl: null, items: [] },
     evidence: [probeEvidence(first.type, first.url, now.toISOString())],
   };

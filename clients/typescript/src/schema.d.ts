@@ -1184,6 +1184,8 @@ export interface components {
             slug: string;
             /** @description What is polled: the detected platform and endpoint(s) */
             sources: {
+                /** @description Poll interval; null: the scheduler default */
+                intervalSeconds: number | null;
                 type: "statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "checkly" | "gcp-json" | "aws-currentevents" | "aws-rss" | "azure-rss" | "statuspage-rss" | "statuspage-atom" | "statusio" | "slack-status" | "heroku-status" | "salesforce-trust" | "sorry" | "cachet" | "advisory-feed" | "release-feed";
                 url: string;
             }[];

@@ -15,7 +15,14 @@ export const CustomPageSchema = Type.Object(
     pageUrl: Type.String({ description: 'The URL as added' }),
     dataTypes: Type.Array(Type.Union([Type.Literal('incidents'), Type.Literal('maintenance')])),
     sources: Type.Array(
-      Type.Object({ type: Type.Union(SOURCE_TYPES.map((t) => Type.Literal(t))), url: Type.String() }, closed),
+      Type.Object(
+        {
+          type: Type.Union(SOURCE_TYPES.map((t) => Type.Literal(t))),
+          url: Type.String(),
+          intervalSeconds: Nullable(Type.Integer({ minimum: 1, description: 'Poll interval; null: the scheduler default' })),
+        },
+        closed,
+      ),
       { description: 'What is polled: the detected platform and endpoint(s)' },
     ),
     addedAt: DateTime(),

@@ -14,7 +14,7 @@ export interface CustomPage {
   name: string;
   pageUrl: string;
   dataTypes: DataType[];
-  sources: { type: SourceType; url: string }[];
+  sources: { type: SourceType; url: string; intervalSeconds: number | null }[];
   addedAt: string;
   /** Polling state of its first source. */
   lastSuccessAt: string | null;
@@ -55,7 +55,7 @@ export function customPagesRepository(db: Kysely<Database>) {
     if (!vendors.length) return [];
     const sources = await db
       .selectFrom('sources')
-      .select(['vendor', 'type', 'url', 'last_success_at', 'last_error', 'id'])
+      .select(['vendor', 'type', 'url', 'interval_seconds', 'last_success_at', 'last_error', 'id'])
       .where(
         'vendor',
         'in',
@@ -70,7 +70,7 @@ export function customPagesRepository(db: Kysely<Database>) {
         name: v.name,
         pageUrl: v.status_page_url,
         dataTypes: fromJson<DataType[]>(v.data_types, []),
-        sources: own.map((s) => ({ type: s.type as SourceType, url: s.url })),
+        sources: own.map((s) => ({ type: s.type as SourceType, url: s.url, intervalSeconds: s.interval_seconds })),
         addedAt: v.added_at ?? v.updated_at,
         lastSuccessAt: own.map((s) => s.last_success_at).find((x) => x) ?? null,
         lastError: own.map((s) => s.last_error).find((x) => x) ?? null,

@@ -65,7 +65,7 @@ describe('operator CLI: sources promote', () => {
     assert.equal(entry.name, 'Acme Shop');
     assert.equal(entry.category, 'business-apps');
     assert.deepEqual(entry.availableDataTypes, ['incidents', 'maintenance']);
-    assert.equal(entry.sources.length, 3);
+    assert.deepEqual(entry.sources.map((s) => s.intervalSeconds ?? null).sort(), [300, 300, null], 'the history lists keep their 300 s interval');
     assert.equal(entry.evidence![0]!.key, 'PROBE');
     assert.match(entry.evidence![0]!.commit, /^[0-9a-f]{40}$/);
 
