@@ -155,6 +155,17 @@ describe('custom status pages', () => {
     assert.equal((await send(`${t.api}/watchlist/${slug}`, 'POST', key(alice))).status, 200);
     const mine = await getJson(`${t.api}/vendor-list`, { headers: key(alice) });
     assert.ok(mine.body.vendors.some((v: { id: string }) => v.id === slug));
+    // A board published from that watchlist is public: it shows the catalog vendors only.
+    assert.equal((await send(`${t.api}/watchlist/github`, 'POST', key(alice))).status, 200);
+    const board = await send(`${t.url}/api/v1/boards`, 'POST', key(alice), { title: 'Alice vendors' });
+    assert.equal(board.status, 201, JSON.stringify(board.body));
+    for (const path of ['', '/partial']) {
+      const r = await fetch(`${board.body.url}${path}`);
+      const text = await r.text();
+      assert.equal(r.status, 200);
+      assert.ok(text.includes('data-vendor="github"'), `board${path} shows github`);
+      assert.ok(!text.includes(slug) && !text.includes(TITLE), `board${path} shows the private page`);
+    }
   });
 
   test('MCP tools answer for the owner and not for another account', async () => {
