@@ -55,7 +55,7 @@ export function sourceHealthService(d: { sources: SourcesRepository; clock: Cloc
      * start, while nothing has ever succeeded).
      */
     async readiness(since: Date): Promise<IngestReadiness> {
-      const rows = await d.sources.pollStates();
+      const rows = await d.sources.pollStates(undefined, { catalogOnly: true });
       const now = d.clock.now();
       let lastSuccessAt: string | null = null;
       let failing = 0;

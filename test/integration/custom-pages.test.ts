@@ -50,6 +50,9 @@ describe('custom status pages', () => {
     );
     assert.deepEqual([added.body.count, added.body.limit, added.body.remaining], [1, 10, 9]);
 
+    // Readiness counts the catalog's sources only: a user's pages, failing or not, do not decide it.
+    const catalogSources = await t.store.db.selectFrom('sources').select('id').where('guarded', '=', 0).execute();
+    assert.equal((await t.app.services.health.readiness(new Date(0))).sources, catalogSources.length);
     const report = await t.app.ingest.scheduler.runRound({ force: true, vendor: slug });
     assert.deepEqual(report.outcomes.map((r) => r.error), [null, null, null], 'all three sources polled without error');
 

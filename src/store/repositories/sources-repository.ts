@@ -81,7 +81,7 @@ export function sourcesRepository(db: Kysely<Database>) {
      * (one query whatever the number of vendors); folded in the domain
      * (src/domain/source-health.ts).
      */
-    async pollStates(vendor?: string): Promise<SourcePollState[]> {
+    async pollStates(vendor?: string, o: { catalogOnly?: boolean } = {}): Promise<SourcePollState[]> {
       let q = db
         .selectFrom('sources')
         .select([
@@ -95,6 +95,8 @@ export function sourcesRepository(db: Kysely<Database>) {
           'failing_since',
         ]);
       if (vendor) q = q.where('vendor', '=', vendor);
+      // Pages users added (docs/per-user.md) do not decide the service's readiness.
+      if (o.catalogOnly) q = q.where('guarded', '=', 0);
       return (await q.execute()).map((r) => ({
         vendor: r.vendor,
         intervalSeconds: r.interval_seconds,
