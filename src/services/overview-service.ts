@@ -75,7 +75,7 @@ export function overviewService(d: {
         d.status.statuses(audience, vendorFilter),
         d.incidents.all({ audience, vendors: vendorFilter, activeOnly: true }),
         d.maintenances.all({ audience, vendors: vendorFilter, upcomingOnly: true }),
-        d.health.byVendor(),
+        d.health.byVendor(audience),
       ]);
       const now = d.clock.now();
       const nowIso = now.toISOString();
@@ -150,7 +150,7 @@ export function overviewService(d: {
       const since = new Date(todayStart - (days - 1) * 86_400_000);
       const [incidents, observed] = await Promise.all([
         d.incidents.all({ audience, vendors: [slug], since: since.toISOString() }),
-        d.health.observed([slug]),
+        d.health.observed([slug], audience),
       ]);
       const span = observed(slug);
       // `since` also keeps incidents that started earlier and are still open; older

@@ -50,7 +50,7 @@ export function statsService(d: {
     const [incidents, maintenances, observed] = await Promise.all([
       d.incidents.all({ audience, vendors: slugs, since }),
       d.maintenances.all({ audience, vendors: slugs, since }),
-      d.health.observed(slugs),
+      d.health.observed(slugs, audience),
     ]);
     const start = window.since
       ? new Date(window.since)

@@ -46,7 +46,7 @@ export function trendsService(d: {
       const [rows, components, observed] = await Promise.all([
         d.incidentTimings.since([slug], since, true),
         d.status.componentRecords(slug),
-        d.health.observed([slug]),
+        d.health.observed([slug], audienceFor(viewer)),
       ]);
       const span = observed(slug);
       const names = [...new Set(components.map((c) => c.name))];
