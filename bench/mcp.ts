@@ -1,3 +1,4 @@
+import { PUBLIC_AUDIENCE } from '../src/domain/audience.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,7 +99,7 @@ export async function mcpBench(args: string[]) {
   const port = (app.server.address() as { port: number }).port;
 
   // A realistic day: 30 ongoing incidents over the catalog, 300 resolved ones in the last 90 days.
-  const vendors = (await app.services.catalog.list()).map((v) => v.id);
+  const vendors = (await app.services.catalog.list(PUBLIC_AUDIENCE)).map((v) => v.id);
   const repo = incidentsRepository(store.db);
   for (let i = 0; i < 330; i++) {
     const vendor = i % 10 === 0 ? 'github' : vendors[i % vendors.length];

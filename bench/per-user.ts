@@ -1,3 +1,4 @@
+import { PUBLIC_AUDIENCE } from '../src/domain/audience.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +44,7 @@ export async function perUserBench(args: string[]) {
   const addr = app.server.address();
   const api = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}${API_PREFIX}`;
   try {
-    const vendors = (await app.services.catalog.list()).map((v) => v.id);
+    const vendors = (await app.services.catalog.list(PUBLIC_AUDIENCE)).map((v) => v.id);
     const now = Date.now();
     const t0 = performance.now();
     for (const v of vendors) {

@@ -1,3 +1,4 @@
+import { PUBLIC_AUDIENCE } from '../src/domain/audience.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +41,7 @@ export async function webBench(args: string[]) {
   const port = (app.server.address() as { port: number }).port;
 
   const repos = createRepositories(store);
-  const vendors = (await repos.vendors.list()).map((v) => v.slug);
+  const vendors = (await repos.vendors.list(PUBLIC_AUDIENCE)).map((v) => v.slug);
   const now = Date.now();
   const body = 'We are investigating elevated error rates for API requests. '.repeat(4);
   for (let i = 0; i < history + activeCount; i++) {

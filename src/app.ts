@@ -33,6 +33,8 @@ import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
 import { ErrorBody } from './http/schemas/common.ts';
 import { boardRoutes, boardStreamRoutes } from './http/routes/boards.ts';
+import { customPageRoutes } from './http/routes/custom-pages.ts';
+import { CustomPageSchema } from './http/schemas/custom-pages.ts';
 import { STREAM_EVENT_SCHEMAS, StreamEventSchema } from './http/schemas/stream-events.ts';
 import {
   AdvisorySchema,
@@ -47,6 +49,7 @@ import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './inges
 import type { Simulator } from './ingest/simulator/index.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { createRepositories, createServices, type Services } from './services/index.ts';
+import { httpPageDetector } from './ingest/page-detect.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { slackRoutes } from './http/routes/slack.ts';
@@ -160,9 +163,18 @@ export const appPlugin = fp(
     // the delivery runtime as a finished object (docs/architecture.md).
     const repos = createRepositories(store, secretBox);
     const alerts = createAlertRuntime({ config, clock, repos, bus, log: app.log.child({ component: 'alerts' }), metrics });
+    // Detection of user-added pages (docs/per-user.md): guarded requests, own pool.
+    const detectPage = httpPageDetector({
+      allowList: config.outboundAllowPrivate,
+      timeoutMs: config.customSourcesProbeTimeoutMs,
+      maxBytes: config.ingestMaxBytes,
+      now: () => clock.now(),
+    });
+    app.addHook('onClose', async () => detectPage.close());
     const services = createServices(store, config, clock, {
       secretBox,
       repos,
+      detectPage,
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
@@ -244,6 +256,7 @@ export const appPlugin = fp(
       ...STREAM_EVENT_SCHEMAS,
       StreamEventSchema,
       ...OUTBOUND_SCHEMAS,
+      CustomPageSchema,
     ]) {
       app.addSchema(schema);
     }
@@ -289,6 +302,7 @@ export const appPlugin = fp(
         await web.register(accountRoutes);
         await web.register(connectionRoutes);
         await web.register(boardRoutes);
+        await web.register(customPageRoutes);
       },
       { prefix: ACCOUNT_PREFIX },
     );

@@ -9,6 +9,7 @@ import type { UsersRepository } from '../store/repositories/users-repository.ts'
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { AlertChannel } from '../domain/alerts.ts';
+import { INTERNAL_AUDIENCE } from '../domain/audience.ts';
 
 // Maintenance reminders (docs/alerts.md "Maintenance reminders"): a scan of the
 // windows starting within the longest lead time; for each user whose lead time
@@ -54,7 +55,8 @@ export async function scanReminders(d: ReminderDeps, now: Date): Promise<number>
   }
   const withEmail = [...prefs].filter(([, s]) => s.settings.email.enabled).map(([id]) => id);
   const emails = withEmail.length ? await d.users.emailsOf(withEmail) : new Map<string, string>();
-  const names = d.vendors ? await d.vendors.names() : new Map<string, string>();
+  // Display names only; a private page's window reaches only its owner, the one who can watch it.
+  const names = d.vendors ? await d.vendors.names(INTERNAL_AUDIENCE) : new Map<string, string>();
   const rows: NewDelivery[] = [];
   const at = now.toISOString();
   for (const w of windows) {

@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'limit_exceeded'
   | 'rate_limit_exceeded'
   | 'conflict'
+  /** Well-formed, but nothing usable could be made of it (a page whose platform is not detected). */
+  | 'unprocessable'
   | 'unavailable'
   | 'internal_error';
 

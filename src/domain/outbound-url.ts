@@ -141,7 +141,7 @@ export function isAllowListed(hostname: string, allowList: readonly string[]): b
   return false;
 }
 
-const MAX_URL_LENGTH = 2048;
+export const MAX_URL_LENGTH = 2048;
 
 /** Why a webhook URL is refused, or null when it may be saved. */
 export function webhookUrlProblem(value: string, allowList: readonly string[]): string | null {

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { StoredEvent } from '../domain/events.ts';
+import { slugVisibleTo } from '../domain/custom-sources.ts';
 import type { IncidentStatus } from '../domain/records.ts';
 
 // One open stream: its filter, its resume point and its socket. It starts
@@ -13,6 +14,11 @@ export interface StreamFilter {
   /** null = every vendor. */
   vendors: ReadonlySet<string> | null;
   status: IncidentStatus | null;
+  /**
+   * The signed-in reader (null: anyone). A page a user added is that account's only
+   * (docs/per-user.md "Custom status pages"); its slug says whose it is.
+   */
+  readerId: string | null;
 }
 
 const PENDING_CAP = 1000;
@@ -41,6 +47,7 @@ export class StreamConnection {
 
   matches(e: StoredEvent): boolean {
     if (e.entityKind !== 'incident') return false;
+    if (!slugVisibleTo(e.vendor, this.filter.readerId)) return false;
     if (this.filter.vendors && !this.filter.vendors.has(e.vendor)) return false;
     if (this.filter.status && (e.payload as { status?: string }).status !== this.filter.status) return false;
     return true;

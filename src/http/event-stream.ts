@@ -73,7 +73,7 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   const { vendors, status, lastId } = o;
   const conn = new StreamConnection(
     res,
-    { vendors: vendors ? new Set(vendors) : null, status: status ?? null },
+    { vendors: vendors ? new Set(vendors) : null, status: status ?? null, readerId: o.viewer.userId },
     config.streamBufferBytes,
     (reason) => {
       hub.noteDropped();
@@ -89,7 +89,7 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
     await hub.attach(conn);
     if (lastId !== null && (await services.stream.canResume(lastId))) {
       let through = lastId;
-      for await (const page of services.stream.replay(lastId, { vendors, status })) {
+      for await (const page of services.stream.replay(lastId, { vendors, status }, o.viewer)) {
         for (const e of page.events) await conn.writePaced(eventFrame(e));
         through = page.through;
         if (conn.closed) return;

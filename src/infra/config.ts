@@ -26,6 +26,10 @@ export interface Config {
   requireApiKey: boolean;
   webOrigins: string[];
   apiKeyMinPlan: Plan;
+  /** Lowest plan allowed to add status pages by URL (CUSTOM_SOURCES_MIN_PLAN, docs/per-user.md). */
+  customSourcesMinPlan: Plan;
+  /** Deadline of one detection probe of a user-added page (CUSTOM_SOURCES_PROBE_TIMEOUT_MS). */
+  customSourcesProbeTimeoutMs: number;
   /**
    * Which peers may set X-Forwarded-For/-Proto/-Host (TRUST_PROXY): false = none, a
    * number = that many proxy hops in front, a list = those addresses/CIDRs. Never
@@ -311,6 +315,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!isPlan(minPlan) || minPlan === 'anonymous') {
     throw new ConfigError('API_KEY_MIN_PLAN', `must be one of free, standard, pro, enterprise, vip; got '${minPlan}'`);
   }
+  const customMinPlan = env.CUSTOM_SOURCES_MIN_PLAN || 'standard';
+  if (!isPlan(customMinPlan) || customMinPlan === 'anonymous') {
+    throw new ConfigError('CUSTOM_SOURCES_MIN_PLAN', `must be one of free, standard, pro, enterprise, vip; got '${customMinPlan}'`);
+  }
   const ingest = env.INGEST || 'live';
   if (ingest !== 'live' && ingest !== 'off') throw new ConfigError('INGEST', `must be 'live' or 'off', got '${ingest}'`);
   const roles = parseRoles(list(env, 'ROLES'), 'ROLES');
@@ -361,6 +369,8 @@ export function loadConfig(env: Env = process.env): Config {
       }
     }),
     apiKeyMinPlan: minPlan,
+    customSourcesMinPlan: customMinPlan,
+    customSourcesProbeTimeoutMs: int(env, 'CUSTOM_SOURCES_PROBE_TIMEOUT_MS', 5_000, 100, 60_000),
     trustProxy: trustProxy(env),
     ingest,
     outboundAllowPrivate: list(env, 'OUTBOUND_ALLOW_PRIVATE'),

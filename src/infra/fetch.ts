@@ -12,7 +12,9 @@ import { assertAllowedUrl, BlockedDestinationError, guardedAgent } from './ssrf-
 // (a self-hosted page may live on a private address). A redirect to any other
 // origin is untrusted input: it goes through the same connect-time SSRF guard as
 // alert deliveries (alerts/ssrf-guard.ts, OUTBOUND_ALLOW_PRIVATE), and a refused
-// one fails the poll with "redirect refused" (docs/security.md).
+// one fails the poll with "redirect refused" (docs/security.md). A page a user added
+// (docs/per-user.md "Custom status pages") is not the operator's choice: `untrusted`
+// sends even its first request through the guard ("destination refused").
 
 export const USER_AGENT = 'vendor-infrastructure-status-api/0.1 (status page aggregator)';
 
@@ -40,6 +42,8 @@ interface FetchOptions {
   accept?: string;
   /** Aborts the request (scheduler shutdown). */
   signal?: AbortSignal;
+  /** A URL a user gave: its own origin is guarded too, not only redirects. */
+  untrusted?: boolean;
 }
 
 type FetchResult =
@@ -101,6 +105,7 @@ export interface HttpFetcherOptions {
 }
 
 const REFUSED = 'redirect refused (destination is not a public address)';
+const REFUSED_FIRST = 'destination refused (not a public address)';
 const isBlocked = (err: unknown): boolean => {
   for (let e = err as { cause?: unknown; code?: string } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
     if (e instanceof BlockedDestinationError || e.code === 'ERR_BLOCKED_DESTINATION') return true;
@@ -123,7 +128,8 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
     const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
     const maxRedirects = opts.maxRedirects ?? 3;
     let current = url;
-    const trustedOrigin = new URL(url).origin;
+    const trustedOrigin = opts.untrusted ? null : new URL(url).origin;
+    const refused = () => (current === url ? REFUSED_FIRST : REFUSED);
     try {
       for (let hop = 0; ; hop++) {
         const target = new URL(current);
@@ -143,7 +149,7 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
           try {
             assertAllowedUrl(target, allowList);
           } catch {
-            throw new FetchError('redirect', REFUSED);
+            throw new FetchError('redirect', refused());
           }
         }
         const res = await request(target, {
@@ -197,7 +203,7 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
       }
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      if (isBlocked(err)) throw new FetchError('redirect', REFUSED);
+      if (isBlocked(err)) throw new FetchError('redirect', refused());
       if (deadline.aborted) throw new FetchError('timeout', `timed out after ${opts.timeoutMs} ms`);
       if (opts.signal?.aborted) throw new FetchError('aborted', 'poll aborted (shutting down)');
       const e = err as Error & { code?: string; cause?: { code?: string } };

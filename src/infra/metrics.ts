@@ -1,3 +1,4 @@
+import { isPrivateSlug } from '../domain/custom-sources.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { Metrics } from '../domain/metrics.ts';
 
@@ -267,8 +268,11 @@ export function createMetricsRegistry(
       refusals.inc({ plan, kind });
     },
     polled(p) {
-      polls.inc({ source: p.source, vendor: p.vendor, result: p.result });
-      pollDuration.observe({ vendor: p.vendor, result: p.result }, p.durationMs / 1000);
+      // Pages users added are their owners' only (docs/per-user.md): one shared label, no slug.
+      const hidden = isPrivateSlug(p.vendor);
+      const vendor = hidden ? 'private' : p.vendor;
+      polls.inc({ source: hidden ? 'private' : p.source, vendor, result: p.result });
+      pollDuration.observe({ vendor, result: p.result }, p.durationMs / 1000);
     },
     deliveryAttempt(channel, result) {
       attempts.inc({ channel, result });

@@ -161,6 +161,7 @@ export function createScheduler(d: SchedulerDeps) {
         maxBytes: s.maxBytes,
         accept: acceptFor(src.type),
         signal: stopping.signal,
+        untrusted: src.guarded,
       });
       httpStatus = res.status;
       const nextPollAt = new Date(polledAt.getTime() + successDelayMs(interval, random));

@@ -18,6 +18,7 @@ const PREFIX: Record<ErrorCode, string> = {
   limit_exceeded: 'Limit reached',
   rate_limit_exceeded: 'Rate limit exceeded',
   conflict: 'Conflict',
+  unprocessable: 'Not usable',
   unavailable: 'Temporarily unavailable',
   internal_error: 'Internal error',
 };

@@ -1,3 +1,4 @@
+import { PUBLIC_AUDIENCE } from '../domain/audience.ts';
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_BOARD_TITLE, MAX_BOARDS_PER_USER, normaliseFrameAncestors } from '../domain/boards.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -75,13 +76,14 @@ export function boardService(d: { boards: BoardsRepository; watchlist: Watchlist
 
     async publicView(token: string): Promise<PublicBoard> {
       const board = await this.find(token);
-      const overview: Overview = await d.overview.overview();
+      // A board is public: it shows the public catalog only, never a page its author added.
+      const overview: Overview = await d.overview.overview(PUBLIC_AUDIENCE);
       const bySlug = new Map(overview.vendors.map((v) => [v.vendor, v]));
       return {
         title: board.title,
         vendors: board.vendors.map((s) => bySlug.get(s)).filter((v): v is VendorOverview => v !== undefined),
         frameAncestors: board.frameAncestors,
-        slugs: board.vendors,
+        slugs: board.vendors.filter((s) => bySlug.has(s)),
         generatedAt: overview.generatedAt,
       };
     },

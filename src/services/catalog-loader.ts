@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isPrivateSlug } from '../domain/custom-sources.ts';
 import { DATA_TYPES, SOURCE_TYPES, type CatalogVendor } from '../domain/records.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 
-const DEFAULT_CATALOG_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../catalog/vendors.json');
+export const DEFAULT_CATALOG_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../catalog/vendors.json');
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -17,6 +18,8 @@ export function readCatalog(file = DEFAULT_CATALOG_PATH): CatalogVendor[] {
     const where = `${file}: vendor '${v?.slug}'`;
     if (!v || typeof v.slug !== 'string' || !SLUG.test(v.slug)) throw new Error(`${where}: bad slug`);
     if (seen.has(v.slug)) throw new Error(`${where}: duplicate slug`);
+    // The shape of user-added pages' slugs is theirs alone (docs/per-user.md "Custom status pages").
+    if (isPrivateSlug(v.slug)) throw new Error(`${where}: slug has the shape of a private page (u-<12 hex>-...)`);
     seen.add(v.slug);
     for (const f of ['name', 'website', 'category', 'description', 'statusPageUrl'] as const) {
       if (typeof v[f] !== 'string') throw new Error(`${where}: '${f}' must be a string`);

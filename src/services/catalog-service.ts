@@ -2,6 +2,8 @@ import { DomainError, notFound } from '../domain/errors.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { DataType } from '../domain/records.ts';
 import type { VendorRow, VendorsRepository } from '../store/repositories/vendors-repository.ts';
+import type { Audience } from '../domain/audience.ts';
+import { audienceFor } from './audience.ts';
 import type { Viewer } from './context.ts';
 
 export interface VendorProfile {
@@ -38,8 +40,9 @@ const profile = (v: VendorRow): VendorProfile => ({
 });
 
 export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: string) => Promise<{ type: string; url: string }[]>) {
-  async function require(slug: string): Promise<VendorRow> {
-    const v = await vendors.get(slug);
+  /** 404 for an unknown vendor and for another account's page alike (docs/per-user.md). */
+  async function require(slug: string, audience: Audience): Promise<VendorRow> {
+    const v = await vendors.get(slug, audience);
     if (!v) throw notFound(`Unknown vendor '${slug}'`);
     return v;
   }
@@ -47,27 +50,27 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
   return {
     require,
 
-    async list(): Promise<VendorProfile[]> {
-      return (await vendors.list()).map(profile);
+    async list(audience: Audience): Promise<VendorProfile[]> {
+      return (await vendors.list(audience)).map(profile);
     },
 
-    async count(): Promise<number> {
-      return vendors.count();
+    async count(audience: Audience): Promise<number> {
+      return vendors.count(audience);
     },
 
-    /** Display name of every vendor, by slug. */
-    names(): Promise<Map<string, string>> {
-      return vendors.names();
+    /** Display name of every vendor this audience may see, by slug. */
+    names(audience: Audience): Promise<Map<string, string>> {
+      return vendors.names(audience);
     },
 
-    async info(slug: string): Promise<VendorProfile> {
-      return profile(await require(slug));
+    async info(slug: string, audience: Audience): Promise<VendorProfile> {
+      return profile(await require(slug, audience));
     },
 
     /** Throws 404 naming the unknown slugs, so a typo in a filter is not an empty result. */
-    async requireAll(slugs: string[]): Promise<string[]> {
+    async requireAll(slugs: string[], audience: Audience): Promise<string[]> {
       const unique = [...new Set(slugs)];
-      const found = await vendors.existing(unique);
+      const found = await vendors.existing(unique, audience);
       const missing = unique.filter((s) => !found.has(s));
       if (missing.length) {
         throw new DomainError('not_found', `Unknown vendor${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, {
@@ -77,16 +80,16 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
       return unique;
     },
 
-    async requireDataType(slug: string, dataType: DataType): Promise<VendorRow> {
-      const v = await require(slug);
+    async requireDataType(slug: string, dataType: DataType, audience: Audience): Promise<VendorRow> {
+      const v = await require(slug, audience);
       if (!v.availableDataTypes.includes(dataType)) {
         throw notFound(`Vendor '${slug}' does not publish ${dataType}`);
       }
       return v;
     },
 
-    async capabilities(slug: string): Promise<VendorCapabilities> {
-      const v = await require(slug);
+    async capabilities(slug: string, audience: Audience): Promise<VendorCapabilities> {
+      const v = await require(slug, audience);
       const sources = await sourcesOf(slug);
       return {
         vendor: v.slug,
@@ -103,7 +106,7 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
     },
 
     async compliance(slug: string, viewer: Viewer) {
-      const v = await require(slug);
+      const v = await require(slug, audienceFor(viewer));
       if (!DEFAULT_PLAN_POLICIES[viewer.plan].compliance) {
         throw new DomainError('plan_required', 'Compliance data requires the Standard plan or higher', {
           currentPlan: viewer.plan,

@@ -1,3 +1,4 @@
+import { audienceFor } from './audience.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { Advisory, Maintenance } from '../domain/records.ts';
 import type { VendorStats } from '../domain/stats.ts';
@@ -60,7 +61,8 @@ export function favoritesService(d: {
   return {
     async bundle(q: FavoritesQuery, viewer: Viewer): Promise<{ bundle: FavoritesBundle; dataWindow: DataWindow }> {
       requireUserId(viewer);
-      const vendors = await d.catalog.requireAll(q.vendors);
+      const audience = audienceFor(viewer);
+      const vendors = await d.catalog.requireAll(q.vendors, audience);
       const sections = FAVORITE_SECTIONS.filter((s) => (q.sections?.length ? q.sections : DEFAULT_SECTIONS).includes(s));
       const n = q.perVendorLimit ?? DEFAULT_PER_VENDOR;
       const now = d.clock.now();
@@ -70,14 +72,14 @@ export function favoritesService(d: {
       const none = Promise.resolve(new Map<string, never[]>());
 
       const [names, stats, upcoming, advisories, actInc, actMnt, actAdv, actUpd] = await Promise.all([
-        want('maintenance') || want('advisories') || want('recentActivity') ? d.vendors.names() : Promise.resolve(new Map<string, string>()),
-        want('stats') ? d.stats.statsFor(vendors, dataWindow) : Promise.resolve(new Map<string, VendorStats>()),
-        want('maintenance') ? d.maintenances.firstPerVendor({ vendors, upcomingOnly: true }, n, 'asc') : none,
-        want('advisories') ? d.publications.latestAdvisoriesPerVendor({ vendors, since }, n) : none,
-        want('recentActivity') ? d.incidents.latestPerVendor({ vendors, since }, n) : none,
-        want('recentActivity') ? d.maintenances.firstPerVendor({ vendors, since }, n, 'desc') : none,
-        want('recentActivity') ? d.publications.latestAdvisoriesPerVendor({ vendors, since }, n) : none,
-        want('recentActivity') ? d.publications.latestUpdatesPerVendor({ vendors, since }, n) : none,
+        want('maintenance') || want('advisories') || want('recentActivity') ? d.vendors.names(audience) : Promise.resolve(new Map<string, string>()),
+        want('stats') ? d.stats.statsFor(vendors, dataWindow, audience) : Promise.resolve(new Map<string, VendorStats>()),
+        want('maintenance') ? d.maintenances.firstPerVendor({ audience, vendors, upcomingOnly: true }, n, 'asc') : none,
+        want('advisories') ? d.publications.latestAdvisoriesPerVendor({ audience, vendors, since }, n) : none,
+        want('recentActivity') ? d.incidents.latestPerVendor({ audience, vendors, since }, n) : none,
+        want('recentActivity') ? d.maintenances.firstPerVendor({ audience, vendors, since }, n, 'desc') : none,
+        want('recentActivity') ? d.publications.latestAdvisoriesPerVendor({ audience, vendors, since }, n) : none,
+        want('recentActivity') ? d.publications.latestUpdatesPerVendor({ audience, vendors, since }, n) : none,
       ]);
       const name = (v: string) => nameOf(names, v);
 

@@ -21,6 +21,8 @@ import { connectionsService } from './connections-service.ts';
 import { slackInstallService } from './slack-install-service.ts';
 import type { SlackOAuth } from '../domain/slack-install.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { PageDetector } from '../domain/custom-sources.ts';
+import { customPagesService } from './custom-pages-service.ts';
 import { favoritesService } from './favorites-service.ts';
 import { freshnessService } from './freshness-service.ts';
 import { vendorLookupService } from './vendor-lookup-service.ts';
@@ -67,6 +69,8 @@ export interface ServiceInfra {
   repos?: Repositories;
   /** Alert delivery (channels, worker), built by the app before the services; none here = unavailable. */
   alerts?: AlertDelivery | null;
+  /** Detects the platform of a page a user adds (docs/per-user.md); none: adding pages answers 503. */
+  detectPage?: PageDetector;
 }
 
 /** The ingest use case alone: all the polling worker thread needs (src/ingest/worker.ts). */
@@ -120,6 +124,18 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     bus,
     ingest: createIngestService(store, config, clock, bus),
     watchlist: watchlistService(base),
+    customPages: customPagesService({
+      customPages: repos.customPages,
+      clock,
+      minPlan: config.customSourcesMinPlan,
+      limiter,
+      allowPrivate: config.outboundAllowPrivate,
+      detect:
+        infra.detectPage ??
+        (async () => {
+          throw new DomainError('unavailable', 'Detecting status pages is not available in this process');
+        }),
+    }),
     preferences,
     alerts: alertsService({
       deliveries: repos.deliveries,

@@ -1,3 +1,4 @@
+import { INTERNAL_AUDIENCE } from '../domain/audience.ts';
 import type { NewEvent, StoredEvent } from '../domain/events.ts';
 import type {
   AdvisoryRecord,
@@ -124,7 +125,7 @@ export function ingestService(d: IngestServiceDeps) {
         nextPollAt: meta.nextPollAt.toISOString(),
       });
       if (!held) throw new LeaseLostError(source.id);
-      const vendorName = (await r.vendors.get(source.vendor))?.name ?? source.vendor;
+      const vendorName = (await r.vendors.get(source.vendor, INTERNAL_AUDIENCE))?.name ?? source.vendor;
 
       const incidentOf = (i: IncidentRecord): Incident => incidentView(i, vendorName, meta.polledAt);
       const maintenanceOf = (m: MaintenanceRecord): Maintenance => withVendorName(m, vendorName);
@@ -209,7 +210,7 @@ export function ingestService(d: IngestServiceDeps) {
 
       if (snapshot.status) {
         const status = clean(snapshot.status);
-        const current = (await r.status.statuses([source.vendor])).get(source.vendor);
+        const current = (await r.status.statuses(INTERNAL_AUDIENCE, [source.vendor])).get(source.vendor);
         if (!current || current.indicator !== status.indicator || current.description !== status.description) {
           await r.status.setStatus(source.vendor, { ...status, checkedAt: at });
           written.status = true;

@@ -1,4 +1,5 @@
-import { groupByVendor, IMPACT_RANK, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
+import { PUBLIC_AUDIENCE, type Audience } from '../domain/audience.ts';
+import { groupByVendor, IMPACT_RANK, type Impact, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
 import { isActiveMaintenance, isUpcomingMaintenance } from '../domain/maintenance-window.ts';
 import { observedUptimePercent } from '../domain/stats.ts';
@@ -68,14 +69,14 @@ export function overviewService(d: {
 }) {
   return {
     /** Five queries whatever the number of vendors. */
-    async overview(only?: string[]): Promise<Overview> {
+    async overview(audience: Audience, only?: string[]): Promise<Overview> {
       const vendorFilter = only?.length ? only : undefined;
       const [vendors, statuses, active, maint, health] = await Promise.all([
-        d.vendors.list(),
-        d.status.statuses(vendorFilter),
-        d.incidents.all({ vendors: vendorFilter, activeOnly: true }),
-        d.maintenances.all({ vendors: vendorFilter, upcomingOnly: true }),
-        d.health.byVendor(),
+        d.vendors.list(audience),
+        d.status.statuses(audience, vendorFilter),
+        d.incidents.all({ audience, vendors: vendorFilter, activeOnly: true }),
+        d.maintenances.all({ audience, vendors: vendorFilter, upcomingOnly: true }),
+        d.health.byVendor(audience),
       ]);
       const now = d.clock.now();
       const nowIso = now.toISOString();
@@ -124,7 +125,10 @@ export function overviewService(d: {
 
     /** Every catalog vendor's indicator level and active incidents: the overview's queries, plus one for components. */
     async statusFigures(withComponents: boolean): Promise<StatusFigures> {
-      const [o, components] = await Promise.all([this.overview(), withComponents ? d.status.components() : Promise.resolve([])]);
+      const [o, components] = await Promise.all([
+        this.overview(PUBLIC_AUDIENCE),
+        withComponents ? d.status.components(PUBLIC_AUDIENCE) : Promise.resolve([]),
+      ]);
       return {
         vendors: o.vendors.map((v) => ({ vendor: v.vendor, level: INDICATOR_LEVEL[v.indicator], activeIncidents: v.activeIncidents.length })),
         components: components.map((c) => ({ vendor: c.vendor, component: c.name, level: COMPONENT_LEVEL[c.status] })),
@@ -136,14 +140,14 @@ export function overviewService(d: {
      * history a vendor's own status page shows, so it is not bounded by the plan
      * window (incident details and statistics are).
      */
-    async uptimeBar(slug: string, days = 90): Promise<{ days: UptimeDay[]; uptimePercent: number | null }> {
-      await d.catalog.require(slug);
+    async uptimeBar(slug: string, audience: Audience, days = 90): Promise<{ days: UptimeDay[]; uptimePercent: number | null }> {
+      await d.catalog.require(slug, audience);
       const now = d.clock.now();
       const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
       const since = new Date(todayStart - (days - 1) * 86_400_000);
       const [incidents, observed] = await Promise.all([
-        d.incidents.all({ vendors: [slug], since: since.toISOString() }),
-        d.health.observed([slug]),
+        d.incidents.all({ audience, vendors: [slug], since: since.toISOString() }),
+        d.health.observed([slug], audience),
       ]);
       const span = observed(slug);
       // `since` also keeps incidents that started earlier and are still open; older

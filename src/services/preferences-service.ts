@@ -1,3 +1,4 @@
+import { audienceFor } from './audience.ts';
 import { DomainError } from '../domain/errors.ts';
 import {
   emailAddressStatus,
@@ -176,7 +177,7 @@ export function preferencesService(d: {
       const slugs = vendorSlugsIn(patch);
       if (slugs.length) {
         try {
-          await d.catalog.requireAll(slugs);
+          await d.catalog.requireAll(slugs, audienceFor(viewer));
         } catch (err) {
           if (!(err instanceof DomainError) || err.code !== 'not_found') throw err;
           throw invalidPreferences(unknownVendorProblems(patch, (err.details.vendors as string[]) ?? []));

@@ -1,3 +1,4 @@
+import { audienceOf, PUBLIC_AUDIENCE, type Audience } from '../domain/audience.ts';
 import { Feed } from 'feed';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { Incident, Maintenance } from '../domain/records.ts';
@@ -42,26 +43,26 @@ export function publicFeedService(d: {
   const since = () => resolveWindow(undefined, DEFAULT_PLAN_POLICIES.anonymous.windowDays, d.clock.now()).since ?? undefined;
 
   async function profiles(slugs: string[]) {
-    const all = await d.vendors.list();
+    const all = await d.vendors.list(PUBLIC_AUDIENCE);
     const bySlug = new Map(all.map((v) => [v.slug, v]));
     return slugs.map((s) => bySlug.get(s)!);
   }
 
-  async function maintenanceOf(slugs: string[], names: Map<string, string>): Promise<Maintenance[]> {
+  async function maintenanceOf(slugs: string[], names: Map<string, string>, audience: Audience): Promise<Maintenance[]> {
     if (!slugs.length) return [];
-    const page = await d.maintenances.list({ vendors: slugs, since: since() }, CALENDAR_EVENTS, 0);
+    const page = await d.maintenances.list({ audience, vendors: slugs, since: since() }, CALENDAR_EVENTS, 0);
     return page.items.map((m) => withVendorName(m, nameOf(names, m.vendor)));
   }
 
   return {
     /** Incidents and maintenance of the vendors, newest change first. 404 for an unknown vendor. */
     async vendorFeed(slugs: string[], format: FeedFormat, selfPath: string): Promise<string> {
-      const vendors = await profiles(await d.catalog.requireAll(slugs));
+      const vendors = await profiles(await d.catalog.requireAll(slugs, PUBLIC_AUDIENCE));
       const names = new Map(vendors.map((v) => [v.slug, v.name]));
       const now = d.clock.now();
       const [inc, mnt] = await Promise.all([
-        d.incidents.list({ vendors: slugs, since: since() }, FEED_ITEMS, 0),
-        d.maintenances.list({ vendors: slugs, since: since() }, FEED_ITEMS, 0),
+        d.incidents.list({ audience: PUBLIC_AUDIENCE, vendors: slugs, since: since() }, FEED_ITEMS, 0),
+        d.maintenances.list({ audience: PUBLIC_AUDIENCE, vendors: slugs, since: since() }, FEED_ITEMS, 0),
       ]);
       const entries: Entry[] = [
         ...inc.items.map((i) => ({
@@ -116,9 +117,9 @@ export function publicFeedService(d: {
 
     /** Maintenance windows of the vendors (recent, current and upcoming). 404 for an unknown vendor. */
     async vendorCalendar(slugs: string[]): Promise<string> {
-      const vendors = await profiles(await d.catalog.requireAll(slugs));
+      const vendors = await profiles(await d.catalog.requireAll(slugs, PUBLIC_AUDIENCE));
       const names = new Map(vendors.map((v) => [v.slug, v.name]));
-      const windows = await maintenanceOf(slugs, names);
+      const windows = await maintenanceOf(slugs, names, PUBLIC_AUDIENCE);
       const name = vendors.length === 1 ? `${vendors[0]!.name} maintenance` : `Maintenance: ${vendors.map((v) => v.name).join(', ')}`;
       return maintenanceCalendar({ name, windows, now: d.clock.now() });
     },
@@ -132,8 +133,10 @@ export function publicFeedService(d: {
       if (!userId || !(await d.preferences.feedEnabled(userId))) return null;
       const muted = new Set(await d.preferences.mutedVendors(userId));
       const slugs = (await d.watchlist.list(userId)).filter((v) => !muted.has(v));
-      const names = await d.vendors.names();
-      const windows = await maintenanceOf(slugs, names);
+      // The account's own secret feed: its own pages are in it.
+      const audience = audienceOf(userId);
+      const names = await d.vendors.names(audience);
+      const windows = await maintenanceOf(slugs, names, audience);
       return maintenanceCalendar({ name: 'Maintenance of my vendors', windows, now: d.clock.now() });
     },
   };

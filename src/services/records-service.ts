@@ -15,6 +15,7 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { PublicationsRepository } from '../store/repositories/publications-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
+import { audienceFor } from './audience.ts';
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
 import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts';
@@ -69,8 +70,8 @@ export function recordsService(d: Deps) {
   const windowFor = (viewer: Viewer, timePeriod?: string) => resolveWindow(timePeriod, capOf(viewer), d.clock.now());
 
   /** Adds vendorName (one lookup for the whole page) and derived fields. */
-  async function named<T extends { vendor: string }>(items: T[]): Promise<(T & { vendorName: string })[]> {
-    const names = await d.vendors.names();
+  async function named<T extends { vendor: string }>(items: T[], viewer: Viewer): Promise<(T & { vendorName: string })[]> {
+    const names = await d.vendors.names(audienceFor(viewer));
     return items.map((i) => withVendorName(i, nameOf(names, i.vendor)));
   }
   const now = () => d.clock.now();
@@ -78,41 +79,45 @@ export function recordsService(d: Deps) {
   const maintenanceOf = (names: Map<string, string>, m: MaintenanceRecord): Maintenance => withVendorName(m, nameOf(names, m.vendor));
 
   async function incidents(q: IncidentQuery, viewer: Viewer): Promise<ListResult<Incident>> {
-    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors) : undefined;
+    const audience = audienceFor(viewer);
+    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors, audience) : undefined;
     const dataWindow = windowFor(viewer, q.timePeriod);
     const page = await d.incidents.list(
-      { vendors, status: q.status, activeOnly: q.activeOnly, since: dataWindow.since ?? undefined },
+      { audience, vendors, status: q.status, activeOnly: q.activeOnly, since: dataWindow.since ?? undefined },
       q.limit,
       q.offset,
     );
-    const names = await d.vendors.names();
+    const names = await d.vendors.names(audience);
     return { items: page.items.map((i) => incidentOf(names, i)), total: page.total, dataWindow };
   }
 
   async function maintenance(q: MaintenanceQuery, viewer: Viewer): Promise<ListResult<Maintenance>> {
-    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors) : undefined;
+    const audience = audienceFor(viewer);
+    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors, audience) : undefined;
     const dataWindow = windowFor(viewer, q.timePeriod);
     const page = await d.maintenances.list(
-      { vendors, upcomingOnly: q.scheduledOnly, since: dataWindow.since ?? undefined },
+      { audience, vendors, upcomingOnly: q.scheduledOnly, since: dataWindow.since ?? undefined },
       q.limit,
       q.offset,
     );
-    const names = await d.vendors.names();
+    const names = await d.vendors.names(audience);
     return { items: page.items.map((m) => maintenanceOf(names, m)), total: page.total, dataWindow };
   }
 
   async function advisories(q: PublicationQuery, viewer: Viewer): Promise<ListResult<Advisory>> {
-    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors) : undefined;
+    const audience = audienceFor(viewer);
+    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors, audience) : undefined;
     const dataWindow = windowFor(viewer, q.timePeriod);
-    const page = await d.publications.listAdvisories({ vendors, since: dataWindow.since ?? undefined }, q.limit, q.offset);
-    return { items: await named(page.items), total: page.total, dataWindow };
+    const page = await d.publications.listAdvisories({ audience, vendors, since: dataWindow.since ?? undefined }, q.limit, q.offset);
+    return { items: await named(page.items, viewer), total: page.total, dataWindow };
   }
 
   async function updates(q: PublicationQuery, viewer: Viewer): Promise<ListResult<ReleaseUpdate>> {
-    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors) : undefined;
+    const audience = audienceFor(viewer);
+    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors, audience) : undefined;
     const dataWindow = windowFor(viewer, q.timePeriod);
-    const page = await d.publications.listUpdates({ vendors, since: dataWindow.since ?? undefined }, q.limit, q.offset);
-    return { items: await named(page.items), total: page.total, dataWindow };
+    const page = await d.publications.listUpdates({ audience, vendors, since: dataWindow.since ?? undefined }, q.limit, q.offset);
+    return { items: await named(page.items, viewer), total: page.total, dataWindow };
   }
 
   return {
@@ -128,7 +133,7 @@ export function recordsService(d: Deps) {
       q: { timePeriod?: string; activeOnly?: boolean; limit: number },
       viewer: Viewer,
     ): Promise<ListResult<Incident | Maintenance | Advisory | ReleaseUpdate>> {
-      await d.catalog.requireDataType(vendor, dataType);
+      await d.catalog.requireDataType(vendor, dataType, audienceFor(viewer));
       const base = { vendors: [vendor], timePeriod: q.timePeriod, limit: q.limit, offset: 0 };
       switch (dataType) {
         case 'incidents':
@@ -150,16 +155,17 @@ export function recordsService(d: Deps) {
       q: { vendors?: string[]; timePeriod?: string; limit: number },
       viewer: Viewer,
     ): Promise<ListResult<ActivityItem>> {
-      const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors) : undefined;
+      const audience = audienceFor(viewer);
+    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors, audience) : undefined;
       const dataWindow = resolveWindow(q.timePeriod, capOf(viewer), now(), '7d');
       const since = dataWindow.since ?? undefined;
       const [inc, mnt, adv, upd] = await Promise.all([
-        d.incidents.list({ vendors, since }, q.limit, 0),
-        d.maintenances.list({ vendors, since }, q.limit, 0),
-        d.publications.listAdvisories({ vendors, since }, q.limit, 0),
-        d.publications.listUpdates({ vendors, since }, q.limit, 0),
+        d.incidents.list({ audience, vendors, since }, q.limit, 0),
+        d.maintenances.list({ audience, vendors, since }, q.limit, 0),
+        d.publications.listAdvisories({ audience, vendors, since }, q.limit, 0),
+        d.publications.listUpdates({ audience, vendors, since }, q.limit, 0),
       ]);
-      const names = await d.vendors.names();
+      const names = await d.vendors.names(audience);
       const name = (v: string) => nameOf(names, v);
       const merged: ActivityItem[] = [
         ...inc.items.map((i) => ({ kind: 'incident' as const, at: i.updatedAt, ...incidentOf(names, i) })),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.ts';
+import { customPagesRepository } from '../store/repositories/custom-pages-repository.ts';
 import { boardsRepository } from '../store/repositories/boards-repository.ts';
 import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { oauthRepository } from '../store/repositories/oauth-repository.ts';
@@ -35,6 +36,7 @@ export function repositoriesOn(db: Kysely<Database>) {
     dataMode: dataModeRepository(db),
     watchlist: watchlistRepository(db),
     boards: boardsRepository(db),
+    customPages: customPagesRepository(db),
     users: usersRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),

@@ -1,3 +1,4 @@
+import { audienceFor } from './audience.ts';
 import { DomainError } from '../domain/errors.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { Impact, Incident } from '../domain/records.ts';
@@ -42,7 +43,8 @@ export function searchService(d: { catalog: CatalogService; search: SearchReposi
       if (q.impact && !IMPACTS.includes(q.impact as Impact)) {
         throw new DomainError('invalid_parameter', `Unknown impact '${q.impact.slice(0, 20)}'`, { parameter: 'impact' });
       }
-      if (q.vendor) await d.catalog.require(q.vendor);
+      const audience = audienceFor(viewer);
+      if (q.vendor) await d.catalog.require(q.vendor, audience);
       const component = q.component?.trim().slice(0, SEARCH_MAX_TEXT) || undefined;
       const impact = (q.impact || undefined) as Impact | undefined;
       const windowDays = DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;
@@ -51,8 +53,9 @@ export function searchService(d: { catalog: CatalogService; search: SearchReposi
       // Nothing asked: no search (an empty page, not every incident on record).
       if (!text && !q.vendor && !impact && !component) return { vendors: [], incidents: [], incidentTotal: 0, since, windowDays };
       const [vendors, found, names] = await Promise.all([
-        text && !q.vendor && !impact && !component ? d.search.vendors(text, SEARCH_VENDOR_LIMIT) : Promise.resolve([]),
+        text && !q.vendor && !impact && !component ? d.search.vendors(text, SEARCH_VENDOR_LIMIT, audience) : Promise.resolve([]),
         d.search.incidents({
+          audience,
           text,
           vendors: q.vendor ? [q.vendor] : undefined,
           impact,
@@ -60,7 +63,7 @@ export function searchService(d: { catalog: CatalogService; search: SearchReposi
           since: since ?? undefined,
           limit: SEARCH_INCIDENT_LIMIT,
         }),
-        d.vendors.names(),
+        d.vendors.names(audience),
       ]);
       const incidents = found.items.map((i) => incidentView(i, nameOf(names, i.vendor), now));
       return { vendors, incidents, incidentTotal: found.total, since, windowDays };

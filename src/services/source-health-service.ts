@@ -1,3 +1,4 @@
+import type { Audience } from '../domain/audience.ts';
 import type { SourceHealth } from '../domain/records.ts';
 import { foldHealth, type ObservedSpan, observedSpan, type SourcePollState, staleAfterMs } from '../domain/source-health.ts';
 import type { SourcesRepository } from '../store/repositories/sources-repository.ts';
@@ -32,15 +33,15 @@ export function sourceHealthService(d: { sources: SourcesRepository; clock: Cloc
     },
 
     /** Every vendor's health in one query; a vendor without sources is absent. */
-    async byVendor(): Promise<Map<string, SourceHealth>> {
+    async byVendor(audience: Audience): Promise<Map<string, SourceHealth>> {
       const out = new Map<string, SourceHealth>();
-      for (const [vendor, rows] of byVendor(await d.sources.pollStates())) out.set(vendor, fold(rows));
+      for (const [vendor, rows] of byVendor(await d.sources.pollStates(undefined, { audience }))) out.set(vendor, fold(rows));
       return out;
     },
 
     /** Observed span per vendor (one query); vendors without sources are never observed. */
-    async observed(slugs?: string[]): Promise<(vendor: string) => ObservedSpan> {
-      const rows = slugs?.length === 1 ? await d.sources.pollStates(slugs[0]) : await d.sources.pollStates();
+    async observed(slugs: string[] | undefined, audience: Audience): Promise<(vendor: string) => ObservedSpan> {
+      const rows = slugs?.length === 1 ? await d.sources.pollStates(slugs[0]) : await d.sources.pollStates(undefined, { audience });
       const grouped = byVendor(rows);
       const nowIso = d.clock.now().toISOString();
       return (vendor) => {
@@ -55,7 +56,7 @@ export function sourceHealthService(d: { sources: SourcesRepository; clock: Cloc
      * start, while nothing has ever succeeded).
      */
     async readiness(since: Date): Promise<IngestReadiness> {
-      const rows = await d.sources.pollStates();
+      const rows = await d.sources.pollStates(undefined, { catalogOnly: true });
       const now = d.clock.now();
       let lastSuccessAt: string | null = null;
       let failing = 0;

@@ -1,3 +1,5 @@
+import type { Audience } from '../domain/audience.ts';
+import { audienceFor } from './audience.ts';
 import { isActiveMaintenance } from '../domain/maintenance-window.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import { groupByVendor, type Impact, type IncidentRecord, type MaintenanceRecord } from '../domain/records.ts';
@@ -43,20 +45,20 @@ export function statsService(d: {
    * Stats for many vendors with three queries in all (incidents, maintenance, sources; no per-vendor loop).
    * An unlimited window ("all") starts at the oldest stored incident.
    */
-  async function statsFor(slugs: string[] | undefined, window: DataWindow): Promise<Map<string, VendorStats>> {
+  async function statsFor(slugs: string[] | undefined, window: DataWindow, audience: Audience): Promise<Map<string, VendorStats>> {
     const now = d.clock.now();
     const since = window.since ?? undefined;
     const [incidents, maintenances, observed] = await Promise.all([
-      d.incidents.all({ vendors: slugs, since }),
-      d.maintenances.all({ vendors: slugs, since }),
-      d.health.observed(slugs),
+      d.incidents.all({ audience, vendors: slugs, since }),
+      d.maintenances.all({ audience, vendors: slugs, since }),
+      d.health.observed(slugs, audience),
     ]);
     const start = window.since
       ? new Date(window.since)
       : new Date(Math.min(now.getTime(), ...incidents.map((i) => Date.parse(i.startedAt))));
     const byVendorInc = groupByVendor<IncidentRecord>(incidents);
     const byVendorMnt = groupByVendor<MaintenanceRecord>(maintenances);
-    const all = slugs ?? [...(await d.vendors.names()).keys()];
+    const all = slugs ?? [...(await d.vendors.names(audience)).keys()];
     const out = new Map<string, VendorStats>();
     for (const slug of all) {
       out.set(
@@ -72,26 +74,29 @@ export function statsService(d: {
     statsFor,
 
     async vendorStats(slug: string, timePeriod: string | undefined, viewer: Viewer) {
-      await d.catalog.require(slug);
+      const audience = audienceFor(viewer);
+      await d.catalog.require(slug, audience);
       const dataWindow = windowFor(viewer, timePeriod);
-      const stats = (await statsFor([slug], dataWindow)).get(slug)!;
+      const stats = (await statsFor([slug], dataWindow, audience)).get(slug)!;
       return { stats, dataWindow };
     },
 
     async favorites(slugs: string[], timePeriod: string | undefined, viewer: Viewer) {
-      const vendors = await d.catalog.requireAll(slugs);
+      const audience = audienceFor(viewer);
+      const vendors = await d.catalog.requireAll(slugs, audience);
       const dataWindow = windowFor(viewer, timePeriod);
-      const stats = await statsFor(vendors, dataWindow);
+      const stats = await statsFor(vendors, dataWindow, audience);
       return { items: vendors.map((v) => stats.get(v)!), dataWindow };
     },
 
     async aggregate(timePeriod: string | undefined, viewer: Viewer): Promise<{ stats: AggregateStats; dataWindow: DataWindow }> {
       const dataWindow = windowFor(viewer, timePeriod);
+      const audience = audienceFor(viewer);
       const [perVendor, active, activeMnt, statuses] = await Promise.all([
-        statsFor(undefined, dataWindow),
-        d.incidents.all({ activeOnly: true }),
-        d.maintenances.all({ upcomingOnly: true }),
-        d.status.statuses(),
+        statsFor(undefined, dataWindow, audience),
+        d.incidents.all({ audience, activeOnly: true }),
+        d.maintenances.all({ audience, upcomingOnly: true }),
+        d.status.statuses(audience),
       ]);
       const byImpact: Record<Impact, number> = { none: 0, minor: 0, major: 0, critical: 0 };
       const badges = Object.fromEntries(BADGES.map((b) => [b, 0])) as Record<Badge, number>;

@@ -1,3 +1,4 @@
+import type { Audience } from '../domain/audience.ts';
 import { IMPACT_RANK, type Impact, type Indicator, type Incident, type IncidentRecord, type Maintenance, type VendorStatus } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
 import { isActiveMaintenance } from '../domain/maintenance-window.ts';
@@ -39,17 +40,17 @@ export function statusService(d: {
 }) {
   return {
     /** The stored page-level status of these vendors (all when none are named), by slug. */
-    pageStatuses(slugs?: string[]) {
-      return d.status.statuses(slugs);
+    pageStatuses(audience: Audience, slugs?: string[]) {
+      return d.status.statuses(audience, slugs);
     },
 
-    async vendorStatus(slug: string): Promise<VendorStatus> {
-      const vendor = await d.catalog.require(slug);
+    async vendorStatus(slug: string, audience: Audience): Promise<VendorStatus> {
+      const vendor = await d.catalog.require(slug, audience);
       const [active, maint, stored, components, health] = await Promise.all([
-        d.incidents.all({ vendors: [slug], activeOnly: true }),
-        d.maintenances.all({ vendors: [slug], upcomingOnly: true }),
-        d.status.statuses([slug]),
-        d.status.components([slug]),
+        d.incidents.all({ audience, vendors: [slug], activeOnly: true }),
+        d.maintenances.all({ audience, vendors: [slug], upcomingOnly: true }),
+        d.status.statuses(audience, [slug]),
+        d.status.components(audience, [slug]),
         d.health.forVendor(slug),
       ]);
       const now = d.clock.now();

@@ -1,3 +1,4 @@
+import { audienceFor } from './audience.ts';
 import { INCIDENT_EVENT_TYPES, type StoredEvent } from '../domain/events.ts';
 import type { Incident, IncidentStatus } from '../domain/records.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
@@ -39,10 +40,10 @@ export function streamService(d: { events: EventsRepository; records: RecordsSer
     },
 
     /** The missed incident events after `lastId`, oldest first, a page at a time (vendor filter in SQL, status here). */
-    async *replay(lastId: number, q: Pick<StreamQuery, 'vendors' | 'status'>): AsyncGenerator<{ events: StoredEvent[]; through: number }> {
+    async *replay(lastId: number, q: Pick<StreamQuery, 'vendors' | 'status'>, viewer: Viewer): AsyncGenerator<{ events: StoredEvent[]; through: number }> {
       let from = lastId;
       for (;;) {
-        const page = await d.events.after(from, REPLAY_PAGE, { vendors: q.vendors, types: [...INCIDENT_EVENT_TYPES] });
+        const page = await d.events.after(from, REPLAY_PAGE, { audience: audienceFor(viewer), vendors: q.vendors, types: [...INCIDENT_EVENT_TYPES] });
         if (!page.length) return;
         const through = page[page.length - 1]!.seq;
         yield { events: q.status ? page.filter((e) => (e.payload as Incident).status === q.status) : page, through };

@@ -1,3 +1,4 @@
+import { audienceFor } from './audience.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import { componentUptime, type ComponentUptime, weeklyTrend, type WeekPoint, weekStartOf } from '../domain/trends.ts';
 import type { IncidentTimingsRepository } from '../store/repositories/incident-timings-repository.ts';
@@ -35,7 +36,7 @@ export function trendsService(d: {
      * statistic and stays inside the viewer's plan window.
      */
     async vendorTrends(slug: string, viewer: Viewer): Promise<VendorTrends> {
-      await d.catalog.require(slug);
+      await d.catalog.require(slug, audienceFor(viewer));
       const now = d.clock.now();
       const firstWeek = weekStartOf(now.getTime()) - (TREND_WEEKS - 1) * 7 * 86_400_000;
       const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
@@ -46,7 +47,7 @@ export function trendsService(d: {
       const [rows, components, observed] = await Promise.all([
         d.incidentTimings.since([slug], since, true),
         d.status.componentRecords(slug),
-        d.health.observed([slug]),
+        d.health.observed([slug], audienceFor(viewer)),
       ]);
       const span = observed(slug);
       const names = [...new Set(components.map((c) => c.name))];

@@ -1,4 +1,5 @@
 import { DomainError } from '../domain/errors.ts';
+import type { Audience } from '../domain/audience.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 
 // What a person typed, resolved to a vendor (used by the MCP tools, docs/mcp.md).
@@ -49,20 +50,20 @@ function unknown(inputs: string[], all: VendorRef[]): DomainError {
   return new DomainError('not_found', message, { vendors: inputs });
 }
 
-async function refs(vendors: VendorsRepository): Promise<VendorRef[]> {
-  return [...(await vendors.names())].map(([id, name]) => ({ id, name })).sort((a, b) => a.id.localeCompare(b.id));
+async function refs(vendors: VendorsRepository, audience: Audience): Promise<VendorRef[]> {
+  return [...(await vendors.names(audience))].map(([id, name]) => ({ id, name })).sort((a, b) => a.id.localeCompare(b.id));
 }
 
-async function resolveVendor(vendors: VendorsRepository, input: string): Promise<VendorRef> {
-  const all = await refs(vendors);
+async function resolveVendor(vendors: VendorsRepository, input: string, audience: Audience): Promise<VendorRef> {
+  const all = await refs(vendors, audience);
   const found = match(all, input);
   if (!found) throw unknown([input], all);
   return found;
 }
 
 /** Resolves every entry; one error names all the unknown ones. */
-async function resolveVendors(vendors: VendorsRepository, inputs: string[]): Promise<VendorRef[]> {
-  const all = await refs(vendors);
+async function resolveVendors(vendors: VendorsRepository, inputs: string[], audience: Audience): Promise<VendorRef[]> {
+  const all = await refs(vendors, audience);
   const found: VendorRef[] = [];
   const missing: string[] = [];
   for (const input of inputs) {
@@ -78,8 +79,8 @@ async function resolveVendors(vendors: VendorsRepository, inputs: string[]): Pro
 export function vendorLookupService(vendors: VendorsRepository) {
   return {
     /** One vendor by slug or name; a not_found error with close matches otherwise. */
-    resolve: (input: string) => resolveVendor(vendors, input),
+    resolve: (input: string, audience: Audience) => resolveVendor(vendors, input, audience),
     /** Every entry resolved; one error names all the unknown ones. */
-    resolveAll: (inputs: string[]) => resolveVendors(vendors, inputs),
+    resolveAll: (inputs: string[], audience: Audience) => resolveVendors(vendors, inputs, audience),
   };
 }

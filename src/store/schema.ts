@@ -14,6 +14,10 @@ export interface VendorsTable {
   compliance: string;
   position: number;
   updated_at: string;
+  /** The account a user-added page belongs to; null for the public catalog (docs/per-user.md). */
+  owner_id: string | null;
+  /** When a user added the page; null for catalog vendors. */
+  added_at: string | null;
 }
 
 export interface SourcesTable {
@@ -36,6 +40,8 @@ export interface SourcesTable {
   first_success_at: string | null;
   /** First failure of the current run of failures; null while the source succeeds. */
   failing_since: string | null;
+  /** 1 for a URL a user gave: every request goes through the outbound guard. */
+  guarded: number;
 }
 
 export interface VendorStatusTable {

@@ -1,3 +1,4 @@
+import { audienceFor } from '../services/audience.ts';
 import { DEFAULT_PLAN_POLICIES, type Plan, USER_PLANS } from '../domain/plans.ts';
 import type { Viewer } from '../services/context.ts';
 import type { UseCases } from '../services/index.ts';
@@ -20,13 +21,14 @@ function planForWindow(days: number): Plan | null {
 const humanizePlan = (p: Plan | null) => (p ? p.charAt(0).toUpperCase() + p.slice(1) : 'A higher');
 
 export async function vendorPageData(s: UseCases, slug: string, viewer: Viewer, page: number): Promise<VendorPageData> {
-  const profile = await s.catalog.info(slug); // 404 for an unknown slug
+  const audience = audienceFor(viewer);
+  const profile = await s.catalog.info(slug, audience); // 404 for an unknown slug (or another account's page)
   const cap = DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;
   const types = profile.availableDataTypes;
   const policy = DEFAULT_PLAN_POLICIES[viewer.plan];
   const [status, uptime, trends, stats, past, maintenance, advisories, updates, capabilities, watchlist] = await Promise.all([
-    s.status.vendorStatus(slug),
-    s.overview.uptimeBar(slug, 90),
+    s.status.vendorStatus(slug, audience),
+    s.overview.uptimeBar(slug, audience, 90),
     s.trends.vendorTrends(slug, viewer),
     Promise.all(
       STATS_PERIODS.map(async (period): Promise<StatsColumn> => {
@@ -41,7 +43,7 @@ export async function vendorPageData(s: UseCases, slug: string, viewer: Viewer, 
     types.includes('maintenance') ? s.records.maintenance({ vendors: [slug], limit: 20, offset: 0 }, viewer) : null,
     types.includes('advisories') ? s.records.advisories({ vendors: [slug], limit: 10, offset: 0 }, viewer) : null,
     types.includes('updates') ? s.records.updates({ vendors: [slug], limit: 10, offset: 0 }, viewer) : null,
-    s.catalog.capabilities(slug),
+    s.catalog.capabilities(slug, audience),
     viewer.userId ? s.watchlist.get(viewer) : null,
   ]);
   let compliance: VendorPageData['compliance'] = { state: 'none' };

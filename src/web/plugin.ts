@@ -1,3 +1,5 @@
+import { statusPagesList, statusPagesSection } from './pages/account-status-pages.ts';
+import { audienceFor } from '../services/audience.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
 import { ACCOUNT_PREFIX, API_PREFIX, SLUG_PATTERN } from '../http/index.ts';
@@ -115,14 +117,14 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   app.get('/', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    const [overview, watchlist] = await Promise.all([services.overview.overview(), watchlistOf(request)]);
+    const [overview, watchlist] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request)]);
     return send(reply, ctx, overviewPage(overview, ctx, filter, watchlist, hasStream()));
   });
 
   app.get('/partials/overview', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    const [overview, watchlist] = await Promise.all([services.overview.overview(), watchlistOf(request)]);
+    const [overview, watchlist] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request)]);
     return sendPartial(reply, overviewMain(overview, ctx, filter, watchlist));
   });
 
@@ -158,7 +160,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const ctx = context(request, reply);
     const q = parseSearchQuery(request.query as Record<string, unknown>);
     if (q.vendor && !SLUG.test(q.vendor)) return send(reply, ctx, errorPage(400, 'Bad request', 'That is not a vendor name.'));
-    const [result, vendors] = await Promise.all([services.search.search(q, request.viewer), services.catalog.list()]);
+    const [result, vendors] = await Promise.all([services.search.search(q, request.viewer), services.catalog.list(audienceFor(request.viewer))]);
     const options = vendors.map((v) => ({ slug: v.id, name: v.name })).sort((a, b) => a.name.localeCompare(b.name));
     return send(reply, ctx, searchPage(q, result, ctx, services.search.impacts, options));
   });
@@ -176,7 +178,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     }
     const [{ items, dataWindow }, names] = await Promise.all([
       services.stats.favorites(slugs, undefined, request.viewer),
-      services.catalog.list(),
+      services.catalog.list(audienceFor(request.viewer)),
     ]);
     const nameOf = new Map(names.map((v) => [v.id, v.name]));
     const vendors = items.map((s) => ({ slug: s.vendor, name: nameOf.get(s.vendor) ?? s.vendor, stats: s }));
@@ -217,19 +219,21 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     if (!userId) return reply;
     const ctx = context(request, reply);
     const viewer = request.viewer;
-    const [summary, keys, watchlist, vendors, prefs, boards] = await Promise.all([
+    const [summary, keys, watchlist, vendors, prefs, boards, statusPages] = await Promise.all([
       services.accounts.summary(userId),
       services.keys.list(userId),
       services.watchlist.get(viewer),
-      services.catalog.list(),
+      services.catalog.list(audienceFor(request.viewer)),
       services.preferences.get(viewer),
       services.boards.list(viewer),
+      services.customPages.list(viewer),
     ]);
     const welcome = (request.query as { welcome?: unknown }).welcome === '1';
     const extraSections = [
       inboxSection(),
       watchlistSection(watchlist, vendors),
       boardsSection(boards),
+      statusPagesSection(statusPages),
       notificationsSection(prefs.preferences, summary.account.email, { slackInstall: app.services.slackInstall.available() }),
       feedSection(prefs.preferences, app.config.publicUrl ?? `${request.protocol}://${request.host}`),
       connectionsSection(),
@@ -245,6 +249,12 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const v = request.viewer;
     if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
     return sendPartial(reply, boardsList(await services.boards.list(v)));
+  });
+
+  app.get('/partials/account/status-pages', PAGE, async (request, reply) => {
+    const v = request.viewer;
+    if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
+    return sendPartial(reply, statusPagesList(await services.customPages.list(v)));
   });
 
   app.get('/partials/account/keys', PAGE, async (request, reply) => {

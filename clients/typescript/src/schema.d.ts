@@ -93,6 +93,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/account/status-pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status pages the caller added by URL */
+        get: operations["listCustomStatusPages"];
+        put?: never;
+        /**
+         * Add a status page by URL
+         * @description Probes the address for statuspage-v2, incidentio, instatus, betterstack, statusio, cachet, feed (the URL itself, then each platform's documented endpoints under it) and adds the first that parses as a private vendor polled like a catalog one. Every vendor route (`/vendor-status/{slug}`, `/incidents?vendor=`, the stream, alerts, MCP) answers for it to this account only; anyone else gets 404. https only, and no private or loopback address unless the operator allow-lists it (OUTBOUND_ALLOW_PRIVATE); redirects are checked too. Plans: the lowest allowed plan is CUSTOM_SOURCES_MIN_PLAN (default standard); caps per plan: free 3, standard 10, pro 50, enterprise 200, vip 200. 422 when no platform is detected, naming every endpoint tried; 409 when the page is already in the list; 403 below the plan or at the cap; 429 beyond 30 detections per account and hour.
+         */
+        post: operations["addCustomStatusPage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/status-pages/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a status page the caller added
+         * @description Stops polling it and deletes its history. 404 for a slug that is not one of the caller’s pages.
+         */
+        delete: operations["removeCustomStatusPage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/auth/login": {
         parameters: {
             query?: never;
@@ -1123,6 +1164,31 @@ export interface components {
             vendorName: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description A status page the account added */
+        CustomStatusPage: {
+            /** Format: date-time */
+            addedAt: string;
+            dataTypes: ("incidents" | "maintenance")[];
+            /** @description Last poll error, if any */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description Last successful poll; null until the first one
+             */
+            lastSuccessAt: string | null;
+            name: string;
+            /** @description The URL as added */
+            pageUrl: string;
+            /** @description Private vendor slug (`u-<account>-<name>`): use it with every vendor route, only with this account */
+            slug: string;
+            /** @description What is polled: the detected platform and endpoint(s) */
+            sources: {
+                /** @description Poll interval; null: the scheduler default */
+                intervalSeconds: number | null;
+                type: "statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "checkly" | "gcp-json" | "aws-currentevents" | "aws-rss" | "azure-rss" | "statuspage-rss" | "statuspage-atom" | "statusio" | "slack-status" | "heroku-status" | "salesforce-trust" | "sorry" | "cachet" | "advisory-feed" | "release-feed";
+                url: string;
+            }[];
         };
         /** @description Discord execute-webhook body (`webhook.format: discord`) */
         DiscordMessage: {
@@ -2233,6 +2299,382 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Direct API call blocked, or plan too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown vendor, data type or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listCustomStatusPages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's status pages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** @description The plan's cap (0: the plan may not add pages) */
+                        limit: number;
+                        pages: components["schemas"]["CustomStatusPage"][];
+                        remaining: number;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Direct API call blocked, or plan too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown vendor, data type or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    addCustomStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Display name (default: from the host) */
+                    name?: string;
+                    /**
+                     * @description The status page (or its API endpoint or history feed)
+                     * @example https://status.example.com
+                     */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The page was detected and added; it is polled from now on */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** @description The plan's cap (0: the plan may not add pages) */
+                        limit: number;
+                        page: components["schemas"]["CustomStatusPage"];
+                        pages: components["schemas"]["CustomStatusPage"][];
+                        remaining: number;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Direct API call blocked, or plan too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown vendor, data type or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The page is already in the list */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No supported platform was detected at the address */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        error: "unprocessable";
+                        /** @description Names the platforms looked for */
+                        message: string;
+                        /** @description Every platform looked for */
+                        platforms: ("statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "statusio" | "cachet" | "feed")[];
+                        requestId?: string;
+                        /** @description Always false */
+                        success: boolean;
+                        /** @description Each endpoint probed, in order, and what it gave */
+                        tried: {
+                            result: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeCustomStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Vendor slug, the `id` of `/vendor-list`
+                 * @example github
+                 */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's status pages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** @description The plan's cap (0: the plan may not add pages) */
+                        limit: number;
+                        pages: components["schemas"]["CustomStatusPage"][];
+                        remaining: number;
                         success: boolean;
                     };
                 };

@@ -1,3 +1,4 @@
+import { INTERNAL_AUDIENCE } from '../../domain/audience.ts';
 import { createIngestRuntime, prepareCatalog } from '../../ingest/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { memoryEventBus } from '../../infra/event-bus.ts';
@@ -21,7 +22,7 @@ export const command: Command = {
       const services = createServices(store, config, systemClock, { bus });
       const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: services.ingest, bus, simulator });
       try {
-        if (opts.vendor && !(await services.catalog.names()).has(opts.vendor)) {
+        if (opts.vendor && !(await services.catalog.names(INTERNAL_AUDIENCE)).has(opts.vendor)) {
           throw new UsageError(`Unknown vendor '${opts.vendor}'`);
         }
         const reporter = createReporter();

@@ -1,14 +1,67 @@
+import fs from 'node:fs';
+import { DomainError } from '../../domain/errors.ts';
+import { DEFAULT_CATALOG_PATH, readCatalog } from '../../services/catalog-loader.ts';
+import { systemClock } from '../../domain/clock.ts';
+import { promotePage } from '../../services/custom-pages-promote.ts';
 import { repositoriesOn } from '../../services/repositories.ts';
-import { type Command, cliConfig, parseOptions, withStore } from '../command.ts';
+import { type Command, cliConfig, parseOptions, UsageError, withStore } from '../command.ts';
 import { printTable } from '../table.ts';
 
 const state = (s: { lastSuccessAt: string | null; lastErrorAt: string | null; consecutiveFailures: number }) =>
   s.consecutiveFailures > 0 ? 'failing' : s.lastSuccessAt ? 'ok' : s.lastErrorAt ? 'failing' : 'never polled';
 
+const PROMOTE_USAGE =
+  'sources promote SLUG --category CATEGORY [--slug PUBLIC_SLUG] [--name NAME] [--description TEXT] [--website URL] [--catalog FILE]';
+
+/**
+ * `sources promote`: a user-added page becomes a public catalog vendor (docs/catalog.md
+ * "Promoted pages"): in the store at once, and appended to the catalog file so the next
+ * start keeps it.
+ */
+async function promote(argv: string[]): Promise<number> {
+  const [slug, ...rest] = argv;
+  if (!slug || slug.startsWith('-')) throw new UsageError(`Name the page to promote.\nUsage: npm run cli -- ${PROMOTE_USAGE}`);
+  const opts = parseOptions(
+    rest,
+    {
+      category: { type: 'string' },
+      slug: { type: 'string' },
+      name: { type: 'string' },
+      description: { type: 'string' },
+      website: { type: 'string' },
+      catalog: { type: 'string' },
+    },
+    PROMOTE_USAGE,
+  );
+  if (!opts.category) throw new UsageError(`--category is required.\nUsage: npm run cli -- ${PROMOTE_USAGE}`);
+  const config = cliConfig();
+  const file = opts.catalog ?? config.catalogFile ?? DEFAULT_CATALOG_PATH;
+  const catalog = readCatalog(file);
+  try {
+    const entry = await withStore(config, async (store) => {
+      await store.migrate();
+      return promotePage(
+        { customPages: repositoriesOn(store.db).customPages, clock: systemClock },
+        { slug, publicSlug: opts.slug, name: opts.name, category: opts.category!, description: opts.description, website: opts.website, catalog },
+      );
+    });
+    fs.writeFileSync(file, `${JSON.stringify([...catalog, entry], null, 2)}\n`);
+    console.log(`Promoted '${slug}' to '${entry.slug}' (${entry.sources.map((s) => s.type).join(', ')}); added to ${file}.`);
+    return 0;
+  } catch (err) {
+    if (err instanceof DomainError) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+}
+
 export const command: Command = {
-  usage: 'sources [--vendor SLUG] [--json]',
-  summary: 'List every polled source with its health (last success, last error, failures, next poll)',
+  usage: 'sources [--vendor SLUG] [--json] | sources promote SLUG --category C',
+  summary: 'List every polled source with its health; `promote` makes a user-added page a public catalog vendor',
   async run(argv) {
+    if (argv[0] === 'promote') return promote(argv.slice(1));
     const opts = parseOptions(argv, { vendor: { type: 'string' }, json: { type: 'boolean' } }, this.usage);
     const config = cliConfig();
     const rows = await withStore(config, async (store) => {

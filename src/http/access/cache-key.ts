@@ -6,8 +6,9 @@ import { parseTimePeriod } from '../../domain/time-window.ts';
 // A cached public response is identified by the route pattern, its path
 // parameters, the validated query (defaults applied, `skipCache` dropped, vendor
 // lists in a canonical order) and the history window the caller's plan applies.
-// Nothing about the caller beyond that window enters the key: per-user routes are
-// never cached.
+// A signed-in caller's answers may hold status pages only that account sees
+// (docs/per-user.md "Custom status pages"), so its user id is part of the key: such
+// answers are never served to anyone else. Per-user routes are never cached.
 
 function canonicalList(v: string): string {
   return [...new Set(v.split(','))].sort().join(',');
@@ -25,6 +26,7 @@ export function cacheKey(request: FastifyRequest, windowed: boolean): string {
   for (const k of Object.keys(q).sort()) if (q[k] !== undefined) key += `${k}=${String(q[k])}&`;
   const params = request.params as Record<string, string> | undefined;
   if (params) for (const k of Object.keys(params).sort()) key += `:${k}=${params[k]}`;
+  if (request.viewer.userId) key += `|u=${request.viewer.userId}`;
   if (windowed) {
     const cap = DEFAULT_PLAN_POLICIES[request.viewer.plan].windowDays;
     const requested = q.timePeriod;

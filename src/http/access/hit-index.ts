@@ -23,15 +23,16 @@ export interface IndexedRoute {
 export class HitIndex {
   private readonly lru = new LRUCache<string, IndexedRoute>({ max: 20_000 });
 
-  private static id(url: string, plan: Plan) {
-    return `${url}|${DEFAULT_PLAN_POLICIES[plan].windowDays}`;
+  /** `account`: the signed-in caller's user id, whose answers are its own (cache-key.ts). */
+  private static id(url: string, plan: Plan, account: string | null) {
+    return `${url}|${DEFAULT_PLAN_POLICIES[plan].windowDays}|${account ?? ''}`;
   }
 
-  learn(url: string, plan: Plan, route: IndexedRoute) {
-    if (url.length <= MAX_INDEXED_URL) this.lru.set(HitIndex.id(url, plan), route);
+  learn(url: string, plan: Plan, account: string | null, route: IndexedRoute) {
+    if (url.length <= MAX_INDEXED_URL) this.lru.set(HitIndex.id(url, plan, account), route);
   }
 
-  find(url: string, plan: Plan): IndexedRoute | undefined {
-    return url.length <= MAX_INDEXED_URL ? this.lru.get(HitIndex.id(url, plan)) : undefined;
+  find(url: string, plan: Plan, account: string | null): IndexedRoute | undefined {
+    return url.length <= MAX_INDEXED_URL ? this.lru.get(HitIndex.id(url, plan, account)) : undefined;
   }
 }

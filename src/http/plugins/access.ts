@@ -130,7 +130,7 @@ export const accessPlugin = fp(
     // alone (anonymous): a learnt URL is answered right after authentication.
     function fastPath(metered: boolean) {
       return async function cacheFastPath(request: FastifyRequest, reply: FastifyReply) {
-        const route = index.find(request.url, request.viewer.plan);
+        const route = index.find(request.url, request.viewer.plan, request.viewer.userId);
         const entry = route ? await store.get(route.key) : undefined;
         if (!entry) return;
         if (etagMatches(request.headers['if-none-match'], entry.etag)) {
@@ -167,7 +167,7 @@ export const accessPlugin = fp(
         const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
         const key = skip ? null : cacheKey(request, windowed);
         const route = request.routeOptions.url!;
-        if (key) index.learn(request.url, request.viewer.plan, { key, metered, route, anonymousOnly });
+        if (key) index.learn(request.url, request.viewer.plan, request.viewer.userId, { key, metered, route, anonymousOnly });
         let entry = key ? await store.get(key) : undefined;
         if (entry && etagMatches(request.headers['if-none-match'], entry.etag)) {
           // Not counted: the client already has these bytes.

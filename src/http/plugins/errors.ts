@@ -20,6 +20,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   limit_exceeded: 403,
   rate_limit_exceeded: 429,
   conflict: 409,
+  unprocessable: 422,
   unavailable: 503,
   internal_error: 500,
 };

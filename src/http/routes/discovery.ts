@@ -1,6 +1,7 @@
+import { audienceFor } from '../../services/audience.ts';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { VendorSummarySchema } from '../schemas/records.ts';
 
@@ -18,8 +19,8 @@ export async function discoveryRoutes(fastify: FastifyInstance) {
     tags: ['discovery'],
     response: { 200: VendorListResponse, ...errorResponses },
   });
-  const list = async () => {
-    const vendors = await app.services.catalog.list();
+  const list = async (req: FastifyRequest) => {
+    const vendors = await app.services.catalog.list(audienceFor(req.viewer));
     return { success: true, vendors, total: vendors.length };
   };
   app.get('/vendor-list', { schema: listSchema('listVendors', 'List tracked vendors and their data types') }, list);
@@ -35,6 +36,6 @@ export async function discoveryRoutes(fastify: FastifyInstance) {
         response: { 200: Envelope(Type.Object({ count: Type.Integer() }), 'One item with the vendor count'), ...errorResponses },
       },
     },
-    async () => app.envelope([{ count: await app.services.catalog.count() }]),
+    async (req) => app.envelope([{ count: await app.services.catalog.count(audienceFor(req.viewer)) }]),
   );
 }

@@ -1,3 +1,4 @@
+import { audienceFor } from '../../services/audience.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { planPolicy } from '../../domain/plans.ts';
@@ -71,7 +72,7 @@ export async function streamRoutes(app: FastifyInstance) {
     async (request, reply) => {
       const q = request.query;
       const requested = vendorFilter(q);
-      const vendors = requested ? await services.catalog.requireAll(requested) : undefined;
+      const vendors = requested ? await services.catalog.requireAll(requested, audienceFor(request.viewer)) : undefined;
       const lastId = resumePoint(q.lastEventId, request.headers['last-event-id']);
 
       // Concurrent streams per account (all its keys and sessions), anonymous per address.

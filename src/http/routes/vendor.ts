@@ -1,3 +1,4 @@
+import { audienceFor } from '../../services/audience.ts';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { DATA_TYPES, type DataType } from '../../domain/records.ts';
@@ -30,7 +31,7 @@ export async function vendorRoutes(app: FastifyInstance) {
         response: { 200: Envelope(Type.Ref(VendorSummarySchema), 'One item: the vendor profile'), ...errorResponses },
       },
     },
-    async (req) => app.envelope([await s.catalog.info(req.params.vendor)]),
+    async (req) => app.envelope([await s.catalog.info(req.params.vendor, audienceFor(req.viewer))]),
   );
 
   app.get<{ Params: { vendor: string }; Querystring: { skipCache?: boolean } }>(
@@ -48,7 +49,7 @@ export async function vendorRoutes(app: FastifyInstance) {
       },
       config: { cacheTtlSeconds: 30 },
     },
-    async (req) => app.envelope([await s.status.vendorStatus(req.params.vendor)]),
+    async (req) => app.envelope([await s.status.vendorStatus(req.params.vendor, audienceFor(req.viewer))]),
   );
 
   app.get<{ Params: { vendor: string } }>(
@@ -62,7 +63,7 @@ export async function vendorRoutes(app: FastifyInstance) {
         response: { 200: Envelope(CapabilitiesSchema, 'One item: the capabilities'), ...errorResponses },
       },
     },
-    async (req) => app.envelope([await s.catalog.capabilities(req.params.vendor)]),
+    async (req) => app.envelope([await s.catalog.capabilities(req.params.vendor, audienceFor(req.viewer))]),
   );
 
   app.get<{ Params: { vendor: string }; Querystring: { timePeriod?: string } }>(

@@ -1,4 +1,5 @@
 import { nameOf } from '../../domain/record-views.ts';
+import { audienceFor } from '../../services/audience.ts';
 import { describeIndicator } from '../../domain/indicators.ts';
 import { z } from 'zod';
 import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
@@ -32,12 +33,12 @@ export const getActiveIncidents = defineTool({
   },
   requiresAuth: false,
   async run({ vendors, impact }, { services, caller }) {
-    const selected = vendors?.length ? await services.vendorLookup.resolveAll(vendors) : undefined;
+    const selected = vendors?.length ? await services.vendorLookup.resolveAll(vendors, audienceFor(caller.viewer)) : undefined;
     const slugs = selected?.map((v) => v.id);
     const [result, statuses, names, { lastUpdated, source }] = await Promise.all([
       services.records.incidents({ vendors: slugs, activeOnly: true, limit: ACTIVE_LIMIT, offset: 0 }, caller.viewer),
-      services.status.pageStatuses(slugs),
-      services.catalog.names(),
+      services.status.pageStatuses(audienceFor(caller.viewer), slugs),
+      services.catalog.names(audienceFor(caller.viewer)),
       services.freshness.current(),
     ]);
     const min = impact ? IMPACT_RANK[impact] : 0;
@@ -102,7 +103,7 @@ export const getIncidentHistory = defineTool({
   },
   requiresAuth: true,
   async run({ vendor, timePeriod, status, limit }, { services, caller }) {
-    const v = vendor ? await services.vendorLookup.resolve(vendor) : null;
+    const v = vendor ? await services.vendorLookup.resolve(vendor, audienceFor(caller.viewer)) : null;
     const plan = caller.viewer.plan;
     const planWindowDays = DEFAULT_PLAN_POLICIES[plan].windowDays;
     const [result, { lastUpdated, source }] = await Promise.all([

@@ -1,3 +1,4 @@
+import { audienceFor } from '../../services/audience.ts';
 import { z } from 'zod';
 import { defineTool } from '../context.ts';
 import { freshness, maintenanceLine, plural, when } from './format.ts';
@@ -26,7 +27,7 @@ export const getMaintenance = defineTool({
   },
   requiresAuth: true,
   async run({ vendor, upcoming, limit }, { services, caller }) {
-    const v = vendor ? await services.vendorLookup.resolve(vendor) : null;
+    const v = vendor ? await services.vendorLookup.resolve(vendor, audienceFor(caller.viewer)) : null;
     const [result, { lastUpdated, source }] = await Promise.all([
       services.records.maintenance({ vendors: v ? [v.id] : undefined, scheduledOnly: upcoming, limit, offset: 0 }, caller.viewer),
       services.freshness.current(),

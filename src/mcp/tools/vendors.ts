@@ -1,3 +1,4 @@
+import { audienceFor } from '../../services/audience.ts';
 import { z } from 'zod';
 import { DATA_TYPES } from '../../domain/records.ts';
 import { defineTool } from '../context.ts';
@@ -30,8 +31,8 @@ export const listVendors = defineTool({
     categories: z.array(z.string()).describe('Every category in the catalog'),
   },
   requiresAuth: false,
-  async run({ category, search }, { services }) {
-    const all = await services.catalog.list();
+  async run({ category, search }, { services, caller }) {
+    const all = await services.catalog.list(audienceFor(caller.viewer));
     const categories = [...new Set(all.map((v) => v.category))].sort();
     let list = all;
     if (category) list = list.filter((v) => v.category.toLowerCase() === category.toLowerCase());
@@ -76,9 +77,10 @@ export const getVendorStatus = defineTool({
     ...DataFreshness,
   },
   requiresAuth: false,
-  async run({ vendor }, { services }) {
-    const v = await services.vendorLookup.resolve(vendor);
-    const [s, profile] = await Promise.all([services.status.vendorStatus(v.id), services.catalog.info(v.id)]);
+  async run({ vendor }, { services, caller }) {
+    const audience = audienceFor(caller.viewer);
+    const v = await services.vendorLookup.resolve(vendor, audience);
+    const [s, profile] = await Promise.all([services.status.vendorStatus(v.id, audience), services.catalog.info(v.id, audience)]);
     const { lastUpdated, source } = await services.freshness.current();
     const now = services.clock.now();
     const lines = [`${oneLine(s.vendorName)}: ${oneLine(s.description)} (${s.indicator}), checked ${when(s.checkedAt)}.`];

@@ -1,3 +1,5 @@
+import type { Audience } from '../../domain/audience.ts';
+import { visibleTo } from './visibility.ts';
 import type { Kysely } from 'kysely';
 import { type EntityKind, type EventType, isEventType, type NewEvent, type StoredEvent } from '../../domain/events.ts';
 import type { Database, EventsTable } from '../schema.ts';
@@ -11,6 +13,8 @@ import { fromJson, toJson } from './json.ts';
 const INSERT_CHUNK = 500;
 
 export interface EventFilter {
+  /** Who reads (docs/per-user.md "Custom status pages"); everything when omitted (workers). */
+  audience?: Audience;
   vendors?: string[];
   types?: EventType[];
   entityKind?: EntityKind;
@@ -79,7 +83,7 @@ export function eventsRepository(db: Kysely<Database>) {
 
     /** Events with a sequence number above `seq`, oldest first. */
     async after(seq: number, limit: number, filter: EventFilter = {}): Promise<StoredEvent[]> {
-      let q = db.selectFrom('events').selectAll().where('seq', '>', seq);
+      let q = visibleTo(db, db.selectFrom('events').selectAll().where('seq', '>', seq), filter.audience ?? 'internal');
       if (filter.vendors?.length) q = q.where('vendor', 'in', filter.vendors);
       if (filter.types?.length) q = q.where('type', 'in', filter.types);
       if (filter.entityKind) q = q.where('entity_kind', '=', filter.entityKind);

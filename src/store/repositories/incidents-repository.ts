@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { IncidentRecord, IncidentStatus, Impact, RecordUpdate } from '../../domain/records.ts';
+import type { Audience } from '../../domain/audience.ts';
+import { visibleTo } from './visibility.ts';
 import { openNotIn } from './open-not-in.ts';
 import type { Database, IncidentsTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
@@ -7,6 +9,8 @@ import { type Page, paginate } from './paging.ts';
 import { firstPerVendor } from './per-vendor.ts';
 
 export interface IncidentFilter {
+  /** Who reads (docs/per-user.md "Custom status pages"). */
+  audience: Audience;
   vendors?: string[];
   status?: IncidentStatus;
   activeOnly?: boolean;
@@ -49,7 +53,7 @@ const incidentRow = (i: IncidentRecord, fingerprint: string): IncidentsTable => 
 
 export function incidentsRepository(db: Kysely<Database>) {
   const filtered = (f: IncidentFilter) => {
-    let q = db.selectFrom('incidents');
+    let q = visibleTo(db, db.selectFrom('incidents'), f.audience);
     if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
     if (f.status) q = q.where('status', '=', f.status);
     if (f.activeOnly) q = q.where('status', '!=', 'resolved');

@@ -1,3 +1,5 @@
+import type { Audience } from '../../domain/audience.ts';
+import { visibleTo } from './visibility.ts';
 import type { Kysely } from 'kysely';
 import type { Impact, MaintenanceRecord, MaintenanceStatus, RecordUpdate } from '../../domain/records.ts';
 import type { Database, MaintenancesTable } from '../schema.ts';
@@ -7,6 +9,8 @@ import { openNotIn } from './open-not-in.ts';
 import { firstPerVendor } from './per-vendor.ts';
 
 export interface MaintenanceFilter {
+  /** Who reads (docs/per-user.md "Custom status pages"). */
+  audience: Audience;
   vendors?: string[];
   /** Only windows that are not completed. */
   upcomingOnly?: boolean;
@@ -51,7 +55,7 @@ const maintenanceRow = (m: MaintenanceRecord, fingerprint: string): Maintenances
 
 export function maintenancesRepository(db: Kysely<Database>) {
   const filtered = (f: MaintenanceFilter) => {
-    let q = db.selectFrom('maintenances');
+    let q = visibleTo(db, db.selectFrom('maintenances'), f.audience);
     if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
     if (f.upcomingOnly) q = q.where('status', '!=', 'completed');
     if (f.since) {

@@ -1,3 +1,5 @@
+import type { Audience } from '../../domain/audience.ts';
+import { visibleTo } from './visibility.ts';
 import type { Kysely } from 'kysely';
 import type { AdvisoryRecord, Severity, UpdateRecord } from '../../domain/records.ts';
 import type { AdvisoriesTable, Database, ReleaseUpdatesTable } from '../schema.ts';
@@ -9,6 +11,8 @@ import { firstPerVendor } from './per-vendor.ts';
 // newest first within a window.
 
 export interface PublicationFilter {
+  /** Who reads (docs/per-user.md "Custom status pages"). */
+  audience: Audience;
   vendors?: string[];
   since?: string;
 }
@@ -39,13 +43,13 @@ const toReleaseUpdate = (r: ReleaseUpdatesTable): UpdateRecord => ({
 
 export function publicationsRepository(db: Kysely<Database>) {
   const advisories = (f: PublicationFilter) => {
-    let q = db.selectFrom('advisories');
+    let q = visibleTo(db, db.selectFrom('advisories'), f.audience);
     if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
     if (f.since) q = q.where('published_at', '>=', f.since);
     return q;
   };
   const updates = (f: PublicationFilter) => {
-    let q = db.selectFrom('release_updates');
+    let q = visibleTo(db, db.selectFrom('release_updates'), f.audience);
     if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
     if (f.since) q = q.where('published_at', '>=', f.since);
     return q;

@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Impact } from '../../domain/records.ts';
 import type { Database } from '../schema.ts';
+import type { Audience } from '../../domain/audience.ts';
+import { ownVendorsOnly, visibleTo } from './visibility.ts';
 import { toIncident } from './incidents-repository.ts';
 import type { IncidentRecord } from '../../domain/records.ts';
 
@@ -15,6 +17,8 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export interface IncidentSearch {
   /** Free text matched against the title and the component names; empty: no text condition. */
   text: string;
+  /** Who reads (docs/per-user.md "Custom status pages"). */
+  audience: Audience;
   vendors?: string[];
   impact?: Impact;
   /** Exact component name (as the incident lists it). */
@@ -27,11 +31,9 @@ export interface IncidentSearch {
 export function searchRepository(db: Kysely<Database>) {
   const contains = (text: string) => `%${escapeLike(text.toLowerCase())}%`;
   return {
-    async vendors(text: string, limit: number): Promise<{ slug: string; name: string; category: string }[]> {
+    async vendors(text: string, limit: number, audience: Audience): Promise<{ slug: string; name: string; category: string }[]> {
       const needle = contains(text);
-      return db
-        .selectFrom('vendors')
-        .select(['slug', 'name', 'category'])
+      return ownVendorsOnly(db.selectFrom('vendors').select(['slug', 'name', 'category']), audience)
         .where((eb) => eb.or([sql<boolean>`lower(name) like ${needle} escape '\\'`, sql<boolean>`slug like ${needle} escape '\\'`]))
         .orderBy('name')
         .limit(limit)
@@ -40,7 +42,7 @@ export function searchRepository(db: Kysely<Database>) {
 
     /** Newest first; `total` counts every match (the page says when it shows only the first ones). */
     async incidents(f: IncidentSearch): Promise<{ items: IncidentRecord[]; total: number }> {
-      let q = db.selectFrom('incidents');
+      let q = visibleTo(db, db.selectFrom('incidents'), f.audience);
       if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
       if (f.impact) q = q.where('impact', '=', f.impact);
       if (f.since) {

@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
+import type { Audience } from '../../domain/audience.ts';
 import type { SourcePollState } from '../../domain/source-health.ts';
+import { visibleTo } from './visibility.ts';
 import type { Database } from '../schema.ts';
 
 export interface SourceRow {
@@ -18,6 +20,8 @@ export interface SourceRow {
   lastDurationMs: number | null;
   leaseOwner: string | null;
   leaseUntil: string | null;
+  /** A URL a user gave: polled through the outbound guard (docs/per-user.md). */
+  guarded: boolean;
 }
 
 export interface ClaimOptions {
@@ -63,6 +67,7 @@ const toSource = (r: Database['sources']): SourceRow => ({
   lastDurationMs: r.last_duration_ms,
   leaseOwner: r.lease_owner,
   leaseUntil: r.lease_until,
+  guarded: Number(r.guarded) === 1,
 });
 
 export function sourcesRepository(db: Kysely<Database>) {
@@ -78,7 +83,7 @@ export function sourcesRepository(db: Kysely<Database>) {
      * (one query whatever the number of vendors); folded in the domain
      * (src/domain/source-health.ts).
      */
-    async pollStates(vendor?: string): Promise<SourcePollState[]> {
+    async pollStates(vendor?: string, o: { catalogOnly?: boolean; audience?: Audience } = {}): Promise<SourcePollState[]> {
       let q = db
         .selectFrom('sources')
         .select([
@@ -92,6 +97,9 @@ export function sourcesRepository(db: Kysely<Database>) {
           'failing_since',
         ]);
       if (vendor) q = q.where('vendor', '=', vendor);
+      // Pages users added (docs/per-user.md) do not decide the service's readiness.
+      if (o.catalogOnly) q = q.where('guarded', '=', 0);
+      if (o.audience) q = visibleTo(db, q, o.audience);
       return (await q.execute()).map((r) => ({
         vendor: r.vendor,
         intervalSeconds: r.interval_seconds,

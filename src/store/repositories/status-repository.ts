@@ -1,3 +1,5 @@
+import type { Audience } from '../../domain/audience.ts';
+import { visibleTo } from './visibility.ts';
 import type { Kysely } from 'kysely';
 import type { ComponentRecord, ComponentStatus, Indicator } from '../../domain/records.ts';
 import type { Database } from '../schema.ts';
@@ -28,8 +30,8 @@ export function statusRepository(db: Kysely<Database>) {
         .execute();
     },
 
-    async statuses(vendors?: string[]): Promise<Map<string, StoredStatus>> {
-      let q = db.selectFrom('vendor_status').selectAll();
+    async statuses(audience: Audience, vendors?: string[]): Promise<Map<string, StoredStatus>> {
+      let q = visibleTo(db, db.selectFrom('vendor_status').selectAll(), audience);
       if (vendors?.length) q = q.where('vendor', 'in', vendors);
       const rows = await q.execute();
       return new Map(
@@ -73,8 +75,8 @@ export function statusRepository(db: Kysely<Database>) {
       return rows.map((r) => ({ id: r.id, name: r.name, status: r.status as ComponentStatus, group: r.group_name, position: r.position }));
     },
 
-    async components(vendors?: string[]): Promise<StoredComponent[]> {
-      let q = db.selectFrom('components').select(['vendor', 'name', 'status', 'group_name']);
+    async components(audience: Audience, vendors?: string[]): Promise<StoredComponent[]> {
+      let q = visibleTo(db, db.selectFrom('components').select(['vendor', 'name', 'status', 'group_name']), audience);
       if (vendors?.length) q = q.where('vendor', 'in', vendors);
       const rows = await q.orderBy('vendor').orderBy('position').orderBy('name').execute();
       return rows.map((r) => ({ vendor: r.vendor, name: r.name, status: r.status as ComponentStatus, group: r.group_name }));

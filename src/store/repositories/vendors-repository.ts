@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Audience } from '../../domain/audience.ts';
 import type { CatalogVendor, ComplianceEntry, DataType } from '../../domain/records.ts';
 import type { Database } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
+import { ownVendorsOnly } from './visibility.ts';
 
 export interface VendorRow {
   slug: string;
@@ -14,6 +16,8 @@ export interface VendorRow {
   availableDataTypes: DataType[];
   compliance: { sourceUrl: string | null; items: ComplianceEntry[] };
   updatedAt: string;
+  /** The account a user-added page belongs to; null for the public catalog. */
+  ownerId: string | null;
 }
 
 /** Stable id of a catalog source: the vendor, the format and a short hash of the URL. */
@@ -30,6 +34,7 @@ const toVendor = (r: Database['vendors']): VendorRow => ({
   availableDataTypes: fromJson<DataType[]>(r.data_types, []),
   compliance: fromJson(r.compliance, { sourceUrl: null, items: [] }),
   updatedAt: r.updated_at,
+  ownerId: r.owner_id,
 });
 
 /**
@@ -73,6 +78,8 @@ export function vendorsRepository(db: Kysely<Database>) {
           compliance: toJson(v.compliance),
           position,
           updated_at: at,
+          owner_id: null,
+          added_at: null,
         });
         const ids: string[] = [];
         for (const s of v.sources) {
@@ -96,6 +103,7 @@ export function vendorsRepository(db: Kysely<Database>) {
             last_duration_ms: null,
             first_success_at: null,
             failing_since: null,
+            guarded: 0,
           });
         }
         kept.set(v.slug, ids);
@@ -150,7 +158,14 @@ export function vendorsRepository(db: Kysely<Database>) {
         await flush();
         // A vendor no longer in the catalog is no longer polled: its sources go, its
         // records and vendor row stay readable (docs/ingestion.md).
-        const polled = await trx.selectFrom('sources').select('vendor').distinct().execute();
+        // Pages users added are not in the catalog file and keep their sources.
+        const polled = await trx
+          .selectFrom('sources')
+          .innerJoin('vendors', 'vendors.slug', 'sources.vendor')
+          .where('vendors.owner_id', 'is', null)
+          .select('sources.vendor')
+          .distinct()
+          .execute();
         const gone = polled.map((r) => r.vendor).filter((slug) => !vendorRows.has(slug));
         for (let i = 0; i < gone.length; i += MAX_PARAMS) {
           await trx.deleteFrom('sources').where('vendor', 'in', gone.slice(i, i + MAX_PARAMS)).execute();
@@ -158,25 +173,27 @@ export function vendorsRepository(db: Kysely<Database>) {
       });
     },
 
-    async list(): Promise<VendorRow[]> {
-      const rows = await db.selectFrom('vendors').selectAll().orderBy('position').orderBy('slug').execute();
+    /** The vendors `audience` may see: the catalog, and a user's own pages for that user. */
+    async list(audience: Audience): Promise<VendorRow[]> {
+      const rows = await ownVendorsOnly(db.selectFrom('vendors').selectAll(), audience).orderBy('position').orderBy('slug').execute();
       return rows.map(toVendor);
     },
 
-    async get(slug: string): Promise<VendorRow | null> {
-      const row = await db.selectFrom('vendors').selectAll().where('slug', '=', slug).executeTakeFirst();
+    /** null when the vendor does not exist or `audience` may not see it (the same answer). */
+    async get(slug: string, audience: Audience): Promise<VendorRow | null> {
+      const row = await ownVendorsOnly(db.selectFrom('vendors').selectAll().where('slug', '=', slug), audience).executeTakeFirst();
       return row ? toVendor(row) : null;
     },
 
-    async count(): Promise<number> {
-      const r = await db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    async count(audience: Audience): Promise<number> {
+      const r = await ownVendorsOnly(db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')), audience).executeTakeFirstOrThrow();
       return Number(r.n);
     },
 
-    /** Which of the given slugs exist (one query). */
-    async existing(slugs: string[]): Promise<Set<string>> {
+    /** Which of the given slugs exist for `audience` (one query). */
+    async existing(slugs: string[], audience: Audience): Promise<Set<string>> {
       if (!slugs.length) return new Set();
-      const rows = await db.selectFrom('vendors').select('slug').where('slug', 'in', slugs).execute();
+      const rows = await ownVendorsOnly(db.selectFrom('vendors').select('slug').where('slug', 'in', slugs), audience).execute();
       return new Set(rows.map((r) => r.slug));
     },
 
@@ -195,8 +212,8 @@ export function vendorsRepository(db: Kysely<Database>) {
       return Number(r.numUpdatedRows) === 1;
     },
 
-    async names(): Promise<Map<string, string>> {
-      const rows = await db.selectFrom('vendors').select(['slug', 'name']).execute();
+    async names(audience: Audience): Promise<Map<string, string>> {
+      const rows = await ownVendorsOnly(db.selectFrom('vendors').select(['slug', 'name']), audience).execute();
       return new Map(rows.map((r) => [r.slug, r.name]));
     },
   };

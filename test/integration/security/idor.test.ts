@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { emit, incident } from '../../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { startFakeStatusPages, type FakeStatusPages } from '../../helpers/fake-status-page.ts';
 import { send } from '../../helpers/users.ts';
 import { callMcpTool, type FullAccount, fullAccount } from './support.ts';
 
@@ -34,6 +35,8 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let aNotification: string;
   let aDelivery: string;
   let aBoard: { id: string; token: string };
+  let pages: FakeStatusPages;
+  let aPage: { slug: string; url: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -56,16 +59,23 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     const board = await send(`${t.url}/api/v1/boards`, 'POST', ah, { title: 'Board of A' });
     assert.equal(board.status, 201, JSON.stringify(board.body));
     aBoard = { id: board.body.board.id, token: board.body.token };
+    // A status page of A's (docs/per-user.md "Custom status pages"); both accounts on a plan that may add pages.
+    pages = await startFakeStatusPages();
+    for (const u of [a, b]) await t.app.services.accounts.setPlan(u.email, 'standard');
+    const page = await send(`${t.url}/api/v1/account/status-pages`, 'POST', ah, { url: `${pages.url}/pages/a-page/`, name: 'Page of A' });
+    assert.equal(page.status, 201, JSON.stringify(page.body));
+    aPage = { slug: page.body.page.slug, url: `${pages.url}/pages/a-page/` };
   });
   after(async () => {
     await t?.close();
     await hook?.close();
+    await pages?.close();
   });
 
   /** What A can see of A's own state (fields that reads do not change). */
   async function stateOfA() {
     const h = { 'x-api-key': a.apiKey };
-    const [watchlist, prefs, keys, conns, notes, deliveries, account, boards] = await Promise.all([
+    const [watchlist, prefs, keys, conns, notes, deliveries, account, boards, statusPages] = await Promise.all([
       getJson(`${t.api}/watchlist`, { headers: h }),
       getJson(`${t.api}/notification-preferences`, { headers: h }),
       getJson(`${t.url}/api/v1/account/keys`, { headers: h }),
@@ -74,8 +84,9 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       getJson(`${t.api}/notification-deliveries`, { headers: h }),
       getJson(`${t.url}/api/v1/account`, { headers: h }),
       getJson(`${t.url}/api/v1/boards`, { headers: h }),
+      getJson(`${t.url}/api/v1/account/status-pages`, { headers: h }),
     ]);
-    for (const r of [watchlist, prefs, keys, conns, notes, deliveries, account, boards]) assert.equal(r.status, 200, JSON.stringify(r.body));
+    for (const r of [watchlist, prefs, keys, conns, notes, deliveries, account, boards, statusPages]) assert.equal(r.status, 200, JSON.stringify(r.body));
     const row = await t.store.db
       .selectFrom('notification_preferences')
       .select(['webhook_secret', 'pagerduty_routing_key', 'rss_token_hash'])
@@ -90,12 +101,13 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       deliveries: deliveries.body.items.map((x: { id: string; status: string }) => [x.id, x.status]),
       account: { ...account.body.account, plan: account.body.account.plan },
       boards: boards.body.boards.map((x: { id: string; title: string }) => [x.id, x.title]),
+      statusPages: statusPages.body.pages.map((x: { slug: string; name: string }) => [x.slug, x.name]),
       row,
     };
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, a.feedToken.slice(-4) + '.rss', aBoard.id, aBoard.token, 'Board of A'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, a.feedToken.slice(-4) + '.rss', aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A'];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -147,6 +159,13 @@ describe('IDOR: user B against user A on every per-user operation', () => {
         { method: 'POST', path: `${t.url}/api/v1/boards`, body: { title: 'b board', userId: a.id }, key: [400], session: [400] },
       ],
       revokeBoard: [{ method: 'DELETE', path: `${t.url}/api/v1/boards/${aBoard.id}`, key: [404], session: [404] }],
+      listCustomStatusPages: [{ method: 'GET', path: `${t.url}/api/v1/account/status-pages`, ...own }],
+      // B may add the same address as a page of B's own (a new private vendor, not A's); the second call finds it in B's list.
+      addCustomStatusPage: [
+        { method: 'POST', path: `${t.url}/api/v1/account/status-pages`, body: { url: aPage.url }, key: [201], session: [409] },
+        { method: 'POST', path: `${t.url}/api/v1/account/status-pages`, body: { url: aPage.url, userId: a.id }, key: [400], session: [400] },
+      ],
+      removeCustomStatusPage: [{ method: 'DELETE', path: `${t.url}/api/v1/account/status-pages/${aPage.slug}`, key: [404], session: [404] }],
       disconnectConnection: [{ method: 'DELETE', path: `${t.url}/api/v1/account/connections/${a.oauth.grantId}`, ...sessionOnly([404]) }],
     };
   }
@@ -189,7 +208,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.ok(calls >= 50);
 
     // The account pages (HTML) of B's session show nothing of A's either.
-    for (const page of ['/account', '/partials/account/keys', '/partials/account/boards']) {
+    for (const page of ['/account', '/partials/account/keys', '/partials/account/boards', '/partials/account/status-pages']) {
       const r = await fetch(`${t.url}${page}`, { headers: { cookie: b.cookie } });
       assert.equal(r.status, 200, page);
       const html = await r.text();

@@ -1,3 +1,4 @@
+import { PUBLIC_AUDIENCE } from '../../../src/domain/audience.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CatalogVendor } from '../../../src/domain/records.ts';
@@ -41,10 +42,10 @@ describe('catalog upsert', () => {
       [vendor('zz-two', []), vendor('zz-one', ['https://a.example/2', 'https://a.example/3'], 'One renamed')],
       new Date('2031-01-02T00:00:00Z'),
     );
-    const one = (await repo.list()).find((v) => v.slug === 'zz-one');
+    const one = (await repo.list(PUBLIC_AUDIENCE)).find((v) => v.slug === 'zz-one');
     assert.equal(one?.name, 'One renamed');
     assert.equal(one?.updatedAt, '2031-01-02T00:00:00.000Z');
-    const listed = (await repo.list()).map((v) => v.slug).filter((s) => s.startsWith('zz-'));
+    const listed = (await repo.list(PUBLIC_AUDIENCE)).map((v) => v.slug).filter((s) => s.startsWith('zz-'));
     assert.deepEqual(listed, ['zz-two', 'zz-one'], 'position follows the latest catalog order');
     assert.deepEqual(await sourcesOf('zz-one'), [
       { id: sourceId('zz-one', 'statuspage-v2', 'https://a.example/2'), url: 'https://a.example/2', consecutive_failures: 3 },
@@ -59,7 +60,7 @@ describe('catalog upsert', () => {
       [vendor('zz-dup', ['https://d.example/1'], 'First'), vendor('zz-dup', ['https://d.example/2', 'https://d.example/2'], 'Last')],
       new Date('2031-01-03T00:00:00Z'),
     );
-    assert.equal((await repo.list()).find((v) => v.slug === 'zz-dup')?.name, 'Last');
+    assert.equal((await repo.list(PUBLIC_AUDIENCE)).find((v) => v.slug === 'zz-dup')?.name, 'Last');
     assert.deepEqual((await sourcesOf('zz-dup')).map((s) => s.url), ['https://d.example/2']);
   });
 

@@ -1,3 +1,4 @@
+import { PUBLIC_AUDIENCE } from '../../../src/domain/audience.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -135,7 +136,7 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
   const urlOf = async (slug: string) => (await t.app.services.repos.sources.list(slug))[0]!.url;
   const snapshot = async (slug: string) => ({
     incidents: (await getJson(`${t.api}/incidents?vendor=${slug}&timePeriod=30d&limit=100&skipCache=true`)).body.items.map((i: any) => `${i.id} ${i.status}`).sort(),
-    status: await t.app.services.status.vendorStatus(slug).then((v) => ({
+    status: await t.app.services.status.vendorStatus(slug, PUBLIC_AUDIENCE).then((v) => ({
       indicator: v.indicator,
       description: v.description,
       components: v.components,
@@ -220,7 +221,7 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
     };
     for (const slug of Object.keys(BAD)) {
       // What /vendor-status computes (its answers are cached for 30 s, so ask the service).
-      const v = await t.app.services.status.vendorStatus(slug);
+      const v = await t.app.services.status.vendorStatus(slug, PUBLIC_AUDIENCE);
       assert.match(v.sourceHealth.lastError ?? '', expected[slug]!, slug);
       assert.ok(v.sourceHealth.lastErrorAt! > v.sourceHealth.lastSuccessAt!, `${slug}: the error is newer than the last success`);
       // Nothing was resolved, removed or changed by a poll that failed.

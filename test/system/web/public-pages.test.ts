@@ -1,3 +1,4 @@
+import { PUBLIC_AUDIENCE } from '../../../src/domain/audience.ts';
 // @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -29,7 +30,7 @@ describe('public pages in a real browser', () => {
     const activeIncidents = page.locator('[data-live-id="problems"] article');
     assert.equal(await activeIncidents.count(), 2);
     assert.match(await activeIncidents.first().innerText(), /GitHub: Degraded performance for Actions and Pages/);
-    const vendorCount = (await createRepositories(t.store).vendors.list()).length;
+    const vendorCount = (await createRepositories(t.store).vendors.list(PUBLIC_AUDIENCE)).length;
     assert.equal(await page.locator('[data-vendor-grid] > li').count(), vendorCount);
     assert.ok(vendorCount >= 80);
     const github = page.locator('[data-vendor="github"]');

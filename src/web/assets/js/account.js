@@ -3,6 +3,7 @@
 // JSON API a script would use, with the session cookie and the CSRF token.
 import { announce, api, errorMessage, say } from './common.js';
 import './boards.js';
+import './status-pages.js';
 
 const ACCOUNT_API = '/api/v1';
 

@@ -1,0 +1,240 @@
+import type { Kysely } from 'kysely';
+import type { CatalogVendor, DataType, SourceType } from '../../domain/records.ts';
+import type { Database } from '../schema.ts';
+import { fromJson, toJson } from './json.ts';
+import { sourceId } from './vendors-repository.ts';
+
+// Status pages users add (docs/per-user.md "Custom status pages"): private vendor rows
+// (`owner_id` set) with their sources. Adds of one account run one after the other:
+// the transaction first writes the account's `users` row (a row lock on PostgreSQL,
+// the write lock on SQLite), so the cap check reads a count no other add can move.
+
+export interface CustomPage {
+  slug: string;
+  name: string;
+  pageUrl: string;
+  dataTypes: DataType[];
+  sources: { type: SourceType; url: string; intervalSeconds: number | null }[];
+  addedAt: string;
+  /** Polling state of its first source. */
+  lastSuccessAt: string | null;
+  lastError: string | null;
+}
+
+export interface NewCustomPage {
+  userId: string;
+  name: string;
+  website: string;
+  pageUrl: string;
+  description: string;
+  category: string;
+  dataTypes: DataType[];
+  sources: { type: SourceType; url: string; intervalSeconds?: number }[];
+  now: Date;
+}
+
+export type AddPageOutcome =
+  | { status: 'added'; slug: string }
+  | { status: 'full'; count: number }
+  | { status: 'duplicate'; slug: string }
+  /** Another account's pages use the namespace (a digest collision): refused, never shared. */
+  | { status: 'namespace_taken' };
+
+/** Position after every catalog vendor (lists put user pages last). */
+const PRIVATE_POSITION = 1_000_000;
+
+export function customPagesRepository(db: Kysely<Database>) {
+  async function list(userId: string): Promise<CustomPage[]> {
+    const vendors = await db
+      .selectFrom('vendors')
+      .select(['slug', 'name', 'status_page_url', 'data_types', 'added_at', 'updated_at'])
+      .where('owner_id', '=', userId)
+      .orderBy('added_at')
+      .orderBy('slug')
+      .execute();
+    if (!vendors.length) return [];
+    const sources = await db
+      .selectFrom('sources')
+      .select(['vendor', 'type', 'url', 'interval_seconds', 'last_success_at', 'last_error', 'id'])
+      .where(
+        'vendor',
+        'in',
+        vendors.map((v) => v.slug),
+      )
+      .orderBy('id')
+      .execute();
+    return vendors.map((v) => {
+      const own = sources.filter((s) => s.vendor === v.slug);
+      return {
+        slug: v.slug,
+        name: v.name,
+        pageUrl: v.status_page_url,
+        dataTypes: fromJson<DataType[]>(v.data_types, []),
+        sources: own.map((s) => ({ type: s.type as SourceType, url: s.url, intervalSeconds: s.interval_seconds })),
+        addedAt: v.added_at ?? v.updated_at,
+        lastSuccessAt: own.map((s) => s.last_success_at).find((x) => x) ?? null,
+        lastError: own.map((s) => s.last_error).find((x) => x) ?? null,
+      };
+    });
+  }
+
+  return {
+    list,
+
+    async count(userId: string): Promise<number> {
+      const r = await db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+
+    /**
+     * Adds a page unless the account is at `cap` or already has one at the same URL.
+     * `slugFor` picks the slug given the account's slugs in use; `namespace` is the
+     * account's slug prefix, refused when another account's page starts with it.
+     */
+    async add(p: NewCustomPage, cap: number, namespace: string, slugFor: (taken: ReadonlySet<string>) => string): Promise<AddPageOutcome> {
+      const at = p.now.toISOString();
+      return db.transaction().execute(async (trx): Promise<AddPageOutcome> => {
+        await trx.updateTable('users').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', p.userId).execute();
+        const own = await trx.selectFrom('vendors').select(['slug', 'status_page_url']).where('owner_id', '=', p.userId).execute();
+        const same = own.find((v) => v.status_page_url === p.pageUrl);
+        if (same) return { status: 'duplicate', slug: same.slug };
+        if (own.length >= cap) return { status: 'full', count: own.length };
+        const foreign = await trx
+          .selectFrom('vendors')
+          .select('slug')
+          .where('slug', 'like', `${namespace}%`)
+          .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '!=', p.userId)]))
+          .executeTakeFirst();
+        if (foreign) return { status: 'namespace_taken' };
+        const slug = slugFor(new Set(own.map((v) => v.slug)));
+        await trx
+          .insertInto('vendors')
+          .values({
+            slug,
+            name: p.name,
+            website: p.website,
+            category: p.category,
+            description: p.description,
+            status_page_url: p.pageUrl,
+            data_types: toJson(p.dataTypes),
+            compliance: toJson({ sourceUrl: null, items: [] }),
+            position: PRIVATE_POSITION,
+            updated_at: at,
+            owner_id: p.userId,
+            added_at: at,
+          })
+          .execute();
+        await trx
+          .insertInto('sources')
+          .values(
+            p.sources.map((s) => ({
+              id: sourceId(slug, s.type, s.url),
+              vendor: slug,
+              type: s.type,
+              url: s.url,
+              interval_seconds: s.intervalSeconds ?? null,
+              etag: null,
+              last_modified: null,
+              last_success_at: null,
+              last_error_at: null,
+              last_error: null,
+              consecutive_failures: 0,
+              next_poll_at: null,
+              lease_owner: null,
+              lease_until: null,
+              last_duration_ms: null,
+              first_success_at: null,
+              failing_since: null,
+              guarded: 1,
+            })),
+          )
+          .execute();
+        return { status: 'added', slug };
+      });
+    },
+
+    /** Removes one of the account's pages with its sources and records (foreign keys); false when it has none by that slug. */
+    async remove(userId: string, slug: string): Promise<boolean> {
+      const r = await db.deleteFrom('vendors').where('slug', '=', slug).where('owner_id', '=', userId).executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
+    },
+
+    /** Any account's page by slug (operator CLI only). */
+    async find(slug: string): Promise<(CustomPage & { ownerId: string }) | null> {
+      const row = await db.selectFrom('vendors').select(['owner_id']).where('slug', '=', slug).where('owner_id', 'is not', null).executeTakeFirst();
+      if (!row?.owner_id) return null;
+      const page = (await list(row.owner_id)).find((p) => p.slug === slug);
+      return page ? { ...page, ownerId: row.owner_id } : null;
+    },
+
+    /**
+     * Makes a page public under `entry.slug` (operator CLI, docs/catalog.md "Promoted
+     * pages"): the public vendor and its sources are written, the owner's watchlist
+     * follows it, and the private vendor goes (its records come back from the next poll).
+     * False when `entry.slug` is already taken.
+     */
+    async promote(privateSlug: string, entry: CatalogVendor, now: Date): Promise<boolean> {
+      const at = now.toISOString();
+      return db.transaction().execute(async (trx) => {
+        if (await trx.selectFrom('vendors').select('slug').where('slug', '=', entry.slug).executeTakeFirst()) return false;
+        const last = await trx.selectFrom('vendors').select((eb) => eb.fn.max('position').as('p')).where('owner_id', 'is', null).executeTakeFirst();
+        await trx
+          .insertInto('vendors')
+          .values({
+            slug: entry.slug,
+            name: entry.name,
+            website: entry.website,
+            category: entry.category,
+            description: entry.description,
+            status_page_url: entry.statusPageUrl,
+            data_types: toJson(entry.availableDataTypes),
+            compliance: toJson(entry.compliance),
+            position: Number(last?.p ?? -1) + 1,
+            updated_at: at,
+            owner_id: null,
+            added_at: null,
+          })
+          .execute();
+        if (entry.sources.length) {
+          await trx
+            .insertInto('sources')
+            .values(
+              entry.sources.map((s) => ({
+                id: sourceId(entry.slug, s.type, s.url),
+                vendor: entry.slug,
+                type: s.type,
+                url: s.url,
+                interval_seconds: s.intervalSeconds ?? null,
+                etag: null,
+                last_modified: null,
+                last_success_at: null,
+                last_error_at: null,
+                last_error: null,
+                consecutive_failures: 0,
+                next_poll_at: null,
+                lease_owner: null,
+                lease_until: null,
+                last_duration_ms: null,
+                first_success_at: null,
+                failing_since: null,
+                guarded: 0,
+              })),
+            )
+            .execute();
+        }
+        const watchers = await trx.selectFrom('watchlist_vendors').selectAll().where('vendor', '=', privateSlug).execute();
+        for (const w of watchers) {
+          await trx
+            .insertInto('watchlist_vendors')
+            .values({ ...w, vendor: entry.slug })
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        }
+        await trx.deleteFrom('vendors').where('slug', '=', privateSlug).execute();
+        return true;
+      });
+    },
+  };
+}
+
+export type CustomPagesRepository = ReturnType<typeof customPagesRepository>;

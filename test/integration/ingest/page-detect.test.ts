@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { createHttpFetcher } from '../../../src/infra/fetch.ts';
+import { pageDetector } from '../../../src/ingest/page-detect.ts';
+
+// Detection of a user-added page (docs/per-user.md "Detection") against pages on a real
+// HTTP listener, one per platform, each answering only the endpoint its platform
+// documents, with bodies written here in each platform's public format.
+
+const ULID = '01HZX3Q5V7W8Y9Z0A1B2C3D4E5';
+const BODIES: Record<string, { type: string; body: string }> = {
+  '/sp/api/v2/summary.json': {
+    type: 'application/json',
+    body: JSON.stringify({ page: { id: 'ab12cd34ef56', name: 'SP', url: 'https://sp' }, status: { indicator: 'none', description: 'All Systems Operational' }, components: [], incidents: [], scheduled_maintenances: [] }),
+  },
+  '/iio/api/v2/summary.json': {
+    type: 'application/json',
+    body: JSON.stringify({ page: { id: ULID, name: 'IIO', url: 'https://iio' }, status: { indicator: 'none', description: 'ok' }, components: [], incidents: [], scheduled_maintenances: [] }),
+  },
+  '/ins/summary.json': { type: 'application/json', body: JSON.stringify({ page: { name: 'Ins', url: 'https://ins', status: 'UP' }, activeIncidents: [], activeMaintenances: [] }) },
+  '/bs/index.json': {
+    type: 'application/json',
+    body: JSON.stringify({ data: { id: '1', type: 'status_page', attributes: { company_name: 'BS', aggregate_state: 'operational' } }, included: [] }),
+  },
+  '/cachet/api/v1/incidents': {
+    type: 'application/json',
+    body: JSON.stringify({ meta: { pagination: { total: 0, count: 0, per_page: 20, current_page: 1, total_pages: 1, links: { next_page: null, previous_page: null } } }, data: [] }),
+  },
+  '/feed/feed.rss': {
+    type: 'application/rss+xml',
+    body: `<?xml version="1.0"?><rss version="2.0"><channel><title>Feed status</title><link>https://feed</link><description>History</description><item><title>API errors</title><guid>https://feed/incidents/1</guid><pubDate>Thu, 01 Jan 2026 00:00:00 +0000</pubDate><link>https://feed/incidents/1</link><description>&lt;p&gt;&lt;small&gt;Jan &lt;var&gt;1&lt;/var&gt;, &lt;var&gt;01:00&lt;/var&gt; UTC&lt;/small&gt;&lt;br&gt;&lt;strong&gt;Resolved&lt;/strong&gt; - Fixed.&lt;/p&gt;</description></item></channel></rss>`,
+  },
+  // Looks like Statuspage at the URL itself but is not valid: probing goes on.
+  '/broken/api/v2/summary.json': { type: 'application/json', body: JSON.stringify({ page: { id: 'ab12cd34ef56' }, incidents: 'not a list' }) },
+  '/broken/summary.json': { type: 'application/json', body: JSON.stringify({ page: { name: 'B', url: 'https://b', status: 'UP' }, activeIncidents: [], activeMaintenances: [] }) },
+};
+
+describe('page detection', () => {
+  let server: http.Server;
+  let base = '';
+  const fetcher = createHttpFetcher({ allowList: ['127.0.0.1'] });
+  const open = createHttpFetcher({ allowList: [] });
+  const detect = pageDetector({ fetcher, timeoutMs: 3000, maxBytes: 1 << 20, now: () => new Date() });
+
+  before(async () => {
+    server = http.createServer((req, res) => {
+      const hit = BODIES[(req.url ?? '').split('?')[0]!];
+      if (!hit) {
+        res.writeHead(404).end('no');
+        return;
+      }
+      res.writeHead(200, { 'content-type': hit.type }).end(hit.body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await fetcher.close();
+    await open.close();
+    await new Promise((r) => server.close(r));
+  });
+
+  test('each platform is found at its documented endpoint, in the documented order', async () => {
+    const expect: [string, string, string][] = [
+      ['/sp/', 'statuspage-v2', '/sp/api/v2/summary.json'],
+      ['/iio/', 'incidentio', '/iio/api/v2/summary.json'],
+      ['/ins', 'instatus', '/ins/summary.json'],
+      ['/bs/', 'betterstack', '/bs/index.json'],
+      ['/cachet/', 'cachet', '/cachet/api/v1/incidents'],
+      ['/feed/', 'statuspage-rss', '/feed/feed.rss'],
+      ['/feed/feed.rss', 'statuspage-rss', '/feed/feed.rss'],
+      ['/broken/', 'instatus', '/broken/summary.json'],
+    ];
+    for (const [page, type, url] of expect) {
+      const r = await detect(new URL(`${base}${page}`));
+      assert.ok(r.found, `${page}: ${JSON.stringify(r.tried)}`);
+      assert.equal(r.type, type, page);
+      assert.equal(r.url, `${base}${url}`, page);
+    }
+    const broken = await detect(new URL(`${base}/broken/`));
+    assert.match(broken.tried[1]!.result, /does not parse/);
+  });
+
+  test('nothing there: every endpoint is listed with its answer', async () => {
+    const r = await detect(new URL(`${base}/nothing/`));
+    assert.equal(r.found, false);
+    assert.equal(r.tried.length, 9);
+    assert.ok(r.tried.every((x) => x.result === 'HTTP 404'));
+  });
+
+  test('without the allow-list the loopback page is refused at the first request, and probing stops', async () => {
+    const guarded = pageDetector({ fetcher: open, timeoutMs: 3000, maxBytes: 1 << 20, now: () => new Date() });
+    const r = await guarded(new URL(`${base}/sp/`));
+    assert.equal(r.found, false);
+    assert.deepEqual(r.tried, [{ url: `${base}/sp/`, result: 'destination refused (not a public address)' }]);
+  });
+});
