@@ -107,16 +107,24 @@ export class LeasedRateLimiter implements RateLimiter {
     return keys;
   }
 
-  /** The subject's slice when it was taken for these windows in the current windows of the clock. */
-  private current(subject: string, windows: readonly LimitWindow[], s: Slot[]): Lease | undefined {
+  private static matches(l: Lease, windows: readonly LimitWindow[], s: Slot[]) {
+    if (l.windows !== windows) return false;
+    for (let i = 0; i < s.length; i++) if (l.indices[i] !== s[i].index) return false;
+    return true;
+  }
+
+  /**
+   * Gives the subject's slice back before anything is counted another way (exactly, for
+   * other windows, or in a new window of the clock), so that count sees only what was spent.
+   */
+  private async settle(subject: string) {
     const l = this.leases.get(subject);
-    if (!l) return undefined;
-    let same = l.windows === windows;
-    for (let i = 0; same && i < s.length; i++) same = l.indices[i] === s[i].index;
-    if (same) return l;
+    if (!l) return;
     this.leases.delete(subject);
-    this.giveBack(l);
-    return undefined;
+    if (l.tokens <= 0) return;
+    const n = l.tokens;
+    l.tokens = 0;
+    await this.giveBackCmd(l.keys.length, ...l.keys, n).catch(this.onError);
   }
 
   private giveBack(l: Lease) {
@@ -149,11 +157,20 @@ export class LeasedRateLimiter implements RateLimiter {
   }
 
   async consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
-    if (minLimit(windows) < LEASE_MIN_LIMIT) return this.exact.consume(subject, windows);
-    // Bounded: a slice taken by a concurrent request may be spent by others before this one gets to it.
-    for (let attempt = 0; attempt < 4; attempt++) {
+    if (minLimit(windows) < LEASE_MIN_LIMIT) {
+      await this.settle(subject);
+      return this.exact.consume(subject, windows);
+    }
+    // Bounded: every turn spends, waits for a slice being taken, or takes one (which
+    // grants at least one request or refuses); a request that keeps losing the race
+    // for slices to concurrent ones is counted exactly.
+    for (let attempt = 0; attempt < 64; attempt++) {
       const s = slots(windows, this.now());
-      const l = this.current(subject, windows, s);
+      const l = this.leases.get(subject);
+      if (l && !LeasedRateLimiter.matches(l, windows, s)) {
+        await this.settle(subject);
+        continue;
+      }
       if (l && l.tokens > 0) return this.spend(l, windows, s);
       const pending = this.taking.get(subject);
       if (pending) {
@@ -168,27 +185,35 @@ export class LeasedRateLimiter implements RateLimiter {
       try {
         await p;
       } finally {
-        this.taking.delete(subject);
+        if (this.taking.get(subject) === p) this.taking.delete(subject);
       }
       if (refused) return refused;
     }
+    await this.settle(subject);
     return this.exact.consume(subject, windows);
   }
 
   /** Shared counts, less what this instance holds unused. */
   async peek(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+    const s = slots(windows, this.now());
+    const l = this.leases.get(subject);
+    if (l && !LeasedRateLimiter.matches(l, windows, s)) await this.settle(subject);
     const r = await this.exact.peek(subject, windows);
-    const l = this.current(subject, windows, slots(windows, this.now()));
-    if (!l || l.tokens === 0) return r;
-    const counts = r.windows.map((w) => Math.max(0, w.used - l.tokens));
-    return result(windows, slots(windows, this.now()), counts, !windows.some((w, i) => counts[i] >= w.limit));
+    const held = this.leases.get(subject)?.tokens ?? 0;
+    if (held === 0) return r;
+    const counts = r.windows.map((w) => Math.max(0, w.used - held));
+    return result(windows, s, counts, !windows.some((w, i) => counts[i] >= w.limit));
   }
 
   async refund(subject: string, windows: readonly LimitWindow[]): Promise<void> {
-    const l = minLimit(windows) >= LEASE_MIN_LIMIT ? this.current(subject, windows, slots(windows, this.now())) : undefined;
+    const l = this.leases.get(subject);
     // Back into the slice: given back to Redis with the rest of it.
-    if (l) l.tokens += 1;
-    else await this.exact.refund(subject, windows);
+    if (l && LeasedRateLimiter.matches(l, windows, slots(windows, this.now()))) {
+      l.tokens += 1;
+      return;
+    }
+    await this.settle(subject);
+    await this.exact.refund(subject, windows);
   }
 
   /** Gives back what idle slices hold, so other instances may use it. */
