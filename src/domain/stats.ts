@@ -96,7 +96,7 @@ export function badgeFor(uptime: number | null, byImpact: Record<Impact, number>
 export function computeVendorStats(
   vendor: string,
   timePeriod: string,
-  incidents: IncidentRecord[],
+  incidents: Timed[],
   maintenanceCount: number,
   since: Date,
   now: Date,

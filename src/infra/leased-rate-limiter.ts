@@ -174,7 +174,9 @@ export class LeasedRateLimiter implements RateLimiter {
       if (l && l.tokens > 0) return this.spend(l, windows, s);
       const pending = this.taking.get(subject);
       if (pending) {
-        await pending;
+        // A slice that could not be taken (Redis slow or down) fails only the request that
+        // asked for it; the others try again themselves.
+        await pending.catch(() => {});
         continue;
       }
       let refused: LimitResult | null = null;
