@@ -14,7 +14,10 @@ import { runMeasured } from './load.ts';
 // response cache HIT) against a bare node:http server answering the same bytes,
 // in the same run. Plan limits are raised through RATE_LIMITS so nothing is refused.
 //
-//   npm run bench -- access [--seconds 5] [--connections 16] [--rounds 3]
+// Each round also loads the app with If-None-Match (304, not counted): 304s must be at
+// least as fast as the 200s they stand for.
+//
+//   npm run bench -- access [--seconds 5] [--connections 50] [--rounds 3]
 //   REDIS_URL=redis://127.0.0.1:6379 npm run bench -- access   (limits and cache in Redis)
 
 function option(args: string[], name: string, fallback: number): number {
@@ -26,7 +29,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function accessBench(args: string[]) {
   const seconds = option(args, 'seconds', 5);
-  const connections = option(args, 'connections', 16);
+  const connections = option(args, 'connections', 50);
   const rounds = option(args, 'rounds', 3);
   // --app-only: load only the app (for profiling with --cpu-prof).
   const appOnly = args.includes('--app-only');
@@ -93,7 +96,8 @@ export async function accessBench(args: string[]) {
     const barePort = (bare.address() as { port: number }).port;
 
     type Measured = Awaited<ReturnType<typeof runMeasured>>;
-    const results: { app: Measured; bare: Measured }[] = [];
+    const results: { app: Measured; bare: Measured; notModified: Measured }[] = [];
+    const etag = warm.headers.get('etag') ?? '';
     for (let round = 0; round < rounds; round++) {
       const base = { path: target, connections, seconds, warmupSeconds: 1, expectStatus: 200 };
       const b = appOnly
@@ -102,7 +106,8 @@ export async function accessBench(args: string[]) {
       // The cache entry lives 30–60 s of clock time; keep it warm between runs.
       await fetch(`http://127.0.0.1:${appPort}${target}`, { headers });
       const a = await runMeasured({ ...base, port: appPort, headers, expectHeader: ['x-cache', 'HIT'] });
-      results.push({ app: a, bare: b });
+      const nm = await runMeasured({ ...base, port: appPort, headers: { ...headers, 'if-none-match': etag }, expectStatus: 304 });
+      results.push({ app: a, bare: b, notModified: nm });
     }
     await new Promise((r) => bare.close(r));
 
@@ -113,6 +118,8 @@ export async function accessBench(args: string[]) {
     const bareP50 = median(results.map((r) => r.bare.p50ms));
     const bareP99 = median(results.map((r) => r.bare.p99ms));
     const errors = results.reduce((n, r) => n + r.app.unexpected + r.app.headerMismatch + r.bare.unexpected, 0);
+    const nmRps = median(results.map((r) => r.notModified.rps));
+    const nmP99 = median(results.map((r) => r.notModified.p99ms));
     console.log(`\nGET ${target}  (${body.length} bytes)`);
     for (const [i, r] of results.entries()) {
       console.log(
@@ -121,6 +128,7 @@ export async function accessBench(args: string[]) {
       );
     }
     console.log(`  app  (key + rate limit + cache HIT): ${appRps.toFixed(0)} req/s   p50 ${appP50.toFixed(2)} ms   p99 ${appP99.toFixed(2)} ms`);
+    console.log(`  app 304 (If-None-Match):             ${nmRps.toFixed(0)} req/s   p99 ${nmP99.toFixed(2)} ms   (÷ app 200: ${(nmRps / appRps).toFixed(2)})`);
     console.log(`  bare node:http, same bytes:          ${bareRps.toFixed(0)} req/s   p50 ${bareP50.toFixed(2)} ms   p99 ${bareP99.toFixed(2)} ms`);
     const cpuRatio = median(results.map((r) => r.bare.cpuUsPerRequest / r.app.cpuUsPerRequest));
     console.log(`  ratio req/s (median of rounds): ${(appRps / bareRps).toFixed(2)}   target >= 0.70`);
@@ -133,6 +141,9 @@ export async function accessBench(args: string[]) {
       [`${k}.appRps`]: appRps,
       [`${k}.bareRps`]: bareRps,
       [`${k}.appP99Ms`]: appP99,
+      [`${k}.notModifiedRps`]: nmRps,
+      [`${k}.notModifiedP99Ms`]: nmP99,
+      [`${k}.notModifiedVsOk`]: nmRps / appRps,
       [`${k}.cpuRatio`]: cpuRatio,
       [`${k}.unexpected`]: errors,
     });

@@ -12,7 +12,8 @@ import { requestIdFor } from './http/request-id.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
-import { accessPlugin } from './http/plugins/access.ts';
+import { rateLimitPlugin } from './http/plugins/rate-limit.ts';
+import { responseCachePlugin } from './http/plugins/response-cache.ts';
 import { RequestLogController, requestSummaryPlugin } from './http/plugins/request-log.ts';
 import { corsPlugin } from './http/plugins/cors.ts';
 import { knownQueryPlugin } from './http/plugins/known-query.ts';
@@ -270,7 +271,8 @@ export const appPlugin = fp(
     await app.register(cookie, { hook: false });
     await app.register(viewerPlugin);
     await app.register(csrfPlugin);
-    await app.register(accessPlugin, { cache: infra.cache, requestId });
+    await app.register(rateLimitPlugin);
+    await app.register(responseCachePlugin, { cache: infra.cache, requestId });
     await app.register(corsPlugin);
     // After the plugins that add hooks per route, so its check runs first (unknown parameters never reach the cache).
     await app.register(knownQueryPlugin);

@@ -96,7 +96,7 @@ function badgeFor(uptime: number | null, byImpact: Record<Impact, number>): Badg
 export function computeVendorStats(
   vendor: string,
   timePeriod: string,
-  incidents: IncidentRecord[],
+  incidents: Timed[],
   maintenanceCount: number,
   since: Date,
   now: Date,

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Clock } from '../domain/clock.ts';
+import { LeasedRateLimiter } from './leased-rate-limiter.ts';
 import { FallbackRateLimiter, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { openRedis, type RedisHandle } from './redis.ts';
 import { MemoryStreamSlots, RedisStreamSlots, type StreamSlots } from './stream-slots.ts';
@@ -27,13 +28,19 @@ export async function openInfra(config: Config, clock: Clock, log: FastifyBaseLo
   }
   const redis = await openRedis(config.redisUrl, config.redisPrefix, log);
   const streamSlots = new RedisStreamSlots(redis.client, redis.prefix, memorySlots, log);
+  // Large limits are counted in leased slices, small ones exactly (docs/access.md, "Leased counting").
+  const leased = new LeasedRateLimiter(redis.client, redis.prefix, now, new RedisRateLimiter(redis.client, redis.prefix, now), (err) =>
+    log.warn({ err }, 'rate-limit slice give-back failed'),
+  );
   return {
     redis,
-    limiter: new FallbackRateLimiter(new RedisRateLimiter(redis.client, redis.prefix, now), memoryLimiter, log),
+    limiter: new FallbackRateLimiter(leased, memoryLimiter, log),
     cache: new TieredResponseCache(new RedisResponseCache(redis, now), memoryCache, log),
     streamSlots,
     close: async () => {
       await streamSlots.close();
+      // Unspent slices go back to the shared counters before the connection closes.
+      await leased.close();
       await redis.close();
     },
   };

@@ -47,13 +47,13 @@ export interface NowMs {
   (): number;
 }
 
-interface Slot {
+export interface Slot {
   /** Which window of the clock `now` falls in. */
   index: number;
   resetMs: number;
 }
 
-function slots(windows: readonly LimitWindow[], now: number): Slot[] {
+export function slots(windows: readonly LimitWindow[], now: number): Slot[] {
   const out: Slot[] = new Array(windows.length);
   for (let i = 0; i < windows.length; i++) {
     const size = windows[i].windowSeconds * 1000;
@@ -64,7 +64,7 @@ function slots(windows: readonly LimitWindow[], now: number): Slot[] {
 }
 
 // Runs on every metered request: plain loops, no spreads.
-function result(windows: readonly LimitWindow[], s: Slot[], counts: number[], allowed: boolean): LimitResult {
+export function result(windows: readonly LimitWindow[], s: Slot[], counts: number[], allowed: boolean): LimitResult {
   const states: WindowState[] = new Array(windows.length);
   const violated: WindowState[] = [];
   for (let i = 0; i < windows.length; i++) {

@@ -154,5 +154,5 @@ export const mcpPlugin = fp(
       own = null;
     });
   },
-  { name: 'mcp', dependencies: ['viewer', 'access'] },
+  { name: 'mcp', dependencies: ['viewer', 'rate-limit'] },
 );

@@ -18,12 +18,13 @@ import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts'
 // POST /dashboard-favorites: one bundle for many vendors, keyed by section then
 // vendor. Every section costs a fixed number of queries whatever the number of
 // vendors (per-vendor cuts are done in SQL with a window function), so a
-// 500-vendor dashboard is one request and about ten queries.
+// whole-catalog dashboard is one request and about ten queries.
 
 export const FAVORITE_SECTIONS = ['stats', 'maintenance', 'advisories', 'recentActivity'] as const;
 export type FavoriteSection = (typeof FAVORITE_SECTIONS)[number];
 export const DEFAULT_SECTIONS: FavoriteSection[] = ['stats', 'maintenance', 'advisories'];
-export const MAX_FAVORITE_VENDORS = 500;
+// Above the catalog's size (761 vendors), so a dashboard of every vendor is one request.
+export const MAX_FAVORITE_VENDORS = 1000;
 export const DEFAULT_PER_VENDOR = 10;
 export const MAX_PER_VENDOR = 50;
 /** One window for the whole bundle unless `timePeriod` says otherwise (clamped to the plan). */

@@ -2,10 +2,10 @@ import type { Audience } from '../domain/audience.ts';
 import { audienceFor } from './audience.ts';
 import { isActiveMaintenance } from '../domain/maintenance-window.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
-import { groupByVendor, type Impact, type IncidentRecord, type MaintenanceRecord } from '../domain/records.ts';
+import { groupByVendor, type Impact } from '../domain/records.ts';
 import { BADGES, type Badge, computeVendorStats, type VendorStats } from '../domain/stats.ts';
 import { type DataWindow, resolveWindow } from '../domain/time-window.ts';
-import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
+import type { IncidentsRepository, IncidentTiming } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { StatusRepository } from '../store/repositories/status-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
@@ -48,22 +48,22 @@ export function statsService(d: {
   async function statsFor(slugs: string[] | undefined, window: DataWindow, audience: Audience): Promise<Map<string, VendorStats>> {
     const now = d.clock.now();
     const since = window.since ?? undefined;
-    const [incidents, maintenances, observed] = await Promise.all([
-      d.incidents.all({ audience, vendors: slugs, since }),
-      d.maintenances.all({ audience, vendors: slugs, since }),
+    // Only the columns the figures need (IncidentTiming), and maintenance as counts.
+    const [incidents, maintenanceCounts, observed] = await Promise.all([
+      d.incidents.timings({ audience, vendors: slugs, since }),
+      d.maintenances.countByVendor({ audience, vendors: slugs, since }),
       d.health.observed(slugs, audience),
     ]);
-    const start = window.since
-      ? new Date(window.since)
-      : new Date(Math.min(now.getTime(), ...incidents.map((i) => Date.parse(i.startedAt))));
-    const byVendorInc = groupByVendor<IncidentRecord>(incidents);
-    const byVendorMnt = groupByVendor<MaintenanceRecord>(maintenances);
+    let earliest = now.getTime();
+    if (!window.since) for (const i of incidents) earliest = Math.min(earliest, Date.parse(i.startedAt));
+    const start = window.since ? new Date(window.since) : new Date(earliest);
+    const byVendorInc = groupByVendor<IncidentTiming>(incidents);
     const all = slugs ?? [...(await d.vendors.names(audience)).keys()];
     const out = new Map<string, VendorStats>();
     for (const slug of all) {
       out.set(
         slug,
-        computeVendorStats(slug, window.applied, byVendorInc.get(slug) ?? [], byVendorMnt.get(slug)?.length ?? 0, start, now, observed(slug)),
+        computeVendorStats(slug, window.applied, byVendorInc.get(slug) ?? [], maintenanceCounts.get(slug) ?? 0, start, now, observed(slug)),
       );
     }
     return out;

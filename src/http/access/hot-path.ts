@@ -7,10 +7,10 @@ import type { ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { Authenticator } from '../../services/access/authenticator.ts';
 import { planWindowsTable } from '../../services/access/limits.ts';
 import type { Clock } from '../../domain/clock.ts';
-import { etagMatches } from './cache-key.ts';
+import { answerCacheHit, type HeaderList } from './cache-hit.ts';
 import { presentedKey, sessionToken } from './credentials.ts';
 import type { HitIndex } from './hit-index.ts';
-import { rateLimitHeaders } from './rate-limit-headers.ts';
+import { rateLimitHeaderList } from './rate-limit-headers.ts';
 import { hasAmbiguousHost } from '../request-hygiene.ts';
 
 // Cache hits of authenticated callers answered at the HTTP server, before Fastify:
@@ -40,6 +40,8 @@ export type HotPath = (req: IncomingMessage, res: ServerResponse) => Promise<boo
 
 export function createHotPath(d: HotPathDeps): HotPath {
   const windowsByPlan = planWindowsTable(d.rateLimits);
+  // As the Fastify path says on CORS routes (plugins/cors.ts): the answer differs by Origin.
+  const vary: HeaderList = d.crossOriginFallThrough ? ['vary', 'Origin'] : [];
   return async function hotPath(req, res) {
     if (req.method !== 'GET' || !req.url || hasAmbiguousHost(req)) return false;
     if (d.crossOriginFallThrough && req.headers.origin !== undefined) return false;
@@ -57,37 +59,32 @@ export function createHotPath(d: HotPathDeps): HotPath {
     if (!route || route.anonymousOnly) return false;
     const entry = await d.store.get(route.key);
     if (!entry) return false;
-    const headers: Record<string, string | number> = {
-      'x-request-id': d.requestId(req),
-      etag: entry.etag,
-      'x-cache': 'HIT',
-    };
-    if (etagMatches(req.headers['if-none-match'], entry.etag)) {
-      res.writeHead(304, headers);
-      res.end();
-      answered(route.route, 304, started);
-      return true;
-    }
-    if (route.metered) {
-      const windows = windowsByPlan[identity.plan];
-      const r = await d.limiter.consume(identity.subject, windows);
-      if (!r.allowed) return false;
-      Object.assign(headers, rateLimitHeaders(windows, r));
-    }
-    const maxAge = Math.max(0, Math.floor((entry.expiresAt - d.clock.now().getTime()) / 1000));
-    headers['cache-control'] = `private, max-age=${maxAge}`;
-    // As the Fastify path says on CORS routes (plugins/cors.ts): the answer differs by Origin.
-    if (d.crossOriginFallThrough) headers.vary = 'Origin';
-    headers['content-type'] = entry.contentType;
-    headers['content-length'] = entry.body.length;
-    res.writeHead(200, headers);
-    res.end(entry.body);
-    answered(route.route, 200, started);
+    const subject = identity.subject;
+    const windows = windowsByPlan[identity.plan];
+    const outcome = await answerCacheHit(
+      entry,
+      {
+        ifNoneMatch: req.headers['if-none-match'],
+        // A full window falls through: Fastify refuses it again, with the 429 body, without counting.
+        meter: route.metered
+          ? async () => {
+              const r = await d.limiter.consume(subject, windows);
+              return r.allowed ? rateLimitHeaderList(windows, r) : null;
+            }
+          : null,
+        nowMs: d.clock.now().getTime(),
+        lead: ['x-request-id', d.requestId(req), ...vary],
+      },
+      (status, headers, body) => {
+        res.writeHead(status, headers);
+        if (body) res.end(body);
+        else res.end();
+      },
+    );
+    if (outcome === 'refused') return false;
+    // Counted after the answer is on its way (metrics stay off the critical section).
+    d.metrics.httpRequest('GET', route.route, outcome === 'sent' ? 200 : 304, (performance.now() - started) / 1000);
+    d.metrics.cache(route.route, 'hit', 'server');
     return true;
   };
-
-  function answered(route: string, status: number, started: number) {
-    d.metrics.httpRequest('GET', route, status, (performance.now() - started) / 1000);
-    d.metrics.cache(route, 'hit', 'server');
-  }
 }

@@ -28,17 +28,30 @@ function binding(states: WindowState[]): WindowState {
   return b;
 }
 
-export function rateLimitHeaders(windows: readonly LimitWindow[], r: LimitResult): Record<string, string | number> {
+/** The headers as a name/value list (what the cache-hit answer appends to its rendered block). */
+export function rateLimitHeaderList(windows: readonly LimitWindow[], r: LimitResult): (string | number)[] {
   const shown = r.violated.length ? binding(r.violated) : binding(r.windows);
   let state = '';
   for (const s of r.windows) state += `${state ? ', ' : ''}"${s.name}";r=${s.remaining};t=${s.resetSeconds}`;
-  return {
-    'ratelimit-policy': policyHeader(windows),
-    ratelimit: state,
-    'x-ratelimit-limit': shown.limit,
-    'x-ratelimit-remaining': shown.remaining,
-    'x-ratelimit-reset': shown.resetSeconds,
-  };
+  return [
+    'ratelimit-policy',
+    policyHeader(windows),
+    'ratelimit',
+    state,
+    'x-ratelimit-limit',
+    shown.limit,
+    'x-ratelimit-remaining',
+    shown.remaining,
+    'x-ratelimit-reset',
+    shown.resetSeconds,
+  ];
+}
+
+export function rateLimitHeaders(windows: readonly LimitWindow[], r: LimitResult): Record<string, string | number> {
+  const list = rateLimitHeaderList(windows, r);
+  const out: Record<string, string | number> = {};
+  for (let i = 0; i < list.length; i += 2) out[list[i] as string] = list[i + 1];
+  return out;
 }
 
 export function setRateLimitHeaders(reply: FastifyReply, windows: readonly LimitWindow[], r: LimitResult) {

@@ -58,5 +58,5 @@ export const knownQueryPlugin = fp(
       route.onRequest = [guard(declaredNames(schema.querystring)), ...existing];
     });
   },
-  { name: 'known-query', dependencies: ['viewer', 'access'] },
+  { name: 'known-query', dependencies: ['viewer', 'rate-limit', 'response-cache'] },
 );

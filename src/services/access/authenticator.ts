@@ -1,16 +1,25 @@
+import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { UserPlan } from '../../domain/plans.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { userSubject } from './limits.ts';
-import { API_KEY_PATTERN, SESSION_TOKEN_PATTERN, safeEqual, sha256hex } from './secrets.ts';
+import { API_KEY_PATTERN, SESSION_TOKEN_PATTERN, keyedDigest, safeEqual, sha256hex } from './secrets.ts';
 
 // Turns a presented credential (API key or session cookie) into its owner.
 // Lookups go by SHA-256 digest, so the database never sees a secret. Results,
 // including misses, are kept for a few seconds of real time (AUTH_CACHE_SECONDS)
 // so a hot key costs no query per request; revocation, logout and plan changes
 // made through this process drop the entry at once, other instances within that TTL.
+//
+// Keys (docs/access.md, "Credential cache"): a key is verified against the database
+// once, then remembered under a keyed digest of the raw value (SHA-256 of a random
+// per-process pepper + the key), so the process's memory holds neither secrets nor the
+// digests the database is searched by. A remembered key is re-checked in the background
+// once half of AUTH_CACHE_SECONDS has passed and it is used again, so a busy key never
+// waits for the database, and a revocation elsewhere is seen within AUTH_CACHE_SECONDS:
+// an entry older than that is never served without a fresh answer from the database.
 
 export interface KeyIdentity {
   kind: 'key';
@@ -40,6 +49,13 @@ interface Entry<T> {
   at: number;
 }
 
+interface KeyEntry extends Entry<KeyIdentity> {
+  /** The database digest of a known key (what revocation names it by). */
+  keyHash: string | null;
+  /** A background re-check is under way. */
+  refreshing: boolean;
+}
+
 export function authenticator(deps: {
   apiKeys: ApiKeysRepository;
   sessions: SessionsRepository;
@@ -48,41 +64,65 @@ export function authenticator(deps: {
   onTouchError?: (err: unknown) => void;
 }) {
   const ttl = deps.cacheSeconds * 1000;
-  const keys = new LRUCache<string, Entry<KeyIdentity>>({ max: 20_000 });
+  const keys = new LRUCache<string, KeyEntry>({ max: 20_000 });
+  const pepper = randomBytes(32).toString('base64');
   const sessions = new LRUCache<string, Entry<SessionIdentity>>({ max: 20_000 });
   const touched = new Map<string, number>();
 
   const fresh = <T>(e: Entry<T> | undefined): e is Entry<T> => !!e && ttl > 0 && performance.now() - e.at < ttl;
 
-  async function touch(keyId: string) {
+  /** A promise only when lastUsedAt is written (once a minute), so a hot key does not wait. */
+  function touch(keyId: string): Promise<void> | undefined {
     const now = deps.clock.now();
     const last = touched.get(keyId);
-    if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS) return;
+    if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS) return undefined;
     touched.set(keyId, now.getTime());
-    try {
-      await deps.apiKeys.touch(keyId, now);
-    } catch (err) {
-      deps.onTouchError?.(err);
-    }
+    return deps.apiKeys.touch(keyId, now).catch((err) => deps.onTouchError?.(err));
+  }
+
+  async function lookupKey(hash: string): Promise<KeyIdentity | null> {
+    const owner = await deps.apiKeys.findActiveByHash(hash);
+    // The row was found by digest; compare once more in constant time anyway.
+    return owner && safeEqual(owner.keyHash, hash)
+      ? { kind: 'key' as const, keyId: owner.keyId, userId: owner.userId, plan: owner.plan, subject: userSubject(owner.userId) }
+      : null;
+  }
+
+  /** Re-checks a remembered key without holding up the request that found it half-way through its TTL. */
+  function refresh(e: KeyEntry) {
+    e.refreshing = true;
+    lookupKey(e.keyHash!).then(
+      (value) => {
+        // A revocation in this process meanwhile (forgetKey) wins over the answer.
+        if (e.keyHash === null) return;
+        e.value = value;
+        e.at = performance.now();
+        e.refreshing = false;
+      },
+      () => {
+        e.refreshing = false;
+      },
+    );
   }
 
   return {
     /** The owner of an active API key, or null (unknown, malformed or revoked). */
     async verifyKey(secret: string): Promise<KeyIdentity | null> {
       if (!API_KEY_PATTERN.test(secret)) return null;
-      const hash = sha256hex(secret);
-      let e = keys.get(hash);
-      if (!fresh(e)) {
-        const owner = await deps.apiKeys.findActiveByHash(hash);
-        // The row was found by digest; compare once more in constant time anyway.
-        const value =
-          owner && safeEqual(owner.keyHash, hash)
-            ? { kind: 'key' as const, keyId: owner.keyId, userId: owner.userId, plan: owner.plan, subject: userSubject(owner.userId) }
-            : null;
-        e = { value, at: performance.now() };
-        keys.set(hash, e);
+      const id = keyedDigest(pepper, secret);
+      let e = keys.get(id);
+      if (e && fresh(e)) {
+        if (e.value && !e.refreshing && performance.now() - e.at >= ttl / 2) refresh(e);
+      } else {
+        const hash = sha256hex(secret);
+        const value = await lookupKey(hash);
+        e = { value, at: performance.now(), keyHash: value ? hash : null, refreshing: false };
+        keys.set(id, e);
       }
-      if (e.value) await touch(e.value.keyId);
+      if (e.value) {
+        const written = touch(e.value.keyId);
+        if (written) await written;
+      }
       return e.value;
     },
 
@@ -103,8 +143,15 @@ export function authenticator(deps: {
       return e.value;
     },
 
+    /** Drops a revoked key (by its database digest: the cache is keyed otherwise). */
     forgetKey(keyHash: string) {
-      keys.delete(keyHash);
+      for (const [id, e] of keys.entries()) {
+        if (e.keyHash === keyHash) {
+          e.keyHash = null;
+          e.value = null;
+          keys.delete(id);
+        }
+      }
     },
     forgetSession(sessionHash: string) {
       sessions.delete(sessionHash);

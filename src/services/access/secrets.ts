@@ -35,6 +35,15 @@ export const sha256hex = oneShot
   ? (s: string) => oneShot('sha256', s, 'hex')
   : (s: string) => createHash('sha256').update(s).digest('hex');
 
+const oneShotB64 = (crypto as { hash?: (alg: string, data: string, enc: 'base64') => string }).hash;
+/**
+ * A digest of a secret under a per-process pepper: a name to remember a verified
+ * credential by in memory that is neither the secret nor its database digest.
+ */
+export const keyedDigest = oneShotB64
+  ? (pepper: string, s: string) => oneShotB64('sha256', pepper + s, 'base64')
+  : (pepper: string, s: string) => createHash('sha256').update(pepper).update(s).digest('base64');
+
 /** Constant-time equality of two strings (false on different lengths). */
 export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -51,6 +51,9 @@ const incidentRow = (i: IncidentRecord, fingerprint: string): IncidentsTable => 
   fingerprint,
 });
 
+/** The columns statistics need (domain/stats.ts). */
+export type IncidentTiming = Pick<IncidentRecord, 'vendor' | 'impact' | 'startedAt' | 'resolvedAt'>;
+
 export function incidentsRepository(db: Kysely<Database>) {
   const filtered = (f: IncidentFilter) => {
     let q = visibleTo(db, db.selectFrom('incidents'), f.audience);
@@ -73,6 +76,17 @@ export function incidentsRepository(db: Kysely<Database>) {
     async all(f: IncidentFilter): Promise<IncidentRecord[]> {
       const rows = await filtered(f).selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').execute();
       return rows.map(toIncident);
+    },
+
+    /** What statistics read of each incident: four columns, no texts, updates or links. */
+    async timings(f: IncidentFilter): Promise<IncidentTiming[]> {
+      const rows = await filtered(f).select(['vendor', 'impact', 'started_at', 'resolved_at']).execute();
+      const out: IncidentTiming[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i];
+        out[i] = { vendor: r.vendor, impact: r.impact as Impact, startedAt: r.started_at, resolvedAt: r.resolved_at };
+      }
+      return out;
     },
 
     /** Newest `perVendor` incidents of each vendor, in one query. */

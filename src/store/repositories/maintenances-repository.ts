@@ -70,6 +70,15 @@ export function maintenancesRepository(db: Kysely<Database>) {
       return paginate(filtered(f), 'scheduled_for', limit, offset, toMaintenance);
     },
 
+    /** Windows per vendor (statistics count them and read nothing else). */
+    async countByVendor(f: MaintenanceFilter): Promise<Map<string, number>> {
+      const rows = await filtered(f)
+        .select(['vendor', (eb) => eb.fn.countAll().as('n')])
+        .groupBy('vendor')
+        .execute();
+      return new Map(rows.map((r) => [r.vendor, Number(r.n)]));
+    },
+
     async all(f: MaintenanceFilter): Promise<MaintenanceRecord[]> {
       const rows = await filtered(f).selectAll().orderBy('scheduled_for', 'desc').orderBy('id', 'desc').execute();
       return rows.map(toMaintenance);

@@ -1,0 +1,42 @@
+import type { RouteOptions } from 'fastify';
+import { API_PREFIX } from '../paths.ts';
+import { authRuleOf } from '../plugins/viewer.ts';
+
+// What the rate-limit and response-cache plugins attach to a route, decided in one
+// place (docs/access.md): metered = under the data API unless `config.rateLimit: false`;
+// cached = a GET with `config.cacheTtlSeconds` that is not per-user.
+
+export interface RouteAccess {
+  metered: boolean;
+  /** Response-cache TTL in seconds; null when the route is not cached. */
+  cacheTtlSeconds: number | null;
+  perUser: boolean;
+  /** A per-user route whose calls from our own pages are not counted (first-party.ts). */
+  firstParty: boolean;
+  /** Served to every caller as anonymous (no authentication): the server hot path leaves it alone. */
+  anonymousOnly: boolean;
+}
+
+export function routeAccess(route: RouteOptions): RouteAccess {
+  const rule = authRuleOf(route);
+  const config = (route.config ?? {}) as { rateLimit?: boolean; cacheTtlSeconds?: number; firstParty?: boolean };
+  const perUser = rule === 'user' || rule === 'session';
+  const method = Array.isArray(route.method) ? route.method : [route.method];
+  const cached = !!config.cacheTtlSeconds && !perUser && method.length === 1 && method[0] === 'GET';
+  return {
+    metered: config.rateLimit ?? route.url.startsWith(API_PREFIX),
+    cacheTtlSeconds: cached ? config.cacheTtlSeconds! : null,
+    perUser,
+    firstParty: perUser && config.firstParty !== false,
+    anonymousOnly: rule === 'none',
+  };
+}
+
+/** Marks the preHandler that meters a route, so a route copied with its hooks (HEAD) is not handled twice. */
+export const ACCESS_MARK = Symbol('vis-access');
+
+export const hooksOf = <T>(h: T | T[] | undefined): T[] => (h ? (Array.isArray(h) ? h : [h]) : []);
+
+export const isMarked = (route: RouteOptions) => hooksOf(route.preHandler).some((h) => (h as { [ACCESS_MARK]?: boolean })[ACCESS_MARK]);
+
+export const marked = <T extends object>(h: T): T => Object.assign(h, { [ACCESS_MARK]: true });

@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { LimitWindow } from '../../infra/rate-limiter.ts';
+import { planWindowsTable, requestSubject } from '../../services/access/limits.ts';
+import { isFirstPartyCall } from '../access/first-party.ts';
+import { rateLimitError, refusalKind, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
+import { hooksOf, isMarked, marked, routeAccess } from '../access/route-access.ts';
+
+// Rate limits on the REST routes (DESIGN.md §4, docs/access.md "Rate limits"): every
+// route under the data API unless `config.rateLimit: false`, counted against the
+// account (or the client address), 429 when a window is full. Cached routes are
+// counted by the response-cache plugin at its point in the order (a 304 is free), with
+// the `meter` this plugin decorates the instance with.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Count the route against the plan's limits; default: true under the data API. */
+    rateLimit?: boolean;
+    /** A per-user route whose calls from our own pages are not counted (access/first-party.ts); default true. */
+    firstParty?: boolean;
+  }
+  interface FastifyInstance {
+    rateLimit: {
+      /** Counts the request (RateLimit headers on the reply); throws the contract's 429 when a window is full. */
+      meter(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+      /** Takes back what this request was counted (it ended in a 304 or a handler's 400). */
+      refund(request: FastifyRequest): void;
+    };
+  }
+  interface FastifyRequest {
+    /** What this request was counted against (refunded when it ends in a 304). */
+    metered: { subject: string; windows: readonly LimitWindow[] } | null;
+  }
+}
+
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance) => {
+    const { limiter } = app.services;
+    const windowsByPlan = planWindowsTable(app.config.rateLimits);
+    const { metrics } = app;
+    app.decorateRequest('metered', null);
+
+    async function meter(request: FastifyRequest, reply: FastifyReply) {
+      const v = request.viewer;
+      const windows = windowsByPlan[v.plan];
+      const subject = requestSubject(v, request.ip);
+      const r = await limiter.consume(subject, windows);
+      setRateLimitHeaders(reply, windows, r);
+      if (!r.allowed) {
+        metrics.rateLimited(v.plan, refusalKind(r));
+        throw rateLimitError(r, v.plan);
+      }
+      request.metered = { subject, windows };
+    }
+
+    async function meterUnlessFirstParty(request: FastifyRequest, reply: FastifyReply) {
+      if (!isFirstPartyCall(request, app.config.webOrigins)) await meter(request, reply);
+    }
+
+    function refund(request: FastifyRequest) {
+      const m = request.metered;
+      if (!m) return;
+      request.metered = null;
+      limiter.refund(m.subject, m.windows).catch((err) => request.log.warn({ err }, 'rate-limit refund failed'));
+    }
+
+    // A handler's own validation 400 (after metering) is not counted either (docs/access.md).
+    async function refundBadRequest(request: FastifyRequest, reply: FastifyReply) {
+      if (reply.statusCode === 400) refund(request);
+    }
+
+    app.decorate('rateLimit', { meter, refund });
+
+    app.addHook('onRoute', (route: RouteOptions) => {
+      const access = routeAccess(route);
+      if (!access.metered || isMarked(route)) return;
+      route.onResponse = [refundBadRequest, ...hooksOf(route.onResponse)];
+      // A cached route is counted by the response-cache plugin (plugins/response-cache.ts).
+      if (access.cacheTtlSeconds !== null) return;
+      route.preHandler = [marked(access.firstParty ? meterUnlessFirstParty : meter), ...hooksOf(route.preHandler)];
+    });
+  },
+  { name: 'rate-limit', dependencies: ['viewer'] },
+);

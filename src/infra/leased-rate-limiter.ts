@@ -1,0 +1,242 @@
+import type { Redis } from 'ioredis';
+import { result, slots, type LimitResult, type LimitWindow, type NowMs, type RateLimiter, type Slot } from './rate-limiter.ts';
+
+// Counting against Redis in local batches (docs/access.md, "Leased counting"). For
+// windows of at least LEASE_MIN_LIMIT requests, an instance takes a slice of a
+// subject's quota from the shared counters in one atomic step (all windows at once,
+// never past a limit) and spends it locally, so a busy account costs one Redis round
+// trip per slice instead of one per request. What a slice does not use goes back to
+// the shared counters when the slice idles for SETTLE_MS, when a window ends, and on
+// close. Smaller limits (every plan's own figures) are counted exactly, one script
+// call per request, by the limiter this one wraps.
+//
+// Exactness: admissions never exceed a limit: every admitted request was counted in
+// Redis before it was admitted. The price is on the other side: tokens an instance
+// holds unused (at most min(MAX_SLICE, remaining / 8) - 1 per subject) read as used
+// to the other instances until spent or given back (within SETTLE_MS of idling), so
+// another instance can refuse that many requests early, and near the end of a window
+// slices shrink to one request, which is exact counting again.
+
+export const LEASE_MIN_LIMIT = 1000;
+export const MAX_SLICE = 64;
+export const SETTLE_MS = 500;
+
+// ARGV: wanted slice, then limit and ttl (ms) per key. Grants min(wanted, the least
+// room left / 8), at least 1 while every window has room; 0 = refused, nothing counted.
+const LEASE = `
+local want = tonumber(ARGV[1])
+local n = #KEYS
+local counts = {}
+local room = nil
+for i = 1, n do
+  counts[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local left = tonumber(ARGV[2 * i]) - counts[i]
+  if room == nil or left < room then room = left end
+end
+local grant = 0
+if room >= 1 then
+  grant = math.max(1, math.min(want, math.floor(room / 8)))
+  for i = 1, n do
+    counts[i] = redis.call('INCRBY', KEYS[i], grant)
+    if counts[i] == grant then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i + 1]) end
+  end
+end
+table.insert(counts, 1, grant)
+return counts
+`;
+
+// ARGV: how many unused tokens go back to every key (never below zero).
+const GIVE_BACK = `
+local n = tonumber(ARGV[1])
+for i = 1, #KEYS do
+  local c = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if c > 0 then redis.call('DECRBY', KEYS[i], math.min(n, c)) end
+end
+return 1
+`;
+
+type ScriptRunner = (numKeys: number, ...args: (string | number)[]) => Promise<number[]>;
+
+interface Lease {
+  windows: readonly LimitWindow[];
+  /** The window index (of the clock) per window this slice was taken in. */
+  indices: number[];
+  keys: string[];
+  /** Shared counts right after the slice was taken (it included the whole slice). */
+  counts: number[];
+  /** Taken but not spent. */
+  tokens: number;
+  lastUse: number;
+}
+
+const minLimit = (windows: readonly LimitWindow[]) => {
+  let m = Infinity;
+  for (const w of windows) if (w.limit < m) m = w.limit;
+  return m;
+};
+
+export class LeasedRateLimiter implements RateLimiter {
+  readonly kind = 'redis' as const;
+  private readonly leaseCmd: ScriptRunner;
+  private readonly giveBackCmd: ScriptRunner;
+  private readonly leases = new Map<string, Lease>();
+  /** Slices being taken, by subject: concurrent requests of a subject wait for one. */
+  private readonly taking = new Map<string, Promise<void>>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    client: Redis,
+    private readonly prefix: string,
+    private readonly now: NowMs,
+    /** Exact counting (small limits, peeks and refunds outside a slice). */
+    private readonly exact: RateLimiter,
+    private readonly onError: (err: unknown) => void = () => {},
+  ) {
+    client.defineCommand('visRateLease', { lua: LEASE });
+    client.defineCommand('visRateGiveBack', { lua: GIVE_BACK });
+    const c = client as unknown as { visRateLease: ScriptRunner; visRateGiveBack: ScriptRunner };
+    this.leaseCmd = c.visRateLease.bind(client);
+    this.giveBackCmd = c.visRateGiveBack.bind(client);
+    this.timer = setInterval(() => this.settleIdle(), SETTLE_MS);
+    this.timer.unref();
+  }
+
+  private keysOf(subject: string, windows: readonly LimitWindow[], s: Slot[]) {
+    const keys: string[] = new Array(windows.length);
+    for (let i = 0; i < windows.length; i++) keys[i] = `${this.prefix}rl:${subject}|${windows[i].name}|${s[i].index}`;
+    return keys;
+  }
+
+  private static matches(l: Lease, windows: readonly LimitWindow[], s: Slot[]) {
+    if (l.windows !== windows) return false;
+    for (let i = 0; i < s.length; i++) if (l.indices[i] !== s[i].index) return false;
+    return true;
+  }
+
+  /**
+   * Gives the subject's slice back before anything is counted another way (exactly, for
+   * other windows, or in a new window of the clock), so that count sees only what was spent.
+   */
+  private async settle(subject: string) {
+    const l = this.leases.get(subject);
+    if (!l) return;
+    this.leases.delete(subject);
+    if (l.tokens <= 0) return;
+    const n = l.tokens;
+    l.tokens = 0;
+    await this.giveBackCmd(l.keys.length, ...l.keys, n).catch(this.onError);
+  }
+
+  private giveBack(l: Lease) {
+    if (l.tokens <= 0) return;
+    const n = l.tokens;
+    l.tokens = 0;
+    this.giveBackCmd(l.keys.length, ...l.keys, n).catch(this.onError);
+  }
+
+  private spend(l: Lease, windows: readonly LimitWindow[], s: Slot[]): LimitResult {
+    l.tokens -= 1;
+    l.lastUse = performance.now();
+    const counts = new Array<number>(l.counts.length);
+    for (let i = 0; i < counts.length; i++) counts[i] = l.counts[i] - l.tokens;
+    return result(windows, s, counts, true);
+  }
+
+  private async take(subject: string, windows: readonly LimitWindow[], s: Slot[]): Promise<LimitResult | null> {
+    const keys = this.keysOf(subject, windows, s);
+    const args: (string | number)[] = [...keys, MAX_SLICE];
+    for (let i = 0; i < windows.length; i++) args.push(windows[i].limit, s[i].resetMs + 60_000);
+    const reply = (await this.leaseCmd(keys.length, ...args)).map(Number);
+    const grant = reply[0];
+    const counts = reply.slice(1);
+    // Refused: the exact limiter's answer (what is used, which window is full).
+    if (grant === 0) return result(windows, s, counts, false);
+    const l: Lease = { windows, indices: s.map((x) => x.index), keys, counts, tokens: grant, lastUse: performance.now() };
+    this.leases.set(subject, l);
+    return null;
+  }
+
+  async consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+    if (minLimit(windows) < LEASE_MIN_LIMIT) {
+      await this.settle(subject);
+      return this.exact.consume(subject, windows);
+    }
+    // Bounded: every turn spends, waits for a slice being taken, or takes one (which
+    // grants at least one request or refuses); a request that keeps losing the race
+    // for slices to concurrent ones is counted exactly.
+    for (let attempt = 0; attempt < 64; attempt++) {
+      const s = slots(windows, this.now());
+      const l = this.leases.get(subject);
+      if (l && !LeasedRateLimiter.matches(l, windows, s)) {
+        await this.settle(subject);
+        continue;
+      }
+      if (l && l.tokens > 0) return this.spend(l, windows, s);
+      const pending = this.taking.get(subject);
+      if (pending) {
+        // A slice that could not be taken (Redis slow or down) fails only the request that
+        // asked for it; the others try again themselves.
+        await pending.catch(() => {});
+        continue;
+      }
+      let refused: LimitResult | null = null;
+      const p = this.take(subject, windows, s).then((r) => {
+        refused = r;
+      });
+      this.taking.set(subject, p);
+      try {
+        await p;
+      } finally {
+        if (this.taking.get(subject) === p) this.taking.delete(subject);
+      }
+      if (refused) return refused;
+    }
+    await this.settle(subject);
+    return this.exact.consume(subject, windows);
+  }
+
+  /** Shared counts, less what this instance holds unused. */
+  async peek(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+    const s = slots(windows, this.now());
+    const l = this.leases.get(subject);
+    if (l && !LeasedRateLimiter.matches(l, windows, s)) await this.settle(subject);
+    const r = await this.exact.peek(subject, windows);
+    const held = this.leases.get(subject)?.tokens ?? 0;
+    if (held === 0) return r;
+    const counts = r.windows.map((w) => Math.max(0, w.used - held));
+    return result(windows, s, counts, !windows.some((w, i) => counts[i] >= w.limit));
+  }
+
+  async refund(subject: string, windows: readonly LimitWindow[]): Promise<void> {
+    const l = this.leases.get(subject);
+    // Back into the slice: given back to Redis with the rest of it.
+    if (l && LeasedRateLimiter.matches(l, windows, slots(windows, this.now()))) {
+      l.tokens += 1;
+      return;
+    }
+    await this.settle(subject);
+    await this.exact.refund(subject, windows);
+  }
+
+  /** Gives back what idle slices hold, so other instances may use it. */
+  settleIdle() {
+    const before = performance.now() - SETTLE_MS;
+    for (const [subject, l] of this.leases) {
+      if (l.lastUse > before) continue;
+      this.leases.delete(subject);
+      this.giveBack(l);
+    }
+  }
+
+  async close() {
+    clearInterval(this.timer);
+    const pending: Promise<unknown>[] = [];
+    for (const l of this.leases.values()) {
+      if (l.tokens > 0) pending.push(this.giveBackCmd(l.keys.length, ...l.keys, l.tokens).catch(this.onError));
+      l.tokens = 0;
+    }
+    this.leases.clear();
+    await Promise.all(pending);
+    await this.exact.close();
+  }
+}

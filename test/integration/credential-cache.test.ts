@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { authenticator } from '../../src/services/access/authenticator.ts';
+import { sha256hex } from '../../src/services/access/secrets.ts';
+import { systemClock } from '../../src/domain/clock.ts';
+import { apiKeysRepository } from '../../src/store/repositories/api-keys-repository.ts';
+import { sessionsRepository } from '../../src/store/repositories/sessions-repository.ts';
+import { startApp, type TestApp } from '../helpers/app.ts';
+
+// The credential cache for API keys (src/services/access/authenticator.ts, docs/access.md
+// "Credential cache"), on the store of the leg: a key is verified against the database
+// once, then remembered; a revocation made elsewhere (another instance, the CLI: here,
+// straight in the database) is seen within AUTH_CACHE_SECONDS; one made through this
+// process at once.
+
+describe('credential cache (API keys)', () => {
+  let t: TestApp;
+  let lookups = 0;
+  let userId: string;
+
+  before(async () => {
+    t = await startApp();
+    const user = await t.app.services.accounts.createUser({ email: 'cache@example.com', password: 'a long password 42', plan: 'pro' });
+    userId = user.id;
+  });
+  after(() => t.close());
+
+  function make(cacheSeconds: number) {
+    const repo = apiKeysRepository(t.store.db);
+    const counted = {
+      ...repo,
+      findActiveByHash: (hash: string) => {
+        lookups++;
+        return repo.findActiveByHash(hash);
+      },
+    };
+    return authenticator({ apiKeys: counted, sessions: sessionsRepository(t.store.db), clock: systemClock, cacheSeconds });
+  }
+
+  it('verifies a key against the database once, then answers from memory', async () => {
+    const auth = make(60);
+    const { secret } = await t.app.services.keys.create({ userId, plan: 'pro' }, 'once');
+    lookups = 0;
+    for (let i = 0; i < 5; i++) assert.equal((await auth.verifyKey(secret))?.userId, userId);
+    assert.equal(lookups, 1);
+    // A different key, even one character off, is its own lookup and is refused.
+    const other = `${secret.slice(0, -1)}${secret.endsWith('a') ? 'b' : 'a'}`;
+    assert.equal(await auth.verifyKey(other), null);
+    assert.equal(lookups, 2);
+  });
+
+  it('a revocation through this process applies at once', async () => {
+    const auth = make(60);
+    const { key, secret } = await t.app.services.keys.create({ userId, plan: 'pro' }, 'forget');
+    assert.ok(await auth.verifyKey(secret));
+    await apiKeysRepository(t.store.db).revoke(userId, key.id, new Date());
+    auth.forgetKey(sha256hex(secret));
+    assert.equal(await auth.verifyKey(secret), null);
+  });
+
+  it('a revocation made elsewhere is seen within AUTH_CACHE_SECONDS, checked ahead in the background', async () => {
+    const auth = make(1);
+    const { key, secret } = await t.app.services.keys.create({ userId, plan: 'pro' }, 'elsewhere');
+    lookups = 0;
+    assert.ok(await auth.verifyKey(secret));
+    await apiKeysRepository(t.store.db).revoke(userId, key.id, new Date());
+    // Within the TTL the remembered answer stands (documented) ...
+    assert.ok(await auth.verifyKey(secret));
+    assert.equal(lookups, 1);
+    // ... past half of it, a use starts a re-check without waiting for it ...
+    await sleep(600);
+    assert.ok(await auth.verifyKey(secret));
+    assert.equal(lookups, 2);
+    // ... and once the TTL has passed the key is refused whatever the timing of that re-check.
+    await sleep(500);
+    assert.equal(await auth.verifyKey(secret), null);
+  });
+
+  it('with AUTH_CACHE_SECONDS=0 every use asks the database', async () => {
+    const auth = make(0);
+    const { secret } = await t.app.services.keys.create({ userId, plan: 'pro' }, 'nocache');
+    lookups = 0;
+    for (let i = 0; i < 3; i++) assert.ok(await auth.verifyKey(secret));
+    assert.equal(lookups, 3);
+  });
+});

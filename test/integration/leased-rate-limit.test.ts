@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { LeasedRateLimiter, MAX_SLICE } from '../../src/infra/leased-rate-limiter.ts';
+import { RedisRateLimiter, type LimitWindow } from '../../src/infra/rate-limiter.ts';
+import { dropRedisKeys, uniqueName } from '../helpers/app.ts';
+
+// Counting in leased slices (src/infra/leased-rate-limiter.ts, docs/access.md "Leased
+// counting"), against a real Redis: fewer round trips than requests, never past a
+// limit across instances, exact usage for this instance, unspent tokens given back,
+// small limits counted exactly.
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const big: LimitWindow[] = [
+  { name: 'minute', limit: 1000, windowSeconds: 60 },
+  { name: 'day', limit: 1000, windowSeconds: 86_400 },
+];
+const small: LimitWindow[] = [
+  { name: 'minute', limit: 10, windowSeconds: 60 },
+  { name: 'day', limit: 100, windowSeconds: 86_400 },
+];
+
+describe('leased rate limiting (Redis)', () => {
+  let client: Redis;
+  let prefix: string;
+  let clockMs = Date.UTC(2026, 10, 27, 12, 0, 30);
+  const now = () => clockMs;
+  const limiters: LeasedRateLimiter[] = [];
+  const make = () => {
+    const l = new LeasedRateLimiter(client, prefix, now, new RedisRateLimiter(client, prefix, now));
+    limiters.push(l);
+    return l;
+  };
+  /** What Redis holds for a window of the current clock. */
+  const shared = async (subject: string, w: LimitWindow) =>
+    Number((await client.get(`${prefix}rl:${subject}|${w.name}|${Math.floor(clockMs / (w.windowSeconds * 1000))}`)) ?? 0);
+
+  before(async () => {
+    client = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    prefix = `${uniqueName('lease')}:`;
+  });
+  after(async () => {
+    for (const l of limiters) await l.close();
+    await dropRedisKeys(REDIS_URL, prefix);
+    client.disconnect();
+  });
+
+  it('takes one slice for many requests and reports this instance’s usage exactly', async () => {
+    const l = make();
+    // Every script call the client sends, counted on its way out.
+    let calls = 0;
+    const original = client.sendCommand.bind(client);
+    client.sendCommand = ((cmd: { name: string }) => {
+      if (cmd.name === 'evalsha' || cmd.name === 'eval') calls++;
+      return original(cmd as never);
+    }) as typeof client.sendCommand;
+    try {
+      for (let i = 0; i < 10; i++) assert.equal((await l.consume('u:a', big)).allowed, true);
+    } finally {
+      client.sendCommand = original;
+    }
+    assert.ok(calls >= 1 && calls <= 2, `10 requests cost ${calls} script calls`);
+    // The slice is counted in Redis as a whole ...
+    assert.equal(await shared('u:a', big[0]), Math.min(MAX_SLICE, Math.floor(1000 / 8)));
+    // ... while this instance reports what was spent, in peeks and in the headers' figures.
+    assert.equal((await l.peek('u:a', big)).windows[0].used, 10);
+    const r = await l.consume('u:a', big);
+    assert.equal(r.windows[0].used, 11);
+    assert.equal(r.windows[0].remaining, 989);
+    await l.refund('u:a', big);
+    assert.equal((await l.peek('u:a', big)).windows[1].used, 10);
+  });
+
+  it('gives unspent tokens back on close, so Redis ends at what was spent', async () => {
+    const l = make();
+    for (let i = 0; i < 7; i++) await l.consume('u:b', big);
+    assert.ok((await shared('u:b', big[1])) > 7);
+    await l.close();
+    assert.equal(await shared('u:b', big[1]), 7);
+    assert.equal(await shared('u:b', big[0]), 7);
+  });
+
+  it('gives the slice back when a window ends: the day keeps only what was spent', async () => {
+    const l = make();
+    for (let i = 0; i < 3; i++) await l.consume('u:c', big);
+    clockMs += 60_000;
+    await l.consume('u:c', big);
+    await l.close();
+    assert.equal(await shared('u:c', big[1]), 4);
+    assert.equal(await shared('u:c', big[0]), 1);
+  });
+
+  it('two instances together never admit more than the limit, and admit all of it', async () => {
+    const a = make();
+    const b = make();
+    let admitted = 0;
+    // Bounded: 1,300 attempts per instance against a limit of 1,000.
+    for (let i = 0; i < 1300; i++) {
+      const [x, y] = await Promise.all([a.consume('u:d', big), b.consume('u:d', big)]);
+      admitted += Number(x.allowed) + Number(y.allowed);
+    }
+    assert.equal(admitted, 1000);
+    const refused = await a.consume('u:d', big);
+    assert.equal(refused.allowed, false);
+    assert.equal(refused.violated[0].used, 1000);
+  });
+
+  it('counts small limits exactly, one request at a time', async () => {
+    const l = make();
+    for (let i = 0; i < 3; i++) await l.consume('u:e', small);
+    assert.equal(await shared('u:e', small[0]), 3);
+    for (let i = 0; i < 7; i++) assert.equal((await l.consume('u:e', small)).allowed, true);
+    const r = await l.consume('u:e', small);
+    assert.equal(r.allowed, false);
+    assert.equal(await shared('u:e', small[0]), 10);
+  });
+});
