@@ -1,7 +1,7 @@
 import { newDeliveryId } from '../domain/deliveries.ts';
 import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
 import type { StoredEvent } from '../domain/events.ts';
-import { emailAddressStatus } from '../domain/preferences.ts';
+import { emailProven, recipientOf } from './recipient.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import { gatherHeld, heldSummaryId, planFor } from './held-summaries.ts';
 import { changeKind } from '../domain/alert-rules.ts';
@@ -118,20 +118,7 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
     for (const userId of candidates.get(e.vendor) ?? []) {
       const state = prefs.get(userId);
       if (!state) continue;
-      const channels: AlertChannel[] = channelsFor(
-        alertEvent,
-        {
-          settings: state.settings,
-          watching: watching.has(userId),
-          hasRoutingKey: Boolean(state.pagerdutyRoutingKey),
-          slackConnected: state.slackConnection?.connected === true,
-          hasTeamsUrl: Boolean(state.channelSecrets.teamsWebhookUrl),
-          hasGoogleChatUrl: Boolean(state.channelSecrets.googleChatWebhookUrl),
-          hasOpsgenieKey: Boolean(state.channelSecrets.opsgenieApiKey),
-          emailProven: emailProven(state, accountEmails.get(userId) ?? null),
-        },
-        d.available,
-      );
+      const channels: AlertChannel[] = channelsFor(alertEvent, recipientOf(state, watching.has(userId), accountEmails.get(userId) ?? null), d.available);
       for (const channel of channels) {
         const stored = (STORED_CHANNELS as readonly string[]).includes(channel);
         rows.push({
@@ -169,9 +156,6 @@ export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): P
   const capped = await applyFloodCap(held.rows, d.deliveries, d.floodCap, at);
   return [...capped.rows, ...capped.summaries, ...held.summaries];
 }
-
-const emailProven = (s: PreferencesState, accountEmail: string | null) =>
-  emailAddressStatus(s.settings.email.address, accountEmail, s.emailConfirmedAddress) === 'confirmed';
 
 export interface Dispatcher {
   /** Creates the cursor at the end of the log unless it exists (only new events alert). */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type ChannelAvailability, REMINDER_EVENT_TYPE, reminderChannels, STORED_CHANNELS } from '../domain/alerts.ts';
-import { emailAddressStatus, VENDOR_LIST_CHANNELS } from '../domain/preferences.ts';
+import { VENDOR_LIST_CHANNELS } from '../domain/preferences.ts';
+import { recipientOf } from './recipient.ts';
 import { dueReminder, leadLabel, MAX_LEAD_MS, parseLeadTime } from '../domain/reminders.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
@@ -68,20 +69,7 @@ export async function scanReminders(d: ReminderDeps, now: Date): Promise<number>
       const leads = state.settings.maintenance_reminders.lead_times.map(parseLeadTime).filter((l): l is number => l !== null);
       const lead = dueReminder(startsAt, leads, now.getTime());
       if (lead === null) continue;
-      const channels = reminderChannels(
-        w.vendor,
-        {
-          settings: state.settings,
-          watching: watching.has(userId),
-          hasRoutingKey: Boolean(state.pagerdutyRoutingKey),
-          slackConnected: state.slackConnection?.connected === true,
-          hasTeamsUrl: Boolean(state.channelSecrets.teamsWebhookUrl),
-          hasGoogleChatUrl: Boolean(state.channelSecrets.googleChatWebhookUrl),
-          hasOpsgenieKey: Boolean(state.channelSecrets.opsgenieApiKey),
-          emailProven: emailAddressStatus(state.settings.email.address, emails.get(userId) ?? null, state.emailConfirmedAddress) === 'confirmed',
-        },
-        d.available,
-      );
+      const channels = reminderChannels(w.vendor, recipientOf(state, watching.has(userId), emails.get(userId) ?? null), d.available);
       const label = leadLabel(lead);
       const payload = {
         ...w,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CatalogVendor, DataType, SourceType } from '../../domain/records.ts';
 import type { Database } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
-import { sourceId } from './vendors-repository.ts';
+import { newSourceRow } from './vendors-repository.ts';
 
 // Status pages users add (docs/per-user.md "Custom status pages"): private vendor rows
 // (`owner_id` set) with their sources. Adds of one account run one after the other:
@@ -127,26 +127,7 @@ export function customPagesRepository(db: Kysely<Database>) {
         await trx
           .insertInto('sources')
           .values(
-            p.sources.map((s) => ({
-              id: sourceId(slug, s.type, s.url),
-              vendor: slug,
-              type: s.type,
-              url: s.url,
-              interval_seconds: s.intervalSeconds ?? null,
-              etag: null,
-              last_modified: null,
-              last_success_at: null,
-              last_error_at: null,
-              last_error: null,
-              consecutive_failures: 0,
-              next_poll_at: null,
-              lease_owner: null,
-              lease_until: null,
-              last_duration_ms: null,
-              first_success_at: null,
-              failing_since: null,
-              guarded: 1,
-            })),
+            p.sources.map((s) => newSourceRow(slug, s, true)),
           )
           .execute();
         return { status: 'added', slug };
@@ -199,26 +180,7 @@ export function customPagesRepository(db: Kysely<Database>) {
           await trx
             .insertInto('sources')
             .values(
-              entry.sources.map((s) => ({
-                id: sourceId(entry.slug, s.type, s.url),
-                vendor: entry.slug,
-                type: s.type,
-                url: s.url,
-                interval_seconds: s.intervalSeconds ?? null,
-                etag: null,
-                last_modified: null,
-                last_success_at: null,
-                last_error_at: null,
-                last_error: null,
-                consecutive_failures: 0,
-                next_poll_at: null,
-                lease_owner: null,
-                lease_until: null,
-                last_duration_ms: null,
-                first_success_at: null,
-                failing_since: null,
-                guarded: 0,
-              })),
+              entry.sources.map((s) => newSourceRow(entry.slug, s, false)),
             )
             .execute();
         }

@@ -24,6 +24,33 @@ export interface VendorRow {
 export const sourceId = (vendor: string, type: string, url: string) =>
   `${vendor}:${type}:${createHash('sha256').update(url).digest('hex').slice(0, 10)}`;
 
+/**
+ * A source row as first written: never polled yet. `guarded`: every request to it goes
+ * through the outbound guard from the first hop (user-added pages, docs/security.md).
+ */
+export function newSourceRow(vendor: string, s: { type: string; url: string; intervalSeconds?: number | null }, guarded: boolean): Database['sources'] {
+  return {
+    id: sourceId(vendor, s.type, s.url),
+    vendor,
+    type: s.type,
+    url: s.url,
+    interval_seconds: s.intervalSeconds ?? null,
+    etag: null,
+    last_modified: null,
+    last_success_at: null,
+    last_error_at: null,
+    last_error: null,
+    consecutive_failures: 0,
+    next_poll_at: null,
+    lease_owner: null,
+    lease_until: null,
+    last_duration_ms: null,
+    first_success_at: null,
+    failing_since: null,
+    guarded: guarded ? 1 : 0,
+  };
+}
+
 const toVendor = (r: Database['vendors']): VendorRow => ({
   slug: r.slug,
   name: r.name,
@@ -85,26 +112,7 @@ export function vendorsRepository(db: Kysely<Database>) {
         for (const s of v.sources) {
           const id = sourceId(v.slug, s.type, s.url);
           ids.push(id);
-          sourceRows.set(id, {
-            id,
-            vendor: v.slug,
-            type: s.type,
-            url: s.url,
-            interval_seconds: s.intervalSeconds ?? null,
-            etag: null,
-            last_modified: null,
-            last_success_at: null,
-            last_error_at: null,
-            last_error: null,
-            consecutive_failures: 0,
-            next_poll_at: null,
-            lease_owner: null,
-            lease_until: null,
-            last_duration_ms: null,
-            first_success_at: null,
-            failing_since: null,
-            guarded: 0,
-          });
+          sourceRows.set(id, newSourceRow(v.slug, s, false));
         }
         kept.set(v.slug, ids);
       }
