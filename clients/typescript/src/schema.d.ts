@@ -4419,7 +4419,7 @@ export interface operations {
                      * @example 7d
                      */
                     timePeriod?: string;
-                    /** @description Vendor slugs, 1..500; duplicates collapse */
+                    /** @description Vendor slugs, 1..1000; duplicates collapse */
                     vendors: string[];
                 };
             };
