@@ -47,7 +47,12 @@ export class StreamHub {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   /** Counters for tests, the benchmark and logs. */
-  readonly stats = { sent: 0, filled: 0, dropped: 0, duplicates: 0 };
+  /**
+   * `filled`: events read from the log because the bus skipped a number (a lost
+   * announcement); `caughtUp`: read by the periodic catch-up before their announcement
+   * arrived (the announcement then counts as a duplicate).
+   */
+  readonly stats = { sent: 0, filled: 0, caughtUp: 0, dropped: 0, duplicates: 0 };
 
   constructor(private readonly o: StreamHubOptions) {}
 
@@ -111,7 +116,7 @@ export class StreamHub {
   }
 
   /** Sends everything in the log after `high` (up to `until`, if given), merged with events already in hand. */
-  private async fill(until: number | null, inHand: StoredEvent[] = []) {
+  private async fill(until: number | null, inHand: StoredEvent[] = [], counter: 'filled' | 'caughtUp' = 'filled') {
     const bySeq = new Map(inHand.map((e) => [e.seq, e]));
     let from = this.high;
     for (;;) {
@@ -121,14 +126,14 @@ export class StreamHub {
       from = page[page.length - 1]!.seq;
     }
     const list = [...bySeq.values()].filter((e) => e.seq > this.high).sort((a, b) => a.seq - b.seq);
-    this.stats.filled += list.length - inHand.length > 0 ? list.length - inHand.length : 0;
+    this.stats[counter] += list.length - inHand.length > 0 ? list.length - inHand.length : 0;
     for (const e of list) this.send(e);
   }
 
   private async catchUp() {
     if (this.closed) return;
     const latest = await this.o.events.latestSeq();
-    if (latest > this.high) await this.fill(latest);
+    if (latest > this.high) await this.fill(latest, [], 'caughtUp');
   }
 
   private send(e: StoredEvent) {
