@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { login, userWithKey } from '../helpers/access.ts';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage } from '../helpers/browser.ts';
+import { addCookieHeader, launchBrowser, newPage } from '../helpers/browser.ts';
 import { googleChatReply, opsgenieReply, slackAppEnv, slackWorkspace, teamsWorkflowReply } from '../helpers/chat-fakes.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
 
@@ -57,10 +57,7 @@ test('Teams, Google Chat, Opsgenie and Slack set up from the account page', asyn
   const u = await userWithKey(t, 'pro');
   const cookieHeader = await login(t, u.email, u.password);
   const { page, context, problems } = await newPage(browser, { baseURL: t.url });
-  await context.addCookies(cookieHeader.split('; ').map((c) => {
-    const [name, value] = c.split('=') as [string, string];
-    return { name, value, url: t.url };
-  }));
+  await addCookieHeader(context, cookieHeader, t.url);
   const prefs = async () => (await getJson(`${t.api}/notification-preferences`, { headers: { 'x-api-key': u.secret } })).body.preferences;
   const teamsUrl = `${teams.url}/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=BrowserSig`;
   const chatUrl = `${chat.url}/v1/spaces/AAA/messages?key=k1&token=t1`;
@@ -123,10 +120,7 @@ test('digest, time zone, quiet hours, reminders, per-channel rules and per-vendo
   const u = await userWithKey(t, 'pro');
   const cookieHeader = await login(t, u.email, u.password);
   const { page, context, problems } = await newPage(browser, { baseURL: t.url });
-  await context.addCookies(cookieHeader.split('; ').map((c) => {
-    const [name, value] = c.split('=') as [string, string];
-    return { name, value, url: t.url };
-  }));
+  await addCookieHeader(context, cookieHeader, t.url);
   const prefs = async () => (await getJson(`${t.api}/notification-preferences`, { headers: { 'x-api-key': u.secret } })).body.preferences;
 
   await page.goto('/account#notifications');
