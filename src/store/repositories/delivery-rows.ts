@@ -9,7 +9,8 @@ import { fromJson } from './json.ts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
-export interface Delivery {
+/** What identifies a delivery row and what it is about, written and read alike. */
+interface DeliveryKey {
   id: string;
   eventSeq: number | null;
   userId: string;
@@ -17,6 +18,9 @@ export interface Delivery {
   eventType: string;
   vendor: string;
   entityId: string;
+}
+
+export interface Delivery extends DeliveryKey {
   payload: Record<string, unknown>;
   occurredAt: string;
   status: DeliveryStatus;
@@ -34,14 +38,7 @@ export interface Delivery {
   completedAt: string | null;
 }
 
-export interface NewDelivery {
-  id: string;
-  eventSeq: number | null;
-  userId: string;
-  channel: string;
-  eventType: string;
-  vendor: string;
-  entityId: string;
+export interface NewDelivery extends DeliveryKey {
   /** Serialised once per event and shared by its rows. */
   payloadJson: string;
   /** Written once for the event in `alert_payloads` (the dispatcher); the row itself holds ''. */
