@@ -6,7 +6,7 @@ import path from 'node:path';
 import { API_PREFIX, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { openStore } from '../src/store/db.ts';
-import { reportFigures } from './lib/report.ts';
+import { pct, reportFigures } from './lib/report.ts';
 
 // Status pages added by URL (docs/per-user.md "Custom status pages"), over a real
 // listening server and a Statuspage-format page on loopback (allow-listed):
@@ -18,7 +18,6 @@ import { reportFigures } from './lib/report.ts';
 //   npm run bench -- custom-pages
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- custom-pages
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();

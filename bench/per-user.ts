@@ -8,7 +8,7 @@ import { openStore } from '../src/store/db.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../src/store/repositories/maintenances-repository.ts';
 import { publicationsRepository } from '../src/store/repositories/publications-repository.ts';
-import { reportFigures } from './lib/report.ts';
+import { pct, reportFigures } from './lib/report.ts';
 
 // POST /dashboard-favorites latency by vendor count, over a real listening server
 // with a seeded history (every catalog vendor: incidents over 90 days, maintenance,
@@ -22,7 +22,6 @@ function option(args: string[], name: string, fallback: number): number {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
 export async function perUserBench(args: string[]) {

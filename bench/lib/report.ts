@@ -8,3 +8,6 @@ export const RESULT_PREFIX = 'BENCH_RESULT ';
 export function reportFigures(bench: string, figures: Record<string, number>, notes: Record<string, string | number> = {}) {
   console.log(`${RESULT_PREFIX}${JSON.stringify({ bench, figures, notes })}`);
 }
+
+/** The `p` quantile (0..1) of a list of samples, nearest rank. */
+export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
