@@ -105,7 +105,8 @@ test('Teams, Google Chat, Opsgenie and Slack set up from the account page', asyn
   p = await prefs();
   assert.deepEqual([p.slack.enabled, p.slack.channel, p.slack_connection.team], [true, 'C0BROWSER', 'Browser Team']);
   await page.getByRole('button', { name: 'Send test Slack message' }).click();
-  await page.locator('[data-test-result="slack"]', { hasText: /./ }).waitFor();
+  // The result first says "Sending…"; wait for the answer itself.
+  await page.locator('[data-test-result="slack"]', { hasText: /delivered/ }).waitFor();
   assert.equal(workspace.state.messages.at(-1)?.channel, 'C0BROWSER');
 
   await page.getByRole('button', { name: 'Disconnect Slack' }).click();
