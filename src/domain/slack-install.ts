@@ -12,8 +12,11 @@ export interface SlackInstall {
 }
 
 export class SlackOAuthError extends Error {
-  constructor(readonly code: string) {
+  readonly code: string;
+
+  constructor(code: string) {
     super(`Slack answered ${code}`);
+    this.code = code;
     this.name = 'SlackOAuthError';
   }
 }

@@ -30,12 +30,21 @@ export class StreamConnection {
   closed = false;
   dropped = false;
 
+  private readonly res: ServerResponse;
+  readonly filter: StreamFilter;
+  private readonly maxBufferBytes: number;
+  private readonly onDrop: (reason: string) => void;
+
   constructor(
-    private readonly res: ServerResponse,
-    readonly filter: StreamFilter,
-    private readonly maxBufferBytes: number,
-    private readonly onDrop: (reason: string) => void,
+    res: ServerResponse,
+    filter: StreamFilter,
+    maxBufferBytes: number,
+    onDrop: (reason: string) => void,
   ) {
+    this.res = res;
+    this.filter = filter;
+    this.maxBufferBytes = maxBufferBytes;
+    this.onDrop = onDrop;
     res.once('close', () => {
       this.closed = true;
     });

@@ -54,7 +54,11 @@ export class StreamHub {
    */
   readonly stats = { sent: 0, filled: 0, caughtUp: 0, dropped: 0, duplicates: 0 };
 
-  constructor(private readonly o: StreamHubOptions) {}
+  private readonly o: StreamHubOptions;
+
+  constructor(o: StreamHubOptions) {
+    this.o = o;
+  }
 
   get size() {
     return this.clients.size;

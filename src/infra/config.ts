@@ -130,11 +130,14 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
+  readonly variable: string;
+
   constructor(
-    readonly variable: string,
+    variable: string,
     message: string,
   ) {
     super(`${variable}: ${message}`);
+    this.variable = variable;
     this.name = 'ConfigError';
   }
 }

@@ -22,14 +22,22 @@ export type FetchErrorCode = 'timeout' | 'too_large' | 'http_status' | 'network'
 
 export class FetchError extends Error {
   override name = 'FetchError';
+  readonly code: FetchErrorCode;
+  readonly status: number | null;
+  /** Seconds the server asked us to wait (429/503 Retry-After). */
+  readonly retryAfterSeconds: number | null;
+
   constructor(
-    readonly code: FetchErrorCode,
+    code: FetchErrorCode,
     message: string,
-    readonly status: number | null = null,
+    status: number | null = null,
     /** Seconds the server asked us to wait (429/503 Retry-After). */
-    readonly retryAfterSeconds: number | null = null,
+    retryAfterSeconds: number | null = null,
   ) {
     super(message);
+    this.code = code;
+    this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -12,10 +12,15 @@ export class KeyedLimiter {
   private readonly perKeyActive = new Map<string, number>();
   private readonly queue: Waiter[] = [];
 
+  readonly global: number;
+  readonly perKey: number;
+
   constructor(
-    readonly global: number,
-    readonly perKey: number,
+    global: number,
+    perKey: number,
   ) {
+    this.global = global;
+    this.perKey = perKey;
     if (global < 1 || perKey < 1) throw new Error('limits must be at least 1');
   }
 

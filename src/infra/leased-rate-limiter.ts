@@ -84,14 +84,24 @@ export class LeasedRateLimiter implements RateLimiter {
   private readonly taking = new Map<string, Promise<void>>();
   private readonly timer: NodeJS.Timeout;
 
+  private readonly prefix: string;
+  private readonly now: NowMs;
+  /** Exact counting (small limits, peeks and refunds outside a slice). */
+  private readonly exact: RateLimiter;
+  private readonly onError: (err: unknown) => void;
+
   constructor(
     client: Redis,
-    private readonly prefix: string,
-    private readonly now: NowMs,
+    prefix: string,
+    now: NowMs,
     /** Exact counting (small limits, peeks and refunds outside a slice). */
-    private readonly exact: RateLimiter,
-    private readonly onError: (err: unknown) => void = () => {},
+    exact: RateLimiter,
+    onError: (err: unknown) => void = () => {},
   ) {
+    this.prefix = prefix;
+    this.now = now;
+    this.exact = exact;
+    this.onError = onError;
     client.defineCommand('visRateLease', { lua: LEASE });
     client.defineCommand('visRateGiveBack', { lua: GIVE_BACK });
     const c = client as unknown as { visRateLease: ScriptRunner; visRateGiveBack: ScriptRunner };

@@ -31,10 +31,16 @@ interface Series {
 class RequestFamily {
   readonly series = new Map<string, Series>();
 
+  private readonly labelNames: readonly string[];
+  readonly buckets: readonly number[];
+
   constructor(
-    private readonly labelNames: readonly string[],
-    readonly buckets: readonly number[] = [],
-  ) {}
+    labelNames: readonly string[],
+    buckets: readonly number[] = [],
+  ) {
+    this.labelNames = labelNames;
+    this.buckets = buckets;
+  }
 
   record(key: string, values: readonly string[], seconds = 0) {
     let s = this.series.get(key);

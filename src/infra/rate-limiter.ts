@@ -102,7 +102,11 @@ export class MemoryRateLimiter implements RateLimiter {
   private readonly subjects = new Map<string, Counter[]>();
   private ops = 0;
 
-  constructor(private readonly now: NowMs) {}
+  private readonly now: NowMs;
+
+  constructor(now: NowMs) {
+    this.now = now;
+  }
 
   private counters(subject: string, windows: readonly LimitWindow[], now: number, create: boolean): (Counter | undefined)[] {
     let list = this.subjects.get(subject);
@@ -202,11 +206,16 @@ export class RedisRateLimiter implements RateLimiter {
   readonly kind = 'redis' as const;
   private readonly run: ScriptRunner;
 
+  private readonly prefix: string;
+  private readonly now: NowMs;
+
   constructor(
     client: Redis,
-    private readonly prefix: string,
-    private readonly now: NowMs,
+    prefix: string,
+    now: NowMs,
   ) {
+    this.prefix = prefix;
+    this.now = now;
     client.defineCommand('visRateLimit', { lua: SCRIPT });
     const cmd = (client as unknown as { visRateLimit: ScriptRunner }).visRateLimit;
     this.run = cmd.bind(client);
@@ -247,11 +256,16 @@ export class FallbackRateLimiter implements RateLimiter {
   readonly kind = 'redis' as const;
   private readonly warn: (err: unknown) => void;
 
+  private readonly primary: RateLimiter;
+  private readonly fallback: RateLimiter;
+
   constructor(
-    private readonly primary: RateLimiter,
-    private readonly fallback: RateLimiter,
+    primary: RateLimiter,
+    fallback: RateLimiter,
     log: FastifyBaseLogger,
   ) {
+    this.primary = primary;
+    this.fallback = fallback;
     this.warn = throttledWarn(log, 'rate-limit');
   }
 

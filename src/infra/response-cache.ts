@@ -36,7 +36,11 @@ export class MemoryResponseCache implements ResponseCacheStore {
     sizeCalculation: (v) => v.body.length + 64,
   });
 
-  constructor(private readonly now: NowMs) {}
+  private readonly now: NowMs;
+
+  constructor(now: NowMs) {
+    this.now = now;
+  }
 
   async get(key: string) {
     const v = this.lru.get(key);
@@ -62,10 +66,13 @@ export class RedisResponseCache implements ResponseCacheStore {
   private readonly client: Redis;
   private readonly prefix: string;
 
+  private readonly now: NowMs;
+
   constructor(
     redis: RedisHandle,
-    private readonly now: NowMs,
+    now: NowMs,
   ) {
+    this.now = now;
     this.client = redis.client;
     this.prefix = `${redis.prefix}cache:`;
   }
@@ -105,11 +112,16 @@ export class TieredResponseCache implements ResponseCacheStore {
   readonly kind = 'redis' as const;
   private readonly warn: (err: unknown) => void;
 
+  private readonly shared: ResponseCacheStore;
+  private readonly local: ResponseCacheStore;
+
   constructor(
-    private readonly shared: ResponseCacheStore,
-    private readonly local: ResponseCacheStore,
+    shared: ResponseCacheStore,
+    local: ResponseCacheStore,
     log: FastifyBaseLogger,
   ) {
+    this.shared = shared;
+    this.local = local;
     this.warn = throttledWarn(log, 'response-cache');
   }
 

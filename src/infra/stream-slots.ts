@@ -85,12 +85,19 @@ export class RedisStreamSlots implements StreamSlots {
   private readonly held = new Map<string, { key: string; alive: () => boolean; release: () => void }>();
   private readonly warn: (err: unknown) => void;
 
+  private readonly client: Redis;
+  private readonly prefix: string;
+  private readonly fallback: MemoryStreamSlots;
+
   constructor(
-    private readonly client: Redis,
-    private readonly prefix: string,
-    private readonly fallback: MemoryStreamSlots,
+    client: Redis,
+    prefix: string,
+    fallback: MemoryStreamSlots,
     log: FastifyBaseLogger,
   ) {
+    this.client = client;
+    this.prefix = prefix;
+    this.fallback = fallback;
     client.defineCommand('visStreamSlot', { numberOfKeys: 1, lua: ACQUIRE });
     this.run = (client as unknown as { visStreamSlot: Acquire }).visStreamSlot.bind(client);
     this.warn = throttledWarn(log, 'stream-slots');

@@ -10,7 +10,7 @@ import type { WorkerCommand, WorkerMessage } from './worker-protocol.ts';
 // metrics registry), restarts it if it dies, stops it on close.
 
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
-// worker.ts from source (tests, through tsx), worker.js in the build (docs/deployment.md, "Runtime").
+// worker.ts from source (tests), worker.js in the build (docs/deployment.md, "Runtime").
 const ENTRY = new URL(`./worker${import.meta.url.slice(import.meta.url.lastIndexOf('.'))}`, import.meta.url).href;
 const RESTART_DELAY_MS = 5_000;
 

@@ -57,7 +57,11 @@ async function mapped<T>(work: () => Promise<T>): Promise<T> {
 }
 
 class MappedConnection implements DatabaseConnection {
-  constructor(readonly inner: DatabaseConnection) {}
+  readonly inner: DatabaseConnection;
+
+  constructor(inner: DatabaseConnection) {
+    this.inner = inner;
+  }
   executeQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0]): Promise<QueryResult<R>> {
     return mapped(() => this.inner.executeQuery<R>(query));
   }
@@ -75,7 +79,11 @@ const isNoTransaction = (err: unknown) => /cannot rollback - no transaction is a
 const innerOf = (c: DatabaseConnection) => (c instanceof MappedConnection ? c.inner : c);
 
 class MappedDriver implements Driver {
-  constructor(private readonly inner: Driver) {}
+  private readonly inner: Driver;
+
+  constructor(inner: Driver) {
+    this.inner = inner;
+  }
   init() {
     return mapped(() => this.inner.init());
   }

@@ -17,7 +17,11 @@ export function escapeHtml(value: unknown): string {
 }
 
 export class SafeHtml {
-  constructor(readonly value: string) {}
+  readonly value: string;
+
+  constructor(value: string) {
+    this.value = value;
+  }
   toString(): string {
     return this.value;
   }

@@ -44,7 +44,11 @@ export const uniqueName = (prefix: string) =>
 
 /** A settable clock so tests move time instead of waiting. */
 export class TestClock implements Clock {
-  constructor(public current = new Date()) {}
+  current: Date;
+
+  constructor(current = new Date()) {
+    this.current = current;
+  }
   now() {
     return new Date(this.current);
   }

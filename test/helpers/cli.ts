@@ -7,7 +7,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 export function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    const child = spawn(process.execPath, ['src/cli/index.ts', ...args], {
       cwd: root,
       env: { PATH: process.env.PATH!, ...env },
     });

@@ -45,7 +45,10 @@ export function describeRequest(r: FuzzRequest): string {
 
 export class FuzzClient {
   private client: Client;
-  constructor(private origin: string) {
+  private origin: string;
+
+  constructor(origin: string) {
+    this.origin = origin;
     this.client = this.open();
   }
 

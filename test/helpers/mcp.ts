@@ -130,11 +130,19 @@ export class TestOAuthProvider implements OAuthClientProvider {
   authorizationUrls: URL[] = [];
   redirects: URL[] = [];
 
+  private readonly issuer: string;
+  private readonly sessionCookie: string;
+  private readonly decision: 'allow' | 'deny';
+
   constructor(
-    private readonly issuer: string,
-    private readonly sessionCookie: string,
-    private readonly decision: 'allow' | 'deny' = 'allow',
-  ) {}
+    issuer: string,
+    sessionCookie: string,
+    decision: 'allow' | 'deny' = 'allow',
+  ) {
+    this.issuer = issuer;
+    this.sessionCookie = sessionCookie;
+    this.decision = decision;
+  }
 
   get redirectUrl() {
     return REDIRECT_URI;

@@ -16,7 +16,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { cwd: root, env: { PATH: process.env.PATH!, ...env } });
+    const child = spawn(process.execPath, ['src/cli/index.ts', ...args], { cwd: root, env: { PATH: process.env.PATH!, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

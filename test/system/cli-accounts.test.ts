@@ -13,7 +13,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 function run(t: TestApp, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+    const child = spawn(process.execPath, ['src/cli/index.ts', ...args], {
       cwd: root,
       env: {
         PATH: process.env.PATH!,

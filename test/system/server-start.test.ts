@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, afterEach, describe, test } from 'node:test';
 import { dropSchema, uniqueName } from '../helpers/app.ts';
 
 // The server process as a newcomer and an operator meet it (docs/operations.md
@@ -13,6 +13,8 @@ import { dropSchema, uniqueName } from '../helpers/app.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const schemas: string[] = [];
+/** Every server started; a test that fails midway leaves none running (it would keep this file alive). */
+const started = new Set<ChildProcess>();
 
 interface Server {
   child: ChildProcess;
@@ -36,10 +38,11 @@ function storeEnv(dataDir: string): Record<string, string> {
 }
 
 function start(env: Record<string, string>, args: string[] = []): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+  const child = spawn(process.execPath, ['src/server.ts', ...args], {
     cwd: root,
     env: { PATH: process.env.PATH!, HOST: '127.0.0.1', PORT: '0', PASSWORD_HASH_COST: '10', INGEST_WORKER: 'false', ...env },
   });
+  started.add(child);
   let stdout = '';
   let stderr = '';
   const waiters = new Set<() => void>();
@@ -88,6 +91,17 @@ function start(env: Record<string, string>, args: string[] = []): Server {
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'vis-start-'));
 const noStackTrace = (s: string) => assert.doesNotMatch(s, /\n\s+at .+:\d+:\d+/, s);
+
+afterEach(async () => {
+  await Promise.all(
+    [...started].map((c) => {
+      started.delete(c);
+      if (c.exitCode !== null || c.signalCode !== null) return;
+      c.kill('SIGKILL');
+      return new Promise((resolve) => c.once('exit', resolve));
+    }),
+  );
+});
 
 after(async () => {
   if (process.env.DATABASE_URL) for (const s of schemas) await dropSchema(process.env.DATABASE_URL, s);

@@ -41,11 +41,16 @@ export interface IncidentStreamOptions {
 
 /** A refusal that reconnecting would not cure (400, 401, 403, 404). */
 export class StreamRequestError extends Error {
+  readonly status: number;
+  readonly body: string;
+
   constructor(
-    readonly status: number,
-    readonly body: string,
+    status: number,
+    body: string,
   ) {
     super(`incident stream refused: HTTP ${status} ${body.slice(0, 200)}`);
+    this.status = status;
+    this.body = body;
     this.name = 'StreamRequestError';
   }
 }

@@ -54,11 +54,16 @@ interface ValidRequest {
 }
 
 class RedirectError extends Error {
+  readonly error: string;
+  readonly description: string;
+
   constructor(
-    readonly error: string,
-    readonly description: string,
+    error: string,
+    description: string,
   ) {
     super(description);
+    this.error = error;
+    this.description = description;
   }
 }
 

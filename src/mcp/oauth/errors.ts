@@ -22,12 +22,19 @@ export type OAuthErrorCode =
   | 'server_error';
 
 export class OAuthError extends Error {
+  readonly code: OAuthErrorCode;
+  readonly description: string;
+  readonly status: number;
+
   constructor(
-    readonly code: OAuthErrorCode,
-    readonly description: string,
-    readonly status = code === 'invalid_client' ? 401 : code === 'slow_down' ? 429 : 400,
+    code: OAuthErrorCode,
+    description: string,
+    status = code === 'invalid_client' ? 401 : code === 'slow_down' ? 429 : 400,
   ) {
     super(description);
+    this.code = code;
+    this.description = description;
+    this.status = status;
     this.name = 'OAuthError';
   }
 }

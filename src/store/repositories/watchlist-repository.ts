@@ -126,8 +126,11 @@ export function watchlistRepository(db: Kysely<Database>) {
 
 /** Aborts the add transaction so that nothing, not even the lock write, is kept. */
 class Refused extends Error {
-  constructor(readonly vendors: string[]) {
+  readonly vendors: string[];
+
+  constructor(vendors: string[]) {
     super('watchlist full');
+    this.vendors = vendors;
   }
 }
 

@@ -30,7 +30,7 @@ function startServer(t: TestApp): ChildProcess {
     env.DATABASE_URL = t.config.databaseUrl;
     env.DATABASE_SCHEMA = t.config.databaseSchema!;
   }
-  return spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  return spawn(process.execPath, ['src/server.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
 const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30_000) => {

@@ -24,7 +24,7 @@ describe('operator CLI: users and keys', () => {
     PASSWORD_HASH_COST: '10',
     ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl, DATABASE_SCHEMA: t.config.databaseSchema! } : {}),
   });
-  const cli = (args: string[]) => exec(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { env: env() });
+  const cli = (args: string[]) => exec(process.execPath, ['src/cli/index.ts', ...args], { env: env() });
 
   test('users create prints the id; keys create prints the secret on its last line; set-plan changes the plan', async () => {
     const email = uniqueEmail('cli');

@@ -66,7 +66,7 @@ describe('SIGKILL during ingestion', () => {
 
   test('kill -9 mid-round, restart, lease expiry: nothing duplicated, nothing lost', async (ctx) => {
     const total = fleet.catalog.reduce((n, v) => n + v.sources.length, 0);
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    child = spawn(process.execPath, ['src/server.ts'], {
       cwd: root,
       env: { ...env(), PORT: '0', HOST: '127.0.0.1', INGEST: 'live', ROLES: 'api,ingest' },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -159,7 +159,7 @@ describe('SIGKILL during ingestion', () => {
 
 function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { cwd: root, env });
+    const c = spawn(process.execPath, ['src/cli/index.ts', ...args], { cwd: root, env });
     let stdout = '';
     let stderr = '';
     c.stdout.on('data', (d) => (stdout += d));

@@ -155,7 +155,7 @@ test('a violation fails the test that caused it, not a later one', async () => {
   const fixture = path.join(root, 'test/helpers/response-drift.fixture.ts');
   // A runner of its own: without NODE_TEST_CONTEXT the child reports in TAP.
   const { NODE_TEST_CONTEXT: _, ...env } = process.env;
-  const out = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', fixture], { cwd: root, env }).then(
+  const out = await run(process.execPath, ['--test', '--test-reporter=tap', fixture], { cwd: root, env }).then(
     () => assert.fail('the fixture run should fail'),
     (err: { code: number; stdout: string; stderr: string }) => {
       assert.notEqual(err.code, 0);

@@ -43,7 +43,7 @@ describe('server flags and scale-out settings', () => {
 
   test('the server process refuses a bad --role with exit 1 and the message', async () => {
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['--import', 'tsx', 'src/server.ts', '--role', 'api,worker'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 }, (_err, _out, stderr) =>
+      const child = execFile(process.execPath, ['src/server.ts', '--role', 'api,worker'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 }, (_err, _out, stderr) =>
         resolve({ code: child.exitCode, stderr }),
       );
     });

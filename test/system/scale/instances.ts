@@ -86,7 +86,7 @@ export interface Instance {
 }
 
 export async function startInstance(name: string, env: Record<string, string>, args: string[] = [], timeoutMs = 60_000): Promise<Instance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts', ...args], {
+  const child = spawn(process.execPath, ['src/server.ts', ...args], {
     cwd: ROOT,
     env: { ...baseEnv(), LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -175,7 +175,7 @@ export function cli(env: Record<string, string>, args: string[]): Promise<string
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/index.ts', ...args],
+      ['src/cli/index.ts', ...args],
       { cwd: ROOT, env: { ...baseEnv(), LOG_LEVEL: 'silent', ...env }, timeout: 60_000 },
       (err, stdout, stderr) => (err ? reject(new Error(`cli ${args.join(' ')} failed: ${err.message}\n${stderr}`)) : resolve(stdout)),
     );
