@@ -1,3 +1,4 @@
+import { sharedCompilers } from './http/schema-compilers.ts';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -339,6 +340,7 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     ajv: { customOptions: { coerceTypes: true, removeAdditional: true, useDefaults: true, allErrors: false }, plugins: [finiteNumbers] },
+    schemaController: { compilersFactory: sharedCompilers },
   };
 }
 
