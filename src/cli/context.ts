@@ -3,14 +3,14 @@ import { DomainError } from '../domain/errors.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createServices } from '../services/index.ts';
 import { type Command, cliConfig, withStore } from './command.ts';
-import type { UseCases } from '../services/index.ts';
+import type { Services } from '../services/index.ts';
 import type { Store } from '../store/db.ts';
 
 /** What an operator command gets: configuration, the services over a migrated store, and output. */
 export interface CliContext {
   config: Config;
   store: Store;
-  services: UseCases;
+  services: Services;
   out(line: string): void;
   err(line: string): void;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DeliveryStatus } from '../../domain/deliveries.ts';
 import type { Database, DeliveriesTable } from '../schema.ts';
 import { fromJson } from './json.ts';
 
@@ -6,8 +7,6 @@ import { fromJson } from './json.ts';
 // mapping to and from columns, and the payload lookup. A row written by the
 // dispatcher references its event's record in `alert_payloads` (migration 0950,
 // `payload` = ''); rows without an event, and rows written before, carry it.
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 /** What identifies a delivery row and what it is about, written and read alike. */
 interface DeliveryKey {

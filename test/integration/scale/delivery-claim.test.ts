@@ -22,7 +22,7 @@ describe('delivery claims', () => {
     const past = new Date(now.getTime() - 1000).toISOString();
     const payload = payloadJson({ id: 'x:1' });
     for (let i = 0; i < DUE; i++) {
-      await t.app.services.repos.deliveries.insert(
+      await t.repos.deliveries.insert(
         {
           id: newDeliveryId(),
           eventSeq: i + 1,
@@ -45,7 +45,7 @@ describe('delivery claims', () => {
   });
 
   test('a claim takes at most its limit; concurrent claims take different rows; claimed rows are not due', async () => {
-    const repo = t.app.services.repos.deliveries;
+    const repo = t.repos.deliveries;
     const now = new Date();
     const lease = new Date(now.getTime() + 30_000);
     const one = await repo.claim('w_one', 16, now, lease);
