@@ -3,7 +3,6 @@ import type { Dialect } from '../dialect.ts';
 import type { Database } from '../schema.ts';
 import type { DeliveryStatus } from '../../domain/deliveries.ts';
 import { chunks, type Completion, type Delivery, type DeliveryAttempt, ID_CHUNK, INSERT_CHUNK, type NewDelivery, toRow, withPayloads } from './delivery-rows.ts';
-import { toJson } from './json.ts';
 import { PUSH_CHANNELS } from '../../domain/alerts.ts';
 
 // The durable delivery rows and every attempt made: created by the dispatcher
@@ -337,4 +336,3 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
 }
 
 export type DeliveriesRepository = ReturnType<typeof deliveriesRepository>;
-export const payloadJson = (payload: unknown) => toJson(payload);

@@ -81,7 +81,7 @@ export interface Completion {
 /** Rows of one event share one parsed payload object (read-only). */
 export type PayloadCache = Map<number, Record<string, unknown>>;
 
-export const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Delivery => ({
+const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Delivery => ({
   id: r.id,
   eventSeq: r.event_seq === null ? null : Number(r.event_seq),
   userId: r.user_id,
