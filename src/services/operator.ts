@@ -4,7 +4,7 @@ import type { Config } from '../infra/config.ts';
 import { openStore, type Store } from '../store/db.ts';
 import type { SourceRow } from '../store/repositories/sources-repository.ts';
 import { type PromoteInput, promotePage } from './custom-pages-promote.ts';
-import { createServices, type ServiceInfra, type Services } from './index.ts';
+import { createServices, type Services } from './index.ts';
 import { repositoriesOn } from './repositories.ts';
 
 // The operator CLI's way to the store (docs/operations.md "Operator CLI",
@@ -21,16 +21,15 @@ export async function withStore<T>(config: Config, fn: (store: Store) => Promise
   }
 }
 
-/** The configured store, migrated, and the services over it; the store is closed after `fn`. */
+/** The services over the configured, migrated store; the store is closed after `fn`. */
 export async function withMigratedServices<T>(
   config: Config,
   clock: Clock,
-  fn: (opened: { store: Store; services: Services }) => Promise<T>,
-  infra: ServiceInfra = {},
+  fn: (opened: { services: Services }) => Promise<T>,
 ): Promise<T> {
   return withStore(config, async (store) => {
     await store.migrate();
-    return fn({ store, services: createServices(store, config, clock, infra) });
+    return fn({ services: createServices(store, config, clock) });
   });
 }
 
