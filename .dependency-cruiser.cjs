@@ -50,6 +50,16 @@ module.exports = {
       to: { path: `^src/${EDGES}/`, pathNot: [`^src/$1/`, `^src/${EDGES}/index\\.ts$`] },
     },
     {
+      name: 'adapters-reach-the-store-through-services',
+      severity: 'error',
+      comment:
+        'Routes, MCP, web pages, CLI commands and the upstream parsers and simulator of ingestion never import src/store, ' +
+        'not even a type: they get use cases and the types those export. The ingest and alert workers and the stream hub ' +
+        'run over repositories (the polling thread opens its own store), so they may (docs/architecture.md).',
+      from: { path: '^src/(http|mcp|web|cli|ingest/adapters|ingest/simulator)/' },
+      to: { path: '^src/store/' },
+    },
+    {
       name: 'only-entries-compose',
       severity: 'error',
       comment: 'The composition root (app.ts, server.ts and their helpers at the top of src/) is imported by nothing in a folder.',

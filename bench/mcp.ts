@@ -5,7 +5,6 @@ import path from 'node:path';
 import { Pool } from 'undici';
 import { API_PREFIX, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/infra/config.ts';
-import { tokenService } from '../src/mcp/oauth/token-service.ts';
 import { openStore } from '../src/store/db.ts';
 import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
 import { reportFigures } from './lib/report.ts';
@@ -128,7 +127,7 @@ export async function mcpBench(args: string[]) {
   const user = await app.services.accounts.createUser({ email: 'bench-mcp@example.com', password: 'bench password', plan: 'pro' });
   const { secret } = await app.services.keys.create({ userId: user.id, plan: 'pro' }, 'bench');
   // An OAuth grant as the consent page would record it, then its tokens.
-  const tokens = tokenService(app.services.repos.oauth, app.services.clock);
+  const tokens = app.services.oauth;
   const client = {
     clientId: 'mcp_client_bench',
     secretHash: null,
@@ -140,7 +139,7 @@ export async function mcpBench(args: string[]) {
     metadata: {},
     createdAt: new Date().toISOString(),
   };
-  await app.services.repos.oauth.createClient(client);
+  await tokens.registerClient(client);
   const verifier = 'v'.repeat(64);
   const { createHash } = await import('node:crypto');
   const code = await tokens.createCode({

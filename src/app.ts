@@ -66,7 +66,7 @@ import { feedRoutes } from './http/routes/feeds.ts';
 import { badgeRoutes } from './http/routes/badges.ts';
 import { publicFeedRoutes } from './http/routes/public-feeds.ts';
 import type { StreamSlots } from './infra/stream-slots.ts';
-import { countedBus, memoryEventBus } from './infra/event-bus.ts';
+import { countedBus, type EventBus, memoryEventBus } from './infra/event-bus.ts';
 import { redisEventBus } from './infra/redis-event-bus.ts';
 import { StreamHub } from './events/stream-hub.ts';
 import { streamRoutes } from './http/routes/stream.ts';
@@ -88,7 +88,10 @@ export interface ReadinessCheck {
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** The use cases; repositories, store and bus stay here in the composition root (docs/architecture.md). */
     services: Services;
+    /** This instance's event bus (committed events), the one its stream hub, alert runtime and ingestion share. */
+    bus: EventBus;
     /** The shared Redis connection (null without REDIS_URL); keys must start with its prefix. */
     redis: RedisHandle | null;
     readinessChecks: ReadinessCheck[];
@@ -198,23 +201,23 @@ export const appPlugin = fp(
     if (config.autoMigrate) {
       await alerts.dispatcher.init();
       // Secrets stored in clear (before encryption at rest) or with a rotated-out key: sealed with the current key.
-      const resealed = await services.repos.preferences.resealAll();
+      const resealed = await repos.preferences.resealAll();
       if (resealed) app.log.info({ rows: resealed, keyId: secretBox.keyId }, 'channel secrets sealed with the current secrets key');
     }
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }
-    const hub = new StreamHub({ bus, events: services.repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
+    const hub = new StreamHub({ bus, events: repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
     app.decorate('streams', { hub, slots: infra.streamSlots });
     registry.observe({
-      pendingDeliveries: () => services.repos.deliveries.countPending(),
+      pendingDeliveries: () => repos.deliveries.countPending(),
       openStreams: () => hub.size,
       vendorStatus: () => services.overview.statusFigures(config.metricsComponentSeries),
     });
     // Before the server stops listening for connections to end: open streams are ended
     // with a last comment so their clients reconnect (elsewhere, when there is another instance).
     app.addHook('preClose', async () => hub.close());
-    const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus: services.bus, simulator, log: ingestLog, metrics });
+    const ingest = createIngestRuntime({ store, config, clock, ingest: services.ingest, bus, simulator, log: ingestLog, metrics });
     app.decorate('ingest', ingest);
     // Polls in flight finish their writes before the store closes.
     app.addHook('onClose', async () => ingest.close());
@@ -223,6 +226,7 @@ export const appPlugin = fp(
     }
     app.decorate('config', config);
     app.decorate('services', services);
+    app.decorate('bus', bus);
     app.decorate('redis', infra.redis);
     const checks: ReadinessCheck[] = [{ name: 'database', check: () => store.ping() }];
     // Without Redis, limits and cache run in-process: degraded, still ready.

@@ -1,4 +1,4 @@
-import { newDeliveryId } from '../domain/deliveries.ts';
+import { newDeliveryId, receiverOf } from '../domain/deliveries.ts';
 import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
 import type { StoredEvent } from '../domain/events.ts';
 import { emailProven, recipientOf } from './recipient.ts';
@@ -28,9 +28,9 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 // transaction still open can commit below it. So the cursor simply moves to the
 // last event read; no gap is ever waited for, and none is ever skipped.
 
-export const DISPATCH_CURSOR = 'alerts';
+const DISPATCH_CURSOR = 'alerts';
 /** How often (by the dispatcher's clock) maintenance reminders are looked for. */
-export const REMINDER_SCAN_MS = 30_000;
+const REMINDER_SCAN_MS = 30_000;
 const BATCH = 200;
 const USER_CHUNK = 1_000;
 
@@ -63,32 +63,11 @@ async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promis
   return out;
 }
 
-const hostOf = (url: string | null): string | null => {
-  if (!url) return null;
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return null;
-  }
-};
-
-/**
- * Fair-share key of a row (docs/alerts.md): the host with port of a URL channel
- * (webhook, Teams, Google Chat), else the channel's one service (PagerDuty,
- * Opsgenie, Slack, SMTP); none for the stored channels.
- */
-export function receiverOf(channel: AlertChannel, state: Pick<PreferencesState, 'settings' | 'channelSecrets'>): string | null {
-  if (channel === 'webhook') return hostOf(state.settings.webhook.url);
-  if (channel === 'teams') return hostOf(state.channelSecrets.teamsWebhookUrl);
-  if (channel === 'google_chat') return hostOf(state.channelSecrets.googleChatWebhookUrl);
-  return (STORED_CHANNELS as readonly string[]).includes(channel) ? null : channel;
-}
-
 /**
  * Delivery rows for a batch of events: a fixed number of queries per distinct
  * vendor. With a flood cap, rows beyond it are replaced by summary rows (no event).
  */
-export async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<NewDelivery[]> {
+async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<NewDelivery[]> {
   const vendors = [...new Set(events.map((e) => e.vendor))];
   const watchers = await d.watchlist.watchers(vendors);
   const candidates = new Map<string, Set<string>>();

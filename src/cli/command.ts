@@ -1,9 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { type Config, loadConfig } from '../infra/config.ts';
-import { openStore, type Store } from '../store/db.ts';
 
 // What every CLI command shares: its contract, argument parsing that reports
-// mistakes as usage errors (exit 2), and opening the configured store.
+// mistakes as usage errors (exit 2), and the configuration. The store is opened through
+// services/operator.ts (docs/architecture.md).
 
 export interface Command {
   /** e.g. `ingest --once [--vendor SLUG]` */
@@ -28,14 +28,4 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
 /** Configuration from the environment, as the server reads it. */
 export function cliConfig(): Config {
   return loadConfig(process.env);
-}
-
-/** Opens the store, runs `fn`, and always closes the store. */
-export async function withStore<T>(config: Config, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(config);
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
 }

@@ -1,16 +1,14 @@
 import type { Config } from '../infra/config.ts';
 import { DomainError } from '../domain/errors.ts';
 import { systemClock } from '../domain/clock.ts';
-import { createServices } from '../services/index.ts';
-import { type Command, cliConfig, withStore } from './command.ts';
-import type { UseCases } from '../services/index.ts';
-import type { Store } from '../store/db.ts';
+import type { Services } from '../services/index.ts';
+import { withMigratedServices } from '../services/operator.ts';
+import { type Command, cliConfig } from './command.ts';
 
 /** What an operator command gets: configuration, the services over a migrated store, and output. */
 export interface CliContext {
   config: Config;
-  store: Store;
-  services: UseCases;
+  services: Services;
   out(line: string): void;
   err(line: string): void;
 }
@@ -45,12 +43,9 @@ export function servicesCommand(usage: string, summary: string, run: CliCommand)
     summary,
     async run(argv) {
       const config = cliConfig();
-      return withStore(config, async (store) => {
-        await store.migrate();
-        const services = createServices(store, config, systemClock);
+      return withMigratedServices(config, systemClock, async ({ services }) => {
         const ctx: CliContext = {
           config,
-          store,
           services,
           out: (line) => process.stdout.write(`${line}\n`),
           err: (line) => process.stderr.write(`${line}\n`),

@@ -32,25 +32,6 @@ export const ALERT_EVENT_TYPES = [
 ] as const;
 export type AlertEventType = (typeof ALERT_EVENT_TYPES)[number];
 
-export const PREFERENCE_KEYS = [
-  'in_app',
-  'email',
-  'slack',
-  'slack_connection',
-  'webhook',
-  'pagerduty',
-  'teams',
-  'google_chat',
-  'opsgenie',
-  'rss',
-  'newsletter',
-  'muted_vendors',
-  'content_filters',
-  'timezone',
-  'quiet_hours',
-  'maintenance_reminders',
-] as const;
-
 /** Push channels that take their own rules (`alert_on`); null there = `content_filters`. */
 export const RULE_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie'] as const;
 export type RuleChannel = (typeof RULE_CHANNELS)[number];
@@ -67,7 +48,7 @@ export interface MaintenanceReminders {
 export const MAX_VENDOR_LIST = 500;
 export const MAX_COMPONENT_FILTERS = 100;
 /** Path of the personal feed; the token is the secret part. */
-export const FEED_PATH_PREFIX = '/api/v1/feeds/';
+const FEED_PATH_PREFIX = '/api/v1/feeds/';
 export const feedPath = (token: string) => `${FEED_PATH_PREFIX}${token}.rss`;
 
 export interface StoredPreferences {
@@ -265,7 +246,7 @@ export function isDiscordWebhookUrl(url: string): boolean {
 }
 
 /** Slack incoming webhooks (hooks.slack.com/services/…) get Block Kit bodies unless the caller says otherwise. */
-export function isSlackWebhookUrl(url: string): boolean {
+function isSlackWebhookUrl(url: string): boolean {
   try {
     const u = new URL(url);
     return u.hostname === 'hooks.slack.com' && u.pathname.startsWith('/services/');
@@ -321,7 +302,7 @@ export function emailAddressStatus(address: string | null, accountEmail: string 
 
 /** PagerDuty Events v2 routing (integration) keys are 32 characters. */
 const ROUTING_KEY = /^[A-Za-z0-9]{32}$/;
-export const isRoutingKey = (v: string) => ROUTING_KEY.test(v);
+const isRoutingKey = (v: string) => ROUTING_KEY.test(v);
 
 export interface ValidationContext {
   /** OUTBOUND_ALLOW_PRIVATE: hosts/CIDRs allowed for http:// and private addresses. */
@@ -392,7 +373,7 @@ function componentProblems(field: string, f: ComponentFilter): { field: string; 
 
 /** Opsgenie (and JSM Operations) API integration keys are UUIDs. */
 const OPSGENIE_KEY = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-export const isOpsgenieKey = (v: string) => OPSGENIE_KEY.test(v);
+const isOpsgenieKey = (v: string) => OPSGENIE_KEY.test(v);
 /** Public or private channel ids; DMs are the default (`null`). */
 const SLACK_CONVERSATION = /^[CG][A-Z0-9]{2,20}$/;
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z, ZodRawShape } from 'zod';
-import type { UseCases } from '../services/index.ts';
+import type { Services } from '../services/index.ts';
 import type { Viewer } from '../services/context.ts';
 
 /** How the caller of one MCP request authenticated. */
@@ -19,7 +19,7 @@ export type QuotaOutcome = { allowed: true } | { allowed: false; message: string
 
 /** What a tool sees: the services, who calls, and whether the quota let the call through. */
 export interface ToolContext {
-  services: UseCases;
+  services: Services;
   caller: McpCaller;
   quota: QuotaOutcome;
   log: FastifyBaseLogger;

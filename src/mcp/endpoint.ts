@@ -1,6 +1,6 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { UseCases } from '../services/index.ts';
+import type { Services } from '../services/index.ts';
 import { type McpCaller, HISTORY_SCOPE, type QuotaOutcome, SUPPORTED_SCOPES } from './context.ts';
 import { MCP_PATH, type Origins, PRM_PATH } from './origins.ts';
 import { buildMcpServer, PROTECTED_TOOLS } from './server.ts';
@@ -14,7 +14,7 @@ import { buildMcpServer, PROTECTED_TOOLS } from './server.ts';
 export type BearerResult = { ok: true; caller: McpCaller } | { ok: false; description: string };
 
 export interface McpEndpointDeps {
-  services: UseCases;
+  services: Services;
   origins: Origins;
   /** Resolves a bearer token (OAuth access token or API key) to a caller. */
   authenticate(token: string, req: FastifyRequest): Promise<BearerResult>;

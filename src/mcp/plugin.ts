@@ -7,13 +7,13 @@ import { planPolicy } from '../domain/plans.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders, errorsPlugin, httpMetricsPlugin, requestHygienePlugin, requestIdFor, fastifyTrustProxy } from '../http/index.ts';
 import { planWindows, requestSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
-import type { UseCases } from '../services/index.ts';
+import type { Services } from '../services/index.ts';
 import type { McpCaller, QuotaOutcome } from './context.ts';
 import { type BearerResult, mcpEndpoint } from './endpoint.ts';
 import { loginRoutes, webLogin } from './oauth/login.ts';
-import { ACCESS_TOKEN_PREFIX } from './oauth/secrets.ts';
+import { ACCESS_TOKEN_PREFIX } from '../services/oauth/secrets.ts';
+import type { OAuthService } from '../services/oauth/oauth-service.ts';
 import { authorizationServer } from './oauth/server.ts';
-import { tokenService, type TokenService } from './oauth/token-service.ts';
 import { createOrigins, type Origins } from './origins.ts';
 
 // Mounts MCP on the main app: /mcp, the protected-resource metadata and the
@@ -38,7 +38,7 @@ const portOf = (app: FastifyInstance | null): number | null => {
   return a && typeof a === 'object' ? a.port : null;
 };
 
-function bearerAuthenticator(services: UseCases, tokens: TokenService, origins: Origins) {
+function bearerAuthenticator(services: Services, tokens: OAuthService, origins: Origins) {
   return async (token: string, req: FastifyRequest): Promise<BearerResult> => {
     if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
       const t = await tokens.verifyAccess(token);
@@ -67,7 +67,7 @@ function bearerAuthenticator(services: UseCases, tokens: TokenService, origins: 
 }
 
 /** MCP tool calls count like REST calls: per account (key or OAuth), or per IP when anonymous. */
-function quotaMeter(services: UseCases, metrics: Metrics, overrides: Config['rateLimits']) {
+function quotaMeter(services: Services, metrics: Metrics, overrides: Config['rateLimits']) {
   return async (req: FastifyRequest, reply: FastifyReply, caller: McpCaller, calls: number): Promise<QuotaOutcome> => {
     const v = caller.viewer;
     const windows = planWindows(planPolicy(v.plan, overrides));
@@ -88,7 +88,7 @@ const anonymous = (): McpCaller => ({ viewer: anonymousViewer, auth: { kind: 'an
 export const mcpPlugin = fp(
   async (app: FastifyInstance) => {
     const { services, config } = app;
-    const tokens = tokenService(services.repos.oauth, services.clock);
+    const tokens = services.oauth;
     let own: FastifyInstance | null = null;
     const mainOrigins = createOrigins({
       publicUrl: config.publicUrl,
@@ -110,7 +110,6 @@ export const mcpPlugin = fp(
     await app.register(async (scope) => {
       await mcpEndpoint(scope, endpointDeps(mainOrigins));
       await authorizationServer(scope, {
-        repo: services.repos.oauth,
         tokens,
         origins: mainOrigins,
         login,

@@ -18,6 +18,7 @@ import { badgeService } from './badge-service.ts';
 import { publicFeedService } from './public-feed-service.ts';
 import { catalogService } from './catalog-service.ts';
 import { connectionsService } from './connections-service.ts';
+import { oauthService } from './oauth/oauth-service.ts';
 import { slackInstallService } from './slack-install-service.ts';
 import type { SlackOAuth } from '../domain/slack-install.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -107,10 +108,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const status = statusService(base);
   const overview = overviewService(base);
   return {
-    config,
     clock,
-    store,
-    repos,
     catalog,
     vendorLookup: vendorLookupService(repos.vendors),
     freshness: freshnessService({ sources: repos.sources, clock, demo: config.demo }),
@@ -121,7 +119,6 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     badges: badgeService({ status }),
     publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
-    bus,
     ingest: createIngestService(store, config, clock, bus),
     watchlist: watchlistService(base),
     customPages: customPagesService({
@@ -166,6 +163,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       rateLimits: config.rateLimits,
     }),
     connections: connectionsService({ oauth: repos.oauth, clock }),
+    /** The MCP authorization server's clients, codes and tokens (docs/mcp.md). */
+    oauth: oauthService({ oauth: repos.oauth, clock }),
     slackInstall: slackInstallService({
       preferences: repos.preferences,
       threads: repos.alertThreads,
@@ -177,11 +176,9 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
-
 /**
- * What adapters (MCP tools, CLI commands, web pages) are handed: the use cases, without
- * the wiring only the composition root uses (repositories, store, configuration, bus;
- * docs/architecture.md).
+ * The use cases every adapter (routes, MCP tools, CLI commands, web pages) is handed. The
+ * repositories, store, configuration and bus stay with the composition root (src/app.ts) and the
+ * workers it builds (docs/architecture.md).
  */
-export type UseCases = Omit<Services, 'repos' | 'store' | 'config' | 'bus'>;
+export type Services = ReturnType<typeof createServices>;

@@ -1,7 +1,7 @@
 import { audienceFor } from '../services/audience.ts';
 import { DEFAULT_PLAN_POLICIES, type Plan, USER_PLANS } from '../domain/plans.ts';
 import type { Viewer } from '../services/context.ts';
-import type { UseCases } from '../services/index.ts';
+import type { Services } from '../services/index.ts';
 import type { StatsColumn, VendorPageData } from './pages/vendor.ts';
 
 // Gathers what the vendor page shows from the services (the same use cases the
@@ -20,7 +20,7 @@ function planForWindow(days: number): Plan | null {
 
 const humanizePlan = (p: Plan | null) => (p ? p.charAt(0).toUpperCase() + p.slice(1) : 'A higher');
 
-export async function vendorPageData(s: UseCases, slug: string, viewer: Viewer, page: number): Promise<VendorPageData> {
+export async function vendorPageData(s: Services, slug: string, viewer: Viewer, page: number): Promise<VendorPageData> {
   const audience = audienceFor(viewer);
   const profile = await s.catalog.info(slug, audience); // 404 for an unknown slug (or another account's page)
   const cap = DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;

@@ -30,7 +30,7 @@ export function incident(vendor: string, o: { impact?: string; components?: stri
 }
 
 export async function emit(t: TestApp, type: EventType, payload: ReturnType<typeof incident>, occurredAt = new Date().toISOString()) {
-  return t.app.services.repos.events.append(t.store.db, {
+  return t.repos.events.append(t.store.db, {
     type,
     vendor: payload.vendor,
     entityKind: type.startsWith('incident.') ? 'incident' : 'maintenance',

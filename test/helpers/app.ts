@@ -8,6 +8,8 @@ import { API_PREFIX, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/infra/config.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
+import { createRepositories, type Repositories } from '../../src/services/index.ts';
+import { loadSecretBox } from '../../src/infra/secret-box.ts';
 import { formatViolations, type ResponseChecker, withResponseChecks } from './openapi-responses.ts';
 import { copySqliteTemplate, createPgFromTemplate, dropPgDatabase, TEMPLATE_SCHEMA } from './store-template.ts';
 
@@ -21,6 +23,11 @@ export interface TestApp {
   url: string;
   api: string;
   store: Store;
+  /**
+   * Repositories over the app's store, for seeding and inspecting data: the app hands out
+   * use cases only (docs/architecture.md). Channel secrets use the app's key (same data directory).
+   */
+  repos: Repositories;
   config: Config;
   /** Checks every response against the OpenAPI document (test/helpers/openapi-responses.ts). */
   responses: ResponseChecker;
@@ -109,6 +116,8 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
     buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile, logStream: opts.logStream }),
   );
   opts.routes?.(app);
+  // After the app: its start wrote the data directory's secrets key when there was none.
+  const repos = createRepositories(store, loadSecretBox({ key: config.secretsKey, previous: config.secretsKeyPrevious, dataDir: config.dataDir }));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -118,6 +127,7 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
     url,
     api: `${url}${API_PREFIX}`,
     store,
+    repos,
     config,
     responses: checker,
     async close() {

@@ -63,7 +63,7 @@ export const sourceUrl = (fleet: TestFleet, vendor: string, suffix: string) => {
 };
 
 export async function eventsOf(t: TestApp, entityId?: string) {
-  const all = await t.app.services.repos.events.after(0, 10_000);
+  const all = await t.repos.events.after(0, 10_000);
   return entityId ? all.filter((e) => e.entityId === entityId) : all;
 }
 

@@ -70,7 +70,7 @@ export async function commitEvents(
   list: { vendor: string; id: string; type: IncidentEventType; over?: Partial<IncidentRecord> }[],
   o: { publish?: boolean } = {},
 ): Promise<StoredEvent[]> {
-  const repo = t.app.services.repos.events;
+  const repo = t.repos.events;
   const stored = await t.store.db.transaction().execute(async (trx) => {
     const out: StoredEvent[] = [];
     for (const x of list) {
@@ -87,7 +87,7 @@ export async function commitEvents(
     }
     return out;
   });
-  if (o.publish !== false) t.app.services.bus.publish(stored);
+  if (o.publish !== false) t.app.bus.publish(stored);
   return stored;
 }
 

@@ -48,7 +48,7 @@ describe('flood cap per user and channel', () => {
     assert.equal(to('/other').length, LIMIT);
     assert.ok(to('/flood').every((r) => JSON.parse(r.body).type === 'incident.created'));
     // Nothing lost: in-app keeps all of them.
-    assert.equal(await t.app.services.repos.inbox.countUnread(user.id, 'in_app'), EVENTS);
+    assert.equal(await t.repos.inbox.countUnread(user.id, 'in_app'), EVENTS);
 
     // The summary is due when the window ends, with the final count.
     clock.advance(WINDOW_S * 1000 + 1_000);

@@ -29,8 +29,8 @@ describe('public status boards', () => {
     t = await startApp({ logStream, env: { LOG_LEVEL: 'debug' } }); // request lines are logged at debug (docs/operations.md)
     alice = await userWithKey(t, 'pro', 'alice');
     bob = await userWithKey(t, 'pro', 'bob');
-    await t.app.services.repos.incidents.upsert(incident('github', 'board-a', { title: 'Git pushes failing' }), 'fa');
-    await t.app.services.repos.incidents.upsert(incident('stripe', 'board-b', { title: 'Payments slow' }), 'fb');
+    await t.repos.incidents.upsert(incident('github', 'board-a', { title: 'Git pushes failing' }), 'fa');
+    await t.repos.incidents.upsert(incident('stripe', 'board-b', { title: 'Payments slow' }), 'fb');
     assert.equal((await send(`${t.api}/watchlist`, 'PUT', ah(), { vendors: ['github', 'cloudflare'] })).status, 200);
   });
   after(async () => t?.close());

@@ -86,7 +86,7 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     assert.deepEqual(got.body.preferences, { ...p, webhook: { ...p.webhook, secret: got.body.preferences.webhook.secret } });
     // The GET body sent back as it is: still the same secrets.
     assert.equal((await send(`${t.api}/notification-preferences`, 'PUT', u.headers, got.body.preferences)).status, 200);
-    const s = await t.app.services.repos.preferences.get(u.id);
+    const s = await t.repos.preferences.get(u.id);
     assert.deepEqual(
       [s.channelSecrets.teamsWebhookUrl, s.channelSecrets.googleChatWebhookUrl, s.channelSecrets.opsgenieApiKey],
       [teamsUrl, chatUrl, OPSGENIE_KEY],
@@ -238,7 +238,7 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     assert.equal(del.body.preferences.slack_connection.connected, false);
     assert.equal(del.body.preferences.slack.enabled, false);
     assert.ok(workspace.state.revoked.has(SLACK.botToken), 'token revoked at Slack');
-    assert.equal((await t.app.services.repos.preferences.get(u.id)).channelSecrets.slackBotToken, null);
+    assert.equal((await t.repos.preferences.get(u.id)).channelSecrets.slackBotToken, null);
   });
 
   test('every body sent matches its schema in the OpenAPI document (x-webhooks)', async () => {
@@ -262,7 +262,7 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     // The Slack app's chat.postMessage arguments (form-encoded, blocks as JSON).
     const m = workspace.state.messages[0]!;
     check('SlackMessage', { text: m.text, blocks: m.blocks, channel: m.channel, unfurl_links: false, unfurl_media: false });
-    const rows = await t.app.services.repos.deliveries.listForUser(u.id, { channels: ['teams'], limit: 5 });
+    const rows = await t.repos.deliveries.listForUser(u.id, { channels: ['teams'], limit: 5 });
     assert.ok(rows.length > 0);
     for (const d of rows.filter((r) => !r.isTest)) {
       check('StandardWebhookBody', JSON.parse(standardBody(d)));

@@ -77,7 +77,7 @@ describe('demo mode pages', () => {
       const after = (await (await fetch(`${again.api}/incidents?limit=200&skipCache=true`)).json()) as { total: number };
       assert.equal(after.total, 0, 'the first fleet is gone');
       const sim = again.app.ingest.simulator!.url;
-      for (const s of await again.app.services.repos.sources.list()) assert.ok(s.url.startsWith(`${sim}/`), s.url);
+      for (const s of await again.repos.sources.list()) assert.ok(s.url.startsWith(`${sim}/`), s.url);
       clock.advance(15_000);
       await again.app.ingest.scheduler.runRound({ force: true });
       const items = ((await (await fetch(`${again.api}/incidents?limit=200&skipCache=true`)).json()) as { items: { url: string | null }[] }).items;

@@ -149,21 +149,21 @@ describe('hostile vendor pages', () => {
     assert.equal(page.hits.get('/removed.json'), 1);
     const kept = readCatalog(catalogFile).filter((v) => v.slug !== 'to-be-removed');
     writeCatalog(kept, catalogFile);
-    await loadCatalog(t.app.services.repos.vendors, readCatalog(catalogFile), clock.now());
+    await loadCatalog(t.repos.vendors, readCatalog(catalogFile), clock.now());
     const report = await round();
     assert.ok(!report.outcomes.some((o) => o.vendor === 'to-be-removed'));
     assert.ok(report.outcomes.some((o) => o.vendor === 'hostile-text'), 'the others are still polled');
     assert.equal(page.hits.get('/removed.json'), 1);
-    assert.deepEqual(await t.app.services.repos.sources.list('to-be-removed'), []);
+    assert.deepEqual(await t.repos.sources.list('to-be-removed'), []);
     // What it published stays readable.
-    assert.ok(await t.app.services.repos.incidents.get('to-be-removed:r1'));
+    assert.ok(await t.repos.incidents.get('to-be-removed:r1'));
   });
 
   test('the poll deadline covers parsing: a result parsed after it is not applied', async () => {
     const fetcher = createHttpFetcher();
     const timeoutMs = 1_500;
     const slow = createScheduler({
-      sources: t.app.services.repos.sources,
+      sources: t.repos.sources,
       ingest: t.app.services.ingest,
       fetcher,
       // A parser that overruns the deadline (spinning, as a quadratic one would).

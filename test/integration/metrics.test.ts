@@ -93,7 +93,7 @@ describe('operations metrics', () => {
     const report = await t.app.ingest.roundInWorker({ force: true });
     assert.ok(report.outcomes.length >= 3);
     assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
-    await eventually(async () => Boolean(await t.app.services.repos.incidents.get(inc.id)), 'the incident is stored');
+    await eventually(async () => Boolean(await t.repos.incidents.get(inc.id)), 'the incident is stored');
 
     // The alert: dispatched (pending), then sent to the webhook.
     assert.ok((await t.app.alerts.dispatcher.runOnce()) >= 1);
@@ -134,7 +134,7 @@ describe('operations metrics', () => {
     assert.equal(sum(s, 'vis_rate_limit_refusals_total', { plan: 'free', kind: 'minute' }), 1);
 
     // Every source of the round, by id, vendor and result, with its duration.
-    const sources = await t.app.services.repos.sources.list('github');
+    const sources = await t.repos.sources.list('github');
     assert.equal(sum(s, 'vis_ingest_polls_total', { vendor: 'github' }), sources.length);
     for (const src of sources) assert.equal(sum(s, 'vis_ingest_polls_total', { source: src.id, vendor: 'github' }), 1, src.id);
     assert.ok((sum(s, 'vis_ingest_polls_total', { vendor: 'github', result: 'updated' }) ?? 0) >= 1);

@@ -62,7 +62,7 @@ describe('fair share of sending slots per receiver', () => {
     // Once the fast result is written, exactly the slow receiver's deliveries are left pending.
     let pending: Record<string, number> = {};
     const deadline = Date.now() + 30_000;
-    while ((pending = await t.app.services.repos.deliveries.countPending()).webhook !== SLOW_USERS && Date.now() < deadline) {
+    while ((pending = await t.repos.deliveries.countPending()).webhook !== SLOW_USERS && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 25));
     }
     assert.equal(pending.webhook, SLOW_USERS, 'every slow delivery is still pending');

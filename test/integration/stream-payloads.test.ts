@@ -37,7 +37,7 @@ let t: TestApp;
 let closed = false;
 before(async () => {
   t = await startApp();
-  await t.app.services.repos.incidents.upsert(incident('github', 'pay-a'), 'fa');
+  await t.repos.incidents.upsert(incident('github', 'pay-a'), 'fa');
 });
 after(async () => {
   if (!closed) await t.close();

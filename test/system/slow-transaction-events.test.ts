@@ -96,8 +96,8 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
   });
 
   test('are delivered exactly once and replayed on resume, in order, beside faster transactions', { timeout: 180_000 }, async () => {
-    const repos = t.app.services.repos;
-    const bus = t.app.services.bus;
+    const repos = t.repos;
+    const bus = t.app.bus;
     const streamUrl = `${t.api}/incidents/stream`;
     const start = await repos.events.latestSeq();
     // One append per event, as ingestion once did: the slow transaction holds its numbers from its first event.

@@ -36,7 +36,7 @@ describe('the built client against a running server', { timeout: 120_000 }, () =
     client = (await import(pathToFileURL(path.join(CLIENT_DIR, 'dist/index.js')).href)) as ClientModule;
     t = await startApp();
     user = await userWithKey(t, 'pro', 'client');
-    await t.app.services.repos.incidents.upsert(incident('github', 'cl-a'), 'fa');
+    await t.repos.incidents.upsert(incident('github', 'cl-a'), 'fa');
   });
   after(async () => t?.close());
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { receiverOf } from '../../src/alerts/dispatcher.ts';
+import { receiverOf } from '../../src/domain/deliveries.ts';
 import { splitByCap, summaryId } from '../../src/alerts/flood-cap.ts';
 import { withinShare } from '../../src/alerts/worker.ts';
 import { emailAddressStatus } from '../../src/domain/preferences.ts';

@@ -3,7 +3,8 @@ import { createIngestRuntime, prepareCatalog } from '../../ingest/index.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { memoryEventBus } from '../../infra/event-bus.ts';
 import { createServices } from '../../services/index.ts';
-import { type Command, cliConfig, parseOptions, UsageError, withStore } from '../command.ts';
+import { withStore } from '../../services/operator.ts';
+import { type Command, cliConfig, parseOptions, UsageError } from '../command.ts';
 import { createReporter } from '../progress.ts';
 
 export const command: Command = {

@@ -1,4 +1,5 @@
-import { type Command, cliConfig, parseOptions, withStore } from '../command.ts';
+import { withStore } from '../../services/operator.ts';
+import { type Command, cliConfig, parseOptions } from '../command.ts';
 
 export const command: Command = {
   usage: 'migrate',

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import { DomainError } from '../../domain/errors.ts';
 import { DEFAULT_CATALOG_PATH, readCatalog } from '../../services/catalog-loader.ts';
 import { systemClock } from '../../domain/clock.ts';
-import { promotePage } from '../../services/custom-pages-promote.ts';
-import { repositoriesOn } from '../../services/repositories.ts';
-import { type Command, cliConfig, parseOptions, UsageError, withStore } from '../command.ts';
+import { withSourceAdmin } from '../../services/operator.ts';
+import { type Command, cliConfig, parseOptions, UsageError } from '../command.ts';
 import { printTable } from '../table.ts';
 
 const state = (s: { lastSuccessAt: string | null; lastErrorAt: string | null; consecutiveFailures: number }) =>
@@ -38,13 +37,9 @@ async function promote(argv: string[]): Promise<number> {
   const file = opts.catalog ?? config.catalogFile ?? DEFAULT_CATALOG_PATH;
   const catalog = readCatalog(file);
   try {
-    const entry = await withStore(config, async (store) => {
-      await store.migrate();
-      return promotePage(
-        { customPages: repositoriesOn(store.db).customPages, clock: systemClock },
-        { slug, publicSlug: opts.slug, name: opts.name, category: opts.category!, description: opts.description, website: opts.website, catalog },
-      );
-    });
+    const entry = await withSourceAdmin(config, systemClock, (admin) =>
+      admin.promote({ slug, publicSlug: opts.slug, name: opts.name, category: opts.category!, description: opts.description, website: opts.website, catalog }),
+    );
     fs.writeFileSync(file, `${JSON.stringify([...catalog, entry], null, 2)}\n`);
     console.log(`Promoted '${slug}' to '${entry.slug}' (${entry.sources.map((s) => s.type).join(', ')}); added to ${file}.`);
     return 0;
@@ -64,10 +59,7 @@ export const command: Command = {
     if (argv[0] === 'promote') return promote(argv.slice(1));
     const opts = parseOptions(argv, { vendor: { type: 'string' }, json: { type: 'boolean' } }, this.usage);
     const config = cliConfig();
-    const rows = await withStore(config, async (store) => {
-      await store.migrate();
-      return repositoriesOn(store.db).sources.list(opts.vendor);
-    });
+    const rows = await withSourceAdmin(config, systemClock, (admin) => admin.list(opts.vendor));
     if (opts.json) {
       console.log(JSON.stringify(rows.map((r) => ({ ...r, state: state(r) })), null, 2));
       return 0;

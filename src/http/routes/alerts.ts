@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AlertChannel } from '../../domain/alerts.ts';
-import type { DeliveryStatus } from '../../store/repositories/deliveries-repository.ts';
+import type { DeliveryStatus } from '../../domain/deliveries.ts';
 import {
   DeliveriesQuery,
   DeliveriesResponse,

@@ -1,6 +1,7 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { INCIDENT_STATUSES, type IncidentStatus } from '../../domain/records.ts';
+import { INCIDENT_STATUSES } from '../../domain/records.ts';
 import { vendorFilter } from '../envelope.ts';
 import {
   Envelope,
@@ -8,6 +9,7 @@ import {
   LimitParam,
   notModifiedResponse,
   OffsetParam,
+  QueryObject,
   SkipCacheParam,
   StringEnum,
   TimePeriodParam,
@@ -25,18 +27,9 @@ const vendorParams = {
   vendors: Type.Optional({ ...VendorListParam, description: 'Alias of `vendor`' }),
 };
 
-interface IncidentQs {
-  limit: number;
-  offset: number;
-  vendor?: string;
-  vendors?: string;
-  status?: IncidentStatus;
-  timePeriod?: string;
-  activeOnly?: boolean;
-  skipCache?: boolean;
-}
-
-export async function listRoutes(app: FastifyInstance) {
+export async function listRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const s = app.services;
 
   const incidentsSchema = (operationId: string, summary: string) => ({
@@ -44,10 +37,10 @@ export async function listRoutes(app: FastifyInstance) {
     summary,
     description: 'Newest first. `activeOnly=true` returns only ongoing (not resolved) incidents.',
     tags: ['lists'],
-    querystring: Type.Object(
+    querystring: QueryObject(
       {
-        limit: Type.Optional(LimitParam(50)),
-        offset: Type.Optional(OffsetParam),
+        limit: LimitParam(50),
+        offset: OffsetParam,
         ...vendorParams,
         status: Type.Optional(StringEnum(INCIDENT_STATUSES)),
         timePeriod: Type.Optional(TimePeriodParam),
@@ -58,33 +51,27 @@ export async function listRoutes(app: FastifyInstance) {
     ),
     response: { 200: Envelope(Type.Ref(IncidentSchema), 'Incidents across vendors'), ...errorResponses, ...notModifiedResponse },
   });
-  const incidents = async (req: { query: IncidentQs; viewer: import('../../services/context.ts').Viewer }) => {
-    const q = req.query;
-    const r = await s.records.incidents({ ...q, vendors: vendorFilter(q) }, req.viewer);
-    return app.envelope(r.items, { total: r.total, dataWindow: r.dataWindow });
-  };
-  app.get<{ Querystring: IncidentQs }>(
-    '/incidents',
-    { schema: incidentsSchema('listIncidents', 'Incidents across vendors'), config: { cacheTtlSeconds: 60 } },
-    incidents,
-  );
-  app.get<{ Querystring: IncidentQs }>(
-    '/incidents-unified',
-    { schema: incidentsSchema('listIncidentsUnified', 'Legacy name of /incidents'), config: { cacheTtlSeconds: 60 } },
-    incidents,
-  );
+  for (const [url, operationId, summary] of [
+    ['/incidents', 'listIncidents', 'Incidents across vendors'],
+    ['/incidents-unified', 'listIncidentsUnified', 'Legacy name of /incidents'],
+  ] as const) {
+    app.get(url, { schema: incidentsSchema(operationId, summary), config: { cacheTtlSeconds: 60 } }, async (req) => {
+      const q = req.query;
+      const r = await s.records.incidents({ ...q, vendors: vendorFilter(q) }, req.viewer);
+      return app.envelope(r.items, { total: r.total, dataWindow: r.dataWindow });
+    });
+  }
 
-  type MaintQs = { scheduledOnly?: boolean; limit: number; offset: number; vendor?: string; vendors?: string; timePeriod?: string };
   const maintenanceSchema = (operationId: string, summary: string) => ({
     operationId,
     summary,
     description: 'Newest first by scheduled start. `scheduledOnly=true` returns only windows not yet completed.',
     tags: ['lists'],
-    querystring: Type.Object(
+    querystring: QueryObject(
       {
         scheduledOnly: Type.Optional(Type.Boolean()),
-        limit: Type.Optional(LimitParam(50)),
-        offset: Type.Optional(OffsetParam),
+        limit: LimitParam(50),
+        offset: OffsetParam,
         ...vendorParams,
         timePeriod: Type.Optional(TimePeriodParam),
         skipCache: Type.Optional(SkipCacheParam),
@@ -93,34 +80,28 @@ export async function listRoutes(app: FastifyInstance) {
     ),
     response: { 200: Envelope(Type.Ref(MaintenanceSchema), 'Maintenance windows across vendors'), ...errorResponses, ...notModifiedResponse },
   });
-  const maintenance = async (req: { query: MaintQs; viewer: import('../../services/context.ts').Viewer }) => {
-    const r = await s.records.maintenance({ ...req.query, vendors: vendorFilter(req.query) }, req.viewer);
-    return app.envelope(r.items, { total: r.total, dataWindow: r.dataWindow });
-  };
-  app.get<{ Querystring: MaintQs }>(
-    '/maintenance',
-    { schema: maintenanceSchema('listMaintenance', 'Maintenance across vendors'), config: { cacheTtlSeconds: 60 } },
-    maintenance,
-  );
-  app.get<{ Querystring: MaintQs }>(
-    '/maintenance-unified',
-    { schema: maintenanceSchema('listMaintenanceUnified', 'Legacy name of /maintenance'), config: { cacheTtlSeconds: 60 } },
-    maintenance,
-  );
+  for (const [url, operationId, summary] of [
+    ['/maintenance', 'listMaintenance', 'Maintenance across vendors'],
+    ['/maintenance-unified', 'listMaintenanceUnified', 'Legacy name of /maintenance'],
+  ] as const) {
+    app.get(url, { schema: maintenanceSchema(operationId, summary), config: { cacheTtlSeconds: 60 } }, async (req) => {
+      const r = await s.records.maintenance({ ...req.query, vendors: vendorFilter(req.query) }, req.viewer);
+      return app.envelope(r.items, { total: r.total, dataWindow: r.dataWindow });
+    });
+  }
 
-  type PubQs = { timePeriod?: string; limit: number; offset: number; vendor?: string; vendors?: string };
-  app.get<{ Querystring: PubQs }>(
+  app.get(
     '/advisories-unified',
     {
       schema: {
         operationId: 'listAdvisories',
         summary: 'Security advisories across vendors',
         tags: ['lists'],
-        querystring: Type.Object(
+        querystring: QueryObject(
           {
             timePeriod: Type.Optional(TimePeriodParam),
-            limit: Type.Optional(LimitParam(50)),
-            offset: Type.Optional(OffsetParam),
+            limit: LimitParam(50),
+            offset: OffsetParam,
             ...vendorParams,
             skipCache: Type.Optional(SkipCacheParam),
           },
@@ -136,7 +117,7 @@ export async function listRoutes(app: FastifyInstance) {
     },
   );
 
-  app.get<{ Querystring: { timePeriod?: string; vendor?: string; vendors?: string; limit: number } }>(
+  app.get(
     '/dashboard-recent-activity',
     {
       schema: {
@@ -144,11 +125,11 @@ export async function listRoutes(app: FastifyInstance) {
         summary: 'Merged feed of incidents, maintenance, advisories and updates',
         description: `Newest first; default window 7d. For more than ${LONG_VENDOR_LIST} vendors prefer POST /dashboard-favorites (section recentActivity).`,
         tags: ['lists'],
-        querystring: Type.Object(
+        querystring: QueryObject(
           {
             timePeriod: Type.Optional(TimePeriodParam),
             ...vendorParams,
-            limit: Type.Optional(LimitParam(50)),
+            limit: LimitParam(50),
             skipCache: Type.Optional(SkipCacheParam),
           },
           { additionalProperties: false },

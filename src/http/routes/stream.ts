@@ -1,32 +1,26 @@
 import { audienceFor } from '../../services/audience.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { planPolicy } from '../../domain/plans.ts';
-import { INCIDENT_STATUSES, type IncidentStatus } from '../../domain/records.ts';
+import { INCIDENT_STATUSES } from '../../domain/records.ts';
 import { requestSubject } from '../../services/access/limits.ts';
 import { vendorFilter } from '../envelope.ts';
 import { resumePoint, serveEventStream } from '../event-stream.ts';
 import { STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
-import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, StringEnum, VendorListParam } from '../schemas/common.ts';
+import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, QueryObject, StringEnum, VendorListParam } from '../schemas/common.ts';
 
 // GET /incidents/stream (docs/stream.md). Everything that can fail
 // with a status (validation, unknown vendor, quota, stream cap) happens before the
 // response starts; then the reply is taken over from Fastify and written as
 // server-sent events by the process's stream hub.
 
-interface StreamQs {
-  limit: number;
-  offset: number;
-  vendor?: string;
-  vendors?: string;
-  status?: IncidentStatus;
-  lastEventId?: number;
-}
-
-export async function streamRoutes(app: FastifyInstance) {
+export async function streamRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { services, config } = app;
 
-  app.get<{ Querystring: StreamQs }>(
+  app.get(
     '/incidents/stream',
     {
       schema: {
@@ -43,10 +37,10 @@ export async function streamRoutes(app: FastifyInstance) {
         headers: Type.Object({
           'last-event-id': Type.Optional(Type.String({ description: 'Resume after this event id (set by EventSource on reconnect)' })),
         }),
-        querystring: Type.Object(
+        querystring: QueryObject(
           {
-            limit: Type.Optional(LimitParam(50)),
-            offset: Type.Optional(OffsetParam),
+            limit: LimitParam(50),
+            offset: OffsetParam,
             vendor: Type.Optional(VendorListParam),
             vendors: Type.Optional({ ...VendorListParam, description: 'Alias of `vendor`' }),
             status: Type.Optional(StringEnum(INCIDENT_STATUSES)),

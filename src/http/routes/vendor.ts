@@ -1,8 +1,19 @@
 import { audienceFor } from '../../services/audience.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { DATA_TYPES, type DataType } from '../../domain/records.ts';
-import { Envelope, errorResponses, LimitParam, notModifiedResponse, SkipCacheParam, StringEnum, TimePeriodParam, VendorSlug } from '../schemas/common.ts';
+import { DATA_TYPES } from '../../domain/records.ts';
+import {
+  Envelope,
+  errorResponses,
+  LimitParam,
+  notModifiedResponse,
+  QueryObject,
+  SkipCacheParam,
+  StringEnum,
+  TimePeriodParam,
+  VendorSlug,
+} from '../schemas/common.ts';
 import {
   AdvisorySchema,
   CapabilitiesSchema,
@@ -17,10 +28,12 @@ import {
 
 const VendorParams = Type.Object({ vendor: VendorSlug });
 
-export async function vendorRoutes(app: FastifyInstance) {
+export async function vendorRoutes(fastify: FastifyInstance) {
+  // Request types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const s = app.services;
 
-  app.get<{ Params: { vendor: string } }>(
+  app.get(
     '/vendor-info/:vendor',
     {
       schema: {
@@ -34,7 +47,7 @@ export async function vendorRoutes(app: FastifyInstance) {
     async (req) => app.envelope([await s.catalog.info(req.params.vendor, audienceFor(req.viewer))]),
   );
 
-  app.get<{ Params: { vendor: string }; Querystring: { skipCache?: boolean } }>(
+  app.get(
     '/vendor-status/:vendor',
     {
       schema: {
@@ -52,7 +65,7 @@ export async function vendorRoutes(app: FastifyInstance) {
     async (req) => app.envelope([await s.status.vendorStatus(req.params.vendor, audienceFor(req.viewer))]),
   );
 
-  app.get<{ Params: { vendor: string } }>(
+  app.get(
     '/vendor-capabilities/:vendor',
     {
       schema: {
@@ -66,7 +79,7 @@ export async function vendorRoutes(app: FastifyInstance) {
     async (req) => app.envelope([await s.catalog.capabilities(req.params.vendor, audienceFor(req.viewer))]),
   );
 
-  app.get<{ Params: { vendor: string }; Querystring: { timePeriod?: string } }>(
+  app.get(
     '/vendor-stats/:vendor',
     {
       schema: {
@@ -93,26 +106,18 @@ export async function vendorRoutes(app: FastifyInstance) {
     params: VendorParams,
     response: { 200: ComplianceResponseSchema, ...errorResponses },
   });
-  const compliance = async (req: { params: { vendor: string }; viewer: import('../../services/context.ts').Viewer }) => ({
-    success: true,
-    ...(await s.catalog.compliance(req.params.vendor, req.viewer)),
-  });
-  app.get<{ Params: { vendor: string } }>(
-    '/vendors/:vendor/compliance',
-    { schema: complianceSchema('getVendorCompliance', 'Compliance certifications of a vendor') },
-    compliance,
-  );
-  // Legacy alias of the form /{vendor}-compliance (served for every catalog vendor).
-  app.get<{ Params: { vendor: string } }>(
-    '/:vendor-compliance',
-    { schema: complianceSchema('getVendorComplianceLegacy', 'Legacy alias of /vendors/{vendor}/compliance') },
-    compliance,
-  );
+  // The second is the legacy alias of the form /{vendor}-compliance (served for every catalog vendor).
+  for (const [url, operationId, summary] of [
+    ['/vendors/:vendor/compliance', 'getVendorCompliance', 'Compliance certifications of a vendor'],
+    ['/:vendor-compliance', 'getVendorComplianceLegacy', 'Legacy alias of /vendors/{vendor}/compliance'],
+  ] as const) {
+    app.get(url, { schema: complianceSchema(operationId, summary) }, async (req) => ({
+      success: true,
+      ...(await s.catalog.compliance(req.params.vendor, req.viewer)),
+    }));
+  }
 
-  app.get<{
-    Params: { vendor: string; dataType: DataType };
-    Querystring: { timePeriod?: string; activeOnly?: boolean; limit: number; skipCache?: boolean };
-  }>(
+  app.get(
     '/vendors/:vendor/:dataType',
     {
       schema: {
@@ -122,11 +127,11 @@ export async function vendorRoutes(app: FastifyInstance) {
           '`activeOnly=true` keeps ongoing incidents (or, for maintenance, windows not yet completed). 404 when the vendor does not publish the data type.',
         tags: ['vendor'],
         params: Type.Object({ vendor: VendorSlug, dataType: StringEnum(DATA_TYPES) }),
-        querystring: Type.Object(
+        querystring: QueryObject(
           {
             timePeriod: Type.Optional(TimePeriodParam),
             activeOnly: Type.Optional(Type.Boolean()),
-            limit: Type.Optional(LimitParam(50)),
+            limit: LimitParam(50),
             skipCache: Type.Optional(SkipCacheParam),
           },
           { additionalProperties: false },

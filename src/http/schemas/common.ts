@@ -1,4 +1,4 @@
-import { type IntegerOptions, type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
+import { type IntegerOptions, type ObjectOptions, OptionalKind, type TObject, type TProperties, type TSchema, Type, type TUnsafe } from '@sinclair/typebox';
 import { FINITE_KEYWORD } from '../finite-numbers.ts';
 
 // Helpers that produce OpenAPI 3.0-compatible JSON Schema (no `const`, no type
@@ -110,6 +110,21 @@ export const Envelope = <T extends TSchema>(item: T, description: string) =>
 
 /** An integer read from a query string: finite, whatever Ajv's coercion makes of "1e400" (see finite-numbers.ts). */
 export const QueryInteger = (opts: IntegerOptions) => Type.Integer({ ...opts, [FINITE_KEYWORD]: true });
+
+/**
+ * A query-string object whose parameters with a `default` stay optional to callers (not in
+ * `required`, so the OpenAPI document lists them as optional) but are typed as present:
+ * validation fills them in (Ajv `useDefaults`, `fastifyOptions` in src/app.ts), so a handler
+ * reads `limit: number` from the schema through the type provider.
+ */
+export function QueryObject<P extends TProperties>(properties: P, options?: ObjectOptions): TObject<P> {
+  const schema = Type.Object(properties, options);
+  const required = Object.keys(properties).filter((key) => properties[key][OptionalKind] === undefined && properties[key].default === undefined);
+  // Only the JSON Schema changes: the static type keeps a defaulted parameter present.
+  if (required.length) Reflect.set(schema, 'required', required);
+  else Reflect.deleteProperty(schema, 'required');
+  return schema;
+}
 
 export const LimitParam = (def: number) =>
   QueryInteger({ minimum: 1, maximum: 200, default: def, description: `Page size, 1..200 (default ${def})` });

@@ -1,14 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_PLAN_POLICIES, type Plan } from '../../domain/plans.ts';
-import type { OAuthClient, OAuthRepository } from '../../store/repositories/oauth-repository.ts';
+import type { OAuthClient, OAuthService } from '../../services/oauth/oauth-service.ts';
 import { HISTORY_SCOPE, SUPPORTED_SCOPES } from '../context.ts';
 import { MCP_PATH, type Origins } from '../origins.ts';
 import { csrfToken, formPostProblem } from './csrf.ts';
-import { OAuthError } from './errors.ts';
+import { OAuthError } from '../../domain/oauth-errors.ts';
 import { consentPage, sendErrorPage } from './pages.ts';
 import { readParams } from './params.ts';
-import { PKCE_VALUE } from './secrets.ts';
-import type { TokenService } from './token-service.ts';
+import { PKCE_VALUE } from '../../services/oauth/secrets.ts';
 
 // The authorization endpoint (OAuth 2.1 §4.1.1): authorization code with PKCE
 // S256 only. GET validates the request and shows the consent page to the user
@@ -69,14 +68,14 @@ class RedirectError extends Error {
 
 export async function authorizeRoutes(
   app: FastifyInstance,
-  deps: { repo: OAuthRepository; tokens: TokenService; origins: Origins; login: WebLogin },
+  deps: { tokens: OAuthService; origins: Origins; login: WebLogin },
 ) {
-  const { repo, tokens, origins, login } = deps;
+  const { tokens, origins, login } = deps;
 
   /** Client and redirect URI first: until both are known good, nothing is redirected. */
   async function clientAndRedirect(p: Record<string, string | undefined>): Promise<{ client: OAuthClient; redirectUri: string }> {
     if (!p.client_id) throw new OAuthError('invalid_request', 'client_id is missing');
-    const client = await repo.getClient(p.client_id);
+    const client = await tokens.getClient(p.client_id);
     if (!client) throw new OAuthError('invalid_client', 'This application is not registered (unknown client_id)');
     let redirectUri = p.redirect_uri;
     if (redirectUri === undefined) {

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import type { OAuthClient, OAuthRepository } from '../../store/repositories/oauth-repository.ts';
+import type { OAuthClient, OAuthService } from '../../services/oauth/oauth-service.ts';
 import { SUPPORTED_SCOPES } from '../context.ts';
-import { OAuthError } from './errors.ts';
-import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, newId, newSecret, sameSecret, sha256Hex } from './secrets.ts';
+import { OAuthError } from '../../domain/oauth-errors.ts';
+import { CLIENT_ID_PREFIX, CLIENT_SECRET_PREFIX, newId, newSecret, sameSecret, sha256Hex } from '../../services/oauth/secrets.ts';
 
 // Dynamic client registration (RFC 7591) and client authentication at the token
 // and revocation endpoints (RFC 6749 §2.3: client_secret_basic,
@@ -153,7 +153,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 export async function authenticateClient(
   req: FastifyRequest,
   params: Record<string, string | undefined>,
-  repo: OAuthRepository,
+  oauth: Pick<OAuthService, 'getClient'>,
 ): Promise<OAuthClient> {
   const basic = basicCredentials(req.headers.authorization);
   if (req.headers.authorization && !basic) throw new OAuthError('invalid_client', 'Malformed Authorization header');
@@ -163,7 +163,7 @@ export async function authenticateClient(
   const clientId = basic?.id ?? params.client_id;
   const secret = basic?.secret ?? params.client_secret;
   if (!clientId) throw new OAuthError('invalid_client', 'client_id is required');
-  const client = await repo.getClient(clientId);
+  const client = await oauth.getClient(clientId);
   if (!client) throw new OAuthError('invalid_client', 'Unknown client');
   if (client.secretHash) {
     if (!secret || !sameSecret(sha256Hex(secret), client.secretHash)) throw new OAuthError('invalid_client', 'Client authentication failed');

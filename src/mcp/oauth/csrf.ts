@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sameSecret } from './secrets.ts';
+import { sameSecret } from '../../services/oauth/secrets.ts';
 
 // The forms of the authorization flow (log in, allow/deny) are protected twice:
 // the Origin of the post must be ours (or an allowed web origin), and the form

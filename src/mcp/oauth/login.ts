@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { SESSION_COOKIE, sessionToken } from '../../http/index.ts';
-import type { UseCases } from '../../services/index.ts';
+import type { Services } from '../../services/index.ts';
 import type { Origins } from '../origins.ts';
 import { AUTHORIZE_PATH, type LoggedInUser, type WebLogin } from './authorize.ts';
 import { csrfToken, formPostProblem } from './csrf.ts';
@@ -17,7 +17,7 @@ const LOGIN_PATH = '/oauth/login';
 const safeReturn = (v: unknown): string | null =>
   typeof v === 'string' && v.startsWith(`${AUTHORIZE_PATH}?`) && v.length <= 8192 && !/[\r\n]/.test(v) ? v : null;
 
-export function webLogin(services: UseCases, allowedOrigins: string[]): WebLogin {
+export function webLogin(services: Services, allowedOrigins: string[]): WebLogin {
   return {
     allowedOrigins,
     async user(req: FastifyRequest): Promise<LoggedInUser | null> {
@@ -33,7 +33,7 @@ export function webLogin(services: UseCases, allowedOrigins: string[]): WebLogin
 
 export async function loginRoutes(
   app: FastifyInstance,
-  deps: { services: UseCases; origins: Origins; allowedOrigins: string[]; login: WebLogin },
+  deps: { services: Services; origins: Origins; allowedOrigins: string[]; login: WebLogin },
 ) {
   const { services, origins } = deps;
   const secure = (req: FastifyRequest) => origins.requestOrigin(req).startsWith('https:');

@@ -1,4 +1,4 @@
-import { OAuthError } from './errors.ts';
+import { OAuthError } from '../../domain/oauth-errors.ts';
 
 // OAuth parameters arrive as a query string or a form (or JSON) body. Each must
 // appear at most once (RFC 6749 §3.1, §3.2) and be a string.

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OAuthRepository } from '../../store/repositories/oauth-repository.ts';
+import { OAuthError } from '../../domain/oauth-errors.ts';
+import type { OAuthService } from '../../services/oauth/oauth-service.ts';
 import { SUPPORTED_SCOPES } from '../context.ts';
 import { AS_METADATA_PATH, type Origins } from '../origins.ts';
 import { AUTHORIZE_PATH, authorizeRoutes, type WebLogin } from './authorize.ts';
 import { AUTH_METHODS, authenticateClient, GRANT_TYPES, registerClient, registrationResponse } from './clients.ts';
-import { OAuthError, sendOAuthError } from './errors.ts';
+import { sendOAuthError } from './errors.ts';
 import { readParams } from './params.ts';
-import type { TokenService } from './token-service.ts';
 
 // The OAuth 2.1 authorization server for MCP clients: RFC 8414 metadata, RFC 7591
 // registration, the authorization endpoint (authorize.ts), the token endpoint
@@ -17,8 +17,8 @@ const TOKEN_PATH = '/oauth/token';
 const REVOKE_PATH = '/oauth/revoke';
 
 export interface AuthorizationServerDeps {
-  repo: OAuthRepository;
-  tokens: TokenService;
+  /** Clients, codes and tokens (services/oauth/oauth-service.ts). */
+  tokens: OAuthService;
   origins: Origins;
   login: WebLogin;
   clock: { now(): Date };
@@ -30,7 +30,7 @@ export interface AuthorizationServerDeps {
 }
 
 export async function authorizationServer(app: FastifyInstance, deps: AuthorizationServerDeps) {
-  const { repo, tokens, origins } = deps;
+  const { tokens, origins } = deps;
 
   app.get(AS_METADATA_PATH, { schema: { hide: true } }, async (req, reply) => {
     const issuer = origins.issuer(req);
@@ -68,7 +68,7 @@ export async function authorizationServer(app: FastifyInstance, deps: Authorizat
         throw new OAuthError('slow_down', 'Too many requests from this address; retry later');
       }
       const registration = registerClient(req.body, deps.clock.now());
-      await repo.createClient(registration.client);
+      await tokens.registerClient(registration.client);
       req.log.info({ clientId: registration.client.clientId, name: registration.client.name }, 'oauth client registered');
       return reply.code(201).header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(registrationResponse(registration));
     }),
@@ -87,7 +87,7 @@ export async function authorizationServer(app: FastifyInstance, deps: Authorizat
         'client_id',
         'client_secret',
       ]);
-      const client = await authenticateClient(req, p, repo);
+      const client = await authenticateClient(req, p, tokens);
       if (p.resource !== undefined && !origins.isOurResource(p.resource, req)) {
         throw new OAuthError('invalid_target', "resource must be this service's MCP endpoint");
       }
@@ -117,12 +117,12 @@ export async function authorizationServer(app: FastifyInstance, deps: Authorizat
   app.post(REVOKE_PATH, { schema: { hide: true }, bodyLimit: 16_384 }, async (req, reply) =>
     run(req, reply, async () => {
       const p = readParams(req.body, ['token', 'token_type_hint', 'client_id', 'client_secret']);
-      const client = await authenticateClient(req, p, repo);
+      const client = await authenticateClient(req, p, tokens);
       if (!p.token) throw new OAuthError('invalid_request', 'token is required');
       await tokens.revoke(client, p.token);
       return reply.header('Cache-Control', 'no-store').code(200).send({});
     }),
   );
 
-  await authorizeRoutes(app, { repo, tokens, origins, login: deps.login });
+  await authorizeRoutes(app, { tokens, origins, login: deps.login });
 }

@@ -6,6 +6,9 @@ import type { Clock } from '../../domain/clock.ts';
 import type { Authenticator } from './authenticator.ts';
 import { apiKeyPrefix, generateApiKey, sha256hex } from './secrets.ts';
 
+/** A key as its owner sees it (never the secret or its hash): what `list` and `create` return. */
+export type { ApiKeyRow };
+
 /**
  * Active keys one account may hold, by plan (docs/access.md). Keys share the
  * account's quota, so more keys never mean more requests; the cap bounds what

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 import type { Database } from '../schema.ts';
-import { chunks, type Completion, type Delivery, type DeliveryAttempt, type DeliveryStatus, ID_CHUNK, INSERT_CHUNK, type NewDelivery, toRow, withPayloads } from './delivery-rows.ts';
-import { toJson } from './json.ts';
+import type { DeliveryStatus } from '../../domain/deliveries.ts';
+import { chunks, type Completion, type Delivery, type DeliveryAttempt, ID_CHUNK, INSERT_CHUNK, type NewDelivery, toRow, withPayloads } from './delivery-rows.ts';
 import { PUSH_CHANNELS } from '../../domain/alerts.ts';
 
 // The durable delivery rows and every attempt made: created by the dispatcher
@@ -11,7 +11,7 @@ import { PUSH_CHANNELS } from '../../domain/alerts.ts';
 // several workers and instances share the rows). The in-app list and feed read
 // theirs through inbox-repository.ts.
 
-export type { Completion, Delivery, DeliveryAttempt, DeliveryStatus, NewDelivery } from './delivery-rows.ts';
+export type { Completion, Delivery, DeliveryAttempt, NewDelivery } from './delivery-rows.ts';
 
 export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
   // Statements that name their rows by id (`id IN (…)`) must find them through the
@@ -336,4 +336,3 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
 }
 
 export type DeliveriesRepository = ReturnType<typeof deliveriesRepository>;
-export const payloadJson = (payload: unknown) => toJson(payload);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { DeliveryStatus } from '../../domain/deliveries.ts';
 import type { Database, DeliveriesTable } from '../schema.ts';
 import { fromJson } from './json.ts';
 
@@ -6,8 +7,6 @@ import { fromJson } from './json.ts';
 // mapping to and from columns, and the payload lookup. A row written by the
 // dispatcher references its event's record in `alert_payloads` (migration 0950,
 // `payload` = ''); rows without an event, and rows written before, carry it.
-
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
 /** What identifies a delivery row and what it is about, written and read alike. */
 interface DeliveryKey {
@@ -82,7 +81,7 @@ export interface Completion {
 /** Rows of one event share one parsed payload object (read-only). */
 export type PayloadCache = Map<number, Record<string, unknown>>;
 
-export const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Delivery => ({
+const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Delivery => ({
   id: r.id,
   eventSeq: r.event_seq === null ? null : Number(r.event_seq),
   userId: r.user_id,

@@ -1,6 +1,6 @@
 import { DEFAULT_PLAN_POLICIES, planAtLeast, type Plan, USER_PLANS } from '../../domain/plans.ts';
 import type { AccountsService } from '../../services/access/accounts-service.ts';
-import type { ApiKeyRow } from '../../store/repositories/api-keys-repository.ts';
+import type { ApiKeyRow } from '../../services/access/keys-service.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
 import { humanize, time } from '../views/format.ts';

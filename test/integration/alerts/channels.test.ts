@@ -66,7 +66,7 @@ describe('alert channels end to end', () => {
     secret = put.body.preferences.webhook.secret;
     feedPath = put.body.preferences.rss.feed_url;
     assert.match(secret, /^whsec_/);
-    await t.app.services.repos.preferences.update(u.id, clock.now(), (s) => ({
+    await t.repos.preferences.update(u.id, clock.now(), (s) => ({
       ...s,
       slackConnection: { connected: true, team: 'T1', connected_at: clock.now().toISOString() },
     }));

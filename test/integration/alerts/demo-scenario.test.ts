@@ -71,7 +71,7 @@ describe('demo: 10 vendors, 15 minutes of updates', () => {
       in_app: { enabled: false },
     });
     assert.equal(put.status, 200, JSON.stringify(put.body));
-    await t.app.services.repos.preferences.update(u.id, clock.now(), (s) => ({
+    await t.repos.preferences.update(u.id, clock.now(), (s) => ({
       ...s,
       slackConnection: { connected: true, team: 'On-call', connected_at: clock.now().toISOString(), user_id: 'U1ONCALL' },
     }));

@@ -149,7 +149,7 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
       pagerduty: { enabled: true, routing_key: ROUTING_KEY },
       in_app: { enabled: false },
     });
-    await t.app.services.repos.preferences.update(u.id, clock.now(), (s) => ({
+    await t.repos.preferences.update(u.id, clock.now(), (s) => ({
       ...s,
       slackConnection: { connected: true, team: 'Team', connected_at: clock.now().toISOString(), user_id: 'U1INST' },
     }));
@@ -220,7 +220,7 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
       webhook: { enabled: true, url: `${hook.url}/reminders` },
       maintenance_reminders: { lead_times: ['24h', '1h'], started: false },
     });
-    await t.app.services.repos.maintenances.upsert(
+    await t.repos.maintenances.upsert(
       {
         id: 'stripe-mw-1',
         vendor: 'stripe',

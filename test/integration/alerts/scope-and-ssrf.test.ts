@@ -101,7 +101,7 @@ describe('SSRF guard', () => {
       const { user } = await webhookUser(t, ['github'], 'https://hooks.example.com/x');
       // The stored URL changes behind the save-time check (as a DNS answer can).
       for (const url of [`http://127.0.0.1:${hook.port}/x`, `http://[::ffff:127.0.0.1]:${hook.port}/x`, 'http://169.254.169.254/latest/meta-data/']) {
-        await t.app.services.repos.preferences.update(user.id, new Date(), (s) => ({ ...s, settings: { ...s.settings, webhook: { ...s.settings.webhook, url } } }));
+        await t.repos.preferences.update(user.id, new Date(), (s) => ({ ...s, settings: { ...s.settings, webhook: { ...s.settings.webhook, url } } }));
         await emit(t, 'incident.created', incident('github'));
         await t.app.alerts.runOnce();
         const [d] = (await getJson(`${t.api}/notification-deliveries`, { headers: user.headers })).body.items;

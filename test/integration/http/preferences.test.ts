@@ -97,7 +97,7 @@ describe('notification preferences', () => {
     assert.equal(back.status, 200, JSON.stringify(back.body));
     assert.deepEqual((await get(u)).body, r.body);
     assert.deepEqual(await t.app.services.preferences.webhookSigningSecrets(u.id), [secret]);
-    const stored = await t.app.services.repos.preferences.get(u.id);
+    const stored = await t.repos.preferences.get(u.id);
     assert.equal(stored.pagerdutyRoutingKey, ROUTING_KEY, 'the masked value did not overwrite the key');
   });
 

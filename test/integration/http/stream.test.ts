@@ -14,7 +14,7 @@ describe('incident stream', () => {
   before(async () => {
     t = await startApp({ env: { RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 100000, perDay: 1000000, concurrentStreams: 50 } }) } });
     // Incidents for the snapshot: two of github (one resolved), one of cloudflare.
-    const repos = t.app.services.repos;
+    const repos = t.repos;
     const { incident } = await import('../../helpers/records.ts');
     await repos.incidents.upsert(incident('github', 'snap-a', { startedAt: new Date(Date.now() - 7_200_000).toISOString() }), 'fa');
     await repos.incidents.upsert(incident('github', 'snap-b', { status: 'resolved' }), 'fb');
@@ -46,7 +46,7 @@ describe('incident stream', () => {
     assert.equal(snap!.type, 'snapshot');
     assert.equal(snap!.data.type, 'snapshot');
     assert.equal(snap!.data.total, 3);
-    assert.equal(snap!.id, String(await t.app.services.repos.events.latestSeq()));
+    assert.equal(snap!.id, String(await t.repos.events.latestSeq()));
 
     const gh = openStream(`${t.api}${path}?vendor=github&limit=1&offset=1`);
     const [s2] = await gh.waitFor(1);
@@ -122,7 +122,7 @@ describe('incident stream', () => {
   });
 
   test('events committed while a resuming client is being replayed are sent once, after the replay', async () => {
-    const start = await t.app.services.repos.events.latestSeq();
+    const start = await t.repos.events.latestSeq();
     const burst = await commitEvents(
       t,
       Array.from({ length: 1200 }, (_, i) => ({ vendor: 'github', id: `b-${i}`, type: 'incident.created' as const })),
@@ -140,9 +140,9 @@ describe('incident stream', () => {
   });
 
   test('a resume point older than the log keeps (or not from this log) gets a fresh snapshot', async () => {
-    const old = await t.app.services.repos.events.latestSeq();
+    const old = await t.repos.events.latestSeq();
     await commitEvents(t, [{ vendor: 'github', id: 'p-1', type: 'incident.created' }]);
-    await t.app.services.repos.events.prune(new Date(Date.now() + 60_000));
+    await t.repos.events.prune(new Date(Date.now() + 60_000));
     await commitEvents(t, [{ vendor: 'github', id: 'p-2', type: 'incident.created' }]);
     const c = openStream(`${t.api}${path}`, { 'Last-Event-ID': String(old - 5) });
     const [first] = await c.waitFor(1);

@@ -25,7 +25,7 @@ describe('change detection and the event log', () => {
   before(async () => {
     fleet = await startFleet(['github', 'perplexity', 'google-cloud', 'openai'], { clock });
     t = await startIngestApp(fleet, { clock });
-    t.app.services.bus.subscribe((events) => published.push(...events));
+    t.app.bus.subscribe((events) => published.push(...events));
   });
   after(async () => {
     await t.close();
@@ -57,10 +57,10 @@ describe('change detection and the event log', () => {
 
   test('re-polling unchanged pages writes nothing (and is answered with 304)', async () => {
     const before304 = fleet.sim.stats.notModified;
-    const seq = await t.app.services.repos.events.latestSeq();
+    const seq = await t.repos.events.latestSeq();
     const report = await round();
     assert.equal(report.events, 0);
-    assert.equal(await t.app.services.repos.events.latestSeq(), seq);
+    assert.equal(await t.repos.events.latestSeq(), seq);
     const statuses = new Set(report.outcomes.map((o) => o.status));
     assert.deepEqual([...statuses], ['not_modified']);
     assert.equal(fleet.sim.stats.notModified - before304, report.outcomes.length);
@@ -98,7 +98,7 @@ describe('change detection and the event log', () => {
     const events = await eventsOf(t, inc.id);
     assert.deepEqual(events.map((e) => e.type), ['incident.created', 'incident.resolved']);
     const polled = report.outcomes.find((o) => o.vendor === 'perplexity')!;
-    const stored = (await t.app.services.repos.incidents.get(inc.id))!.record;
+    const stored = (await t.repos.incidents.get(inc.id))!.record;
     assert.equal(stored.status, 'resolved');
     assert.equal(stored.sourceStatus, 'INVESTIGATING', 'the upstream word is kept');
     assert.ok(stored.resolvedAt && polled.nextPollAt && stored.resolvedAt <= polled.nextPollAt);

@@ -28,7 +28,7 @@ describe('demo mode', () => {
   test('every catalog source points at the loopback simulator', async () => {
     const sim = t.app.ingest.simulator!;
     assert.ok(sim, 'the simulator runs in demo mode');
-    const sources = await t.app.services.repos.sources.list();
+    const sources = await t.repos.sources.list();
     assert.ok(sources.length > 150);
     for (const s of sources) assert.ok(s.url.startsWith(`${sim.url}/`), s.url);
   });
@@ -68,7 +68,7 @@ describe('demo mode', () => {
 
   test('a dead source shows in sourceHealth while the rest keep updating', async () => {
     const sim = t.app.ingest.simulator!;
-    const [dead] = (await t.app.services.repos.sources.list('openai'));
+    const [dead] = (await t.repos.sources.list('openai'));
     sim.setFault(dead!.url, { kind: 'status', status: 502 });
     const news = sim.fleet.openIncident('github');
     await round();
@@ -87,9 +87,9 @@ describe('demo mode', () => {
       for (const c of sim.step()) kinds.add(c.kind);
     }
     for (const k of ['incident.opened', 'incident.progressed', 'incident.resolved']) assert.ok(kinds.has(k), k);
-    const before = await t.app.services.repos.events.latestSeq();
+    const before = await t.repos.events.latestSeq();
     await round();
-    assert.ok((await t.app.services.repos.events.latestSeq()) > before);
+    assert.ok((await t.repos.events.latestSeq()) > before);
   });
 
   test('a normal start on the same store never shows the simulated data', async () => {
@@ -99,8 +99,8 @@ describe('demo mode', () => {
       assert.equal(incidents.body.source, 'live');
       assert.equal(incidents.body.total, 0);
       assert.equal((await api(live, '/advisories-unified?timePeriod=90d')).body.total, 0);
-      assert.equal((await live.app.services.repos.events.latestSeq()), 0);
-      const sources = await live.app.services.repos.sources.list();
+      assert.equal((await live.repos.events.latestSeq()), 0);
+      const sources = await live.repos.sources.list();
       assert.ok(sources.every((s) => !s.url.startsWith('http://127.0.0.1') && s.lastSuccessAt === null));
     } finally {
       await live.close();
@@ -120,7 +120,7 @@ describe('demo mode settings', () => {
   test('demo mode refuses a store that holds live data', async () => {
     const live = await startApp();
     try {
-      await live.app.services.repos.incidents.upsert(incident('github', 'real'), 'f');
+      await live.repos.incidents.upsert(incident('github', 'real'), 'f');
       const config = { ...live.config, demo: true };
       const store = openStore(config);
       try {
@@ -128,7 +128,7 @@ describe('demo mode settings', () => {
       } finally {
         await store.close();
       }
-      assert.ok(await live.app.services.repos.incidents.get('github:real'), 'live data untouched');
+      assert.ok(await live.repos.incidents.get('github:real'), 'live data untouched');
     } finally {
       await live.close();
     }

@@ -82,7 +82,7 @@ describe('recorded upstream payloads through the real poller', { skip: available
     const report = await t.app.ingest.scheduler.runRound({ force: true });
     assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`), []);
     assert.equal(report.outcomes.length, SERVED.length);
-    const repos = t.app.services.repos;
+    const repos = t.repos;
     let expectedCreated = 0;
     for (const [vendor, type, , file] of SERVED) {
       const url = report.outcomes.find((o) => o.vendor === vendor && o.type === type && o.url.endsWith(SERVED.find((s) => s[3] === file)![2]))!.url;
@@ -102,7 +102,7 @@ describe('recorded upstream payloads through the real poller', { skip: available
   });
 
   test('the same bytes again write nothing: with 304s, and with full bodies', async () => {
-    const seq = await t.app.services.repos.events.latestSeq();
+    const seq = await t.repos.events.latestSeq();
     clock.advance(60_000);
     const r304 = await t.app.ingest.scheduler.runRound({ force: true });
     assert.deepEqual([...new Set(r304.outcomes.map((o) => o.status))], ['not_modified']);
@@ -110,6 +110,6 @@ describe('recorded upstream payloads through the real poller', { skip: available
     clock.advance(60_000);
     const full = await t.app.ingest.scheduler.runRound({ force: true });
     assert.deepEqual(full.outcomes.filter((o) => o.status !== 'unchanged').map((o) => `${o.url}: ${o.status} ${JSON.stringify(o.written)}`), []);
-    assert.equal(await t.app.services.repos.events.latestSeq(), seq);
+    assert.equal(await t.repos.events.latestSeq(), seq);
   });
 });

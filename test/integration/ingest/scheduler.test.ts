@@ -84,8 +84,8 @@ describe('scheduler with failing sources', () => {
     assert.equal(order.at(-1), faulty.hang);
 
     // The changes of healthy sources arrived in the same round.
-    assert.equal((await t.app.services.repos.incidents.get(gh.id))?.record.status, 'investigating');
-    assert.equal((await t.app.services.repos.incidents.get(li.id))?.record.impact, 'major');
+    assert.equal((await t.repos.incidents.get(gh.id))?.record.status, 'investigating');
+    assert.equal((await t.repos.incidents.get(li.id))?.record.impact, 'major');
     // Railway's earlier records survive its garbage.
     assert.ok((await api(t, '/incidents?vendor=railway&timePeriod=30d')).body.total > 0);
   });
@@ -100,7 +100,7 @@ describe('scheduler with failing sources', () => {
   });
 
   test('failures back off exponentially; a non-forced round skips sources that are not due', async () => {
-    const rows = await t.app.services.repos.sources.list('cloudflare');
+    const rows = await t.repos.sources.list('cloudflare');
     const summary = rows.find((r) => r.url === faulty.status500)!;
     assert.equal(summary.consecutiveFailures, 1);
     const wait1 = Date.parse(summary.nextPollAt!) - Date.parse(summary.lastErrorAt!);
@@ -113,7 +113,7 @@ describe('scheduler with failing sources', () => {
     clock.advance(wait1);
     const due = await t.app.ingest.scheduler.runRound({ vendor: 'cloudflare' });
     assert.ok(due.outcomes.some((x) => x.url === faulty.status500));
-    const again = (await t.app.services.repos.sources.list('cloudflare')).find((r) => r.url === faulty.status500)!;
+    const again = (await t.repos.sources.list('cloudflare')).find((r) => r.url === faulty.status500)!;
     assert.equal(again.consecutiveFailures, 2);
     const wait2 = Date.parse(again.nextPollAt!) - Date.parse(again.lastErrorAt!);
     assert.ok(wait2 >= 120_000 && wait2 <= 240_000, `second backoff ${wait2} ms within [2·interval, 4·interval]`);
@@ -123,7 +123,7 @@ describe('scheduler with failing sources', () => {
     fleet.sim.setFault(faulty.status500!, { kind: 'status', status: 503, retryAfter: 86_400 });
     clock.advance(60_000);
     await t.app.ingest.scheduler.runRound({ force: true, vendor: 'cloudflare' });
-    const row = (await t.app.services.repos.sources.list('cloudflare')).find((r) => r.url === faulty.status500)!;
+    const row = (await t.repos.sources.list('cloudflare')).find((r) => r.url === faulty.status500)!;
     assert.equal(row.lastError, 'HTTP 503');
     assert.equal(Date.parse(row.nextPollAt!) - Date.parse(row.lastErrorAt!), 3_600_000);
   });
@@ -133,7 +133,7 @@ describe('scheduler with failing sources', () => {
     clock.advance(60_000);
     const report = await t.app.ingest.scheduler.runRound({ force: true });
     assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed').map((o) => o.url), []);
-    const rows = await t.app.services.repos.sources.list();
+    const rows = await t.repos.sources.list();
     assert.deepEqual(rows.filter((r) => r.consecutiveFailures > 0).map((r) => r.url), []);
   });
 });
@@ -156,8 +156,8 @@ describe('leases', () => {
   });
 
   test('a source leased by another instance is not polled until the lease expires', async () => {
-    const [src] = await a.app.services.repos.sources.list('perplexity');
-    const held = await a.app.services.repos.sources.claimOne(src!.id, { owner: 'other-instance', now: clock.now(), leaseMs: 60_000 });
+    const [src] = await a.repos.sources.list('perplexity');
+    const held = await a.repos.sources.claimOne(src!.id, { owner: 'other-instance', now: clock.now(), leaseMs: 60_000 });
     assert.ok(held);
     const r1 = await b.app.ingest.scheduler.runRound({ force: true });
     const skipped = r1.outcomes.find((o) => o.sourceId === src!.id)!;
@@ -174,9 +174,9 @@ describe('leases', () => {
     clock.advance(4 * 3_600_000); // every source is due, feeds included
     const [ra, rb] = await Promise.all([a.app.ingest.scheduler.runRound(), b.app.ingest.scheduler.runRound()]);
     const polled = [...ra.outcomes, ...rb.outcomes].filter((o) => o.status !== 'skipped').map((o) => o.sourceId).sort();
-    const all = (await a.app.services.repos.sources.list()).map((s) => s.id).sort();
+    const all = (await a.repos.sources.list()).map((s) => s.id).sort();
     assert.deepEqual(polled, all);
-    const created = (await a.app.services.repos.events.after(0, 100)).filter((e) => e.type === 'incident.created');
+    const created = (await a.repos.events.after(0, 100)).filter((e) => e.type === 'incident.created');
     assert.equal(created.length, 1);
   });
 
@@ -187,18 +187,18 @@ describe('leases', () => {
     clock.advance(120_000);
     const round = a.app.ingest.scheduler.runRound({ force: true, vendor: 'perplexity' });
     // Once this instance holds the lease (its request is now waiting on the slow page) ...
-    let src = (await a.app.services.repos.sources.list('perplexity'))[0]!;
+    let src = (await a.repos.sources.list('perplexity'))[0]!;
     while (!src.leaseOwner) {
       await new Promise((r) => setTimeout(r, 10));
-      src = (await a.app.services.repos.sources.list('perplexity'))[0]!;
+      src = (await a.repos.sources.list('perplexity'))[0]!;
     }
     // ... another instance takes the source over, the lease having (by its clock) expired.
-    const stolen = await b.app.services.repos.sources.claimOne(src.id, { owner: 'thief', now: new Date(clock.now().getTime() + 3_600_000), leaseMs: 60_000 });
+    const stolen = await b.repos.sources.claimOne(src.id, { owner: 'thief', now: new Date(clock.now().getTime() + 3_600_000), leaseMs: 60_000 });
     assert.ok(stolen);
     const report = await round;
     assert.equal(report.outcomes[0]!.status, 'skipped');
     assert.match(report.outcomes[0]!.error!, /lease/);
-    assert.equal(await a.app.services.repos.incidents.get(inc.id), null, 'nothing was written');
+    assert.equal(await a.repos.incidents.get(inc.id), null, 'nothing was written');
     fleet.sim.clearFaults();
   });
 });
@@ -208,7 +208,7 @@ describe('the running scheduler', () => {
     const deadline = Date.now() + 60_000;
     let done = 0;
     while (Date.now() < deadline) {
-      done = (await t.app.services.repos.sources.list()).filter((s) => s.lastSuccessAt).length;
+      done = (await t.repos.sources.list()).filter((s) => s.lastSuccessAt).length;
       if (done === total) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -222,7 +222,7 @@ describe('the running scheduler', () => {
       const total = fleet.catalog.reduce((n, v) => n + v.sources.length, 0);
       assert.equal(await allPolled(t, total), total);
       assert.ok(t.app.ingest.scheduler.running);
-      const rows = await t.app.services.repos.sources.list();
+      const rows = await t.repos.sources.list();
       assert.ok(rows.every((r) => r.nextPollAt !== null));
     } finally {
       await t.close();
@@ -235,7 +235,7 @@ describe('the running scheduler', () => {
     const inc = fleet.sim.fleet.openIncident('perplexity');
     const t = await startIngestApp(fleet, { env: { INGEST: 'live', INGEST_WORKER: 'true' } });
     const published: string[] = [];
-    t.app.services.bus.subscribe((events) => published.push(...events.map((e) => `${e.type} ${e.entityId}`)));
+    t.app.bus.subscribe((events) => published.push(...events.map((e) => `${e.type} ${e.entityId}`)));
     try {
       const total = fleet.catalog.reduce((n, v) => n + v.sources.length, 0);
       assert.equal(await allPolled(t, total), total);
@@ -254,13 +254,13 @@ describe('the running scheduler', () => {
     const inc = fleet.sim.fleet.openIncident('github');
     const t = await startIngestApp(fleet);
     const published: string[] = [];
-    t.app.services.bus.subscribe((events) => published.push(...events.map((e) => e.entityId)));
+    t.app.bus.subscribe((events) => published.push(...events.map((e) => e.entityId)));
     try {
       const report = await t.app.ingest.roundInWorker({ force: true });
       assert.equal(report.outcomes.length, 5);
       assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
       assert.equal(report.events, 1);
-      assert.ok(await t.app.services.repos.incidents.get(inc.id));
+      assert.ok(await t.repos.incidents.get(inc.id));
       const deadline = Date.now() + 5_000;
       while (!published.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       assert.deepEqual(published, [inc.id]);

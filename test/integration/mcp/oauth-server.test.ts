@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { tokenService } from '../../../src/mcp/oauth/token-service.ts';
+import { oauthService } from '../../../src/services/oauth/oauth-service.ts';
 import { getJson, startApp, type TestApp, TestClock } from '../../helpers/app.ts';
 import { connect, consent, cookieFrom, createUser, formFields, PASSWORD, REDIRECT_URI, TestOAuthProvider, textOf, webLogin } from '../../helpers/mcp.ts';
 import { csrfTokenOf } from '../../helpers/access.ts';
@@ -391,8 +391,8 @@ describe('OAuth authorization server', () => {
 
   test('a token without the history scope gets 403 insufficient_scope on history, public tools still work', async () => {
     const user = await createUser(t, 'pro');
-    const svc = tokenService(t.app.services.repos.oauth, clock);
-    const client = (await t.app.services.repos.oauth.getClient(clientId))!;
+    const svc = oauthService({ oauth: t.repos.oauth, clock });
+    const client = (await t.repos.oauth.getClient(clientId))!;
     const { verifier, challenge } = verifierPair();
     const c = await svc.createCode({ client, userId: user.userId, scope: '', resource: `${t.url}/mcp`, redirectUri: REDIRECT_URI, codeChallenge: challenge });
     const tokens = await svc.exchangeCode({ client, code: c, redirectUri: REDIRECT_URI, codeVerifier: verifier, resource: undefined });
@@ -407,8 +407,8 @@ describe('OAuth authorization server', () => {
 
   test('a token issued for another resource is refused at the MCP endpoint (audience)', async () => {
     const user = await createUser(t, 'pro');
-    const svc = tokenService(t.app.services.repos.oauth, clock);
-    const client = (await t.app.services.repos.oauth.getClient(clientId))!;
+    const svc = oauthService({ oauth: t.repos.oauth, clock });
+    const client = (await t.repos.oauth.getClient(clientId))!;
     const { verifier, challenge } = verifierPair();
     const c = await svc.createCode({
       client,

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { newDeliveryId } from '../../../src/domain/deliveries.ts';
-import { payloadJson } from '../../../src/store/repositories/deliveries-repository.ts';
 import { userWithKey } from '../../helpers/access.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 
@@ -20,9 +19,9 @@ describe('delivery claims', () => {
     const { userId } = await userWithKey(t, 'pro');
     const now = new Date();
     const past = new Date(now.getTime() - 1000).toISOString();
-    const payload = payloadJson({ id: 'x:1' });
+    const payload = JSON.stringify({ id: 'x:1' });
     for (let i = 0; i < DUE; i++) {
-      await t.app.services.repos.deliveries.insert(
+      await t.repos.deliveries.insert(
         {
           id: newDeliveryId(),
           eventSeq: i + 1,
@@ -45,7 +44,7 @@ describe('delivery claims', () => {
   });
 
   test('a claim takes at most its limit; concurrent claims take different rows; claimed rows are not due', async () => {
-    const repo = t.app.services.repos.deliveries;
+    const repo = t.repos.deliveries;
     const now = new Date();
     const lease = new Date(now.getTime() + 30_000);
     const one = await repo.claim('w_one', 16, now, lease);

@@ -113,7 +113,7 @@ describe('SSRF: webhook URLs', () => {
       'http://[::1]/x',
     ];
     for (const url of urls) {
-      await strict.app.services.repos.preferences.update(user.id, new Date(), (s) => ({ ...s, settings: { ...s.settings, webhook: { ...s.settings.webhook, url } } }));
+      await strict.repos.preferences.update(user.id, new Date(), (s) => ({ ...s, settings: { ...s.settings, webhook: { ...s.settings.webhook, url } } }));
       const r = await send(`${strict.api}/notification-preferences/test`, 'POST', user.headers, { channel: 'webhook' });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.delivered, false, url);

@@ -88,7 +88,7 @@ export async function fullAccount(t: TestApp, o: { webhookUrl?: string; tag?: st
   assert.match(webhookSecret, /^whsec_/);
   const feedToken = /\/feeds\/([^.]+)\.rss$/.exec(prefs.body.preferences.rss.feed_url)![1]!;
   // The Slack install's bot token, as the OAuth callback stores it (the install itself: test/integration/chat-channels.test.ts).
-  await t.app.services.repos.preferences.update(id, new Date(), (s) => ({
+  await t.repos.preferences.update(id, new Date(), (s) => ({
     ...s,
     channelSecrets: { ...s.channelSecrets, slackBotToken: SLACK_BOT_TOKEN },
     slackConnection: { connected: true, team: 'Security', connected_at: new Date().toISOString(), team_id: 'T0SEC', user_id: 'U0SEC', bot_user_id: 'B0SEC' },

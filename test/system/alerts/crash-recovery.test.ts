@@ -85,7 +85,7 @@ describe('crash recovery', () => {
     });
     child.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
-    const counts = await t.app.services.repos.deliveries.countByStatus();
+    const counts = await t.repos.deliveries.countByStatus();
     assert.ok((counts.succeeded ?? 0) < total, 'the kill happened before everything was delivered');
     assert.equal((counts.pending ?? 0) + (counts.succeeded ?? 0), total, 'every delivery row exists');
 
@@ -94,7 +94,7 @@ describe('crash recovery', () => {
     child.stderr!.on('data', (c) => (stderr += c));
     await until(
       'every delivery succeeded after the restart',
-      async () => ((await t.app.services.repos.deliveries.countByStatus()).succeeded ?? 0) === total,
+      async () => ((await t.repos.deliveries.countByStatus()).succeeded ?? 0) === total,
       40_000,
     ).catch((err) => {
       throw new Error(`${err.message}\n${stderr}`);

@@ -82,7 +82,7 @@ describe('operator CLI: sources promote', () => {
     assert.deepEqual(incidents.body.items.map((i: { title: string }) => i.title), ['Checkout errors']);
 
     // The next start loads the file: the vendor keeps its sources.
-    await loadCatalog(t.app.services.repos.vendors, readCatalog(catalogFile), new Date());
+    await loadCatalog(t.repos.vendors, readCatalog(catalogFile), new Date());
     const kept = await t.store.db.selectFrom('sources').select('id').where('vendor', '=', 'acme-shop').execute();
     assert.equal(kept.length, 3);
     assert.equal((await cli(['sources', 'promote', slug, '--category', 'business-apps', '--catalog', catalogFile], env)).code, 1, 'gone once promoted');

@@ -53,7 +53,7 @@ describe('stream across two instances sharing Redis', () => {
     fleet.sim.fleet.resolveIncident(gh.id);
     await round();
 
-    const log = (await a.app.services.repos.events.after(0, 100)).filter((e) => e.entityKind === 'incident');
+    const log = (await a.repos.events.after(0, 100)).filter((e) => e.entityKind === 'incident');
     assert.deepEqual(
       log.map((e) => [e.type, e.entityId]).sort(),
       [
@@ -77,7 +77,7 @@ describe('stream across two instances sharing Redis', () => {
     // instead: two polls' announcements can arrive out of order (a gap B fills from the log),
     // or the periodic catch-up can run before an announcement lands. Without pub/sub every
     // one of them would come from the log.
-    const all = (await a.app.services.repos.events.after(0, 100)).length;
+    const all = (await a.repos.events.after(0, 100)).length;
     const { filled, caughtUp } = b.app.streams.hub.stats;
     assert.ok(filled + caughtUp < all, `B read ${filled + caughtUp} of ${all} events from the log: pub/sub did not carry them`);
     assert.equal(onA.received.length, 4);

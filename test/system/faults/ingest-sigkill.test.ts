@@ -61,7 +61,7 @@ describe('SIGKILL during ingestion', () => {
     return e;
   };
 
-  const sources = () => t.app.services.repos.sources.list();
+  const sources = () => t.repos.sources.list();
   const slowPaths = () => fleet.catalog.find((v) => v.slug === SLOW)!.sources.map((s) => new URL(s.url).pathname);
 
   test('kill -9 mid-round, restart, lease expiry: nothing duplicated, nothing lost', async (ctx) => {
@@ -131,7 +131,7 @@ describe('SIGKILL during ingestion', () => {
 
     // Every change has exactly one event: each open incident one incident.created, no
     // (entity, type) twice, every event about a stored record.
-    const events = await t.app.services.repos.events.after(0, 100_000);
+    const events = await t.repos.events.after(0, 100_000);
     const byKey = new Map<string, number>();
     for (const e of events) byKey.set(`${e.entityId} ${e.type}`, (byKey.get(`${e.entityId} ${e.type}`) ?? 0) + 1);
     assert.deepEqual([...byKey].filter(([, n]) => n > 1), [], 'no event twice');

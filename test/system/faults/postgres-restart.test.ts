@@ -164,12 +164,12 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
       const back = new Date().toISOString();
       pollResumedMs = await until(
         'a poll stored after the restart',
-        async () => (await t.app.services.repos.sources.list()).some((x) => (x.lastSuccessAt ?? '') > back),
+        async () => (await t.repos.sources.list()).some((x) => (x.lastSuccessAt ?? '') > back),
         45_000,
         200,
       );
-      await until('the incident opened during the outage', async () => (await t.app.services.repos.incidents.get(news)) !== null, 45_000, 200);
-      const events = await t.app.services.repos.events.after(0, 10_000);
+      await until('the incident opened during the outage', async () => (await t.repos.incidents.get(news)) !== null, 45_000, 200);
+      const events = await t.repos.events.after(0, 10_000);
       assert.deepEqual(events.filter((e) => e.entityId === news).map((e) => e.type), ['incident.created']);
     }
     const during = samples.filter((s) => s.startedAt >= stopped && s.startedAt < started);
@@ -187,7 +187,7 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     traffic = Array.from({ length: WORKERS }, (_, w) => worker(w));
     await until('traffic flowing', () => samples.filter((s) => s.status === 200).length >= 30);
 
-    await until('a first round of polls', async () => (await t.app.services.repos.sources.list()).every((x) => x.lastSuccessAt !== null));
+    await until('a first round of polls', async () => (await t.repos.sources.list()).every((x) => x.lastSuccessAt !== null));
     const fast = await outage('fast', () => fleet.sim.fleet.openIncident('github', { impact: 'major' }).id);
     const crash = await outage('immediate');
     await sleep(500);

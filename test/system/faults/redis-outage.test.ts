@@ -26,7 +26,7 @@ describe('Redis outage under two instances', () => {
     a = await startApp({ clock, env });
     b = await startApp({ clock, env, shareStoreWith: a });
     headers = { 'x-api-key': (await userWithKey(a, 'free')).secret };
-    b.app.services.bus.subscribe((events) => received.push(...events));
+    b.app.bus.subscribe((events) => received.push(...events));
   });
   after(async () => {
     await b?.close();
@@ -50,7 +50,7 @@ describe('Redis outage under two instances', () => {
   /** An event published on A reaches B's subscribers (through Redis only). */
   const crosses = async () => {
     const e = event();
-    a.app.services.bus.publish([e]);
+    a.app.bus.publish([e]);
     await until(`event ${e.entityId} on instance B`, () => received.some((x) => x.entityId === e.entityId), 10_000);
   };
 
@@ -81,7 +81,7 @@ describe('Redis outage under two instances', () => {
       assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'database'), { name: 'database', ok: true });
     }
     // Publishing does not fail while Redis is away (A's own subscribers still get it).
-    assert.doesNotThrow(() => a.app.services.bus.publish([event()]));
+    assert.doesNotThrow(() => a.app.bus.publish([event()]));
     ctx.diagnostic(`redis killed: p99 answer ${Math.round(percentile(during.map((d) => d.ms), 99))} ms`);
   });
 

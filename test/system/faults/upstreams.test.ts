@@ -133,7 +133,7 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const urlOf = async (slug: string) => (await t.app.services.repos.sources.list(slug))[0]!.url;
+  const urlOf = async (slug: string) => (await t.repos.sources.list(slug))[0]!.url;
   const snapshot = async (slug: string) => ({
     incidents: (await getJson(`${t.api}/incidents?vendor=${slug}&timePeriod=30d&limit=100&skipCache=true`)).body.items.map((i: any) => `${i.id} ${i.status}`).sort(),
     status: await t.app.services.status.vendorStatus(slug, PUBLIC_AUDIENCE).then((v) => ({
@@ -199,7 +199,7 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
     for (const o of report.outcomes.filter((x) => HEALTHY.includes(x.vendor))) {
       assert.ok(['updated', 'unchanged', 'not_modified'].includes(o.status), `${o.url}: ${o.status} ${o.error}`);
     }
-    for (const inc of fresh) assert.equal((await t.app.services.repos.incidents.get(inc.id))?.record.status, 'investigating');
+    for (const inc of fresh) assert.equal((await t.repos.incidents.get(inc.id))?.record.status, 'investigating');
 
     // The API kept answering.
     assert.ok(api.length >= 10, `${api.length} API calls during the round`);
@@ -226,7 +226,7 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
       assert.ok(v.sourceHealth.lastErrorAt! > v.sourceHealth.lastSuccessAt!, `${slug}: the error is newer than the last success`);
       // Nothing was resolved, removed or changed by a poll that failed.
       assert.deepEqual(await snapshot(slug), before1.get(slug), slug);
-      const [row] = await t.app.services.repos.sources.list(slug);
+      const [row] = await t.repos.sources.list(slug);
       assert.equal(row!.consecutiveFailures, 1);
       assert.equal(row!.leaseOwner, null, 'the lease was given back');
     }
@@ -236,7 +236,7 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
     proxy.modes.clear();
     const report = await t.app.ingest.roundInWorker({ force: true });
     assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`), []);
-    const rows = await t.app.services.repos.sources.list();
+    const rows = await t.repos.sources.list();
     assert.deepEqual(rows.filter((r) => r.consecutiveFailures > 0).map((r) => r.url), []);
   });
 });

@@ -6,7 +6,7 @@ import { EventSource } from 'eventsource';
 import pg from 'pg';
 import { loadConfig } from '../../../src/infra/config.ts';
 import { systemClock } from '../../../src/domain/clock.ts';
-import { createServices, type Services } from '../../../src/services/index.ts';
+import { createRepositories, createServices, type Repositories, type Services } from '../../../src/services/index.ts';
 import { openStore, type Store } from '../../../src/store/db.ts';
 import { uniqueEmail } from '../../helpers/access.ts';
 import { incident } from '../../helpers/alerts.ts';
@@ -33,6 +33,7 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
   let instances: Instance[] = [];
   let store: Store;
   let services: Services;
+  let repos: Repositories;
   let env: Record<string, string>;
   const explain = (err: unknown) => {
     if (err instanceof Error) err.message += `\n--- instance warnings ---\n${problems(instances)}`;
@@ -59,12 +60,13 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
     store = openStore(config);
     services = createServices(store, config, systemClock);
+    repos = createRepositories(store);
   });
 
   /** A new major GitHub incident in the event log, as a poll would write it: the deliverers pick it up. */
   const announceIncident = async () => {
     const payload = incident('github', { impact: 'major' });
-    await services.repos.events.append(store.db, {
+    await repos.events.append(store.db, {
       type: 'incident.created',
       vendor: 'github',
       entityKind: 'incident',

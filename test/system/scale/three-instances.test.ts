@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../../src/infra/config.ts';
 import { systemClock } from '../../../src/domain/clock.ts';
-import { createServices, type Services } from '../../../src/services/index.ts';
+import { createRepositories, createServices, type Repositories, type Services } from '../../../src/services/index.ts';
 import { openStore, type Store } from '../../../src/store/db.ts';
 import { uniqueEmail } from '../../helpers/access.ts';
 import { incident } from '../../helpers/alerts.ts';
@@ -34,6 +34,7 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
   let instances: Instance[] = [];
   let store: Store;
   let services: Services;
+  let repos: Repositories;
   let freeKey: string;
   /** Pro accounts (their own key each): stream clients, alert recipients. */
   const proUser = async (tag: string) => {
@@ -86,6 +87,7 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
     store = openStore(config);
     services = createServices(store, config, systemClock);
+    repos = createRepositories(store);
   });
 
   after(async () => {
@@ -149,7 +151,7 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       const first = fleet.sim.fleet.openIncident('github', { impact: 'major' });
       const second = fleet.sim.fleet.openIncident('github', { impact: 'minor' });
       const logged = async (n: number) => {
-        const all = (await services.repos.events.after(start, 1000)).filter((e) => e.vendor === 'github' && e.entityKind === 'incident');
+        const all = (await repos.events.after(start, 1000)).filter((e) => e.vendor === 'github' && e.entityKind === 'incident');
         return all.length >= n ? all : undefined;
       };
       await until(() => logged(2), 'both incidents are in the event log', 20_000);
@@ -223,7 +225,7 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
         for (let i = 0; i < EVENTS; i++) {
           const payload = incident('openai', { impact: 'major', title: `Burst ${i}` });
           out.push(
-            await services.repos.events.append(trx, {
+            await repos.events.append(trx, {
               type: 'incident.created',
               vendor: 'openai',
               entityKind: 'incident',

@@ -1,7 +1,7 @@
 import type { UserPlan } from '../../domain/plans.ts';
 import type { Clock } from '../../domain/clock.ts';
+import { OAuthError } from '../../domain/oauth-errors.ts';
 import type { OAuthClient, OAuthRepository } from '../../store/repositories/oauth-repository.ts';
-import { OAuthError } from './errors.ts';
 import {
   ACCESS_TOKEN_PREFIX,
   CODE_PREFIX,
@@ -14,7 +14,8 @@ import {
   sha256Hex,
 } from './secrets.ts';
 
-// Authorization codes and tokens: issue, exchange, rotate, verify, revoke.
+// The use cases of the MCP authorization server (docs/mcp.md): registered clients, and
+// authorization codes and tokens: issue, exchange, rotate, verify, revoke.
 // - Codes live 5 minutes and are single-use; presenting a used code again
 //   revokes the whole grant (RFC 9700 §4.5.3 / OAuth 2.1 §4.1.3).
 // - Access tokens live 15 minutes; refresh tokens 30 days and rotate on every
@@ -27,6 +28,8 @@ const ACCESS_TTL_SECONDS = 900;
 const REFRESH_TTL_SECONDS = 30 * 86_400;
 /** Registered clients that never got a grant are forgotten after this. */
 const STALE_CLIENT_DAYS = 30;
+
+export type { OAuthClient };
 
 export interface TokenResponse {
   access_token: string;
@@ -48,7 +51,8 @@ export interface VerifiedAccess {
   expiresAt: number;
 }
 
-export function tokenService(repo: OAuthRepository, clock: Clock) {
+export function oauthService(deps: { oauth: OAuthRepository; clock: Clock }) {
+  const { oauth: repo, clock } = deps;
   const iso = (offsetSeconds = 0) => new Date(clock.now().getTime() + offsetSeconds * 1000).toISOString();
   let lastPurge = 0;
 
@@ -81,6 +85,15 @@ export function tokenService(repo: OAuthRepository, clock: Clock) {
   }
 
   return {
+    /** RFC 7591 registration: stores a client as registerClient (mcp/oauth/clients.ts) built it. */
+    async registerClient(client: OAuthClient): Promise<void> {
+      await repo.createClient(client);
+    },
+
+    async getClient(clientId: string): Promise<OAuthClient | null> {
+      return repo.getClient(clientId);
+    },
+
     /** After consent: records the grant and returns a fresh authorization code. */
     async createCode(p: {
       client: OAuthClient;
@@ -187,4 +200,4 @@ export function tokenService(repo: OAuthRepository, clock: Clock) {
   };
 }
 
-export type TokenService = ReturnType<typeof tokenService>;
+export type OAuthService = ReturnType<typeof oauthService>;
