@@ -14,7 +14,11 @@ import { pct, reportFigures } from './lib/report.ts';
 // with a seeded history (every catalog vendor: incidents over 90 days, maintenance,
 // advisories, release notes), plus the time of 20 concurrent watchlist adds.
 //
-//   npm run bench -- per-user [--requests 30] [--incidents 200]
+//   npm run bench -- per-user [--requests 30] [--incidents 200] [--sizes 1,10,40,all] [--data-dir DIR]
+//
+// `--data-dir DIR` (SQLite only) keeps the seeded store in DIR and reuses it on the next
+// run: the seeding takes minutes on a busy machine, and before/after runs then read
+// the very same rows.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- per-user
 
 function option(args: string[], name: string, fallback: number): number {
@@ -27,7 +31,10 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 export async function perUserBench(args: string[]) {
   const requests = option(args, 'requests', 30);
   const perVendor = option(args, 'incidents', 200);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
+  const keptDir = args.indexOf('--data-dir') >= 0 && !process.env.DATABASE_URL ? args[args.indexOf('--data-dir') + 1]! : null;
+  if (keptDir) fs.mkdirSync(keptDir, { recursive: true });
+  const seededMark = keptDir ? path.join(keptDir, `seeded-${perVendor}`) : null;
+  const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
   const schema = process.env.DATABASE_URL ? `bench_${process.pid}` : '';
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -46,7 +53,8 @@ export async function perUserBench(args: string[]) {
     const vendors = (await app.services.catalog.list(PUBLIC_AUDIENCE)).map((v) => v.id);
     const now = Date.now();
     const t0 = performance.now();
-    for (const v of vendors) {
+    const reuse = seededMark !== null && fs.existsSync(seededMark);
+    for (const v of reuse ? [] : vendors) {
       await store.db.transaction().execute(async (trx) => {
         const i2 = incidentsRepository(trx);
         const m2 = maintenancesRepository(trx);
@@ -105,8 +113,9 @@ export async function perUserBench(args: string[]) {
         }
       });
     }
+    if (seededMark && !reuse) fs.writeFileSync(seededMark, '');
     console.log(
-      `seeded ${vendors.length} vendors x (${perVendor} incidents, 20 maintenance, 20 advisories, 20 updates) in ${ms(performance.now() - t0)} on ${store.dialect}`,
+      `${reuse ? 'reused' : 'seeded'} ${vendors.length} vendors x (${perVendor} incidents, 20 maintenance, 20 advisories, 20 updates) in ${ms(performance.now() - t0)} on ${store.dialect}`,
     );
 
     const user = await app.services.accounts.createUser({ email: `bench${process.pid}@example.com`, password: 'bench password 1', plan: 'pro' });
@@ -115,7 +124,9 @@ export async function perUserBench(args: string[]) {
 
     console.log(`POST /dashboard-favorites, all four sections, timePeriod 90d, ${requests} sequential requests each:`);
     const figures: Record<string, number> = {};
-    for (const n of [1, 10, 40, vendors.length]) {
+    const sizesArg = args.indexOf('--sizes') >= 0 ? args[args.indexOf('--sizes') + 1]! : '1,10,40,all';
+    const sizes = sizesArg.split(',').map((s) => (s === 'all' ? vendors.length : Math.min(Number(s), vendors.length)));
+    for (const n of sizes) {
       const body = JSON.stringify({ vendors: vendors.slice(0, n), sections: ['stats', 'maintenance', 'advisories', 'recentActivity'], timePeriod: '90d' });
       const times: number[] = [];
       let bytes = 0;
@@ -152,6 +163,6 @@ export async function perUserBench(args: string[]) {
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db).catch(() => {});
     }
     await store.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
