@@ -19,7 +19,8 @@ import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts'
 // POST /dashboard-favorites: one bundle for many vendors, keyed by section then
 // vendor. Every section costs a fixed number of queries whatever the number of
 // vendors (per-vendor cuts are done in SQL with a window function), so a
-// whole-catalog dashboard is one request and about ten queries.
+// whole-catalog dashboard is one request and about ten queries. The answer is cached
+// by the response cache (docs/per-user.md "Caching and freshness of the bundle").
 
 export const FAVORITE_SECTIONS = ['stats', 'maintenance', 'advisories', 'recentActivity'] as const;
 export type FavoriteSection = (typeof FAVORITE_SECTIONS)[number];
