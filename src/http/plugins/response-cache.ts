@@ -64,7 +64,8 @@ export const responseCachePlugin = fp(
     /** Misses being computed, by cache key: concurrent callers wait for the first. */
     const inflight = new Map<string, Promise<CachedResponse | undefined>>();
     /** Entries computed here lately, readable without waiting (closes the gap above). */
-    const filled = new LRUCache<string, CachedResponse>({ max: 1000 });
+    // Bounded in bytes too: a whole-catalog dashboard bundle is ~7 MB.
+    const filled = new LRUCache<string, CachedResponse>({ max: 1000, maxSize: 64 * 1024 * 1024, sizeCalculation: (e) => e.body.length + 64 });
     const { meter, refund } = app.rateLimit;
 
     /** Counting on the Fastify path: the 429 is thrown, the RateLimit headers are on the reply already. */
