@@ -168,6 +168,21 @@ export async function perUserBench(args: string[]) {
       });
     }
 
+    // Another signed-in account without private pages asking for the same bundle: it
+    // reads what the public reads, so it may be answered from the first one's entry
+    // (docs/access.md "Response cache", "Who shares").
+    {
+      const other = await app.services.accounts.createUser({ email: `bench-other${process.pid}@example.com`, password: 'bench password 1', plan: 'pro' });
+      const otherKey = (await app.services.keys.create({ userId: other.id, plan: 'pro' }, 'bench')).secret;
+      const body = JSON.stringify({ vendors, sections: ['stats', 'maintenance', 'advisories', 'recentActivity'], timePeriod: '90d' });
+      const s = performance.now();
+      const res = await fetch(`${api}/dashboard-favorites`, { method: 'POST', headers: { ...headers, 'x-api-key': otherKey }, body });
+      await res.text();
+      const otherMs = performance.now() - s;
+      console.log(`whole catalog, first request of a second account: ${ms(otherMs)} (X-Cache ${res.headers.get('x-cache') ?? '-'})`);
+      figures['bundle.all.otherAccountFirstMs'] = otherMs;
+    }
+
     const free = await app.services.accounts.createUser({ email: `bench-free${process.pid}@example.com`, password: 'bench password 1', plan: 'free' });
     const freeKey = (await app.services.keys.create({ userId: free.id, plan: 'free' }, 'bench')).secret;
     const s = performance.now();
