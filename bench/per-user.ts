@@ -11,10 +11,15 @@ import { publicationsRepository } from '../src/store/repositories/publications-r
 import { pct, reportFigures } from './lib/report.ts';
 
 // POST /dashboard-favorites latency by vendor count, over a real listening server
+// (the same body repeated, and a body that differs every time),
 // with a seeded history (every catalog vendor: incidents over 90 days, maintenance,
 // advisories, release notes), plus the time of 20 concurrent watchlist adds.
 //
-//   npm run bench -- per-user [--requests 30] [--incidents 200]
+//   npm run bench -- per-user [--requests 30] [--incidents 200] [--sizes 1,10,40,all] [--data-dir DIR]
+//
+// `--data-dir DIR` (SQLite only) keeps the seeded store in DIR and reuses it on the next
+// run: the seeding takes minutes on a busy machine, and before/after runs then read
+// the very same rows.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- per-user
 
 function option(args: string[], name: string, fallback: number): number {
@@ -27,7 +32,10 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 export async function perUserBench(args: string[]) {
   const requests = option(args, 'requests', 30);
   const perVendor = option(args, 'incidents', 200);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
+  const keptDir = args.indexOf('--data-dir') >= 0 && !process.env.DATABASE_URL ? args[args.indexOf('--data-dir') + 1]! : null;
+  if (keptDir) fs.mkdirSync(keptDir, { recursive: true });
+  const seededMark = keptDir ? path.join(keptDir, `seeded-${perVendor}`) : null;
+  const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
   const schema = process.env.DATABASE_URL ? `bench_${process.pid}` : '';
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -46,7 +54,8 @@ export async function perUserBench(args: string[]) {
     const vendors = (await app.services.catalog.list(PUBLIC_AUDIENCE)).map((v) => v.id);
     const now = Date.now();
     const t0 = performance.now();
-    for (const v of vendors) {
+    const reuse = seededMark !== null && fs.existsSync(seededMark);
+    for (const v of reuse ? [] : vendors) {
       await store.db.transaction().execute(async (trx) => {
         const i2 = incidentsRepository(trx);
         const m2 = maintenancesRepository(trx);
@@ -105,8 +114,9 @@ export async function perUserBench(args: string[]) {
         }
       });
     }
+    if (seededMark && !reuse) fs.writeFileSync(seededMark, '');
     console.log(
-      `seeded ${vendors.length} vendors x (${perVendor} incidents, 20 maintenance, 20 advisories, 20 updates) in ${ms(performance.now() - t0)} on ${store.dialect}`,
+      `${reuse ? 'reused' : 'seeded'} ${vendors.length} vendors x (${perVendor} incidents, 20 maintenance, 20 advisories, 20 updates) in ${ms(performance.now() - t0)} on ${store.dialect}`,
     );
 
     const user = await app.services.accounts.createUser({ email: `bench${process.pid}@example.com`, password: 'bench password 1', plan: 'pro' });
@@ -115,22 +125,60 @@ export async function perUserBench(args: string[]) {
 
     console.log(`POST /dashboard-favorites, all four sections, timePeriod 90d, ${requests} sequential requests each:`);
     const figures: Record<string, number> = {};
-    for (const n of [1, 10, 40, vendors.length]) {
-      const body = JSON.stringify({ vendors: vendors.slice(0, n), sections: ['stats', 'maintenance', 'advisories', 'recentActivity'], timePeriod: '90d' });
-      const times: number[] = [];
-      let bytes = 0;
-      for (let i = 0; i < requests + 3; i++) {
+    const sizesArg = args.indexOf('--sizes') >= 0 ? args[args.indexOf('--sizes') + 1]! : '1,10,40,all';
+    const sizes = sizesArg.split(',').map((s) => (s === 'all' ? vendors.length : Math.min(Number(s), vendors.length)));
+    for (const n of sizes) {
+      const list = vendors.slice(0, n);
+      const bodyOf = (l: string[]) => JSON.stringify({ vendors: l, sections: ['stats', 'maintenance', 'advisories', 'recentActivity'], timePeriod: '90d' });
+      const post = async (body: string) => {
         const s = performance.now();
         const res = await fetch(`${api}/dashboard-favorites`, { method: 'POST', headers, body });
         const text = await res.text();
         if (res.status !== 200) throw new Error(`${res.status} ${text}`);
-        if (i >= 3) times.push(performance.now() - s);
-        bytes = text.length;
+        return { ms: performance.now() - s, bytes: text.length, cache: res.headers.get('x-cache') ?? '-' };
+      };
+      // The same body again and again (a dashboard polling): after the first, the
+      // response cache answers (docs/per-user.md "Dashboard bundle").
+      const times: number[] = [];
+      const seen = new Set<string>();
+      let bytes = 0;
+      for (let i = 0; i < requests + 3; i++) {
+        const r = await post(bodyOf(list));
+        if (i >= 3) times.push(r.ms);
+        if (i >= 3) seen.add(r.cache);
+        bytes = r.bytes;
       }
-      console.log(`  ${String(n).padStart(3)} vendors: p50 ${ms(pct(times, 0.5))}, p95 ${ms(pct(times, 0.95))}, ${(bytes / 1024).toFixed(0)} KiB`);
+      // Another signed-in account without private pages asking for the same bundle, right
+      // after (within the entry's 60 s): it reads what the public reads, so it may be
+      // answered from the first one's entry (docs/access.md "Response cache", "Who shares").
+      if (n === vendors.length) {
+        const other = await app.services.accounts.createUser({ email: `bench-other${process.pid}@example.com`, password: 'bench password 1', plan: 'pro' });
+        const otherKey = (await app.services.keys.create({ userId: other.id, plan: 'pro' }, 'bench')).secret;
+        const s = performance.now();
+        const res = await fetch(`${api}/dashboard-favorites`, { method: 'POST', headers: { ...headers, 'x-api-key': otherKey }, body: bodyOf(list) });
+        await res.text();
+        const otherMs = performance.now() - s;
+        console.log(`  whole catalog, first request of a second account: ${ms(otherMs)} (X-Cache ${res.headers.get('x-cache') ?? '-'})`);
+        figures['bundle.all.otherAccountFirstMs'] = otherMs;
+      }
+      // Built every time: the vendor list rotated by one per request (same work, a new
+      // cache key each time), what a first view or a view after a data change costs.
+      const cold: number[] = [];
+      const coldRequests = Math.max(3, Math.min(requests, 10));
+      for (let i = 0; i < coldRequests; i++) cold.push((await post(bodyOf([...list.slice(i + 1), ...list.slice(0, i + 1)]))).ms);
+      console.log(
+        `  ${String(n).padStart(3)} vendors: repeated p50 ${ms(pct(times, 0.5))}, p95 ${ms(pct(times, 0.95))} (X-Cache ${[...seen].join('/')}); ` +
+          `built each time p50 ${ms(pct(cold, 0.5))}, p95 ${ms(pct(cold, 0.95))} (${coldRequests}); ${(bytes / 1024).toFixed(0)} KiB`,
+      );
       // The whole catalog is keyed `all` (its size depends on the catalog).
       const k = n === vendors.length ? 'bundle.all' : `bundle.${n}`;
-      Object.assign(figures, { [`${k}.p50Ms`]: pct(times, 0.5), [`${k}.p95Ms`]: pct(times, 0.95), [`${k}.kib`]: bytes / 1024 });
+      Object.assign(figures, {
+        [`${k}.p50Ms`]: pct(times, 0.5),
+        [`${k}.p95Ms`]: pct(times, 0.95),
+        [`${k}.coldP50Ms`]: pct(cold, 0.5),
+        [`${k}.coldP95Ms`]: pct(cold, 0.95),
+        [`${k}.kib`]: bytes / 1024,
+      });
     }
 
     const free = await app.services.accounts.createUser({ email: `bench-free${process.pid}@example.com`, password: 'bench password 1', plan: 'free' });
@@ -152,6 +200,6 @@ export async function perUserBench(args: string[]) {
       await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(store.db).catch(() => {});
     }
     await store.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -108,6 +108,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Response-cache TTL of a public route; absent = not cached. */
     cacheTtlSeconds?: number;
+    /** The cache key of a route read by its body (access/route-access.ts). */
+    cacheKeyOf?: (request: import('fastify').FastifyRequest) => string;
   }
 }
 

@@ -10,6 +10,11 @@ export interface Viewer {
   authKind: AuthKind;
   /** The API key used, when authKind is 'key'. */
   keyId: string | null;
+  /**
+   * Set on a cached route when the account owns no private page: the answer is keyed and
+   * computed for the public audience, so it is shared (services/private-readers.ts).
+   */
+  readsPublic?: boolean;
 }
 
 export const anonymousViewer: Viewer = { plan: 'anonymous', userId: null, authKind: 'anonymous', keyId: null };

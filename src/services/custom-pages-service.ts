@@ -47,6 +47,8 @@ export function customPagesService(d: {
   allowPrivate: readonly string[];
   detect: PageDetector;
   limiter: RateLimiter;
+  /** The account's private pages changed (services/private-readers.ts: its cached answers become its own). */
+  onChange?: (userId: string) => void;
 }) {
   const DETECTIONS: LimitWindow[] = [{ name: 'detections', limit: DETECTIONS_PER_HOUR, windowSeconds: 3600 }];
   const capOf = (plan: Plan) => customSourceCap(plan, d.minPlan);
@@ -135,6 +137,7 @@ export function customPagesService(d: {
         case 'namespace_taken':
           throw new DomainError('conflict', 'Pages cannot be added to this account; contact the operator', {});
         case 'added': {
+          d.onChange?.(userId);
           const after = await view(userId, viewer.plan);
           return { ...after, page: after.pages.find((p) => p.slug === outcome.slug)! };
         }
@@ -145,6 +148,7 @@ export function customPagesService(d: {
     async remove(viewer: Viewer, slug: string): Promise<CustomPagesView> {
       const userId = requireUserId(viewer);
       if (!(await d.customPages.remove(userId, slug))) throw notFound(`No custom status page '${slug}' in your account`);
+      d.onChange?.(userId);
       return view(userId, viewer.plan);
     },
   };

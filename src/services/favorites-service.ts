@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { audienceFor } from './audience.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { Advisory, Maintenance } from '../domain/records.ts';
@@ -18,7 +19,8 @@ import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts'
 // POST /dashboard-favorites: one bundle for many vendors, keyed by section then
 // vendor. Every section costs a fixed number of queries whatever the number of
 // vendors (per-vendor cuts are done in SQL with a window function), so a
-// whole-catalog dashboard is one request and about ten queries.
+// whole-catalog dashboard is one request and about ten queries. The answer is cached
+// by the response cache (docs/per-user.md "Caching and freshness of the bundle").
 
 export const FAVORITE_SECTIONS = ['stats', 'maintenance', 'advisories', 'recentActivity'] as const;
 export type FavoriteSection = (typeof FAVORITE_SECTIONS)[number];
@@ -59,12 +61,27 @@ export function favoritesService(d: {
   stats: StatsService;
   clock: Clock;
 }) {
+  /** Sections in their fixed order, defaults applied. */
+  const sectionsOf = (q: FavoritesQuery) => FAVORITE_SECTIONS.filter((s) => (q.sections?.length ? q.sections : DEFAULT_SECTIONS).includes(s));
+
   return {
+    /**
+     * What the bundle of `q` depends on besides the data and the audience, for the response
+     * cache (docs/per-user.md "Dashboard bundle"): the vendors in request order (the answer
+     * lists them so), the sections, the per-vendor limit and the window as the plan applies
+     * it (requested, applied, capped). Hashed: a whole-catalog list is ~8 KB of slugs.
+     */
+    bundleKey(q: FavoritesQuery, viewer: Viewer): string {
+      const w = resolveWindow(q.timePeriod, DEFAULT_PLAN_POLICIES[viewer.plan].windowDays, d.clock.now(), DEFAULT_BUNDLE_PERIOD);
+      const parts = [[...new Set(q.vendors)].join(','), sectionsOf(q).join(','), q.perVendorLimit ?? DEFAULT_PER_VENDOR, w.requested, w.applied, w.capped];
+      return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+    },
+
     async bundle(q: FavoritesQuery, viewer: Viewer): Promise<{ bundle: FavoritesBundle; dataWindow: DataWindow }> {
       requireUserId(viewer);
       const audience = audienceFor(viewer);
       const vendors = await d.catalog.requireAll(q.vendors, audience);
-      const sections = FAVORITE_SECTIONS.filter((s) => (q.sections?.length ? q.sections : DEFAULT_SECTIONS).includes(s));
+      const sections = sectionsOf(q);
       const n = q.perVendorLimit ?? DEFAULT_PER_VENDOR;
       const now = d.clock.now();
       const dataWindow = resolveWindow(q.timePeriod, DEFAULT_PLAN_POLICIES[viewer.plan].windowDays, now, DEFAULT_BUNDLE_PERIOD);
@@ -72,16 +89,20 @@ export function favoritesService(d: {
       const want = (s: FavoriteSection) => sections.includes(s);
       const none = Promise.resolve(new Map<string, never[]>());
 
-      const [names, stats, upcoming, advisories, actInc, actMnt, actAdv, actUpd] = await Promise.all([
+      // The advisories section and recent activity cut the same advisories (same window, same
+      // limit): read once.
+      const windowAdvisories =
+        want('advisories') || want('recentActivity') ? d.publications.latestAdvisoriesPerVendor({ audience, vendors, since }, n) : none;
+      const [names, stats, upcoming, advisories, actInc, actMnt, actUpd] = await Promise.all([
         want('maintenance') || want('advisories') || want('recentActivity') ? d.vendors.names(audience) : Promise.resolve(new Map<string, string>()),
         want('stats') ? d.stats.statsFor(vendors, dataWindow, audience) : Promise.resolve(new Map<string, VendorStats>()),
         want('maintenance') ? d.maintenances.firstPerVendor({ audience, vendors, upcomingOnly: true }, n, 'asc') : none,
-        want('advisories') ? d.publications.latestAdvisoriesPerVendor({ audience, vendors, since }, n) : none,
+        windowAdvisories,
         want('recentActivity') ? d.incidents.latestPerVendor({ audience, vendors, since }, n) : none,
         want('recentActivity') ? d.maintenances.firstPerVendor({ audience, vendors, since }, n, 'desc') : none,
-        want('recentActivity') ? d.publications.latestAdvisoriesPerVendor({ audience, vendors, since }, n) : none,
         want('recentActivity') ? d.publications.latestUpdatesPerVendor({ audience, vendors, since }, n) : none,
       ]);
+      const actAdv = advisories;
       const name = (v: string) => nameOf(names, v);
 
       const bundle: FavoritesBundle = { vendors, sections, perVendorLimit: n };

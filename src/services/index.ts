@@ -25,6 +25,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { PageDetector } from '../domain/custom-sources.ts';
 import { customPagesService } from './custom-pages-service.ts';
 import { favoritesService } from './favorites-service.ts';
+import { privateReaders as privateReadersOf } from './private-readers.ts';
 import { freshnessService } from './freshness-service.ts';
 import { vendorLookupService } from './vendor-lookup-service.ts';
 import { preferencesService } from './preferences-service.ts';
@@ -107,6 +108,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const records = recordsService(base);
   const status = statusService(base);
   const overview = overviewService(base);
+  const privateReaders = privateReadersOf({ ownsPrivateVendors: (userId) => repos.customPages.ownsAny(userId), clock });
   return {
     clock,
     catalog,
@@ -124,6 +126,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     customPages: customPagesService({
       customPages: repos.customPages,
       clock,
+      onChange: (userId) => privateReaders.changed(userId),
       minPlan: config.customSourcesMinPlan,
       limiter,
       allowPrivate: config.outboundAllowPrivate,
@@ -146,6 +149,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       },
     }),
     favorites: favoritesService({ ...base, stats }),
+    privateReaders,
     overview,
     boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, clock }),
     trends: trendsService(base),

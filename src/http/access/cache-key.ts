@@ -6,15 +6,19 @@ import { parseTimePeriod } from '../../domain/time-window.ts';
 // A cached public response is identified by the route pattern, its path
 // parameters, the validated query (defaults applied, `skipCache` dropped, vendor
 // lists in a canonical order) and the history window the caller's plan applies.
-// A signed-in caller's answers may hold status pages only that account sees
-// (docs/per-user.md "Custom status pages"), so its user id is part of the key: such
-// answers are never served to anyone else. Per-user routes are never cached.
+// An account that owns private status pages reads answers nobody else may see
+// (docs/per-user.md "Custom status pages"): its user id (`account`) is part of the
+// key, and such answers are never served to anyone else. Every other caller, signed
+// in or not, reads what the public reads and shares its entries; the request is then
+// computed for the public audience too (services/private-readers.ts, docs/access.md
+// "Response cache"). Per-user routes are never cached by this key.
 
 function canonicalList(v: string): string {
   return [...new Set(v.split(','))].sort().join(',');
 }
 
-export function cacheKey(request: FastifyRequest, windowed: boolean): string {
+/** `account`: the caller's account when its answers are its own (PrivateReaders.accountOf), else null. */
+export function cacheKey(request: FastifyRequest, windowed: boolean, account: string | null): string {
   const q = { ...(request.query as Record<string, unknown>) };
   delete q.skipCache;
   // `vendors` is an alias of `vendor`; the handlers read vendor ?? vendors.
@@ -26,7 +30,7 @@ export function cacheKey(request: FastifyRequest, windowed: boolean): string {
   for (const k of Object.keys(q).sort()) if (q[k] !== undefined) key += `${k}=${String(q[k])}&`;
   const params = request.params as Record<string, string> | undefined;
   if (params) for (const k of Object.keys(params).sort()) key += `:${k}=${params[k]}`;
-  if (request.viewer.userId) key += `|u=${request.viewer.userId}`;
+  if (account) key += `|u=${account}`;
   if (windowed) {
     const cap = DEFAULT_PLAN_POLICIES[request.viewer.plan].windowDays;
     const requested = q.timePeriod;

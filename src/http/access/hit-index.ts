@@ -23,7 +23,7 @@ export interface IndexedRoute {
 export class HitIndex {
   private readonly lru = new LRUCache<string, IndexedRoute>({ max: 20_000 });
 
-  /** `account`: the signed-in caller's user id, whose answers are its own (cache-key.ts). */
+  /** `account`: the caller's account when its answers are its own, else null (cache-key.ts). */
   private static id(url: string, plan: Plan, account: string | null) {
     return `${url}|${DEFAULT_PLAN_POLICIES[plan].windowDays}|${account ?? ''}`;
   }

@@ -5,6 +5,7 @@ import type { Plan, RateLimitOverrides } from '../../domain/plans.ts';
 import type { RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { Authenticator } from '../../services/access/authenticator.ts';
+import type { PrivateReaders } from '../../services/private-readers.ts';
 import { planWindowsTable } from '../../services/access/limits.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { answerCacheHit, type HeaderList } from './cache-hit.ts';
@@ -27,6 +28,8 @@ export interface HotPathDeps {
   limiter: RateLimiter;
   store: ResponseCacheStore;
   index: HitIndex;
+  /** Whose entries are their own (accounts with private pages); the others share the public ones. */
+  readers: PrivateReaders;
   clock: Clock;
   rateLimits: RateLimitOverrides;
   requestId: (req: IncomingMessage) => string;
@@ -55,7 +58,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
       identity = token ? await d.auth.verifySession(token) : null;
     }
     if (!identity) return false;
-    const route = d.index.find(req.url, identity.plan, identity.userId);
+    const route = d.index.find(req.url, identity.plan, await d.readers.accountOf(identity.userId));
     if (!route || route.anonymousOnly) return false;
     const entry = await d.store.get(route.key);
     if (!entry) return false;

@@ -10,7 +10,9 @@ import { createHotPath, type HotPath } from '../access/hot-path.ts';
 import { hooksOf, isMarked, marked, routeAccess } from '../access/route-access.ts';
 
 // The response cache (DESIGN.md §5, docs/access.md "Response cache"), attached to GET
-// routes with `config.cacheTtlSeconds` that are not per-user. Order for a cached route:
+// routes with `config.cacheTtlSeconds` that are not per-user, and to routes that name their
+// key from the validated request (`config.cacheKeyOf`: the dashboard bundle, a POST;
+// docs/per-user.md "Dashboard bundle"). Order for a cached route:
 // a cached entry matching If-None-Match answers 304 before counting (a 304 is free);
 // otherwise the request is counted (429 when a window is full, plugins/rate-limit.ts),
 // then served from the cache (HIT, access/cache-hit.ts), computed once for all
@@ -56,13 +58,14 @@ function replyWriter(reply: FastifyReply): HitWriter {
 
 export const responseCachePlugin = fp(
   async (app: FastifyInstance, opts: ResponseCachePluginOptions) => {
-    const { limiter, clock } = app.services;
+    const { limiter, clock, privateReaders: readers } = app.services;
     const store = opts.cache;
     const { metrics } = app;
     /** Misses being computed, by cache key: concurrent callers wait for the first. */
     const inflight = new Map<string, Promise<CachedResponse | undefined>>();
     /** Entries computed here lately, readable without waiting (closes the gap above). */
-    const filled = new LRUCache<string, CachedResponse>({ max: 1000 });
+    // Bounded in bytes too: a whole-catalog dashboard bundle is ~7 MB.
+    const filled = new LRUCache<string, CachedResponse>({ max: 1000, maxSize: 64 * 1024 * 1024, sizeCalculation: (e) => e.body.length + 64 });
     const { meter, refund } = app.rateLimit;
 
     /** Counting on the Fastify path: the 429 is thrown, the RateLimit headers are on the reply already. */
@@ -72,6 +75,17 @@ export const responseCachePlugin = fp(
     };
 
     const index = new HitIndex();
+
+    // The data version of keyed entries (the dashboard bundle): the sequence of the last
+    // committed incident or maintenance change seen on the event bus. The sequence is
+    // global (the event log), so instances sharing Redis agree on it; a change makes a
+    // new key, and the entries of older versions are never read again (they expire).
+    let dataVersion = 0;
+    const unsubscribe = app.services.bus.subscribe((events) => {
+      for (const e of events) if (e.seq > dataVersion) dataVersion = e.seq;
+    });
+    app.addHook('onClose', async () => unsubscribe());
+
     app.decorate(
       'cacheHotPath',
       createHotPath({
@@ -79,6 +93,7 @@ export const responseCachePlugin = fp(
         limiter,
         store,
         index,
+        readers,
         clock,
         rateLimits: app.config.rateLimits,
         requestId: opts.requestId,
@@ -92,7 +107,7 @@ export const responseCachePlugin = fp(
     // alone (anonymous): a learnt URL is answered right after authentication.
     function fastPath(metered: boolean) {
       return async function cacheFastPath(request: FastifyRequest, reply: FastifyReply) {
-        const route = index.find(request.url, request.viewer.plan, request.viewer.userId);
+        const route = index.find(request.url, request.viewer.plan, await readers.accountOf(request.viewer.userId));
         const entry = route ? await store.get(route.key) : undefined;
         if (!entry) return;
         await answerCacheHit(
@@ -123,13 +138,24 @@ export const responseCachePlugin = fp(
       cacheCtx.set(request, { state: 'MISS', fill });
     }
 
-    function cachedPreHandler(windowed: boolean, metered: boolean, anonymousOnly: boolean) {
+    function cachedPreHandler(windowed: boolean, metered: boolean, anonymousOnly: boolean, keyOf: ((r: FastifyRequest) => string) | null) {
       return async function cached(request: FastifyRequest, reply: FastifyReply) {
-        const skip = (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
-        const key = skip ? null : cacheKey(request, windowed);
+        const skip = !keyOf && (request.query as { skipCache?: boolean } | undefined)?.skipCache === true;
+        // One decision for the key and for what is computed under it: a caller whose
+        // account owns no private page shares the public entry, so it reads as the
+        // public does (a page added meanwhile is never stored under a shared key).
+        const account = skip ? null : await readers.accountOf(request.viewer.userId);
+        if (!skip && request.viewer.userId && account === null) request.viewer = { ...request.viewer, readsPublic: true };
         const route = request.routeOptions.url!;
-        if (key) index.learn(request.url, request.viewer.plan, request.viewer.userId, { key, metered, route, anonymousOnly });
-        const ifNoneMatch = request.headers['if-none-match'];
+        const key = skip
+          ? null
+          : keyOf
+            ? `${request.method} ${route}|${keyOf(request)}|d=${dataVersion}${account ? `|u=${account}` : ''}`
+            : cacheKey(request, windowed, account);
+        // A keyed route's URL says nothing of its key (the body does): never indexed.
+        if (key && !keyOf) index.learn(request.url, request.viewer.plan, account, { key, metered, route, anonymousOnly });
+        // A POST is not a conditional read.
+        const ifNoneMatch = keyOf ? undefined : request.headers['if-none-match'];
         let entry = key ? await store.get(key) : undefined;
         if (entry) {
           await answerCacheHit(entry, { ifNoneMatch, meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() }, replyWriter(reply));
@@ -167,7 +193,8 @@ export const responseCachePlugin = fp(
       };
     }
 
-    function cacheOnSend(ttlSeconds: number) {
+    /** `keyed`: the route keeps its own Cache-Control (the bundle's `no-store`) and answers no 304. */
+    function cacheOnSend(ttlSeconds: number, keyed: boolean) {
       return async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
         const ctx = cacheCtx.get(request);
         if (!ctx) return payload;
@@ -186,7 +213,7 @@ export const responseCachePlugin = fp(
             contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
             expiresAt: clock.now().getTime() + ttlSeconds * 1000,
           };
-          reply.header('cache-control', `private, max-age=${ttlSeconds}`);
+          if (!keyed) reply.header('cache-control', `private, max-age=${ttlSeconds}`);
           filled.set(fill.key, entry);
           fill.settle(entry);
           // Waiters already have the entry; the in-flight marker stays until the store has it.
@@ -194,10 +221,10 @@ export const responseCachePlugin = fp(
             .set(fill.key, entry)
             .catch((err) => request.log.warn({ err }, 'response cache write failed'))
             .finally(() => inflight.delete(fill.key));
-        } else {
+        } else if (!keyed) {
           reply.header('cache-control', 'private, no-cache');
         }
-        if (etagMatches(request.headers['if-none-match'], etag)) {
+        if (!keyed && etagMatches(request.headers['if-none-match'], etag)) {
           refund(request);
           reply.code(304);
           return '';
@@ -213,16 +240,17 @@ export const responseCachePlugin = fp(
 
     app.addHook('onRoute', (route: RouteOptions) => {
       const access = routeAccess(route);
-      if (access.perUser && (route.config as { cacheTtlSeconds?: number } | undefined)?.cacheTtlSeconds) {
+      if (access.perUser && !access.cacheKeyOf && (route.config as { cacheTtlSeconds?: number } | undefined)?.cacheTtlSeconds) {
         app.log.warn({ url: route.url }, 'cacheTtlSeconds ignored on a per-user route');
       }
       if (access.cacheTtlSeconds === null || isMarked(route)) return;
       const querystring = (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
       const windowed = !!querystring?.properties && 'timePeriod' in querystring.properties;
-      route.preHandler = [marked(cachedPreHandler(windowed, access.metered, access.anonymousOnly)), ...hooksOf(route.preHandler)];
+      const keyOf = access.cacheKeyOf;
+      route.preHandler = [marked(cachedPreHandler(windowed, access.metered, access.anonymousOnly, keyOf)), ...hooksOf(route.preHandler)];
       // After authentication (prepended by the viewer plugin), before anything else of the route.
-      route.onRequest = [...hooksOf(route.onRequest), fastPath(access.metered)];
-      route.onSend = [cacheOnSend(access.cacheTtlSeconds), ...hooksOf(route.onSend)];
+      if (!keyOf) route.onRequest = [...hooksOf(route.onRequest), fastPath(access.metered)];
+      route.onSend = [cacheOnSend(access.cacheTtlSeconds, keyOf !== null), ...hooksOf(route.onSend)];
       route.onResponse = [releaseFill, ...hooksOf(route.onResponse)];
       route.onRequestAbort = [releaseFill, ...hooksOf(route.onRequestAbort)];
     });

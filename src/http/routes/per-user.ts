@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FavoritesQuery } from '../../services/favorites-service.ts';
 import { errorResponses } from '../schemas/common.ts';
 import {
   FavoritesBody,
@@ -21,6 +22,9 @@ import { strictValidatorCompiler } from '../strict-validation.ts';
 
 /** A key in either header or a web session; never anonymous. */
 const PER_USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
+
+/** As the unified lists (DESIGN.md §5: others 60 s). */
+const BUNDLE_CACHE_SECONDS = 60;
 
 const conflict = {
   409: Type.Ref('ErrorBody', { description: 'The channel to rotate is not configured' }),
@@ -202,7 +206,14 @@ export async function perUserRoutes(fastify: FastifyInstance) {
         response: { 200: FavoritesResponse, ...errorResponses },
       },
       // Vendor data for many vendors: metered even from our own pages (docs/access.md "First-party calls").
-      config: { auth: 'user', firstParty: false },
+      // Cached like the public lists (60 s, and a new key on every committed change; docs/per-user.md
+      // "Dashboard bundle"), shared by every caller whose account owns no private page.
+      config: {
+        auth: 'user',
+        firstParty: false,
+        cacheTtlSeconds: BUNDLE_CACHE_SECONDS,
+        cacheKeyOf: (req: FastifyRequest) => s.favorites.bundleKey(req.body as FavoritesQuery, req.viewer),
+      },
     },
     async (req) => {
       const { bundle, dataWindow } = await s.favorites.bundle(req.body, req.viewer);

@@ -81,6 +81,12 @@ export function customPagesRepository(db: Kysely<Database>) {
   return {
     list,
 
+    /** Whether the account owns any private vendor (one indexed probe; services/private-readers.ts). */
+    async ownsAny(userId: string): Promise<boolean> {
+      const r = await db.selectFrom('vendors').select('slug').where('owner_id', '=', userId).limit(1).executeTakeFirst();
+      return r !== undefined;
+    },
+
     async count(userId: string): Promise<number> {
       const r = await db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
       return Number(r.n);

@@ -91,7 +91,7 @@ export function incidentsRepository(db: Kysely<Database>) {
 
     /** Newest `perVendor` incidents of each vendor, in one query. */
     latestPerVendor(f: IncidentFilter, perVendor: number): Promise<Map<string, IncidentRecord[]>> {
-      return firstPerVendor(db, filtered(f), 'started_at', 'desc', perVendor, toIncident);
+      return firstPerVendor(db, 'incidents', filtered(f), 'started_at', 'desc', perVendor, toIncident);
     },
 
     async get(id: string): Promise<{ record: IncidentRecord; fingerprint: string } | null> {

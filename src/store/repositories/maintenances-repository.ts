@@ -86,7 +86,7 @@ export function maintenancesRepository(db: Kysely<Database>) {
 
     /** First `perVendor` windows of each vendor by scheduled start (`asc`: soonest first), in one query. */
     firstPerVendor(f: MaintenanceFilter, perVendor: number, direction: 'asc' | 'desc'): Promise<Map<string, MaintenanceRecord[]>> {
-      return firstPerVendor(db, filtered(f), 'scheduled_for', direction, perVendor, toMaintenance);
+      return firstPerVendor(db, 'maintenances', filtered(f), 'scheduled_for', direction, perVendor, toMaintenance);
     },
 
     /** Windows not started yet whose scheduled start is in (from, to] (maintenance reminders). */

@@ -65,11 +65,11 @@ export function publicationsRepository(db: Kysely<Database>) {
 
     /** Newest `perVendor` advisories of each vendor, in one query. */
     latestAdvisoriesPerVendor(f: PublicationFilter, perVendor: number): Promise<Map<string, AdvisoryRecord[]>> {
-      return firstPerVendor(db, advisories(f), 'published_at', 'desc', perVendor, toAdvisory);
+      return firstPerVendor(db, 'advisories', advisories(f), 'published_at', 'desc', perVendor, toAdvisory);
     },
     /** Newest `perVendor` release notes of each vendor, in one query. */
     latestUpdatesPerVendor(f: PublicationFilter, perVendor: number): Promise<Map<string, UpdateRecord[]>> {
-      return firstPerVendor(db, updates(f), 'published_at', 'desc', perVendor, toReleaseUpdate);
+      return firstPerVendor(db, 'release_updates', updates(f), 'published_at', 'desc', perVendor, toReleaseUpdate);
     },
 
     async advisoryFingerprints(ids: string[]): Promise<Map<string, string>> {

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { privateReaders } from '../../src/services/private-readers.ts';
+
+// Whose cached answers are their own (src/services/private-readers.ts, docs/access.md
+// "Response cache", "Who shares").
+
+const clockAt = (ms: number) => ({ t: ms, now() { return new Date(this.t); } });
+
+test('an account owning private pages is its own; others and anonymous read as the public', async () => {
+  const owners = new Set(['u1']);
+  const r = privateReaders({ ownsPrivateVendors: async (id) => owners.has(id), clock: clockAt(0) });
+  assert.equal(await r.accountOf('u1'), 'u1');
+  assert.equal(await r.accountOf('u2'), null);
+  assert.equal(await r.accountOf(null), null);
+});
+
+test('the answer is remembered for the TTL; a change in this process is seen at once', async () => {
+  const owners = new Set<string>();
+  let probes = 0;
+  const clock = clockAt(0);
+  const r = privateReaders({ ownsPrivateVendors: async (id) => (probes++, owners.has(id)), clock, ttlMs: 10_000 });
+  assert.equal(await r.accountOf('u1'), null);
+  owners.add('u1');
+  assert.equal(await r.accountOf('u1'), null, 'remembered: a page added elsewhere shows after the TTL');
+  assert.equal(probes, 1);
+  clock.t = 10_001;
+  assert.equal(await r.accountOf('u1'), 'u1');
+  owners.delete('u1');
+  r.changed('u1');
+  assert.equal(await r.accountOf('u1'), null, 'a removal here is seen at once');
+});
+
+test('a lookup that started before a change does not store its (older) answer', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((res) => (release = res));
+  let owns = false;
+  const r = privateReaders({
+    ownsPrivateVendors: async () => {
+      const answer = owns;
+      await gate;
+      return answer;
+    },
+    clock: clockAt(0),
+  });
+  const early = r.accountOf('u1');
+  owns = true;
+  r.changed('u1');
+  release();
+  assert.equal(await early, null);
+  assert.equal(await r.accountOf('u1'), 'u1', 'asked again, not the answer read before the change');
+});
