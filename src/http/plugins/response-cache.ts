@@ -81,7 +81,7 @@ export const responseCachePlugin = fp(
     // global (the event log), so instances sharing Redis agree on it; a change makes a
     // new key, and the entries of older versions are never read again (they expire).
     let dataVersion = 0;
-    const unsubscribe = app.services.bus.subscribe((events) => {
+    const unsubscribe = app.bus.subscribe((events) => {
       for (const e of events) if (e.seq > dataVersion) dataVersion = e.seq;
     });
     app.addHook('onClose', async () => unsubscribe());
