@@ -1,4 +1,4 @@
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -9,18 +9,25 @@ import { readCatalog } from '../src/services/catalog-loader.ts';
 import { systemClock } from '../src/domain/clock.ts';
 import { reportFigures } from './lib/report.ts';
 
-// 10,000 concurrent stream clients on one server instance (its own process), the
-// clients spread over several processes. One change is made in the simulated
+// 20,000 concurrent stream clients on one server instance (its own process), the
+// clients spread over several processes (docs/stream.md, "Benchmark"). One change is made in the simulated
 // fleet; the server polls it (real fetcher, adapters, apply, event log, bus, hub).
 // Prints, per client, the time from the event's occurredAt (the poll that found
 // the change) until that client had it: p50 / p99 / max; and the server's RSS
 // with no streams and with every stream open.
 //
-//   npm run bench -- stream [clients=10000] [processes=10]
+//   npm run bench -- stream [clients=20000] [processes=10]
+//
+// Operating-system limits (docs/stream.md, "Benchmark"): the server holds one file
+// descriptor per stream, so it is started with `ulimit -n` raised to the clients plus
+// a margin (the bench stops with a message when the hard limit forbids it). Each
+// client process connects from its own loopback address (127.0.0.2, 127.0.0.3, …):
+// one source address has ~28,000 ephemeral ports, shared with the TIME_WAIT sockets
+// of the previous run.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const clients = Number(process.argv[2] ?? 10_000);
+const clients = Number(process.argv[2] ?? 20_000);
 const procs = Number(process.argv[3] ?? 10);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-stream-bench-'));
 
@@ -50,7 +57,22 @@ fs.writeFileSync(catalogFile, JSON.stringify(sim.rewriteCatalog(picked, { interv
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+const fdsNeeded = (n: number) => n + 1024;
+const hardNoFile = () => {
+  const out = spawnSync('/bin/sh', ['-c', 'ulimit -Hn'], { encoding: 'utf8' }).stdout.trim();
+  return out === 'unlimited' ? Infinity : Number(out);
+};
+// Raising a hard limit needs privileges; say so before starting rather than failing at stream 19,9xx.
+const serverFds = fdsNeeded(clients);
+if (serverFds > hardNoFile() && process.getuid?.() !== 0) {
+  throw new Error(`the server needs ${serverFds} file descriptors; the hard limit is ${hardNoFile()} (raise it: ulimit -Hn, /etc/security/limits.conf)`);
+}
+if (Math.ceil(clients / procs) + 1024 > hardNoFile() && process.getuid?.() !== 0) {
+  throw new Error(`each client process needs ${Math.ceil(clients / procs) + 1024} file descriptors; use more processes`);
+}
+// `exec` keeps the pid: the RSS read from /proc is the server's own.
+const withNoFile = (n: number, cmd: string[]) => ['-c', `ulimit -n ${n} && exec "$@"`, 'sh', ...cmd];
+const server = spawn('/bin/sh', withNoFile(serverFds, [process.execPath, '--import', 'tsx', 'src/server.ts']), {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
@@ -97,8 +119,10 @@ try {
   const ready = await Promise.all(
     Array.from({ length: procs }, (_, i) => {
       const n = Math.min(per, clients - i * per);
-      const child = fork(path.join(here, 'lib/stream-clients.ts'), [`${base}/api/v1/infrastructure/incidents/stream`, String(n)], {
-        execArgv: ['--import', 'tsx'],
+      const from = `127.0.0.${2 + (i % 250)}`;
+      const child = fork(path.join(here, 'lib/stream-clients.ts'), [`${base}/api/v1/infrastructure/incidents/stream`, String(n), from], {
+        execPath: '/bin/sh',
+        execArgv: withNoFile(n + 1024, [process.execPath, '--import', 'tsx']),
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       children.push(child);
