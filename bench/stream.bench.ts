@@ -90,7 +90,8 @@ try {
       .then(async (r) => r.status === 200 && !!(await r.json()).items?.[0]?.sourceHealth?.lastSuccessAt)
       .catch(() => false);
     if (ok) break;
-    if (i > 300) throw new Error('server did not start polling');
+    // Start-up (migrations, catalog, first poll) takes a minute or more on a loaded machine.
+    if (i > 900) throw new Error('server did not start polling within 3 minutes');
     await sleep(200);
   }
   // One descriptor per stream: a server that cannot open them all would refuse the last
