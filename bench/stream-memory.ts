@@ -117,6 +117,10 @@ try {
   open.child.kill();
 } finally {
   await app.close();
+  // STREAM_MEMORY_KEEP=dir keeps the two snapshots (for a retainer view in DevTools).
+  if (process.env.STREAM_MEMORY_KEEP) {
+    for (const f of ['before.heapsnapshot', 'after.heapsnapshot']) fs.copyFileSync(path.join(tmp, f), path.join(process.env.STREAM_MEMORY_KEEP, f));
+  }
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 process.exit(0);
