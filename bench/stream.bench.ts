@@ -70,13 +70,20 @@ async function serverGc() {
     ws.onopen = resolve;
     ws.onerror = reject;
   });
-  const done = new Promise((resolve) => {
-    ws.onmessage = (m) => JSON.parse(String(m.data)).id === 1 && resolve(null);
-  });
-  ws.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' }));
-  await done;
+  const call = (id: number, method: string) =>
+    new Promise<{ usedSize?: number }>((resolve) => {
+      ws.addEventListener('message', (m) => {
+        const msg = JSON.parse(String(m.data)) as { id?: number; result: { usedSize?: number } };
+        if (msg.id === id) resolve(msg.result);
+      });
+      ws.send(JSON.stringify({ id, method }));
+    });
+  await call(1, 'HeapProfiler.collectGarbage');
+  // The V8 heap in use after the collection: the JavaScript objects the streams keep, without native memory.
+  const { usedSize } = await call(2, 'Runtime.getHeapUsage');
   ws.close();
   await sleep(500);
+  return usedSize ?? 0;
 }
 const base = `http://127.0.0.1:${port}`;
 // Open-files limit: raised to what the run needs where the hard limit allows, else to
@@ -136,7 +143,7 @@ try {
   }
   await sleep(1000);
   const rssBefore = rssKb(server.pid!);
-  await serverGc();
+  const heapBefore = await serverGc();
   const rssBeforeGc = rssKb(server.pid!);
 
   const started = Date.now();
@@ -164,7 +171,7 @@ try {
   console.log(`connected ${connected} streams (${failed} failed) in ${connectSeconds.toFixed(1)} s`);
   await sleep(2000);
   const rssConnected = rssKb(server.pid!);
-  await serverGc();
+  const heapConnected = await serverGc();
   const rssConnectedGc = rssKb(server.pid!);
 
   const received = Promise.all(
@@ -192,7 +199,8 @@ try {
   console.log(`RSS growth per client, as read (no GC): ${(((rssConnected - rssBefore) / connected) * 1.024).toFixed(1)} KB (connected), ${(((rssAfter - rssBefore) / connected) * 1.024).toFixed(1)} KB (after the event)`);
   console.log(
     `after a full GC in the server: ${(rssBeforeGc / 1024).toFixed(1)} MB without streams, ${(rssConnectedGc / 1024).toFixed(1)} MB with ${connected} streams:` +
-      ` ${(((rssConnectedGc - rssBeforeGc) / connected) * 1.024).toFixed(1)} KB per client`,
+      ` ${(((rssConnectedGc - rssBeforeGc) / connected) * 1.024).toFixed(1)} KB per client;` +
+      ` V8 heap in use ${((heapConnected - heapBefore) / connected / 1000).toFixed(2)} KB per client`,
   );
   reportFigures('stream', {
     clients,
@@ -204,6 +212,7 @@ try {
     p99Ms: pct(all, 99),
     maxMs: all[all.length - 1]!,
     rssPerClientKb: ((rssConnectedGc - rssBeforeGc) / connected) * 1.024,
+    heapPerClientKb: (heapConnected - heapBefore) / connected / 1000,
     rssPerClientAsReadKb: ((rssConnected - rssBefore) / connected) * 1.024,
     rssPerClientAfterKb: ((rssAfter - rssBefore) / connected) * 1.024,
   });
