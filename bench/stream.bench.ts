@@ -9,18 +9,25 @@ import { readCatalog } from '../src/services/catalog-loader.ts';
 import { systemClock } from '../src/domain/clock.ts';
 import { reportFigures } from './lib/report.ts';
 
-// 10,000 concurrent stream clients on one server instance (its own process), the
-// clients spread over several processes. One change is made in the simulated
+// 20,000 concurrent stream clients on one server instance (its own process), the
+// clients spread over several processes (docs/stream.md, "Benchmark"). One change is made in the simulated
 // fleet; the server polls it (real fetcher, adapters, apply, event log, bus, hub).
 // Prints, per client, the time from the event's occurredAt (the poll that found
 // the change) until that client had it: p50 / p99 / max; and the server's RSS
 // with no streams and with every stream open.
 //
-//   npm run bench -- stream [clients=10000] [processes=10]
+//   npm run bench -- stream [clients=20000] [processes=10]
+//
+// Operating-system limits (docs/stream.md, "Benchmark"): the server holds one file
+// descriptor per stream, so it is started with `ulimit -n` raised to the clients plus
+// a margin (the bench stops with a message when the hard limit forbids it). Each
+// client process connects from its own loopback address (127.0.0.2, 127.0.0.3, …):
+// one source address has ~28,000 ephemeral ports, shared with the TIME_WAIT sockets
+// of the previous run.
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const clients = Number(process.argv[2] ?? 10_000);
+const clients = Number(process.argv[2] ?? 20_000);
 const procs = Number(process.argv[3] ?? 10);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-stream-bench-'));
 
@@ -49,8 +56,41 @@ const catalogFile = path.join(tmp, 'vendors.json');
 fs.writeFileSync(catalogFile, JSON.stringify(sim.rewriteCatalog(picked, { intervalSeconds: 5, feedIntervalSeconds: 5 })));
 
 const port = await freePort();
+// The server's inspector (loopback only) lets the bench ask it for a full garbage
+// collection. RSS per stream (`rssPerClientKb`) is read after a collection in the server
+// at both points (before the clients, all connected): a collection of the idle server
+// alone frees ~170 MB here, so RSS read without one (the earlier method, still printed
+// as `rssPerClientAsReadKb`) moved by several KB per client with the collector's timing
+// (docs/stream.md, "Benchmark").
+const inspectPort = await freePort();
+async function serverGc() {
+  const [target] = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+  const ws = new WebSocket(target!.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = reject;
+  });
+  const call = (id: number, method: string) =>
+    new Promise<{ usedSize?: number }>((resolve) => {
+      ws.addEventListener('message', (m) => {
+        const msg = JSON.parse(String(m.data)) as { id?: number; result: { usedSize?: number } };
+        if (msg.id === id) resolve(msg.result);
+      });
+      ws.send(JSON.stringify({ id, method }));
+    });
+  await call(1, 'HeapProfiler.collectGarbage');
+  // The V8 heap in use after the collection: the JavaScript objects the streams keep, without native memory.
+  const { usedSize } = await call(2, 'Runtime.getHeapUsage');
+  ws.close();
+  await sleep(500);
+  return usedSize ?? 0;
+}
 const base = `http://127.0.0.1:${port}`;
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+// Open-files limit: raised to what the run needs where the hard limit allows, else to
+// the hard limit; whether the server can hold every stream is checked once it runs.
+const withNoFile = (n: number, cmd: string[]) => ['-c', `ulimit -n ${n} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`, 'sh', ...cmd];
+const serverFds = clients + 1024;
+const server = spawn('/bin/sh', withNoFile(serverFds, [process.execPath, `--inspect=127.0.0.1:${inspectPort}`, '--import', 'tsx', 'src/server.ts']), {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
   env: {
@@ -79,9 +119,21 @@ try {
       .then(async (r) => r.status === 200 && !!(await r.json()).items?.[0]?.sourceHealth?.lastSuccessAt)
       .catch(() => false);
     if (ok) break;
-    if (i > 300) throw new Error('server did not start polling');
+    // Start-up (migrations, catalog, first poll) takes a minute or more on a loaded machine.
+    if (i > 900) throw new Error('server did not start polling within 3 minutes');
     await sleep(200);
   }
+  // One descriptor per stream: a server that cannot open them all would refuse the last
+  // connections (EMFILE) and the run would measure that instead.
+  const maxOpen = Number(/Max open files\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/limits`, 'utf8'))![1]);
+  const openNow = fs.readdirSync(`/proc/${server.pid}/fd`).length;
+  if (openNow + clients + 64 > maxOpen) {
+    throw new Error(
+      `the server's open-files limit is ${maxOpen} with ${openNow} in use: it can hold about ${maxOpen - openNow - 64} streams, not ${clients}` +
+        ` (raise the hard limit, ulimit -Hn: it needs CAP_SYS_RESOURCE, or run fewer clients)`,
+    );
+  }
+  console.log(`server open-files limit ${maxOpen}, ${openNow} open before the streams`);
   // Warm the route (code paths compiled, hub subscribed) before the first figure.
   for (let i = 0; i < 5; i++) {
     const r = await fetch(`${base}/api/v1/infrastructure/incidents/stream`);
@@ -91,14 +143,18 @@ try {
   }
   await sleep(1000);
   const rssBefore = rssKb(server.pid!);
+  const heapBefore = await serverGc();
+  const rssBeforeGc = rssKb(server.pid!);
 
   const started = Date.now();
   const per = Math.ceil(clients / procs);
   const ready = await Promise.all(
     Array.from({ length: procs }, (_, i) => {
       const n = Math.min(per, clients - i * per);
-      const child = fork(path.join(here, 'lib/stream-clients.ts'), [`${base}/api/v1/infrastructure/incidents/stream`, String(n)], {
-        execArgv: ['--import', 'tsx'],
+      const from = `127.0.0.${2 + (i % 250)}`;
+      const child = fork(path.join(here, 'lib/stream-clients.ts'), [`${base}/api/v1/infrastructure/incidents/stream`, String(n), from], {
+        execPath: '/bin/sh',
+        execArgv: withNoFile(n + 1024, [process.execPath, '--import', 'tsx']),
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       children.push(child);
@@ -115,6 +171,8 @@ try {
   console.log(`connected ${connected} streams (${failed} failed) in ${connectSeconds.toFixed(1)} s`);
   await sleep(2000);
   const rssConnected = rssKb(server.pid!);
+  const heapConnected = await serverGc();
+  const rssConnectedGc = rssKb(server.pid!);
 
   const received = Promise.all(
     children.map(
@@ -138,7 +196,12 @@ try {
       ` (first ${all[0]} ms)`,
   );
   console.log(`server RSS: ${(rssBefore / 1024).toFixed(1)} MB without streams, ${(rssConnected / 1024).toFixed(1)} MB with ${connected} streams, ${(rssAfter / 1024).toFixed(1)} MB after the event`);
-  console.log(`RSS growth per client: ${(((rssConnected - rssBefore) / connected) * 1.024).toFixed(1)} KB (connected), ${(((rssAfter - rssBefore) / connected) * 1.024).toFixed(1)} KB (after the event)`);
+  console.log(`RSS growth per client, as read (no GC): ${(((rssConnected - rssBefore) / connected) * 1.024).toFixed(1)} KB (connected), ${(((rssAfter - rssBefore) / connected) * 1.024).toFixed(1)} KB (after the event)`);
+  console.log(
+    `after a full GC in the server: ${(rssBeforeGc / 1024).toFixed(1)} MB without streams, ${(rssConnectedGc / 1024).toFixed(1)} MB with ${connected} streams:` +
+      ` ${(((rssConnectedGc - rssBeforeGc) / connected) * 1.024).toFixed(1)} KB per client;` +
+      ` V8 heap in use ${((heapConnected - heapBefore) / connected / 1000).toFixed(2)} KB per client`,
+  );
   reportFigures('stream', {
     clients,
     connected,
@@ -148,7 +211,9 @@ try {
     p50Ms: pct(all, 50),
     p99Ms: pct(all, 99),
     maxMs: all[all.length - 1]!,
-    rssPerClientKb: ((rssConnected - rssBefore) / connected) * 1.024,
+    rssPerClientKb: ((rssConnectedGc - rssBeforeGc) / connected) * 1.024,
+    heapPerClientKb: (heapConnected - heapBefore) / connected / 1000,
+    rssPerClientAsReadKb: ((rssConnected - rssBefore) / connected) * 1.024,
     rssPerClientAfterKb: ((rssAfter - rssBefore) / connected) * 1.024,
   });
 } finally {

@@ -3,9 +3,11 @@ import http from 'node:http';
 // One process of stream clients for bench/stream.bench.ts: opens N raw SSE
 // connections (no EventSource machinery: 1,000 per process must stay cheap),
 // reports when every one has its snapshot, then reports, per client, when the
-// first incident.created arrived and the occurredAt it carried.
+// first incident.created arrived and the occurredAt it carried. All connections of
+// the process leave from `localAddress` (its own loopback address: ephemeral ports
+// are counted per source address).
 
-const [url, countArg] = process.argv.slice(2);
+const [url, countArg, localAddress] = process.argv.slice(2);
 const count = Number(countArg);
 const send = (m: unknown) => process.send!(m);
 
@@ -16,7 +18,7 @@ const sockets: http.ClientRequest[] = [];
 
 function open(i: number) {
   return new Promise<void>((resolve) => {
-    const req = http.get(url!, { agent: false }, (res) => {
+    const req = http.get(url!, { agent: false, localAddress }, (res) => {
       if (res.statusCode !== 200) {
         failed++;
         res.resume();

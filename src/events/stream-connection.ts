@@ -9,6 +9,18 @@ import type { IncidentStatus } from '../domain/records.ts';
 // the replay is written), then goes live. A client that leaves more than
 // `maxBufferBytes` unread is dropped; its browser reconnects with Last-Event-ID
 // and catches up from the log, and no other client waits for it.
+//
+// What it keeps is what one open stream costs the server beyond its socket
+// (docs/stream.md, "What a stream costs"): the filter, the resume point, the slot's
+// release, and ONE 'close' listener. Detaching from the hub, giving the slot back
+// and logging a drop go through the hub, shared by every connection, so no
+// per-connection closure holds the request's logger or the route's variables.
+
+/** What a connection reports to (the process's hub): one object for all connections. */
+export interface ConnectionOwner {
+  detach(conn: StreamConnection): void;
+  dropped(conn: StreamConnection, reason: string): void;
+}
 
 export interface StreamFilter {
   /** null = every vendor. */
@@ -33,22 +45,35 @@ export class StreamConnection {
   private readonly res: ServerResponse;
   readonly filter: StreamFilter;
   private readonly maxBufferBytes: number;
-  private readonly onDrop: (reason: string) => void;
+  private readonly owner: ConnectionOwner;
+  /** Gives the concurrent-stream slot back (idempotent). */
+  private readonly release: () => void;
+  /** The request id, for the log line of a drop. */
+  readonly requestId: string;
 
   constructor(
     res: ServerResponse,
     filter: StreamFilter,
     maxBufferBytes: number,
-    onDrop: (reason: string) => void,
+    owner: ConnectionOwner,
+    release: () => void,
+    requestId: string,
   ) {
     this.res = res;
     this.filter = filter;
     this.maxBufferBytes = maxBufferBytes;
-    this.onDrop = onDrop;
-    res.once('close', () => {
-      this.closed = true;
-    });
+    this.owner = owner;
+    this.release = release;
+    this.requestId = requestId;
+    res.on('close', this.onClose);
   }
+
+  private readonly onClose = () => {
+    this.closed = true;
+    this.pending = null;
+    this.owner.detach(this);
+    this.release();
+  };
 
   get live() {
     return this.pending === null;
@@ -103,7 +128,7 @@ export class StreamConnection {
   private drop(reason: string) {
     if (this.closed) return;
     this.dropped = true;
-    this.onDrop(reason);
+    this.owner.dropped(this, reason);
     this.res.destroy();
   }
 

@@ -2,7 +2,7 @@ import type { StoredEvent } from '../domain/events.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { EventBus } from '../infra/event-bus.ts';
 import { CLOSING, eventFrame, PING, SHUTDOWN_RETRY_MS, shutdownFrame } from './sse.ts';
-import type { StreamConnection } from './stream-connection.ts';
+import type { ConnectionOwner, StreamConnection } from './stream-connection.ts';
 
 // The process's side of the incident stream: ONE bus subscription for all open
 // streams, each event encoded once and written to every matching client.
@@ -36,8 +36,15 @@ export interface StreamHubOptions {
 }
 
 const PAGE = 1000;
+/**
+ * Clients written to between two turns of the event loop (docs/stream.md, "Fan-out"):
+ * 20,000 writes in one go would hold the loop for hundreds of milliseconds, during
+ * which no other request, connection or timer is served.
+ */
+export const FANOUT_BATCH = 1000;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export class StreamHub {
+export class StreamHub implements ConnectionOwner {
   private readonly clients = new Set<StreamConnection>();
   private high = 0;
   private started: Promise<void> | null = null;
@@ -82,15 +89,32 @@ export class StreamHub {
 
   async attach(conn: StreamConnection): Promise<void> {
     await this.start();
-    this.clients.add(conn);
+    // Its 'close' may have fired while the hub was starting: it would stay in the set for good.
+    if (!conn.closed) this.clients.add(conn);
   }
 
   detach(conn: StreamConnection) {
     this.clients.delete(conn);
   }
 
-  noteDropped() {
+  dropped(conn: StreamConnection, reason: string) {
     this.stats.dropped++;
+    this.o.log.info({ reqId: conn.requestId, reason }, 'event stream client dropped');
+  }
+
+  /**
+   * Calls `each` for every client open when it starts, FANOUT_BATCH at a time with a
+   * turn of the event loop in between. Clients attached meanwhile are not visited:
+   * their snapshot or replay is read from the log after they attached, so it holds
+   * whatever was committed before (docs/stream.md, "Fan-out"); clients closed
+   * meanwhile ignore what they are offered.
+   */
+  private async forEachClient(each: (c: StreamConnection) => void) {
+    const list = [...this.clients];
+    for (let i = 0; i < list.length; i++) {
+      if (i > 0 && i % FANOUT_BATCH === 0) await nextTurn();
+      each(list[i]!);
+    }
   }
 
   private enqueue(task: () => Promise<void>) {
@@ -111,7 +135,7 @@ export class StreamHub {
     if (!ahead.length) return;
     const contiguous = ahead.every((e, i) => e.seq === this.high + 1 + i);
     if (contiguous) {
-      for (const e of ahead) this.send(e);
+      for (const e of ahead) await this.send(e);
       return;
     }
     // Something between `high` and this batch never arrived (or is on its way out of
@@ -131,7 +155,7 @@ export class StreamHub {
     }
     const list = [...bySeq.values()].filter((e) => e.seq > this.high).sort((a, b) => a.seq - b.seq);
     this.stats[counter] += list.length - inHand.length > 0 ? list.length - inHand.length : 0;
-    for (const e of list) this.send(e);
+    for (const e of list) await this.send(e);
   }
 
   private async catchUp() {
@@ -140,21 +164,25 @@ export class StreamHub {
     if (latest > this.high) await this.fill(latest, [], 'caughtUp');
   }
 
-  private send(e: StoredEvent) {
+  /** Encodes the event once (on the first matching client) and offers the same bytes to every matching client. */
+  private async send(e: StoredEvent) {
     if (e.seq > this.high) this.high = e.seq;
     if (e.entityKind !== 'incident') return;
     let buf: Buffer | null = null;
-    for (const c of this.clients) {
-      if (!c.matches(e)) continue;
+    await this.forEachClient((c) => {
+      if (!c.matches(e)) return;
       buf ??= eventFrame(e);
       c.offer(e.seq, buf);
-    }
+    });
     if (buf) this.stats.sent++;
   }
 
+  /** One interval for the whole process walks the clients: no timer per connection. */
   private ping() {
-    for (const c of this.clients) if (c.live) c.write(PING);
     this.o.onTick?.();
+    this.forEachClient((c) => {
+      if (c.live) c.write(PING);
+    }).catch((err) => this.o.log.warn({ err }, 'stream hub: heartbeat failed'));
   }
 
   /**

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { test } from 'node:test';
+import type { StoredEvent } from '../../../src/domain/events.ts';
+import { FANOUT_BATCH, StreamHub } from '../../../src/events/stream-hub.ts';
+import { StreamConnection } from '../../../src/events/stream-connection.ts';
+import { memoryEventBus } from '../../../src/infra/event-bus.ts';
+
+// The hub's fan-out at scale (docs/stream.md, "Fan-out" and "What a stream costs"):
+// writing one event to thousands of clients gives the event loop turns in between,
+// and a connection closed before the hub took it is never kept.
+
+const quiet = { info() {}, warn() {}, debug() {} };
+
+/** A response that records its writes; enough of ServerResponse for a StreamConnection. */
+class FakeResponse extends EventEmitter {
+  writableLength = 0;
+  writes: Buffer[] = [];
+  /** Whether the event loop had a turn (a setImmediate ran) before this response got the event. */
+  afterTurn: boolean | null = null;
+  turn = { happened: false };
+  write(buf: Buffer) {
+    this.writes.push(buf);
+    if (this.afterTurn === null && buf.includes('incident.created')) this.afterTurn = this.turn.happened;
+    return true;
+  }
+  destroy() {
+    this.emit('close');
+  }
+  end() {
+    this.emit('close');
+  }
+}
+
+function incidentEvent(seq: number): StoredEvent {
+  return {
+    seq,
+    type: 'incident.created',
+    vendor: 'github',
+    entityKind: 'incident',
+    entityId: `github:i${seq}`,
+    occurredAt: new Date().toISOString(),
+    payload: { id: `github:i${seq}`, vendor: 'github', status: 'investigating' } as never,
+  };
+}
+
+function setup() {
+  const bus = memoryEventBus();
+  const hub = new StreamHub({ bus, events: { after: async () => [], latestSeq: async () => 0 }, log: quiet, pingMs: 60_000 });
+  const open = (res: FakeResponse) =>
+    new StreamConnection(res as unknown as ServerResponse, { vendors: null, status: null, readerId: null }, 256 * 1024, hub, () => {}, 'r');
+  return { bus, hub, open };
+}
+
+test('one event to more clients than a batch: every client gets it once, and the event loop has turns in between', async () => {
+  const { bus, hub, open } = setup();
+  const turn = { happened: false };
+  const responses = Array.from({ length: FANOUT_BATCH * 2 + 5 }, () => Object.assign(new FakeResponse(), { turn }));
+  for (const res of responses) {
+    const conn = open(res);
+    await hub.attach(conn);
+    conn.goLive(0);
+  }
+  bus.publish([incidentEvent(1)]);
+  setImmediate(() => {
+    turn.happened = true;
+  });
+  for (let i = 0; i < 100 && !hub.stats.sent; i++) await new Promise((r) => setTimeout(r, 20));
+  for (const res of responses) assert.equal(res.writes.filter((b) => b.includes('incident.created')).length, 1);
+  assert.equal(responses[0]!.afterTurn, false, 'the first batch is written at once');
+  assert.equal(responses.at(-1)!.afterTurn, true, 'the last clients are written after the loop had a turn');
+  await hub.close();
+});
+
+test('a connection whose client left while the hub was starting is not kept, and its slot is given back', async () => {
+  const { hub } = setup();
+  let released = 0;
+  const res = new FakeResponse();
+  const conn = new StreamConnection(res as unknown as ServerResponse, { vendors: null, status: null, readerId: null }, 1024, hub, () => released++, 'r');
+  const attaching = hub.attach(conn);
+  res.emit('close');
+  await attaching;
+  assert.equal(hub.size, 0);
+  assert.equal(released, 1);
+  await hub.close();
+});
