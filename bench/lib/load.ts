@@ -5,7 +5,8 @@ import { Pool } from 'undici';
 // answers, like real clients (a slow server is not given a break), for `durationMs`
 // or until the parent says 'stop'. Latency counts from the moment a request was due.
 // Requests go round-robin over the URLs (one origin). Prints one JSON line per URL:
-// answered, errors, achieved req/s, latency percentiles.
+// answered, errors, achieved req/s, latency percentiles, and how many answers said
+// `X-Cache: HIT` (the cache hit ratio of a cached route while the store changes).
 //   tsx bench/lib/load.ts <durationMs> <rate> <url> [<url> ...]
 
 const [durationArg, rateArg, ...urls] = process.argv.slice(2);
@@ -16,6 +17,7 @@ const pool = new Pool(targets[0]!.origin, { connections: 64, pipelining: 1 });
 const paths = targets.map((t) => t.pathname + t.search);
 const latencies: number[][] = paths.map(() => []);
 const errors: number[] = paths.map(() => 0);
+const hits: number[] = paths.map(() => 0);
 let sent = 0;
 let stop = false;
 process.on('message', (m) => {
@@ -31,6 +33,7 @@ function fire(dueAt: number) {
       await res.body.dump();
       if (res.statusCode !== 200) errors[i]!++;
       else latencies[i]!.push(performance.now() - dueAt);
+      if (res.headers['x-cache'] === 'HIT') hits[i]!++;
     } catch {
       errors[i]!++;
     }
@@ -56,7 +59,7 @@ const q = (l: number[], p: number) => (l.length ? l[Math.min(l.length - 1, Math.
 for (const [i, path] of paths.entries()) {
   const l = latencies[i]!.sort((a, b) => a - b);
   console.log(
-    JSON.stringify({ path, requests: l.length, errors: errors[i], seconds: elapsed / 1000, rps: l.length / (elapsed / 1000), p50: q(l, 0.5), p99: q(l, 0.99), max: l.at(-1) ?? 0 }),
+    JSON.stringify({ path, requests: l.length, errors: errors[i], hits: hits[i], seconds: elapsed / 1000, rps: l.length / (elapsed / 1000), p50: q(l, 0.5), p99: q(l, 0.99), max: l.at(-1) ?? 0 }),
   );
 }
 await pool.close();
