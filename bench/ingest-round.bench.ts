@@ -123,7 +123,17 @@ const fmtRound = (r: RoundReport) => {
   return `${(r.durationMs / 1000).toFixed(2)} s, ${r.outcomes.length} sources (${by('updated')} updated, ${by('unchanged') + by('not_modified')} unchanged, ${by('failed')} failed), ${r.events} events`;
 };
 
+/** PostgreSQL: the bench's own schema, dropped before (a run that was killed leaves its rows behind) and after. */
+async function dropSchema(url: string) {
+  const pg = await import('pg');
+  const client = new pg.default.Client({ connectionString: url });
+  await client.connect();
+  await client.query('drop schema if exists bench_ingest cascade');
+  await client.end();
+}
+
 async function main() {
+  if (process.env.DATABASE_URL) await dropSchema(process.env.DATABASE_URL);
   const catalogIn = path.join(tmp, 'catalog.json');
   const catalogOut = path.join(tmp, 'catalog-sim.json');
   fs.writeFileSync(catalogIn, JSON.stringify(syntheticCatalog(sources)));
@@ -166,6 +176,7 @@ async function main() {
     reportFigures('ingest-round', { sources, round1S: r.durationMs / 1000, failures: r.outcomes.filter((o) => o.status === 'failed').length, events1: r.events });
     await app.close();
     sim.kill('SIGTERM');
+    if (config.databaseUrl) await dropSchema(config.databaseUrl);
     fs.rmSync(tmp, { recursive: true, force: true });
     return;
   }
@@ -250,13 +261,7 @@ async function main() {
 
   await app.close();
   sim.kill('SIGTERM');
-  if (config.databaseUrl) {
-    const pg = await import('pg');
-    const client = new pg.default.Client({ connectionString: config.databaseUrl });
-    await client.connect();
-    await client.query('drop schema if exists bench_ingest cascade');
-    await client.end();
-  }
+  if (config.databaseUrl) await dropSchema(config.databaseUrl);
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
