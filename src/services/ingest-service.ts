@@ -21,7 +21,7 @@ import { repositoriesOn } from './repositories.ts';
 import { incidentView, withVendorName } from '../domain/record-views.ts';
 
 // Applies what one poll of one source returned: in ONE transaction it upserts the
-// records that changed, resolves incidents that a complete list no longer has,
+// records that changed (one multi-row statement per kind of record), resolves incidents that a complete list no longer has,
 // writes one event per change, updates page status/components and the source's
 // health, and frees its lease. Events are published on the bus after the commit.
 
@@ -116,7 +116,8 @@ export function ingestService(d: IngestServiceDeps) {
     const events = await d.store.db.transaction().execute(async (trx) => {
       const r = repositoriesOn(trx);
       const pending: NewEvent[] = [];
-      await r.vendors.lockForIngest(source.vendor);
+      // The per-vendor lock returns the name the events' payloads carry (one statement, not two).
+      const locked = await r.vendors.lockForIngestNamed(source.vendor);
       const held = await r.sources.completeSuccess(source.id, meta.owner, {
         at,
         etag: meta.etag ?? null,
@@ -125,7 +126,7 @@ export function ingestService(d: IngestServiceDeps) {
         nextPollAt: meta.nextPollAt.toISOString(),
       });
       if (!held) throw new LeaseLostError(source.id);
-      const vendorName = (await r.vendors.get(source.vendor, INTERNAL_AUDIENCE))?.name ?? source.vendor;
+      const vendorName = locked?.name ?? source.vendor;
 
       const incidentOf = (i: IncidentRecord): Incident => incidentView(i, vendorName, meta.polledAt);
       const maintenanceOf = (m: MaintenanceRecord): Maintenance => withVendorName(m, vendorName);
@@ -133,12 +134,13 @@ export function ingestService(d: IngestServiceDeps) {
       if (snapshot.incidents) {
         const incoming = byId(source.vendor, snapshot.incidents, label);
         const stored = await r.incidents.getMany([...incoming.keys()]);
+        // Written together at the end of the section: one statement for the poll's changes.
+        const writes: { record: IncidentRecord; fingerprint: string }[] = [];
         for (const next of incoming.values()) {
           const fp = fingerprint(next);
           const decision = decideIncident(stored.get(next.id), next, fp, since);
           if (!decision.write) continue;
-          await r.incidents.upsert(next, fp);
-          written.incidents++;
+          writes.push({ record: next, fingerprint: fp });
           if (decision.event) {
             pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'incident', entityId: next.id, occurredAt: at, payload: incidentOf(next) });
           }
@@ -146,22 +148,23 @@ export function ingestService(d: IngestServiceDeps) {
         if (snapshot.incidentsAreCompleteUnresolvedSet) {
           for (const open of await r.incidents.openNotIn(source.vendor, label, [...incoming.keys()])) {
             const resolved = resolvedByAbsence(open, at);
-            await r.incidents.upsert(resolved, fingerprint(resolved));
-            written.incidents++;
+            writes.push({ record: resolved, fingerprint: fingerprint(resolved) });
             pending.push({ type: 'incident.resolved', vendor: source.vendor, entityKind: 'incident', entityId: open.id, occurredAt: at, payload: incidentOf(resolved) });
           }
         }
+        await r.incidents.upsertMany(writes);
+        written.incidents += writes.length;
       }
 
       if (snapshot.maintenances) {
         const incoming = byId(source.vendor, snapshot.maintenances, label);
         const stored = await r.maintenances.getMany([...incoming.keys()]);
+        const writes: { record: MaintenanceRecord; fingerprint: string }[] = [];
         for (const next of incoming.values()) {
           const fp = fingerprint(next);
           const decision = decideMaintenance(stored.get(next.id), next, fp, since);
           if (!decision.write) continue;
-          await r.maintenances.upsert(next, fp);
-          written.maintenances++;
+          writes.push({ record: next, fingerprint: fp });
           if (decision.event) {
             pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'maintenance', entityId: next.id, occurredAt: at, payload: maintenanceOf(next) });
           }
@@ -170,33 +173,36 @@ export function ingestService(d: IngestServiceDeps) {
           for (const open of await r.maintenances.openNotIn(source.vendor, label, [...incoming.keys()])) {
             const done = completedByAbsence(open, at);
             if (!done) continue;
-            await r.maintenances.upsert(done, fingerprint(done));
-            written.maintenances++;
+            writes.push({ record: done, fingerprint: fingerprint(done) });
             pending.push({ type: 'maintenance.completed', vendor: source.vendor, entityKind: 'maintenance', entityId: open.id, occurredAt: at, payload: maintenanceOf(done) });
           }
         }
+        await r.maintenances.upsertMany(writes);
+        written.maintenances += writes.length;
       }
 
       if (snapshot.advisories) {
         const incoming = byId<AdvisoryRecord>(source.vendor, snapshot.advisories, label);
         const stored = await r.publications.advisoryFingerprints([...incoming.keys()]);
+        const writes: { record: AdvisoryRecord; fingerprint: string }[] = [];
         for (const a of incoming.values()) {
           const fp = fingerprint(a);
-          if (stored.get(a.id) === fp) continue;
-          await r.publications.upsertAdvisory(a, fp);
-          written.advisories++;
+          if (stored.get(a.id) !== fp) writes.push({ record: a, fingerprint: fp });
         }
+        await r.publications.upsertAdvisories(writes);
+        written.advisories += writes.length;
       }
 
       if (snapshot.updates) {
         const incoming = byId<UpdateRecord>(source.vendor, snapshot.updates, label);
         const stored = await r.publications.updateFingerprints([...incoming.keys()]);
+        const writes: { record: UpdateRecord; fingerprint: string }[] = [];
         for (const u of incoming.values()) {
           const fp = fingerprint(u);
-          if (stored.get(u.id) === fp) continue;
-          await r.publications.upsertUpdate(u, fp);
-          written.updates++;
+          if (stored.get(u.id) !== fp) writes.push({ record: u, fingerprint: fp });
         }
+        await r.publications.upsertUpdates(writes);
+        written.updates += writes.length;
       }
 
       if (snapshot.components) {

@@ -18,6 +18,7 @@ import type { CatalogService } from './catalog-service.ts';
 import { audienceFor } from './audience.ts';
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { Audience } from '../domain/audience.ts';
 import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts';
 
 export interface ListResult<T> {
@@ -69,9 +70,15 @@ export function recordsService(d: Deps) {
   const capOf = (viewer: Viewer) => DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;
   const windowFor = (viewer: Viewer, timePeriod?: string) => resolveWindow(timePeriod, capOf(viewer), d.clock.now());
 
+  /**
+   * Names of the vendors of a page only: an uncached list used to read every vendor's
+   * name (the whole catalog) to label twenty records (docs/ingestion.md, "API during a round").
+   */
+  const namesOf = (audience: Audience, ...lists: { vendor: string }[][]) => d.vendors.names(audience, lists.flat().map((i) => i.vendor));
+
   /** Adds vendorName (one lookup for the whole page) and derived fields. */
   async function named<T extends { vendor: string }>(items: T[], viewer: Viewer): Promise<(T & { vendorName: string })[]> {
-    const names = await d.vendors.names(audienceFor(viewer));
+    const names = await namesOf(audienceFor(viewer), items);
     return items.map((i) => withVendorName(i, nameOf(names, i.vendor)));
   }
   const now = () => d.clock.now();
@@ -87,7 +94,7 @@ export function recordsService(d: Deps) {
       q.limit,
       q.offset,
     );
-    const names = await d.vendors.names(audience);
+    const names = await namesOf(audience, page.items);
     return { items: page.items.map((i) => incidentOf(names, i)), total: page.total, dataWindow };
   }
 
@@ -100,7 +107,7 @@ export function recordsService(d: Deps) {
       q.limit,
       q.offset,
     );
-    const names = await d.vendors.names(audience);
+    const names = await namesOf(audience, page.items);
     return { items: page.items.map((m) => maintenanceOf(names, m)), total: page.total, dataWindow };
   }
 
@@ -165,7 +172,7 @@ export function recordsService(d: Deps) {
         d.publications.listAdvisories({ audience, vendors, since }, q.limit, 0),
         d.publications.listUpdates({ audience, vendors, since }, q.limit, 0),
       ]);
-      const names = await d.vendors.names(audience);
+      const names = await namesOf(audience, inc.items, mnt.items, adv.items, upd.items);
       const name = (v: string) => nameOf(names, v);
       const merged: ActivityItem[] = [
         ...inc.items.map((i) => ({ kind: 'incident' as const, at: i.updatedAt, ...incidentOf(names, i) })),

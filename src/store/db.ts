@@ -46,8 +46,33 @@ function openSqlite(dataDir: string): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: reportingUnavailable(new SqliteDialect({ database })) });
+  const db = new Kysely<Database>({ dialect: reportingUnavailable(new SqliteDialect({ database: withStatementCache(database) })) });
   return withCommon(db, 'sqlite');
+}
+
+/** Prepared statements kept per connection (distinct SQL texts; the service issues a few hundred). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing (parsing the SQL,
+ * planning against the schema) cost as much as running it on the ingestion worker
+ * (docs/ingestion.md "Profile of a round"). Statements are kept by SQL text and reused:
+ * better-sqlite3 runs each synchronously to the end (the service never streams from
+ * SQLite), so one statement is never in use twice at once; SQLite re-prepares a kept
+ * statement by itself after a schema change. Oldest dropped past the bound.
+ */
+function withStatementCache(database: SQLite.Database): SQLite.Database {
+  const prepare = database.prepare.bind(database);
+  const kept = new Map<string, SQLite.Statement>();
+  const cached = (source: string) => {
+    let statement = kept.get(source);
+    if (statement && !statement.busy) return statement;
+    statement = prepare(source);
+    kept.set(source, statement);
+    if (kept.size > STATEMENT_CACHE_SIZE) kept.delete(kept.keys().next().value!);
+    return statement;
+  };
+  return Object.assign(database, { prepare: cached as typeof database.prepare });
 }
 
 /**

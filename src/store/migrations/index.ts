@@ -13,6 +13,7 @@ import { channelsMigration } from './0800-channels.ts';
 import { boardsMigration } from './0910-boards.ts';
 import { alertPayloadsMigration } from './0950-alert-payloads.ts';
 import { customSourcesMigration } from './1000-custom-sources.ts';
+import { freshnessIndexMigration } from './1100-freshness-index.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -33,6 +34,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0910-boards': boardsMigration(dialect),
         '0950-alert-payloads': alertPayloadsMigration(),
         '1000-custom-sources': customSourcesMigration(dialect),
+        '1100-freshness-index': freshnessIndexMigration(),
       };
     },
   };

@@ -7,6 +7,7 @@ import type { Database, IncidentsTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
 import { firstPerVendor } from './per-vendor.ts';
+import { upsertRows } from './upsert-rows.ts';
 
 export interface IncidentFilter {
   /** Who reads (docs/per-user.md "Custom status pages"). */
@@ -116,6 +117,10 @@ export function incidentsRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Several at once (one statement per 200): what one poll changed. */
+    async upsertMany(items: { record: IncidentRecord; fingerprint: string }[]): Promise<void> {
+      await upsertRows(db, 'incidents', items.map((i) => incidentRow(i.record, i.fingerprint)));
+    },
     /** Ongoing incidents of a vendor that are not in `keepIds` (to be resolved by absence). */
     async openNotIn(vendor: string, source: string, keepIds: string[]): Promise<IncidentRecord[]> {
       return (await openNotIn(db, 'incidents', 'resolved', vendor, source, keepIds)).map(toIncident);

@@ -7,6 +7,7 @@ import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
 import { openNotIn } from './open-not-in.ts';
 import { firstPerVendor } from './per-vendor.ts';
+import { upsertRows } from './upsert-rows.ts';
 
 export interface MaintenanceFilter {
   /** Who reads (docs/per-user.md "Custom status pages"). */
@@ -114,6 +115,11 @@ export function maintenancesRepository(db: Kysely<Database>) {
     /** This source's windows not yet completed, except `keepIds` (see completedByAbsence). */
     async openNotIn(vendor: string, source: string, keepIds: string[]): Promise<MaintenanceRecord[]> {
       return (await openNotIn(db, 'maintenances', 'completed', vendor, source, keepIds)).map(toMaintenance);
+    },
+
+    /** Several at once (one statement per 200): what one poll changed. */
+    async upsertMany(items: { record: MaintenanceRecord; fingerprint: string }[]): Promise<void> {
+      await upsertRows(db, 'maintenances', items.map((i) => maintenanceRow(i.record, i.fingerprint)));
     },
 
     async upsert(m: MaintenanceRecord, fingerprint: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { AdvisoriesTable, Database, ReleaseUpdatesTable } from '../schema.t
 import { fromJson, toJson } from './json.ts';
 import { type Page, paginate } from './paging.ts';
 import { firstPerVendor } from './per-vendor.ts';
+import { upsertRows } from './upsert-rows.ts';
 
 // Advisories and release notes: both are dated publications of a vendor, listed
 // newest first within a window.
@@ -28,6 +29,32 @@ const toAdvisory = (r: AdvisoriesTable): AdvisoryRecord => ({
   summary: r.summary,
   url: r.url,
   source: r.source,
+});
+
+const advisoryRow = (a: AdvisoryRecord, fingerprint: string): AdvisoriesTable => ({
+  id: a.id,
+  vendor: a.vendor,
+  title: a.title,
+  severity: a.severity,
+  cves: toJson(a.cves),
+  published_at: a.publishedAt,
+  updated_at: a.updatedAt,
+  summary: a.summary,
+  url: a.url,
+  source: a.source,
+  fingerprint,
+});
+
+const releaseUpdateRow = (u: UpdateRecord, fingerprint: string): ReleaseUpdatesTable => ({
+  id: u.id,
+  vendor: u.vendor,
+  title: u.title,
+  published_at: u.publishedAt,
+  summary: u.summary,
+  categories: toJson(u.categories),
+  url: u.url,
+  source: u.source,
+  fingerprint,
 });
 
 const toReleaseUpdate = (r: ReleaseUpdatesTable): UpdateRecord => ({
@@ -84,43 +111,19 @@ export function publicationsRepository(db: Kysely<Database>) {
     },
 
     async upsertAdvisory(a: AdvisoryRecord, fingerprint: string): Promise<void> {
-      const row: AdvisoriesTable = {
-        id: a.id,
-        vendor: a.vendor,
-        title: a.title,
-        severity: a.severity,
-        cves: toJson(a.cves),
-        published_at: a.publishedAt,
-        updated_at: a.updatedAt,
-        summary: a.summary,
-        url: a.url,
-        source: a.source,
-        fingerprint,
-      };
-      await db
-        .insertInto('advisories')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, id: undefined }))
-        .execute();
+      await upsertRows(db, 'advisories', [advisoryRow(a, fingerprint)]);
+    },
+    /** Several at once (one statement per 200): what one poll changed. */
+    async upsertAdvisories(items: { record: AdvisoryRecord; fingerprint: string }[]): Promise<void> {
+      await upsertRows(db, 'advisories', items.map((i) => advisoryRow(i.record, i.fingerprint)));
     },
 
     async upsertUpdate(u: UpdateRecord, fingerprint: string): Promise<void> {
-      const row: ReleaseUpdatesTable = {
-        id: u.id,
-        vendor: u.vendor,
-        title: u.title,
-        published_at: u.publishedAt,
-        summary: u.summary,
-        categories: toJson(u.categories),
-        url: u.url,
-        source: u.source,
-        fingerprint,
-      };
-      await db
-        .insertInto('release_updates')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, id: undefined }))
-        .execute();
+      await upsertRows(db, 'release_updates', [releaseUpdateRow(u, fingerprint)]);
+    },
+    /** Several at once (one statement per 200): what one poll changed. */
+    async upsertUpdates(items: { record: UpdateRecord; fingerprint: string }[]): Promise<void> {
+      await upsertRows(db, 'release_updates', items.map((i) => releaseUpdateRow(i.record, i.fingerprint)));
     },
   };
 }

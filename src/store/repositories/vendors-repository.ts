@@ -80,6 +80,16 @@ function chunks<T extends object>(rows: T[]): T[][] {
 }
 
 export function vendorsRepository(db: Kysely<Database>) {
+  async function lockForIngestNamed(slug: string): Promise<{ name: string } | null> {
+    const row = await db
+      .updateTable('vendors')
+      .set((eb) => ({ position: eb.ref('position') }))
+      .where('slug', '=', slug)
+      .returning('name')
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
   return {
     /**
      * Idempotent load of the catalog: vendors and sources are upserted, sources no
@@ -212,16 +222,20 @@ export function vendorsRepository(db: Kysely<Database>) {
      * announcing the same incident. Call it first in the apply transaction.
      */
     async lockForIngest(slug: string): Promise<boolean> {
-      const r = await db
-        .updateTable('vendors')
-        .set((eb) => ({ position: eb.ref('position') }))
-        .where('slug', '=', slug)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
+      return (await lockForIngestNamed(slug)) !== null;
     },
 
-    async names(audience: Audience): Promise<Map<string, string>> {
-      const rows = await ownVendorsOnly(db.selectFrom('vendors').select(['slug', 'name']), audience).execute();
+    /** `lockForIngest` that also returns the vendor's display name (one statement instead of two); null when there is no such vendor. */
+    lockForIngestNamed,
+
+    /** Display names of every vendor `audience` sees, or of the given `slugs` only (a page of records names a few). */
+    async names(audience: Audience, slugs?: string[]): Promise<Map<string, string>> {
+      let q = db.selectFrom('vendors').select(['slug', 'name']);
+      if (slugs) {
+        if (!slugs.length) return new Map();
+        q = q.where('slug', 'in', [...new Set(slugs)]);
+      }
+      const rows = await ownVendorsOnly(q, audience).execute();
       return new Map(rows.map((r) => [r.slug, r.name]));
     },
   };
