@@ -16,13 +16,37 @@ type Compile = (route: RouteSchema) => unknown;
 
 const key = (value: unknown) => JSON.stringify(value) ?? '';
 
-function reusing(build: (external: unknown, options: unknown) => Compile, optionsKey: (options: unknown) => string) {
+/**
+ * Compiled on first use: a route's validator or serializer is built when a request first
+ * needs it, not when the app starts (docs/architecture.md, "Schema compilation"). Ajv's
+ * validators report their errors on the function and may change the value they check in
+ * place (coercion, defaults) through the parent object Fastify hands them.
+ */
+function onFirstUse(build: () => unknown, kind: 'validator' | 'serializer'): unknown {
+  let fn: ((...args: unknown[]) => unknown) & { errors?: unknown; schemaEnv?: unknown };
+  const get = () => (fn ??= build() as typeof fn);
+  if (kind === 'serializer') return (data: unknown) => get()(data);
+  const validate = (data: unknown, ctx?: unknown) => {
+    const f = get();
+    const result = f.schemaEnv ? f(data, ctx) : f(data);
+    validate.errors = f.errors;
+    return result;
+  };
+  validate.errors = undefined as unknown;
+  // Tells Fastify to hand over the parent object (see above).
+  validate.schemaEnv = true;
+  return validate;
+}
+
+function reusing(build: (external: unknown, options: unknown) => Compile, optionsKey: (options: unknown) => string, kind: 'validator' | 'serializer') {
   const pools = new Map<string, { compile: Compile; done: Map<string, unknown> }>();
   return (external: unknown, options: unknown): Compile => {
     const poolKey = `${key(external)}\n${optionsKey(options)}`;
     let pool = pools.get(poolKey);
     if (!pool) {
-      pool = { compile: build(external, options), done: new Map() };
+      // The compiler itself (an Ajv instance with the shared schemas) is made on first use too.
+      let compiler: Compile | undefined;
+      pool = { compile: (route) => (compiler ??= build(external, options))(route), done: new Map() };
       pools.set(poolKey, pool);
     }
     const { compile, done } = pool;
@@ -31,7 +55,7 @@ function reusing(build: (external: unknown, options: unknown) => Compile, option
       const k = `${route.httpPart ?? ''}\n${key(route.schema)}`;
       let fn = done.get(k);
       if (fn === undefined) {
-        fn = compile(route);
+        fn = onFirstUse(() => compile(route), kind);
         done.set(k, fn);
       }
       return fn;
@@ -64,6 +88,6 @@ export const sharedCompilers: Compilers = {
   buildValidator: reusing(validators as never, (o) => {
     const opts = (o ?? {}) as { customOptions?: unknown; plugins?: unknown[] };
     return `${key(opts.customOptions)}\n${(opts.plugins ?? []).map((p) => (Array.isArray(p) ? p[0] : p)?.name ?? '?').join(',')}`;
-  }) as never,
-  buildSerializer: reusing(serializers as never, key) as never,
+  }, 'validator') as never,
+  buildSerializer: reusing(serializers as never, key, 'serializer') as never,
 };
