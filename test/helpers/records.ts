@@ -1,7 +1,22 @@
 import type { IncidentEventType, NewEvent } from '../../src/domain/events.ts';
-import type { IncidentRecord, MaintenanceRecord } from '../../src/domain/records.ts';
+import type { CatalogVendor, IncidentRecord, MaintenanceRecord } from '../../src/domain/records.ts';
 
 // Builders for records the tests insert through the repositories.
+
+/** A catalog entry on example.* hosts, with one Statuspage source per URL. */
+export function catalogVendor(slug: string, urls: string[] = [], name = slug): CatalogVendor {
+  return {
+    slug,
+    name,
+    website: `https://${slug}.example`,
+    category: 'cloud',
+    description: `${name} description`,
+    statusPageUrl: `https://status.${slug}.example`,
+    availableDataTypes: ['incidents'],
+    compliance: { sourceUrl: null, items: [] },
+    sources: urls.map((url) => ({ type: 'statuspage-v2', url })),
+  };
+}
 
 export function incident(vendor: string, id: string, over: Partial<IncidentRecord> = {}): IncidentRecord {
   const startedAt = over.startedAt ?? new Date(Date.now() - 3_600_000).toISOString();

@@ -4,22 +4,13 @@ import { after, before, describe, test } from 'node:test';
 import type { CatalogVendor } from '../../../src/domain/records.ts';
 import { sourceId, vendorsRepository } from '../../../src/store/repositories/vendors-repository.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
+import { catalogVendor } from '../../helpers/records.ts';
 
 // The catalog load in a few multi-row statements (docs/testing.md, "Store template"): the
 // same end state as one statement per row, on both dialects and past one statement's
 // parameter budget.
 
-const vendor = (slug: string, urls: string[], name = slug): CatalogVendor => ({
-  slug,
-  name,
-  website: `https://${slug}.example`,
-  category: 'cloud',
-  description: `${name} description`,
-  statusPageUrl: `https://status.${slug}.example`,
-  availableDataTypes: ['incidents'],
-  compliance: { sourceUrl: null, items: [] },
-  sources: urls.map((url) => ({ type: 'statuspage-v2', url })),
-});
+const vendor = (slug: string, urls: string[], name = slug): CatalogVendor => catalogVendor(slug, urls, name);
 
 describe('catalog upsert', () => {
   let t: TestApp;

@@ -6,22 +6,13 @@ import { incidentsRepository } from '../../../src/store/repositories/incidents-r
 import { publicationsRepository } from '../../../src/store/repositories/publications-repository.ts';
 import { vendorsRepository } from '../../../src/store/repositories/vendors-repository.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
+import { catalogVendor } from '../../helpers/records.ts';
 
 // What one poll writes in few statements (docs/ingestion.md, "Profile of a round"): a
 // multi-row upsert leaves the rows a row-by-row upsert left, on both dialects; the
 // per-vendor lock returns the vendor's name; a page's vendor names are read by slug.
 
-const vendor = (slug: string, name: string): CatalogVendor => ({
-  slug,
-  name,
-  website: `https://${slug}.example`,
-  category: 'cloud',
-  description: `${name} description`,
-  statusPageUrl: `https://status.${slug}.example`,
-  availableDataTypes: ['incidents'],
-  compliance: { sourceUrl: null, items: [] },
-  sources: [],
-});
+const vendor = (slug: string, name: string): CatalogVendor => catalogVendor(slug, [], name);
 
 const incident = (id: string, title: string, status: IncidentRecord['status'] = 'investigating'): IncidentRecord => ({
   id,
