@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { result, slots, type LimitResult, type LimitWindow, type NowMs, type RateLimiter, type Slot } from './rate-limiter.ts';
 
@@ -20,12 +21,16 @@ import { result, slots, type LimitResult, type LimitWindow, type NowMs, type Rat
 export const LEASE_MIN_LIMIT = 1000;
 export const MAX_SLICE = 64;
 export const SETTLE_MS = 500;
+/** How long Redis remembers a slice's grant, for taking back one whose answer was lost. */
+const LEASE_RECORD_MS = 120_000;
 
-// ARGV: wanted slice, then limit and ttl (ms) per key. Grants min(wanted, the least
-// room left / 8), at least 1 while every window has room; 0 = refused, nothing counted.
+// KEYS: the counters, then the slice's own key. ARGV: wanted slice, then limit and ttl (ms)
+// per counter. Grants min(wanted, the least room left / 8), at least 1 while every window
+// has room; 0 = refused, nothing counted. The grant is also written under the slice's key
+// (kept LEASE_RECORD_MS) so that a slice whose answer never arrived can be taken back.
 const LEASE = `
 local want = tonumber(ARGV[1])
-local n = #KEYS
+local n = #KEYS - 1
 local counts = {}
 local room = nil
 for i = 1, n do
@@ -40,9 +45,26 @@ if room >= 1 then
     counts[i] = redis.call('INCRBY', KEYS[i], grant)
     if counts[i] == grant then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i + 1]) end
   end
+  redis.call('SET', KEYS[n + 1], grant, 'PX', ARGV[2 * n + 2])
 end
 table.insert(counts, 1, grant)
 return counts
+`;
+
+// KEYS: the counters, then the slice's key. Takes back a slice whose grant this instance
+// never learnt (the call failed or timed out after Redis ran it): once, and only if it
+// was granted.
+const RECLAIM = `
+local n = #KEYS - 1
+local g = tonumber(redis.call('GET', KEYS[n + 1]) or '0')
+if g > 0 then
+  for i = 1, n do
+    local c = tonumber(redis.call('GET', KEYS[i]) or '0')
+    if c > 0 then redis.call('DECRBY', KEYS[i], math.min(g, c)) end
+  end
+  redis.call('DEL', KEYS[n + 1])
+end
+return g
 `;
 
 // ARGV: how many unused tokens go back to every key (never below zero).
@@ -79,9 +101,20 @@ export class LeasedRateLimiter implements RateLimiter {
   readonly kind = 'redis' as const;
   private readonly leaseCmd: ScriptRunner;
   private readonly giveBackCmd: ScriptRunner;
+  private readonly reclaimCmd: ScriptRunner;
+  /** Slices get keys of their own: this instance's id and a counter. */
+  private readonly instanceId = randomUUID();
+  private leaseCount = 0;
   private readonly leases = new Map<string, Lease>();
   /** Slices being taken, by subject: concurrent requests of a subject wait for one. */
   private readonly taking = new Map<string, Promise<void>>();
+  /**
+   * Give-backs of idle slices still on their way, by subject. Anything that counts the
+   * subject waits for them first: a script's first call can come back NOSCRIPT and be
+   * sent again behind later commands, so the order of sending alone does not say that
+   * Redis took the tokens back before it counts the next request.
+   */
+  private readonly returning = new Map<string, Promise<void>>();
   private readonly timer: NodeJS.Timeout;
 
   private readonly prefix: string;
@@ -104,9 +137,11 @@ export class LeasedRateLimiter implements RateLimiter {
     this.onError = onError;
     client.defineCommand('visRateLease', { lua: LEASE });
     client.defineCommand('visRateGiveBack', { lua: GIVE_BACK });
-    const c = client as unknown as { visRateLease: ScriptRunner; visRateGiveBack: ScriptRunner };
+    client.defineCommand('visRateReclaim', { lua: RECLAIM });
+    const c = client as unknown as { visRateLease: ScriptRunner; visRateGiveBack: ScriptRunner; visRateReclaim: ScriptRunner };
     this.leaseCmd = c.visRateLease.bind(client);
     this.giveBackCmd = c.visRateGiveBack.bind(client);
+    this.reclaimCmd = c.visRateReclaim.bind(client);
     this.timer = setInterval(() => this.settleIdle(), SETTLE_MS);
     this.timer.unref();
   }
@@ -128,6 +163,7 @@ export class LeasedRateLimiter implements RateLimiter {
    * other windows, or in a new window of the clock), so that count sees only what was spent.
    */
   private async settle(subject: string) {
+    await this.returned(subject);
     const l = this.leases.get(subject);
     if (!l) return;
     this.leases.delete(subject);
@@ -137,11 +173,28 @@ export class LeasedRateLimiter implements RateLimiter {
     await this.giveBackCmd(l.keys.length, ...l.keys, n).catch(this.onError);
   }
 
-  private giveBack(l: Lease) {
+  private giveBack(subject: string, l: Lease) {
     if (l.tokens <= 0) return;
     const n = l.tokens;
     l.tokens = 0;
-    this.giveBackCmd(l.keys.length, ...l.keys, n).catch(this.onError);
+    this.track(subject, this.giveBackCmd(l.keys.length, ...l.keys, n).then(() => {}));
+  }
+
+  /** Keeps a give-back or take-back in flight until it is done (see `returning`). */
+  private track(subject: string, work: Promise<void>) {
+    const p = work.catch((err) => this.onError(err));
+    const before = this.returning.get(subject);
+    const all = before ? Promise.all([before, p]).then(() => {}) : p;
+    this.returning.set(subject, all);
+    void all.then(() => {
+      if (this.returning.get(subject) === all) this.returning.delete(subject);
+    });
+  }
+
+  /** Waits for the subject's give-backs in flight (see `returning`). */
+  private async returned(subject: string) {
+    const p = this.returning.get(subject);
+    if (p) await p;
   }
 
   private spend(l: Lease, windows: readonly LimitWindow[], s: Slot[]): LimitResult {
@@ -154,9 +207,20 @@ export class LeasedRateLimiter implements RateLimiter {
 
   private async take(subject: string, windows: readonly LimitWindow[], s: Slot[]): Promise<LimitResult | null> {
     const keys = this.keysOf(subject, windows, s);
-    const args: (string | number)[] = [...keys, MAX_SLICE];
+    const sliceKey = `${this.prefix}rl:slice:${this.instanceId}:${++this.leaseCount}`;
+    const args: (string | number)[] = [...keys, sliceKey, MAX_SLICE];
     for (let i = 0; i < windows.length; i++) args.push(windows[i].limit, s[i].resetMs + 60_000);
-    const reply = (await this.leaseCmd(keys.length, ...args)).map(Number);
+    args.push(LEASE_RECORD_MS);
+    let reply: number[];
+    try {
+      reply = (await this.leaseCmd(keys.length + 1, ...args)).map(Number);
+    } catch (err) {
+      // The answer was lost (a timeout, a dropped connection), not necessarily the slice:
+      // Redis may have counted it. Take it back, if it was granted, before anything counts
+      // this subject again (docs/access.md, "Leased counting").
+      this.track(subject, this.reclaimCmd(keys.length + 1, ...keys, sliceKey).then(() => {}));
+      throw err;
+    }
     const grant = reply[0];
     const counts = reply.slice(1);
     // Refused: the exact limiter's answer (what is used, which window is full).
@@ -190,7 +254,7 @@ export class LeasedRateLimiter implements RateLimiter {
         continue;
       }
       let refused: LimitResult | null = null;
-      const p = this.take(subject, windows, s).then((r) => {
+      const p = this.returned(subject).then(() => this.take(subject, windows, s)).then((r) => {
         refused = r;
       });
       this.taking.set(subject, p);
@@ -207,6 +271,7 @@ export class LeasedRateLimiter implements RateLimiter {
 
   /** Shared counts, less what this instance holds unused. */
   async peek(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+    await this.returned(subject);
     const s = slots(windows, this.now());
     const l = this.leases.get(subject);
     if (l && !LeasedRateLimiter.matches(l, windows, s)) await this.settle(subject);
@@ -234,13 +299,13 @@ export class LeasedRateLimiter implements RateLimiter {
     for (const [subject, l] of this.leases) {
       if (l.lastUse > before) continue;
       this.leases.delete(subject);
-      this.giveBack(l);
+      this.giveBack(subject, l);
     }
   }
 
   async close() {
     clearInterval(this.timer);
-    const pending: Promise<unknown>[] = [];
+    const pending: Promise<unknown>[] = [...this.returning.values()];
     for (const l of this.leases.values()) {
       if (l.tokens > 0) pending.push(this.giveBackCmd(l.keys.length, ...l.keys, l.tokens).catch(this.onError));
       l.tokens = 0;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { LeasedRateLimiter, MAX_SLICE } from '../../src/infra/leased-rate-limiter.ts';
@@ -113,5 +114,49 @@ describe('leased rate limiting (Redis)', () => {
     const r = await l.consume('u:e', small);
     assert.equal(r.allowed, false);
     assert.equal(await shared('u:e', small[0]), 10);
+  });
+
+  it('a slice whose answer is lost (a timeout after Redis counted it) is taken back, not kept as used', async () => {
+    // A proxy to Redis that holds Redis's answers back while `delayMs` is set: the client
+    // gives up on the call, Redis has run it.
+    let delayMs = 0;
+    const target = new URL(REDIS_URL);
+    const proxy = net.createServer((down) => {
+      const up = net.connect(Number(target.port || 6379), target.hostname);
+      down.pipe(up);
+      // In order: a held answer holds back the ones after it.
+      let sent = Promise.resolve();
+      up.on('data', (chunk) => {
+        const wait = delayMs;
+        sent = sent.then(() => (wait ? new Promise((r) => setTimeout(r, wait)) : undefined)).then(() => void down.write(chunk));
+      });
+      const end = () => {
+        down.destroy();
+        up.destroy();
+      };
+      up.on('error', end).on('close', end);
+      down.on('error', end).on('close', end);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const port = (proxy.address() as net.AddressInfo).port;
+    const slow = new Redis(port, '127.0.0.1', { commandTimeout: 100, maxRetriesPerRequest: 0 });
+    try {
+      await slow.ping();
+      const l = new LeasedRateLimiter(slow, prefix, now, new RedisRateLimiter(slow, prefix, now));
+      limiters.push(l);
+      delayMs = 400;
+      await assert.rejects(l.consume('u:lost', big), /timed out/i);
+      delayMs = 0;
+      // Let the held answers drain (the take-back's too) before the next calls.
+      await new Promise((r) => setTimeout(r, 1000));
+      // Nothing was admitted, so nothing stays counted (before: the whole slice did).
+      assert.equal((await l.peek('u:lost', big)).windows[1].used, 0);
+      assert.equal(await shared('u:lost', big[1]), 0);
+      // And the next request is counted as one.
+      assert.equal((await l.consume('u:lost', big)).windows[1].used, 1);
+    } finally {
+      slow.disconnect();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
