@@ -9,6 +9,7 @@ import { teamsBody } from '../src/alerts/channels/teams.ts';
 import { discordBody, standardBody } from '../src/alerts/channels/webhook.ts';
 import { gatherHeld } from '../src/alerts/held-summaries.ts';
 import { defaultPreferences, mergePreferences } from '../src/domain/preferences.ts';
+import type { DeliveryEventType } from '../src/domain/alerts.ts';
 import type { Delivery, NewDelivery } from '../src/store/repositories/deliveries-repository.ts';
 
 // The "Payload examples" section of docs/alerts.md, built by the channels' own
@@ -72,7 +73,7 @@ function summaryDelivery(kind: 'digest' | 'quiet'): Delivery {
   });
   const channel = kind === 'digest' ? 'email' : 'slack';
   const at = kind === 'digest' ? '2026-03-02T10:25:00Z' : '2026-03-02T22:30:00Z';
-  const row = (eventType: string, entityId: string): NewDelivery => ({
+  const row = (eventType: DeliveryEventType, entityId: string): NewDelivery => ({
     id: `dlv_${eventType}`,
     eventSeq: 1,
     userId: 'usr_1',

@@ -1,5 +1,5 @@
 import type { EventType } from './events.ts';
-import type { RuleChannel, StoredPreferences } from './preferences.ts';
+import { ALERT_EVENT_TYPES, type RuleChannel, type StoredPreferences } from './preferences.ts';
 import { atLeast, type ChangeKind, componentsMatch, passesChannelRules } from './alert-rules.ts';
 import type { Impact } from './records.ts';
 
@@ -14,6 +14,7 @@ export const PUSH_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams',
 export type PushChannel = (typeof PUSH_CHANNELS)[number];
 /** Channels that are stored only: the in-app list and the personal feed read them. */
 export const STORED_CHANNELS = ['in_app', 'rss'] as const satisfies readonly AlertChannel[];
+export type StoredChannel = (typeof STORED_CHANNELS)[number];
 export const isPushChannel = (c: string) => (PUSH_CHANNELS as readonly string[]).includes(c);
 
 /** Event type of a flood-cap summary (docs/alerts.md "Flood cap"). */
@@ -33,6 +34,17 @@ export interface AlertEvent {
 export const QUIET_EVENT_TYPE = 'alerts.quiet';
 export const DIGEST_EVENT_TYPE = 'alerts.digest';
 export const REMINDER_EVENT_TYPE = 'maintenance.reminder';
+
+/**
+ * Event types of the rows of the stored channels (in-app list, personal feed): the event
+ * log's and reminders. Summaries of held alerts go to push channels only (docs/alerts.md
+ * "Flood cap", "Quiet hours").
+ */
+export const NOTIFICATION_EVENT_TYPES = [...ALERT_EVENT_TYPES, REMINDER_EVENT_TYPE] as const;
+export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
+/** Event types a delivery row can carry: the event log's, the summaries of held alerts, reminders (docs/alerts.md). */
+export const DELIVERY_EVENT_TYPES = [...ALERT_EVENT_TYPES, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, DIGEST_EVENT_TYPE, REMINDER_EVENT_TYPE] as const;
+export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 /** What a user has set up beyond the settings document (secrets, connections, watchlist). */
 export interface RecipientState {

@@ -3,7 +3,7 @@
 // of each platform are probed. Pure: no I/O.
 import { createHash } from 'node:crypto';
 import { planAtLeast, type Plan } from './plans.ts';
-import type { SourceType } from './records.ts';
+import type { DataType, SourceType } from './records.ts';
 
 /** Custom status pages per account, by plan (docs/per-user.md "Custom status pages"). */
 export const CUSTOM_SOURCE_CAPS: Record<Plan, number> = {
@@ -162,8 +162,12 @@ const WITH_MAINTENANCE: ReadonlySet<SourceType> = new Set<SourceType>([
   'statuspage-atom',
 ]);
 
+/** The data types a user-added page has: those `customPageDataTypes` gives (docs/catalog.md). */
+export const CUSTOM_PAGE_DATA_TYPES = ['incidents', 'maintenance'] as const satisfies readonly DataType[];
+export type CustomPageDataType = (typeof CUSTOM_PAGE_DATA_TYPES)[number];
+
 /** The data types a page of that platform publishes (the catalog's rules, docs/catalog.md). */
-export const customPageDataTypes = (type: SourceType): ('incidents' | 'maintenance')[] =>
+export const customPageDataTypes = (type: SourceType): CustomPageDataType[] =>
   WITH_MAINTENANCE.has(type) ? ['incidents', 'maintenance'] : ['incidents'];
 
 /** The category every user-added page is filed under. */

@@ -4,10 +4,19 @@ import { newDeliveryId } from '../domain/deliveries.ts';
 import { leaseMs } from '../domain/deliveries.ts';
 import { alertText } from '../domain/alert-text.ts';
 import { emailMessage } from '../domain/alert-text.ts';
-import { type AlertChannel, type ChannelAvailability, isPushChannel, PUSH_CHANNELS } from '../domain/alerts.ts';
+import {
+  type AlertChannel,
+  type ChannelAvailability,
+  type DeliveryEventType,
+  isPushChannel,
+  type NotificationEventType,
+  PUSH_CHANNELS,
+  type PushChannel,
+} from '../domain/alerts.ts';
+import type { DeliveryStatus } from '../domain/deliveries.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { DeliveriesRepository, Delivery, DeliveryAttempt } from '../store/repositories/deliveries-repository.ts';
-import type { InboxRepository } from '../store/repositories/inbox-repository.ts';
+import type { InboxRepository, InboxRow } from '../store/repositories/inbox-repository.ts';
 import type { ConfirmationMailer, PreferencesService } from './preferences-service.ts';
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -16,9 +25,12 @@ import { requireUserId } from './watchlist-service.ts';
 // Per-user use cases of alert delivery: the in-app notification list, the
 // delivery log, the test alert, and the personal RSS/Atom feed.
 
+// The views carry the domain's literal types, which the response schemas
+// (src/http/schemas/alerts.ts) list as enums.
+
 interface NotificationView {
   id: string;
-  type: string;
+  type: NotificationEventType;
   vendor: string;
   vendorName: string;
   entityId: string;
@@ -39,17 +51,17 @@ interface AttemptView {
   statusCode: number | null;
   latencyMs: number;
   error: string | null;
-  outcome: string;
+  outcome: DeliveryAttempt['outcome'];
 }
 
 export interface DeliveryView {
   id: string;
-  channel: string;
-  type: string;
+  channel: PushChannel;
+  type: DeliveryEventType;
   vendor: string;
   entityId: string;
   title: string;
-  status: string;
+  status: DeliveryStatus;
   attempts: number;
   /** When the next attempt is due (pending rows only). */
   nextAttemptAt: string | null;
@@ -71,7 +83,7 @@ export interface TestResult {
   error: string | null;
 }
 
-const notificationView = (d: Delivery): NotificationView => {
+const notificationView = (d: InboxRow): NotificationView => {
   const t = alertText(d);
   return {
     id: d.id,
@@ -168,7 +180,7 @@ export function alertsService(d: {
       return { marked, unread: 0 };
     },
 
-    async deliveries(viewer: Viewer, o: { limit: number; channel?: string; status?: Delivery['status'] }): Promise<DeliveryView[]> {
+    async deliveries(viewer: Viewer, o: { limit: number; channel?: PushChannel; status?: DeliveryStatus }): Promise<DeliveryView[]> {
       const userId = requireUserId(viewer);
       const channels = o.channel ? [o.channel] : [...PUSH_CHANNELS];
       const rows = await d.deliveries.listForUser(userId, { channels, limit: o.limit, status: o.status });

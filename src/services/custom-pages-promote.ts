@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { isPrivateSlug, publicSlugOf } from '../domain/custom-sources.ts';
 import { DomainError, invalidParameter, notFound } from '../domain/errors.ts';
-import type { CatalogVendor, DataType } from '../domain/records.ts';
+import type { CatalogVendor } from '../domain/records.ts';
 import type { CustomPagesRepository } from '../store/repositories/custom-pages-repository.ts';
 import type { Clock } from '../domain/clock.ts';
 
@@ -47,7 +47,7 @@ export async function promotePage(d: { customPages: CustomPagesRepository; clock
     category: input.category,
     description: input.description ?? `${name} status page.`,
     statusPageUrl: page.pageUrl,
-    availableDataTypes: page.dataTypes as DataType[],
+    availableDataTypes: page.dataTypes,
     sources: page.sources.map((s) => ({ type: s.type, url: s.url, ...(s.intervalSeconds !== null ? { intervalSeconds: s.intervalSeconds } : {}) })),
     compliance: { sourceUrl: null, items: [] },
     evidence: [probeEvidence(first.type, first.url, now.toISOString())],

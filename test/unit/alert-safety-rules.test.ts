@@ -4,6 +4,7 @@ import { receiverOf } from '../../src/domain/deliveries.ts';
 import { splitByCap, summaryId } from '../../src/alerts/flood-cap.ts';
 import { withinShare } from '../../src/alerts/worker.ts';
 import { emailAddressStatus } from '../../src/domain/preferences.ts';
+import type { AlertChannel } from '../../src/domain/alerts.ts';
 import type { NewDelivery } from '../../src/store/repositories/deliveries-repository.ts';
 import { emptyPreferencesState } from '../../src/store/repositories/preferences-repository.ts';
 
@@ -18,7 +19,7 @@ test('an e-mail address is proven when it is the account address or the confirme
   assert.equal(emailAddressStatus('ops@example.com', null, 'old@example.com'), 'pending');
 });
 
-const row = (userId: string, channel: string, n: number): NewDelivery => ({
+const row = (userId: string, channel: AlertChannel, n: number): NewDelivery => ({
   id: `d${n}`,
   eventSeq: n,
   userId,
@@ -42,9 +43,9 @@ test('the flood cap keeps the first alerts per user and push channel, counting e
   assert.deepEqual(held.map((r) => r.id), ['d2', 'd3', 'd4']);
   assert.equal(kept.filter((r) => r.channel === 'in_app').length, 5, 'in-app is not capped');
   assert.equal(kept.filter((r) => r.userId === 'u2').length, 2);
-  const resolves = Array.from({ length: 4 }, (_, i) => ({ ...row('u3', 'pagerduty', 30 + i), eventType: 'incident.resolved' }));
+  const resolves = Array.from({ length: 4 }, (_, i): NewDelivery => ({ ...row('u3', 'pagerduty', 30 + i), eventType: 'incident.resolved' }));
   assert.equal(splitByCap(resolves, new Map(), 1).held.length, 0, 'PagerDuty resolves are never held');
-  const closes = Array.from({ length: 4 }, (_, i) => ({ ...row('u3', 'opsgenie', 40 + i), eventType: 'incident.resolved' }));
+  const closes = Array.from({ length: 4 }, (_, i): NewDelivery => ({ ...row('u3', 'opsgenie', 40 + i), eventType: 'incident.resolved' }));
   assert.equal(splitByCap(closes, new Map(), 1).held.length, 0, 'Opsgenie closes are never held');
   const teams = Array.from({ length: 4 }, (_, i) => row('u3', 'teams', 50 + i));
   assert.equal(splitByCap(teams, new Map(), 1).held.length, 3, 'Teams alerts are capped like any push channel');

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AlertChannel } from '../../domain/alerts.ts';
-import type { DeliveryStatus } from '../../domain/deliveries.ts';
 import {
   DeliveriesQuery,
   DeliveriesResponse,
@@ -23,14 +22,16 @@ const PER_USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { b
 const tags = ['notifications'];
 const conflict = { 409: Type.Ref('ErrorBody', { description: 'The channel is not configured, or not available on this server' }) };
 
-export async function alertRoutes(app: FastifyInstance) {
+export async function alertRoutes(fastify: FastifyInstance) {
+  // Request and reply types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
     return payload;
   });
   const s = app.services;
 
-  app.get<{ Querystring: { limit: number; unread: boolean } }>(
+  app.get(
     '/notifications',
     {
       schema: {
@@ -47,7 +48,7 @@ export async function alertRoutes(app: FastifyInstance) {
     async (req) => ({ success: true, ...(await s.alerts.notifications(req.viewer, { limit: req.query.limit, unreadOnly: req.query.unread })) }),
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/notifications/:id/read',
     {
       schema: {
@@ -79,7 +80,7 @@ export async function alertRoutes(app: FastifyInstance) {
     async (req) => ({ success: true, ...(await s.alerts.markAllRead(req.viewer)) }),
   );
 
-  app.get<{ Querystring: { limit: number; channel?: string; status?: DeliveryStatus } }>(
+  app.get(
     '/notification-deliveries',
     {
       schema: {
@@ -97,7 +98,7 @@ export async function alertRoutes(app: FastifyInstance) {
     async (req) => ({ success: true, items: await s.alerts.deliveries(req.viewer, req.query) }),
   );
 
-  app.post<{ Body: { channel: AlertChannel } }>(
+  app.post(
     '/notification-preferences/test',
     {
       schema: {

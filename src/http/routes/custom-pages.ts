@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { CUSTOM_SOURCE_CAPS, DETECTABLE_PLATFORMS, DETECTIONS_PER_HOUR } from '../../domain/custom-sources.ts';
 import { ErrorBody, errorResponses } from '../schemas/common.ts';
@@ -16,7 +17,9 @@ const caps = Object.entries(CUSTOM_SOURCE_CAPS)
   .map(([p, n]) => `${p} ${n}`)
   .join(', ');
 
-export async function customPageRoutes(app: FastifyInstance) {
+export async function customPageRoutes(fastify: FastifyInstance) {
+  // Request and reply types come from the route schemas through the type provider.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { customPages } = app.services;
   app.setValidatorCompiler(strictValidatorCompiler());
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -40,7 +43,7 @@ export async function customPageRoutes(app: FastifyInstance) {
     async (request) => ({ success: true, ...(await customPages.list(request.viewer)) }),
   );
 
-  app.post<{ Body: { url: string; name?: string } }>(
+  app.post(
     '/account/status-pages',
     {
       schema: {
@@ -67,7 +70,7 @@ export async function customPageRoutes(app: FastifyInstance) {
     async (request, reply) => reply.code(201).send({ success: true, ...(await customPages.add(request.viewer, request.body)) }),
   );
 
-  app.delete<{ Params: { slug: string } }>(
+  app.delete(
     '/account/status-pages/:slug',
     {
       schema: {

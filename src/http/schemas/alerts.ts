@@ -1,11 +1,19 @@
 import { Type } from '@sinclair/typebox';
-import { ALERT_CHANNELS, DIGEST_EVENT_TYPE, HELD_EVENT_TYPE, PUSH_CHANNELS, QUIET_EVENT_TYPE, REMINDER_EVENT_TYPE } from '../../domain/alerts.ts';
-import { ALERT_EVENT_TYPES } from '../../domain/preferences.ts';
+import {
+  ALERT_CHANNELS,
+  DELIVERY_EVENT_TYPES,
+  DIGEST_EVENT_TYPE,
+  HELD_EVENT_TYPE,
+  NOTIFICATION_EVENT_TYPES,
+  PUSH_CHANNELS,
+  QUIET_EVENT_TYPE,
+  REMINDER_EVENT_TYPE,
+} from '../../domain/alerts.ts';
 import { DateTime, Nullable, QueryInteger, StringEnum } from './common.ts';
 
 // In-app notifications, the delivery log and the test alert.
 
-const EventType = StringEnum([...ALERT_EVENT_TYPES, REMINDER_EVENT_TYPE] as const, {
+const EventType = StringEnum(NOTIFICATION_EVENT_TYPES, {
   description: `Event the alert is about; \`${REMINDER_EVENT_TYPE}\`: a reminder before a maintenance window starts (docs/alerts.md)`,
 });
 
@@ -72,7 +80,7 @@ const DeliverySchema = Type.Object(
   {
     id: Type.String({ description: 'Delivery id; the `webhook-id` header of webhook deliveries, the same on every retry' }),
     channel: StringEnum(PUSH_CHANNELS),
-    type: StringEnum([...ALERT_EVENT_TYPES, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, DIGEST_EVENT_TYPE, REMINDER_EVENT_TYPE] as const, {
+    type: StringEnum(DELIVERY_EVENT_TYPES, {
       description: `Event the alert is about; \`${HELD_EVENT_TYPE}\`: the summary of alerts held back by the flood cap; \`${QUIET_EVENT_TYPE}\`: alerts held during quiet hours; \`${DIGEST_EVENT_TYPE}\`: an e-mail digest; \`${REMINDER_EVENT_TYPE}\`: a reminder before a maintenance window (docs/alerts.md)`,
     }),
     vendor: Type.String(),

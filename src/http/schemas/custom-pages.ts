@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DETECTABLE_PLATFORMS } from '../../domain/custom-sources.ts';
+import { CUSTOM_PAGE_DATA_TYPES, DETECTABLE_PLATFORMS } from '../../domain/custom-sources.ts';
 import { MAX_URL_LENGTH } from '../../domain/outbound-url.ts';
 import { SOURCE_TYPES } from '../../domain/records.ts';
 import { DateTime, Nullable, PLAIN_TEXT_PATTERN, VendorSlug } from './common.ts';
@@ -13,7 +13,7 @@ export const CustomPageSchema = Type.Object(
     slug: Type.String({ description: 'Private vendor slug (`u-<account>-<name>`): use it with every vendor route, only with this account' }),
     name: Type.String(),
     pageUrl: Type.String({ description: 'The URL as added' }),
-    dataTypes: Type.Array(Type.Union([Type.Literal('incidents'), Type.Literal('maintenance')])),
+    dataTypes: Type.Array(Type.Union(CUSTOM_PAGE_DATA_TYPES.map((t) => Type.Literal(t)))),
     sources: Type.Array(
       Type.Object(
         {

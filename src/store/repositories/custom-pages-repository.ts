@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { CatalogVendor, DataType, SourceType } from '../../domain/records.ts';
+import type { CustomPageDataType } from '../../domain/custom-sources.ts';
+import type { CatalogVendor, SourceType } from '../../domain/records.ts';
 import type { Database } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 import { newSourceRow } from './vendors-repository.ts';
@@ -13,7 +14,7 @@ export interface CustomPage {
   slug: string;
   name: string;
   pageUrl: string;
-  dataTypes: DataType[];
+  dataTypes: CustomPageDataType[];
   sources: { type: SourceType; url: string; intervalSeconds: number | null }[];
   addedAt: string;
   /** Polling state of its first source. */
@@ -28,7 +29,7 @@ export interface NewCustomPage {
   pageUrl: string;
   description: string;
   category: string;
-  dataTypes: DataType[];
+  dataTypes: CustomPageDataType[];
   sources: { type: SourceType; url: string; intervalSeconds?: number }[];
   now: Date;
 }
@@ -69,7 +70,7 @@ export function customPagesRepository(db: Kysely<Database>) {
         slug: v.slug,
         name: v.name,
         pageUrl: v.status_page_url,
-        dataTypes: fromJson<DataType[]>(v.data_types, []),
+        dataTypes: fromJson<CustomPageDataType[]>(v.data_types, []),
         sources: own.map((s) => ({ type: s.type as SourceType, url: s.url, intervalSeconds: s.interval_seconds })),
         addedAt: v.added_at ?? v.updated_at,
         lastSuccessAt: own.map((s) => s.last_success_at).find((x) => x) ?? null,

@@ -2,8 +2,19 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 import type { Database } from '../schema.ts';
 import type { DeliveryStatus } from '../../domain/deliveries.ts';
-import { chunks, type Completion, type Delivery, type DeliveryAttempt, ID_CHUNK, INSERT_CHUNK, type NewDelivery, toRow, withPayloads } from './delivery-rows.ts';
-import { PUSH_CHANNELS } from '../../domain/alerts.ts';
+import {
+  chunks,
+  type Completion,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryOn,
+  ID_CHUNK,
+  INSERT_CHUNK,
+  type NewDelivery,
+  toRow,
+  withPayloads,
+} from './delivery-rows.ts';
+import { type AlertChannel, PUSH_CHANNELS } from '../../domain/alerts.ts';
 
 // The durable delivery rows and every attempt made: created by the dispatcher
 // (dispatch-repository.ts), claimed with a lease by the workers, completed with
@@ -11,7 +22,7 @@ import { PUSH_CHANNELS } from '../../domain/alerts.ts';
 // several workers and instances share the rows). The in-app list and feed read
 // theirs through inbox-repository.ts.
 
-export type { Completion, Delivery, DeliveryAttempt, NewDelivery } from './delivery-rows.ts';
+export type { Completion, Delivery, DeliveryAttempt, DeliveryOn, NewDelivery } from './delivery-rows.ts';
 
 export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
   // Statements that name their rows by id (`id IN (…)`) must find them through the
@@ -268,10 +279,10 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /** A user's rows on the given channels, newest first. */
-    async listForUser(
+    async listForUser<C extends AlertChannel>(
       userId: string,
-      o: { channels: readonly string[]; limit: number; unreadOnly?: boolean; status?: DeliveryStatus },
-    ): Promise<Delivery[]> {
+      o: { channels: readonly C[]; limit: number; unreadOnly?: boolean; status?: DeliveryStatus },
+    ): Promise<DeliveryOn<C>[]> {
       let q = db
         .selectFrom('deliveries')
         .selectAll()
@@ -280,7 +291,8 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
       if (o.unreadOnly) q = q.where('read_at', 'is', null);
       if (o.status) q = q.where('status', '=', o.status);
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute();
-      return withPayloads(db, rows);
+      // Only rows on `channels`: the WHERE clause above.
+      return (await withPayloads(db, rows)) as DeliveryOn<C>[];
     },
 
     /** Attempts of the given deliveries, oldest first per delivery. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AlertChannel, DeliveryEventType } from '../../domain/alerts.ts';
 import type { DeliveryStatus } from '../../domain/deliveries.ts';
 import type { Database, DeliveriesTable } from '../schema.ts';
 import { fromJson } from './json.ts';
@@ -13,8 +14,8 @@ interface DeliveryKey {
   id: string;
   eventSeq: number | null;
   userId: string;
-  channel: string;
-  eventType: string;
+  channel: AlertChannel;
+  eventType: DeliveryEventType;
   vendor: string;
   entityId: string;
 }
@@ -36,6 +37,9 @@ export interface Delivery extends DeliveryKey {
   updatedAt: string;
   completedAt: string | null;
 }
+
+/** A row read with a filter on its channel: its channel is one of those asked for. */
+export type DeliveryOn<C extends AlertChannel> = Delivery & { channel: C };
 
 export interface NewDelivery extends DeliveryKey {
   /** Serialised once per event and shared by its rows. */
@@ -85,8 +89,9 @@ const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Deliv
   id: r.id,
   eventSeq: r.event_seq === null ? null : Number(r.event_seq),
   userId: r.user_id,
-  channel: r.channel,
-  eventType: r.event_type,
+  // The columns hold only what the writers typed (NewDelivery), like `status`.
+  channel: r.channel as AlertChannel,
+  eventType: r.event_type as DeliveryEventType,
   vendor: r.vendor,
   entityId: r.entity_id,
   payload,

@@ -1,17 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
-import { type Delivery, withPayloads } from './delivery-rows.ts';
+import type { NotificationEventType, StoredChannel } from '../../domain/alerts.ts';
+import { type DeliveryOn, withPayloads } from './delivery-rows.ts';
 
 // A user's stored alerts: the in-app notifications (read state) and the
 // personal feed's items, both delivery rows written as delivered.
 
+/** A row of a stored channel: an alert of the event log or a reminder, never a summary of held alerts (docs/alerts.md). */
+export type InboxRow = DeliveryOn<StoredChannel> & { eventType: NotificationEventType };
+
 export function inboxRepository(db: Kysely<Database>) {
   return {
     /** The user's rows on `channel` (in_app, rss), newest first. */
-    async list(userId: string, channel: string, o: { limit: number; unreadOnly?: boolean }): Promise<Delivery[]> {
+    async list(userId: string, channel: StoredChannel, o: { limit: number; unreadOnly?: boolean }): Promise<InboxRow[]> {
       let q = db.selectFrom('deliveries').selectAll().where('user_id', '=', userId).where('channel', '=', channel);
       if (o.unreadOnly) q = q.where('read_at', 'is', null);
-      return withPayloads(db, await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute());
+      // Rows on `channel` only (the WHERE clause); the dispatcher writes no held-alert summary there (docs/alerts.md).
+      return (await withPayloads(db, await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute())) as InboxRow[];
     },
 
     async countUnread(userId: string, channel: string): Promise<number> {
