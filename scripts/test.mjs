@@ -1,15 +1,21 @@
 #!/usr/bin/env node
-// The test runner behind `npm test` and `npm run test:<tier>` (docs/testing.md, "Tiers").
+// The test runner behind `npm test` and `npm run test:<tier>` (docs/testing.md, "Tiers" and "Batches").
 //
-//   node scripts/test.mjs [--list] [unit|integration|system ...] [-- node test-runner flags]
+//   node scripts/test.mjs [--list] [--record] [unit|integration|system ...] [-- node test-runner flags]
 //
-// Every test file runs in its own process (node:test isolation), several files at a time.
+// Test files run in batches: a batch is one process that runs its files one after the other
+// (node:test `--test-isolation=none`), several batches at a time. A process loads the app's
+// modules and compiles its schemas once for all its files, which was most of what a small
+// file cost. TEST_ISOLATION=file runs every file in a process of its own instead (slower; for
+// a file suspected of leaking state into the next).
 // No tier named = all tiers plus the typecheck, which runs beside the tests instead of before them.
 // TEST_STORE selects by store dependence: `all` (default), `dependent` (integration tier and the
 // system files without the `@store-independent` tag: what a second CI leg on another store
 // needs; no typecheck), `independent` (the rest).
-// TEST_CONCURRENCY overrides the number of files run at once (default: twice the core count,
-// at least 2; most files wait on sockets, databases and child processes, not on the CPU).
+// TEST_CONCURRENCY overrides the number of processes run at once (default: twice the core
+// count, at least 2; most files wait on sockets, databases and child processes, not on the CPU).
+// `--record` writes each file's measured duration to test/durations.json, which the next runs
+// use to make batches of equal length.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,7 +32,8 @@ const dash = argv.indexOf('--');
 const own = dash < 0 ? argv : argv.slice(0, dash);
 // `--list`: print the files that would run, run nothing.
 const listOnly = own.includes('--list');
-const named = own.filter((a) => a !== '--list');
+const record = own.includes('--record');
+const named = own.filter((a) => a !== '--list' && a !== '--record');
 const passed = dash < 0 ? [] : argv.slice(dash + 1);
 for (const t of named) {
   if (!TIERS.includes(t)) {
@@ -59,11 +66,11 @@ function storeIndependent(tier, file) {
 // The slowest files first (system, then integration): the many short unit files fill the
 // gaps at the end instead of a long system file starting last.
 const ORDER = ['system', 'integration', 'unit'];
-const files = [...tiers]
+const entries = [...tiers]
   .sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))
   .flatMap((tier) => list(path.join(root, 'test', tier)).sort().map((file) => ({ tier, file })))
-  .filter(({ tier, file }) => store === 'all' || (store === 'independent') === storeIndependent(tier, file))
-  .map(({ file }) => file);
+  .filter(({ tier, file }) => store === 'all' || (store === 'independent') === storeIndependent(tier, file));
+const files = entries.map(({ file }) => file);
 
 if (listOnly) {
   for (const f of files) console.log(f);
@@ -71,6 +78,11 @@ if (listOnly) {
 }
 
 const concurrency = Number(process.env.TEST_CONCURRENCY) || Math.max(2, 2 * os.availableParallelism());
+const isolation = process.env.TEST_ISOLATION || 'batch';
+if (!['batch', 'file'].includes(isolation)) {
+  console.error(`TEST_ISOLATION must be batch or file, not '${isolation}'`);
+  process.exit(2);
+}
 const typecheck = named.length === 0 && store !== 'dependent';
 
 function run(cmd, args) {
@@ -114,8 +126,70 @@ async function removeTemplates() {
   }
 }
 
+// Batches: each file weighs its duration of an earlier run (test/durations.json), or its
+// tier's typical duration when it has none; files go to the lightest of 2 × concurrency
+// batches, heaviest first, and the batches run heaviest first, `concurrency` at a time: a
+// batch that turns out longer than its weight leaves the others to the remaining processes.
+const DURATIONS_FILE = path.join(root, 'test', 'durations.json');
+const TIER_MS = { unit: 50, integration: 2_000, system: 6_000 };
+const known = fs.existsSync(DURATIONS_FILE) ? JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8')) : {};
+
+function makeBatches() {
+  if (isolation === 'file') return [files];
+  const count = Math.min(files.length, 2 * concurrency);
+  const bins = Array.from({ length: count }, () => ({ weight: 0, files: [] }));
+  const weighed = entries.map(({ tier, file }) => ({ file, weight: known[file] ?? TIER_MS[tier] }));
+  for (const f of weighed.sort((a, b) => b.weight - a.weight)) {
+    const bin = bins.reduce((min, b) => (b.weight < min.weight ? b : min));
+    bin.weight += f.weight;
+    bin.files.push(f.file);
+  }
+  return bins.filter((b) => b.files.length).sort((a, b) => b.weight - a.weight).map((b) => b.files);
+}
+
+// Our summary reporter rides beside spec unless the caller chose reporters of their own.
+const ownReporters = !passed.some((a) => a.startsWith('--test-reporter'));
+const summaryReporter = path.join(root, 'scripts', 'test-summary-reporter.mjs');
+
+async function runBatch(batch, index) {
+  const args = ['--test'];
+  if (isolation === 'file') args.push(`--test-concurrency=${concurrency}`);
+  else args.push('--test-isolation=none', '--test-force-exit');
+  const out = path.join(os.tmpdir(), `vis-test-${runId}-${index}.json`);
+  if (ownReporters) {
+    args.push('--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${summaryReporter}`, `--test-reporter-destination=${out}`);
+  }
+  const code = await run(process.execPath, [...args, ...passed, ...batch]);
+  let summary = null;
+  try {
+    summary = JSON.parse(fs.readFileSync(out, 'utf8'));
+  } catch {
+    // A batch that crashed before its reporter finished: its exit code says it failed.
+  }
+  fs.rmSync(out, { force: true });
+  return { code, summary, files: batch };
+}
+
+async function runQueue(batches) {
+  const results = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < batches.length) {
+      const index = next++;
+      results[index] = await runBatch(batches[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: isolation === 'file' ? 1 : concurrency }, worker));
+  return results;
+}
+
 const started = Date.now();
-console.log(`# ${files.length} test files (${tiers.join(', ')}; store: ${store}), ${concurrency} at a time${typecheck ? ', typecheck beside them' : ''}`);
+const batches = makeBatches();
+console.log(
+  `# ${files.length} test files (${tiers.join(', ')}; store: ${store}), ` +
+    (isolation === 'file' ? `a process each, ${concurrency} at a time` : `in ${batches.length} batches, ${concurrency} at a time`) +
+    (typecheck ? ', typecheck beside them' : ''),
+);
 const jobs = [];
 if (typecheck) {
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -124,12 +198,33 @@ if (typecheck) {
     return code;
   }));
 }
+let results = [];
 if (files.length) {
-  jobs.push(run(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...passed, ...files]));
+  jobs.push(runQueue(batches).then((r) => {
+    results = r;
+    return r.some((b) => b.code !== 0) ? 1 : 0;
+  }));
 }
 // Ctrl-C reaches the children too (one process group); the templates go once they have stopped.
 process.on('SIGINT', () => {});
 const codes = await Promise.all(jobs);
 await removeTemplates();
+
+const totals = { tests: 0, passed: 0, failed: 0, cancelled: 0, skipped: 0, todo: 0 };
+const durations = {};
+for (const r of results) {
+  for (const k of Object.keys(totals)) totals[k] += r.summary?.counts?.[k] ?? 0;
+  for (const [file, ms] of Object.entries(r.summary?.durations ?? {})) durations[path.relative(root, file)] = Math.round(ms);
+  if (r.code !== 0) console.log(`# failed: the batch of ${r.files.join(', ')}`);
+}
+if (ownReporters && results.length) {
+  console.log(`# tests ${totals.tests}: ${totals.passed} passed, ${totals.failed} failed, ${totals.cancelled} cancelled, ${totals.skipped} skipped, ${totals.todo} todo`);
+}
+if (record && Object.keys(durations).length) {
+  const merged = { ...known, ...durations };
+  const sorted = Object.fromEntries(Object.keys(merged).filter((f) => fs.existsSync(path.join(root, f))).sort().map((f) => [f, merged[f]]));
+  fs.writeFileSync(DURATIONS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
+  console.log(`# durations of ${Object.keys(durations).length} files written to ${path.relative(root, DURATIONS_FILE)}`);
+}
 console.log(`# wall clock ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(codes.some((c) => c !== 0) ? 1 : 0);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { runtimeEnv } from './child-env.ts';
 
 // The operator CLI as an operator runs it: a child process with only the environment given.
 
@@ -9,7 +10,7 @@ export function cli(args: string[], env: Record<string, string>): Promise<{ code
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['src/cli/index.ts', ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH!, ...env },
+      env: { ...runtimeEnv(), ...env },
     });
     let stdout = '';
     let stderr = '';

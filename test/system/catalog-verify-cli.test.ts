@@ -11,12 +11,13 @@ import type { CatalogVendor } from '../../src/domain/records.ts';
 import { createSimulator, type Simulator } from '../../src/ingest/simulator/index.ts';
 import { readCatalog } from '../../src/services/catalog-loader.ts';
 import { QUIET } from '../helpers/fleet.ts';
+import { runtimeEnv } from '../helpers/child-env.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/cli/index.ts', ...args], { cwd: root, env: { PATH: process.env.PATH!, ...env } });
+    const child = spawn(process.execPath, ['src/cli/index.ts', ...args], { cwd: root, env: { ...runtimeEnv(), ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
 import { uniqueEmail } from '../helpers/access.ts';
+import { runtimeEnv } from '../helpers/child-env.ts';
 
 // The operator CLI's account commands as processes against a running demo's store
 // (docs/operations.md "Operator CLI"): they never touch the catalog or sources, work
@@ -16,7 +17,7 @@ function run(t: TestApp, args: string[], input?: string): Promise<{ code: number
     const child = spawn(process.execPath, ['src/cli/index.ts', ...args], {
       cwd: root,
       env: {
-        PATH: process.env.PATH!,
+        ...runtimeEnv(),
         LOG_LEVEL: 'silent',
         DATA_DIR: t.config.dataDir,
         PASSWORD_HASH_COST: '10',

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
 import { dropSchema, uniqueName } from '../helpers/app.ts';
+import { runtimeEnv } from '../helpers/child-env.ts';
 
 // The server process as a newcomer and an operator meet it (docs/operations.md
 // "Start-up banner", "Logs", "Demo"): `npm run demo` prints a login and a key that
@@ -40,7 +41,7 @@ function storeEnv(dataDir: string): Record<string, string> {
 function start(env: Record<string, string>, args: string[] = []): Server {
   const child = spawn(process.execPath, ['src/server.ts', ...args], {
     cwd: root,
-    env: { PATH: process.env.PATH!, HOST: '127.0.0.1', PORT: '0', PASSWORD_HASH_COST: '10', INGEST_WORKER: 'false', ...env },
+    env: { ...runtimeEnv(), HOST: '127.0.0.1', PORT: '0', PASSWORD_HASH_COST: '10', INGEST_WORKER: 'false', ...env },
   });
   started.add(child);
   let stdout = '';

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { TestClock, type TestApp } from '../../helpers/app.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 import { until } from './support.ts';
+import { runtimeEnv } from '../../helpers/child-env.ts';
 
 // kill -9 of a server polling with INGEST=live in the middle of a round, then a restart
 // (the operator CLI's `ingest --once`, a real process) and, once the dead process's
@@ -44,7 +45,7 @@ describe('SIGKILL during ingestion', () => {
 
   const env = (): Record<string, string> => {
     const e: Record<string, string> = {
-      PATH: process.env.PATH!,
+      ...runtimeEnv(),
       DATA_DIR: t.config.dataDir,
       CATALOG_FILE: fleet.catalogFile,
       LOG_LEVEL: 'warn',

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { MIN_NODE_MAJOR } from '../../../src/runtime.ts';
+import { runtimeEnv } from '../../helpers/child-env.ts';
 
 // The service started the production way, through the README's `npm start`
 // (docs/deployment.md, "Runtime"): the compiled dist/ on Node 24, no TypeScript loader in
@@ -45,7 +46,7 @@ describe('npm start (production)', { skip: !linux && 'reads the server process f
     const catalog = path.join(dataDir, 'catalog.json');
     fs.writeFileSync(catalog, '[]\n');
     const env: Record<string, string> = {
-      PATH: process.env.PATH ?? '',
+      ...runtimeEnv(),
       HOME: process.env.HOME ?? os.homedir(),
       PORT: '0',
       HOST: '127.0.0.1',

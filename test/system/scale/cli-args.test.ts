@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { parseServerArgs } from '../../../src/cli-args.ts';
 import { ConfigError, loadConfig } from '../../../src/infra/config.ts';
 import { ROOT } from './instances.ts';
+import { runtimeEnv } from '../../helpers/child-env.ts';
 
 // The server's flags and the scale-out settings: parsed and validated like the
 // environment (a mistake stops start-up with exit 1 and a message naming the setting).
@@ -43,7 +44,7 @@ describe('server flags and scale-out settings', () => {
 
   test('the server process refuses a bad --role with exit 1 and the message', async () => {
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['src/server.ts', '--role', 'api,worker'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 }, (_err, _out, stderr) =>
+      const child = execFile(process.execPath, ['src/server.ts', '--role', 'api,worker'], { cwd: ROOT, env: runtimeEnv(), timeout: 30_000 }, (_err, _out, stderr) =>
         resolve({ code: child.exitCode, stderr }),
       );
     });

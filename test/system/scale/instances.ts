@@ -58,7 +58,7 @@ export function deployment(tag: string): Deployment {
 /** The process's own environment is not inherited (a CI leg's settings must not leak in). */
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[k]) env[k] = process.env[k]!;
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_COMPILE_CACHE']) if (process.env[k]) env[k] = process.env[k]!;
   return env;
 }
 
