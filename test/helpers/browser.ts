@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 // Real browser for the web tests: Debian's chromium driven by playwright-core
 // (installed by .ci/run). Pages are checked for script errors and CSP
@@ -72,10 +72,24 @@ export async function addCookieHeader(context: BrowserContext, cookieHeader: str
   );
 }
 
-/** Full-page screenshot under test-results/screenshots/ (not committed). */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/**
+ * Screenshots are for people looking at the pages, not checks: they are taken only when
+ * SCREENSHOTS=1 (docs/web.md, "Screenshots"). A full-page image of the whole catalog's
+ * overview costs the browser more than the test around it.
+ */
+export const SCREENSHOTS = /^(1|true|yes)$/i.test(process.env.SCREENSHOTS ?? '');
+
+function screenshotFile(name: string): string {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+  return path.join(SCREENSHOT_DIR, `${name}.png`);
+}
+
+/** Full-page screenshot under test-results/screenshots/ (not committed), when SCREENSHOTS=1. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS) await page.screenshot({ path: screenshotFile(name), fullPage: true });
+}
+
+/** Screenshot of one element, when SCREENSHOTS=1. */
+export async function screenshotOf(element: Locator, name: string): Promise<void> {
+  if (SCREENSHOTS) await element.screenshot({ path: screenshotFile(name) });
 }

@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { login, userWithKey } from '../helpers/access.ts';
 import { createRepositories } from '../../src/services/index.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { launchBrowser, newPage, screenshot } from '../helpers/browser.ts';
+import { launchBrowser, newPage, screenshot, screenshotOf } from '../helpers/browser.ts';
 import { incident, maintenance } from '../helpers/records.ts';
 import { seedDashboard } from '../helpers/seed.ts';
 
@@ -91,7 +91,8 @@ describe('overview columns, charts, search and comparison in a browser', () => {
     await page.goto('/vendors/github');
     const trends = page.locator('#trends');
     await trends.scrollIntoViewIfNeeded();
-    await trends.screenshot({ path: await screenshot(page, 'vendor-page') .then((f) => f.replace('vendor-page', 'vendor-trends')) });
+    await screenshot(page, 'vendor-page');
+    await screenshotOf(trends, 'vendor-trends');
     assert.equal(await trends.locator('svg[role="img"]').count(), 3);
     const weeks = trends.locator('#chart-incidents .chart__bars');
     // 12 weekly slots: bars where observed or an incident is known, dashed outlines before observation.
