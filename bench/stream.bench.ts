@@ -27,7 +27,9 @@ import { reportFigures } from './lib/report.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
-const clients = Number(process.argv[2] ?? 20_000);
+/** Streams asked for; `clients` below is how many the server's open-files limit lets it hold. */
+const requested = Number(process.argv[2] ?? 20_000);
+let clients = requested;
 const procs = Number(process.argv[3] ?? 10);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-stream-bench-'));
 
@@ -89,7 +91,7 @@ const base = `http://127.0.0.1:${port}`;
 // Open-files limit: raised to what the run needs where the hard limit allows, else to
 // the hard limit; whether the server can hold every stream is checked once it runs.
 const withNoFile = (n: number, cmd: string[]) => ['-c', `ulimit -n ${n} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`, 'sh', ...cmd];
-const serverFds = clients + 1024;
+const serverFds = requested + 1024;
 const server = spawn('/bin/sh', withNoFile(serverFds, [process.execPath, `--inspect=127.0.0.1:${inspectPort}`, '--import', 'tsx', 'src/server.ts']), {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -102,7 +104,7 @@ const server = spawn('/bin/sh', withNoFile(serverFds, [process.execPath, `--insp
     INGEST: 'live',
     POLL_INTERVAL_SECONDS: '5',
     LOG_LEVEL: 'warn',
-    RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 1_000_000, perDay: 100_000_000, concurrentStreams: clients + 100 } }),
+    RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 1_000_000, perDay: 100_000_000, concurrentStreams: requested + 100 } }),
   },
 });
 const children: ChildProcess[] = [];
@@ -127,10 +129,13 @@ try {
   // connections (EMFILE) and the run would measure that instead.
   const maxOpen = Number(/Max open files\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/limits`, 'utf8'))![1]);
   const openNow = fs.readdirSync(`/proc/${server.pid}/fd`).length;
+  // A limit we cannot raise (the hard limit needs CAP_SYS_RESOURCE) measures what fits and
+  // says so: the figures are per stream, and the table shows connected < requested as a miss.
   if (openNow + clients + 64 > maxOpen) {
-    throw new Error(
-      `the server's open-files limit is ${maxOpen} with ${openNow} in use: it can hold about ${maxOpen - openNow - 64} streams, not ${clients}` +
-        ` (raise the hard limit, ulimit -Hn: it needs CAP_SYS_RESOURCE, or run fewer clients)`,
+    clients = Math.floor((maxOpen - openNow - 64) / 100) * 100;
+    console.log(
+      `the server's open-files limit is ${maxOpen} with ${openNow} in use: running ${clients} streams, not the ${requested} asked for` +
+        ` (raise the hard limit, ulimit -Hn, to run them all)`,
     );
   }
   console.log(`server open-files limit ${maxOpen}, ${openNow} open before the streams`);
@@ -203,7 +208,7 @@ try {
       ` V8 heap in use ${((heapConnected - heapBefore) / connected / 1000).toFixed(2)} KB per client`,
   );
   reportFigures('stream', {
-    clients,
+    clients: requested,
     connected,
     failed,
     received: all.length,
