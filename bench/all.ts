@@ -78,6 +78,8 @@ const ROWS: Row[] = [
   { bench: 'access', figure: '`/vendor-status` 304 req/s ÷ 200 req/s (app)', key: 'vendorStatus.notModifiedVsOk', unit: 'ratio', target: atLeast(1, '≥ 1') },
   { bench: 'access', figure: '`/incidents` server CPU per request, bare ÷ app', key: 'incidents.cpuRatio', unit: 'ratio' },
   { bench: 'access', figure: '`/vendor-status` server CPU per request, bare ÷ app', key: 'vendorStatus.cpuRatio', unit: 'ratio' },
+  { bench: 'access', figure: '`/incidents` app ÷ bare req/s, bare writing the app\'s header block too', key: 'incidents.sameHeadersRatio', unit: 'ratio' },
+  { bench: 'access', figure: '`/vendor-status` app ÷ bare req/s, bare writing the app\'s header block too', key: 'vendorStatus.sameHeadersRatio', unit: 'ratio' },
   { bench: 'access', figure: '`/incidents` app req/s (key + limit + cache HIT)', key: 'incidents.appRps', unit: 'req/s' },
   {
     bench: 'stream',
