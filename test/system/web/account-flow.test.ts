@@ -24,7 +24,8 @@ describe('account flow in a real browser', () => {
   test('signup → create key (shown once, gone after reload) → call the API with it → revoke → logout → login', async () => {
     const { page, context, problems } = await newPage(browser, { baseURL: t.url });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
-    const email = uniqueEmail('web');
+    // A long address, as real ones can be: at phone width it must wrap, not push the page sideways.
+    const email = uniqueEmail('websignupwitharatherlonglocalpart');
     const password = 'a long enough password';
 
     // From the overview, the way a newcomer would go.
@@ -116,7 +117,8 @@ describe('account flow in a real browser', () => {
       const width = document.documentElement.clientWidth;
       const wide = [...document.querySelectorAll('main *')]
         .map((e) => ({ e, right: Math.round(e.getBoundingClientRect().right) }))
-        .filter((x) => x.right > width)
+        // Inside a scrolling box (a wide table) is fine: only what widens the page counts.
+        .filter((x) => x.right > width && !x.e.closest('.table-scroll'))
         .slice(0, 3)
         .map((x) => `${x.e.tagName.toLowerCase()}${x.e.className ? `.${String(x.e.className).split(' ').join('.')}` : ''} (right edge ${x.right}px)`);
       return { overflow: document.documentElement.scrollWidth - width, widest: wide };
