@@ -167,12 +167,11 @@ export class LeasedRateLimiter implements RateLimiter {
     const l = this.leases.get(subject);
     if (!l) return;
     this.leases.delete(subject);
-    if (l.tokens <= 0) return;
-    const n = l.tokens;
-    l.tokens = 0;
-    await this.giveBackCmd(l.keys.length, ...l.keys, n).catch(this.onError);
+    this.giveBack(subject, l);
+    await this.returned(subject);
   }
 
+  /** Sends the slice's unused tokens back, tracked in `returning` until Redis has them. */
   private giveBack(subject: string, l: Lease) {
     if (l.tokens <= 0) return;
     const n = l.tokens;
@@ -305,13 +304,9 @@ export class LeasedRateLimiter implements RateLimiter {
 
   async close() {
     clearInterval(this.timer);
-    const pending: Promise<unknown>[] = [...this.returning.values()];
-    for (const l of this.leases.values()) {
-      if (l.tokens > 0) pending.push(this.giveBackCmd(l.keys.length, ...l.keys, l.tokens).catch(this.onError));
-      l.tokens = 0;
-    }
+    for (const [subject, l] of this.leases) this.giveBack(subject, l);
     this.leases.clear();
-    await Promise.all(pending);
+    await Promise.all(this.returning.values());
     await this.exact.close();
   }
 }
