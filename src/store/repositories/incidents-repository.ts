@@ -109,12 +109,7 @@ export function incidentsRepository(db: Kysely<Database>) {
     },
 
     async upsert(i: IncidentRecord, fingerprint: string): Promise<void> {
-      const row = incidentRow(i, fingerprint);
-      await db
-        .insertInto('incidents')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, id: undefined }))
-        .execute();
+      await upsertRows(db, 'incidents', [incidentRow(i, fingerprint)]);
     },
 
     /** Several at once (one statement per 200): what one poll changed. */

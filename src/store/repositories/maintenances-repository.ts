@@ -123,12 +123,7 @@ export function maintenancesRepository(db: Kysely<Database>) {
     },
 
     async upsert(m: MaintenanceRecord, fingerprint: string): Promise<void> {
-      const row = maintenanceRow(m, fingerprint);
-      await db
-        .insertInto('maintenances')
-        .values(row)
-        .onConflict((oc) => oc.column('id').doUpdateSet({ ...row, id: undefined }))
-        .execute();
+      await upsertRows(db, 'maintenances', [maintenanceRow(m, fingerprint)]);
     },
   };
 }
