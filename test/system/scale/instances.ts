@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { dropRedisKeys, uniqueName } from '../../helpers/app.ts';
+import { runtimeEnv } from '../../helpers/child-env.ts';
 
 // Real server processes (`node --import tsx src/server.ts`) for the scale-out and
 // shutdown tests: spawned with an environment built from scratch, their JSON log
@@ -57,8 +58,8 @@ export function deployment(tag: string): Deployment {
 
 /** The process's own environment is not inherited (a CI leg's settings must not leak in). */
 function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'NODE_COMPILE_CACHE']) if (process.env[k]) env[k] = process.env[k]!;
+  const env = runtimeEnv();
+  for (const k of ['HOME', 'TMPDIR', 'LANG']) if (process.env[k]) env[k] = process.env[k]!;
   return env;
 }
 
