@@ -2,7 +2,6 @@
 // fleet on loopback: one entry that holds, one whose page redirects to another host, one
 // whose URL serves another platform, one that is gone. The store is never touched.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,20 +10,7 @@ import type { CatalogVendor } from '../../src/domain/records.ts';
 import { createSimulator, type Simulator } from '../../src/ingest/simulator/index.ts';
 import { readCatalog } from '../../src/services/catalog-loader.ts';
 import { QUIET } from '../helpers/fleet.ts';
-import { runtimeEnv } from '../helpers/child-env.ts';
-
-const root = path.resolve(import.meta.dirname, '../..');
-
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/cli/index.ts', ...args], { cwd: root, env: { ...runtimeEnv(), ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+import { cli } from '../helpers/cli.ts';
 
 const entry = (slug: string, type: CatalogVendor['sources'][number]['type'], url: string): CatalogVendor => ({
   slug,

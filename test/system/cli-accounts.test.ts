@@ -1,37 +1,24 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
 import { uniqueEmail } from '../helpers/access.ts';
-import { runtimeEnv } from '../helpers/child-env.ts';
+import { cli } from '../helpers/cli.ts';
 
 // The operator CLI's account commands as processes against a running demo's store
 // (docs/operations.md "Operator CLI"): they never touch the catalog or sources, work
 // with --demo without starting a simulator, and read the password from stdin.
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-function run(t: TestApp, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['src/cli/index.ts', ...args], {
-      cwd: root,
-      env: {
-        ...runtimeEnv(),
-        LOG_LEVEL: 'silent',
-        DATA_DIR: t.config.dataDir,
-        PASSWORD_HASH_COST: '10',
-        ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl, DATABASE_SCHEMA: t.config.databaseSchema! } : {}),
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    if (input !== undefined) child.stdin.end(input);
-    else child.stdin.end();
-  });
+function run(t: TestApp, args: string[], input?: string) {
+  return cli(
+    args,
+    {
+      LOG_LEVEL: 'silent',
+      DATA_DIR: t.config.dataDir,
+      PASSWORD_HASH_COST: '10',
+      ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl, DATABASE_SCHEMA: t.config.databaseSchema! } : {}),
+    },
+    input,
+  );
 }
 
 describe('operator CLI on a running demo store', () => {
