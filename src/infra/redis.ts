@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 
 // One Redis connection per process, created only when REDIS_URL is set. Redis is
@@ -18,6 +18,9 @@ export interface RedisHandle {
 }
 
 export async function openRedis(url: string, prefix: string, log: FastifyBaseLogger): Promise<RedisHandle> {
+  // Loaded here, not with the app: a process without REDIS_URL never pays for the client
+  // (docs/architecture.md, "Optional infrastructure").
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -1,15 +1,31 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services/index.ts';
 import { type McpCaller, HISTORY_SCOPE, type QuotaOutcome, SUPPORTED_SCOPES } from './context.ts';
 import { MCP_PATH, type Origins, PRM_PATH } from './origins.ts';
-import { buildMcpServer, PROTECTED_TOOLS } from './server.ts';
 
 // The MCP endpoint (Streamable HTTP, stateless: a new server and transport per
 // POST) and its RFC 9728 protected-resource metadata. Authentication happens
 // here, before the SDK sees the request, because the answer to a protected tool
 // called without a token must be an HTTP 401 whose WWW-Authenticate header points
 // MCP clients at the metadata (that is how they discover OAuth).
+
+// The MCP SDK, zod and the tool definitions load with the first MCP request, not with the
+// app: most processes (the CLI, a server nobody connects an assistant to) never need them
+// (docs/architecture.md, "Optional infrastructure").
+let runtime: Promise<{
+  server: typeof import('./server.ts');
+  transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+}> | null = null;
+function loadRuntime() {
+  runtime ??= Promise.all([import('./server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]).then(
+    ([server, transport]) => ({ server, transport }),
+    (err: unknown) => {
+      runtime = null;
+      throw err;
+    },
+  );
+  return runtime;
+}
 
 export type BearerResult = { ok: true; caller: McpCaller } | { ok: false; description: string };
 
@@ -110,7 +126,8 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps) {
     }
 
     const calls = toolCalls(req.body);
-    const protectedCall = calls.find((c) => typeof c.params?.name === 'string' && PROTECTED_TOOLS.has(c.params.name));
+    const { server: mcp, transport: http } = await loadRuntime();
+    const protectedCall = calls.find((c) => typeof c.params?.name === 'string' && mcp.PROTECTED_TOOLS.has(c.params.name));
     if (protectedCall && caller.auth.kind === 'anonymous') {
       return unauthorized(req, reply, null, `${String(protectedCall.params?.name)} needs a bearer token: sign in with OAuth or use an API key`);
     }
@@ -137,8 +154,8 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps) {
       if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
     }
     reply.raw.setHeader('X-Request-Id', req.id);
-    const server = buildMcpServer({ services: deps.services, caller, quota, log: req.log });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = mcp.buildMcpServer({ services: deps.services, caller, quota, log: req.log });
+    const transport = new http.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

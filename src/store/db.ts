@@ -3,7 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { reportingUnavailable } from './unavailable.ts';
@@ -26,9 +26,6 @@ export interface Store {
   close(): Promise<void>;
 }
 
-// COUNT(*) and bigserial come back from pg as strings (int8); every such value we
-// read fits a JS number, so parse them once here.
-pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export function openStore(opts: StoreOptions): Store {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databaseSchema, opts.databaseQueryTimeoutMs ?? 30_000);
@@ -82,8 +79,8 @@ function withStatementCache(database: SQLite.Database): SQLite.Database {
  * fails as a lost connection ('unavailable'), the pool discards the client, and the
  * server rolls back whatever the connection had open once it notices.
  */
-function clientWithDeadline(deadlineMs: number): typeof pg.Client {
-  return class DeadlineClient extends pg.Client {
+function clientWithDeadline(Client: typeof pg.Client, deadlineMs: number): typeof pg.Client {
+  return class DeadlineClient extends Client {
     override query(...args: unknown[]): any {
       const result = (super.query as (...a: unknown[]) => unknown)(...args);
       if (!(result instanceof Promise)) return result;
@@ -93,12 +90,20 @@ function clientWithDeadline(deadlineMs: number): typeof pg.Client {
   } as typeof pg.Client;
 }
 
-function openPostgres(url: string, schema: string | null, queryTimeoutMs: number): Store {
+/**
+ * The pg driver is loaded with the first statement, not with the app: a process on the
+ * embedded store never pays for it (docs/architecture.md, "Optional infrastructure").
+ */
+async function createPool(url: string, schema: string | null, queryTimeoutMs: number): Promise<pg.Pool> {
+  const { default: pg } = await import('pg');
+  // COUNT(*) and bigserial come back from pg as strings (int8); every such value we
+  // read fits a JS number, so parse them once here.
+  pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
     connectionTimeoutMillis: 5000,
-    Client: clientWithDeadline(queryTimeoutMs),
+    Client: clientWithDeadline(pg.Client, queryTimeoutMs),
     // Each test (or deployment) can live in its own schema.
     options: schema ? `-c search_path=${schema}` : undefined,
   });
@@ -109,6 +114,11 @@ function openPostgres(url: string, schema: string | null, queryTimeoutMs: number
   // listens to while the client is idle. The next statement on it fails (mapped to
   // 'unavailable') and the pool discards it on release.
   pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+function openPostgres(url: string, schema: string | null, queryTimeoutMs: number): Store {
+  const pool = () => createPool(url, schema, queryTimeoutMs);
   const db = new Kysely<Database>({ dialect: reportingUnavailable(new PostgresDialect({ pool })) });
   const store = withCommon(db, 'postgres', schema);
   const migrate = store.migrate;

@@ -52,9 +52,9 @@ export function accountsService(deps: {
   const dummy = () => (dummyHash ??= hashPassword('not-a-password', deps.passwordHashCost));
 
   /** Checks a new account's email and password against the policy; returns the normalised email. */
-  function checkNewAccount(input: { email: string; password: string }): string {
+  async function checkNewAccount(input: { email: string; password: string }): Promise<string> {
     const email = normaliseEmail(input.email);
-    checkNewPassword(input.password, [email]);
+    await checkNewPassword(input.password, [email]);
     return email;
   }
 
@@ -66,7 +66,7 @@ export function accountsService(deps: {
   }
 
   async function createUser(input: { email: string; password: string; plan: UserPlan }): Promise<UserRow> {
-    return insertUser(checkNewAccount(input), input.password, input.plan);
+    return insertUser(await checkNewAccount(input), input.password, input.plan);
   }
 
   async function openSession(userId: string) {
@@ -95,7 +95,7 @@ export function accountsService(deps: {
     /** Web signup: a Free account and a session. */
     async signup(input: { email: string; password: string; ip: string }) {
       // Bad input is answered before anything is counted (a 400 costs no attempt).
-      const email = checkNewAccount(input);
+      const email = await checkNewAccount(input);
       const gate = await deps.limiter.consume(`signup:${input.ip}`, SIGNUP_PER_IP);
       if (!gate.allowed) throw throttled('Too many signups from this address; try again later', gate.violated[0].resetSeconds);
       const user = await insertUser(email, input.password, 'free');

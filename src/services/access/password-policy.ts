@@ -1,5 +1,4 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { invalidParameter } from '../../domain/errors.ts';
 
 // Which new passwords are accepted (docs/security.md, "Password policy"): at least
@@ -13,14 +12,26 @@ export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
 const MIN_SCORE = 3;
 
-let estimator: ZxcvbnFactory | null = null;
-const strength = () => (estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs }));
+// The estimator and its dictionaries (about 10 MB once unpacked) load with the first new
+// password, not with the app: most processes never see one (docs/architecture.md,
+// "Optional infrastructure").
+let estimator: Promise<ZxcvbnFactory> | null = null;
+function strength(): Promise<ZxcvbnFactory> {
+  estimator ??= Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]).then(
+    ([{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }]) => new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs }),
+    (err: unknown) => {
+      estimator = null;
+      throw err;
+    },
+  );
+  return estimator;
+}
 
-/** Throws 400 invalid_parameter `password` when a new password breaks the policy. */
-export function checkNewPassword(password: string, userInputs: string[] = []): void {
+/** Rejects with 400 invalid_parameter `password` when a new password breaks the policy. */
+export async function checkNewPassword(password: string, userInputs: string[] = []): Promise<void> {
   if (password.length < MIN_PASSWORD_LENGTH) throw invalidParameter('password', `must have at least ${MIN_PASSWORD_LENGTH} characters`);
   if (password.length > MAX_PASSWORD_LENGTH) throw invalidParameter('password', `must have at most ${MAX_PASSWORD_LENGTH} characters`);
-  if (strength().check(password, userInputs).score < MIN_SCORE) {
+  if ((await strength()).check(password, userInputs).score < MIN_SCORE) {
     throw invalidParameter('password', 'is too common or too easy to guess; choose a longer, less predictable one');
   }
 }
