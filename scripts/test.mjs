@@ -20,7 +20,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TIERS = ['unit', 'integration', 'system'];
@@ -151,10 +151,14 @@ function makeBatches() {
 const ownReporters = !passed.some((a) => a.startsWith('--test-reporter'));
 const summaryReporter = path.join(root, 'scripts', 'test-summary-reporter.mjs');
 
+// Switches node:test's per-promise async hook off once a batch's tests are registered
+// (see the file for why and what it changes).
+const batchPreload = pathToFileURL(path.join(root, 'scripts', 'test-batch-preload.mjs')).href;
+
 async function runBatch(batch, index) {
   const args = ['--test'];
   if (isolation === 'file') args.push(`--test-concurrency=${concurrency}`);
-  else args.push('--test-isolation=none', '--test-force-exit');
+  else args.push('--test-isolation=none', '--test-force-exit', '--expose-internals', `--import=${batchPreload}`);
   const out = path.join(os.tmpdir(), `vis-test-${runId}-${index}.json`);
   if (ownReporters) {
     args.push('--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${summaryReporter}`, `--test-reporter-destination=${out}`);

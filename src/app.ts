@@ -342,6 +342,11 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
     requestIdHeader: false,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1_048_576,
+    // Start-up (migrations, the catalog, Redis) is bounded by its own deadlines: statements
+    // 30 s, connections 5 s, Redis 2 s. Fastify's default 10 s per plugin is not one of them
+    // and fails a start that is merely slow, on a busy machine or a large migration, with
+    // "Plugin did not start in time" (docs/deployment.md, "Start-up").
+    pluginTimeout: 120_000,
     // Answers given before routing (bad URL, broken HTTP) in the contract's error body.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
