@@ -4,9 +4,9 @@
 //
 // Why: that hook runs on every promise and socket a test process creates, and tracks each
 // one until it is destroyed, only to tell which test an uncaught error came from. Our tests
-// run whole apps in-process, so it cost a quarter of the CPU of the demo-round tests
-// (measured: 30.2 CPU-s with it, 22.3 without, for test/integration/demo-pages.test.ts and
-// test/integration/ingest/demo.test.ts). A server outside the tests never pays it.
+// run whole apps in-process, so it was 15 % of a demo-round test's profile (the two demo
+// files together: 30.2 CPU-s with it, 27.6 with it off from the first test; the suites'
+// `before` hooks of the first file still run with it). A server outside the tests never pays it.
 //
 // What changes: an error thrown outside any test's own call stack (a timer, a socket
 // callback) is no longer charged to one test; node:test reports it as a top-level

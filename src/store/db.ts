@@ -26,7 +26,6 @@ export interface Store {
   close(): Promise<void>;
 }
 
-
 export function openStore(opts: StoreOptions): Store {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.databaseSchema, opts.databaseQueryTimeoutMs ?? 30_000);
   return openSqlite(opts.dataDir);
