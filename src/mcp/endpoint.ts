@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loadOnce } from '../infra/load-once.ts';
 import type { Services } from '../services/index.ts';
 import { type McpCaller, HISTORY_SCOPE, type QuotaOutcome, SUPPORTED_SCOPES } from './context.ts';
 import { MCP_PATH, type Origins, PRM_PATH } from './origins.ts';
@@ -12,20 +13,10 @@ import { MCP_PATH, type Origins, PRM_PATH } from './origins.ts';
 // The MCP SDK, zod and the tool definitions load with the first MCP request, not with the
 // app: most processes (the CLI, a server nobody connects an assistant to) never need them
 // (docs/architecture.md, "Optional infrastructure").
-let runtime: Promise<{
-  server: typeof import('./server.ts');
-  transport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-}> | null = null;
-function loadRuntime() {
-  runtime ??= Promise.all([import('./server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]).then(
-    ([server, transport]) => ({ server, transport }),
-    (err: unknown) => {
-      runtime = null;
-      throw err;
-    },
-  );
-  return runtime;
-}
+const loadRuntime = loadOnce(async () => {
+  const [server, transport] = await Promise.all([import('./server.ts'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]);
+  return { server, transport };
+});
 
 export type BearerResult = { ok: true; caller: McpCaller } | { ok: false; description: string };
 

@@ -1,5 +1,5 @@
-import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { invalidParameter } from '../../domain/errors.ts';
+import { loadOnce } from '../../infra/load-once.ts';
 
 // Which new passwords are accepted (docs/security.md, "Password policy"): at least
 // MIN_PASSWORD_LENGTH characters, at most MAX_PASSWORD_LENGTH, and not guessable
@@ -15,17 +15,10 @@ const MIN_SCORE = 3;
 // The estimator and its dictionaries (about 10 MB once unpacked) load with the first new
 // password, not with the app: most processes never see one (docs/architecture.md,
 // "Optional infrastructure").
-let estimator: Promise<ZxcvbnFactory> | null = null;
-function strength(): Promise<ZxcvbnFactory> {
-  estimator ??= Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]).then(
-    ([{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }]) => new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs }),
-    (err: unknown) => {
-      estimator = null;
-      throw err;
-    },
-  );
-  return estimator;
-}
+const strength = loadOnce(async () => {
+  const [{ ZxcvbnFactory }, { adjacencyGraphs, dictionary }] = await Promise.all([import('@zxcvbn-ts/core'), import('@zxcvbn-ts/language-common')]);
+  return new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
+});
 
 /** Rejects with 400 invalid_parameter `password` when a new password breaks the policy. */
 export async function checkNewPassword(password: string, userInputs: string[] = []): Promise<void> {

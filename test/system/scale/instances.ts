@@ -7,7 +7,7 @@ import pg from 'pg';
 import { dropRedisKeys, uniqueName } from '../../helpers/app.ts';
 import { runtimeEnv } from '../../helpers/child-env.ts';
 
-// Real server processes (`node --import tsx src/server.ts`) for the scale-out and
+// Real server processes (`node src/server.ts`) for the scale-out and
 // shutdown tests: spawned with an environment built from scratch, their JSON log
 // lines collected, their port read from the start-up line. They always use
 // PostgreSQL and Redis (DATABASE_URL / REDIS_URL when set, else the local ones),
