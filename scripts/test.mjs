@@ -14,8 +14,8 @@
 // needs; no typecheck), `independent` (the rest).
 // TEST_CONCURRENCY overrides the number of processes run at once (default: twice the core
 // count, at least 2; most files wait on sockets, databases and child processes, not on the CPU).
-// `--record` writes each file's measured duration to test/durations.json, which the next runs
-// use to make batches of equal length.
+// `--record` writes each file's measured duration to test/durations.json (with DATABASE_URL:
+// test/durations-postgres.json), which the next runs use to make batches of equal length.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -130,9 +130,14 @@ async function removeTemplates() {
 // tier's typical duration when it has none; files go to the lightest of 2 × concurrency
 // batches, heaviest first, and the batches run heaviest first, `concurrency` at a time: a
 // batch that turns out longer than its weight leaves the others to the remaining processes.
-const DURATIONS_FILE = path.join(root, 'test', 'durations.json');
+// A file takes different times on the two stores (PostgreSQL round trips, Redis), so each store
+// keeps its own record; a file the PostgreSQL record lacks weighs its SQLite duration.
+const SQLITE_DURATIONS = path.join(root, 'test', 'durations.json');
+const DURATIONS_FILE = process.env.DATABASE_URL ? path.join(root, 'test', 'durations-postgres.json') : SQLITE_DURATIONS;
 const TIER_MS = { unit: 50, integration: 2_000, system: 6_000 };
-const known = fs.existsSync(DURATIONS_FILE) ? JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8')) : {};
+const readDurations = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {});
+const recorded = readDurations(DURATIONS_FILE);
+const known = { ...readDurations(SQLITE_DURATIONS), ...recorded };
 
 function makeBatches() {
   if (isolation === 'file') return [files];
@@ -163,7 +168,10 @@ async function runBatch(batch, index) {
   if (ownReporters) {
     args.push('--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${summaryReporter}`, `--test-reporter-destination=${out}`);
   }
+  const t0 = Date.now();
   const code = await run(process.execPath, [...args, ...passed, ...batch]);
+  // When each batch ended shows how well the batches were balanced (the run's tail).
+  console.log(`# batch ${index + 1}: ${batch.length} files, ${((Date.now() - t0) / 1000).toFixed(1)} s, ended at ${((Date.now() - started) / 1000).toFixed(1)} s`);
   let summary = null;
   try {
     summary = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -225,7 +233,7 @@ if (ownReporters && results.length) {
   console.log(`# tests ${totals.tests}: ${totals.passed} passed, ${totals.failed} failed, ${totals.cancelled} cancelled, ${totals.skipped} skipped, ${totals.todo} todo`);
 }
 if (record && Object.keys(durations).length) {
-  const merged = { ...known, ...durations };
+  const merged = { ...recorded, ...durations };
   const sorted = Object.fromEntries(Object.keys(merged).filter((f) => fs.existsSync(path.join(root, f))).sort().map((f) => [f, merged[f]]));
   fs.writeFileSync(DURATIONS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
   console.log(`# durations of ${Object.keys(durations).length} files written to ${path.relative(root, DURATIONS_FILE)}`);
