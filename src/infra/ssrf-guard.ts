@@ -34,9 +34,23 @@ function refusedAddress(host: string, address: string, allowList: readonly strin
   return !(isAllowListed(host, allowList) || isAllowListed(address, allowList));
 }
 
+/**
+ * Names under `.invalid` never exist (RFC 6761, section 6.4: resolver libraries should answer
+ * them negatively at once). They are answered here instead of asking the system resolver,
+ * whose answer can take its full retry timeout when a query is lost (docs/security.md, "Controls and their tests", SSRF).
+ */
+const isInvalidName = (hostname: string) => /(^|\.)invalid\.?$/i.test(hostname);
+
+const notFound = (hostname: string) =>
+  Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', errno: -3008, syscall: 'getaddrinfo', hostname });
+
 /** A `lookup` for net/tls.connect that resolves, then refuses non-public answers. */
 export function guardedLookup(allowList: readonly string[], resolveAll: LookupAll = systemLookupAll): LookupFunction {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    if (isInvalidName(hostname)) {
+      process.nextTick(callback, notFound(hostname));
+      return;
+    }
     resolveAll(hostname, (err, addresses) => {
       if (err) return callback(err);
       const family = typeof options?.family === 'number' ? options.family : 0;

@@ -202,4 +202,20 @@ describe('SSRF guard (connect time)', () => {
     assert.deepEqual(await resolve('nat64-public.test'), [{ address: '64:ff9b::5db8:d822', family: 6 }]);
     assert.deepEqual(await resolve('public6.test'), [{ address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 }]);
   });
+
+  test('names under .invalid are not found without asking the resolver (RFC 6761)', async () => {
+    const asked: string[] = [];
+    const lookup = guardedLookup([], (host, cb) => {
+      asked.push(host);
+      cb(null, [{ address: '93.184.216.34', family: 4 }]);
+    });
+    const resolve = (host: string) => new Promise<unknown>((res, rej) => lookup(host, { all: true }, (err: unknown, a: unknown) => (err ? rej(err) : res(a))));
+    for (const host of ['hooks.fuzz.invalid', 'a.b.INVALID', 'x.invalid.', 'invalid']) {
+      await assert.rejects(resolve(host), (err: NodeJS.ErrnoException) => err.code === 'ENOTFOUND' && err.message.includes(host), host);
+    }
+    // Only the last label counts.
+    assert.deepEqual(await resolve('invalid.example.com'), [{ address: '93.184.216.34', family: 4 }]);
+    assert.deepEqual(await resolve('notinvalid'), [{ address: '93.184.216.34', family: 4 }]);
+    assert.deepEqual(asked, ['invalid.example.com', 'notinvalid']);
+  });
 });
