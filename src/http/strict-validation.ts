@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
@@ -67,12 +67,27 @@ function validationError(errors: ErrorObject[], part: string): DomainError {
   return new DomainError('invalid_parameter', message, { parameter: first.field, fields: problems.map((p) => p.field) });
 }
 
+// One Ajv for the process and one validator per distinct schema, shared by every app the
+// process builds (docs/architecture.md, "Schema compilation"): five plugins use this compiler,
+// and a new Ajv each compiled the JSON Schema meta-schema again before their own schemas.
+let strictAjv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function compileStrict(schema: object): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    strictAjv ??= addFormats.default(new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: false }));
+    validate = strictAjv.compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
 /** A validator compiler without coercion or property removal, reporting all problems. */
 export function strictValidatorCompiler(): FastifySchemaCompiler<any> {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: false });
-  addFormats.default(ajv);
   return ({ schema, httpPart }) => {
-    const validate = ajv.compile(schema as object);
+    const validate = compileStrict(schema as object);
     const part = httpPart === 'body' ? 'body' : (httpPart ?? 'request');
     return (data: unknown) => {
       if (validate(data)) return { value: data };
