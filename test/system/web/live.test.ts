@@ -6,6 +6,7 @@ import { createRepositories } from '../../../src/services/index.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { launchBrowser, newPage, screenshot } from '../../helpers/browser.ts';
 import { incident } from '../../helpers/records.ts';
+import { eventually } from '../../helpers/stream.ts';
 
 // Open pages follow changes without a reload: the demo simulator changes an
 // incident, the next poll of the fleet commits it with its event, the event
@@ -111,8 +112,12 @@ describe('live updates without the stream', () => {
     assert.match(await card.innerText(), /1 active incident/);
     assert.equal(await card.isVisible(), true, 'the filter still applies to the swapped card');
     assert.equal(await page.locator('[data-vendor="github"]').isHidden(), true);
-    // When the other tab closes, the page gets the stream at its next attempt.
+    // When the other tab closes, the page gets the stream at its next attempt. The attempt is
+    // made only once the server has let the other tab's stream go: an attempt before that is
+    // refused again and the next one waits out the page's backoff (up to a minute) in real time.
     await other.close();
+    const pageLive = () => page.evaluate(() => document.documentElement.dataset.live === 'open');
+    await eventually(async () => t.app.streams.hub.size === 0 || (await pageLive()), "the other tab's stream is closed");
     await page.clock.fastForward('02:00');
     await liveOpen(page);
     await context.close();
