@@ -85,9 +85,9 @@ if (!['batch', 'file'].includes(isolation)) {
 }
 const typecheck = named.length === 0 && store !== 'dependent';
 
-function run(cmd, args) {
+function run(cmd, args, stdio = 'inherit') {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: 'inherit' });
+    const child = spawn(cmd, args, { cwd: root, stdio });
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     child.on('error', (err) => {
       console.error(err);
@@ -105,12 +105,10 @@ process.env.NODE_COMPILE_CACHE ??= path.join(root, 'node_modules', '.cache', 'no
 // the first batch ends, so the server's and the CLI's `--help` (which load every module of
 // each and exit) fill the cache before the batches start (docs/testing.md, "Speed").
 const coldCache = !fs.existsSync(process.env.NODE_COMPILE_CACHE);
-const quiet = (args) =>
-  new Promise((resolve) => spawn(process.execPath, args, { cwd: root, stdio: 'ignore' }).on('exit', resolve).on('error', resolve));
 const warmUp = async () => {
   if (!coldCache) return;
-  await quiet(['src/server.ts', '--help']);
-  await quiet(['src/cli/index.ts', '--help']);
+  await run(process.execPath, ['src/server.ts', '--help'], 'ignore');
+  await run(process.execPath, ['src/cli/index.ts', '--help'], 'ignore');
 };
 
 // One migrated store template for the whole run (test/helpers/store-template.ts): its name
