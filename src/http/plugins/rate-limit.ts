@@ -6,7 +6,7 @@ import { isFirstPartyCall } from '../access/first-party.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
 import { hooksOf, isMarked, marked, routeAccess } from '../access/route-access.ts';
 
-// Rate limits on the REST routes (DESIGN.md §4, docs/access.md "Rate limits"): every
+// Rate limits on the REST routes (docs/decisions.md "Plans and access", docs/access.md "Rate limits"): every
 // route under the data API unless `config.rateLimit: false`, counted against the
 // account (or the client address), 429 when a window is full. Cached routes are
 // counted by the response-cache plugin at its point in the order (a 304 is free), with

@@ -23,7 +23,7 @@ import { strictValidatorCompiler } from '../strict-validation.ts';
 /** A key in either header or a web session; never anonymous. */
 const PER_USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
 
-/** As the unified lists (DESIGN.md §5: others 60 s). */
+/** As the unified lists (docs/decisions.md "Caching": others 60 s). */
 const BUNDLE_CACHE_SECONDS = 60;
 
 const conflict = {
