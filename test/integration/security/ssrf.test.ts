@@ -10,10 +10,10 @@ import { startRedirector } from './support.ts';
 // SSRF through the one user-given outbound URL, the webhook (Slack and PagerDuty
 // endpoints and the polled status pages come from configuration and the catalog,
 // never from users). Save time refuses what the URL itself shows; connect time
-// (src/alerts/ssrf-guard.ts) refuses whatever the name resolves to and every
+// (src/infra/ssrf-guard.ts) refuses whatever the name resolves to and every
 // address literal, on every connection, redirects included. Extends
-// test/alerts/scope-and-ssrf.test.ts and the URL policy cases of
-// test/domain/preferences.test.ts.
+// test/integration/alerts/scope-and-ssrf.test.ts and the URL policy cases of
+// test/unit/domain/preferences.test.ts.
 
 /** Internal destinations written every way a URL can spell them. */
 const INTERNAL_HOSTS = [
