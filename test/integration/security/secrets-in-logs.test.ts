@@ -4,7 +4,7 @@ import { getJson, startApp } from '../../helpers/app.ts';
 import { pagerDutyReply, startReceiver } from '../../helpers/receivers.ts';
 import { send } from '../../helpers/users.ts';
 import { redactUrl } from '../../../src/http/log-redaction.ts';
-import { callMcpTool, fullAccount, logCapture, ROUTING_KEY } from './support.ts';
+import { callMcpTool, fullAccount, logCapture } from './support.ts';
 
 // The whole life of an account at LOG_LEVEL=trace, every log line captured, then
 // searched for each secret and credential header value. Extends
