@@ -151,7 +151,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     favorites: favoritesService({ ...base, stats }),
     privateReaders,
     overview,
-    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, clock }),
+    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, catalog, clock }),
     trends: trendsService(base),
     search: searchService(base),
     limiter,

@@ -122,10 +122,10 @@ export async function boardStreamRoutes(fastify: FastifyInstance) {
       config: { auth: 'none', rateLimit: true },
     },
     async (request, reply) => {
-      const board = await boards.find(request.params.token);
+      const vendors = await boards.streamVendors(request.params.token);
       const lastId = resumePoint(request.query.lastEventId, request.headers['last-event-id']);
       await serveEventStream(app, request, reply, {
-        vendors: board.vendors,
+        vendors,
         limit: 50,
         offset: 0,
         lastId,
