@@ -174,6 +174,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       threads: repos.alertThreads,
       box,
       clock,
+      slidingLimits: repos.slidingLimits,
       oauth: infra.slackOAuth ?? null,
     }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
