@@ -128,7 +128,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       clock,
       onChange: (userId) => privateReaders.changed(userId),
       minPlan: config.customSourcesMinPlan,
-      limiter,
+      slidingLimits: repos.slidingLimits,
       allowPrivate: config.outboundAllowPrivate,
       detect:
         infra.detectPage ??
