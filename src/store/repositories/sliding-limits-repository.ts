@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Database } from '../schema.ts';
 
 // Sliding-window limits kept in the store: a subject is counted at most `limit`
@@ -14,6 +14,21 @@ export interface SlidingLimit {
 export type SlidingOutcome = { allowed: true } | { allowed: false; subject: string; limit: number; retryAfterSeconds: number };
 
 export function slidingLimitsRepository(db: Kysely<Database>) {
+  /**
+   * Rows that no longer count, pruned after a take, best effort. On PostgreSQL rows
+   * another take holds are skipped (a plain DELETE waiting on them could deadlock with
+   * a take of two subjects); SQLite writers are serialised anyway.
+   */
+  async function prune(now: Date) {
+    const at = now.toISOString();
+    const expired = db.selectFrom('sliding_limits').select('subject').where('expires_at', '<', at).limit(500);
+    const query =
+      db.getExecutor().adapter instanceof PostgresAdapter
+        ? db.deleteFrom('sliding_limits').where('subject', 'in', expired.forUpdate().skipLocked())
+        : db.deleteFrom('sliding_limits').where('subject', 'in', expired);
+    await query.execute().catch(() => undefined);
+  }
+
   return {
     /**
      * Counts one use in every subject unless one of them already has `limit` uses
@@ -24,7 +39,7 @@ export function slidingLimitsRepository(db: Kysely<Database>) {
       const at = now.getTime();
       // One lock order for every caller, so two calls over the same subjects cannot deadlock.
       const sorted = [...limits].sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
-      return db.transaction().execute(async (trx) => {
+      const outcome = await db.transaction().execute(async (trx): Promise<SlidingOutcome> => {
         const counted: { subject: string; stamps: number[] }[] = [];
         let refused: SlidingOutcome | null = null;
         for (const l of sorted) {
@@ -35,13 +50,12 @@ export function slidingLimitsRepository(db: Kysely<Database>) {
             .onConflict((oc) => oc.column('subject').doUpdateSet((eb) => ({ stamps: eb.ref('sliding_limits.stamps') })))
             .execute();
           const row = await trx.selectFrom('sliding_limits').select('stamps').where('subject', '=', l.subject).executeTakeFirstOrThrow();
-          const stamps = (JSON.parse(row.stamps) as number[]).filter((s) => s > at - windowMs && s <= at);
+          const stamps = (JSON.parse(row.stamps) as number[]).filter((s) => s > at - windowMs);
           if (stamps.length >= l.limit && !refused) {
             refused = { allowed: false, subject: l.subject, limit: l.limit, retryAfterSeconds: Math.max(1, Math.ceil((stamps[0]! + windowMs - at) / 1000)) };
           }
           counted.push({ subject: l.subject, stamps });
         }
-        await trx.deleteFrom('sliding_limits').where('expires_at', '<', new Date(at).toISOString()).execute();
         if (refused) return refused;
         for (const c of counted) {
           await trx
@@ -52,6 +66,8 @@ export function slidingLimitsRepository(db: Kysely<Database>) {
         }
         return { allowed: true };
       });
+      await prune(now);
+      return outcome;
     },
   };
 }

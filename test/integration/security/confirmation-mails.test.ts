@@ -15,8 +15,9 @@ import { createUser, loginCookie, send, type TestUser } from '../../helpers/user
 //  2. The same through the web session (not metered like API calls): the same limits.
 //  3. Many accounts against one address: 3 mails to it in 24 hours, whoever asks.
 //  4. The window slides and holds over a restart (kept in the store).
-//  5. `Host: evil.example`: the link is on PUBLIC_URL.
-//  6. No PUBLIC_URL: no link is mailed, the save says why (503), nothing is stored.
+//  5. 10 accounts at the same instant: still 3 mails (atomic count, both stores).
+//  6. `Host: evil.example`: the link is on PUBLIC_URL.
+//  7. No PUBLIC_URL: no link is mailed, the save says why (503), nothing is stored.
 
 const PUBLIC_URL = 'https://status.example.test';
 const decodeQp = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
@@ -107,6 +108,16 @@ describe('confirmation mails are limited and their links point only at PUBLIC_UR
     clock.advance(3_600_000 + 1000);
     assert.equal((await save(users[4]!.headers, victim)).status, 200);
     assert.equal(mailsTo(victim).length, 4);
+  });
+
+  test('10 accounts saving one address at the same instant: 3 mails (the count is atomic)', async () => {
+    const victim = `burst-victim-${Date.now()}@example.com`;
+    const users: TestUser[] = [];
+    for (let i = 0; i < 10; i++) users.push(await createUser(t, 'pro'));
+    const statuses = (await Promise.all(users.map((u) => save(u.headers, victim)))).map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 200).length, 3, JSON.stringify(statuses));
+    assert.equal(statuses.filter((s) => s === 429).length, 7, JSON.stringify(statuses));
+    assert.equal(mailsTo(victim).length, 3);
   });
 
   test('the link is on PUBLIC_URL whatever Host the request names', async () => {
