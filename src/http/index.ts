@@ -13,3 +13,4 @@ export { API_VERSION } from './plugins/openapi.ts';
 export { requestHygienePlugin } from './request-hygiene.ts';
 export { requestIdFor } from './request-id.ts';
 export { fastifyTrustProxy } from './trust-proxy.ts';
+export { clientKey } from './client-key.ts';

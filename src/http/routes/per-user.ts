@@ -145,7 +145,7 @@ export async function perUserRoutes(fastify: FastifyInstance) {
           '`slack_connection`, `webhook.secret` and `rss.feed_url` are read-only and ignored, so a GET body can be sent back.',
           'Unknown fields give 400 naming them. Webhook URLs must be https and must not point to private or loopback hosts (unless allow-listed by the operator).',
           'Setting a webhook URL where none was generates a `whsec_` signing secret, and switching RSS on the first time creates the feed URL: both are shown in clear in this response only (listed in `shownOnce`), masked afterwards.',
-          "An `email.address` other than the account's own is saved with `address_status: pending` and a confirmation link (single use, valid 24 hours) is mailed to it; no alert goes there until the link is followed. Changing the address starts over.",
+          "An `email.address` other than the account's own is saved with `address_status: pending` and a confirmation link (single use, valid 24 hours) is mailed to it; no alert goes there until the link is followed. Changing the address starts over. Links are mailed only when the server has PUBLIC_URL (else 503), at most 5 per account and 3 per address in any 24 hours (else 429 and nothing is saved).",
         ].join(' '),
         tags: prefTags,
         security: PER_USER_SECURITY,
@@ -154,7 +154,7 @@ export async function perUserRoutes(fastify: FastifyInstance) {
       },
       config: { auth: 'user' },
     },
-    async (req) => prefResult(await s.preferences.update(req.viewer, req.body, { origin: `${req.protocol}://${req.host}` })),
+    async (req) => prefResult(await s.preferences.update(req.viewer, req.body)),
   );
 
   app.post(

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import dns from 'node:dns';
 import { after, before, describe, test } from 'node:test';
 import { interceptors, request } from 'undici';
 import { BlockedDestinationError, guardedAgent, guardedLookup } from '../../../src/infra/ssrf-guard.ts';
@@ -121,6 +122,21 @@ describe('SSRF: webhook URLs', () => {
       assert.match(JSON.stringify(r.body), url.includes('localhost.') ? /destination refused|ENOTFOUND/ : /destination refused/, url);
     }
     assert.equal(trap.requests.length, 0, 'the internal service was never reached');
+  });
+
+  test('a test send to a name resolving inside says "not a public address" and never which address', async () => {
+    // Naming the address a name resolved to would map the inside of the network for the caller.
+    for (const name of ['localhost', 'vm', 'runsc']) {
+      const addresses = await dns.promises.lookup(name, { all: true }).catch(() => []);
+      if (!addresses.length) continue;
+      await strict.repos.preferences.update(user.id, new Date(), (s) => ({ ...s, settings: { ...s.settings, webhook: { ...s.settings.webhook, url: `http://${name}:${trap.port}/x` } } }));
+      const r = await send(`${strict.api}/notification-preferences/test`, 'POST', user.headers, { channel: 'webhook' });
+      assert.equal(r.body.delivered, false, name);
+      const said = JSON.stringify(r.body);
+      assert.match(said, /destination refused \(not a public address\)/, name);
+      for (const a of addresses) assert.ok(!said.includes(a.address), `${name}: the answer names ${a.address}: ${said}`);
+    }
+    assert.equal(trap.requests.length, 0);
   });
 
   test('redirects are not followed: a receiver answering 302/307 into internal space gets one request, the target none', async () => {
