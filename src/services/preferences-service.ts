@@ -235,6 +235,13 @@ export function preferencesService(d: {
           throw invalidPreferences(unknownVendorProblems(patch, (err.details.vendors as string[]) ?? []));
         }
       }
+      // Switching e-mail alerts on where they could never be sent would look like a
+      // working channel that stays silent (the test send refuses the same way).
+      if (patch.email?.enabled === true && !d.mailer?.()) {
+        throw new DomainError('conflict', 'E-mail alerts are not available on this server (no SMTP server configured)', {
+          parameter: 'email.enabled',
+        });
+      }
       const now = d.clock.now();
       const revealed: Revealed = {};
       const accountEmail = await accountEmailOf(userId);
