@@ -217,6 +217,7 @@ export const appPlugin = fp(
     registry.observe({
       pendingDeliveries: () => repos.deliveries.countPending(),
       openStreams: () => hub.size,
+      polledVendors: () => services.health.polledVendors(),
       vendorStatus: () => services.overview.statusFigures(config.metricsComponentSeries),
     });
     // Before the server stops listening for connections to end: open streams are ended

@@ -32,6 +32,11 @@ export function sourceHealthService(d: { sources: SourcesRepository; clock: Cloc
       return fold(await d.sources.pollStates(slug));
     },
 
+    /** Catalog vendors that have a source now (the metrics keep poll series of these only). */
+    async polledVendors(): Promise<string[]> {
+      return [...new Set((await d.sources.pollStates(undefined, { catalogOnly: true })).map((r) => r.vendor))];
+    },
+
     /** Every vendor's health in one query; a vendor without sources is absent. */
     async byVendor(audience: Audience): Promise<Map<string, SourceHealth>> {
       const out = new Map<string, SourceHealth>();

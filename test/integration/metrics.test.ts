@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp, UNLIMITED_RATE_LIMITS } from '../helpers/app.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
+import { loadCatalog } from '../../src/services/catalog-loader.ts';
 import { webhookUser } from '../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
 import { eventually } from '../helpers/stream.ts';
@@ -133,12 +134,14 @@ describe('operations metrics', () => {
     assert.equal(sum(s, 'vis_response_cache_requests_total', { route: list1, result: 'hit', layer: 'app' }), 1);
     assert.equal(sum(s, 'vis_rate_limit_refusals_total', { plan: 'free', kind: 'minute' }), 1);
 
-    // Every source of the round, by id, vendor and result, with its duration.
+    // Every source of the round, counted per vendor and result (never per source row), with
+    // its duration in one histogram per result.
     const sources = await t.repos.sources.list('github');
     assert.equal(sum(s, 'vis_ingest_polls_total', { vendor: 'github' }), sources.length);
-    for (const src of sources) assert.equal(sum(s, 'vis_ingest_polls_total', { source: src.id, vendor: 'github' }), 1, src.id);
+    assert.ok(s.filter((x) => x.name === 'vis_ingest_polls_total').every((x) => Object.keys(x.labels).sort().join() === 'result,vendor'));
     assert.ok((sum(s, 'vis_ingest_polls_total', { vendor: 'github', result: 'updated' }) ?? 0) >= 1);
-    assert.equal(sum(s, 'vis_ingest_poll_duration_seconds_count', { vendor: 'github' }), sources.length);
+    assert.equal(sum(s, 'vis_ingest_poll_duration_seconds_count'), sources.length);
+    assert.ok(s.filter((x) => x.name.startsWith('vis_ingest_poll_duration_seconds')).every((x) => !('vendor' in x.labels)));
     assert.ok((sum(s, 'vis_events_published_total', { type: 'incident.created' }) ?? 0) >= 1);
 
     assert.equal(sum(s, 'vis_alert_delivery_attempts_total', { channel: 'webhook', result: 'succeeded' }), hook.requests.length);
@@ -264,5 +267,47 @@ describe('readiness and request logs', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('metrics cardinality', () => {
+  let fleet: TestFleet;
+  let t: TestApp;
+  before(async () => {
+    fleet = await startFleet(['github', 'cloudflare', 'openai'], { clock: { now: () => new Date() } });
+    t = await startIngestApp(fleet, { env: { DELIVER: 'off' } });
+  });
+  after(async () => {
+    await t?.close();
+    await fleet?.close();
+  });
+
+  const series = (samples: Sample[], prefix: string) => samples.filter((x) => x.name.startsWith(prefix)).length;
+
+  test('replaced sources add no series; a vendor that leaves the catalog loses its series', async () => {
+    const move = async (round: number) => {
+      const moved = fleet.catalog.map((v) => ({ ...v, sources: v.sources.map((src) => ({ ...src, url: `${src.url}${src.url.includes('?') ? '&' : '?'}v=${round}` })) }));
+      await loadCatalog(t.repos.vendors, moved, new Date());
+      await t.app.ingest.roundInWorker({ force: true });
+    };
+    await t.app.ingest.roundInWorker({ force: true });
+    // Every source gets a new URL (a new source id) and is polled again, twice.
+    await move(1);
+    const first = (await scrape(t)).samples;
+    const polls = series(first, 'vis_ingest_polls_total');
+    const durations = series(first, 'vis_ingest_poll_duration_seconds');
+    assert.ok(sum(first, 'vis_ingest_polls_total', { vendor: 'cloudflare' })! > 0);
+    assert.ok(polls <= 3 * 5, `at most vendors × results series (${polls})`);
+    await move(2);
+    const later = (await scrape(t)).samples;
+    assert.equal(series(later, 'vis_ingest_polls_total'), polls, 'the same series, counting on');
+    assert.equal(series(later, 'vis_ingest_poll_duration_seconds'), durations);
+    assert.ok(sum(later, 'vis_ingest_polls_total')! > sum(first, 'vis_ingest_polls_total')!);
+
+    // Cloudflare leaves the catalog: its series go at the next scrape.
+    await loadCatalog(t.repos.vendors, fleet.catalog.filter((v) => v.slug !== 'cloudflare'), new Date());
+    const gone = (await scrape(t)).samples;
+    assert.equal(sum(gone, 'vis_ingest_polls_total', { vendor: 'cloudflare' }), undefined);
+    assert.ok(sum(gone, 'vis_ingest_polls_total', { vendor: 'github' })! > 0);
   });
 });
