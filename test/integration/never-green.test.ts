@@ -138,7 +138,7 @@ describe('never green without knowing', () => {
     // A source that failed every time is "never read", not "not read since ever".
     assert.doesNotMatch(home, /since ever/);
     const datadogCard = home.match(/<li class="vendor-card[^"]*"[^>]*data-vendor="datadog"[\s\S]*?<\/li>/)?.[0] ?? '';
-    assert.match(datadogCard, /data-source-health="never"><span class="pill pill--unknown">Never read<\/span> every attempt failed/);
+    assert.match(datadogCard, /data-source-health="stale"><span class="pill pill--unknown">Never read<\/span> every attempt failed/);
 
     // Badges: the last state read of a stale vendor is not shown green.
     const json = await getJson(`${t.url}/badges/cloudflare.json`);

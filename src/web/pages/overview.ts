@@ -128,7 +128,7 @@ export function vendorCard(v: VendorOverview, hidden: boolean, watched: boolean)
     <p class="vendor-card__note">${note}</p>
     ${v.activeIncidents[0] ? html`<p class="vendor-card__incident">${v.activeIncidents[0].title}</p>` : ''}
     ${next && !v.activeMaintenance.length ? html`<p class="vendor-card__note muted">Maintenance ${formatDate(next.scheduledFor)}</p>` : ''}
-    ${v.sourceHealth.stale ? html`<p class="vendor-card__note" data-source-health="${v.sourceHealth.lastSuccessAt ? 'stale' : 'never'}">${v.sourceHealth.lastSuccessAt ? html`<span class="pill pill--unknown">Stale</span> not read since ${formatDate(v.sourceHealth.lastSuccessAt)}` : html`<span class="pill pill--unknown">Never read</span> every attempt failed`}</p>` : ''}
+    ${v.sourceHealth.stale ? html`<p class="vendor-card__note" data-source-health="stale">${v.sourceHealth.lastSuccessAt ? html`<span class="pill pill--unknown">Stale</span> not read since ${formatDate(v.sourceHealth.lastSuccessAt)}` : html`<span class="pill pill--unknown">Never read</span> every attempt failed`}</p>` : ''}
     <p class="vendor-card__category muted">${categoryLabel(v.category)}</p>
   </li>`;
 }
