@@ -140,6 +140,9 @@ describe('never green without knowing', () => {
     const datadogCard = home.match(/<li class="vendor-card[^"]*"[^>]*data-vendor="datadog"[\s\S]*?<\/li>/)?.[0] ?? '';
     assert.match(datadogCard, /data-source-health="stale"><span class="pill pill--unknown">Never read<\/span> every attempt failed/);
 
+    const vendorPage = await (await fetch(`${t.url}/vendors/cloudflare`)).text();
+    assert.match(vendorPage, /All components operational when last read\./);
+
     // Badges: the last state read of a stale vendor is not shown green.
     const json = await getJson(`${t.url}/badges/cloudflare.json`);
     assert.deepEqual([json.body.message, json.body.color], ['stale', 'lightgrey']);
