@@ -131,6 +131,7 @@ describe('never green without knowing', () => {
     assert.deepEqual(headline(page), { tone: 'unknown', text: '2 of 3 vendors not observed; the other 1 operational' });
     const cloudflareCard = page.match(/<li class="vendor-card[^"]*"[^>]*data-vendor="cloudflare"[\s\S]*?<\/li>/)?.[0] ?? '';
     assert.match(cloudflareCard, /data-source-health="stale"><span class="pill pill--unknown">Stale<\/span> not read since/);
+    assert.match(cloudflareCard, /^<li class="vendor-card vendor-card--operational vendor-card--stale"/, 'the last state read, not in its colour');
 
     const home = await (await fetch(`${t.url}/`)).text();
     const overview = headline(home);

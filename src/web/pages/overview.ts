@@ -122,7 +122,7 @@ export function vendorCard(v: VendorOverview, hidden: boolean, watched: boolean)
     : v.activeMaintenance.length
       ? 'Maintenance in progress'
       : v.description;
-  return html`<li class="vendor-card vendor-card--${indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
+  return html`<li class="vendor-card vendor-card--${indicator}${v.sourceHealth.stale ? ' vendor-card--stale' : ''}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
     <h3 class="vendor-card__name"><a href="/vendors/${v.vendor}">${v.name}</a>${watched ? html` <span class="watched-mark" title="On your watchlist">★<span class="visually-hidden"> (on your watchlist)</span></span>` : ''}</h3>
     ${indicatorBadge(indicator)}
     <p class="vendor-card__note">${note}</p>
