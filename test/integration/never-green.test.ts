@@ -143,6 +143,7 @@ describe('never green without knowing', () => {
 
     const vendorPage = await (await fetch(`${t.url}/vendors/cloudflare`)).text();
     assert.match(vendorPage, /All components operational when last read\./);
+    assert.match(vendorPage, /<section class="status-banner status-banner--operational status-banner--stale"/);
 
     // Badges: the last state read of a stale vendor is not shown green.
     const json = await getJson(`${t.url}/badges/cloudflare.json`);

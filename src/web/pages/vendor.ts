@@ -68,7 +68,7 @@ function sourceHealthNotice(s: VendorStatus): Html {
 
 function statusBanner(d: VendorPageData, ctx: PageContext): Html {
   const s = d.status;
-  return html`<section class="status-banner status-banner--${s.indicator}" aria-labelledby="status-title" data-live-id="status">
+  return html`<section class="status-banner status-banner--${s.indicator}${s.sourceHealth.stale ? ' status-banner--stale' : ''}" aria-labelledby="status-title" data-live-id="status">
     <h2 id="status-title" class="visually-hidden">Current status</h2>
     <p class="status-banner__indicator">${indicatorBadge(s.indicator)}</p>
     <p class="status-banner__description">${s.description}</p>
