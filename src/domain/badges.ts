@@ -27,6 +27,9 @@ const BY_COMPONENT_STATUS: Record<ComponentStatus, Omit<Badge, 'label'>> = {
   unknown: BY_INDICATOR.unknown,
 };
 
-export const indicatorBadge = (label: string, indicator: Indicator): Badge => ({ label, ...BY_INDICATOR[indicator] });
+/** A source failing past the stale threshold: the last state read is not shown as current (docs/integrations.md, "Badges"). */
+const STALE: Omit<Badge, 'label'> = { message: 'stale', color: 'lightgrey' };
 
-export const componentBadge = (label: string, status: ComponentStatus): Badge => ({ label, ...BY_COMPONENT_STATUS[status] });
+export const indicatorBadge = (label: string, indicator: Indicator, stale = false): Badge => ({ label, ...(stale ? STALE : BY_INDICATOR[indicator]) });
+
+export const componentBadge = (label: string, status: ComponentStatus, stale = false): Badge => ({ label, ...(stale ? STALE : BY_COMPONENT_STATUS[status]) });

@@ -12,7 +12,7 @@ export function badgeService(d: { status: StatusService }) {
     /** 404 for a vendor outside the public catalog (badges are public, docs/per-user.md). */
     async vendor(slug: string): Promise<Badge> {
       const s = await d.status.vendorStatus(slug, PUBLIC_AUDIENCE);
-      return indicatorBadge(s.vendorName, s.indicator);
+      return indicatorBadge(s.vendorName, s.indicator, s.sourceHealth.stale);
     },
 
     /** The component is matched by name, ignoring case; 404 when the vendor publishes none of that name. */
@@ -21,7 +21,7 @@ export function badgeService(d: { status: StatusService }) {
       const wanted = component.toLowerCase();
       const c = s.components.find((x) => x.name.toLowerCase() === wanted);
       if (!c) throw notFound(`Vendor '${slug}' publishes no component named '${component}'`);
-      return componentBadge(`${s.vendorName} ${c.name}`, c.status);
+      return componentBadge(`${s.vendorName} ${c.name}`, c.status, s.sourceHealth.stale);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { PUBLIC_AUDIENCE, type Audience } from '../domain/audience.ts';
 import { groupByVendor, IMPACT_RANK, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
+import { reportsProblem, type StateSummary, summarizeState } from '../domain/state-summary.ts';
 import { isActiveMaintenance, isUpcomingMaintenance } from '../domain/maintenance-window.ts';
 import { observedUptimePercent } from '../domain/stats.ts';
 import { type UptimeDay, uptimeDays } from '../domain/uptime-days.ts';
@@ -52,6 +53,10 @@ export interface Overview {
   generatedAt: string;
 }
 
+
+/** The vendors summed up by the one rule (docs/web.md, "Summary"). */
+export const summarizeOverview = (vendors: VendorOverview[]): StateSummary =>
+  summarizeState(vendors.map((v) => ({ indicator: v.indicator, stale: v.sourceHealth.stale, problem: reportsProblem(v.indicator, v.activeIncidents.length) })));
 
 /** Worst first, then the most recent. */
 const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
@@ -121,6 +126,11 @@ export function overviewService(d: {
         activeMaintenanceCount,
         generatedAt: nowIso,
       };
+    },
+
+    /** These vendors (all when none are named) summed up: how many report problems, how many are not observed. */
+    async observation(audience: Audience, only?: string[]): Promise<StateSummary> {
+      return summarizeOverview((await this.overview(audience, only)).vendors);
     },
 
     /** Every catalog vendor's indicator level and active incidents: the overview's queries, plus one for components. */

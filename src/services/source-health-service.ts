@@ -9,12 +9,17 @@ import type { Clock } from '../domain/clock.ts';
 
 export interface IngestReadiness {
   sources: number;
+  /** Sources polled at least once (successfully or not). */
+  polled: number;
   failing: number;
   /** Newest successful poll of any source. */
   lastSuccessAt: string | null;
   /** Null when ingestion looks healthy; otherwise why readiness is degraded. */
   problem: 'most_sources_failing' | 'no_recent_poll' | null;
 }
+
+/** Readiness judges failures once this many sources have been polled (docs/operations.md, "Liveness and readiness"). */
+export const READINESS_MIN_POLLED = 5;
 
 const NEVER: SourceHealth = { lastSuccessAt: null, lastErrorAt: null, lastError: null, stale: false };
 
@@ -56,26 +61,30 @@ export function sourceHealthService(d: { sources: SourcesRepository; clock: Cloc
     },
 
     /**
-     * Degraded when most sources are failing, or when no source has polled
-     * successfully for the stale threshold (counted from `since`, the process
-     * start, while nothing has ever succeeded).
+     * Degraded when most of the sources polled so far are failing (judged once
+     * READINESS_MIN_POLLED sources, or all of them, have been polled: a fresh
+     * start is judged on its first polls, not on the whole catalog), or when no
+     * source has polled successfully for the stale threshold (counted from
+     * `since`, the process start, while nothing has ever succeeded).
      */
     async readiness(since: Date): Promise<IngestReadiness> {
       const rows = await d.sources.pollStates(undefined, { catalogOnly: true });
       const now = d.clock.now();
       let lastSuccessAt: string | null = null;
       let failing = 0;
+      let polled = 0;
       for (const r of rows) {
         if (r.lastSuccessAt && (!lastSuccessAt || r.lastSuccessAt > lastSuccessAt)) lastSuccessAt = r.lastSuccessAt;
         if (r.consecutiveFailures > 0) failing++;
+        if (r.lastSuccessAt || r.lastErrorAt) polled++;
       }
       let problem: IngestReadiness['problem'] = null;
-      if (rows.length && failing * 2 > rows.length) problem = 'most_sources_failing';
+      if (polled >= Math.min(READINESS_MIN_POLLED, rows.length) && polled && failing * 2 > polled) problem = 'most_sources_failing';
       else if (rows.length) {
         const last = Math.max(lastSuccessAt ? Date.parse(lastSuccessAt) : 0, since.getTime());
         if (now.getTime() - last > staleAfterMs(null, d.defaultIntervalSeconds)) problem = 'no_recent_poll';
       }
-      return { sources: rows.length, failing, lastSuccessAt, problem };
+      return { sources: rows.length, polled, failing, lastSuccessAt, problem };
     },
 
     /** Health of a vendor without sources. */

@@ -35,11 +35,12 @@ export const getActiveIncidents = defineTool({
   async run({ vendors, impact }, { services, caller }) {
     const selected = vendors?.length ? await services.vendorLookup.resolveAll(vendors, audienceFor(caller.viewer)) : undefined;
     const slugs = selected?.map((v) => v.id);
-    const [result, statuses, names, { lastUpdated, source }] = await Promise.all([
+    const [result, statuses, names, { lastUpdated, source }, observed] = await Promise.all([
       services.records.incidents({ vendors: slugs, activeOnly: true, limit: ACTIVE_LIMIT, offset: 0 }, caller.viewer),
       services.status.pageStatuses(audienceFor(caller.viewer), slugs),
       services.catalog.names(audienceFor(caller.viewer)),
       services.freshness.current(),
+      services.overview.observation(audienceFor(caller.viewer), slugs),
     ]);
     const min = impact ? IMPACT_RANK[impact] : 0;
     const incidents = result.items
@@ -62,7 +63,10 @@ export const getActiveIncidents = defineTool({
       const left = result.total - result.items.length;
       if (left > 0) lines.push(`… and ${left} more not shown.`);
     } else {
-      lines.push(`No ongoing incidents${floor}${scope}.`);
+      lines.push(`No ongoing incidents${observed.notObserved ? ' known' : ''}${floor}${scope}.`);
+    }
+    if (observed.notObserved) {
+      lines.push(`Not observed: ${observed.notObserved} of ${plural(observed.total, 'vendor')} (never read, or stale); an incident there would not show here.`);
     }
     if (vendorsNotOperational.length) {
       lines.push('Status pages reporting a problem without an open incident:');

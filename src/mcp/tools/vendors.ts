@@ -1,6 +1,7 @@
 import { audienceFor } from '../../services/audience.ts';
 import { z } from 'zod';
 import { DATA_TYPES } from '../../domain/records.ts';
+import { isObserved } from '../../domain/state-summary.ts';
 import { defineTool } from '../context.ts';
 import { incidentLine, maintenanceLine, oneLine, plural, when } from './format.ts';
 import { DataFreshness, IncidentOut, IndicatorEnum, MaintenanceOut, openRecords, VendorArg } from './schemas.ts';
@@ -83,11 +84,21 @@ export const getVendorStatus = defineTool({
     const [s, profile] = await Promise.all([services.status.vendorStatus(v.id, audience), services.catalog.info(v.id, audience)]);
     const { lastUpdated, source } = await services.freshness.current();
     const now = services.clock.now();
-    const lines = [`${oneLine(s.vendorName)}: ${oneLine(s.description)} (${s.indicator}), checked ${when(s.checkedAt)}.`];
+    // Not observed (never read, or stale): the last state read is not stated as current (src/domain/state-summary.ts).
+    const observed = isObserved({ indicator: s.indicator, stale: s.sourceHealth.stale });
+    const lines = [
+      s.sourceHealth.stale
+        ? s.sourceHealth.lastSuccessAt
+          ? `${oneLine(s.vendorName)}: not observed, its status page has not been read since ${when(s.sourceHealth.lastSuccessAt)}; last read: ${oneLine(s.description)} (${s.indicator}).`
+          : `${oneLine(s.vendorName)}: not observed, its status page has never been read (${s.indicator}).`
+        : `${oneLine(s.vendorName)}: ${oneLine(s.description)} (${s.indicator}), checked ${when(s.checkedAt)}.`,
+    ];
     lines.push(
       s.activeIncidents.length
         ? `${plural(s.activeIncidents.length, 'ongoing incident')}:\n${s.activeIncidents.map((i) => incidentLine(i, now, false)).join('\n')}`
-        : 'No ongoing incidents.',
+        : observed
+          ? 'No ongoing incidents.'
+          : 'No ongoing incidents known (not observed).',
     );
     if (s.activeMaintenance.length) {
       lines.push(`Maintenance now:\n${s.activeMaintenance.map((m) => maintenanceLine(m, false)).join('\n')}`);
@@ -96,7 +107,7 @@ export const getVendorStatus = defineTool({
     if (impaired.length) {
       lines.push(`Components not operational: ${impaired.map((c) => `${oneLine(c.name, 100)} (${c.status})`).join(', ')}.`);
     } else if (s.components.length) {
-      lines.push(`All ${s.components.length} components operational.`);
+      lines.push(observed ? `All ${s.components.length} components operational.` : `All ${s.components.length} components operational when last read.`);
     }
     if (s.sourceHealth.stale) {
       lines.push(`Note: this vendor's status page has not been read successfully since ${when(s.sourceHealth.lastSuccessAt)}; data is stale.`);

@@ -1,9 +1,10 @@
 import type { PublicBoard } from '../../services/board-service.ts';
+import { summarizeOverview } from '../../services/overview-service.ts';
 import type { Assets } from '../assets.ts';
 import { html, type Html } from '../html.ts';
 import { plural, time } from '../views/format.ts';
 import { incidentArticle } from '../views/records.ts';
-import { hasProblem, vendorCard } from './overview.ts';
+import { vendorCard } from './overview.ts';
 
 // A public status board (docs/boards.md): a page of its own, not the site layout,
 // because it is shown to anyone with the URL and inside other sites' frames. It
@@ -11,11 +12,11 @@ import { hasProblem, vendorCard } from './overview.ts';
 // made it or of the visitor (no navigation, no session state, no CSRF token).
 
 export function boardMain(b: PublicBoard, now: Date): Html {
-  const problems = b.vendors.filter(hasProblem).length;
+  const s = summarizeOverview(b.vendors);
   const incidents = b.vendors.flatMap((v) => v.activeIncidents);
   return html`<h1 class="page-title">${b.title}</h1>
-  <div class="summary summary--${problems ? 'problems' : 'ok'}" data-live-id="summary">
-    <p class="summary__headline">${problems === 0 ? `All ${b.vendors.length} vendors are operational` : `${problems} of ${b.vendors.length} vendors report problems`}</p>
+  <div class="summary summary--${s.tone}" data-live-id="summary">
+    <p class="summary__headline">${s.headline}</p>
     <p class="summary__detail">${plural(incidents.length, 'active incident')} · updated ${time(b.generatedAt)}</p>
   </div>
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>

@@ -1,5 +1,5 @@
 import type { DataWindow } from '../../domain/time-window.ts';
-import type { VendorStats } from '../../domain/stats.ts';
+import type { Badge, VendorStats } from '../../domain/stats.ts';
 import { html, type Html } from '../html.ts';
 import type { Page } from '../layout.ts';
 import { percentFloor, rowChart } from '../views/charts.ts';
@@ -10,6 +10,9 @@ import { formatDuration, percent } from '../views/format.ts';
 // follow the viewer's plan window like the API's vendor-stats-favorites.
 
 const COMPARE_MAX = 25;
+
+/** A dot's colour follows the uptime badge (docs/statistics.md): green only for a good uptime. */
+const UPTIME_TONE: Record<Badge, 'ok' | 'warn' | 'down' | undefined> = { excellent: 'ok', good: 'ok', fair: 'warn', poor: 'down', unknown: undefined };
 
 export interface CompareData {
   vendors: { slug: string; name: string; stats: VendorStats }[];
@@ -35,7 +38,7 @@ function charts(d: CompareData): Html {
       description: `Uptime of each vendor over the observed part of the ${period}. The axis starts at ${from}%. A vendor never observed has no dot.`,
       labelHeader: 'Vendor',
       valueHeader: 'Uptime',
-      data: d.vendors.map((v) => ({ label: v.name, value: v.stats.uptimePercent, text: percent(v.stats.uptimePercent) })),
+      data: d.vendors.map((v) => ({ label: v.name, value: v.stats.uptimePercent, text: percent(v.stats.uptimePercent), tone: UPTIME_TONE[v.stats.badge] })),
     },
     { percentFrom: from },
   )}

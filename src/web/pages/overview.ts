@@ -1,6 +1,7 @@
 import type { Indicator, Maintenance } from '../../domain/records.ts';
 import { deriveIndicator } from '../../services/status-service.ts';
-import type { Overview, VendorOverview } from '../../services/overview-service.ts';
+import { type Overview, summarizeOverview, type VendorOverview } from '../../services/overview-service.ts';
+import { reportsProblem } from '../../domain/state-summary.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
 import { categoryLabel, formatDate, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, plural, time } from '../views/format.ts';
@@ -25,10 +26,8 @@ export function parseOverviewFilter(query: Record<string, unknown>): OverviewFil
   return { q: str(query.q).trim(), category: str(query.category), problems: flag(query.problems), watched: flag(query.watched) };
 }
 
-const PROBLEM_INDICATORS = new Set(['degraded', 'partial_outage', 'major_outage']);
-
 /** An incident open, or the status page itself reporting degradation (maintenance is not a problem). */
-export const hasProblem = (v: VendorOverview) => PROBLEM_INDICATORS.has(v.indicator) || v.activeIncidents.length > 0;
+export const hasProblem = (v: VendorOverview) => reportsProblem(v.indicator, v.activeIncidents.length);
 
 /** What the "needs attention" filter keeps: problems and maintenance in progress. */
 const needsAttention = (v: VendorOverview) => hasProblem(v) || v.activeMaintenance.length > 0;
@@ -45,14 +44,9 @@ function matches(v: VendorOverview, f: OverviewFilter, watchlist: ReadonlySet<st
 }
 
 function summary(o: Overview): Html {
-  const problems = o.vendors.filter(hasProblem).length;
-  const total = o.vendors.length;
-  const text =
-    problems === 0
-      ? `All ${total} vendors are operational`
-      : `${problems} of ${total} vendors report problems`;
-  return html`<div class="summary summary--${problems ? 'problems' : 'ok'}" data-live-id="summary">
-    <p class="summary__headline">${text}</p>
+  const s = summarizeOverview(o.vendors);
+  return html`<div class="summary summary--${s.tone}" data-live-id="summary">
+    <p class="summary__headline">${s.headline}</p>
     <p class="summary__detail">${plural(o.activeIncidentCount, 'active incident')} · ${plural(o.activeMaintenanceCount, 'maintenance window')} in progress · updated ${time(o.generatedAt)}</p>
   </div>`;
 }
@@ -128,13 +122,13 @@ export function vendorCard(v: VendorOverview, hidden: boolean, watched: boolean)
     : v.activeMaintenance.length
       ? 'Maintenance in progress'
       : v.description;
-  return html`<li class="vendor-card vendor-card--${indicator}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
+  return html`<li class="vendor-card vendor-card--${indicator}${v.sourceHealth.stale ? ' vendor-card--stale' : ''}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
     <h3 class="vendor-card__name"><a href="/vendors/${v.vendor}">${v.name}</a>${watched ? html` <span class="watched-mark" title="On your watchlist">★<span class="visually-hidden"> (on your watchlist)</span></span>` : ''}</h3>
     ${indicatorBadge(indicator)}
     <p class="vendor-card__note">${note}</p>
     ${v.activeIncidents[0] ? html`<p class="vendor-card__incident">${v.activeIncidents[0].title}</p>` : ''}
     ${next && !v.activeMaintenance.length ? html`<p class="vendor-card__note muted">Maintenance ${formatDate(next.scheduledFor)}</p>` : ''}
-    ${v.sourceHealth.stale ? html`<p class="vendor-card__note" data-source-health="stale"><span class="pill pill--unknown">Stale</span> not read since ${v.sourceHealth.lastSuccessAt ? formatDate(v.sourceHealth.lastSuccessAt) : 'ever'}</p>` : ''}
+    ${v.sourceHealth.stale ? html`<p class="vendor-card__note" data-source-health="stale">${v.sourceHealth.lastSuccessAt ? html`<span class="pill pill--unknown">Stale</span> not read since ${formatDate(v.sourceHealth.lastSuccessAt)}` : html`<span class="pill pill--unknown">Never read</span> every attempt failed`}</p>` : ''}
     <p class="vendor-card__category muted">${categoryLabel(v.category)}</p>
   </li>`;
 }

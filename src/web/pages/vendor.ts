@@ -68,7 +68,7 @@ function sourceHealthNotice(s: VendorStatus): Html {
 
 function statusBanner(d: VendorPageData, ctx: PageContext): Html {
   const s = d.status;
-  return html`<section class="status-banner status-banner--${s.indicator}" aria-labelledby="status-title" data-live-id="status">
+  return html`<section class="status-banner status-banner--${s.indicator}${s.sourceHealth.stale ? ' status-banner--stale' : ''}" aria-labelledby="status-title" data-live-id="status">
     <h2 id="status-title" class="visually-hidden">Current status</h2>
     <p class="status-banner__indicator">${indicatorBadge(s.indicator)}</p>
     <p class="status-banner__description">${s.description}</p>
@@ -101,7 +101,7 @@ function componentsSection(d: VendorPageData): Html {
   const notOk = comps.filter((c) => c.status !== 'operational').length;
   return html`<section aria-labelledby="components-title" class="panel" id="components" data-live-id="components">
     <h2 id="components-title">Components <span class="count">${comps.length}</span></h2>
-    <p>${notOk ? `${plural(notOk, 'component')} not operational.` : 'All components operational.'}</p>
+    <p>${notOk ? `${plural(notOk, 'component')} not operational.` : d.status.sourceHealth.stale ? 'All components operational when last read.' : 'All components operational.'}</p>
     ${[...groups.entries()].map(
       ([group, list]) => html`<table class="components">
       ${group ? html`<caption>${group}</caption>` : html`<caption class="visually-hidden">Components</caption>`}

@@ -16,6 +16,8 @@ interface Datum {
   text: string;
   /** Shown instead of "no data" for a null value (e.g. "Standard plan"). */
   note?: string;
+  /** Colour of a dot on a percentage axis; without it the neutral bar colour. */
+  tone?: 'ok' | 'warn' | 'down';
 }
 
 export interface ChartSpec {
@@ -159,7 +161,7 @@ export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): 
         return html`${label}<rect class="${x.note ? 'chart__locked' : 'chart__nodata'}" data-nodata="${x.note ? 'locked' : 'unobserved'}" x="${plotX}" y="${y + 6}" width="${round(plotW)}" height="${row - 12}"><title>${x.label}: ${x.note ?? 'no data'}</title></rect>${value}`;
       }
       if (percent) {
-        return html`${label}<line class="chart__track" x1="${plotX}" x2="${plotX + round(plotW)}" y1="${mid}" y2="${mid}"></line><circle class="chart__dot" data-value="${x.value}" cx="${xOf(x.value)}" cy="${mid}" r="6"><title>${x.label}: ${x.text}</title></circle>${value}`;
+        return html`${label}<line class="chart__track" x1="${plotX}" x2="${plotX + round(plotW)}" y1="${mid}" y2="${mid}"></line><circle class="chart__dot${x.tone ? ` chart__dot--${x.tone}` : ''}" data-value="${x.value}" cx="${xOf(x.value)}" cy="${mid}" r="6"><title>${x.label}: ${x.text}</title></circle>${value}`;
       }
       const w = round(xOf(x.value) - plotX);
       return html`${label}<rect class="chart__bar" data-value="${x.value}" x="${plotX}" y="${y + 6}" width="${w}" height="${row - 12}"><title>${x.label}: ${x.text}</title></rect>${value}`;

@@ -443,7 +443,7 @@ describe('MCP on its own port (MCP_PORT)', () => {
 
     const anon = await connect(`${mcpOrigin}/mcp`);
     const down = await anon.client.callTool({ name: 'get_active_incidents', arguments: {} });
-    assert.match(textOf(down), /No ongoing incidents across all watched vendors/);
+    assert.match(textOf(down), /No ongoing incidents known across all watched vendors/);
     await assert.rejects(
       anon.client.callTool({ name: 'get_incident_history', arguments: {} }),
       (err: unknown) => err instanceof StreamableHTTPError && err.code === 401,
