@@ -3,7 +3,7 @@
 // of each platform are probed. Pure: no I/O.
 import { createHash } from 'node:crypto';
 import { planAtLeast, type Plan } from './plans.ts';
-import type { DataType, SourceType } from './records.ts';
+import type { DataType, SourceType, SourceSnapshot } from './records.ts';
 
 /** Custom status pages per account, by plan (docs/per-user.md "Custom status pages"). */
 export const CUSTOM_SOURCE_CAPS: Record<Plan, number> = {
@@ -180,7 +180,14 @@ export interface ProbeAttempt {
 }
 
 export type PageDetection =
-  | { found: true; type: SourceType; url: string; tried: ProbeAttempt[] }
+  | {
+      found: true;
+      type: SourceType;
+      url: string;
+      tried: ProbeAttempt[];
+      /** What detection read at `url`, parsed for the vendor slug the page gets (stored at once, docs/per-user.md "Detection"). */
+      read?: (vendor: string) => SourceSnapshot;
+    }
   | { found: false; tried: ProbeAttempt[] };
 
 /** Detects what a page serves (the I/O lives with the poller; services receive it as a function). */

@@ -46,6 +46,11 @@ export function probeFailureKind(err: unknown): string {
 
 /** Probes a page; never throws for what the page answers (every outcome is in `tried`). */
 export function pageDetector(o: PageDetectOptions): PageDetector {
+  // What was read is parsed again once the page has its slug, as a poll would parse it.
+  const reader = (type: SourceType, url: string, body: Buffer, contentType: string | null) => {
+    const readAt = o.now();
+    return (vendor: string) => parseSource(type, { vendor, url, body, contentType, now: readAt });
+  };
   return async (pageUrl) => {
     const tried: ProbeAttempt[] = [];
     const accept = (type: SourceType, url: string, body: Buffer, contentType: string | null): string | null => {
@@ -75,7 +80,9 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
           try {
             const apiRes = await fetchBody(api, o);
             const problem = detectPlatform(apiRes.body, apiRes.contentType) === 'statusio' ? accept('statusio', api, apiRes.body, apiRes.contentType) : 'not status.io data';
-            if (problem === null) return { found: true, type: 'statusio', url: api, tried: [...tried, { url: api, result: 'statusio' }] };
+            if (problem === null) {
+              return { found: true, type: 'statusio', url: api, tried: [...tried, { url: api, result: 'statusio' }], read: reader('statusio', apiRes.url, apiRes.body, apiRes.contentType) };
+            }
             tried.push({ url: api, result: problem });
           } catch (err) {
             tried.push({ url: api, result: probeFailureKind(err) });
@@ -91,7 +98,7 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
         continue;
       }
       const problem = accept(type, res.url, res.body, res.contentType);
-      if (problem === null) return { found: true, type, url: probe.url, tried: [...tried, { url: probe.url, result: type }] };
+      if (problem === null) return { found: true, type, url: probe.url, tried: [...tried, { url: probe.url, result: type }], read: reader(type, res.url, res.body, res.contentType) };
       tried.push({ url: probe.url, result: `looks like ${type} but does not parse` });
     }
     return { found: false, tried };

@@ -15,6 +15,7 @@ import {
   type PageDetector,
   type ProbeAttempt,
 } from '../domain/custom-sources.ts';
+import type { SourceSnapshot } from '../domain/records.ts';
 import { DomainError, invalidParameter, notFound } from '../domain/errors.ts';
 import { webhookUrlProblem } from '../domain/outbound-url.ts';
 import type { Plan } from '../domain/plans.ts';
@@ -47,6 +48,8 @@ export function customPagesService(d: {
   allowPrivate: readonly string[];
   detect: PageDetector;
   slidingLimits: SlidingLimitsRepository;
+  /** Stores what detection read as the first poll of the detected source (ingest use case). */
+  applyRead?: (vendor: string, url: string, read: (vendor: string) => SourceSnapshot) => Promise<boolean>;
   /** The account's private pages changed (services/private-readers.ts: its cached answers become its own). */
   onChange?: (userId: string) => void;
 }) {
@@ -137,6 +140,9 @@ export function customPagesService(d: {
         case 'namespace_taken':
           throw new DomainError('conflict', 'Pages cannot be added to this account; contact the operator', {});
         case 'added': {
+          // What detection just read is shown at once, not after the next polling round (which
+          // an API-only instance, INGEST=off, never runs). Best effort: the poller reads it anyway.
+          if (found.read && d.applyRead) await d.applyRead(outcome.slug, found.url, found.read).catch(() => false);
           d.onChange?.(userId);
           const after = await view(userId, viewer.plan);
           return { ...after, page: after.pages.find((p) => p.slug === outcome.slug)! };

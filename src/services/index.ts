@@ -97,6 +97,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
   const health = sourceHealthService({ sources: repos.sources, clock, defaultIntervalSeconds: config.pollIntervalSeconds });
+  const ingest = createIngestService(store, config, clock, bus);
   const base = { ...repos, catalog, clock, health };
   const preferences = preferencesService({
     ...base,
@@ -121,9 +122,10 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     badges: badgeService({ status }),
     publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
-    ingest: createIngestService(store, config, clock, bus),
+    ingest,
     watchlist: watchlistService(base),
     customPages: customPagesService({
+      applyRead: (vendor, url, read) => ingest.applyRead(vendor, url, read, config.pollIntervalSeconds),
       customPages: repos.customPages,
       clock,
       onChange: (userId) => privateReaders.changed(userId),

@@ -11,7 +11,9 @@ import type {
   SourceType,
   UpdateRecord,
 } from '../domain/records.ts';
+import { randomUUID } from 'node:crypto';
 import { completedByAbsence } from '../domain/maintenance-window.ts';
+import { cleanSnapshot } from '../domain/upstream-text.ts';
 import type { EventBus } from '../infra/event-bus.ts';
 import { decideIncident, decideMaintenance, resolvedByAbsence } from '../domain/changes.ts';
 import { fingerprint } from '../domain/fingerprint.ts';
@@ -241,6 +243,31 @@ export function ingestService(d: IngestServiceDeps) {
 
   return {
     applySnapshot,
+
+    /**
+     * Stores what was read outside a poll (the detection of a page a user named) as a poll of
+     * the source at `url` would: under the source's lease, through `applySnapshot`, so the
+     * records, events and health are the same and the next poll is due after `intervalSeconds`.
+     * False when the source is missing or leased by a poller already (which reads it anyway).
+     */
+    async applyRead(vendor: string, url: string, read: (vendor: string) => SourceSnapshot, intervalSeconds: number): Promise<boolean> {
+      const sources = repositoriesOn(d.store.db).sources;
+      const row = (await sources.list(vendor)).find((s) => s.url === url);
+      if (!row) return false;
+      const now = d.clock.now();
+      const owner = `read:${randomUUID()}`;
+      const claimed = await sources.claimOne(row.id, { owner, now, leaseMs: 60_000, force: true });
+      if (!claimed) return false;
+      try {
+        const snapshot = cleanSnapshot(read(vendor), now);
+        const ref = { id: claimed.id, vendor, type: claimed.type, lastSuccessAt: claimed.lastSuccessAt, etag: null, lastModified: null };
+        await applySnapshot(ref, snapshot, { owner, polledAt: now, durationMs: 0, nextPollAt: new Date(now.getTime() + intervalSeconds * 1000) });
+        return true;
+      } catch (err) {
+        await sources.release(row.id, owner).catch(() => {});
+        throw err;
+      }
+    },
 
     /** 304: the source confirmed its previous content. Returns false when the lease was lost. */
     async recordNotModified(source: SourceRef, meta: PollMeta): Promise<boolean> {

@@ -50,6 +50,14 @@ describe('custom status pages', () => {
     );
     assert.deepEqual([added.body.count, added.body.limit, added.body.remaining], [1, 10, 9]);
 
+    // What detection read is stored at once, before any polling round (this app runs none:
+    // INGEST=off, as an API-only instance): the ongoing incident and the page's status.
+    const atOnce = await getJson(`${t.api}/incidents?vendor=${slug}`, { headers: key(alice) });
+    assert.deepEqual(atOnce.body.items.map((i: { title: string }) => i.title), [TITLE], 'shown at once');
+    const statusAtOnce = await getJson(`${t.api}/vendor-status/${slug}`, { headers: key(alice) });
+    assert.equal(statusAtOnce.body.items[0].indicator, 'degraded');
+    assert.ok(statusAtOnce.body.items[0].sourceHealth.lastSuccessAt, 'the read counts as the first poll of that source');
+
     // Readiness counts the catalog's sources only: a user's pages, failing or not, do not decide it.
     const catalogSources = await t.store.db.selectFrom('sources').select('id').where('guarded', '=', 0).execute();
     assert.equal((await t.app.services.health.readiness(new Date(0))).sources, catalogSources.length);
