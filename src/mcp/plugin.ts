@@ -11,10 +11,12 @@ import type { Services } from '../services/index.ts';
 import type { McpCaller, QuotaOutcome } from './context.ts';
 import { type BearerResult, mcpEndpoint } from './endpoint.ts';
 import { loginRoutes, webLogin } from './oauth/login.ts';
+import { oauthPages } from './oauth/pages.ts';
 import { ACCESS_TOKEN_PREFIX } from '../services/oauth/secrets.ts';
 import type { OAuthService } from '../services/oauth/oauth-service.ts';
 import { authorizationServer } from './oauth/server.ts';
 import { createOrigins, type Origins } from './origins.ts';
+import { standalonePages } from '../web/index.ts';
 
 // Mounts MCP on the main app: /mcp, the protected-resource metadata and the
 // OAuth authorization server. `app.mcp.listenOnOwnPort()` (called by the process
@@ -106,6 +108,10 @@ export const mcpPlugin = fp(
       allowedOrigins: [...config.webOrigins, ...(config.publicUrl ? [config.publicUrl] : [])],
     });
     const login = webLogin(services, config.webOrigins);
+    const pages = oauthPages(standalonePages({ demo: config.demo, clock: services.clock }), async (req) => {
+      const user = await login.user(req);
+      return user ? { plan: user.plan } : null;
+    });
 
     await app.register(async (scope) => {
       await mcpEndpoint(scope, endpointDeps(mainOrigins));
@@ -113,12 +119,13 @@ export const mcpPlugin = fp(
         tokens,
         origins: mainOrigins,
         login,
+        pages,
         clock: services.clock,
         async meterAnonymous(req, reply) {
           return (await meter(req, reply, anonymous(), 1)).allowed;
         },
       });
-      await loginRoutes(scope, { services, origins: mainOrigins, allowedOrigins: config.webOrigins, login });
+      await loginRoutes(scope, { services, origins: mainOrigins, allowedOrigins: config.webOrigins, login, pages });
     });
 
     app.decorate('mcp', {

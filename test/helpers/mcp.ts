@@ -81,7 +81,11 @@ export const textOf = (r: unknown) =>
     .map((c) => c.text)
     .join('\n');
 
-const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
+const unescape = (s: string) =>
+  s.replace(/&(?:#(\d+)|(amp|lt|gt|quot));/g, (_, code: string | undefined, name: string | undefined) =>
+    code ? String.fromCharCode(Number(code)) : ENTITIES[name!]!,
+  );
 
 /** The hidden fields of the first form of a page. */
 export function formFields(html: string): Record<string, string> {
