@@ -120,7 +120,7 @@ describe('MCP OAuth in a real browser, with the SDK client', () => {
     assert.equal(back.searchParams.get('state'), provider.state());
     assert.equal(back.searchParams.get('iss'), t.url);
     const code = back.searchParams.get('code');
-    assert.ok(code?.startsWith('mcp_ac_'), back.toString());
+    assert.ok(code && code.startsWith('mcp_ac_'), back.toString());
     // 401 on the wrong-password attempt is the page's answer, not a fault.
     assert.deepEqual(unexpected(problems, [/^http 401 POST \/oauth\/login$/]), []);
     await context.close();
