@@ -1,4 +1,4 @@
-// Parse time of hostile vendor pages (docs/security.md, "Vendor pages are untrusted"):
+// Parse time of hostile vendor pages (docs/security.md, "Vendor pages are untrusted input"):
 // 256 KB bodies made of unclosed `<!--`, `<a`, `<script` and `<small>` openings, in the
 // formats whose text goes through the HTML helpers. Prints one line per payload.
 //   npx tsx bench/hostile-parse.ts

@@ -65,7 +65,7 @@ import { alertRoutes } from './http/routes/alerts.ts';
 import { feedRoutes } from './http/routes/feeds.ts';
 import { badgeRoutes } from './http/routes/badges.ts';
 import { publicFeedRoutes } from './http/routes/public-feeds.ts';
-import type { StreamSlots } from './infra/stream-slots.ts';
+import { MemoryStreamSlots, type StreamSlots } from './infra/stream-slots.ts';
 import { countedBus, type EventBus, memoryEventBus } from './infra/event-bus.ts';
 import { redisEventBus } from './infra/redis-event-bus.ts';
 import { StreamHub } from './events/stream-hub.ts';
@@ -95,8 +95,11 @@ declare module 'fastify' {
     /** The shared Redis connection (null without REDIS_URL); keys must start with its prefix. */
     redis: RedisHandle | null;
     readinessChecks: ReadinessCheck[];
-    /** Open incident streams of this process and the concurrent-stream counters. */
-    streams: { hub: StreamHub; slots: StreamSlots };
+    /**
+     * Open incident streams of this process, the concurrent-stream counters, and the
+     * anonymous streams of this process all addresses together (ANONYMOUS_STREAMS_PER_SERVER).
+     */
+    streams: { hub: StreamHub; slots: StreamSlots; anonymous: StreamSlots };
     /** Polling scheduler (started only with INGEST=live and the ingest role) and, in demo mode, the simulated fleet. */
     ingest: IngestRuntime;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
@@ -210,7 +213,7 @@ export const appPlugin = fp(
       app.addHook('onReady', async () => alerts.start());
     }
     const hub = new StreamHub({ bus, events: repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
-    app.decorate('streams', { hub, slots: infra.streamSlots });
+    app.decorate('streams', { hub, slots: infra.streamSlots, anonymous: new MemoryStreamSlots() });
     registry.observe({
       pendingDeliveries: () => repos.deliveries.countPending(),
       openStreams: () => hub.size,

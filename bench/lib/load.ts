@@ -7,7 +7,7 @@ import { Pool } from 'undici';
 // Requests go round-robin over the URLs (one origin), each URL over connections of its
 // own: otherwise slow answers of one URL (an uncached list waiting for the database)
 // hold every connection and the others queue behind them in this client, which measured
-// the client's queue instead of the server's answer (docs/ingestion.md, "API during a round"). Prints one JSON line per URL:
+// the client's queue instead of the server's answer (docs/ingestion.md, "Profile of a round"). Prints one JSON line per URL:
 // answered, errors, achieved req/s, latency percentiles, and how many answers said
 // `X-Cache: HIT` (the cache hit ratio of a cached route while the store changes).
 //   tsx bench/lib/load.ts <durationMs> <rate> <url> [<url> ...]

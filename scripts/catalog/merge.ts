@@ -10,7 +10,7 @@ export const SPH_COMMIT = '8d0ccbb7fd850db0318b0f05d23bb8edb99d6e8e';
 /** Commit date of the PROBO data, used as `researchedAt` of the compliance it gives. */
 export const PROBO_DATE = '2026-08-13T00:00:00.000Z';
 
-/** One vendor of vendor-status-watch's `docs/api/snapshot.json`. */
+/** One vendor of vendor-status-watch's `APVentureEngine/vendor-status-watch:docs/api/snapshot.json`. */
 export interface VswVendor {
   slug: string;
   vendor: string;

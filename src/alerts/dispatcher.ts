@@ -6,7 +6,6 @@ import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import { gatherHeld, heldSummaryId, planFor } from './held-summaries.ts';
 import { changeKind } from '../domain/alert-rules.ts';
 import type { Impact } from '../domain/records.ts';
-import type { Clock } from '../domain/clock.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { DispatchRepository } from '../store/repositories/dispatch-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';

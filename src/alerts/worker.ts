@@ -4,7 +4,6 @@ import { setMaxListeners } from 'node:events';
 import { MAX_ATTEMPTS, nextRetryDelay, type PushChannel } from '../domain/alerts.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
 import type { Metrics } from '../domain/metrics.ts';
-import type { Clock } from '../domain/clock.ts';
 import type { UsersRepository } from '../store/repositories/users-repository.ts';
 import type { Completion, DeliveriesRepository, Delivery } from '../store/repositories/deliveries-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';

@@ -1,7 +1,7 @@
 import type { MaintenanceRecord } from './records.ts';
 
 // When a maintenance window is over, and which windows count as active now
-// (docs/ingestion.md "Maintenance leaving the lists", docs/statistics.md).
+// (docs/ingestion.md "Maintenance windows", docs/statistics.md).
 
 const HOUR = 3_600_000;
 /** A window may overrun its announced end; past this it is not shown as active any more. */

@@ -379,7 +379,7 @@ const SLACK_CONVERSATION = /^[CG][A-Z0-9]{2,20}$/;
 
 /**
  * Teams: Office 365 connector URLs (webhook.office.com, outlook.office.com) are
- * retired; only Workflows webhooks take Adaptive Cards (docs/alerts.md, "Teams").
+ * retired; only Workflows webhooks take Adaptive Cards (docs/alerts.md, "Microsoft Teams").
  */
 function channelUrlProblem(field: string, value: string): string | null {
   const host = new URL(value).hostname.toLowerCase();

@@ -207,6 +207,12 @@ export interface CatalogSource {
   url: string;
   /** Poll interval override in seconds. */
   intervalSeconds?: number;
+  /**
+   * Polled through the outbound guard, every DNS answer checked, like a page a user names:
+   * set on a promoted page, whose host its submitter may still control (docs/catalog.md,
+   * "Promoted pages"). Absent: a source the operator trusts.
+   */
+  guarded?: boolean;
 }
 
 /**

@@ -55,12 +55,34 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   }
   const raw = reply.raw;
   const gone = () => raw.destroyed || !raw.socket || raw.socket.destroyed;
-  const slot = await app.streams.slots.acquire(o.slot.subject, o.slot.cap, () => !gone());
-  if (!slot.ok) {
+  const refuse = async () => {
     // A refused request is not counted.
     const m = request.metered;
     if (m) await services.limiter.refund(m.subject, m.windows).catch(() => {});
     app.metrics.rateLimited(o.slot.plan, 'streams');
+  };
+  // Anonymous streams of this process, all addresses together: however many addresses
+  // a client holds, anonymous streams cannot take every connection (docs/stream.md).
+  const server = o.slot.plan === 'anonymous' ? await app.streams.anonymous.acquire('anonymous', config.anonymousStreamsPerServer) : null;
+  if (server && !server.ok) {
+    await refuse();
+    throw new DomainError('rate_limit_exceeded', 'Too many anonymous streams open on this server; retry later or use an API key', {
+      limit: config.anonymousStreamsPerServer,
+      retryAfter: 5,
+      currentPlan: o.slot.plan,
+    });
+  }
+  const own = await app.streams.slots.acquire(o.slot.subject, o.slot.cap, () => !gone());
+  const slot = {
+    ...own,
+    release: () => {
+      own.release();
+      server?.release();
+    },
+  };
+  if (!slot.ok) {
+    slot.release();
+    await refuse();
     const cap = o.slot.cap;
     throw new DomainError(
       'rate_limit_exceeded',

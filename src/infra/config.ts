@@ -36,6 +36,10 @@ export interface Config {
    * "every hop" (docs/security.md, "Client address behind proxies").
    */
   trustProxy: TrustProxy;
+  /** Prefix length an IPv6 client is counted by in per-address limits (IPV6_CLIENT_PREFIX; docs/security.md, "IPv6 clients"). */
+  ipv6ClientPrefix: number;
+  /** Anonymous event streams open at once in this process, all addresses together (ANONYMOUS_STREAMS_PER_SERVER). */
+  anonymousStreamsPerServer: number;
   ingest: 'live' | 'off';
   outboundAllowPrivate: string[];
   demo: boolean;
@@ -375,6 +379,8 @@ export function loadConfig(env: Env = process.env): Config {
     customSourcesMinPlan: customMinPlan,
     customSourcesProbeTimeoutMs: int(env, 'CUSTOM_SOURCES_PROBE_TIMEOUT_MS', 5_000, 100, 60_000),
     trustProxy: trustProxy(env),
+    ipv6ClientPrefix: int(env, 'IPV6_CLIENT_PREFIX', 64, 16, 128),
+    anonymousStreamsPerServer: int(env, 'ANONYMOUS_STREAMS_PER_SERVER', 1000, 1, 1_000_000),
     ingest,
     outboundAllowPrivate: list(env, 'OUTBOUND_ALLOW_PRIVATE'),
     demo,

@@ -11,7 +11,7 @@ import { assertAllowedUrl, BlockedDestinationError, guardedAgent } from './ssrf-
 // The catalog URL is the operator's own choice, so its origin is reached directly
 // (a self-hosted page may live on a private address). A redirect to any other
 // origin is untrusted input: it goes through the same connect-time SSRF guard as
-// alert deliveries (alerts/ssrf-guard.ts, OUTBOUND_ALLOW_PRIVATE), and a refused
+// alert deliveries (src/infra/ssrf-guard.ts, OUTBOUND_ALLOW_PRIVATE), and a refused
 // one fails the poll with "redirect refused" (docs/security.md). A page a user added
 // (docs/per-user.md "Custom status pages") is not the operator's choice: `untrusted`
 // sends even its first request through the guard ("destination refused").

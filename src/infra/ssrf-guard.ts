@@ -16,10 +16,12 @@ import { bareHost, isAllowListed, isNonPublicAddress } from '../domain/outbound-
 // the request to a private one; were a redirect followed, its new connection
 // would still pass through the same connector.
 
+// The message reaches the user (a test send, a delivery's last error): it never names
+// the address a name resolved to, which would map the inside of our network for them.
 export class BlockedDestinationError extends Error {
   readonly code = 'ERR_BLOCKED_DESTINATION';
-  constructor(host: string, address: string) {
-    super(`destination refused: ${host} resolves to a non-public address (${address})`);
+  constructor() {
+    super('destination refused (not a public address)');
     this.name = 'BlockedDestinationError';
   }
 }
@@ -58,7 +60,7 @@ export function guardedLookup(allowList: readonly string[], resolveAll: LookupAl
       if (!usable.length) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }));
       // Any refused answer refuses the name: connecting would pick among them.
       const bad = usable.find((a) => refusedAddress(hostname, a.address, allowList));
-      if (bad) return callback(new BlockedDestinationError(hostname, bad.address));
+      if (bad) return callback(new BlockedDestinationError());
       if (options?.all) return callback(null, usable);
       return callback(null, usable[0]!.address, usable[0]!.family);
     });
@@ -68,7 +70,7 @@ export function guardedLookup(allowList: readonly string[], resolveAll: LookupAl
 /** Checks a URL before connecting: literal addresses do not go through a lookup. */
 export function assertAllowedUrl(url: URL, allowList: readonly string[]): void {
   const host = bareHost(url.hostname);
-  if (isIP(host) && refusedAddress(host, host, allowList)) throw new BlockedDestinationError(host, host);
+  if (isIP(host) && refusedAddress(host, host, allowList)) throw new BlockedDestinationError();
 }
 
 export interface GuardedAgentOptions {
@@ -85,7 +87,7 @@ export function guardedAgent(o: GuardedAgentOptions): Agent {
   const connector = buildConnector({ lookup: guardedLookup(o.allowList, o.resolveAll), timeout: o.timeoutMs });
   const connect: buildConnector.connector = (opts, callback) => {
     const host = bareHost(opts.hostname);
-    if (isIP(host) && refusedAddress(host, host, o.allowList)) return callback(new BlockedDestinationError(host, host), null);
+    if (isIP(host) && refusedAddress(host, host, o.allowList)) return callback(new BlockedDestinationError(), null);
     return connector(opts, callback);
   };
   return new Agent({

@@ -23,7 +23,26 @@ async function fetchBody(url: string, o: PageDetectOptions) {
   return res;
 }
 
-const describe = (err: unknown) => (err instanceof FetchError ? err.message : err instanceof Error ? err.message : String(err));
+/**
+ * What the person who named the page is told of a failed probe: the kind of failure only,
+ * as `sourceHealth.lastError` does, never text of the answer (keys, a fragment of the body)
+ * nor what tells a refused connection from a silent one (docs/security.md, "What a failed
+ * detection tells").
+ */
+export function probeFailureKind(err: unknown): string {
+  if (!(err instanceof FetchError)) return 'could not be read';
+  switch (err.code) {
+    case 'http_status':
+      return 'HTTP error';
+    case 'too_large':
+      return 'answer too large';
+    case 'redirect':
+      if (err.message.startsWith('destination refused')) return 'destination refused (not a public address)';
+      return /refused/.test(err.message) ? 'redirect refused (not a public address)' : 'redirect not followed';
+    default:
+      return 'not reachable';
+  }
+}
 
 /** Probes a page; never throws for what the page answers (every outcome is in `tried`). */
 export function pageDetector(o: PageDetectOptions): PageDetector {
@@ -33,8 +52,8 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
       try {
         parseSource(type, { vendor: 'probe', url, body, contentType, now: o.now() });
         return null;
-      } catch (err) {
-        return describe(err);
+      } catch {
+        return 'malformed';
       }
     };
     for (const probe of probePlan(pageUrl)) {
@@ -42,9 +61,10 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
       try {
         res = await fetchBody(probe.url, o);
       } catch (err) {
-        tried.push({ url: probe.url, result: describe(err) });
+        const kind = probeFailureKind(err);
+        tried.push({ url: probe.url, result: kind });
         // A refused destination is refused for every path under it.
-        if (err instanceof FetchError && /refused/.test(err.message)) break;
+        if (kind.startsWith('destination refused')) break;
         continue;
       }
       const detected = detectPlatform(res.body, res.contentType);
@@ -58,7 +78,7 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
             if (problem === null) return { found: true, type: 'statusio', url: api, tried: [...tried, { url: api, result: 'statusio' }] };
             tried.push({ url: api, result: problem });
           } catch (err) {
-            tried.push({ url: api, result: describe(err) });
+            tried.push({ url: api, result: probeFailureKind(err) });
           }
           continue;
         }
@@ -72,7 +92,7 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
       }
       const problem = accept(type, res.url, res.body, res.contentType);
       if (problem === null) return { found: true, type, url: probe.url, tried: [...tried, { url: probe.url, result: type }] };
-      tried.push({ url: probe.url, result: `looks like ${type} but does not parse: ${problem}` });
+      tried.push({ url: probe.url, result: `looks like ${type} but does not parse` });
     }
     return { found: false, tried };
   };

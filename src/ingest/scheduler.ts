@@ -9,6 +9,7 @@ import { failureDelayMs, successDelayMs } from './backoff.ts';
 import { AdapterError } from './adapters/adapter.ts';
 import { FetchError, type Fetcher } from '../infra/fetch.ts';
 import { KeyedLimiter } from '../infra/keyed-limiter.ts';
+import { PollFailureTally, pollFailureMessage } from '../domain/poll-failures.ts';
 
 // Polls every catalog source on its own jittered interval. Each poll is independent:
 // it takes a lease on its source row, fetches with a deadline and a byte cap, parses
@@ -47,6 +48,9 @@ export interface Logger {
   error(obj: object, msg?: string): void;
   debug(obj: object, msg?: string): void;
 }
+
+/** Failed polls of the running loop are summed up at info once per this window. */
+const FAILURE_SUMMARY_WINDOW_MS = 60_000;
 
 const silent: Logger = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -127,6 +131,7 @@ export function createScheduler(d: SchedulerDeps) {
   const s = d.settings;
   const random = d.random ?? Math.random;
   const log = d.log ?? silent;
+  const failures = new PollFailureTally(FAILURE_SUMMARY_WINDOW_MS);
   const leaseMs = s.leaseMs ?? s.timeoutMs * 3 + 30_000;
   const limiter = new KeyedLimiter(s.concurrency, s.perHost);
   const stopping = new AbortController();
@@ -280,7 +285,10 @@ export function createScheduler(d: SchedulerDeps) {
           void track(limiter.run(hostKey(src.url), () => pollLeased(src))).then(
             (o) => {
               d.onPoll?.(o);
-              if (o.status === 'failed') log.info({ source: o.sourceId, error: o.error }, 'source poll failed');
+              if (o.status === 'failed') {
+                log.debug({ source: o.sourceId, error: o.error }, 'source poll failed');
+                failures.add(o, d.clock.now().getTime());
+              }
               if (o.events) log.debug({ source: o.sourceId, events: o.events }, 'source changed');
               kick();
             },
@@ -288,6 +296,7 @@ export function createScheduler(d: SchedulerDeps) {
           );
         }
       }
+      logFailures();
       await pruneEvents();
     } catch (err) {
       log.error({ err }, 'scheduler tick failed');
@@ -307,6 +316,12 @@ export function createScheduler(d: SchedulerDeps) {
   /** A slot freed: look for more due work soon instead of waiting a full tick. */
   function kick() {
     if (running && !ticking) schedule(10);
+  }
+
+  /** One info line per window for the failed polls of the running loop (docs/operations.md, "Logs"). */
+  function logFailures(force = false) {
+    const summary = failures.take(d.clock.now().getTime(), force);
+    if (summary) log.info({ pollFailures: summary }, pollFailureMessage(summary));
   }
 
   async function pruneEvents() {
@@ -334,6 +349,7 @@ export function createScheduler(d: SchedulerDeps) {
       timer = null;
       stopping.abort();
       await Promise.allSettled([...inFlight]);
+      logFailures(true);
     },
     get running() {
       return running;

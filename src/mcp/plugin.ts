@@ -17,6 +17,7 @@ import type { OAuthService } from '../services/oauth/oauth-service.ts';
 import { authorizationServer } from './oauth/server.ts';
 import { createOrigins, type Origins } from './origins.ts';
 import { standalonePages } from '../web/index.ts';
+import { clientGroup } from '../domain/client-address.ts';
 
 // Mounts MCP on the main app: /mcp, the protected-resource metadata and the
 // OAuth authorization server. `app.mcp.listenOnOwnPort()` (called by the process
@@ -69,11 +70,12 @@ function bearerAuthenticator(services: Services, tokens: OAuthService, origins: 
 }
 
 /** MCP tool calls count like REST calls: per account (key or OAuth), or per IP when anonymous. */
-function quotaMeter(services: Services, metrics: Metrics, overrides: Config['rateLimits']) {
+function quotaMeter(services: Services, metrics: Metrics, config: Pick<Config, 'rateLimits' | 'ipv6ClientPrefix'>) {
   return async (req: FastifyRequest, reply: FastifyReply, caller: McpCaller, calls: number): Promise<QuotaOutcome> => {
     const v = caller.viewer;
-    const windows = planWindows(planPolicy(v.plan, overrides));
-    const subject = requestSubject(v, req.ip);
+    const windows = planWindows(planPolicy(v.plan, config.rateLimits));
+    // Not clientKey(): this meter also serves the MCP port's own Fastify instance, which has no `config`.
+    const subject = requestSubject(v, clientGroup(req.ip, config.ipv6ClientPrefix));
     let result = await services.limiter.consume(subject, windows);
     for (let i = 1; i < calls && result.allowed; i++) result = await services.limiter.consume(subject, windows);
     setRateLimitHeaders(reply, windows, result);
@@ -98,7 +100,7 @@ export const mcpPlugin = fp(
       mcpPort: () => portOf(own),
       onMcpListener: false,
     });
-    const meter = quotaMeter(services, app.metrics, config.rateLimits);
+    const meter = quotaMeter(services, app.metrics, config);
     const endpointDeps = (origins: Origins) => ({
       services,
       origins,

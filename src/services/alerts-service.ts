@@ -21,6 +21,7 @@ import type { ConfirmationMailer, PreferencesService } from './preferences-servi
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
 import { requireUserId } from './watchlist-service.ts';
+import { feedText } from './feed-text.ts';
 
 // Per-user use cases of alert delivery: the in-app notification list, the
 // delivery log, the test alert, and the personal RSS/Atom feed.
@@ -280,11 +281,11 @@ export function alertsService(d: {
         // Alerts stored before ingestion cleaned upstream text may still hold characters
         // XML cannot carry; one of them would make the whole feed unreadable (docs/security.md).
         feed.addItem({
-          title: stripUnsafe(`${t.headline}: ${t.title}`).replace(/\s+/g, ' '),
+          title: feedText(format, stripUnsafe(`${t.headline}: ${t.title}`).replace(/\s+/g, ' ')),
           id: `urn:vendor-status:alert:${r.id}`,
           link: httpUrlOrNull(t.url) ?? siteUrl,
           date: new Date(r.occurredAt),
-          description: stripUnsafe(m.text),
+          description: feedText(format, stripUnsafe(m.text)),
           content: stripUnsafe(m.html),
           category: [{ name: r.eventType }, { name: stripUnsafe(r.vendor) }],
         });

@@ -7,6 +7,7 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 import { generateSessionToken, sha256hex } from './access/secrets.ts';
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { CatalogService } from './catalog-service.ts';
 import type { Overview, OverviewService, VendorOverview } from './overview-service.ts';
 import { requireUserId } from './watchlist-service.ts';
 
@@ -33,7 +34,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const view = ({ userId: _owner, ...rest }: BoardRecord): BoardView => rest;
 
-export function boardService(d: { boards: BoardsRepository; watchlist: WatchlistRepository; overview: OverviewService; clock: Clock }) {
+export function boardService(d: { boards: BoardsRepository; watchlist: WatchlistRepository; overview: OverviewService; catalog: CatalogService; clock: Clock }) {
   return {
     async create(viewer: Viewer, input: { title?: string; frameAncestors?: string[] }): Promise<{ board: BoardView; token: string; path: string }> {
       const userId = requireUserId(viewer);
@@ -72,6 +73,17 @@ export function boardService(d: { boards: BoardsRepository; watchlist: Watchlist
       const board = TOKEN.test(token) ? await d.boards.findByTokenHash(sha256hex(token)) : null;
       if (!board) throw new DomainError('not_found', 'There is no board at this address, or it was revoked.');
       return board;
+    },
+
+    /**
+     * The vendors a board's stream follows: those of the board anyone may see. A page
+     * its author added (private to the account) is left out, as on the page itself;
+     * asking the snapshot for it answered 404 after the stream had started, so the
+     * stream died on every connection (docs/boards.md).
+     */
+    async streamVendors(token: string): Promise<string[]> {
+      const board = await this.find(token);
+      return d.catalog.visible(board.vendors, PUBLIC_AUDIENCE);
     },
 
     async publicView(token: string): Promise<PublicBoard> {

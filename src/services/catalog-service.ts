@@ -67,6 +67,12 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
       return profile(await require(slug, audience));
     },
 
+    /** The slugs of `slugs` this audience may see, in their order (no error for the others). */
+    async visible(slugs: string[], audience: Audience): Promise<string[]> {
+      const found = await vendors.existing([...new Set(slugs)], audience);
+      return slugs.filter((s) => found.has(s));
+    },
+
     /** Throws 404 naming the unknown slugs, so a typo in a filter is not an empty result. */
     async requireAll(slugs: string[], audience: Audience): Promise<string[]> {
       const unique = [...new Set(slugs)];

@@ -20,6 +20,12 @@ export interface PromoteInput {
   website?: string;
   /** The catalog as it is (to refuse a taken slug and an unknown category). */
   catalog: CatalogVendor[];
+  /**
+   * The operator vouches for the page's host: its sources are polled as trusted catalog
+   * sources. Without it they stay behind the outbound guard, since whoever named the page may
+   * still control its DNS name (docs/catalog.md, "Promoted pages").
+   */
+  trust?: boolean;
 }
 
 /** Evidence of a detected page: the commit field holds the SHA-1 of the probe record (docs/catalog.md "Evidence"). */
@@ -48,7 +54,12 @@ export async function promotePage(d: { customPages: CustomPagesRepository; clock
     description: input.description ?? `${name} status page.`,
     statusPageUrl: page.pageUrl,
     availableDataTypes: page.dataTypes,
-    sources: page.sources.map((s) => ({ type: s.type, url: s.url, ...(s.intervalSeconds !== null ? { intervalSeconds: s.intervalSeconds } : {}) })),
+    sources: page.sources.map((s) => ({
+      type: s.type,
+      url: s.url,
+      ...(s.intervalSeconds !== null ? { intervalSeconds: s.intervalSeconds } : {}),
+      ...(input.trust ? {} : { guarded: true }),
+    })),
     compliance: { sourceUrl: null, items: [] },
     evidence: [probeEvidence(first.type, first.url, now.toISOString())],
   };

@@ -18,7 +18,7 @@ import {
 import { DomainError, invalidParameter, notFound } from '../domain/errors.ts';
 import { webhookUrlProblem } from '../domain/outbound-url.ts';
 import type { Plan } from '../domain/plans.ts';
-import type { LimitWindow, RateLimiter } from '../infra/rate-limiter.ts';
+import type { SlidingLimitsRepository } from '../store/repositories/sliding-limits-repository.ts';
 import type { CustomPage, CustomPagesRepository } from '../store/repositories/custom-pages-repository.ts';
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
@@ -46,11 +46,10 @@ export function customPagesService(d: {
   /** OUTBOUND_ALLOW_PRIVATE. */
   allowPrivate: readonly string[];
   detect: PageDetector;
-  limiter: RateLimiter;
+  slidingLimits: SlidingLimitsRepository;
   /** The account's private pages changed (services/private-readers.ts: its cached answers become its own). */
   onChange?: (userId: string) => void;
 }) {
-  const DETECTIONS: LimitWindow[] = [{ name: 'detections', limit: DETECTIONS_PER_HOUR, windowSeconds: 3600 }];
   const capOf = (plan: Plan) => customSourceCap(plan, d.minPlan);
 
   async function view(userId: string, plan: Plan): Promise<CustomPagesView> {
@@ -103,11 +102,12 @@ export function customPagesService(d: {
       if (existing) throw new DomainError('conflict', `This page is already in your list as '${existing.slug}'`, { vendor: existing.slug });
       if (before.count >= before.limit) throw limitError(viewer.plan, before.count);
 
-      // Every detection sends requests out on the account's behalf: a few per hour.
-      const gate = await d.limiter.consume(`pages:${userId}`, DETECTIONS);
+      // Every detection sends requests out on the account's behalf: a few in any hour
+      // (a sliding window in the store; a clock-hour window let twice as many through around the hour).
+      const gate = await d.slidingLimits.take([{ subject: `pages:${userId}`, limit: DETECTIONS_PER_HOUR }], 3_600_000, d.clock.now());
       if (!gate.allowed) {
         throw new DomainError('rate_limit_exceeded', `At most ${DETECTIONS_PER_HOUR} status pages can be detected per hour; try again later`, {
-          retryAfter: gate.violated[0]!.resetSeconds,
+          retryAfter: gate.retryAfterSeconds,
         });
       }
       const found = await d.detect(url);

@@ -128,7 +128,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       clock,
       onChange: (userId) => privateReaders.changed(userId),
       minPlan: config.customSourcesMinPlan,
-      limiter,
+      slidingLimits: repos.slidingLimits,
       allowPrivate: config.outboundAllowPrivate,
       detect:
         infra.detectPage ??
@@ -151,7 +151,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     favorites: favoritesService({ ...base, stats }),
     privateReaders,
     overview,
-    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, clock }),
+    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, catalog, clock }),
     trends: trendsService(base),
     search: searchService(base),
     limiter,
@@ -174,6 +174,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       threads: repos.alertThreads,
       box,
       clock,
+      slidingLimits: repos.slidingLimits,
       oauth: infra.slackOAuth ?? null,
     }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),

@@ -2,7 +2,7 @@ import ical, { ICalEventStatus } from 'ical-generator';
 import type { Maintenance } from '../domain/records.ts';
 
 // Maintenance windows as an iCalendar (RFC 5545) document, for calendar apps that
-// subscribe to a URL (docs/integrations.md, "iCalendar"). ical-generator does the
+// subscribe to a URL (docs/integrations.md, "Public feeds"). ical-generator does the
 // lexical work (CRLF, 75-octet folding without splitting UTF-8, TEXT escaping);
 // every time is UTC, so no VTIMEZONE is needed. No METHOD: a subscribed feed is not
 // a scheduling message.

@@ -1,5 +1,5 @@
 import { PUBLIC_AUDIENCE, type Audience } from '../domain/audience.ts';
-import { groupByVendor, IMPACT_RANK, type Impact, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
+import { groupByVendor, IMPACT_RANK, type Incident, type IncidentRecord, type Indicator, type Maintenance, type SourceHealth } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
 import { isActiveMaintenance, isUpcomingMaintenance } from '../domain/maintenance-window.ts';
 import { observedUptimePercent } from '../domain/stats.ts';

@@ -19,10 +19,12 @@ import {
 import type { ComponentFilter } from '../domain/alert-rules.ts';
 import type { UsersRepository } from '../store/repositories/users-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
+import type { SlidingLimitsRepository } from '../store/repositories/sliding-limits-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
 import { hashFeedToken, newEmailConfirmToken, newFeedToken, newWebhookSecret } from './secrets.ts';
+import { sha256hex } from './access/secrets.ts';
 import { requireUserId } from './watchlist-service.ts';
 
 /** After a rotation the old webhook secret still signs (second signature) for this long. */
@@ -54,10 +56,7 @@ function withEmailConfirmation(current: PreferencesState, next: PreferencesState
   if (address === null) return { state: { ...next, ...clearPending }, token: null };
   if (sameEmail(address, accountEmail)) return { state: { ...next, ...clearPending, emailConfirmedAddress: address }, token: null };
   if (sameEmail(address, current.emailConfirmedAddress)) return { state: { ...next, ...clearPending }, token: null };
-  const changed = address !== current.settings.email.address;
-  const linkAlive =
-    sameEmail(current.emailConfirmAddress, address) && current.emailConfirmExpiresAt !== null && Date.parse(current.emailConfirmExpiresAt) > now.getTime();
-  if (!changed && linkAlive) return { state: next, token: null };
+  if (!confirmationNeeded(current, address, accountEmail, now)) return { state: next, token: null };
   const token = newEmailConfirmToken();
   return {
     token,
@@ -71,6 +70,24 @@ function withEmailConfirmation(current: PreferencesState, next: PreferencesState
     },
   };
 }
+
+/** Whether saving `address` over `current` sends a new confirmation link. */
+function confirmationNeeded(current: PreferencesState, address: string | null, accountEmail: string | null, now: Date): boolean {
+  if (address === null || sameEmail(address, accountEmail) || sameEmail(address, current.emailConfirmedAddress)) return false;
+  const changed = address !== current.settings.email.address;
+  const linkAlive =
+    sameEmail(current.emailConfirmAddress, address) && current.emailConfirmExpiresAt !== null && Date.parse(current.emailConfirmExpiresAt) > now.getTime();
+  return changed || !linkAlive;
+}
+
+/**
+ * Confirmation mails in any 24 hours (docs/alerts.md "Proven addresses"): per
+ * account, and per address whichever accounts ask, so neither alternating
+ * addresses nor many accounts make the service mail one address again and again.
+ */
+export const CONFIRM_MAILS_PER_ACCOUNT = 5;
+export const CONFIRM_MAILS_PER_ADDRESS = 3;
+const CONFIRM_MAIL_WINDOW_MS = 24 * 3_600_000;
 
 /** Secrets generated during one call, shown in clear in its response. */
 interface Revealed {
@@ -148,12 +165,47 @@ export function preferencesService(d: {
   clock: Clock;
   /** OUTBOUND_ALLOW_PRIVATE. */
   allowPrivate: readonly string[];
-  /** PUBLIC_URL: origin of confirmation links (else the caller's origin). */
+  /** PUBLIC_URL: origin of confirmation links; unset = no link is mailed (the request's Host is never used). */
   publicUrl?: string | null;
+  slidingLimits: SlidingLimitsRepository;
   /** The e-mail channel's sender of confirmation messages; null when this server has no SMTP. */
   mailer?: () => ConfirmationMailer | null;
 }) {
   const accountEmailOf = async (userId: string) => (await d.users.findById(userId))?.email ?? null;
+
+  /**
+   * Before a save that would mail a confirmation link: refused without PUBLIC_URL
+   * (a link built from the request's Host could point anywhere), and counted
+   * against the account's and the address's mail limits (429 when either is
+   * spent; nothing is saved then).
+   */
+  async function gateConfirmationMail(userId: string, patch: PreferencesPatch, accountEmail: string | null, now: Date): Promise<void> {
+    if (!d.mailer?.()) return;
+    const current = await d.preferences.get(userId);
+    const address = mergePreferences(current.settings, patch).email.address;
+    if (!confirmationNeeded(current, address, accountEmail, now)) return;
+    if (!d.publicUrl) {
+      throw new DomainError('unavailable', 'Confirmation links cannot be mailed: this server has no PUBLIC_URL set (an operator setting)', {
+        parameter: 'email.address',
+      });
+    }
+    const gate = await d.slidingLimits.take(
+      [
+        { subject: `confirm-mail:u:${userId}`, limit: CONFIRM_MAILS_PER_ACCOUNT },
+        // The address itself is not stored here, only its hash.
+        { subject: `confirm-mail:to:${sha256hex(address!.toLowerCase())}`, limit: CONFIRM_MAILS_PER_ADDRESS },
+      ],
+      CONFIRM_MAIL_WINDOW_MS,
+      now,
+    );
+    if (!gate.allowed) {
+      const whose = gate.subject.startsWith('confirm-mail:u:') ? 'this account' : 'this address';
+      throw new DomainError('rate_limit_exceeded', `At most ${gate.limit} confirmation mails per 24 hours for ${whose}; try again later`, {
+        parameter: 'email.address',
+        retryAfter: gate.retryAfterSeconds,
+      });
+    }
+  }
   return {
     async get(viewer: Viewer): Promise<PreferencesResult> {
       const userId = requireUserId(viewer);
@@ -168,9 +220,9 @@ export function preferencesService(d: {
      * was gets a new signing secret; switching RSS on the first time creates the
      * feed token; both are shown in clear in this response only. An e-mail address
      * other than the account's own is stored pending and a confirmation link is
-     * sent to it (`origin`: where the link points when PUBLIC_URL is not set).
+     * sent to it (on PUBLIC_URL, within the mail limits).
      */
-    async update(viewer: Viewer, patch: PreferencesPatch, o: { origin?: string } = {}): Promise<PreferencesResult> {
+    async update(viewer: Viewer, patch: PreferencesPatch): Promise<PreferencesResult> {
       const userId = requireUserId(viewer);
       const problems = patchProblems(patch, { allowPrivate: d.allowPrivate });
       if (problems.length) throw invalidPreferences(problems);
@@ -183,9 +235,17 @@ export function preferencesService(d: {
           throw invalidPreferences(unknownVendorProblems(patch, (err.details.vendors as string[]) ?? []));
         }
       }
+      // Switching e-mail alerts on where they could never be sent would look like a
+      // working channel that stays silent (the test send refuses the same way).
+      if (patch.email?.enabled === true && !d.mailer?.()) {
+        throw new DomainError('conflict', 'E-mail alerts are not available on this server (no SMTP server configured)', {
+          parameter: 'email.enabled',
+        });
+      }
       const now = d.clock.now();
       const revealed: Revealed = {};
       const accountEmail = await accountEmailOf(userId);
+      await gateConfirmationMail(userId, patch, accountEmail, now);
       let confirmToken: string | null = null;
       const saved = await d.preferences.update(userId, now, (current) => {
         let next: PreferencesState = { ...current, settings: mergePreferences(current.settings, patch) };
@@ -223,17 +283,16 @@ export function preferencesService(d: {
         return confirmation.state;
       });
       if (confirmToken && saved.emailConfirmAddress && saved.emailConfirmExpiresAt) {
-        await this.sendConfirmation(saved.emailConfirmAddress, confirmToken, saved.emailConfirmExpiresAt, o.origin);
+        await this.sendConfirmation(saved.emailConfirmAddress, confirmToken, saved.emailConfirmExpiresAt);
       }
       return view(saved, revealed, now, accountEmail);
     },
 
     /** Sends a confirmation link (best effort: the address stays pending either way). */
-    async sendConfirmation(to: string, token: string, expiresAt: string, origin?: string): Promise<boolean> {
+    async sendConfirmation(to: string, token: string, expiresAt: string): Promise<boolean> {
       const mailer = d.mailer?.() ?? null;
-      const base = d.publicUrl ?? origin;
-      if (!mailer || !base) return false;
-      return mailer(to, `${base}${EMAIL_CONFIRM_PATH}?token=${encodeURIComponent(token)}`, expiresAt);
+      if (!mailer || !d.publicUrl) return false;
+      return mailer(to, `${d.publicUrl}${EMAIL_CONFIRM_PATH}?token=${encodeURIComponent(token)}`, expiresAt);
     },
 
     /**

@@ -9,6 +9,7 @@ import type { VendorsRepository } from '../store/repositories/vendors-repository
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { Clock } from '../domain/clock.ts';
+import { feedText } from './feed-text.ts';
 import { maintenanceCalendar } from './maintenance-calendar.ts';
 import type { PreferencesService } from './preferences-service.ts';
 import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts';
@@ -100,12 +101,12 @@ export function publicFeedService(d: {
         const state = e.kind === 'incident' ? `${e.record.status}, ${e.record.impact} impact` : `maintenance ${e.record.status.replace('_', ' ')}`;
         const latest = r.updates.at(-1)?.body ?? '';
         feed.addItem({
-          title: `${r.vendorName}: ${r.title} (${state})`,
+          title: feedText(format, `${r.vendorName}: ${r.title} (${state})`),
           id: `urn:vendor-status:${e.kind}:${r.vendor}:${r.id}`,
           link: r.url ?? page,
           date: new Date(e.at),
           published: new Date(e.kind === 'incident' ? e.record.startedAt : e.record.scheduledFor),
-          description: latest || state,
+          description: feedText(format, latest || state),
           content: r.updates.length
             ? `<ul>${[...r.updates].reverse().map((u) => `<li><strong>${escapeHtml(u.status)}</strong> (${escapeHtml(u.createdAt)}): ${escapeHtml(u.body)}</li>`).join('')}</ul>`
             : `<p>${escapeHtml(state)}</p>`,

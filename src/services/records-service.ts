@@ -72,7 +72,7 @@ export function recordsService(d: Deps) {
 
   /**
    * Names of the vendors of a page only: an uncached list used to read every vendor's
-   * name (the whole catalog) to label twenty records (docs/ingestion.md, "API during a round").
+   * name (the whole catalog) to label twenty records (docs/ingestion.md, "Profile of a round").
    */
   const namesOf = (audience: Audience, ...lists: { vendor: string }[][]) => d.vendors.names(audience, lists.flat().map((i) => i.vendor));
 

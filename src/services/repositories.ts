@@ -4,6 +4,7 @@ import { customPagesRepository } from '../store/repositories/custom-pages-reposi
 import { boardsRepository } from '../store/repositories/boards-repository.ts';
 import { apiKeysRepository } from '../store/repositories/api-keys-repository.ts';
 import { oauthRepository } from '../store/repositories/oauth-repository.ts';
+import { slidingLimitsRepository } from '../store/repositories/sliding-limits-repository.ts';
 import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
 import { usersRepository } from '../store/repositories/users-repository.ts';
 import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
@@ -41,5 +42,6 @@ export function repositoriesOn(db: Kysely<Database>) {
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),
     oauth: oauthRepository(db),
+    slidingLimits: slidingLimitsRepository(db),
   };
 }

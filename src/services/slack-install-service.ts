@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { SecretBox } from '../domain/secret-box.ts';
 import type { AlertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
 import type { PreferencesRepository } from '../store/repositories/preferences-repository.ts';
+import type { SlidingLimitsRepository } from '../store/repositories/sliding-limits-repository.ts';
 import type { Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
 import { requireUserId } from './watchlist-service.ts';
@@ -13,7 +14,9 @@ import { requireUserId } from './watchlist-service.ts';
 // workspace's bot token, stored sealed with the channel secrets; uninstall
 // revokes and removes it. The OAuth `state` is sealed with the secrets key (so
 // it cannot be forged or read), names the user and expires after 10 minutes;
-// the callback must come from that same user's session.
+// the callback must come from that same user's web session (the very session that
+// started the install, when a browser started it; never an API key or token), and
+// each state completes one callback only (its nonce is spent in the store).
 
 const STATE_TTL_MS = 10 * 60_000;
 
@@ -24,6 +27,7 @@ export function slackInstallService(d: {
   threads: AlertThreadsRepository;
   box: SecretBox;
   clock: Clock;
+  slidingLimits: SlidingLimitsRepository;
   /** Null when SLACK_CLIENT_ID / SLACK_CLIENT_SECRET are not set. */
   oauth: SlackOAuth | null;
 }) {
@@ -35,26 +39,53 @@ export function slackInstallService(d: {
   return {
     available: () => d.oauth !== null,
 
-    /** Where to send the browser to install the app. */
-    start(viewer: Viewer, redirectUri: string): string {
+    /**
+     * Where to send the browser to install the app. `session`: a reference to the web
+     * session asking (none for an API key): the callback must then come from it.
+     */
+    start(viewer: Viewer, redirectUri: string, session?: string | null): string {
       const userId = requireUserId(viewer);
-      const state = d.box.seal(JSON.stringify({ u: userId, exp: d.clock.now().getTime() + STATE_TTL_MS, n: randomBytes(8).toString('hex') }));
+      const bound = viewer.authKind === 'session' && session ? { s: session } : {};
+      const state = d.box.seal(JSON.stringify({ u: userId, exp: d.clock.now().getTime() + STATE_TTL_MS, n: randomBytes(8).toString('hex'), ...bound }));
       return oauth().authorizeUrl(Buffer.from(state).toString('base64url'), redirectUri);
     },
 
     /** Slack's answer: a code (installed) or an error (cancelled). */
-    async finish(viewer: Viewer, q: { code?: string; state?: string; error?: string }, redirectUri: string): Promise<{ result: InstallResult; reason?: string }> {
+    async finish(
+      viewer: Viewer,
+      q: { code?: string; state?: string; error?: string },
+      redirectUri: string,
+      session?: string | null,
+    ): Promise<{ result: InstallResult; reason?: string }> {
       const userId = requireUserId(viewer);
       const client = oauth();
-      let state: { u?: unknown; exp?: unknown } | null = null;
+      if (viewer.authKind !== 'session') {
+        throw new DomainError('session_required', 'The Slack install is finished in the browser signed in to the account, not with an API key or token');
+      }
+      let state: { u?: unknown; exp?: unknown; n?: unknown; s?: unknown } | null = null;
       try {
         state = JSON.parse(d.box.open(Buffer.from(q.state ?? '', 'base64url').toString('utf8')));
       } catch {
         state = null;
       }
-      if (!state || state.u !== userId || typeof state.exp !== 'number' || state.exp < d.clock.now().getTime()) {
-        throw new DomainError('invalid_parameter', "Invalid parameter 'state': unknown, expired, or started by another account; start the install again", { parameter: 'state' });
+      const now0 = d.clock.now();
+      const badState = () =>
+        new DomainError('invalid_parameter', "Invalid parameter 'state': unknown, expired, used, or started by another account or session; start the install again", {
+          parameter: 'state',
+        });
+      if (
+        !state ||
+        state.u !== userId ||
+        typeof state.exp !== 'number' ||
+        state.exp < now0.getTime() ||
+        typeof state.n !== 'string' ||
+        (state.s !== undefined && state.s !== session)
+      ) {
+        throw badState();
       }
+      // Single use: the first callback spends the state, whatever it brings (code or error).
+      const once = await d.slidingLimits.take([{ subject: `slack-state:${state.n}`, limit: 1 }], STATE_TTL_MS, now0);
+      if (!once.allowed) throw badState();
       if (q.error) return { result: 'denied', reason: q.error.slice(0, 60) };
       if (!q.code) throw new DomainError('invalid_parameter', "Invalid parameter 'code': missing", { parameter: 'code' });
       let install;

@@ -41,6 +41,8 @@ export function streamService(d: { events: EventsRepository; records: RecordsSer
 
     /** The missed incident events after `lastId`, oldest first, a page at a time (vendor filter in SQL, status here). */
     async *replay(lastId: number, q: Pick<StreamQuery, 'vendors' | 'status'>, viewer: Viewer): AsyncGenerator<{ events: StoredEvent[]; through: number }> {
+      // An empty filter follows no vendor (a board whose vendors are all private), not every vendor.
+      if (q.vendors && !q.vendors.length) return;
       let from = lastId;
       for (;;) {
         const page = await d.events.after(from, REPLAY_PAGE, { audience: audienceFor(viewer), vendors: q.vendors, types: [...INCIDENT_EVENT_TYPES] });
@@ -57,6 +59,7 @@ export function streamService(d: { events: EventsRepository; records: RecordsSer
       // The sequence is read first: whatever commits meanwhile is both in the
       // snapshot and announced live, never in neither.
       const seq = await d.events.latestSeq();
+      if (q.vendors && !q.vendors.length) return { seq, at: d.clock.now(), items: [], total: 0 };
       const r = await d.records.incidents({ vendors: q.vendors, status: q.status, limit: q.limit, offset: q.offset }, viewer);
       return { seq, at: d.clock.now(), items: r.items, total: r.total };
     },

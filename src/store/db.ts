@@ -142,6 +142,12 @@ async function createSchema(db: Kysely<Database>, schema: string) {
   }
 }
 
+async function currentSchema(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(db);
+  if (!rows[0]?.name) throw new Error('migration failed: the connection has no current schema (search_path names no existing schema)');
+  return rows[0].name;
+}
+
 function withCommon(db: Kysely<Database>, dialect: Dialect, schema: string | null = null): Store {
   return {
     db,
@@ -153,10 +159,13 @@ function withCommon(db: Kysely<Database>, dialect: Dialect, schema: string | nul
       // sees kysely_migration_lock of any schema (another test run) and skips creating ours.
       // Areas own numbered migrations and land in any order, so a store may have run
       // 0500 before 0400 arrives: unordered migrations are allowed (each runs once).
+      // Without DATABASE_SCHEMA that is the connection's own schema, named explicitly:
+      // Kysely's existence check otherwise looks across all schemas of the database.
+      const migrationTableSchema = schema ?? (dialect === 'postgres' ? await currentSchema(db) : undefined);
       const migrator = new Migrator({
         db,
         provider: migrationProvider(dialect),
-        migrationTableSchema: schema ?? undefined,
+        migrationTableSchema,
         allowUnorderedMigrations: true,
       });
       const { error, results } = await migrator.migrateToLatest();

@@ -267,6 +267,14 @@ export interface OAuthTokensTable {
   revoked_at: string | null;
 }
 
+/** Times a subject was counted within its window (repositories/sliding-limits-repository.ts). */
+export interface SlidingLimitsTable {
+  subject: string;
+  /** JSON array of epoch milliseconds, oldest first. */
+  stamps: string;
+  expires_at: string;
+}
+
 export interface StoreMetaTable {
   key: string;
   value: string;
@@ -372,6 +380,7 @@ export interface Database {
   oauth_codes: OAuthCodesTable;
   oauth_tokens: OAuthTokensTable;
   store_meta: StoreMetaTable;
+  sliding_limits: SlidingLimitsTable;
   alert_cursors: AlertCursorsTable;
   alert_threads: AlertThreadsTable;
   deliveries: DeliveriesTable;

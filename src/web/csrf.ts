@@ -14,13 +14,16 @@ import { hasAllowedOrigin, isUnsafeMethod, ACCOUNT_PREFIX } from '../http/index.
 //    `_csrf` form field. A foreign page can read neither the cookie nor our
 //    pages, and cannot send the custom header cross-origin without CORS.
 // Requests authenticated by API key carry no ambient credential and are exempt;
-// login and signup are checked when they come from a browser (Origin present).
+// login and signup are checked when they come from a browser (Origin present). Our
+// forms that act without a session (the e-mail confirmation page: its token is the
+// credential) are checked always, so another site cannot post them for a visitor.
 
 const CSRF_COOKIE = 'vis_csrf';
 const CSRF_HEADER = 'x-csrf-token';
 const CSRF_FIELD = '_csrf';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const BROWSER_AUTH_ROUTES = new Set([`${ACCOUNT_PREFIX}/auth/login`, `${ACCOUNT_PREFIX}/auth/signup`]);
+const SESSIONLESS_FORMS = new Set(['/confirm-email']);
 
 function readCookie(request: FastifyRequest, name: string): string | null {
   const header = request.headers.cookie;
@@ -66,7 +69,7 @@ export const csrfPlugin = fp(
       const route = request.routeOptions.url ?? '';
       const authRoute = BROWSER_AUTH_ROUTES.has(route);
       const bySession = request.viewer?.authKind === 'session';
-      if (!bySession && !(authRoute && request.headers.origin !== undefined)) return;
+      if (!bySession && !SESSIONLESS_FORMS.has(route) && !(authRoute && request.headers.origin !== undefined)) return;
       if (!hasAllowedOrigin(request, webOrigins)) {
         throw new DomainError('origin_not_allowed', 'State-changing requests of a web session must come from an allowed Origin');
       }

@@ -8,7 +8,7 @@ import { layout } from './layout.ts';
 import { CONTENT_SECURITY_POLICY, setSecurityHeaders } from './security.ts';
 
 // Pages another adapter serves with the site's layout and stylesheet: the sign-in and
-// consent pages of the MCP authorization server (docs/mcp.md, "Sign-in and consent pages").
+// consent pages of the MCP authorization server (docs/mcp.md, "Rules and decisions").
 // Their headers differ from the web pages' in two ways, both for the OAuth redirect:
 // - no `form-action`: the consent form's answer is a redirect to the application's own
 //   redirect URI (another origin, or a scheme such as cursor://), and Chromium applies

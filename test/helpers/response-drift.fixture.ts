@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { startApp, type TestApp } from './app.ts';
 import { driftRoutes } from './drift-routes.ts';
 
-// Run by test/http/response-validation.test.ts in a child process (not part of the
+// Run by test/system/http/response-validation.test.ts in a child process (not part of the
 // suite): the first test sends a response the document does not describe and
 // asserts nothing about it; the response checks must fail that test, and only it.
 

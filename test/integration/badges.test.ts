@@ -104,9 +104,20 @@ describe('badge limits', () => {
     // Cache hits count too; the key sent along is ignored.
     assert.equal(served, 4, 'the anonymous per-IP limit (4 per minute here) applies');
     assert.ok(refused);
+    // Still a shields.io endpoint body (shields shows it as a badge), cacheable until the window resets.
     const body = await refused.json();
-    assert.equal(body.error, 'rate_limit_exceeded');
-    assert.equal(body.currentPlan, 'anonymous');
+    assert.deepEqual(body, { schemaVersion: 1, label: 'status', message: 'rate limited', color: 'lightgrey' });
+    const wait = Number(refused.headers.get('retry-after'));
+    assert.ok(wait >= 1 && wait <= 60, `Retry-After ${wait}`);
+    assert.equal(refused.headers.get('cache-control'), `public, max-age=${wait}`);
+    // The SVG badge answers an image saying so, not JSON an <img> cannot show.
+    const svg = await fetch(`${t.url}/badges/cloudflare.svg`);
+    assert.equal(svg.status, 429);
+    assert.match(svg.headers.get('content-type')!, /^image\/svg\+xml/);
+    assert.ok(svg.headers.get('retry-after'));
+    const text = await svg.text();
+    assert.match(text, /^<svg[^>]*>/);
+    assert.match(text, /rate limited/);
     const account = await getJson(`${t.url}/api/v1/account`, { headers: u.headers });
     assert.equal(account.status, 200);
     // The account endpoints are not metered: the key has used nothing today.

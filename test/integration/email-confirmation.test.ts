@@ -151,12 +151,37 @@ describe('e-mail addresses are confirmed before alerts go there', () => {
 
   test('a made-up or malformed token confirms nothing', async () => {
     for (const token of ['A'.repeat(43), 'short', '<script>']) {
+      const r = await follow(new URL(`${t.url}/confirm-email?token=${encodeURIComponent(token)}`));
+      assert.equal(r.confirm, 400, token);
+    }
+  });
+
+  test('without a session too, the form is refused without its CSRF field or from another origin (403 page)', async () => {
+    const u = await createUser(t, 'pro');
+    const to = `csrf-${Date.now()}@example.com`;
+    await prefs(u, { email: { enabled: true, address: to } });
+    const link = confirmationLink(mailsTo(to)[0]!);
+    const page = await fetch(`${t.url}${link.pathname}${link.search}`);
+    await page.text();
+    const csrfCookie = page.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('vis_csrf='))!;
+    const token = link.searchParams.get('token')!;
+    const attempts: { headers: Record<string, string>; body: Record<string, string> }[] = [
+      // A foreign page posting the form for a visitor: no field, no cookie of ours.
+      { headers: { origin: 'https://evil.example' }, body: { token } },
+      { headers: { origin: t.url }, body: { token } },
+      { headers: { origin: t.url, cookie: csrfCookie }, body: { token } },
+      { headers: { origin: t.url, cookie: csrfCookie }, body: { token, _csrf: 'x'.repeat(43) } },
+    ];
+    for (const a of attempts) {
       const r = await fetch(`${t.url}/confirm-email`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ token }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...a.headers },
+        body: new URLSearchParams(a.body).toString(),
       });
-      assert.equal(r.status, 400);
+      assert.equal(r.status, 403, JSON.stringify(a));
+      assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
     }
+    assert.equal((await getJson(`${t.api}/notification-preferences`, { headers: u.headers })).body.preferences.email.address_status, 'pending');
+    assert.equal((await follow(link)).confirm, 200, 'the page\'s own form still confirms');
   });
 });

@@ -6,7 +6,7 @@ import { startApp, type TestApp } from '../helpers/app.ts';
 import { openStream, sleep } from '../helpers/stream.ts';
 import { ipSubject, userSubject } from '../../src/services/access/limits.ts';
 
-// Stream slots never leak (docs/stream.md, "Concurrent streams"): a client that opens
+// Stream slots never leak (docs/stream.md, "Limits"): a client that opens
 // the stream and resets the socket right after the request head, many times, leaves
 // no slot behind, so a normal stream still opens. Runs with in-process slots and, with
 // REDIS_URL set, with Redis slots (the case the refresh timer used to keep alive).

@@ -8,7 +8,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-// The import rules of src/ (docs/architecture.md, "What each folder may import"),
+// The import rules of src/ (docs/architecture.md, "Layers and what each folder may import"),
 // checked with dependency-cruiser and the repository's .dependency-cruiser.cjs. The
 // second test runs the same configuration on a small tree that breaks every rule once,
 // so a rule that stops matching (a typo in a pattern, type-only imports not read) fails here.

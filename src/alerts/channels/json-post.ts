@@ -9,7 +9,7 @@ import { describeError, failed, type SendOutcome, sent } from './channel.ts';
 // agent, turned into a SendOutcome the same way for every chat and paging
 // channel: 2xx sent; 429/5xx/timeouts retried (Retry-After honoured); 4xx the
 // receiver will keep refusing fails now; "gone" answers also switch the channel
-// off (docs/alerts.md, "Retries").
+// off (docs/alerts.md, "Retry schedule").
 
 export interface JsonPostDeps {
   dispatcher: Dispatcher;

@@ -7,7 +7,7 @@ import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
 // request is received"): a `message` envelope whose `attachments[]` carry one
 // Adaptive Card (1.4; Teams renders up to 1.5). The stock flow loops over
 // `attachments`, so a body without it fails inside the flow even though the
-// HTTP call answers 202 (docs/alerts.md, "Teams"). 200/202 = accepted.
+// HTTP call answers 202 (docs/alerts.md, "Microsoft Teams"). 200/202 = accepted.
 
 type TeamsTarget = Extract<Target, { channel: 'teams' }>;
 

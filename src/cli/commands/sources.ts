@@ -10,7 +10,7 @@ const state = (s: { lastSuccessAt: string | null; lastErrorAt: string | null; co
   s.consecutiveFailures > 0 ? 'failing' : s.lastSuccessAt ? 'ok' : s.lastErrorAt ? 'failing' : 'never polled';
 
 const PROMOTE_USAGE =
-  'sources promote SLUG --category CATEGORY [--slug PUBLIC_SLUG] [--name NAME] [--description TEXT] [--website URL] [--catalog FILE]';
+  'sources promote SLUG --category CATEGORY [--slug PUBLIC_SLUG] [--name NAME] [--description TEXT] [--website URL] [--catalog FILE] [--trust]';
 
 /**
  * `sources promote`: a user-added page becomes a public catalog vendor (docs/catalog.md
@@ -29,6 +29,7 @@ async function promote(argv: string[]): Promise<number> {
       description: { type: 'string' },
       website: { type: 'string' },
       catalog: { type: 'string' },
+      trust: { type: 'boolean' },
     },
     PROMOTE_USAGE,
   );
@@ -38,10 +39,15 @@ async function promote(argv: string[]): Promise<number> {
   const catalog = readCatalog(file);
   try {
     const entry = await withSourceAdmin(config, systemClock, (admin) =>
-      admin.promote({ slug, publicSlug: opts.slug, name: opts.name, category: opts.category!, description: opts.description, website: opts.website, catalog }),
+      admin.promote({ slug, publicSlug: opts.slug, name: opts.name, category: opts.category!, description: opts.description, website: opts.website, catalog, trust: opts.trust === true }),
     );
     fs.writeFileSync(file, `${JSON.stringify([...catalog, entry], null, 2)}\n`);
     console.log(`Promoted '${slug}' to '${entry.slug}' (${entry.sources.map((s) => s.type).join(', ')}); added to ${file}.`);
+    console.log(
+      opts.trust
+        ? 'Trusted: polled as a catalog source, without the outbound guard (--trust).'
+        : 'Still guarded: every poll checks the address its name resolves to (--trust to vouch for the host).',
+    );
     return 0;
   } catch (err) {
     if (err instanceof DomainError) {

@@ -3,10 +3,11 @@ import fp from 'fastify-plugin';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
 import { planWindowsTable, requestSubject } from '../../services/access/limits.ts';
 import { isFirstPartyCall } from '../access/first-party.ts';
+import { clientKey } from '../client-key.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
 import { hooksOf, isMarked, marked, routeAccess } from '../access/route-access.ts';
 
-// Rate limits on the REST routes (DESIGN.md §4, docs/access.md "Rate limits"): every
+// Rate limits on the REST routes (docs/decisions.md "Plans and access", docs/access.md "Rate limits"): every
 // route under the data API unless `config.rateLimit: false`, counted against the
 // account (or the client address), 429 when a window is full. Cached routes are
 // counted by the response-cache plugin at its point in the order (a 304 is free), with
@@ -43,7 +44,7 @@ export const rateLimitPlugin = fp(
     async function meter(request: FastifyRequest, reply: FastifyReply) {
       const v = request.viewer;
       const windows = windowsByPlan[v.plan];
-      const subject = requestSubject(v, request.ip);
+      const subject = requestSubject(v, clientKey(request));
       const r = await limiter.consume(subject, windows);
       setRateLimitHeaders(reply, windows, r);
       if (!r.allowed) {

@@ -9,7 +9,7 @@ import { HitIndex } from '../access/hit-index.ts';
 import { createHotPath, type HotPath } from '../access/hot-path.ts';
 import { hooksOf, isMarked, marked, routeAccess } from '../access/route-access.ts';
 
-// The response cache (DESIGN.md §5, docs/access.md "Response cache"), attached to GET
+// The response cache (docs/decisions.md "Caching", docs/access.md "Response cache"), attached to GET
 // routes with `config.cacheTtlSeconds` that are not per-user, and to routes that name their
 // key from the validated request (`config.cacheKeyOf`: the dashboard bundle, a POST;
 // docs/per-user.md "Dashboard bundle"). Order for a cached route:

@@ -6,6 +6,7 @@ import { SESSION_COOKIE } from '../access/credentials.ts';
 import { hasAllowedOrigin } from '../access/origin.ts';
 import { AuthResponse, Credentials } from '../schemas/account.ts';
 import { errorResponses } from '../schemas/common.ts';
+import { clientKey } from '../client-key.ts';
 
 // Web authentication: JSON or form bodies; success sets the session cookie
 // (HttpOnly, SameSite=Lax, Secure when the request came over TLS).
@@ -59,7 +60,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       checkOrigin(request);
-      const { user, session } = await accounts.signup({ ...request.body, ip: request.ip });
+      const { user, session } = await accounts.signup({ ...request.body, ip: clientKey(request) });
       setSession(request, reply, session.token, session.expiresAt);
       reply.code(201);
       return { success: true, account: user, sessionExpiresAt: session.expiresAt.toISOString() };
@@ -82,7 +83,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       checkOrigin(request);
-      const { user, session } = await accounts.login({ ...request.body, ip: request.ip });
+      const { user, session } = await accounts.login({ ...request.body, ip: clientKey(request) });
       setSession(request, reply, session.token, session.expiresAt);
       return { success: true, account: user, sessionExpiresAt: session.expiresAt.toISOString() };
     },

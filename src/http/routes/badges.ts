@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Badge } from '../../domain/badges.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { renderBadgeSvg } from '../badge-svg.ts';
 import { keylessErrorResponses, notModifiedResponse, PLAIN_TEXT_PATTERN, VendorSlug } from '../schemas/common.ts';
 
@@ -40,6 +41,15 @@ const svgResponse = {
 };
 const jsonResponse = { 200: BadgeJson };
 
+// Over the per-address limit a badge is still an image (or a shields.io endpoint body):
+// an `<img>` shows "rate limited" instead of a broken picture, and proxies keep it only
+// until the window resets (docs/integrations.md, "Badges").
+const RATE_LIMITED: Badge = { label: 'status', message: 'rate limited', color: 'lightgrey' };
+const limitedResponses = {
+  svg: { 429: { description: 'Over the per-address limit: a "rate limited" badge, cacheable until `Retry-After`', content: { 'image/svg+xml': { schema: Type.String({ description: 'SVG document' }) } } } },
+  json: { 429: { ...BadgeJson, description: 'Over the per-address limit: a "rate limited" shields.io badge, cacheable until `Retry-After`' } },
+};
+
 export async function badgeRoutes(fastify: FastifyInstance) {
   // Request types come from the route schemas through the type provider.
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -49,8 +59,16 @@ export async function badgeRoutes(fastify: FastifyInstance) {
   const svg = (b: Badge) => renderBadgeSvg(b);
   const json = (b: Badge) => ({ schemaVersion: 1, label: b.label, message: b.message, color: b.color });
 
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (!(err instanceof DomainError) || err.code !== 'rate_limit_exceeded') throw err; // the app's error answer
+    const wait = typeof err.details.retryAfter === 'number' ? Math.max(1, err.details.retryAfter) : 60;
+    reply.code(429).header('Retry-After', String(wait)).header('Cache-Control', `public, max-age=${wait}`);
+    if (request.url.split('?')[0]!.endsWith('.json')) return reply.send(json(RATE_LIMITED));
+    return reply.type('image/svg+xml; charset=utf-8').send(svg(RATE_LIMITED));
+  });
+
   for (const format of ['svg', 'json'] as const) {
-    const response = { ...(format === 'svg' ? svgResponse : jsonResponse), ...keylessErrorResponses, ...notModifiedResponse };
+    const response = { ...(format === 'svg' ? svgResponse : jsonResponse), ...keylessErrorResponses, ...limitedResponses[format], ...notModifiedResponse };
     const Format = format.toUpperCase();
     app.get(
       `${BADGES_PREFIX}/:vendor.${format}`,

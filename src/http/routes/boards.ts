@@ -11,6 +11,7 @@ import { errors, USER_SECURITY } from './account.ts';
 import { ErrorBody, IdParam, keylessErrorResponses, QueryInteger } from '../schemas/common.ts';
 import { STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
+import { clientKey } from '../client-key.ts';
 
 // Public status boards (docs/boards.md): the owner's API under /api/v1/boards (key or
 // session; session writes carry the CSRF checks of the viewer plugin), and the
@@ -121,14 +122,14 @@ export async function boardStreamRoutes(fastify: FastifyInstance) {
       config: { auth: 'none', rateLimit: true },
     },
     async (request, reply) => {
-      const board = await boards.find(request.params.token);
+      const vendors = await boards.streamVendors(request.params.token);
       const lastId = resumePoint(request.query.lastEventId, request.headers['last-event-id']);
       await serveEventStream(app, request, reply, {
-        vendors: board.vendors,
+        vendors,
         limit: 50,
         offset: 0,
         lastId,
-        slot: { subject: ipSubject(request.ip), cap: planPolicy('anonymous', app.config.rateLimits).concurrentStreams, plan: 'anonymous' },
+        slot: { subject: ipSubject(clientKey(request)), cap: planPolicy('anonymous', app.config.rateLimits).concurrentStreams, plan: 'anonymous' },
         viewer: anonymousViewer,
       });
     },

@@ -23,7 +23,7 @@ import { strictValidatorCompiler } from '../strict-validation.ts';
 /** A key in either header or a web session; never anonymous. */
 const PER_USER_SECURITY: Record<string, string[]>[] = [{ apiKeyHeader: [] }, { bearer: [] }, { sessionCookie: [] }];
 
-/** As the unified lists (DESIGN.md §5: others 60 s). */
+/** As the unified lists (docs/decisions.md "Caching": others 60 s). */
 const BUNDLE_CACHE_SECONDS = 60;
 
 const conflict = {
@@ -145,16 +145,17 @@ export async function perUserRoutes(fastify: FastifyInstance) {
           '`slack_connection`, `webhook.secret` and `rss.feed_url` are read-only and ignored, so a GET body can be sent back.',
           'Unknown fields give 400 naming them. Webhook URLs must be https and must not point to private or loopback hosts (unless allow-listed by the operator).',
           'Setting a webhook URL where none was generates a `whsec_` signing secret, and switching RSS on the first time creates the feed URL: both are shown in clear in this response only (listed in `shownOnce`), masked afterwards.',
-          "An `email.address` other than the account's own is saved with `address_status: pending` and a confirmation link (single use, valid 24 hours) is mailed to it; no alert goes there until the link is followed. Changing the address starts over.",
+          "An `email.address` other than the account's own is saved with `address_status: pending` and a confirmation link (single use, valid 24 hours) is mailed to it; no alert goes there until the link is followed. Changing the address starts over. Links are mailed only when the server has PUBLIC_URL (else 503), at most 5 per account and 3 per address in any 24 hours (else 429 and nothing is saved).",
+          'Switching `email.enabled` on where the server has no SMTP server configured is 409, and nothing is saved.',
         ].join(' '),
         tags: prefTags,
         security: PER_USER_SECURITY,
         body: PreferencesPatchBody,
-        response: { 200: PreferencesResponse, ...errorResponses },
+        response: { 200: PreferencesResponse, ...errorResponses, 409: Type.Ref('ErrorBody', { description: 'E-mail alerts switched on where this server has no SMTP server' }) },
       },
       config: { auth: 'user' },
     },
-    async (req) => prefResult(await s.preferences.update(req.viewer, req.body, { origin: `${req.protocol}://${req.host}` })),
+    async (req) => prefResult(await s.preferences.update(req.viewer, req.body)),
   );
 
   app.post(

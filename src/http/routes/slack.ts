@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../paths.ts';
+import { sessionToken } from '../access/credentials.ts';
+import { sha256hex } from '../../services/access/secrets.ts';
 import { errorResponses } from '../schemas/common.ts';
 import { PreferencesResponse } from '../schemas/per-user.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
@@ -31,6 +33,11 @@ export async function slackRoutes(fastify: FastifyInstance) {
     return payload;
   });
   const s = app.services.slackInstall;
+  /** The web session asking, by a hash of its token (the state may carry it; the token never leaves). */
+  const sessionRef = (req: FastifyRequest) => {
+    const token = req.viewer.authKind === 'session' ? sessionToken(req.headers) : undefined;
+    return token ? sha256hex(`slack-state:${token}`).slice(0, 32) : null;
+  };
   const redirectUri = (req: FastifyRequest) => `${app.config.publicUrl ?? `${req.protocol}://${req.host}`}${API_PREFIX}${CALLBACK_PATH}`;
 
   app.get(
@@ -56,7 +63,7 @@ export async function slackRoutes(fastify: FastifyInstance) {
       config: { auth: 'user' },
     },
     async (req, reply) => {
-      const authorizeUrl = s.start(req.viewer, redirectUri(req));
+      const authorizeUrl = s.start(req.viewer, redirectUri(req), sessionRef(req));
       if (/\btext\/html\b/.test(req.headers.accept ?? '')) return reply.redirect(authorizeUrl, 302);
       return { success: true, authorizeUrl };
     },
@@ -71,7 +78,7 @@ export async function slackRoutes(fastify: FastifyInstance) {
         operationId: 'finishSlackInstall',
         summary: 'Slack OAuth v2 callback',
         description:
-          'Slack sends the browser here with `code` and `state` (or `error=access_denied` when the user cancelled). The code is exchanged with `oauth.v2.access`; the bot token is stored encrypted and never shown. Redirects to the account page with `slack=connected`, `slack=denied` or `slack=failed&reason=…`. 400 when the state is unknown, expired or belongs to another account.',
+          'Slack sends the browser here with `code` and `state` (or `error=access_denied` when the user cancelled). The code is exchanged with `oauth.v2.access`; the bot token is stored encrypted and never shown. Redirects to the account page with `slack=connected`, `slack=denied` or `slack=failed&reason=…`. Only a signed-in web session of the account completes it (403 `session_required` for an API key or token), the same session that started the install when a browser started it; each state works once. 400 when the state is unknown, expired, already used, or belongs to another account or session.',
         tags,
         security: SESSION_SECURITY,
         querystring: Type.Object(
@@ -87,7 +94,7 @@ export async function slackRoutes(fastify: FastifyInstance) {
       config: { auth: 'user' },
     },
     async (req, reply) => {
-      const r = await s.finish(req.viewer, req.query, redirectUri(req));
+      const r = await s.finish(req.viewer, req.query, redirectUri(req), sessionRef(req));
       const q = new URLSearchParams({ slack: r.result, ...(r.reason ? { reason: r.reason } : {}) });
       return reply.redirect(`${ACCOUNT_PAGE}?${q}#notifications`, 302);
     },

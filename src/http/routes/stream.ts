@@ -9,6 +9,7 @@ import { vendorFilter } from '../envelope.ts';
 import { resumePoint, serveEventStream } from '../event-stream.ts';
 import { STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
 import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, QueryObject, StringEnum, VendorListParam } from '../schemas/common.ts';
+import { clientKey } from '../client-key.ts';
 
 // GET /incidents/stream (docs/stream.md). Everything that can fail
 // with a status (validation, unknown vendor, quota, stream cap) happens before the
@@ -72,7 +73,7 @@ export async function streamRoutes(fastify: FastifyInstance) {
       // Concurrent streams per account (all its keys and sessions), anonymous per address.
       const v = request.viewer;
       const cap = planPolicy(v.plan, config.rateLimits).concurrentStreams;
-      const subject = requestSubject(v, request.ip);
+      const subject = requestSubject(v, clientKey(request));
       await serveEventStream(app, request, reply, {
         vendors,
         status: q.status,

@@ -56,7 +56,7 @@ export async function vendorRoutes(fastify: FastifyInstance) {
         tags: ['vendor'],
         params: VendorParams,
         // Declared so `skipCache=true` is read as a boolean and unknown parameters are
-        // dropped before the cache key is made (docs/api.md "Caching").
+        // dropped before the cache key is made (docs/access.md "Response cache").
         querystring: Type.Object({ skipCache: Type.Optional(SkipCacheParam) }, { additionalProperties: false }),
         response: { 200: Envelope(Type.Ref(VendorStatusSchema), 'One item: the vendor status'), ...errorResponses, ...notModifiedResponse },
       },

@@ -3,11 +3,11 @@ import { ALERT_EVENT_TYPES } from '../../domain/preferences.ts';
 import { StringEnum } from './common.ts';
 import { DIGEST_EVENT_TYPE, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, REMINDER_EVENT_TYPE } from '../../domain/alerts.ts';
 
-// What the alert channels send (docs/alerts.md, "Payloads"), described so a
+// What the alert channels send (docs/alerts.md, "Payloads in the OpenAPI document"), described so a
 // receiver can be generated from the OpenAPI document. OpenAPI 3.0 has no
 // `webhooks` object: the operations are listed under the `x-webhooks`
 // extension, their bodies are components schemas. These describe the bodies the
-// channels in src/alerts/channels/ build; test/integration/outbound-payloads.test.ts
+// channels in src/alerts/channels/ build; test/integration/chat-channels.test.ts
 // validates real sent bodies against them.
 
 const open = { additionalProperties: true };

@@ -1,4 +1,4 @@
-// sorry™ status pages' public JSON on the page's own host (docs/mappings.md "sorry"):
+// sorry™ status pages' public JSON on the page's own host (docs/mappings.md "sorry™"):
 //  - `/api/v1/` or `/api/v1/status` → `{page: {name, state, state_text, updated_at, links}}`,
 //    page state operational | degraded | maintenance;
 //  - `/api/v1/components` → `{components: [{id, name, state, parent_id}], meta}`,

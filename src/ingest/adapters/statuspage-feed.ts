@@ -34,7 +34,7 @@ interface Block {
 const LEAD_RE = /^\s*(?:<br\s*\/?>)?\s*<strong>/i;
 const STAMP_RE = /^([A-Za-z]{3})[a-z]*\.?\s+(\d{1,2}),?\s*(?:(\d{4})\s*[,-]?\s*)?(\d{1,2}):(\d{2})\s*(AM|PM)?\s*([A-Za-z]{1,5})?/;
 // "Mar 3, 22:00 - 23:30 UTC" on one day; "Jan 8, 21:00 UTC - Jan 9, 01:00 UTC" across
-// two, where the zone may also follow the start (docs/mappings.md "Statuspage feeds").
+// two, where the zone may also follow the start (docs/mappings.md "Statuspage history feeds").
 const SCHEDULED_RE =
   /SCHEDULED EVENT\s+([A-Za-z]{3})\s+(\d{1,2}),?\s*(\d{1,2}):(\d{2})\s*(?:([A-Za-z]{1,5})\s*)?-\s*(?:([A-Za-z]{3})\s+(\d{1,2}),?\s*)?(\d{1,2}):(\d{2})\s*([A-Za-z]{1,5})?/i;
 

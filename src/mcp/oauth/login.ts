@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import { SESSION_COOKIE, sessionToken } from '../../http/index.ts';
+import { clientKey, SESSION_COOKIE, sessionToken } from '../../http/index.ts';
 import type { Services } from '../../services/index.ts';
 import type { Origins } from '../origins.ts';
 import { AUTHORIZE_PATH, type LoggedInUser, type WebLogin } from './authorize.ts';
@@ -57,7 +57,7 @@ export async function loginRoutes(
     const again = (status: number, error: string) =>
       pages.login(req, reply, status, { action: LOGIN_PATH, returnTo, csrfToken: csrfToken(req, reply, secure(req)), email, error });
     try {
-      const { session } = await services.accounts.login({ email, password, ip: req.ip });
+      const { session } = await services.accounts.login({ email, password, ip: clientKey(req) });
       reply.setCookie(SESSION_COOKIE, session.token, {
         httpOnly: true,
         sameSite: 'lax',

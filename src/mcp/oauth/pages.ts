@@ -3,8 +3,8 @@ import type { Plan } from '../../domain/plans.ts';
 import { html, type SendStandalonePage } from '../../web/index.ts';
 
 // Server-rendered pages of the authorization endpoint: the sign-in step, the consent form
-// and the error page, in the site's layout and stylesheet (docs/mcp.md, "Sign-in and consent
-// pages"). The forms work without script; every interpolated value is escaped by `html`.
+// and the error page, in the site's layout and stylesheet (docs/mcp.md, "Rules and
+// decisions"). The forms work without script; every interpolated value is escaped by `html`.
 
 export interface ConsentView {
   clientName: string;

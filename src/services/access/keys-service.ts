@@ -30,22 +30,18 @@ export function keysService(deps: { apiKeys: ApiKeysRepository; auth: Authentica
       }
       const label = (name ?? '').trim() || 'API key';
       if (label.length > MAX_NAME_LENGTH) throw invalidParameter('name', `at most ${MAX_NAME_LENGTH} characters`);
-      const existing = await deps.apiKeys.listForUser(owner.userId);
       const cap = maxKeysFor(owner.plan);
-      if (existing.length >= cap) {
+      const secret = generateApiKey();
+      // Counted and inserted in one step: concurrent creations never pass the cap together.
+      const key = await deps.apiKeys.createWithinCap(
+        { id: randomUUID(), userId: owner.userId, name: label, keyHash: sha256hex(secret), prefix: apiKeyPrefix(secret), now: deps.clock.now() },
+        cap,
+      );
+      if (!key) {
         throw new DomainError('limit_exceeded', `An account on the ${owner.plan} plan can hold at most ${cap} active keys; revoke one first`, {
           limit: cap,
         });
       }
-      const secret = generateApiKey();
-      const key = await deps.apiKeys.create({
-        id: randomUUID(),
-        userId: owner.userId,
-        name: label,
-        keyHash: sha256hex(secret),
-        prefix: apiKeyPrefix(secret),
-        now: deps.clock.now(),
-      });
       return { key, secret };
     },
 

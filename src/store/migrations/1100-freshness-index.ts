@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 // Every uncached list answer states the last successful poll of any source (the
 // envelope's `lastUpdated`, docs/api.md): `max(last_success_at)` read through an index
 // instead of a scan of every source, on the API thread, while ingestion writes
-// (docs/ingestion.md, "API during a round").
+// (docs/ingestion.md, "Profile of a round").
 export function freshnessIndexMigration() {
   return {
     async up(db: Kysely<any>) {

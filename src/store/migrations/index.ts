@@ -14,6 +14,7 @@ import { boardsMigration } from './0910-boards.ts';
 import { alertPayloadsMigration } from './0950-alert-payloads.ts';
 import { customSourcesMigration } from './1000-custom-sources.ts';
 import { freshnessIndexMigration } from './1100-freshness-index.ts';
+import { slidingLimitsMigration } from './1200-sliding-limits.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -35,6 +36,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0950-alert-payloads': alertPayloadsMigration(),
         '1000-custom-sources': customSourcesMigration(dialect),
         '1100-freshness-index': freshnessIndexMigration(),
+        '1200-sliding-limits': slidingLimitsMigration(),
       };
     },
   };

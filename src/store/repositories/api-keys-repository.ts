@@ -29,13 +29,29 @@ const toKey = (r: Pick<Database['api_keys'], 'id' | 'name' | 'prefix' | 'created
 // user can never see or revoke another's keys.
 export function apiKeysRepository(db: Kysely<Database>) {
   return {
-    async create(k: { id: string; userId: string; name: string; keyHash: string; prefix: string; now: Date }): Promise<ApiKeyRow> {
+    /**
+     * Creates a key unless the user already holds `cap` active ones (then null). The
+     * count and the insert run under the user's row lock (a no-op update takes it on
+     * PostgreSQL; SQLite writers are serialised), so concurrent creations never pass
+     * the cap together (docs/security.md, "API key cap under concurrency").
+     */
+    async createWithinCap(k: { id: string; userId: string; name: string; keyHash: string; prefix: string; now: Date }, cap: number): Promise<ApiKeyRow | null> {
       const at = k.now.toISOString();
-      await db
-        .insertInto('api_keys')
-        .values({ id: k.id, user_id: k.userId, name: k.name, key_hash: k.keyHash, prefix: k.prefix, created_at: at })
-        .execute();
-      return { id: k.id, name: k.name, prefix: k.prefix, createdAt: at, lastUsedAt: null };
+      return db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set((eb) => ({ id: eb.ref('id') })).where('id', '=', k.userId).execute();
+        const { n } = await trx
+          .selectFrom('api_keys')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('user_id', '=', k.userId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= cap) return null;
+        await trx
+          .insertInto('api_keys')
+          .values({ id: k.id, user_id: k.userId, name: k.name, key_hash: k.keyHash, prefix: k.prefix, created_at: at })
+          .execute();
+        return { id: k.id, name: k.name, prefix: k.prefix, createdAt: at, lastUsedAt: null };
+      });
     },
 
     /** Active (not revoked) keys of a user, newest first. */

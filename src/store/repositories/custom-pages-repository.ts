@@ -187,7 +187,7 @@ export function customPagesRepository(db: Kysely<Database>) {
           await trx
             .insertInto('sources')
             .values(
-              entry.sources.map((s) => newSourceRow(entry.slug, s, false)),
+              entry.sources.map((s) => newSourceRow(entry.slug, s, s.guarded === true)),
             )
             .execute();
         }

@@ -97,8 +97,9 @@ export function sourcesRepository(db: Kysely<Database>) {
           'failing_since',
         ]);
       if (vendor) q = q.where('vendor', '=', vendor);
-      // Pages users added (docs/per-user.md) do not decide the service's readiness.
-      if (o.catalogOnly) q = q.where('guarded', '=', 0);
+      // Pages users added (docs/per-user.md) do not decide the service's readiness; promoted
+      // pages, guarded or not, are catalog vendors.
+      if (o.catalogOnly) q = q.where('vendor', 'in', db.selectFrom('vendors').select('slug').where('owner_id', 'is', null));
       if (o.audience) q = visibleTo(db, q, o.audience);
       return (await q.execute()).map((r) => ({
         vendor: r.vendor,

@@ -122,7 +122,7 @@ export function vendorsRepository(db: Kysely<Database>) {
         for (const s of v.sources) {
           const id = sourceId(v.slug, s.type, s.url);
           ids.push(id);
-          sourceRows.set(id, newSourceRow(v.slug, s, false));
+          sourceRows.set(id, newSourceRow(v.slug, s, s.guarded === true));
         }
         kept.set(v.slug, ids);
       }
@@ -155,6 +155,7 @@ export function vendorsRepository(db: Kysely<Database>) {
                 type: eb.ref('excluded.type'),
                 url: eb.ref('excluded.url'),
                 interval_seconds: eb.ref('excluded.interval_seconds'),
+                guarded: eb.ref('excluded.guarded'),
               })),
             )
             .execute();

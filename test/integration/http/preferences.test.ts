@@ -3,6 +3,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { startApp, type TestApp, TestClock } from '../../helpers/app.ts';
+import { startSmtp } from '../../helpers/receivers.ts';
 import { createUser, loginCookie, send, type TestUser } from '../../helpers/users.ts';
 
 // Notification preferences over a real listening server with real accounts.
@@ -15,16 +16,25 @@ describe('notification preferences', () => {
   let clock: TestClock;
   let a: TestUser;
   let b: TestUser;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
   const url = (path = '') => `${t.api}/notification-preferences${path}`;
   const get = (u: TestUser) => send(url(), 'GET', u.headers);
   const put = (u: TestUser, body: unknown) => send(url(), 'PUT', u.headers, body);
 
   before(async () => {
     clock = new TestClock(new Date('2026-03-01T12:00:00Z'));
-    t = await startApp({ clock, env: { API_KEY_MIN_PLAN: 'free', WEB_ORIGINS: ORIGIN, OUTBOUND_ALLOW_PRIVATE: '127.0.0.1,receiver.test' } });
+    // E-mail alerts can only be switched on where an SMTP server is configured.
+    smtp = await startSmtp();
+    t = await startApp({
+      clock,
+      env: { API_KEY_MIN_PLAN: 'free', WEB_ORIGINS: ORIGIN, OUTBOUND_ALLOW_PRIVATE: '127.0.0.1,receiver.test', SMTP_URL: smtp.url, PUBLIC_URL: 'https://status.example.com' },
+    });
     [a, b] = await Promise.all([createUser(t, 'free'), createUser(t, 'pro')]);
   });
-  after(async () => t.close());
+  after(async () => {
+    await t.close();
+    await smtp.close();
+  });
 
   test('every preferences endpoint needs a key or a session: 401 otherwise', async () => {
     for (const [method, path, body] of [

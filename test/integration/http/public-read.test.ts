@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { incidentsRepository } from '../../../src/store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../../../src/store/repositories/maintenances-repository.ts';
-import { publicationsRepository } from '../../../src/store/repositories/publications-repository.ts';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { incident, maintenance } from '../../helpers/records.ts';
 

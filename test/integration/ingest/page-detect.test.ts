@@ -34,6 +34,12 @@ const BODIES: Record<string, { type: string; body: string }> = {
   },
   // Looks like Statuspage at the URL itself but is not valid: probing goes on.
   '/broken/api/v2/summary.json': { type: 'application/json', body: JSON.stringify({ page: { id: 'ab12cd34ef56' }, incidents: 'not a list' }) },
+  // A page whose answer carries text of its own: none of it may reach the person told why
+  // detection failed.
+  '/leaky/api/v2/summary.json': {
+    type: 'application/json',
+    body: JSON.stringify({ page: { id: 'ab12cd34ef56', internal_secret_key: 'hunter2-canary' }, incidents: 'CANARY-BODY-FRAGMENT' }),
+  },
   '/broken/summary.json': { type: 'application/json', body: JSON.stringify({ page: { name: 'B', url: 'https://b', status: 'UP' }, activeIncidents: [], activeMaintenances: [] }) },
 };
 
@@ -87,7 +93,32 @@ describe('page detection', () => {
     const r = await detect(new URL(`${base}/nothing/`));
     assert.equal(r.found, false);
     assert.equal(r.tried.length, 9);
-    assert.ok(r.tried.every((x) => x.result === 'HTTP 404'));
+    assert.ok(r.tried.every((x) => x.result === 'HTTP error'));
+  });
+
+  test('a failed detection names the kind of failure only: no key, body fragment, or refused-versus-silent port', async () => {
+    const leaky = await detect(new URL(`${base}/leaky/`));
+    assert.equal(leaky.found, false);
+    const text = JSON.stringify(leaky.tried.map((x) => x.result));
+    assert.doesNotMatch(text, /internal_secret_key|hunter2|CANARY|not a list|incidents/i);
+    assert.ok(leaky.tried.some((x) => x.result === 'looks like statuspage-v2 but does not parse'), text);
+
+    // A closed port and a port whose connection is dropped answer alike.
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const dropping = http.createServer((req) => req.socket.destroy());
+    await new Promise<void>((r) => dropping.listen(0, '127.0.0.1', r));
+    try {
+      const refused = await detect(new URL(`http://127.0.0.1:${closedPort}/`));
+      const dropped = await detect(new URL(`http://127.0.0.1:${(dropping.address() as AddressInfo).port}/`));
+      const kinds = new Set([...refused.tried, ...dropped.tried].map((x) => x.result));
+      assert.deepEqual([...kinds], ['not reachable']);
+      assert.doesNotMatch(JSON.stringify([refused.tried, dropped.tried]), /ECONN|socket|hang up/i);
+    } finally {
+      await new Promise((r) => dropping.close(r));
+    }
   });
 
   test('without the allow-list the loopback page is refused at the first request, and probing stops', async () => {

@@ -11,12 +11,12 @@ import { parseSource } from '../../../src/ingest/adapters/index.ts';
 import { readCatalog } from '../../../src/services/catalog-loader.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 
-// Real recorded vendor payloads (../shared/fixtures/upstream, read at test time and
-// never copied into the repository) served by a local HTTP server and ingested by
+// Real recorded vendor payloads (not part of the repository, read at test time from
+// the folder FIXTURES names) served by a local HTTP server and ingested by
 // the real poller: every one is stored, and polling the same bytes again — with or
 // without conditional requests — writes nothing.
 
-const FIXTURES = path.resolve(import.meta.dirname, '../../../../shared/fixtures/upstream');
+const FIXTURES = path.resolve(import.meta.dirname, '../../../..', 'shared/fixtures/upstream');
 const available = fs.existsSync(FIXTURES);
 
 /** vendor, source type, path served, recorded file. */

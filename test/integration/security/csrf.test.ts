@@ -8,8 +8,8 @@ import { csrfTokenOf, login, userWithKey, type TestUser } from '../../helpers/ac
 // method) plus logout: cross-origin form posts, JSON posts with a foreign, null
 // or missing Origin, text/plain "simple" posts, and the right Origin without the
 // token. All refused, nothing changes; API-key requests are unaffected.
-// test/web/csrf.test.ts covers the token mechanics (wrong token, cookie-less
-// token, form field, login CSRF); test/mcp/oauth-server.test.ts the consent form.
+// test/integration/web/csrf.test.ts covers the token mechanics (wrong token, cookie-less
+// token, form field, login CSRF); test/integration/mcp/oauth-server.test.ts the consent form.
 
 describe('CSRF on every state-changing session route', () => {
   let t: TestApp;

@@ -15,8 +15,8 @@ import { callMcpTool, type FullAccount, fullAccount } from './support.ts';
 // 404 (403 where the credential kind is refused), never mention anything of A's,
 // and A's state must be exactly as before. The operation list comes from the
 // OpenAPI document, so a new per-user route fails here until it has a probe.
-// Extends the two-user checks of test/http/{watchlist,preferences,account}.test.ts
-// and test/alerts/scope-and-ssrf.test.ts.
+// Extends the two-user checks of test/integration/http/{watchlist,preferences,account}.test.ts
+// and test/integration/alerts/scope-and-ssrf.test.ts.
 
 interface Probe {
   method: string;

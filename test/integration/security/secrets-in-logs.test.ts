@@ -4,12 +4,12 @@ import { getJson, startApp } from '../../helpers/app.ts';
 import { pagerDutyReply, startReceiver } from '../../helpers/receivers.ts';
 import { send } from '../../helpers/users.ts';
 import { redactUrl } from '../../../src/http/log-redaction.ts';
-import { callMcpTool, fullAccount, logCapture, ROUTING_KEY } from './support.ts';
+import { callMcpTool, fullAccount, logCapture } from './support.ts';
 
 // The whole life of an account at LOG_LEVEL=trace, every log line captured, then
 // searched for each secret and credential header value. Extends
-// test/http/secrets-in-logs.test.ts (account flow) and
-// test/mcp/secrets-in-logs.test.ts (OAuth flow) with the delivery secrets, the
+// test/integration/http/secrets-in-logs.test.ts (account flow) and
+// test/integration/mcp/secrets-in-logs.test.ts (OAuth flow) with the delivery secrets, the
 // personal feed URL (its path is the token) and credentials put in a query string.
 
 test('a whole account flow at trace level leaves no secret, Authorization or cookie value in the log', async () => {

@@ -10,7 +10,7 @@ import { send } from '../../helpers/users.ts';
 // (made up, or a real one planted by an attacker) is never adopted by a login;
 // every login issues a new id; logout ends the session on the server. Cookie
 // flags of every cookie the service sets. The Secure flag behind TLS is in
-// test/web/csrf.test.ts ("cookie flags").
+// test/integration/web/csrf.test.ts ("cookie flags").
 
 const PASSWORD = 'correct horse battery';
 const sessionOf = (res: Response) => cookieFrom(res, 'vis_session')?.split('=')[1];

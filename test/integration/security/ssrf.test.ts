@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import dns from 'node:dns';
 import { after, before, describe, test } from 'node:test';
 import { interceptors, request } from 'undici';
 import { BlockedDestinationError, guardedAgent, guardedLookup } from '../../../src/infra/ssrf-guard.ts';
@@ -10,10 +11,10 @@ import { startRedirector } from './support.ts';
 // SSRF through the one user-given outbound URL, the webhook (Slack and PagerDuty
 // endpoints and the polled status pages come from configuration and the catalog,
 // never from users). Save time refuses what the URL itself shows; connect time
-// (src/alerts/ssrf-guard.ts) refuses whatever the name resolves to and every
+// (src/infra/ssrf-guard.ts) refuses whatever the name resolves to and every
 // address literal, on every connection, redirects included. Extends
-// test/alerts/scope-and-ssrf.test.ts and the URL policy cases of
-// test/domain/preferences.test.ts.
+// test/integration/alerts/scope-and-ssrf.test.ts and the URL policy cases of
+// test/unit/domain/preferences.test.ts.
 
 /** Internal destinations written every way a URL can spell them. */
 const INTERNAL_HOSTS = [
@@ -121,6 +122,21 @@ describe('SSRF: webhook URLs', () => {
       assert.match(JSON.stringify(r.body), url.includes('localhost.') ? /destination refused|ENOTFOUND/ : /destination refused/, url);
     }
     assert.equal(trap.requests.length, 0, 'the internal service was never reached');
+  });
+
+  test('a test send to a name resolving inside says "not a public address" and never which address', async () => {
+    // Naming the address a name resolved to would map the inside of the network for the caller.
+    for (const name of ['localhost', 'vm', 'runsc']) {
+      const addresses = await dns.promises.lookup(name, { all: true }).catch(() => []);
+      if (!addresses.length) continue;
+      await strict.repos.preferences.update(user.id, new Date(), (s) => ({ ...s, settings: { ...s.settings, webhook: { ...s.settings.webhook, url: `http://${name}:${trap.port}/x` } } }));
+      const r = await send(`${strict.api}/notification-preferences/test`, 'POST', user.headers, { channel: 'webhook' });
+      assert.equal(r.body.delivered, false, name);
+      const said = JSON.stringify(r.body);
+      assert.match(said, /destination refused \(not a public address\)/, name);
+      for (const a of addresses) assert.ok(!said.includes(a.address), `${name}: the answer names ${a.address}: ${said}`);
+    }
+    assert.equal(trap.requests.length, 0);
   });
 
   test('redirects are not followed: a receiver answering 302/307 into internal space gets one request, the target none', async () => {

@@ -9,6 +9,9 @@ import { cli } from '../../helpers/cli.ts';
 import { startFakeStatusPages, type FakeStatusPages } from '../../helpers/fake-status-page.ts';
 import { send } from '../../helpers/users.ts';
 import { DEFAULT_CATALOG_PATH, loadCatalog, readCatalog } from '../../../src/services/catalog-loader.ts';
+import { createHttpFetcher } from '../../../src/infra/fetch.ts';
+import { parseSource } from '../../../src/ingest/adapters/index.ts';
+import { createScheduler } from '../../../src/ingest/scheduler.ts';
 
 // `cli sources promote` (docs/catalog.md "Promoted pages"), run as an operator runs it,
 // on the store of a running app: the user's page becomes a public vendor at once and an
@@ -74,17 +77,55 @@ describe('operator CLI: sources promote', () => {
     assert.equal((await getJson(`${t.api}/vendor-status/${slug}`, { headers: { 'x-api-key': alice.secret } })).status, 404);
     const wl = await getJson(`${t.api}/watchlist`, { headers: { 'x-api-key': alice.secret } });
     assert.ok(wl.body.vendors.includes('acme-shop'));
+    // Still guarded: whoever named the page may still control its DNS name.
+    assert.match(r.stdout, /Still guarded/);
+    assert.ok(entry.sources.every((s) => s.guarded === true), 'the catalog entry keeps its sources guarded');
     const sources = await t.store.db.selectFrom('sources').select(['guarded']).where('vendor', '=', 'acme-shop').execute();
-    assert.deepEqual(sources.map((s) => Number(s.guarded)), [0, 0, 0], 'an operator-approved catalog source');
+    assert.deepEqual(sources.map((s) => Number(s.guarded)), [1, 1, 1], 'polled through the outbound guard');
 
+    // Polled through the guard: on this test's allow-list (127.0.0.1) it reads the page ...
     await t.app.ingest.scheduler.runRound({ force: true, vendor: 'acme-shop' });
     const incidents = await getJson(`${t.api}/incidents?vendor=acme-shop`);
     assert.deepEqual(incidents.body.items.map((i: { title: string }) => i.title), ['Checkout errors']);
+    // ... and a poller without that allow-list (a production one, the page's name re-pointed
+    // at an internal address) refuses it instead of publishing the internal answer.
+    const fetcher = createHttpFetcher({ allowList: [] });
+    const production = createScheduler({
+      sources: t.repos.sources,
+      ingest: t.app.services.ingest,
+      fetcher,
+      parse: parseSource,
+      clock: { now: () => new Date() },
+      owner: 'production-poller',
+      settings: { concurrency: 2, perHost: 2, timeoutMs: 3000, maxBytes: 1 << 20, defaultIntervalSeconds: 60 },
+    });
+    try {
+      const report = await production.runRound({ force: true, vendor: 'acme-shop' });
+      assert.equal(report.outcomes.length, 3);
+      for (const o of report.outcomes) assert.equal(o.error, 'destination refused (not a public address)', JSON.stringify(o));
+    } finally {
+      await production.stop();
+      await fetcher.close();
+    }
 
     // The next start loads the file: the vendor keeps its sources.
     await loadCatalog(t.repos.vendors, readCatalog(catalogFile), new Date());
-    const kept = await t.store.db.selectFrom('sources').select('id').where('vendor', '=', 'acme-shop').execute();
+    const kept = await t.store.db.selectFrom('sources').select(['id', 'guarded']).where('vendor', '=', 'acme-shop').execute();
     assert.equal(kept.length, 3);
+    assert.ok(kept.every((s) => Number(s.guarded) === 1), 'still guarded after the catalog load');
     assert.equal((await cli(['sources', 'promote', slug, '--category', 'business-apps', '--catalog', catalogFile], env)).code, 1, 'gone once promoted');
+  });
+
+  test('--trust: the operator vouches for the host, and the sources are polled as catalog sources', async () => {
+    pages.incidents('kiosk').push({ id: 'k1', name: 'Kiosk down', status: 'investigating', impact: 'minor', createdAt: new Date().toISOString() });
+    const added = await send(`${t.url}/api/v1/account/status-pages`, 'POST', { 'x-api-key': alice.secret }, { url: `${pages.url}/pages/kiosk/`, name: 'Kiosk' });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    const r = await cli(['sources', 'promote', added.body.page.slug, '--category', 'business-apps', '--slug', 'kiosk', '--trust', '--catalog', catalogFile], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Trusted: polled as a catalog source/);
+    const entry = readCatalog(catalogFile).find((v) => v.slug === 'kiosk')!;
+    assert.ok(entry.sources.every((s) => s.guarded === undefined));
+    const sources = await t.store.db.selectFrom('sources').select(['guarded']).where('vendor', '=', 'kiosk').execute();
+    assert.ok(sources.length > 0 && sources.every((s) => Number(s.guarded) === 0));
   });
 });

@@ -12,7 +12,7 @@ import { runtimeEnv } from '../../helpers/child-env.ts';
 // leases have expired, the next round of another instance. Afterwards: every record
 // once, every change with exactly one event, no committed event missing, every source
 // polled — the ones the dead process held only after their lease ran out.
-// kill -9 during alert delivery: test/alerts/crash-recovery.test.ts.
+// kill -9 during alert delivery: test/system/alerts/crash-recovery.test.ts.
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const VENDORS = ['atlassian', 'bitbucket', 'cloudflare', 'confluence', 'datadog', 'digitalocean', 'discord', 'dropbox', 'github', 'reddit', 'segment', 'twilio'];

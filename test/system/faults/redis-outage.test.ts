@@ -10,7 +10,7 @@ import { percentile, until } from './support.ts';
 // rate limits, the response cache and the event bus: both keep answering 200 with
 // limits counted in-process, /readyz says degraded; when it is back (or unfreezes),
 // counting is shared again and events cross instances again. The single-instance
-// cases (unreachable at start, back after a stop) are in test/http/access-redis.test.ts.
+// cases (unreachable at start, back after a stop) are in test/system/http/access-redis.test.ts.
 
 describe('Redis outage under two instances', () => {
   const clock = new TestClock(new Date('2031-07-01T09:00:00.000Z'));

@@ -19,7 +19,7 @@ import { percentile, sleep } from './support.ts';
 // poll fails on its own with the reason in sourceHealth, the vendor keeps its previous
 // snapshot, the healthy sources of the same round are ingested, the API keeps answering.
 // Error statuses, garbage, resets, redirect loops and 50 MB bodies are covered by
-// test/ingest/scheduler.test.ts, the fetcher's limits by test/ingest/fetch.test.ts.
+// test/integration/ingest/scheduler.test.ts, the fetcher's limits by test/system/ingest/fetch.test.ts.
 
 const MB = 1024 * 1024;
 const TIMEOUT_MS = 3_000;

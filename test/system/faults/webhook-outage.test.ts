@@ -14,8 +14,8 @@ import { until } from './support.ts';
 // in the background as in production (DELIVER on); a test clock moves time over the
 // Standard Webhooks retry schedule (5 s, then 5 min) instead of waiting. Every delivery
 // stays pending with its backoff while the receiver is down and is acknowledged exactly
-// once when it returns. Per-status retry rules are in test/alerts/retries.test.ts, kill -9
-// of a delivering process in test/alerts/crash-recovery.test.ts.
+// once when it returns. Per-status retry rules are in test/integration/alerts/retries.test.ts, kill -9
+// of a delivering process in test/system/alerts/crash-recovery.test.ts.
 
 const USERS = 5;
 const EVENTS = 4;

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { login, userWithKey, type TestUser } from '../../helpers/access.ts';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { startSmtp } from '../../helpers/receivers.ts';
 import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../../helpers/browser.ts';
 
 // Watchlist and notification preferences edited in the browser, checked
@@ -12,13 +13,17 @@ import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpec
 describe('watchlist and notification preferences in a real browser', () => {
   let t: TestApp;
   let browser: Browser;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
   before(async () => {
-    t = await startApp();
+    // E-mail alerts can be switched on only where an SMTP server is configured.
+    smtp = await startSmtp();
+    t = await startApp({ env: { SMTP_URL: smtp.url } });
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
     await t?.close();
+    await smtp?.close();
   });
 
   /** A browser context logged in as a new user (cookies from the login endpoint). */

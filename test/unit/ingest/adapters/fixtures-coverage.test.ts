@@ -1,4 +1,4 @@
-// Every recorded payload under ../shared/fixtures/upstream goes through its adapter and
+// Every recorded payload (`fixturesRoot`, helpers.ts) goes through its adapter and
 // yields a snapshot that honours the record contract (or, for formats we do not
 // ingest, a precise AdapterError). Format-specific tests assert the actual content.
 import assert from 'node:assert/strict';

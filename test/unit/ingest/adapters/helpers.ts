@@ -1,5 +1,5 @@
 // Shared test plumbing. Recorded upstream payloads live outside the repository
-// (../shared/fixtures/upstream, see its SOURCES.md) and are read at test time only.
+// (`fixturesRoot` below) and are read at test time only.
 import assert from 'node:assert/strict';
 import {
   COMPONENT_STATUSES,

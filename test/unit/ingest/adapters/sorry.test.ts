@@ -1,5 +1,5 @@
 // sorry™ status page API, on payloads written for this test in the documented shape
-// (docs/mappings.md "sorry").
+// (docs/mappings.md "sorry™").
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseSource } from '../../../../src/ingest/adapters/index.ts';

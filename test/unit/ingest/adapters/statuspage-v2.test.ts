@@ -1,5 +1,5 @@
 // Statuspage v2 endpoints on recorded payloads; expected figures come from
-// ../shared/fixtures/upstream/SOURCES.md and the payloads themselves.
+// the recorded payloads' own notes and the payloads themselves.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { countBy, parseFixture } from './helpers.ts';
