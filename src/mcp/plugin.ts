@@ -11,10 +11,12 @@ import type { Services } from '../services/index.ts';
 import type { McpCaller, QuotaOutcome } from './context.ts';
 import { type BearerResult, mcpEndpoint } from './endpoint.ts';
 import { loginRoutes, webLogin } from './oauth/login.ts';
+import { oauthPages } from './oauth/pages.ts';
 import { ACCESS_TOKEN_PREFIX } from '../services/oauth/secrets.ts';
 import type { OAuthService } from '../services/oauth/oauth-service.ts';
 import { authorizationServer } from './oauth/server.ts';
 import { createOrigins, type Origins } from './origins.ts';
+import { standalonePages } from '../web/index.ts';
 import { clientGroup } from '../domain/client-address.ts';
 
 // Mounts MCP on the main app: /mcp, the protected-resource metadata and the
@@ -108,6 +110,10 @@ export const mcpPlugin = fp(
       allowedOrigins: [...config.webOrigins, ...(config.publicUrl ? [config.publicUrl] : [])],
     });
     const login = webLogin(services, config.webOrigins);
+    const pages = oauthPages(standalonePages({ demo: config.demo, clock: services.clock }), async (req) => {
+      const user = await login.user(req);
+      return user ? { plan: user.plan } : null;
+    });
 
     await app.register(async (scope) => {
       await mcpEndpoint(scope, endpointDeps(mainOrigins));
@@ -115,12 +121,13 @@ export const mcpPlugin = fp(
         tokens,
         origins: mainOrigins,
         login,
+        pages,
         clock: services.clock,
         async meterAnonymous(req, reply) {
           return (await meter(req, reply, anonymous(), 1)).allowed;
         },
       });
-      await loginRoutes(scope, { services, origins: mainOrigins, allowedOrigins: config.webOrigins, login });
+      await loginRoutes(scope, { services, origins: mainOrigins, allowedOrigins: config.webOrigins, login, pages });
     });
 
     app.decorate('mcp', {

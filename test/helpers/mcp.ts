@@ -81,7 +81,11 @@ export const textOf = (r: unknown) =>
     .map((c) => c.text)
     .join('\n');
 
-const unescape = (s: string) => s.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };
+const unescape = (s: string) =>
+  s.replace(/&(?:#(\d+)|(amp|lt|gt|quot));/g, (_, code: string | undefined, name: string | undefined) =>
+    code ? String.fromCharCode(Number(code)) : ENTITIES[name!]!,
+  );
 
 /** The hidden fields of the first form of a page. */
 export function formFields(html: string): Record<string, string> {
@@ -118,37 +122,28 @@ export async function consent(
 export const REDIRECT_URI = 'http://127.0.0.1:9/oauth/callback';
 
 /**
- * An OAuth client provider as an MCP client implements it, except that the
- * "browser" is this process: redirectToAuthorization consents with the user's
- * web session and keeps the code for finishAuth.
+ * An OAuth client provider as an MCP client implements it, keeping the registration, tokens
+ * and PKCE verifier in memory. Subclasses play the user's browser in redirectToAuthorization.
  */
-export class TestOAuthProvider implements OAuthClientProvider {
+export abstract class MemoryOAuthProvider implements OAuthClientProvider {
   info: (OAuthClientInformationMixed & { client_id: string; client_secret?: string }) | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
-  code: string | null = null;
   authorizationUrls: URL[] = [];
-  redirects: URL[] = [];
 
-  private readonly issuer: string;
-  private readonly sessionCookie: string;
-  private readonly decision: 'allow' | 'deny';
+  private readonly redirectUri: string;
+  private readonly clientName: string;
 
-  constructor(
-    issuer: string,
-    sessionCookie: string,
-    decision: 'allow' | 'deny' = 'allow',
-  ) {
-    this.issuer = issuer;
-    this.sessionCookie = sessionCookie;
-    this.decision = decision;
+  constructor(redirectUri: string, clientName: string) {
+    this.redirectUri = redirectUri;
+    this.clientName = clientName;
   }
 
   get redirectUrl() {
-    return REDIRECT_URI;
+    return this.redirectUri;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Test Assistant', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+    return { client_name: this.clientName, redirect_uris: [this.redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
   }
   state() {
     return 'state-123';
@@ -171,6 +166,32 @@ export class TestOAuthProvider implements OAuthClientProvider {
   codeVerifier() {
     return this.verifier;
   }
+  abstract redirectToAuthorization(url: URL): Promise<void>;
+}
+
+/**
+ * The "browser" is this process: redirectToAuthorization consents with the user's web
+ * session over plain HTTP and keeps the code for finishAuth.
+ */
+export class TestOAuthProvider extends MemoryOAuthProvider {
+  code: string | null = null;
+  redirects: URL[] = [];
+
+  private readonly issuer: string;
+  private readonly sessionCookie: string;
+  private readonly decision: 'allow' | 'deny';
+
+  constructor(
+    issuer: string,
+    sessionCookie: string,
+    decision: 'allow' | 'deny' = 'allow',
+  ) {
+    super(REDIRECT_URI, 'Test Assistant');
+    this.issuer = issuer;
+    this.sessionCookie = sessionCookie;
+    this.decision = decision;
+  }
+
   async redirectToAuthorization(url: URL) {
     this.authorizationUrls.push(url);
     const back = await consent(this.issuer, url.toString(), this.sessionCookie, this.decision);

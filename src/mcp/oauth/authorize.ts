@@ -5,7 +5,7 @@ import { HISTORY_SCOPE, SUPPORTED_SCOPES } from '../context.ts';
 import { MCP_PATH, type Origins } from '../origins.ts';
 import { csrfToken, formPostProblem } from './csrf.ts';
 import { OAuthError } from '../../domain/oauth-errors.ts';
-import { consentPage, sendErrorPage } from './pages.ts';
+import type { OAuthPages } from './pages.ts';
 import { readParams } from './params.ts';
 import { PKCE_VALUE } from '../../services/oauth/secrets.ts';
 
@@ -68,9 +68,9 @@ class RedirectError extends Error {
 
 export async function authorizeRoutes(
   app: FastifyInstance,
-  deps: { tokens: OAuthService; origins: Origins; login: WebLogin },
+  deps: { tokens: OAuthService; origins: Origins; login: WebLogin; pages: OAuthPages },
 ) {
-  const { tokens, origins, login } = deps;
+  const { tokens, origins, login, pages } = deps;
 
   /** Client and redirect URI first: until both are known good, nothing is redirected. */
   async function clientAndRedirect(p: Record<string, string | undefined>): Promise<{ client: OAuthClient; redirectUri: string }> {
@@ -107,7 +107,9 @@ export async function authorizeRoutes(
     const u = new URL(redirectUri);
     for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
     u.searchParams.set('iss', origins.issuer(req));
-    return reply.header('Cache-Control', 'no-store').redirect(u.toString(), 303);
+    // The page's own policy (same-origin) already sends no Referer to the application; the
+    // answer that carries the code says so too, in case a browser lets a redirect's policy win.
+    return reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').redirect(u.toString(), 303);
   }
 
   /** Validates everything; answers an error page or a redirect when something is wrong. */
@@ -120,7 +122,7 @@ export async function authorizeRoutes(
       ({ client, redirectUri } = await clientAndRedirect(p));
     } catch (err) {
       if (err instanceof OAuthError) {
-        await sendErrorPage(reply, 400, err.description);
+        await pages.error(req, reply, 400, err.description);
         return null;
       }
       throw err;
@@ -154,7 +156,7 @@ export async function authorizeRoutes(
       resource: valid.resource,
       ...(valid.state !== undefined ? { state: valid.state } : {}),
     };
-    return consentPage(reply, {
+    return pages.consent(req, reply, {
       clientName: valid.client.name,
       redirectUri: valid.redirectUri,
       userEmail: user.email,
@@ -169,12 +171,12 @@ export async function authorizeRoutes(
   app.post(AUTHORIZE_PATH, { schema: { hide: true }, bodyLimit: 32_768 }, async (req, reply) => {
     // A cross-site post is refused before anything else is looked at.
     const problem = formPostProblem(req, [origins.requestOrigin(req), origins.issuer(req), ...login.allowedOrigins]);
-    if (problem) return sendErrorPage(reply, 403, problem);
+    if (problem) return pages.error(req, reply, 403, problem);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const valid = await validate(req, reply, body);
     if (!valid) return reply;
     const user = await login.user(req);
-    if (!user) return sendErrorPage(reply, 401, 'You are no longer logged in. Start again from the application.');
+    if (!user) return pages.error(req, reply, 401, 'You are no longer logged in. Start again from the application.');
 
     if (body.decision !== 'allow') {
       return redirectBack(req, reply, valid.redirectUri, {

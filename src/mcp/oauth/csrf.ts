@@ -6,7 +6,10 @@ import { sameSecret } from '../../services/oauth/secrets.ts';
 // the Origin of the post must be ours (or an allowed web origin), and the form
 // must carry the token of a cookie set with the page (double submit). The cookie
 // is HttpOnly and scoped to /oauth, so nothing else can read or overwrite it
-// from script.
+// from script. Browsers send the real Origin because the pages' referrer policy
+// is same-origin; `Origin: null` (what a no-referrer page, a sandboxed frame or a
+// data: URL sends) is refused even with a valid token (docs/security.md,
+// "OAuth forms refused in Chromium").
 
 const COOKIE = 'oauth_csrf';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

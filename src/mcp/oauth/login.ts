@@ -5,7 +5,7 @@ import type { Services } from '../../services/index.ts';
 import type { Origins } from '../origins.ts';
 import { AUTHORIZE_PATH, type LoggedInUser, type WebLogin } from './authorize.ts';
 import { csrfToken, formPostProblem } from './csrf.ts';
-import { loginPage, sendErrorPage } from './pages.ts';
+import type { OAuthPages } from './pages.ts';
 
 // The consent page needs the user's web session (the account login of the
 // access area: same service, same throttling, same session cookie). A user who
@@ -33,29 +33,29 @@ export function webLogin(services: Services, allowedOrigins: string[]): WebLogin
 
 export async function loginRoutes(
   app: FastifyInstance,
-  deps: { services: Services; origins: Origins; allowedOrigins: string[]; login: WebLogin },
+  deps: { services: Services; origins: Origins; allowedOrigins: string[]; login: WebLogin; pages: OAuthPages },
 ) {
-  const { services, origins } = deps;
+  const { services, origins, pages } = deps;
   const secure = (req: FastifyRequest) => origins.requestOrigin(req).startsWith('https:');
 
   app.get<{ Querystring: { return_to?: string } }>(LOGIN_PATH, { schema: { hide: true } }, async (req, reply) => {
     const returnTo = safeReturn(req.query.return_to);
-    if (!returnTo) return sendErrorPage(reply, 400, 'Nothing to continue to: start again from the application.');
+    if (!returnTo) return pages.error(req, reply, 400, 'Nothing to continue to: start again from the application.');
     // Already logged in (another tab, or the web app): straight on to the consent page.
     if (await deps.login.user(req)) return reply.header('Cache-Control', 'no-store').redirect(returnTo, 303);
-    return loginPage(reply, 200, { action: LOGIN_PATH, returnTo, csrfToken: csrfToken(req, reply, secure(req)) });
+    return pages.login(req, reply, 200, { action: LOGIN_PATH, returnTo, csrfToken: csrfToken(req, reply, secure(req)) });
   });
 
   app.post(LOGIN_PATH, { schema: { hide: true }, bodyLimit: 16_384 }, async (req, reply) => {
     const problem = formPostProblem(req, [origins.requestOrigin(req), origins.issuer(req), ...deps.allowedOrigins]);
-    if (problem) return sendErrorPage(reply, 403, problem);
+    if (problem) return pages.error(req, reply, 403, problem);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const returnTo = safeReturn(body.return_to);
-    if (!returnTo) return sendErrorPage(reply, 400, 'Nothing to continue to: start again from the application.');
+    if (!returnTo) return pages.error(req, reply, 400, 'Nothing to continue to: start again from the application.');
     const email = typeof body.email === 'string' ? body.email : '';
     const password = typeof body.password === 'string' ? body.password : '';
     const again = (status: number, error: string) =>
-      loginPage(reply, status, { action: LOGIN_PATH, returnTo, csrfToken: csrfToken(req, reply, secure(req)), email, error });
+      pages.login(req, reply, status, { action: LOGIN_PATH, returnTo, csrfToken: csrfToken(req, reply, secure(req)), email, error });
     try {
       const { session } = await services.accounts.login({ email, password, ip: clientKey(req) });
       reply.setCookie(SESSION_COOKIE, session.token, {

@@ -6,6 +6,7 @@ import { AS_METADATA_PATH, type Origins } from '../origins.ts';
 import { AUTHORIZE_PATH, authorizeRoutes, type WebLogin } from './authorize.ts';
 import { AUTH_METHODS, authenticateClient, GRANT_TYPES, registerClient, registrationResponse } from './clients.ts';
 import { sendOAuthError } from './errors.ts';
+import type { OAuthPages } from './pages.ts';
 import { readParams } from './params.ts';
 
 // The OAuth 2.1 authorization server for MCP clients: RFC 8414 metadata, RFC 7591
@@ -21,6 +22,8 @@ export interface AuthorizationServerDeps {
   tokens: OAuthService;
   origins: Origins;
   login: WebLogin;
+  /** The sign-in, consent and error pages (pages.ts). */
+  pages: OAuthPages;
   clock: { now(): Date };
   /**
    * Counts an unauthenticated call (registration) against the caller's IP quota;
@@ -124,5 +127,5 @@ export async function authorizationServer(app: FastifyInstance, deps: Authorizat
     }),
   );
 
-  await authorizeRoutes(app, { tokens, origins, login: deps.login });
+  await authorizeRoutes(app, { tokens, origins, login: deps.login, pages: deps.pages });
 }

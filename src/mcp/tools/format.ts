@@ -1,4 +1,5 @@
-import type { Incident, Maintenance } from '../../domain/records.ts';
+import { latestUpdate } from '../../domain/record-views.ts';
+import type { Incident, Maintenance, RecordUpdate } from '../../domain/records.ts';
 
 // Plain-text renderings an assistant can quote. Short lines, UTC times, the
 // latest update of each record (trimmed), and the link to the vendor's page.
@@ -35,6 +36,14 @@ const names = (list: string[]) => `${list.slice(0, 8).map((c) => oneLine(c, 100)
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** The newest update by time (not by position: upstreams order them either way), one line. */
+function latestLine(updates: readonly RecordUpdate[]): string | null {
+  const latest = latestUpdate(updates);
+  if (!latest) return null;
+  const text = oneLine(latest.body, 240) || `${oneLine(latest.status, 40)} (no text)`;
+  return `  Latest update (${when(latest.createdAt)}): ${text}`;
+}
+
 export function incidentLine(i: Incident, now: Date, withVendor = true): string {
   const who = withVendor ? `${oneLine(i.vendorName)}: ` : '';
   const timing = i.resolvedAt
@@ -42,8 +51,8 @@ export function incidentLine(i: Incident, now: Date, withVendor = true): string 
     : `${i.status} since ${when(i.startedAt)} (${duration(minutesSince(i.startedAt, now))} so far)`;
   const parts = [`- ${who}${oneLine(i.title)} [impact ${i.impact}] ${timing}`];
   if (i.components.length) parts.push(`  Affects: ${names(i.components)}`);
-  const latest = i.updates.at(-1) ?? i.updates[0];
-  if (latest?.body) parts.push(`  Latest update (${when(latest.createdAt)}): ${trim(latest.body)}`);
+  const latest = latestLine(i.updates);
+  if (latest) parts.push(latest);
   if (link(i.url)) parts.push(`  ${link(i.url)}`);
   return parts.join('\n');
 }
@@ -51,8 +60,11 @@ export function incidentLine(i: Incident, now: Date, withVendor = true): string 
 export function maintenanceLine(m: Maintenance, withVendor = true): string {
   const who = withVendor ? `${oneLine(m.vendorName)}: ` : '';
   const until = m.scheduledUntil ? ` to ${when(m.scheduledUntil)}` : '';
-  const parts = [`- ${who}${oneLine(m.title)} [${m.status}] ${when(m.scheduledFor)}${until}`];
+  const actual = [m.startedAt ? `started ${when(m.startedAt)}` : '', m.completedAt ? `completed ${when(m.completedAt)}` : ''].filter(Boolean);
+  const parts = [`- ${who}${oneLine(m.title)} [${m.status}] [impact ${m.impact}] ${when(m.scheduledFor)}${until}${actual.length ? `; ${actual.join(', ')}` : ''}`];
   if (m.components.length) parts.push(`  Affects: ${names(m.components)}`);
+  const latest = latestLine(m.updates);
+  if (latest) parts.push(latest);
   if (link(m.url)) parts.push(`  ${link(m.url)}`);
   return parts.join('\n');
 }

@@ -182,7 +182,7 @@ describe('OAuth authorization server', () => {
     }
   });
 
-  test('without a web session: log in first (account login), then consent; the page is script-free', async () => {
+  test('without a web session: log in first (account login), then consent; no inline script on the page', async () => {
     const user = await createUser(t, 'standard');
     const { challenge } = verifierPair();
     const url = authorizeUrl({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256' });
@@ -229,12 +229,21 @@ describe('OAuth authorization server', () => {
     assert.match(html, /Allow <strong>Desk App<\/strong>/);
     assert.match(html, new RegExp(`Signed in as <strong>${user.email.replace(/\./g, '\\.')}</strong> \\(standard plan\\)`));
     assert.match(html, /the last 30 days/);
-    assert.doesNotMatch(html, /<script/i);
+    // The site's layout: its own script modules only, nothing inline.
+    assert.deepEqual([...html.matchAll(/<script\b[^>]*>/gi)].filter((m) => !/ src="\/assets\/js\/[a-z-]+\.js\?v=[0-9a-f]+"/.test(m[0])), []);
+    assert.match(html, /<link rel="stylesheet" href="\/assets\/css\/app\.css\?v=/);
     const csp = consentPage.headers.get('content-security-policy') ?? '';
     assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'/);
     assert.match(csp, /frame-ancestors 'none'/);
     assert.doesNotMatch(csp, /unsafe-inline/);
+    // The decision is answered by a redirect to the application: form-action would block it.
+    assert.doesNotMatch(csp, /form-action/);
     assert.equal(consentPage.headers.get('x-frame-options'), 'DENY');
+    // Not no-referrer: with it, browsers post the form with `Origin: null`, which is refused.
+    assert.equal(consentPage.headers.get('referrer-policy'), 'same-origin');
+    assert.equal(page.headers.get('referrer-policy'), 'same-origin');
+    assert.doesNotMatch(html, /<meta name="referrer"/);
   });
 
   test('the consent post needs our Origin, the form token and the session', async () => {
@@ -252,11 +261,13 @@ describe('OAuth authorization server', () => {
       });
     assert.equal((await post({ cookie: `${session}; ${csrf}` })).status, 403, 'no Origin');
     assert.equal((await post({ cookie: `${session}; ${csrf}`, origin: 'https://evil.example' })).status, 403, 'foreign Origin');
+    assert.equal((await post({ cookie: `${session}; ${csrf}`, origin: 'null' })).status, 403, 'opaque Origin, even with the token');
     assert.equal((await post({ cookie: session, origin: t.url })).status, 403, 'no csrf cookie');
     assert.equal((await post({ cookie: `${session}; ${csrf}`, origin: t.url }, { csrf_token: 'x'.repeat(43) })).status, 403, 'wrong token');
     assert.equal((await post({ cookie: csrf, origin: t.url })).status, 401, 'no session');
     const ok = await post({ cookie: `${session}; ${csrf}`, origin: t.url });
     assert.equal(ok.status, 303);
+    assert.equal(ok.headers.get('referrer-policy'), 'no-referrer');
     assert.ok(new URL(ok.headers.get('location')!).searchParams.get('code'));
   });
 

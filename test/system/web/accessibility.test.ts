@@ -1,38 +1,15 @@
 // @store-independent: a browser on the web pages; the store behind them is covered by the integration tier; runs in one CI leg only (docs/testing.md, "Tiers").
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { login, userWithKey } from '../../helpers/access.ts';
 import { startApp, type TestApp } from '../../helpers/app.ts';
+import { violations } from '../../helpers/axe.ts';
 import { launchBrowser, newPage } from '../../helpers/browser.ts';
 import { seedDashboard } from '../../helpers/seed.ts';
 
-// Automated WCAG 2.1 A/AA checks (axe-core) of every page, desktop and phone
-// width. axe is evaluated through the DevTools protocol, which our CSP (rightly)
-// would refuse as an inline script.
-
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Violation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-// Only violations are reported: axe still runs every rule of the tags, but builds its node
-// details (selectors, the costliest part of a run) for violations alone.
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const found = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe
-      .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] })
-      .then((r) => r.violations),
-  )) as Violation[];
-  return found.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-}
+// Automated WCAG 2.1 A/AA checks (axe-core, test/helpers/axe.ts) of every page, desktop
+// and phone width. The MCP sign-in and consent pages are checked in mcp-oauth-browser.test.ts.
 
 describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
   let t: TestApp;
