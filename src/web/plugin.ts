@@ -193,7 +193,8 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   };
   app.get('/confirm-email', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
-    reply.header('Referrer-Policy', 'no-referrer');
+    // The site's `same-origin` policy keeps the token out of Referer headers to other sites;
+    // `no-referrer` would make Chromium post the form with `Origin: null`, which is refused.
     return send(reply, ctx, confirmEmailPage(tokenOf(request.query), ctx.csrfToken));
   });
   app.post('/confirm-email', PAGE, async (request, reply) => {
