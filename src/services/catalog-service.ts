@@ -1,3 +1,4 @@
+import { nearestName } from '../domain/suggest.ts';
 import { DomainError, notFound } from '../domain/errors.ts';
 import { DEFAULT_PLAN_POLICIES } from '../domain/plans.ts';
 import type { DataType } from '../domain/records.ts';
@@ -40,10 +41,18 @@ const profile = (v: VendorRow): VendorProfile => ({
 });
 
 export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: string) => Promise<{ type: string; url: string }[]>) {
+  /** The nearest vendor id this audience may see, for "did you mean" (docs/api.md, "Errors"). */
+  async function nearestVendor(slug: string, audience: Audience): Promise<string | null> {
+    return nearestName(slug, (await vendors.names(audience)).keys());
+  }
+
   /** 404 for an unknown vendor and for another account's page alike (docs/per-user.md). */
   async function require(slug: string, audience: Audience): Promise<VendorRow> {
     const v = await vendors.get(slug, audience);
-    if (!v) throw notFound(`Unknown vendor '${slug}'`);
+    if (!v) {
+      const suggestion = await nearestVendor(slug, audience);
+      throw new DomainError('not_found', `Unknown vendor '${slug}'${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`, suggestion ? { suggestion } : {});
+    }
     return v;
   }
 
@@ -79,9 +88,12 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
       const found = await vendors.existing(unique, audience);
       const missing = unique.filter((s) => !found.has(s));
       if (missing.length) {
-        throw new DomainError('not_found', `Unknown vendor${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, {
-          vendors: missing,
-        });
+        const suggestion = await nearestVendor(missing[0]!, audience);
+        throw new DomainError(
+          'not_found',
+          `Unknown vendor${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}${suggestion ? ` (did you mean '${suggestion}'?)` : ''}`,
+          { vendors: missing, ...(suggestion ? { suggestion } : {}) },
+        );
       }
       return unique;
     },

@@ -71,7 +71,11 @@ describe('unknown query parameters', () => {
     assert.equal(res.status, 400);
     const body = await res.json();
     assert.equal(body.parameter, 'timeperiod');
-    assert.match(body.message, /Unknown query parameter: 'timeperiod'/);
+    assert.equal(body.message, "Unknown query parameter: 'timeperiod' (did you mean 'timePeriod'?)");
+    assert.equal(body.suggestion, 'timePeriod');
+    // Nothing near: the message lists what the operation takes.
+    const far = await (await fetch(`${t.url}/api/v1/infrastructure/vendor-stats/github?zzz=1`)).json();
+    assert.equal(far.message, "Unknown query parameter: 'zzz'; this operation takes timePeriod");
   });
 
   test('pages outside the description keep ignoring unknown parameters', async () => {

@@ -577,7 +577,7 @@ export interface paths {
         get: operations["getNotificationPreferences"];
         /**
          * Partially update notification preferences
-         * @description Send only what changes: omitted fields stay unchanged, objects merge key by key, lists replace. `slack_connection`, `webhook.secret` and `rss.feed_url` are read-only and ignored, so a GET body can be sent back. Unknown fields give 400 naming them. Webhook URLs must be https and must not point to private or loopback hosts (unless allow-listed by the operator). Setting a webhook URL where none was generates a `whsec_` signing secret, and switching RSS on the first time creates the feed URL: both are shown in clear in this response only (listed in `shownOnce`), masked afterwards. An `email.address` other than the account's own is saved with `address_status: pending` and a confirmation link (single use, valid 24 hours) is mailed to it; no alert goes there until the link is followed. Changing the address starts over.
+         * @description Send only what changes: omitted fields stay unchanged, objects merge key by key, lists replace. `slack_connection`, `webhook.secret` and `rss.feed_url` are read-only and ignored, so a GET body can be sent back. Unknown fields give 400 naming them. Webhook URLs must be https and must not point to private or loopback hosts (unless allow-listed by the operator). Setting a webhook URL where none was generates a `whsec_` signing secret, and switching RSS on the first time creates the feed URL: both are shown in clear in this response only (listed in `shownOnce`), masked afterwards. An `email.address` other than the account's own is saved with `address_status: pending` and a confirmation link (single use, valid 24 hours) is mailed to it; no alert goes there until the link is followed. Changing the address starts over. Links are mailed only when the server has PUBLIC_URL (else 503), at most 5 per account and 3 per address in any 24 hours (else 429 and nothing is saved). Switching `email.enabled` on where the server has no SMTP server configured is 409, and nothing is saved.
          */
         put: operations["updateNotificationPreferences"];
         post?: never;
@@ -1243,6 +1243,8 @@ export interface components {
             retryAfter?: number;
             /** @description Always false */
             success: boolean;
+            /** @description On an unknown parameter or vendor: the nearest known name (a likely typo) */
+            suggestion?: string;
             /** @description On rate-limit errors: requests used */
             used?: number;
         } & {
@@ -6702,6 +6704,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description E-mail alerts switched on where this server has no SMTP server */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Request body larger than 1 MB */
             413: {
                 headers: {
@@ -10979,13 +10990,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Over the per-address limit: a "rate limited" shields.io badge, cacheable until `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description A shields.io named colour
+                         * @example orange
+                         */
+                        color: string;
+                        /** @description Left side: the vendor (and component) name */
+                        label: string;
+                        /**
+                         * @description Right side: the current status
+                         * @example partial outage
+                         */
+                        message: string;
+                        /**
+                         * @description Always 1
+                         * @enum {integer}
+                         */
+                        schemaVersion: 1;
+                    };
                 };
             };
             /** @description Request headers (the URL included) larger than 16 kB */
@@ -11075,13 +11104,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Over the per-address limit: a "rate limited" badge, cacheable until `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "image/svg+xml": string;
                 };
             };
             /** @description Request headers (the URL included) larger than 16 kB */
@@ -11191,13 +11220,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Over the per-address limit: a "rate limited" shields.io badge, cacheable until `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description A shields.io named colour
+                         * @example orange
+                         */
+                        color: string;
+                        /** @description Left side: the vendor (and component) name */
+                        label: string;
+                        /**
+                         * @description Right side: the current status
+                         * @example partial outage
+                         */
+                        message: string;
+                        /**
+                         * @description Always 1
+                         * @enum {integer}
+                         */
+                        schemaVersion: 1;
+                    };
                 };
             };
             /** @description Request headers (the URL included) larger than 16 kB */
@@ -11289,13 +11336,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Rate limit exceeded */
+            /** @description Over the per-address limit: a "rate limited" badge, cacheable until `Retry-After` */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "image/svg+xml": string;
                 };
             };
             /** @description Request headers (the URL included) larger than 16 kB */

@@ -37,6 +37,47 @@ function errorBody(request: FastifyRequest, error: string, message: string, extr
   return { success: false, error, message, ...extra, requestId: request.id };
 }
 
+/** A route's path (`/badges/:vendor.svg`, `/docs/*`) as a regular expression over request paths. */
+function pathPattern(url: string): RegExp {
+  const source = url
+    .split(/(:[A-Za-z0-9_]+|\*)/)
+    .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+type AjvError = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * Ajv's wording, said for people (docs/api.md, "Errors"): the allowed values listed instead
+ * of "must be equal to one of the allowed values", no regular expression quoted back.
+ */
+function peopleWording(v: AjvError): string {
+  const p = (v.params ?? {}) as { allowedValues?: unknown[]; type?: string | string[]; format?: string; limit?: number };
+  switch (v.keyword) {
+    case 'enum':
+      return `must be one of ${(p.allowedValues ?? []).map(String).join(', ')}`;
+    case 'pattern':
+      return 'has characters or a form that is not allowed here (see this parameter in the API reference)';
+    case 'type': {
+      const t = Array.isArray(p.type) ? p.type.join(' or ') : p.type;
+      return `must be ${t === 'integer' ? 'a whole number' : t === 'number' ? 'a number' : t === 'boolean' ? 'true or false' : `a ${t}`}`;
+    }
+    case 'format':
+      return p.format === 'date-time' ? 'must be a date and time such as 2026-01-31T12:00:00Z' : `must be a valid ${p.format}`;
+    case 'minLength':
+      return p.limit === 1 ? 'must not be empty' : `must be at least ${p.limit} characters long`;
+    case 'maxLength':
+      return `must be at most ${p.limit} characters long`;
+    case 'minItems':
+      return `must list at least ${p.limit}`;
+    case 'maxItems':
+      return `must list at most ${p.limit}`;
+    default:
+      return v.message ?? 'is invalid';
+  }
+}
+
 /** Names the parameter behind an Ajv validation error, e.g. `limit` or `body.vendors`. */
 function validationParameter(err: FastifyError): { name: string; why: string } {
   const v = err.validation?.[0];
@@ -45,7 +86,7 @@ function validationParameter(err: FastifyError): { name: string; why: string } {
   const extra = (v.params as { additionalProperty?: string })?.additionalProperty;
   const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const name = missing ?? extra ?? (path || err.validationContext || 'request');
-  const why = extra ? 'is not a known field' : missing ? 'is required' : (v.message ?? 'is invalid');
+  const why = extra ? 'is not a known field' : missing ? 'is required' : peopleWording(v);
   const ctx = err.validationContext === 'body' && !name.startsWith('body') ? `body.${name}` : name;
   return { name: ctx, why };
 }
@@ -82,8 +123,24 @@ export const errorsPlugin = fp(
       return reply.code(500).send(errorBody(request, 'internal_error', 'Internal server error'));
     });
 
+    // A known path asked with another method is 405 with `Allow`, not "not found"
+    // (RFC 9110, 15.5.6; docs/api.md, "Errors").
+    const routes: { method: string; path: RegExp }[] = [];
+    app.addHook('onRoute', (route) => {
+      for (const method of Array.isArray(route.method) ? route.method : [route.method]) routes.push({ method, path: pathPattern(route.url ?? route.path) });
+    });
     app.setNotFoundHandler((request, reply) => {
-      reply.code(404).send(errorBody(request, 'not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`));
+      const path = request.url.split('?')[0]!;
+      if (request.method !== 'OPTIONS') {
+        const allowed = [...new Set(routes.filter((r) => r.path.test(path)).map((r) => r.method))].filter((m) => m !== 'OPTIONS').sort();
+        if (allowed.length && !allowed.includes(request.method)) {
+          return reply
+            .code(405)
+            .header('Allow', allowed.join(', '))
+            .send(errorBody(request, 'method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`));
+        }
+      }
+      reply.code(404).send(errorBody(request, 'not_found', `Route ${request.method} ${path} not found`));
     });
   },
   { name: 'errors' },

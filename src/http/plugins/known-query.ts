@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../../domain/errors.ts';
+import { nearestName } from '../../domain/suggest.ts';
 
 // One rule for query strings on every operation of the API description: a
 // parameter the operation does not document is refused with 400 naming it
@@ -27,12 +28,15 @@ function declaredNames(schema: Schema | undefined): Set<string> {
   return out;
 }
 
-function unknownQueryError(unknown: string[]): DomainError {
+function unknownQueryError(unknown: string[], allowed: Set<string>): DomainError {
   const listed = unknown.slice(0, MAX_LISTED).map((u) => `'${u}'`).join(', ');
+  // A typo of a documented name says which one was meant (docs/api.md, "Errors").
+  const suggestion = nearestName(unknown[0]!, allowed);
   return new DomainError(
     'invalid_parameter',
-    `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${listed}${unknown.length > MAX_LISTED ? ', …' : ''}`,
-    { parameter: unknown[0], unknownParameters: unknown.slice(0, MAX_LISTED) },
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${listed}${unknown.length > MAX_LISTED ? ', …' : ''}` +
+      (suggestion ? ` (did you mean '${suggestion}'?)` : allowed.size ? `; this operation takes ${[...allowed].sort().join(', ')}` : '; this operation takes none'),
+    { parameter: unknown[0], unknownParameters: unknown.slice(0, MAX_LISTED), ...(suggestion ? { suggestion } : {}) },
   );
 }
 
@@ -41,7 +45,7 @@ function guard(allowed: Set<string>) {
     const q = request.query;
     if (!q || typeof q !== 'object') return done();
     const unknown = Object.keys(q).filter((k) => !allowed.has(k));
-    done(unknown.length ? unknownQueryError(unknown) : undefined);
+    done(unknown.length ? unknownQueryError(unknown, allowed) : undefined);
   };
 }
 

@@ -51,6 +51,7 @@ export const ErrorBody = Type.Object(
     retryAfter: Type.Optional(Type.Integer({ description: 'On rate-limit errors: seconds until the limit resets' })),
     currentPlan: Type.Optional(Type.String({ description: "The caller's plan" })),
     hint: Type.Optional(Type.String({ description: 'How to get past a 403' })),
+    suggestion: Type.Optional(Type.String({ description: 'On an unknown parameter or vendor: the nearest known name (a likely typo)' })),
   },
   { $id: 'ErrorBody', additionalProperties: true, description: 'Error body' },
 );

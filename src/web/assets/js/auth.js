@@ -2,6 +2,20 @@
 // to the field they concern, go on to `data-next` (a local path) on success.
 import { api, errorMessage } from './common.js';
 
+const FIELD_NAMES = { email: 'The email address', password: 'The password' };
+
+/**
+ * The API names parameters ("Invalid parameter 'password': is too common …"); the form
+ * speaks of its fields instead ("The password is too common …"), docs/web.md "Sign-up and log-in".
+ */
+function forPeople(message) {
+  const m = /^Invalid parameter '([^']+)': (.*)$/.exec(message);
+  if (!m) return message;
+  const name = m[1].replace(/^body\./, '');
+  const text = `${FIELD_NAMES[name] || 'This field'} ${m[2]}`;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 for (const form of document.querySelectorAll('[data-auth-form]')) {
   const formError = form.querySelector('[data-form-error]');
   const button = form.querySelector('button[type="submit"]');
@@ -44,7 +58,7 @@ for (const form of document.querySelectorAll('[data-auth-form]')) {
       return;
     }
     const parameter = String(result.body?.parameter || '').replace(/^body\./, '');
-    const message = errorMessage(result);
+    const message = forPeople(errorMessage(result));
     if (result.status === 409) {
       fieldError('email', 'An account with this email already exists. Log in instead.');
     } else if (!(parameter && fieldError(parameter, message))) {
