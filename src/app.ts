@@ -58,6 +58,7 @@ import { slackRoutes } from './http/routes/slack.ts';
 import { OUTBOUND_SCHEMAS } from './http/schemas/outbound.ts';
 import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
+import { markRunningDemo } from './infra/running-demo.ts';
 import { ReadinessProblem } from './http/readiness.ts';
 import { type AlertRuntime, createAlertRuntime } from './alerts/runtime.ts';
 import { slackOAuth } from './alerts/slack-oauth.ts';
@@ -149,6 +150,10 @@ export const appPlugin = fp(
         log: ingestLog,
         freshDemo: true,
       }));
+      if (simulator) {
+        const unmark = markRunningDemo(config.dataDir, simulator.url, clock.now());
+        app.addHook('onClose', async () => unmark());
+      }
     }
 
     const infra = await openInfra(config, clock, app.log);

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
 import { dropSchema, uniqueName } from '../helpers/app.ts';
 import { runtimeEnv } from '../helpers/child-env.ts';
+import { cli } from '../helpers/cli.ts';
 
 // The server process as a newcomer and an operator meet it (docs/operations.md
 // "Start-up banner", "Logs", "Demo"): `npm run demo` prints a login and a key that
@@ -144,6 +145,39 @@ describe('server start', () => {
       await second.stop();
     }
     noStackTrace(second.err());
+  });
+
+  test('npm run cli -- --demo ingest --once beside a running demo: refused in one line, and --force re-points nothing', async () => {
+    const dataDir = tmp();
+    const env = { DEMO: 'true', ...storeEnv(dataDir) };
+    const demo = start(env);
+    const cliEnv = { LOG_LEVEL: 'silent', ...env };
+    const urls = async () => {
+      const r = await cli(['--demo', 'sources', '--json'], cliEnv);
+      assert.equal(r.code, 0, r.stderr);
+      return (JSON.parse(r.stdout) as { id: string; url: string }[]).map((s) => `${s.id} ${s.url}`).sort();
+    };
+    try {
+      await demo.waitFor(/Dashboard\s+(http:\/\/\S+?)\/\s/);
+      const before = await urls();
+      assert.ok(before.length > 1000, 'the whole demo catalog');
+
+      const refused = await cli(['--demo', 'ingest', '--once', '--vendor', 'github'], cliEnv);
+      assert.equal(refused.code, 1);
+      assert.deepEqual(refused.stderr.trim().split('\n'), [
+        `The demo server (pid ${demo.child.pid}) is using this store; it polls its fleet itself. Stop it first, or add --force to poll its fleet once from here without changing its sources.`,
+      ]);
+      assert.deepEqual(await urls(), before, 'nothing re-pointed');
+
+      const forced = await cli(['--demo', 'ingest', '--once', '--vendor', 'github', '--force'], cliEnv);
+      assert.equal(forced.code, 0, forced.stderr);
+      assert.match(forced.stdout, /0 failed/, 'polled the running demo’s own fleet');
+      assert.deepEqual(await urls(), before, 'still nothing re-pointed');
+    } finally {
+      assert.equal(await demo.stop(), 0, demo.err());
+    }
+    // Once the demo has stopped, its mark is gone and the CLI works on the store alone.
+    assert.equal(fs.existsSync(path.join(dataDir, 'demo-running.json')), false);
   });
 
   test('a port in use is one clear line on stderr and exit 1', async () => {
