@@ -140,7 +140,13 @@ export function overviewService(d: {
         withComponents ? d.status.components(PUBLIC_AUDIENCE) : Promise.resolve([]),
       ]);
       return {
-        vendors: o.vendors.map((v) => ({ vendor: v.vendor, level: INDICATOR_LEVEL[v.indicator], activeIncidents: v.activeIncidents.length })),
+        // A stale vendor's last indicator is not its state now: -1 (unknown), as everywhere
+        // a figure sums up state (docs/web.md "Summary").
+        vendors: o.vendors.map((v) => ({
+          vendor: v.vendor,
+          level: v.sourceHealth.stale ? INDICATOR_LEVEL.unknown : INDICATOR_LEVEL[v.indicator],
+          activeIncidents: v.activeIncidents.length,
+        })),
         components: components.map((c) => ({ vendor: c.vendor, component: c.name, level: COMPONENT_LEVEL[c.status] })),
       };
     },

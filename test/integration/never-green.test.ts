@@ -156,6 +156,11 @@ describe('never green without knowing', () => {
     const fresh = await getJson(`${t.url}/badges/github.json`);
     assert.deepEqual([fresh.body.message, fresh.body.color], ['operational', 'brightgreen']);
 
+    // Prometheus: a stale vendor's gauge is -1 (unknown), not the 0 (operational) last read.
+    const metrics = await (await fetch(`${t.url}/metrics`)).text();
+    assert.match(metrics, /^vis_vendor_status\{vendor="cloudflare"\} -1$/m);
+    assert.match(metrics, /^vis_vendor_status\{vendor="github"\} 0$/m);
+
     const status = await mcpText('get_vendor_status', { vendor: 'cloudflare' });
     assert.match(status, /^Cloudflare: not observed, its status page has not been read since .*; last read: All Systems Operational \(operational\)\.$/m, status);
     assert.doesNotMatch(status, /^No ongoing incidents\.$/m);

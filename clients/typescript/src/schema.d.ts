@@ -1017,7 +1017,7 @@ export interface paths {
         };
         /**
          * Status badge of a vendor (shields.io endpoint JSON)
-         * @description The vendor's current indicator, as in /vendor-status. Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey. No key needed; counted per client IP at the anonymous limits; cached 30 s.
+         * @description The vendor's current indicator, as in /vendor-status. Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey, stale lightgrey (its status page has not been read for a while), rate limited lightgrey (429, over the per-address limit). No key needed; counted per client IP at the anonymous limits; cached 30 s.
          */
         get: operations["getVendorBadgeJSON"];
         put?: never;
@@ -1037,7 +1037,7 @@ export interface paths {
         };
         /**
          * Status badge of a vendor (SVG)
-         * @description The vendor's current indicator, as in /vendor-status. Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey. No key needed; counted per client IP at the anonymous limits; cached 30 s.
+         * @description The vendor's current indicator, as in /vendor-status. Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey, stale lightgrey (its status page has not been read for a while), rate limited lightgrey (429, over the per-address limit). No key needed; counted per client IP at the anonymous limits; cached 30 s.
          */
         get: operations["getVendorBadgeSVG"];
         put?: never;
@@ -1057,7 +1057,7 @@ export interface paths {
         };
         /**
          * Status badge of one component (shields.io endpoint JSON)
-         * @description The component's current status. Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey. 404 when the vendor publishes no component of that name.
+         * @description The component's current status. Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey, stale lightgrey (its status page has not been read for a while), rate limited lightgrey (429, over the per-address limit). 404 when the vendor publishes no component of that name.
          */
         get: operations["getComponentBadgeJSON"];
         put?: never;
@@ -1077,7 +1077,7 @@ export interface paths {
         };
         /**
          * Status badge of one component of a vendor (SVG)
-         * @description The component's current status. Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey. 404 when the vendor publishes no component of that name.
+         * @description The component's current status. Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey, stale lightgrey (its status page has not been read for a while), rate limited lightgrey (429, over the per-address limit). 404 when the vendor publishes no component of that name.
          */
         get: operations["getComponentBadgeSVG"];
         put?: never;

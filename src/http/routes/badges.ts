@@ -34,7 +34,8 @@ const ComponentParam = Type.String({
   description: 'Component name as in `components[].name` of /vendor-status (URL-encoded, case-insensitive)',
 });
 
-const MAPPING = 'Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey.';
+const MAPPING =
+  'Message and colour: operational brightgreen, degraded yellow, partial outage orange, major outage red, maintenance blue, unknown lightgrey, stale lightgrey (its status page has not been read for a while), rate limited lightgrey (429, over the per-address limit).';
 
 const svgResponse = {
   200: { description: 'SVG image (flat shields.io style)', content: { 'image/svg+xml': { schema: Type.String({ description: 'SVG document' }) } } },
