@@ -20,10 +20,12 @@ import type { FuzzRequest, FuzzResponse } from './fuzz-http.ts';
  * One is not tied to an operation: 404 from the not-found handler, when a fuzzed
  * path (trailing slash, dot segments, an empty parameter) or another method
  * matches no route; the document says so in its description. It is recognised
- * by its message, so an operation's own undocumented 404 is still caught.
+ * by its message, so an operation's own undocumented 404 is still caught. Nor is the
+ * router's 405: a known path asked with another method, recognised by its error name and
+ * an `Allow` header that does not list the method asked.
  * Requests that name no operation (raw requests) may get any of these.
  */
-export const TRANSPORT_STATUSES = [400, 404, 413, 414, 415, 431] as const;
+export const TRANSPORT_STATUSES = [400, 404, 405, 413, 414, 415, 431] as const;
 
 const ROUTE_NOT_FOUND = /^Route [A-Z]+ \S* not found$/;
 
@@ -112,7 +114,10 @@ export function makeChecker(doc: ApiDocument) {
     }
 
     if (res.status >= 500) problems.push(`status ${res.status} (server error)`);
-    const routeNotFound = res.status === 404 && json?.error === 'not_found' && ROUTE_NOT_FOUND.test(json?.message ?? '');
+    const allow = String(res.headers['allow'] ?? '');
+    const routeNotFound =
+      (res.status === 404 && json?.error === 'not_found' && ROUTE_NOT_FOUND.test(json?.message ?? '')) ||
+      (res.status === 405 && json?.error === 'method_not_allowed' && allow !== '' && !allow.split(', ').includes(req.method));
     const documented = op ? op.statuses.has(res.status) : (TRANSPORT_STATUSES as readonly number[]).includes(res.status);
     if (res.status < 500 && !documented && !routeNotFound) {
       problems.push(`status ${res.status} is not documented for ${op ? `${op.method} ${op.path}` : 'this request'}`);

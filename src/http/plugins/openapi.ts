@@ -17,7 +17,7 @@ export const openapiPlugin = fp(
           title: 'Vendor Infrastructure Status API',
           version: API_VERSION,
           description:
-            'Incidents, maintenance, advisories, release notes, statistics and compliance of infrastructure vendors, normalised from their public status pages. Besides the answers listed per operation, a request that matches no route (an unknown path or method, an empty path parameter) is answered 404 with the error body.',
+            'Incidents, maintenance, advisories, release notes, statistics and compliance of infrastructure vendors, normalised from their public status pages. Besides the answers listed per operation, a request that matches no route (an unknown path or method, an empty path parameter) is answered 404 with the error body, and a known path asked with a method it does not take is answered 405 with the error body and an `Allow` header.',
           license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         },
         servers: [{ url: '/', description: 'This service' }],
