@@ -36,7 +36,7 @@ export async function boardPageRoutes(app: FastifyInstance, opts: { assets: Asse
   app.get<{ Params: { token: string } }>(`${BOARD_PATH}:token`, BOARD_ROUTE, async (request, reply) => {
     const board = await boards.publicView(request.params.token);
     boardHeaders(reply, board.frameAncestors);
-    return reply.type('text/html; charset=utf-8').send(boardDocument(board, request.params.token, clock.now(), opts.assets).value);
+    return reply.type('text/html; charset=utf-8').send(boardDocument(board, request.params.token, clock.now(), opts.assets, app.config.demo).value);
   });
 
   app.get<{ Params: { token: string } }>(`${BOARD_PATH}:token/partial`, BOARD_ROUTE, async (request, reply) => {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { readCatalog } from '../../src/services/catalog-loader.ts';
 import { startApp, TestClock, type TestApp } from '../helpers/app.ts';
+import { userWithKey } from '../helpers/access.ts';
+import { send } from '../helpers/users.ts';
 
 // Demo mode as a newcomer sees it (docs/web.md "Demo mode", docs/operations.md
 // "Demo"): a banner on every page, links that never send anyone to a real vendor's
@@ -42,6 +44,15 @@ describe('demo mode pages', () => {
     const oauth = async (t: TestApp) => (await fetch(`${t.url}/oauth/authorize`)).text();
     assert.match(await oauth(demo), /data-demo-banner/);
     assert.doesNotMatch(await oauth(live), /data-demo-banner/);
+    // A public board is a page of its own (no site layout): it says so too.
+    const board = async (t: TestApp) => {
+      const u = await userWithKey(t, 'pro', 'board');
+      assert.equal((await send(`${t.api}/watchlist`, 'PUT', { 'x-api-key': u.secret }, { vendors: ['github'] })).status, 200);
+      const { token } = (await send(`${t.url}/api/v1/boards`, 'POST', { 'x-api-key': u.secret }, { title: 'Ours' })).body;
+      return page(t, `/b/${token}`);
+    };
+    assert.match(await board(demo), /data-demo-banner[^>]*>[\s\S]*Demo data/);
+    assert.doesNotMatch(await board(live), /data-demo-banner/);
   });
 
   test("no demo link leads to a real vendor's page with a made-up id", async () => {

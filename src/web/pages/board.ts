@@ -2,6 +2,7 @@ import type { PublicBoard } from '../../services/board-service.ts';
 import { summarizeOverview } from '../../services/overview-service.ts';
 import type { Assets } from '../assets.ts';
 import { html, type Html } from '../html.ts';
+import { demoBanner } from '../layout.ts';
 import { plural, time } from '../views/format.ts';
 import { incidentArticle } from '../views/records.ts';
 import { vendorCard } from './overview.ts';
@@ -36,7 +37,8 @@ export function boardMain(b: PublicBoard, now: Date): Html {
   </section>`;
 }
 
-export function boardDocument(b: PublicBoard, token: string, now: Date, assets: Assets): Html {
+/** `demo`: the server runs on simulated data, which a board says as every page does (docs/boards.md). */
+export function boardDocument(b: PublicBoard, token: string, now: Date, assets: Assets, demo = false): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -49,7 +51,7 @@ export function boardDocument(b: PublicBoard, token: string, now: Date, assets: 
 <script type="module" src="${assets.url('js/live.js')}"></script>
 </head>
 <body>
-<main id="main" class="board" data-live-partial="/b/${token}/partial" data-live-stream="/b/${token}/stream">
+${demo ? demoBanner : ''}<main id="main" class="board" data-live-partial="/b/${token}/partial" data-live-stream="/b/${token}/stream">
 ${boardMain(b, now)}
 </main>
 <footer class="site-footer">

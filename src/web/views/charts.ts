@@ -151,7 +151,10 @@ export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): 
   const lo = percent ? opts.percentFrom! : 0;
   const hi = percent ? 100 : niceMax(Math.max(0, ...values));
   const xOf = (v: number) => round(plotX + (Math.min(Math.max(v, lo), hi) - lo) / (hi - lo || 1) * plotW);
-  const cut = (s: string) => (s.length > 24 ? `${s.slice(0, 23)}…` : s);
+  // Labels end at x = labelW and must start inside the chart at the phone-width font size
+  // (19 units, about 12 per character): 14 characters at most, the whole name in the
+  // mark's title and the table under the chart (docs/web.md, "Charts").
+  const cut = (s: string) => (s.length > 14 ? `${s.slice(0, 13).trimEnd()}…` : s);
   const body = html`${spec.data.map((x, k) => {
       const y = top + row * k;
       const mid = y + row / 2;
