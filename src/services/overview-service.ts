@@ -58,6 +58,24 @@ export interface Overview {
 export const summarizeOverview = (vendors: VendorOverview[]): StateSummary =>
   summarizeState(vendors.map((v) => ({ indicator: v.indicator, stale: v.sourceHealth.stale, problem: reportsProblem(v.indicator, v.activeIncidents.length) })));
 
+/**
+ * The overview of some of its vendors (a signed-in person's watchlist): the counts that sum
+ * them up are recomputed from those vendors only, so headline, incidents, maintenance and
+ * cards all speak of the same set (docs/web.md, "Your vendors first").
+ */
+export function narrowOverview(o: Overview, slugs: ReadonlySet<string>): Overview {
+  const vendors = o.vendors.filter((v) => slugs.has(v.vendor));
+  const counts = Object.fromEntries(Object.keys(o.counts).map((k) => [k, 0])) as Record<Indicator, number>;
+  for (const v of vendors) counts[v.indicator] = (counts[v.indicator] ?? 0) + 1;
+  return {
+    ...o,
+    vendors,
+    counts,
+    activeIncidentCount: vendors.reduce((n, v) => n + v.activeIncidents.length, 0),
+    activeMaintenanceCount: vendors.reduce((n, v) => n + v.activeMaintenance.length, 0),
+  };
+}
+
 /** Worst first, then the most recent. */
 const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
   IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);

@@ -27,6 +27,11 @@ export function watchlistSection(w: WatchlistView, vendors: VendorProfile[]): Ht
     <p>Alerts cover the vendors on your watchlist (unless a channel lists its own).
       <span data-watch-count>${w.count}</span> ${w.isUnlimited ? 'vendors, no limit on your plan' : html`of ${w.limit} vendors on your plan`}.</p>
     <form method="post" action="/api/v1/infrastructure/watchlist" data-method="PUT" data-watchlist-form ${w.isUnlimited ? '' : html`data-limit="${w.limit}"`} novalidate>
+      <h3 class="subhead" id="watch-selected-title">Selected</h3>
+      <p class="empty" data-watch-none${selected.size ? html` hidden` : ''}>No vendor yet: find them below.</p>
+      <ul class="watch-selected" aria-labelledby="watch-selected-title" data-watch-selected>${vendors
+        .filter((v) => selected.has(v.id))
+        .map((v) => selectedItem(v.id, v.name))}</ul>
       <div class="field">
         <label for="watch-filter">Find a vendor</label>
         <input id="watch-filter" type="search" autocomplete="off" data-watch-filter aria-controls="watch-options">
@@ -47,6 +52,11 @@ export function watchlistSection(w: WatchlistView, vendors: VendorProfile[]): Ht
       </div>
     </form>
   </section>`;
+}
+
+/** One vendor of the selection; its Remove button works with JavaScript (it unticks the box below). */
+function selectedItem(id: string, name: string): Html {
+  return html`<li data-watch-chosen="${id}">${name} <button type="button" class="button button--small" data-watch-remove="${id}" hidden>Remove<span class="visually-hidden"> ${name}</span></button></li>`;
 }
 
 function vendorsField(id: string, channel: string, value: string[] | null): Html {

@@ -1,6 +1,6 @@
 import type { Indicator, Maintenance } from '../../domain/records.ts';
 import { deriveIndicator } from '../../services/status-service.ts';
-import { type Overview, summarizeOverview, type VendorOverview } from '../../services/overview-service.ts';
+import { narrowOverview, type Overview, summarizeOverview, type VendorOverview } from '../../services/overview-service.ts';
 import { reportsProblem } from '../../domain/state-summary.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
@@ -16,14 +16,22 @@ export interface OverviewFilter {
   q: string;
   category: string;
   problems: boolean;
-  /** Only vendors on the signed-in viewer's watchlist. */
-  watched: boolean;
+  /**
+   * `all`: the whole catalog. Otherwise a signed-in person with a watchlist sees their vendors
+   * only (docs/web.md, "Your vendors first").
+   */
+  scope: 'watchlist' | 'all';
 }
 
 export function parseOverviewFilter(query: Record<string, unknown>): OverviewFilter {
   const str = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : '');
   const flag = (v: unknown) => v === '1' || v === 'on';
-  return { q: str(query.q).trim(), category: str(query.category), problems: flag(query.problems), watched: flag(query.watched) };
+  return { q: str(query.q).trim(), category: str(query.category), problems: flag(query.problems), scope: query.scope === 'all' ? 'all' : 'watchlist' };
+}
+
+/** The vendors a page shows: the viewer's watchlist unless they asked for all, or have none. */
+export function overviewScope(f: OverviewFilter, watchlist: ReadonlySet<string> | null): ReadonlySet<string> | null {
+  return watchlist && watchlist.size > 0 && f.scope === 'watchlist' ? watchlist : null;
 }
 
 /** An incident open, or the status page itself reporting degradation (maintenance is not a problem). */
@@ -32,9 +40,8 @@ export const hasProblem = (v: VendorOverview) => reportsProblem(v.indicator, v.a
 /** What the "needs attention" filter keeps: problems and maintenance in progress. */
 const needsAttention = (v: VendorOverview) => hasProblem(v) || v.activeMaintenance.length > 0;
 
-function matches(v: VendorOverview, f: OverviewFilter, watchlist: ReadonlySet<string> | null): boolean {
+function matches(v: VendorOverview, f: OverviewFilter): boolean {
   if (f.category && v.category !== f.category) return false;
-  if (f.watched && watchlist && !watchlist.has(v.vendor)) return false;
   if (f.problems && !needsAttention(v)) return false;
   if (f.q) {
     const needle = f.q.toLowerCase();
@@ -150,24 +157,20 @@ function filterForm(o: Overview, f: OverviewFilter, signedIn: boolean): Html {
       <input id="filter-problems" name="problems" type="checkbox" value="1"${f.problems ? html` checked` : ''}>
       <label for="filter-problems">Only vendors with incidents or maintenance</label>
     </div>
-    ${
-      signedIn
-        ? html`<div class="field field--check">
-      <input id="filter-watched" name="watched" type="checkbox" value="1"${f.watched ? html` checked` : ''}>
-      <label for="filter-watched">Only my watchlist</label>
-    </div>`
-        : ''
-    }
+    ${signedIn && f.scope === 'all' ? html`<input type="hidden" name="scope" value="all">` : ''}
     <button type="submit" class="button" data-filter-submit>Apply</button>
   </form>`;
 }
 
-export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null): Html {
+export function overviewMain(all: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null): Html {
+  const mine = overviewScope(f, watchlist);
+  const o = mine ? narrowOverview(all, mine) : all;
   const sorted = [...o.vendors].sort(
     (a, b) => INDICATOR_RANK[cardIndicator(b)] - INDICATOR_RANK[cardIndicator(a)] || a.name.localeCompare(b.name),
   );
-  const shown = sorted.filter((v) => matches(v, f, watchlist)).length;
-  return html`<h1 class="page-title">Vendor status</h1>
+  const shown = sorted.filter((v) => matches(v, f)).length;
+  return html`<h1 class="page-title">${mine ? 'Your vendors' : 'Vendor status'}</h1>
+  ${watchlist && watchlist.size > 0 ? scopeSwitch(mine !== null, watchlist.size, all.vendors.length) : ''}
   ${summary(o)}
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>
   <div class="columns">
@@ -175,14 +178,22 @@ export function overviewMain(o: Overview, ctx: PageContext, f: OverviewFilter, w
     ${maintenanceSection(o, ctx)}
   </div>
   <section aria-labelledby="vendors-title" class="panel panel--plain">
-    <h2 id="vendors-title">All vendors</h2>
+    <h2 id="vendors-title">${mine ? 'Vendors on your watchlist' : 'All vendors'}</h2>
     ${filterForm(o, f, watchlist !== null)}
     <p class="filter-result" data-filter-result aria-live="polite">Showing ${shown} of ${o.vendors.length} vendors</p>
     <ul class="vendor-grid" data-vendor-grid>
-      ${sorted.map((v) => vendorCard(v, !matches(v, f, watchlist), watchlist?.has(v.vendor) ?? false))}
+      ${sorted.map((v) => vendorCard(v, !matches(v, f), watchlist?.has(v.vendor) ?? false))}
     </ul>
     <p class="empty" data-filter-empty${shown ? html` hidden` : ''}>No vendor matches the filter.</p>
   </section>`;
+}
+
+/** Your vendors or the whole catalog, one link away either way. */
+function scopeSwitch(mine: boolean, watched: number, total: number): Html {
+  return html`<nav class="scope-switch" aria-label="Which vendors">
+    <a href="/"${mine ? html` aria-current="page"` : ''}>Your watchlist (${watched})</a>
+    <a href="/?scope=all"${mine ? '' : html` aria-current="page"`}>All vendors (${total})</a>
+  </nav>`;
 }
 
 export function overviewPage(o: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null, stream: boolean): Page {
@@ -190,6 +201,6 @@ export function overviewPage(o: Overview, ctx: PageContext, f: OverviewFilter, w
     title: 'Overview',
     main: overviewMain(o, ctx, f, watchlist),
     scripts: ['js/overview.js'],
-    mainAttrs: html` data-live-partial="/partials/overview"${stream ? html` data-live-stream="/api/v1/infrastructure/incidents/stream"` : ''}`,
+    mainAttrs: html` data-live-partial="/partials/overview${f.scope === 'all' ? '?scope=all' : ''}"${stream ? html` data-live-stream="/api/v1/infrastructure/incidents/stream"` : ''}`,
   };
 }

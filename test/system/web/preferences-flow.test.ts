@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { login, userWithKey, type TestUser } from '../../helpers/access.ts';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { startSmtp } from '../../helpers/receivers.ts';
+import { seedDashboard } from '../../helpers/seed.ts';
 import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../../helpers/browser.ts';
 
 // Watchlist and notification preferences edited in the browser, checked
@@ -18,6 +19,7 @@ describe('watchlist and notification preferences in a real browser', () => {
     // E-mail alerts can be switched on only where an SMTP server is configured.
     smtp = await startSmtp();
     t = await startApp({ env: { SMTP_URL: smtp.url } });
+    await seedDashboard(t.store);
     browser = await launchBrowser();
   });
   after(async () => {
@@ -51,10 +53,20 @@ describe('watchlist and notification preferences in a real browser', () => {
     assert.ok(names.some((n) => n.includes('GitHub')) && names.every((n) => /git/i.test(n)), names.join(','));
     await page.getByLabel('GitHub', { exact: true }).check();
     await page.getByLabel('GitLab', { exact: true }).check();
+    // The selection is listed above the catalog, each with a Remove button.
+    const chosen = page.locator('[data-watch-selected] li');
+    assert.deepEqual((await chosen.allInnerTexts()).map((x) => x.replace(/\s*Remove.*$/s, '')), ['GitHub', 'GitLab']);
+    await page.getByLabel('Find a vendor').fill('cloudfl');
+    await page.getByLabel('Cloudflare', { exact: true }).check();
+    assert.equal(await chosen.count(), 3, 'a vendor ticked while searching is listed at once');
+    await page.getByRole('button', { name: 'Remove Cloudflare' }).click();
+    assert.equal(await page.getByLabel('Cloudflare', { exact: true }).isChecked(), false);
+    assert.equal(await chosen.count(), 2);
     await page.getByRole('button', { name: 'Save watchlist' }).click();
     await page.locator('[data-watchlist-status]', { hasText: 'Watchlist saved: 2 vendors.' }).waitFor();
     assert.deepEqual((await apiAs(u, '/watchlist')).body.vendors.sort(), ['github', 'gitlab']);
     await page.reload();
+    assert.equal(await page.locator('[data-watch-selected] li').count(), 2, 'listed from the server after a reload');
     assert.equal(await page.getByLabel('GitHub', { exact: true }).isChecked(), true);
     assert.equal(await page.locator('[data-watch-count]').innerText(), '2');
 
@@ -67,13 +79,26 @@ describe('watchlist and notification preferences in a real browser', () => {
     await page.locator('[data-watchlist-status].form-error', { hasText: '10' }).waitFor();
     assert.equal((await apiAs(u, '/watchlist')).body.count, 2);
 
-    // The overview marks watched vendors and filters on them.
+    // Signed in, the overview is about the watchlist: headline, incidents, maintenance and
+    // cards; the whole catalog is one link away.
     await page.goto('/');
-    await page.getByLabel('Only my watchlist').check();
-    const visible = await page.locator('[data-vendor-grid] > li:not([hidden])').evaluateAll((els) => els.map((e) => e.getAttribute('data-vendor')).sort());
-    assert.deepEqual(visible, ['github', 'gitlab']);
+    assert.equal(await page.locator('h1').innerText(), 'Your vendors');
+    const cards = () => page.locator('[data-vendor-grid] > li:not([hidden])').evaluateAll((els) => els.map((e) => e.getAttribute('data-vendor')).sort());
+    assert.deepEqual(await cards(), ['github', 'gitlab']);
     assert.match(await page.locator('[data-vendor="github"]').innerText(), /on your watchlist/);
-    assert.match(page.url(), /watched=1/);
+    assert.match(await page.locator('.summary__headline').innerText(), /\b2 vendors\b|of 2 vendors/);
+    const incidentVendors = await page.locator('[data-live-id="problems"] article').allInnerTexts();
+    assert.ok(incidentVendors.some((x) => /GitHub/.test(x)), 'GitHub’s incident is shown');
+    assert.ok(!incidentVendors.some((x) => /Cloudflare|Stripe/.test(x)), 'incidents of vendors not watched are not');
+    await page.getByRole('link', { name: /^All vendors/ }).click();
+    await page.waitForURL(/\?scope=all$/);
+    assert.equal(await page.locator('h1').innerText(), 'Vendor status');
+    assert.ok((await cards()).length > 50, 'the whole catalog');
+    assert.ok((await page.locator('[data-live-id="problems"] article').allInnerTexts()).some((x) => /Cloudflare/.test(x)));
+    await page.getByLabel('Search vendors').fill('git');
+    assert.match(page.url(), /scope=all/, 'filtering keeps the scope');
+    await page.getByRole('link', { name: /^Your watchlist/ }).click();
+    assert.deepEqual(await cards(), ['github', 'gitlab']);
 
     // From a vendor page.
     await page.goto('/vendors/cloudflare');

@@ -88,8 +88,46 @@ if (watchForm) {
     }
   });
 
+  // The selection as a list above the catalog, kept in step with the boxes.
+  const chosen = watchForm.querySelector('[data-watch-selected]');
+  const none = watchForm.querySelector('[data-watch-none]');
+  const labelOf = (box) => box.closest('label')?.textContent.trim() ?? box.value;
+  const renderChosen = () => {
+    chosen.replaceChildren(
+      ...boxes()
+        .filter((b) => b.checked)
+        .map((b) => {
+          const li = document.createElement('li');
+          li.dataset.watchChosen = b.value;
+          const button = document.createElement('button');
+          button.type = 'button';
+          button.className = 'button button--small';
+          button.dataset.watchRemove = b.value;
+          button.textContent = 'Remove';
+          const hidden = document.createElement('span');
+          hidden.className = 'visually-hidden';
+          hidden.textContent = ` ${labelOf(b)}`;
+          button.append(hidden);
+          li.append(`${labelOf(b)} `, button);
+          return li;
+        }),
+    );
+    none.hidden = chosen.children.length > 0;
+  };
+  renderChosen();
+  chosen.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('[data-watch-remove]') : null;
+    if (!button) return;
+    const box = boxes().find((b) => b.value === button.dataset.watchRemove);
+    if (!box) return;
+    box.checked = false;
+    box.dispatchEvent(new Event('change', { bubbles: true }));
+    (chosen.querySelector('button') ?? watchForm.querySelector('[data-watch-filter]')).focus();
+  });
+
   watchForm.addEventListener('change', (event) => {
     if (!(event.target instanceof HTMLInputElement) || event.target.name !== 'vendors') return;
+    renderChosen();
     const n = selected().length;
     if (limit !== null && n > limit) say(status, `Your plan allows ${limit} vendors; ${n} are selected.`, 'error');
     else say(status, `${n} selected; not saved yet.`);

@@ -13,7 +13,7 @@ function currentFilter() {
     q: String(data.get('q') || '').trim().toLowerCase(),
     category: String(data.get('category') || ''),
     problems: data.get('problems') === '1',
-    watched: data.get('watched') === '1',
+    scope: String(data.get('scope') || ''),
   };
 }
 
@@ -26,7 +26,6 @@ function applyFilter({ updateUrl = false } = {}) {
     const match =
       (!f.category || card.dataset.category === f.category) &&
       (!f.problems || card.dataset.problem === '1') &&
-      (!f.watched || card.dataset.watched === '1') &&
       (!f.q || card.dataset.name.includes(f.q) || card.dataset.vendor.includes(f.q));
     card.hidden = !match;
     if (match) shown++;
@@ -38,7 +37,7 @@ function applyFilter({ updateUrl = false } = {}) {
     if (f.q) params.set('q', f.q);
     if (f.category) params.set('category', f.category);
     if (f.problems) params.set('problems', '1');
-    if (f.watched) params.set('watched', '1');
+    if (f.scope === 'all') params.set('scope', 'all');
     const qs = params.toString();
     history.replaceState(null, '', qs ? `/?${qs}` : '/');
   }
