@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/infra/config.ts';
-import { getJson, startApp } from '../helpers/app.ts';
+import { getJson, startApp, TestClock } from '../helpers/app.ts';
 
 // TRUST_PROXY takes a hop count or a list of proxy addresses/CIDRs, never "every hop"
 // (docs/security.md, "Client address behind proxies"): an X-Forwarded-For entry the
@@ -25,7 +25,9 @@ describe('TRUST_PROXY', () => {
   const spoofs = (real: string) => Array.from({ length: 12 }, (_, i) => `203.0.113.${i}, ${real}`);
 
   async function anonymousCalls(env: Record<string, string>, forwardedFor: string[]) {
-    const t = await startApp({ env: { RATE_LIMITS: '{}', ...env } });
+    // A clock that stands still: twelve calls never straddle the turn of a minute window
+    // (on a loaded machine they took over 3 s, and a window turning midway gave a fresh quota).
+    const t = await startApp({ clock: new TestClock(new Date('2026-03-02T10:00:10.000Z')), env: { RATE_LIMITS: '{}', ...env } });
     try {
       const out: number[] = [];
       for (const xff of forwardedFor) out.push((await getJson(`${t.api}/vendor-count`, { headers: { 'x-forwarded-for': xff } })).status);
