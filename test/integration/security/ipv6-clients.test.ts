@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { clientGroup } from '../../../src/domain/client-address.ts';
 import { ConfigError, loadConfig } from '../../../src/infra/config.ts';
-import { startApp, type TestApp } from '../../helpers/app.ts';
+import { startApp, type TestApp, TestClock } from '../../helpers/app.ts';
 import { uniqueEmail } from '../../helpers/access.ts';
 import { seedDashboard } from '../../helpers/seed.ts';
 
@@ -54,7 +54,8 @@ describe('per-address limits count an IPv6 client by its /64', () => {
     fetch(`${t.url}${path}`, from(xff, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
 
   before(async () => {
-    t = await startApp({ env: { TRUST_PROXY: '1', RATE_LIMITS: '{}', ANONYMOUS_STREAMS_PER_SERVER: '3' } });
+    // A standing clock: a sequence of calls never straddles the turn of a limit's window.
+    t = await startApp({ clock: new TestClock(new Date('2026-03-02T10:00:10.000Z')), env: { TRUST_PROXY: '1', RATE_LIMITS: '{}', ANONYMOUS_STREAMS_PER_SERVER: '3' } });
     await seedDashboard(t.store);
   });
   after(async () => t?.close());
