@@ -1,6 +1,8 @@
 import { sharedCompilers } from './http/schema-compilers.ts';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
+import compress from '@fastify/compress';
+import { BROTLI_OPTIONS, COMPRESS_THRESHOLD, COMPRESSIBLE, GZIP_OPTIONS } from './http/access/content-coding.ts';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -280,6 +282,23 @@ export const appPlugin = fp(
 
     await app.register(requestSummaryPlugin);
     await app.register(errorsPlugin);
+    // Compression of every answer a route sends (docs/access.md, "Compression"); cache hits
+    // carry their own compressed variants (http/access/cache-hit.ts), the event stream none.
+    await app.register(compress, {
+      global: true,
+      encodings: ['br', 'gzip'],
+      threshold: COMPRESS_THRESHOLD,
+      customTypes: COMPRESSIBLE,
+      brotliOptions: BROTLI_OPTIONS,
+      zlibOptions: GZIP_OPTIONS,
+    });
+    // Whether or not this answer was compressed, another client's may be: caches must key on it.
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? '')) && !/accept-encoding/i.test(String(reply.getHeader('vary') ?? ''))) {
+        reply.header('vary', reply.getHeader('vary') ? `${reply.getHeader('vary')}, Accept-Encoding` : 'Accept-Encoding');
+      }
+      return payload;
+    });
     await app.register(httpMetricsPlugin, { metrics });
     await app.register(requestHygienePlugin);
     await app.register(formbody);

@@ -1,6 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { afterEach } from 'node:test';
+import zlib from 'node:zlib';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -162,12 +163,26 @@ function headerOf(headers: OutgoingHttpHeaders | readonly unknown[] | undefined,
   return undefined;
 }
 
+/** A body as its client reads it: undone from br or gzip (a body that does not decode fails its check). */
+function decoded(raw: Buffer, encoding: string | null | undefined): Buffer {
+  if (!raw.length || !encoding || encoding === 'identity') return raw;
+  try {
+    if (encoding === 'br') return zlib.brotliDecompressSync(raw);
+    if (encoding === 'gzip') return zlib.gunzipSync(raw);
+  } catch {
+    return Buffer.from(`(a ${encoding} body that does not decode: ${raw.length} bytes ${raw.subarray(0, 8).toString("hex")})`);
+  }
+  return raw;
+}
+
 interface Exchange {
   request: FastifyRequest;
   reply: FastifyReply;
   op: DocOperation;
   status?: number;
   contentType?: string | null;
+  /** Content-Encoding of the answer: its body is checked as the client decodes it. */
+  encoding?: string | null;
   chunks: Buffer[];
   size: number;
   /** The returned object already failed its check: the wire body would only repeat it. */
@@ -257,9 +272,10 @@ export class ResponseChecker {
     const res = reply.raw as ServerResponse;
     const { writeHead, write, end } = res;
     const keep = (chunk: unknown, encoding?: unknown) => {
-      if (ex.status === undefined || chunk == null || typeof chunk === 'function' || ex.size > MAX_CAPTURE) return;
-      // Other bodies are kept only as far as a report shows them.
-      if (!isJson(mediaTypeOf(ex.contentType)) && ex.size >= BODY_PREVIEW * 4) return;
+      if (chunk == null || typeof chunk === 'function' || ex.size > MAX_CAPTURE) return;
+      // Other bodies are kept only as far as a report shows them. A streamed (compressed)
+      // body may write before its head is known: those bytes are kept, a body is one piece.
+      if (ex.status !== undefined && !isJson(mediaTypeOf(ex.contentType)) && ex.size >= BODY_PREVIEW * 4) return;
       const buf = Buffer.isBuffer(chunk)
         ? chunk
         : typeof chunk === 'string'
@@ -273,6 +289,8 @@ export class ResponseChecker {
       ex.status = status;
       const ct = headerOf(headers, 'content-type') ?? res.getHeader('content-type');
       ex.contentType = ct === undefined ? null : String(ct);
+      const ce = headerOf(headers, 'content-encoding') ?? res.getHeader('content-encoding');
+      ex.encoding = ce === undefined ? null : String(ce);
       // A hijacked reply (the event stream) writes for as long as it lives: its
       // status and content type are final now, its body is never checked.
       if (reply.sent) checker.finish(ex, false);
@@ -288,6 +306,8 @@ export class ResponseChecker {
           ex.status = res.statusCode;
           const ct = res.getHeader('content-type');
           ex.contentType = ct === undefined ? null : String(ct);
+          const ce = res.getHeader('content-encoding');
+          ex.encoding = ce === undefined ? null : String(ce);
         }
         if (typeof args[0] !== 'function') keep(args[0], args[1]);
         checker.finish(ex, true);
@@ -310,7 +330,7 @@ export class ResponseChecker {
   private check(ex: Exchange, withBody: boolean) {
     const { op, request } = ex;
     const status = ex.status!;
-    const body = withBody ? Buffer.concat(ex.chunks).toString('utf8') : '';
+    const body = withBody ? decoded(Buffer.concat(ex.chunks), ex.encoding).toString('utf8') : '';
     const base = { operation: op.label, request: `${request.method} ${request.url}`, status, contentType: ex.contentType ?? null };
     if (!op.pointer) return this.record({ ...base, problem: 'no operation in the OpenAPI document', body });
     const statusKey = documentedStatus(op, status);

@@ -1,5 +1,6 @@
 import type { CachedResponse } from '../../infra/response-cache.ts';
 import { etagMatches } from './cache-key.ts';
+import { type Coding, codedEtag, COMPRESS_THRESHOLD, COMPRESSIBLE, compress, preferredCoding } from './content-coding.ts';
 
 // The one answer to a cache hit (docs/access.md, "Hot path for cache hits"), whoever
 // finds the entry: the server before Fastify (hot-path.ts), the response-cache plugin
@@ -8,34 +9,51 @@ import { etagMatches } from './cache-key.ts';
 // request is counted, and the entry's bytes go out with `X-Cache: HIT`, its ETag and
 // `Cache-Control: private, max-age=<seconds left>`.
 //
-// The headers that belong to the entry are rendered once per entry, not per request.
+// The headers that belong to the entry are rendered once per entry, not per request, and a
+// compressed variant (br or gzip, as the request accepts) is made once per entry and coding
+// on its first hit (docs/access.md, "Compression").
 
 /** Header names and values, alternating (what `ServerResponse.writeHead` takes as a list). */
 export type HeaderList = (string | number)[];
 
 interface Rendered {
-  /** etag, x-cache, content-type, content-length. */
+  /** etag, x-cache, content-type, content-length (content-encoding, vary). */
   ok: HeaderList;
-  /** etag, x-cache. */
+  /** etag, x-cache (vary). */
   notModified: HeaderList;
+  /** The bytes this variant sends. */
+  body: Buffer;
   /** `private, max-age=N` for the last N asked for. */
   maxAge: number;
   cacheControl: string;
 }
 
-const rendered = new WeakMap<CachedResponse, Rendered>();
+const rendered = new WeakMap<CachedResponse, Map<Coding | 'identity', Rendered>>();
 
-/** The header block of an entry, rendered on its first hit and kept as long as the entry. */
-export function renderedHeaders(entry: CachedResponse): Rendered {
-  let r = rendered.get(entry);
+const compressible = (entry: CachedResponse) => entry.body.length >= COMPRESS_THRESHOLD && COMPRESSIBLE.test(entry.contentType);
+
+/** The header block (and bytes) of an entry in one coding, made on its first hit and kept as long as the entry. */
+export function renderedHeaders(entry: CachedResponse, coding: Coding | null = null): Rendered {
+  let variants = rendered.get(entry);
+  if (variants === undefined) {
+    variants = new Map();
+    rendered.set(entry, variants);
+  }
+  const varies = compressible(entry);
+  const use = varies ? coding : null;
+  let r = variants.get(use ?? 'identity');
   if (r === undefined) {
+    const body = use ? compress(entry.body, use) : entry.body;
+    const etag = use ? codedEtag(entry.etag, use) : entry.etag;
+    const vary: HeaderList = varies ? ['vary', 'Accept-Encoding'] : [];
     r = {
-      ok: ['etag', entry.etag, 'x-cache', 'HIT', 'content-type', entry.contentType, 'content-length', entry.body.length],
-      notModified: ['etag', entry.etag, 'x-cache', 'HIT'],
+      ok: ['etag', etag, 'x-cache', 'HIT', 'content-type', entry.contentType, 'content-length', body.length, ...(use ? ['content-encoding', use] : []), ...vary],
+      notModified: ['etag', etag, 'x-cache', 'HIT', ...vary],
+      body,
       maxAge: -1,
       cacheControl: '',
     };
-    rendered.set(entry, r);
+    variants.set(use ?? 'identity', r);
   }
   return r;
 }
@@ -62,6 +80,8 @@ export type HitOutcome = 'not-modified' | 'sent' | 'refused';
 
 export interface HitRequest {
   ifNoneMatch: string | undefined;
+  /** The request's Accept-Encoding: the body goes out compressed when it allows. */
+  acceptEncoding?: string | undefined;
   /** Absent when the route is not metered or the request was counted already. */
   meter?: Meter | null;
   nowMs: number;
@@ -70,8 +90,9 @@ export interface HitRequest {
 }
 
 export async function answerCacheHit(entry: CachedResponse, req: HitRequest, write: HitWriter): Promise<HitOutcome> {
-  const r = renderedHeaders(entry);
-  if (req.ifNoneMatch !== undefined && etagMatches(req.ifNoneMatch, entry.etag)) {
+  const r = renderedHeaders(entry, preferredCoding(req.acceptEncoding));
+  // Any coding's validator names the same content: a 304 for each.
+  if (req.ifNoneMatch !== undefined && [entry.etag, codedEtag(entry.etag, 'br'), codedEtag(entry.etag, 'gzip')].some((e) => etagMatches(req.ifNoneMatch, e))) {
     write(304, req.lead ? req.lead.concat(r.notModified) : r.notModified, null);
     return 'not-modified';
   }
@@ -83,6 +104,6 @@ export async function answerCacheHit(entry: CachedResponse, req: HitRequest, wri
   const headers = req.lead ? req.lead.concat(r.ok) : r.ok.slice();
   headers.push('cache-control', cacheControl(r, entry, req.nowMs));
   if (limits) for (let i = 0; i < limits.length; i++) headers.push(limits[i]);
-  write(200, headers, entry.body);
+  write(200, headers, r.body);
   return 'sent';
 }

@@ -68,6 +68,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
       entry,
       {
         ifNoneMatch: req.headers['if-none-match'],
+        acceptEncoding: req.headers['accept-encoding'],
         // A full window falls through: Fastify refuses it again, with the 429 body, without counting.
         meter: route.metered
           ? async () => {

@@ -112,7 +112,7 @@ export const responseCachePlugin = fp(
         if (!entry) return;
         await answerCacheHit(
           entry,
-          { ifNoneMatch: request.headers['if-none-match'], meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() },
+          { ifNoneMatch: request.headers['if-none-match'], acceptEncoding: request.headers['accept-encoding'], meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() },
           replyWriter(reply),
         );
         metrics.cache(route!.route, 'hit', 'app');
@@ -158,7 +158,7 @@ export const responseCachePlugin = fp(
         const ifNoneMatch = keyOf ? undefined : request.headers['if-none-match'];
         let entry = key ? await store.get(key) : undefined;
         if (entry) {
-          await answerCacheHit(entry, { ifNoneMatch, meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() }, replyWriter(reply));
+          await answerCacheHit(entry, { ifNoneMatch, acceptEncoding: request.headers['accept-encoding'], meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() }, replyWriter(reply));
           metrics.cache(route, 'hit', 'app');
           return reply;
         }
@@ -186,7 +186,7 @@ export const responseCachePlugin = fp(
         if (entry) {
           metrics.cache(route, pending ? 'coalesced' : 'hit', 'app');
           // Counted already: a 304 gives the count back.
-          const outcome = await answerCacheHit(entry, { ifNoneMatch, nowMs: clock.now().getTime() }, replyWriter(reply));
+          const outcome = await answerCacheHit(entry, { ifNoneMatch, acceptEncoding: request.headers['accept-encoding'], nowMs: clock.now().getTime() }, replyWriter(reply));
           if (outcome === 'not-modified') refund(request);
           return reply;
         }
