@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { statusPagesList, statusPagesSection } from './pages/account-status-pages.ts';
 import { audienceFor } from '../services/audience.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -64,8 +65,16 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
       .header('Vary', 'Cookie')
       .send(layout(ctx, page).value);
 
-  const sendPartial = (reply: FastifyReply, body: Html) =>
-    reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-store').send(body.value);
+  // A live page asks for its partial on every change it hears of: an unchanged partial is a
+  // 304 without a body (the browser revalidates its copy by ETag), a changed one goes out
+  // compressed (docs/web.md, "Live updates").
+  const sendPartial = (reply: FastifyReply, body: Html) => {
+    const etag = `W/"${createHash('sha1').update(body.value).digest('base64url')}"`;
+    reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'private, no-cache').header('ETag', etag);
+    const inm = reply.request.headers['if-none-match'];
+    if (inm && inm.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
+    return reply.send(body.value);
+  };
 
   /** Pages of the account area: the session's user, or a redirect to the login page. */
   const signedIn = (request: FastifyRequest, reply: FastifyReply): string | null => {

@@ -3,7 +3,7 @@ import { summarizeOverview } from '../../services/overview-service.ts';
 import type { Assets } from '../assets.ts';
 import { html, type Html } from '../html.ts';
 import { demoBanner } from '../layout.ts';
-import { plural, time } from '../views/format.ts';
+import { plural, time, toTheMinute } from '../views/format.ts';
 import { incidentArticle } from '../views/records.ts';
 import { vendorCard } from './overview.ts';
 
@@ -18,7 +18,7 @@ export function boardMain(b: PublicBoard, now: Date): Html {
   return html`<h1 class="page-title">${b.title}</h1>
   <div class="summary summary--${s.tone}" data-live-id="summary">
     <p class="summary__headline">${s.headline}</p>
-    <p class="summary__detail">${plural(incidents.length, 'active incident')} · updated ${time(b.generatedAt)}</p>
+    <p class="summary__detail">${plural(incidents.length, 'active incident')} · updated ${time(toTheMinute(b.generatedAt))}</p>
   </div>
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>
   <section aria-labelledby="board-incidents" class="panel" data-live-id="problems">

@@ -4,7 +4,7 @@ import { narrowOverview, type Overview, summarizeOverview, type VendorOverview }
 import { reportsProblem } from '../../domain/state-summary.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
-import { categoryLabel, formatDate, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, plural, time } from '../views/format.ts';
+import { categoryLabel, formatDate, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, plural, time, toTheMinute } from '../views/format.ts';
 import { incidentArticle, maintenanceArticle } from '../views/records.ts';
 
 // The overview: what is down right now first, then every vendor as a card with
@@ -54,7 +54,7 @@ function summary(o: Overview): Html {
   const s = summarizeOverview(o.vendors);
   return html`<div class="summary summary--${s.tone}" data-live-id="summary">
     <p class="summary__headline">${s.headline}</p>
-    <p class="summary__detail">${plural(o.activeIncidentCount, 'active incident')} · ${plural(o.activeMaintenanceCount, 'maintenance window')} in progress · updated ${time(o.generatedAt)}</p>
+    <p class="summary__detail">${plural(o.activeIncidentCount, 'active incident')} · ${plural(o.activeMaintenanceCount, 'maintenance window')} in progress · updated ${time(toTheMinute(o.generatedAt))}</p>
   </div>`;
 }
 

@@ -113,6 +113,13 @@ export function time(iso: string | null | undefined, now?: Date): Html {
   return html`<time datetime="${iso}" title="${formatDateTime(iso)}">${formatDateTime(iso)}</time>${now ? html` <span class="muted">(${relative(iso, now)})</span>` : ''}`;
 }
 
+/**
+ * An answer's time to the minute: what a page shows of it, so that a live partial asked
+ * again within the minute with nothing changed is the same bytes (and a 304, docs/web.md
+ * "Live updates").
+ */
+export const toTheMinute = (iso: string): string => `${iso.slice(0, 16)}:00.000Z`;
+
 export function percent(p: number | null): string {
   if (p === null) return '–';
   return `${p >= 99.995 && p < 100 ? p.toFixed(3) : p.toFixed(2)}%`;

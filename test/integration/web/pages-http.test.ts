@@ -8,7 +8,7 @@ import { overviewService } from '../../../src/services/overview-service.ts';
 import { catalogService } from '../../../src/services/catalog-service.ts';
 import { systemClock } from '../../../src/domain/clock.ts';
 import { Assets } from '../../../src/web/assets.ts';
-import { startApp, type TestApp } from '../../helpers/app.ts';
+import { startApp, type TestApp, TestClock } from '../../helpers/app.ts';
 import { incident, maintenance } from '../../helpers/records.ts';
 import { seedDashboard } from '../../helpers/seed.ts';
 
@@ -20,7 +20,8 @@ async function page(url: string, init?: RequestInit) {
 describe('web pages over HTTP', () => {
   let t: TestApp;
   before(async () => {
-    t = await startApp();
+    // A standing clock: two asks of a partial never straddle the turn of a minute.
+    t = await startApp({ clock: new TestClock(new Date()) });
     await seedDashboard(t.store);
   });
   after(async () => t.close());
@@ -37,6 +38,20 @@ describe('web pages over HTTP', () => {
       assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(res.headers.get('x-frame-options'), 'DENY');
       assert.equal(res.headers.get('referrer-policy'), 'same-origin');
+    }
+  });
+
+  test('a live partial carries an ETag; asked again with it and nothing changed, it is a 304 without a body', async () => {
+    for (const path of ['/partials/overview', '/partials/vendors/github']) {
+      const first = await page(`${t.url}${path}`);
+      const etag = first.res.headers.get('etag');
+      assert.match(etag ?? '', /^W\/"[\w-]+"$/, path);
+      assert.equal(first.res.headers.get('cache-control'), 'private, no-cache');
+      const again = await page(`${t.url}${path}`, { headers: { 'if-none-match': etag! } });
+      assert.equal(again.res.status, 304, path);
+      assert.equal(again.text, '');
+      const stale = await page(`${t.url}${path}`, { headers: { 'if-none-match': 'W/"something-else"' } });
+      assert.equal(stale.res.status, 200, path);
     }
   });
 

@@ -64,6 +64,39 @@ describe('live updates of open pages (demo fleet + event stream)', () => {
     await context.close();
   });
 
+  test('a burst of changes costs one compressed fetch of the partial; an unchanged partial is a 304', async () => {
+    const sim = t.app.ingest.simulator!;
+    const { page, context, problems } = await newPage(browser, { baseURL: t.url });
+    const partials: { status: number; encoding: string | undefined }[] = [];
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname === '/partials/overview') partials.push({ status: r.status(), encoding: r.headers()['content-encoding'] });
+    });
+    await page.goto('/');
+    await liveOpen(page);
+    // Three vendors change in one round: several events within a moment.
+    const opened = ['github', 'openai', 'perplexity'].map((v) => sim.fleet.openIncident(v, { impact: 'minor' }));
+    clock.advance(15_000);
+    await Promise.all(['github', 'openai', 'perplexity'].map((v) => t.app.ingest.scheduler.runRound({ force: true, vendor: v })));
+    for (const inc of opened) await page.locator(`[data-live-id="problems"] article[data-id="${inc.id}"]`).waitFor({ state: 'attached' });
+    await page.waitForTimeout(1500);
+    assert.ok(partials.length >= 1 && partials.length <= 2, `${partials.length} fetches of the partial for one burst: ${JSON.stringify(partials)}`);
+    assert.equal(partials[0]!.encoding, 'br', 'the partial goes out compressed');
+    // Asked again with nothing changed: the browser revalidates its copy and gets no body.
+    // The next refresh sends the partial's validator along (an unchanged partial is then a 304, test/integration/web/pages-http.test.ts).
+    const asked: (string | undefined)[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/partials/overview') asked.push(r.headers()['if-none-match']);
+    });
+    const another = sim.fleet.openIncident('linear', { impact: 'minor' });
+    await round('linear');
+    await page.locator(`[data-live-id="problems"] article[data-id="${another.id}"]`).waitFor({ state: 'attached' });
+    assert.match(asked[0] ?? '', /^W\/"/, 'If-None-Match with the last ETag');
+    opened.push(another);
+    for (const inc of opened) sim.fleet.resolveIncident(inc.id);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('the vendor page follows its own vendor', async () => {
     const sim = t.app.ingest.simulator!;
     const { page, context, problems } = await newPage(browser, { baseURL: t.url });

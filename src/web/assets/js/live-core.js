@@ -7,7 +7,8 @@ import { announce } from './common.js';
 
 const EVENTS = ['incident.created', 'incident.updated', 'incident.resolved'];
 const POLL_MS = 60_000;
-const DEBOUNCE_MS = 300;
+// A burst of events (one poll of a vendor writes several) costs one fetch of the partial.
+const DEBOUNCE_MS = 1000;
 
 function openDetails(root) {
   const ids = new Set();
@@ -37,6 +38,7 @@ export function startLive({ partialUrl, streamUrl, statusEl, onSwap }) {
   let inflight = false;
   let again = false;
   let pollTimer = null;
+  let etag = null;
   const setStatus = (text) => {
     if (statusEl) statusEl.textContent = text;
   };
@@ -48,8 +50,12 @@ export function startLive({ partialUrl, streamUrl, statusEl, onSwap }) {
     }
     inflight = true;
     try {
-      const res = await fetch(partialUrl, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
-      if (!res.ok) return;
+      // The last partial's validator goes along: nothing changed is a 304 without a body.
+      const headers = { Accept: 'text/html' };
+      if (etag) headers['If-None-Match'] = etag;
+      const res = await fetch(partialUrl, { credentials: 'same-origin', headers, cache: 'no-store' });
+      if (res.status === 304 || !res.ok) return;
+      etag = res.headers.get('etag');
       const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
       let swapped = 0;
       for (const fresh of doc.querySelectorAll('[data-live-id]')) {
