@@ -67,7 +67,7 @@ describe('every page at 375 and 1280 px', () => {
     `/b/${boardToken}`,
     '/oauth/authorize',
   ];
-  const signedInPages = ['/', '/?scope=all', '/account', '/account#watchlist', '/compare', '/vendors/github', '/search?q=error'];
+  const signedInPages = ['/', '/?scope=all', '/account', '/account#watchlist', '/account?find=cloud#watchlist', '/compare', '/vendors/github', '/search?q=error'];
 
   for (const width of WIDTHS) {
     test(`no page scrolls sideways at ${width}px`, async () => {
