@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { login, userWithKey, type TestUser } from '../../helpers/access.ts';
-import { addCookieHeader, launchBrowser, newPage } from '../../helpers/browser.ts';
+import { launchBrowser, newPage } from '../../helpers/browser.ts';
 import { seedDashboard } from '../../helpers/seed.ts';
 import { send } from '../../helpers/users.ts';
 
@@ -75,7 +75,14 @@ describe('every page at 375 and 1280 px', () => {
       const failures: string[] = [];
       const visit = async (signedIn: boolean, paths: string[]) => {
         const { page, context } = await newPage(browser, { baseURL: t.url, width, height: 800 });
-        if (signedIn) await addCookieHeader(context, await login(t, user.email, user.password), t.url);
+        if (signedIn) {
+          // Through the login form, as a person signs in.
+          await page.goto('/login');
+          await page.getByLabel('Email').fill(user.email);
+          await page.getByLabel('Password').fill(user.password);
+          await page.getByRole('button', { name: 'Log in' }).click();
+          await page.waitForURL(/\/account$/);
+        }
         for (const path of paths) {
           await page.goto(path);
           await page.waitForLoadState('networkidle');
