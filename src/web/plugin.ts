@@ -241,7 +241,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const welcome = (request.query as { welcome?: unknown }).welcome === '1';
     const extraSections = [
       inboxSection(),
-      watchlistSection(watchlist, vendors),
+      watchlistSection(watchlist, vendors, typeof (request.query as { find?: unknown }).find === 'string' ? (request.query as { find: string }).find.slice(0, 100) : ''),
       boardsSection(boards),
       statusPagesSection(statusPages),
       notificationsSection(prefs.preferences, summary.account.email, { slackInstall: app.services.slackInstall.available() }),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { weeklyTrend, componentUptime, weekStartOf, type IncidentTiming } from '../../src/domain/trends.ts';
-import { columnChart, niceMax, percentFloor, rowChart, type ChartSpec } from '../../src/web/views/charts.ts';
+import { columnChart, labelLines, niceMax, percentFloor, rowChart, type ChartSpec } from '../../src/web/views/charts.ts';
 
 // The server-rendered SVG charts (docs/web.md, "Charts") and the figures behind
 // them (docs/statistics.md, "Trends").
@@ -149,4 +149,18 @@ test('component uptime: only incidents naming the component count; unobserved is
   assert.equal(api!.incidentCount, 1);
   assert.equal(web!.uptimePercent, 100);
   assert.equal(componentUptime(rows, ['API'], since, now, span(null, now.toISOString()))[0]!.uptimePercent, null);
+});
+
+test('row labels wrap between words and stay whole; only an over-long word or a fourth line is cut', () => {
+  assert.deepEqual(labelLines('GitHub'), ['GitHub']);
+  assert.deepEqual(labelLines('Python Package Index (PyPI)'), ['Python Package', 'Index (PyPI)']);
+  assert.deepEqual(labelLines('Amazon Web Services (AWS)'), ['Amazon Web', 'Services (AWS)']);
+  assert.deepEqual(labelLines('Supercalifragilistic'), ['Supercalifrag…']);
+  assert.deepEqual(labelLines('one two three four five six seven eight nine ten eleven twelve'), ['one two three', 'four five six', 'seven eight…']);
+  // Every row takes the tallest label's height: the chart grows, no label overlaps the next.
+  const one = rowChart(spec([{ label: 'a', value: 1, text: '1' }])).value;
+  const two = rowChart(spec([{ label: 'Python Package Index (PyPI)', value: 1, text: '1' }])).value;
+  const height = (svg: string) => Number(/viewBox="0 0 \d+ (\d+)"/.exec(svg)![1]);
+  assert.equal(height(two) - height(one), 20);
+  assert.match(two, /<tspan x="180" dy="0">Python Package<\/tspan><tspan x="180" dy="20">Index \(PyPI\)<\/tspan>/);
 });

@@ -17,8 +17,14 @@ const DIGEST_LABEL: Record<string, string> = { off: 'One e-mail per alert', hour
 const checked = (on: boolean) => (on ? html` checked` : '');
 const list = (v: string[] | null) => (v ? v.join(', ') : '');
 
-export function watchlistSection(w: WatchlistView, vendors: VendorProfile[]): Html {
+/** What "Find a vendor" matches: the name or the id, as typed (account.js filters the same way). */
+const findKey = (v: VendorProfile) => `${v.name.toLowerCase()} ${v.id}`;
+
+/** `find`: the editor's search sent without JavaScript (`/account?find=…`), applied here. */
+export function watchlistSection(w: WatchlistView, vendors: VendorProfile[], find = ''): Html {
   const selected = new Set(w.vendors);
+  const needle = find.trim().toLowerCase();
+  const shown = (v: VendorProfile) => !needle || findKey(v).includes(needle);
   const byCategory = new Map<string, VendorProfile[]>();
   for (const v of vendors) byCategory.set(v.category, [...(byCategory.get(v.category) ?? []), v]);
   const categories = [...byCategory.keys()].sort((a, b) => categoryLabel(a).localeCompare(categoryLabel(b)));
@@ -26,6 +32,7 @@ export function watchlistSection(w: WatchlistView, vendors: VendorProfile[]): Ht
     <h2 id="watchlist-title">Watchlist</h2>
     <p>Alerts cover the vendors on your watchlist (unless a channel lists its own).
       <span data-watch-count>${w.count}</span> ${w.isUnlimited ? 'vendors, no limit on your plan' : html`of ${w.limit} vendors on your plan`}.</p>
+    <form id="watch-find" method="get" action="/account#watchlist" data-watch-find></form>
     <form method="post" action="/api/v1/infrastructure/watchlist" data-method="PUT" data-watchlist-form ${w.isUnlimited ? '' : html`data-limit="${w.limit}"`} novalidate>
       <h3 class="subhead" id="watch-selected-title">Selected</h3>
       <p class="empty" data-watch-none${selected.size ? html` hidden` : ''}>No vendor yet: find them below.</p>
@@ -34,14 +41,17 @@ export function watchlistSection(w: WatchlistView, vendors: VendorProfile[]): Ht
         .map((v) => selectedItem(v.id, v.name))}</ul>
       <div class="field">
         <label for="watch-filter">Find a vendor</label>
-        <input id="watch-filter" type="search" autocomplete="off" data-watch-filter aria-controls="watch-options">
+        <div class="inline-fields">
+          <input id="watch-filter" type="search" name="find" value="${find}" form="watch-find" autocomplete="off" data-watch-filter aria-controls="watch-options">
+          <button type="submit" class="button button--small" form="watch-find" data-watch-find-submit>Find</button>
+        </div>
       </div>
       <div id="watch-options" class="watch-options">
       ${categories.map(
-        (c) => html`<fieldset class="watch-group">
+        (c) => html`<fieldset class="watch-group"${byCategory.get(c)!.some(shown) ? '' : html` hidden`}>
         <legend>${categoryLabel(c)}</legend>
         <ul class="watch-list">${byCategory.get(c)!.map(
-          (v) => html`<li data-watch-item data-name="${v.name.toLowerCase()} ${v.id}"><label><input type="checkbox" name="vendors" value="${v.id}"${checked(selected.has(v.id))}> ${v.name}</label></li>`,
+          (v) => html`<li data-watch-item data-name="${findKey(v)}"${shown(v) ? '' : html` hidden`}><label><input type="checkbox" name="vendors" value="${v.id}"${checked(selected.has(v.id))}> ${v.name}</label></li>`,
         )}</ul>
       </fieldset>`,
       )}

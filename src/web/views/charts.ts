@@ -137,8 +137,33 @@ const fmtTick = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
  * differences live in the last percent, and a dot (unlike a bar) does not claim
  * a zero baseline. The axis ends are labelled so the range is never hidden.
  */
+/** Characters of a label line: at phone width labels are drawn at 19 units (app.css), up to 12 a character: 14 fit the 180-unit column. */
+const LABEL_LINE = 14;
+const LABEL_LINES = 3;
+const LINE_PITCH = 20;
+
+/**
+ * A row label in lines that fit the label column, broken between words, so a vendor's name
+ * is shown whole (docs/web.md, "Charts"). Only a word longer than a line, or a fourth line,
+ * is cut with "…"; the full label stays in the mark's title and the table.
+ */
+export function labelLines(label: string): string[] {
+  const lines: string[] = [];
+  for (const word of label.trim().split(/\s+/)) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= LABEL_LINE) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word.length > LABEL_LINE ? `${word.slice(0, LABEL_LINE - 1)}…` : word);
+  }
+  if (lines.length <= LABEL_LINES) return lines;
+  const kept = lines.slice(0, LABEL_LINES);
+  kept[LABEL_LINES - 1] = `${kept[LABEL_LINES - 1]!.slice(0, LABEL_LINE - 1)}…`;
+  return kept;
+}
+
 export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): Html {
-  const row = 30;
+  const labels = spec.data.map((x) => labelLines(x.label));
+  // Every row takes the height of the tallest label; the marks keep their size.
+  const row = 30 + LINE_PITCH * (Math.max(1, ...labels.map((l) => l.length)) - 1);
   const top = 8;
   const labelW = 180;
   const valueW = 120;
@@ -151,23 +176,21 @@ export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): 
   const lo = percent ? opts.percentFrom! : 0;
   const hi = percent ? 100 : niceMax(Math.max(0, ...values));
   const xOf = (v: number) => round(plotX + (Math.min(Math.max(v, lo), hi) - lo) / (hi - lo || 1) * plotW);
-  // Labels end at x = labelW and must start inside the chart at the phone-width font size
-  // (19 units, about 12 per character): 14 characters at most, the whole name in the
-  // mark's title and the table under the chart (docs/web.md, "Charts").
-  const cut = (s: string) => (s.length > 14 ? `${s.slice(0, 13).trimEnd()}…` : s);
   const body = html`${spec.data.map((x, k) => {
-      const y = top + row * k;
-      const mid = y + row / 2;
-      const label = html`<text class="chart__label" x="${labelW}" y="${mid + 4}" text-anchor="end">${cut(x.label)}</text>`;
+      const mid = top + row * k + row / 2;
+      const y = mid - 15;
+      const lines = labels[k]!;
+      const first = round(mid + 4 - (LINE_PITCH * (lines.length - 1)) / 2);
+      const label = html`<text class="chart__label" x="${labelW}" y="${first}" text-anchor="end">${lines.length === 1 ? lines[0]! : lines.map((l, i) => html`<tspan x="${labelW}" dy="${i ? LINE_PITCH : 0}">${l}</tspan>`)}</text>`;
       const value = html`<text class="chart__value" x="${W - valueW + 14}" y="${mid + 4}">${x.value === null ? (x.note ?? 'no data') : x.text}</text>`;
       if (x.value === null) {
-        return html`${label}<rect class="${x.note ? 'chart__locked' : 'chart__nodata'}" data-nodata="${x.note ? 'locked' : 'unobserved'}" x="${plotX}" y="${y + 6}" width="${round(plotW)}" height="${row - 12}"><title>${x.label}: ${x.note ?? 'no data'}</title></rect>${value}`;
+        return html`${label}<rect class="${x.note ? 'chart__locked' : 'chart__nodata'}" data-nodata="${x.note ? 'locked' : 'unobserved'}" x="${plotX}" y="${y + 6}" width="${round(plotW)}" height="18"><title>${x.label}: ${x.note ?? 'no data'}</title></rect>${value}`;
       }
       if (percent) {
         return html`${label}<line class="chart__track" x1="${plotX}" x2="${plotX + round(plotW)}" y1="${mid}" y2="${mid}"></line><circle class="chart__dot${x.tone ? ` chart__dot--${x.tone}` : ''}" data-value="${x.value}" cx="${xOf(x.value)}" cy="${mid}" r="6"><title>${x.label}: ${x.text}</title></circle>${value}`;
       }
       const w = round(xOf(x.value) - plotX);
-      return html`${label}<rect class="chart__bar" data-value="${x.value}" x="${plotX}" y="${y + 6}" width="${w}" height="${row - 12}"><title>${x.label}: ${x.text}</title></rect>${value}`;
+      return html`${label}<rect class="chart__bar" data-value="${x.value}" x="${plotX}" y="${y + 6}" width="${w}" height="18"><title>${x.label}: ${x.text}</title></rect>${value}`;
     })}
     <line class="chart__baseline" x1="${plotX}" x2="${plotX + round(plotW)}" y1="${axisY}" y2="${axisY}"></line>
     <text class="chart__tick" x="${plotX}" y="${axisY + 16}" text-anchor="start">${percent ? `${lo}%` : '0'}</text>

@@ -6,6 +6,7 @@ import { login, userWithKey, type TestUser } from '../../helpers/access.ts';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { startSmtp } from '../../helpers/receivers.ts';
 import { seedDashboard } from '../../helpers/seed.ts';
+import { violations } from '../../helpers/axe.ts';
 import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../../helpers/browser.ts';
 
 // Watchlist and notification preferences edited in the browser, checked
@@ -111,6 +112,45 @@ describe('watchlist and notification preferences in a real browser', () => {
     // The refused save, and the delivery log until alerts are deployed.
     assert.deepEqual(unexpected(problems, [/^http 403 PUT \/api\/v1\/infrastructure\/watchlist$/, ...OPTIONAL_ENDPOINTS_MISSING]), []);
     await context.close();
+  });
+
+  test('watchlist editor search: instant with JavaScript, a plain form without; keyboard only; axe-clean', async () => {
+    const { u, page, context, problems } = await signedIn('pro');
+    await t.app.services.watchlist.replace({ plan: 'pro', userId: u.userId, authKind: 'key', keyId: u.keyId }, ['github', 'stripe']);
+    const visible = (p: Page) => p.locator('#watch-options [data-watch-item]:not([hidden])').allInnerTexts();
+    const chosen = async (p: Page) => (await p.locator('[data-watch-selected] li').allInnerTexts()).map((x) => x.replace(/\s*Remove.*$/s, '').trim()).sort();
+
+    // With JavaScript: keyboard only; the list narrows as you type, Enter does not reload.
+    await page.goto('/account#watchlist');
+    assert.equal(await page.getByRole('button', { name: 'Find', exact: true }).isHidden(), true, 'the Find button is for pages without JavaScript');
+    await page.getByLabel('Find a vendor').focus();
+    await page.keyboard.type('amazon web');
+    assert.deepEqual((await visible(page)).map((x) => x.trim()), ['Amazon Web Services (AWS)']);
+    await page.keyboard.press('Enter');
+    assert.equal(page.url(), `${t.url}/account#watchlist`, 'no reload');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    assert.equal(await page.getByLabel('Amazon Web Services (AWS)', { exact: true }).isChecked(), true);
+    assert.deepEqual(await chosen(page), ['Amazon Web Services (AWS)', 'GitHub', 'Stripe']);
+    await page.getByRole('button', { name: 'Remove Amazon Web Services (AWS)' }).focus();
+    await page.keyboard.press('Enter');
+    assert.deepEqual(await chosen(page), ['GitHub', 'Stripe']);
+    assert.deepEqual(await violations(page), []);
+    assert.deepEqual(unexpected(problems, OPTIONAL_ENDPOINTS_MISSING), []);
+
+    // Without JavaScript (the same browser session): "Find" sends a GET form the server applies.
+    const plain = await browser.newContext({ baseURL: t.url, javaScriptEnabled: false, storageState: await context.storageState() });
+    await context.close();
+    const noJs = await plain.newPage();
+    await noJs.goto('/account#watchlist');
+    await noJs.getByLabel('Find a vendor').fill('pypi');
+    await noJs.getByRole('button', { name: 'Find', exact: true }).click();
+    await noJs.waitForURL(/\/account\?find=pypi#watchlist$/);
+    assert.deepEqual((await visible(noJs)).map((x) => x.trim()), ['Python Package Index (PyPI)']);
+    assert.equal(await noJs.getByLabel('Find a vendor').inputValue(), 'pypi');
+    assert.deepEqual(await chosen(noJs), ['GitHub', 'Stripe'], 'the selection is listed whatever the search');
+    assert.equal(await noJs.locator('.watch-group:not([hidden])').count(), 1, 'categories without a match are hidden');
+    await plain.close();
   });
 
   test('preferences: channels saved and persisted; the webhook secret is shown once; errors sit next to their field', async () => {

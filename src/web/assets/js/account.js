@@ -80,6 +80,11 @@ if (watchForm) {
   const boxes = () => [...watchForm.querySelectorAll('input[name="vendors"]')];
   const selected = () => boxes().filter((b) => b.checked).map((b) => b.value);
 
+  // Without JavaScript "Find" sends a GET form the server applies; here the list filters as you type.
+  const findForm = document.querySelector('[data-watch-find]');
+  findForm?.addEventListener('submit', (event) => event.preventDefault());
+  const findButton = watchForm.querySelector('[data-watch-find-submit]');
+  if (findButton) findButton.hidden = true;
   watchForm.querySelector('[data-watch-filter]').addEventListener('input', (event) => {
     const q = event.target.value.trim().toLowerCase();
     for (const item of watchForm.querySelectorAll('[data-watch-item]')) item.hidden = q !== '' && !item.dataset.name.includes(q);
