@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import net from 'node:net';
 import { Client } from 'undici';
 
@@ -18,6 +19,20 @@ export interface FuzzRequest {
   note: string;
   /** Decoded texts the request carried: an answer may echo them without leaking anything. */
   echoes: string[];
+}
+
+/**
+ * A body as the client reads it: a fuzzed request may accept br or gzip (as real clients do),
+ * and the checks read what the client would; a coded body that does not decode says so.
+ */
+function decodeBody(raw: Buffer, encoding: string | undefined): string {
+  try {
+    if (encoding === 'br') return zlib.brotliDecompressSync(raw).toString('utf8');
+    if (encoding === 'gzip') return zlib.gunzipSync(raw).toString('utf8');
+  } catch {
+    return `(a ${encoding} body that does not decode)`;
+  }
+  return raw.toString('utf8');
 }
 
 export interface FuzzResponse {
@@ -85,7 +100,7 @@ export class FuzzClient {
       res.body.destroy();
       return { status: res.statusCode, headers, body: '', streaming: true };
     }
-    const body = await res.body.text();
+    const body = decodeBody(Buffer.from(await res.body.arrayBuffer()), headers['content-encoding']);
     return { status: res.statusCode, headers, body };
   }
 
@@ -191,7 +206,7 @@ function parseResponse(data: Buffer): { response: FuzzResponse; complete: boolea
   }
   const status = Number(m[1]);
   if (status === 304 || status === 204) complete = true;
-  const response: FuzzResponse = { status, headers, body: body.toString('utf8') };
+  const response: FuzzResponse = { status, headers, body: decodeBody(body, headers['content-encoding']) };
   if (/event-stream/.test(headers['content-type'] ?? '')) response.streaming = true;
   return { response, complete };
 }
