@@ -291,6 +291,9 @@ export const appPlugin = fp(
       customTypes: COMPRESSIBLE,
       brotliOptions: BROTLI_OPTIONS,
       zlibOptions: GZIP_OPTIONS,
+      // Every buffered body in one go, as the cache-hit variants are: a streamed one stays
+      // open until its client reads it, which held a closing server for a minute.
+      syncThreshold: 64 * 1024 * 1024,
     });
     // Whether or not this answer was compressed, another client's may be: caches must key on it.
     app.addHook('onSend', async (_request, reply, payload) => {
