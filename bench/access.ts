@@ -76,7 +76,7 @@ export async function accessBench(args: string[]) {
     );
   }
   const user = await app.services.accounts.createUser({ email: 'bench@example.com', password: 'bench password', plan: 'pro' });
-  const { secret } = await app.services.keys.create({ userId: user.id, plan: 'pro' }, 'bench');
+  const { secret } = await app.services.keys.create(await app.services.accounts.personalViewer(user.id), 'bench');
   const headers = { 'x-api-key': secret };
 
   const targets = [`${API_PREFIX}/incidents?limit=50`, `${API_PREFIX}/vendor-status/github`];
@@ -169,7 +169,7 @@ export async function accessBench(args: string[]) {
     });
   }
 
-  const used = await app.services.limiter.peek(`u:${user.id}`, [
+  const used = await app.services.limiter.peek(`o:${user.id}`, [
     { name: 'day', limit: 1_000_000_000, windowSeconds: 86_400 },
   ]);
   console.log(`\nrequests counted by the limiter for the bench account today: ${used.windows[0].used}`);

@@ -59,7 +59,7 @@ await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 try {
   const user = await app.services.accounts.createUser({ email: `bench.${process.pid}@example.com`, password: 'bench password 123', plan: 'enterprise' });
-  const { secret } = await app.services.keys.create({ userId: user.id, plan: 'enterprise' }, 'bench');
+  const { secret } = await app.services.keys.create(await app.services.accounts.personalViewer(user.id), 'bench');
   const headers = { 'x-api-key': secret, 'content-type': 'application/json' };
   const add = (url: string) =>
     fetch(`${base}/api/v1/account/status-pages`, { method: 'POST', headers, body: JSON.stringify({ url }) }).then(async (r) => {

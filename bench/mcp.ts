@@ -125,7 +125,7 @@ export async function mcpBench(args: string[]) {
   }
 
   const user = await app.services.accounts.createUser({ email: 'bench-mcp@example.com', password: 'bench password', plan: 'pro' });
-  const { secret } = await app.services.keys.create({ userId: user.id, plan: 'pro' }, 'bench');
+  const { secret } = await app.services.keys.create(await app.services.accounts.personalViewer(user.id), 'bench');
   // An OAuth grant as the consent page would record it, then its tokens.
   const tokens = app.services.oauth;
   const client = {
@@ -145,6 +145,7 @@ export async function mcpBench(args: string[]) {
   const code = await tokens.createCode({
     client,
     userId: user.id,
+    orgId: user.id,
     scope: 'history:read',
     resource: `http://127.0.0.1:${port}/mcp`,
     redirectUri: client.redirectUris[0],

@@ -120,7 +120,7 @@ export async function perUserBench(args: string[]) {
     );
 
     const user = await app.services.accounts.createUser({ email: `bench${process.pid}@example.com`, password: 'bench password 1', plan: 'pro' });
-    const { secret } = await app.services.keys.create({ userId: user.id, plan: 'pro' }, 'bench');
+    const { secret } = await app.services.keys.create(await app.services.accounts.personalViewer(user.id), 'bench');
     const headers = { 'x-api-key': secret, 'content-type': 'application/json' };
 
     console.log(`POST /dashboard-favorites, all four sections, timePeriod 90d, ${requests} sequential requests each:`);
@@ -153,7 +153,7 @@ export async function perUserBench(args: string[]) {
       // answered from the first one's entry (docs/access.md "Response cache", "Who shares").
       if (n === vendors.length) {
         const other = await app.services.accounts.createUser({ email: `bench-other${process.pid}@example.com`, password: 'bench password 1', plan: 'pro' });
-        const otherKey = (await app.services.keys.create({ userId: other.id, plan: 'pro' }, 'bench')).secret;
+        const otherKey = (await app.services.keys.create(await app.services.accounts.personalViewer(other.id), 'bench')).secret;
         const s = performance.now();
         const res = await fetch(`${api}/dashboard-favorites`, { method: 'POST', headers: { ...headers, 'x-api-key': otherKey }, body: bodyOf(list) });
         await res.text();
@@ -182,7 +182,7 @@ export async function perUserBench(args: string[]) {
     }
 
     const free = await app.services.accounts.createUser({ email: `bench-free${process.pid}@example.com`, password: 'bench password 1', plan: 'free' });
-    const freeKey = (await app.services.keys.create({ userId: free.id, plan: 'free' }, 'bench')).secret;
+    const freeKey = (await app.services.keys.create(await app.services.accounts.personalViewer(free.id), 'bench')).secret;
     const s = performance.now();
     const results = await Promise.all(
       vendors.slice(0, 20).map((v) => fetch(`${api}/watchlist/${v}`, { method: 'POST', headers: { 'x-api-key': freeKey } }).then((r) => r.status)),

@@ -41,7 +41,7 @@ const incident = {
 const delivery = (o: Partial<Delivery> = {}): Delivery => ({
   id: 'dlv_4b1c09e2a7f84c55b0d1e3f2a6c7d8e9',
   eventSeq: 1042,
-  userId: 'usr_1',
+  orgId: 'usr_1',
   channel: 'webhook',
   eventType: 'incident.updated',
   vendor: 'github',
@@ -76,7 +76,7 @@ function summaryDelivery(kind: 'digest' | 'quiet'): Delivery {
   const row = (eventType: DeliveryEventType, entityId: string): NewDelivery => ({
     id: `dlv_${eventType}`,
     eventSeq: 1,
-    userId: 'usr_1',
+    orgId: 'usr_1',
     channel,
     eventType,
     vendor: 'github',

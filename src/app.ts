@@ -23,6 +23,7 @@ import { knownQueryPlugin } from './http/plugins/known-query.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
+import { orgRoutes } from './http/routes/orgs.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
@@ -341,6 +342,7 @@ export const appPlugin = fp(
         await web.register(authRoutes);
         await web.register(accountRoutes);
         await web.register(connectionRoutes);
+        await web.register(orgRoutes);
         await web.register(boardRoutes);
         await web.register(customPageRoutes);
       },

@@ -9,7 +9,7 @@ import type { Impact } from '../domain/records.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { DispatchRepository } from '../store/repositories/dispatch-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
-import type { UsersRepository } from '../store/repositories/users-repository.ts';
+import type { OrganisationsRepository } from '../store/repositories/organisations-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import { scanReminders } from './reminders.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
@@ -39,7 +39,7 @@ export interface DispatcherDeps {
   dispatch: DispatchRepository;
   watchlist: WatchlistRepository;
   preferences: PreferencesRepository;
-  users: Pick<UsersRepository, 'emailsOf'>;
+  owners: Pick<OrganisationsRepository, 'ownerEmails'>;
   /** Maintenance reminders are scanned for when given (src/alerts/reminders.ts). */
   maintenances?: Pick<MaintenancesRepository, 'startingBetween'>;
   vendors?: Pick<VendorsRepository, 'names'>;
@@ -73,14 +73,14 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
   for (const v of vendors) {
     const set = new Set(watchers.get(v) ?? []);
     // Users with a per-channel vendor list naming this vendor, watching it or not.
-    for (const u of await d.preferences.usersMentioningVendor(v)) set.add(u);
+    for (const u of await d.preferences.orgsMentioningVendor(v)) set.add(u);
     candidates.set(v, set);
   }
   const allUsers = [...new Set([...candidates.values()].flatMap((s) => [...s]))];
   const prefs = await preferencesOf(d.preferences, allUsers);
   // An e-mail address not confirmed by link may still be the account's own (saved before confirmation existed).
   const unproven = [...prefs].filter(([, s]) => s.settings.email.enabled && !emailProven(s, null)).map(([id]) => id);
-  const accountEmails = unproven.length ? await d.users.emailsOf(unproven) : new Map<string, string>();
+  const accountEmails = unproven.length ? await d.owners.ownerEmails(unproven) : new Map<string, string>();
   const now = d.clock.now().toISOString();
   const rows: NewDelivery[] = [];
   for (const e of events) {
@@ -93,16 +93,16 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
       kind: changeKind(e.type, e.payload),
     };
     const payloadJson = JSON.stringify(e.payload);
-    for (const userId of candidates.get(e.vendor) ?? []) {
-      const state = prefs.get(userId);
+    for (const orgId of candidates.get(e.vendor) ?? []) {
+      const state = prefs.get(orgId);
       if (!state) continue;
-      const channels: AlertChannel[] = channelsFor(alertEvent, recipientOf(state, watching.has(userId), accountEmails.get(userId) ?? null), d.available);
+      const channels: AlertChannel[] = channelsFor(alertEvent, recipientOf(state, watching.has(orgId), accountEmails.get(orgId) ?? null), d.available);
       for (const channel of channels) {
         const stored = (STORED_CHANNELS as readonly string[]).includes(channel);
         rows.push({
           id: newDeliveryId(),
           eventSeq: e.seq,
-          userId,
+          orgId,
           channel,
           eventType: e.type,
           vendor: e.vendor,
@@ -119,12 +119,12 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
   }
   // Digests and quiet hours first: what they gather is not sent now, so it does not use up the flood cap.
   const at = d.clock.now();
-  const settingsOf = (userId: string) => prefs.get(userId)?.settings;
+  const settingsOf = (orgId: string) => prefs.get(orgId)?.settings;
   const heldIds = new Set<string>();
   for (const r of rows) {
-    const s = settingsOf(r.userId);
+    const s = settingsOf(r.orgId);
     const plan = s ? planFor(r, s, at) : null;
-    if (plan) heldIds.add(heldSummaryId(r.userId, r.channel, plan.kind, plan.start));
+    if (plan) heldIds.add(heldSummaryId(r.orgId, r.channel, plan.kind, plan.start));
   }
   const payloads = new Map(events.map((e) => [e.seq, e.payload as unknown as Record<string, unknown>]));
   const held = heldIds.size
@@ -158,7 +158,7 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
         deliveries: d.deliveries,
         preferences: d.preferences,
         watchlist: d.watchlist,
-        users: d.users,
+        owners: d.owners,
         vendors: d.vendors,
         available: d.available,
         receiverOf,

@@ -26,7 +26,7 @@ export interface HeldSummary {
   vendors: Record<string, number>;
 }
 
-const key = (userId: string, channel: string) => `${userId}\u0000${channel}`;
+const key = (orgId: string, channel: string) => `${orgId}\u0000${channel}`;
 
 /**
  * PagerDuty and Opsgenie resolves are never held: they page nobody, and a held one
@@ -38,8 +38,8 @@ const uncapped = (r: NewDelivery) =>
   ((r.channel === 'pagerduty' || r.channel === 'opsgenie') && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
 
 /** Same id for every batch of one window, so batches add to one summary row. */
-export const summaryId = (userId: string, channel: string, windowStart: string) =>
-  `dlv_${createHash('sha256').update(`${userId}\u0000${channel}\u0000${windowStart}`).digest('hex').slice(0, 32)}`;
+export const summaryId = (orgId: string, channel: string, windowStart: string) =>
+  `dlv_${createHash('sha256').update(`${orgId}\u0000${channel}\u0000${windowStart}`).digest('hex').slice(0, 32)}`;
 
 /**
  * Splits rows (in event order) into those sent and those held back, given how
@@ -54,7 +54,7 @@ export function splitByCap(rows: NewDelivery[], already: Map<string, number>, li
       kept.push(r);
       continue;
     }
-    const k = key(r.userId, r.channel);
+    const k = key(r.orgId, r.channel);
     const n = used.get(k) ?? 0;
     if (n < limit) {
       used.set(k, n + 1);
@@ -96,24 +96,24 @@ export async function applyFloodCap(
   const start = Math.floor(now.getTime() / cap.windowMs) * cap.windowMs;
   const windowStart = new Date(start).toISOString();
   const windowEnd = new Date(start + cap.windowMs).toISOString();
-  const users = [...new Set(push.map((r) => r.userId))];
+  const users = [...new Set(push.map((r) => r.orgId))];
   const already = await deliveries.countSince(users, windowStart);
   const { kept, held } = splitByCap(rows, already, cap.limit);
   if (!held.length) return { rows: kept, summaries: [] };
 
   const byKey = new Map<string, NewDelivery[]>();
   for (const r of held) {
-    const k = key(r.userId, r.channel);
+    const k = key(r.orgId, r.channel);
     const list = byKey.get(k);
     if (list) list.push(r);
     else byKey.set(k, [r]);
   }
-  const ids = [...byKey.values()].map((list) => summaryId(list[0]!.userId, list[0]!.channel, windowStart));
+  const ids = [...byKey.values()].map((list) => summaryId(list[0]!.orgId, list[0]!.channel, windowStart));
   const existing = await deliveries.getMany(ids);
   const summaries: NewDelivery[] = [];
   for (const list of byKey.values()) {
-    const { userId, channel, receiver } = list[0]!;
-    const id = summaryId(userId, channel, windowStart);
+    const { orgId, channel, receiver } = list[0]!;
+    const id = summaryId(orgId, channel, windowStart);
     const before = existing.get(id)?.payload as Partial<HeldSummary> | undefined;
     const s: HeldSummary = { held: Number(before?.held ?? 0), windowStart, windowEnd, vendors: { ...(before?.vendors ?? {}) } };
     for (const r of list) {
@@ -123,7 +123,7 @@ export async function applyFloodCap(
     summaries.push({
       id,
       eventSeq: null,
-      userId,
+      orgId,
       channel,
       eventType: HELD_EVENT_TYPE,
       vendor: summaryPayload(s, id).vendor,

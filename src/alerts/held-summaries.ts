@@ -49,8 +49,8 @@ export interface SummaryPayload {
   items: SummaryItem[];
 }
 
-export const heldSummaryId = (userId: string, channel: string, kind: string, periodStart: string) =>
-  `dlv_${createHash('sha256').update(`${userId}\u0000${channel}\u0000${kind}\u0000${periodStart}`).digest('hex').slice(0, 32)}`;
+export const heldSummaryId = (orgId: string, channel: string, kind: string, periodStart: string) =>
+  `dlv_${createHash('sha256').update(`${orgId}\u0000${channel}\u0000${kind}\u0000${periodStart}`).digest('hex').slice(0, 32)}`;
 
 interface Plan {
   kind: 'digest' | 'quiet';
@@ -115,7 +115,7 @@ export function summaryLines(items: SummaryItem[], more: number): string {
  */
 export function gatherHeld(
   rows: NewDelivery[],
-  settingsOf: (userId: string) => StoredPreferences | undefined,
+  settingsOf: (orgId: string) => StoredPreferences | undefined,
   payloadOf: (row: NewDelivery) => Record<string, unknown>,
   existing: ReadonlyMap<string, Delivery>,
   now: Date,
@@ -123,13 +123,13 @@ export function gatherHeld(
   const kept: NewDelivery[] = [];
   const byId = new Map<string, { payload: SummaryPayload; first: NewDelivery; frequency: string }>();
   for (const row of rows) {
-    const s = settingsOf(row.userId);
+    const s = settingsOf(row.orgId);
     const plan = s ? planFor(row, s, now) : null;
     if (!plan || !s) {
       kept.push(row);
       continue;
     }
-    const id = heldSummaryId(row.userId, row.channel, plan.kind, plan.start);
+    const id = heldSummaryId(row.orgId, row.channel, plan.kind, plan.start);
     let entry = byId.get(id);
     if (!entry) {
       const before = existing.get(id)?.payload as Partial<SummaryPayload> | undefined;
@@ -174,7 +174,7 @@ export function gatherHeld(
     summaries.push({
       id,
       eventSeq: null,
-      userId: first.userId,
+      orgId: first.orgId,
       channel: first.channel,
       eventType: p.kind === 'digest' ? DIGEST_EVENT_TYPE : QUIET_EVENT_TYPE,
       vendor: p.vendor,

@@ -6,7 +6,7 @@ import { dueReminder, leadLabel, MAX_LEAD_MS, parseLeadTime } from '../domain/re
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
-import type { UsersRepository } from '../store/repositories/users-repository.ts';
+import type { OrganisationsRepository } from '../store/repositories/organisations-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { AlertChannel } from '../domain/alerts.ts';
@@ -24,26 +24,26 @@ export interface ReminderDeps {
   maintenances: Pick<MaintenancesRepository, 'startingBetween'>;
   deliveries: Pick<DeliveriesRepository, 'insertNew'>;
   watchlist: Pick<WatchlistRepository, 'watchers'>;
-  preferences: Pick<PreferencesRepository, 'getMany' | 'usersWithReminders'>;
-  users: Pick<UsersRepository, 'emailsOf'>;
+  preferences: Pick<PreferencesRepository, 'getMany' | 'orgsWithReminders'>;
+  owners: Pick<OrganisationsRepository, 'ownerEmails'>;
   /** Vendor display names (the record as the API serves it carries `vendorName`). */
   vendors?: Pick<VendorsRepository, 'names'>;
   available: ChannelAvailability;
   receiverOf(channel: AlertChannel, state: PreferencesState): string | null;
 }
 
-export const reminderId = (userId: string, channel: string, maintenanceId: string, startsAt: string, leadMs: number) =>
-  `dlv_${createHash('sha256').update(`reminder\u0000${userId}\u0000${channel}\u0000${maintenanceId}\u0000${startsAt}\u0000${leadMs}`).digest('hex').slice(0, 32)}`;
+export const reminderId = (orgId: string, channel: string, maintenanceId: string, startsAt: string, leadMs: number) =>
+  `dlv_${createHash('sha256').update(`reminder\u0000${orgId}\u0000${channel}\u0000${maintenanceId}\u0000${startsAt}\u0000${leadMs}`).digest('hex').slice(0, 32)}`;
 
 /** Creates the reminders due at `now`; returns how many rows were new. */
 export async function scanReminders(d: ReminderDeps, now: Date): Promise<number> {
   // Users first: usually few have reminders, and without any the scan is one query.
-  const userIds = await d.preferences.usersWithReminders();
-  if (!userIds.length) return 0;
+  const orgIds = await d.preferences.orgsWithReminders();
+  if (!orgIds.length) return 0;
   const windows = await d.maintenances.startingBetween(now.toISOString(), new Date(now.getTime() + MAX_LEAD_MS).toISOString());
   if (!windows.length) return 0;
   const vendors = [...new Set(windows.map((w) => w.vendor))];
-  const prefs = await d.preferences.getMany(userIds);
+  const prefs = await d.preferences.getMany(orgIds);
   const watchers = await d.watchlist.watchers(vendors);
   // A user is concerned by a vendor they watch or that one of their channels lists.
   const candidates = new Map<string, string[]>();
@@ -55,7 +55,7 @@ export async function scanReminders(d: ReminderDeps, now: Date): Promise<number>
     );
   }
   const withEmail = [...prefs].filter(([, s]) => s.settings.email.enabled).map(([id]) => id);
-  const emails = withEmail.length ? await d.users.emailsOf(withEmail) : new Map<string, string>();
+  const emails = withEmail.length ? await d.owners.ownerEmails(withEmail) : new Map<string, string>();
   // Display names only; a private page's window reaches only its owner, the one who can watch it.
   const names = d.vendors ? await d.vendors.names(INTERNAL_AUDIENCE) : new Map<string, string>();
   const rows: NewDelivery[] = [];
@@ -63,13 +63,13 @@ export async function scanReminders(d: ReminderDeps, now: Date): Promise<number>
   for (const w of windows) {
     const startsAt = Date.parse(w.scheduledFor);
     const watching = new Set(watchers.get(w.vendor) ?? []);
-    for (const userId of candidates.get(w.vendor) ?? []) {
-      const state = prefs.get(userId);
+    for (const orgId of candidates.get(w.vendor) ?? []) {
+      const state = prefs.get(orgId);
       if (!state) continue;
       const leads = state.settings.maintenance_reminders.lead_times.map(parseLeadTime).filter((l): l is number => l !== null);
       const lead = dueReminder(startsAt, leads, now.getTime());
       if (lead === null) continue;
-      const channels = reminderChannels(w.vendor, recipientOf(state, watching.has(userId), emails.get(userId) ?? null), d.available);
+      const channels = reminderChannels(w.vendor, recipientOf(state, watching.has(orgId), emails.get(orgId) ?? null), d.available);
       const label = leadLabel(lead);
       const payload = {
         ...w,
@@ -82,9 +82,9 @@ export async function scanReminders(d: ReminderDeps, now: Date): Promise<number>
       for (const channel of channels) {
         const stored = (STORED_CHANNELS as readonly string[]).includes(channel);
         rows.push({
-          id: reminderId(userId, channel, w.id, w.scheduledFor, lead),
+          id: reminderId(orgId, channel, w.id, w.scheduledFor, lead),
           eventSeq: null,
-          userId,
+          orgId,
           channel,
           eventType: REMINDER_EVENT_TYPE,
           vendor: w.vendor,

@@ -4,6 +4,7 @@ import type { EventBus } from '../infra/event-bus.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Repositories } from '../services/index.ts';
+import type { InvitationMailer } from '../services/orgs/orgs-service.ts';
 import type { ConfirmationMailer } from '../services/preferences-service.ts';
 import { emailChannel } from './channels/email.ts';
 import { pagerdutyChannel } from './channels/pagerduty.ts';
@@ -29,6 +30,8 @@ export interface AlertRuntime {
   available: ChannelAvailability;
   /** Confirmation messages of e-mail addresses, through the e-mail channel; null without SMTP. */
   confirmationMailer: ConfirmationMailer | null;
+  /** Organisation invitations through the e-mail channel; null without SMTP. */
+  invitationMailer: InvitationMailer | null;
   /** Background dispatch and delivery. */
   start(): Promise<void>;
   /**
@@ -76,7 +79,7 @@ export function createAlertRuntime(o: {
     dispatch: repos.dispatch,
     watchlist: repos.watchlist,
     preferences: repos.preferences,
-    users: repos.users,
+    owners: repos.organisations,
     maintenances: repos.maintenances,
     vendors: repos.vendors,
     clock,
@@ -86,7 +89,7 @@ export function createAlertRuntime(o: {
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,
     preferences: repos.preferences,
-    users: repos.users,
+    owners: repos.organisations,
     clock,
     channels,
     timeoutMs: config.deliveryTimeoutMs,
@@ -129,6 +132,7 @@ export function createAlertRuntime(o: {
     worker,
     available,
     confirmationMailer: email ? (to, link, expiresAt) => email.sendConfirmation(to, link, expiresAt) : null,
+    invitationMailer: email ? (to, invitation) => email.sendInvitation(to, invitation) : null,
     async start() {
       await dispatcher.init();
       running = true;

@@ -4,7 +4,7 @@ import { setMaxListeners } from 'node:events';
 import { MAX_ATTEMPTS, nextRetryDelay, type PushChannel } from '../domain/alerts.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
 import type { Metrics } from '../domain/metrics.ts';
-import type { UsersRepository } from '../store/repositories/users-repository.ts';
+import type { OrganisationsRepository } from '../store/repositories/organisations-repository.ts';
 import type { Completion, DeliveriesRepository, Delivery } from '../store/repositories/deliveries-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { Channel, SendOutcome, Target } from './channels/channel.ts';
@@ -21,7 +21,7 @@ export type PushChannels = Partial<Record<PushChannel, Channel<any>>>;
 export interface WorkerDeps {
   deliveries: DeliveriesRepository;
   preferences: PreferencesRepository;
-  users: Pick<UsersRepository, 'emailsOf'>;
+  owners: Pick<OrganisationsRepository, 'ownerEmails'>;
   clock: { now(): Date };
   channels: PushChannels;
   /** Deadline of one send. */
@@ -190,13 +190,13 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
 
   /** Sends claimed rows; returns the completions (not yet written). */
   async function sendRows(rows: Delivery[], maxAttempts: number, onEach?: (c: Completion, r: SendReport) => void): Promise<SendReport[]> {
-    const users = [...new Set(rows.map((r) => r.userId))];
+    const users = [...new Set(rows.map((r) => r.orgId))];
     let prefs: Map<string, PreferencesState>;
     let emails: Map<string, string>;
     try {
       prefs = await d.preferences.getMany(users);
-      const needEmail = rows.filter((r) => r.channel === 'email' || r.channel === 'slack').map((r) => r.userId);
-      emails = needEmail.length ? await d.users.emailsOf(needEmail) : new Map();
+      const needEmail = rows.filter((r) => r.channel === 'email' || r.channel === 'slack').map((r) => r.orgId);
+      emails = needEmail.length ? await d.owners.ownerEmails(needEmail) : new Map();
     } catch (err) {
       // The rows stay leased and fall due again after the lease.
       d.log?.error({ err }, 'alert delivery: could not load preferences of claimed rows');
@@ -210,8 +210,8 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
       rows.map(async (row) => {
         const startedAt = d.clock.now();
         const t0 = performance.now();
-        const state = prefs.get(row.userId)!;
-        const target = resolveTarget(row, state, emails.get(row.userId) ?? null, startedAt);
+        const state = prefs.get(row.orgId)!;
+        const target = resolveTarget(row, state, emails.get(row.orgId) ?? null, startedAt);
         const channel = d.channels[row.channel as keyof PushChannels];
         let outcome: SendOutcome;
         let cancelled = false;
@@ -269,7 +269,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
         const ch = row.channel as 'webhook' | 'teams' | 'google_chat' | 'slack';
         if (outcome.disableChannel && (ch === 'webhook' || ch === 'teams' || ch === 'google_chat' || ch === 'slack')) {
           try {
-            await d.preferences.update(row.userId, d.clock.now(), (s) => ({
+            await d.preferences.update(row.orgId, d.clock.now(), (s) => ({
               ...s,
               settings: { ...s.settings, [ch]: { ...s.settings[ch], enabled: false } },
             }));

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'origin_not_allowed'
   | 'csrf_token_invalid'
   | 'plan_required'
+  /** The caller's role in the organisation is below what the action needs (domain/org-roles.ts). */
+  | 'role_required'
   | 'limit_exceeded'
   | 'rate_limit_exceeded'
   | 'conflict'
@@ -33,5 +35,9 @@ export class DomainError extends Error {
 
 export const invalidParameter = (name: string, why: string) =>
   new DomainError('invalid_parameter', `Invalid parameter '${name}': ${why}`, { parameter: name });
+
+/** A member below `needed` tried something that needs it (403 with `role` and `requiredRole`). */
+export const roleRequired = (role: string | null, needed: string) =>
+  new DomainError('role_required', `This needs the ${needed} role or higher in the organisation`, { role, requiredRole: needed });
 
 export const notFound = (message: string) => new DomainError('not_found', message);

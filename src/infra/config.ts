@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { isPlan, type Plan, type PlanPolicy, PLANS } from '../domain/plans.ts';
+import { isPlan, isUserPlan, type Plan, type PlanPolicy, PLANS, type UserPlan } from '../domain/plans.ts';
 
 // Configuration is read once from the environment and validated at start-up;
 // a bad value stops the process with a message naming the variable.
@@ -26,6 +26,12 @@ export interface Config {
   requireApiKey: boolean;
   webOrigins: string[];
   apiKeyMinPlan: Plan;
+  /** The plan a new organisation (and a signup's personal one) gets (NEW_ORG_PLAN, docs/teams.md "Operator"). */
+  newOrgPlan: UserPlan;
+  /** The plan anonymous callers are served on (ANONYMOUS_PLAN; default the contract's `anonymous`). */
+  anonymousPlan: Plan;
+  /** Days an audit entry is kept before `cli audit prune` removes it; 0 = forever (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
   /** Lowest plan allowed to add status pages by URL (CUSTOM_SOURCES_MIN_PLAN, docs/per-user.md). */
   customSourcesMinPlan: Plan;
   /** Deadline of one detection probe of a user-added page (CUSTOM_SOURCES_PROBE_TIMEOUT_MS). */
@@ -326,6 +332,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!isPlan(customMinPlan) || customMinPlan === 'anonymous') {
     throw new ConfigError('CUSTOM_SOURCES_MIN_PLAN', `must be one of free, standard, pro, enterprise, vip; got '${customMinPlan}'`);
   }
+  const newOrgPlan = env.NEW_ORG_PLAN || 'free';
+  if (!isUserPlan(newOrgPlan)) throw new ConfigError('NEW_ORG_PLAN', `must be one of free, standard, pro, enterprise, vip; got '${newOrgPlan}'`);
+  const anonymousPlan = env.ANONYMOUS_PLAN || 'anonymous';
+  if (!isPlan(anonymousPlan)) throw new ConfigError('ANONYMOUS_PLAN', `must be one of anonymous, free, standard, pro, enterprise, vip; got '${anonymousPlan}'`);
   const ingest = env.INGEST || 'live';
   if (ingest !== 'live' && ingest !== 'off') throw new ConfigError('INGEST', `must be 'live' or 'off', got '${ingest}'`);
   const roles = parseRoles(list(env, 'ROLES'), 'ROLES');
@@ -376,6 +386,9 @@ export function loadConfig(env: Env = process.env): Config {
       }
     }),
     apiKeyMinPlan: minPlan,
+    newOrgPlan,
+    anonymousPlan,
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 0, 0, 36_500),
     customSourcesMinPlan: customMinPlan,
     customSourcesProbeTimeoutMs: int(env, 'CUSTOM_SOURCES_PROBE_TIMEOUT_MS', 5_000, 100, 60_000),
     trustProxy: trustProxy(env),

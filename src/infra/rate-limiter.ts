@@ -30,7 +30,7 @@ export interface LimitResult {
 
 /**
  * What the REST API, the event stream and MCP count requests with. `subject`
- * names who is counted (`u:<userId>` for an account, `ip:<addr>`, `login:...` ...).
+ * names who is counted (`o:<orgId>` for an organisation, `ip:<addr>`, `login:...` ...).
  */
 export interface RateLimiter {
   readonly kind: 'memory' | 'redis';

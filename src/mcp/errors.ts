@@ -15,6 +15,7 @@ const PREFIX: Record<ErrorCode, string> = {
   origin_not_allowed: 'Not allowed',
   csrf_token_invalid: 'Not allowed',
   plan_required: 'Plan too low',
+  role_required: 'Role too low',
   limit_exceeded: 'Limit reached',
   rate_limit_exceeded: 'Rate limit exceeded',
   conflict: 'Conflict',

@@ -51,7 +51,7 @@ function bearerAuthenticator(services: Services, tokens: OAuthService, origins: 
       return {
         ok: true,
         caller: {
-          viewer: { plan: t.plan, userId: t.userId, authKind: 'oauth', keyId: null },
+          viewer: { plan: t.plan, userId: t.userId, orgId: t.orgId, role: t.role, authKind: 'oauth', keyId: null },
           auth: { kind: 'oauth', clientId: t.clientId, scopes: t.scopes, expiresAt: t.expiresAt },
         },
       };
@@ -62,7 +62,7 @@ function bearerAuthenticator(services: Services, tokens: OAuthService, origins: 
     return {
       ok: true,
       caller: {
-        viewer: { plan: key.plan, userId: key.userId, authKind: 'key', keyId: key.keyId },
+        viewer: { plan: key.plan, userId: key.userId, orgId: key.orgId, role: key.role, authKind: 'key', keyId: key.keyId },
         auth: { kind: 'api_key', keyId: key.keyId },
       },
     };
@@ -87,11 +87,12 @@ function quotaMeter(services: Services, metrics: Metrics, config: Pick<Config, '
   };
 }
 
-const anonymous = (): McpCaller => ({ viewer: anonymousViewer, auth: { kind: 'anonymous' } });
-
 export const mcpPlugin = fp(
   async (app: FastifyInstance) => {
     const { services, config } = app;
+    // Anonymous callers are served on ANONYMOUS_PLAN (docs/teams.md, "Operator").
+    const anonymousCaller: McpCaller = { viewer: { ...anonymousViewer, plan: config.anonymousPlan }, auth: { kind: 'anonymous' } };
+    const anonymous = () => anonymousCaller;
     const tokens = services.oauth;
     let own: FastifyInstance | null = null;
     const mainOrigins = createOrigins({

@@ -17,10 +17,10 @@ import type { DeliveryStatus } from '../domain/deliveries.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { DeliveriesRepository, Delivery, DeliveryAttempt } from '../store/repositories/deliveries-repository.ts';
 import type { InboxRepository, InboxRow } from '../store/repositories/inbox-repository.ts';
+import type { InvitationMailer } from './orgs/orgs-service.ts';
 import type { ConfirmationMailer, PreferencesService } from './preferences-service.ts';
-import type { Viewer } from './context.ts';
+import { ownerOrg, type Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
-import { requireUserId } from './watchlist-service.ts';
 import { feedText } from './feed-text.ts';
 
 // Per-user use cases of alert delivery: the in-app notification list, the
@@ -146,6 +146,8 @@ const FEED_ITEMS = 50;
 export interface AlertDelivery {
   available: ChannelAvailability;
   confirmationMailer: ConfirmationMailer | null;
+  /** Organisation invitations by e-mail; null without SMTP (the link is then only shown to the inviter). */
+  invitationMailer: InvitationMailer | null;
   worker: {
     sendClaimed(
       rows: Delivery[],
@@ -163,28 +165,28 @@ export function alertsService(d: {
 }) {
   return {
     async notifications(viewer: Viewer, o: { limit: number; unreadOnly: boolean }) {
-      const userId = requireUserId(viewer);
-      const rows = await d.inbox.list(userId, 'in_app', { limit: o.limit, unreadOnly: o.unreadOnly });
-      return { items: rows.map(notificationView), unread: await d.inbox.countUnread(userId, 'in_app') };
+      const orgId = ownerOrg(viewer);
+      const rows = await d.inbox.list(orgId, 'in_app', { limit: o.limit, unreadOnly: o.unreadOnly });
+      return { items: rows.map(notificationView), unread: await d.inbox.countUnread(orgId, 'in_app') };
     },
 
     async markRead(viewer: Viewer, id: string) {
-      const userId = requireUserId(viewer);
-      const found = await d.inbox.markRead(userId, 'in_app', id, d.clock.now());
+      const orgId = ownerOrg(viewer);
+      const found = await d.inbox.markRead(orgId, 'in_app', id, d.clock.now());
       if (!found) throw new DomainError('not_found', `No notification '${id}'`);
-      return { unread: await d.inbox.countUnread(userId, 'in_app') };
+      return { unread: await d.inbox.countUnread(orgId, 'in_app') };
     },
 
     async markAllRead(viewer: Viewer) {
-      const userId = requireUserId(viewer);
-      const marked = await d.inbox.markAllRead(userId, 'in_app', d.clock.now());
+      const orgId = ownerOrg(viewer);
+      const marked = await d.inbox.markAllRead(orgId, 'in_app', d.clock.now());
       return { marked, unread: 0 };
     },
 
     async deliveries(viewer: Viewer, o: { limit: number; channel?: PushChannel; status?: DeliveryStatus }): Promise<DeliveryView[]> {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer);
       const channels = o.channel ? [o.channel] : [...PUSH_CHANNELS];
-      const rows = await d.deliveries.listForUser(userId, { channels, limit: o.limit, status: o.status });
+      const rows = await d.deliveries.listForOrg(orgId, { channels, limit: o.limit, status: o.status });
       const attempts = await d.deliveries.attemptsOf(rows.map((r) => r.id));
       return rows.map((r) => ({
         id: r.id,
@@ -209,7 +211,7 @@ export function alertsService(d: {
 
     /** Sends one test alert on one channel now, one attempt, and reports how it went. */
     async sendTest(viewer: Viewer, channel: AlertChannel): Promise<TestResult> {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer, 'editor');
       const runtime = d.runtime();
       if (channel === 'email' && !runtime.available.email) {
         throw new DomainError('conflict', 'E-mail alerts are not available on this server (no SMTP server configured)');
@@ -223,7 +225,7 @@ export function alertsService(d: {
         {
           id,
           eventSeq: null,
-          userId,
+          orgId,
           channel,
           eventType: 'incident.created',
           vendor: payload.vendor,
@@ -258,15 +260,15 @@ export function alertsService(d: {
 
     /** The personal feed of a token, or null (unknown token or feed switched off: 404). */
     async feed(token: string, format: 'rss' | 'atom', selfUrl: string, siteUrl: string): Promise<string | null> {
-      const userId = await d.preferences.userForFeedToken(token);
-      if (!userId) return null;
-      const enabled = await d.preferences.feedEnabled(userId);
+      const orgId = await d.preferences.userForFeedToken(token);
+      if (!orgId) return null;
+      const enabled = await d.preferences.feedEnabled(orgId);
       if (!enabled) return null;
-      const rows = await d.inbox.list(userId, 'rss', { limit: FEED_ITEMS });
+      const rows = await d.inbox.list(orgId, 'rss', { limit: FEED_ITEMS });
       const feed = new Feed({
         title: 'Vendor status alerts',
         description: 'Incidents and maintenance of the vendors you follow',
-        id: `urn:vendor-status:feed:${userId}`,
+        id: `urn:vendor-status:feed:${orgId}`,
         link: siteUrl,
         language: 'en',
         updated: rows[0] ? new Date(rows[0].createdAt) : new Date(0),

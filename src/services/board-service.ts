@@ -5,11 +5,11 @@ import { DomainError } from '../domain/errors.ts';
 import type { BoardRecord, BoardsRepository } from '../store/repositories/boards-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { generateSessionToken, sha256hex } from './access/secrets.ts';
-import type { Viewer } from './context.ts';
+import { ownerOrg, type Viewer } from './context.ts';
+import type { AuditService } from './orgs/audit-service.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { CatalogService } from './catalog-service.ts';
 import type { Overview, OverviewService, VendorOverview } from './overview-service.ts';
-import { requireUserId } from './watchlist-service.ts';
 
 // Public status boards (docs/boards.md): a user publishes their watchlist as a
 // read-only page at /b/{token}. The board keeps the vendors the watchlist held when
@@ -17,7 +17,7 @@ import { requireUserId } from './watchlist-service.ts';
 // 256 random bits, stored only as its SHA-256 hash; revoking deletes the board.
 
 /** The owner's view of a board (never the token, which only the create answer carries). */
-export type BoardView = Omit<BoardRecord, 'userId'>;
+export type BoardView = Omit<BoardRecord, 'orgId'>;
 
 /** What the public page may show: the board's own fields and its vendors' status; nothing of the account. */
 export interface PublicBoard {
@@ -32,40 +32,43 @@ export interface PublicBoard {
 export const BOARD_PATH = '/b/';
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-const view = ({ userId: _owner, ...rest }: BoardRecord): BoardView => rest;
+const view = ({ orgId: _owner, ...rest }: BoardRecord): BoardView => rest;
 
-export function boardService(d: { boards: BoardsRepository; watchlist: WatchlistRepository; overview: OverviewService; catalog: CatalogService; clock: Clock }) {
+export function boardService(d: { boards: BoardsRepository; watchlist: WatchlistRepository; overview: OverviewService; catalog: CatalogService; clock: Clock; audit: Pick<AuditService, 'record'> }) {
   return {
     async create(viewer: Viewer, input: { title?: string; frameAncestors?: string[] }): Promise<{ board: BoardView; token: string; path: string }> {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer, 'editor');
       const frameAncestors = normaliseFrameAncestors(input.frameAncestors);
-      const vendors = await d.watchlist.list(userId);
+      const vendors = await d.watchlist.list(orgId);
       if (!vendors.length) {
         throw new DomainError('invalid_parameter', 'Your watchlist is empty: add vendors to it before publishing a board', { parameter: 'watchlist' });
       }
-      if ((await d.boards.countByUser(userId)) >= MAX_BOARDS_PER_USER) {
+      if ((await d.boards.countByOrg(orgId)) >= MAX_BOARDS_PER_USER) {
         throw new DomainError('limit_exceeded', `At most ${MAX_BOARDS_PER_USER} boards per account: revoke one first`, { limit: MAX_BOARDS_PER_USER });
       }
       const token = generateSessionToken();
       const board = await d.boards.create({
         id: randomUUID(),
-        userId,
+        orgId,
         tokenHash: sha256hex(token),
         title: input.title?.trim() || DEFAULT_BOARD_TITLE,
         vendors,
         frameAncestors,
         createdAt: d.clock.now().toISOString(),
       });
+      await d.audit.record(orgId, viewer, 'board.created', `board:${board.id}`, { after: { title: board.title, vendors, frameAncestors } });
       return { board: view(board), token, path: `${BOARD_PATH}${token}` };
     },
 
     async list(viewer: Viewer): Promise<BoardView[]> {
-      return (await d.boards.listByUser(requireUserId(viewer))).map(view);
+      return (await d.boards.listByOrg(ownerOrg(viewer))).map(view);
     },
 
     /** Revokes at once: the next request for the URL finds nothing. Another user's id is not found. */
     async revoke(viewer: Viewer, id: string): Promise<void> {
-      if (!(await d.boards.delete(requireUserId(viewer), id))) throw new DomainError('not_found', 'No such board');
+      const orgId = ownerOrg(viewer, 'editor');
+      if (!(await d.boards.delete(orgId, id))) throw new DomainError('not_found', 'No such board');
+      await d.audit.record(orgId, viewer, 'board.revoked', `board:${id}`);
     },
 
     /** The board behind a token, or a not_found (also for malformed tokens: no oracle on the format). */

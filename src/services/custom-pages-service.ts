@@ -1,3 +1,4 @@
+import type { AuditService } from './orgs/audit-service.ts';
 // Status pages a user adds by URL (docs/per-user.md "Custom status pages"): checked
 // against the outbound rules, detected by probing the documented endpoints of each
 // platform, stored as a private vendor that the poller then treats like a catalog one.
@@ -21,9 +22,8 @@ import { webhookUrlProblem } from '../domain/outbound-url.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { SlidingLimitsRepository } from '../store/repositories/sliding-limits-repository.ts';
 import type { CustomPage, CustomPagesRepository } from '../store/repositories/custom-pages-repository.ts';
-import type { Viewer } from './context.ts';
+import { ownerOrg, type Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
-import { requireUserId } from './watchlist-service.ts';
 
 export interface CustomPagesView {
   pages: CustomPage[];
@@ -51,12 +51,13 @@ export function customPagesService(d: {
   /** Stores what detection read as the first poll of the detected source (ingest use case). */
   applyRead?: (vendor: string, url: string, read: (vendor: string) => SourceSnapshot) => Promise<boolean>;
   /** The account's private pages changed (services/private-readers.ts: its cached answers become its own). */
-  onChange?: (userId: string) => void;
+  onChange?: (orgId: string) => void;
+  audit: Pick<AuditService, 'record'>;
 }) {
   const capOf = (plan: Plan) => customSourceCap(plan, d.minPlan);
 
-  async function view(userId: string, plan: Plan): Promise<CustomPagesView> {
-    const pages = await d.customPages.list(userId);
+  async function view(orgId: string, plan: Plan): Promise<CustomPagesView> {
+    const pages = await d.customPages.list(orgId);
     const limit = capOf(plan);
     return { pages, count: pages.length, limit, remaining: Math.max(0, limit - pages.length) };
   }
@@ -85,12 +86,12 @@ export function customPagesService(d: {
 
   return {
     async list(viewer: Viewer): Promise<CustomPagesView> {
-      return view(requireUserId(viewer), viewer.plan);
+      return view(ownerOrg(viewer), viewer.plan);
     },
 
     /** Detects and adds a page; answers the page and the account's list. */
     async add(viewer: Viewer, input: AddPageInput): Promise<CustomPagesView & { page: CustomPage }> {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer, 'editor');
       planGate(viewer.plan);
       const raw = input.url.trim();
       const problem = webhookUrlProblem(raw, d.allowPrivate);
@@ -99,7 +100,7 @@ export function customPagesService(d: {
       const name = (input.name?.trim() || nameFromUrl(url)).slice(0, MAX_NAME);
       if (!name) throw invalidParameter('name', 'must not be empty');
       // Cheap refusals before any request leaves: at the cap, or already added.
-      const before = await view(userId, viewer.plan);
+      const before = await view(orgId, viewer.plan);
       const pageUrl = url.toString();
       const existing = before.pages.find((p) => p.pageUrl === pageUrl);
       if (existing) throw new DomainError('conflict', `This page is already in your list as '${existing.slug}'`, { vendor: existing.slug });
@@ -107,7 +108,7 @@ export function customPagesService(d: {
 
       // Every detection sends requests out on the account's behalf: a few in any hour
       // (a sliding window in the store; a clock-hour window let twice as many through around the hour).
-      const gate = await d.slidingLimits.take([{ subject: `pages:${userId}`, limit: DETECTIONS_PER_HOUR }], 3_600_000, d.clock.now());
+      const gate = await d.slidingLimits.take([{ subject: `pages:${orgId}`, limit: DETECTIONS_PER_HOUR }], 3_600_000, d.clock.now());
       if (!gate.allowed) {
         throw new DomainError('rate_limit_exceeded', `At most ${DETECTIONS_PER_HOUR} status pages can be detected per hour; try again later`, {
           retryAfter: gate.retryAfterSeconds,
@@ -118,7 +119,7 @@ export function customPagesService(d: {
       const sources = customPageSources(found.type, found.url);
       const outcome = await d.customPages.add(
         {
-          userId,
+          orgId,
           name,
           website: url.origin,
           pageUrl,
@@ -129,8 +130,8 @@ export function customPagesService(d: {
           now: d.clock.now(),
         },
         before.limit,
-        accountNamespace(userId),
-        (taken) => privateSlug(userId, name, taken),
+        accountNamespace(orgId),
+        (taken) => privateSlug(orgId, name, taken),
       );
       switch (outcome.status) {
         case 'full':
@@ -143,8 +144,9 @@ export function customPagesService(d: {
           // What detection just read is shown at once, not after the next polling round (which
           // an API-only instance, INGEST=off, never runs). Best effort: the poller reads it anyway.
           if (found.read && d.applyRead) await d.applyRead(outcome.slug, found.url, found.read).catch(() => false);
-          d.onChange?.(userId);
-          const after = await view(userId, viewer.plan);
+          d.onChange?.(orgId);
+          await d.audit.record(orgId, viewer, 'status_page.added', `vendor:${outcome.slug}`, { after: { url: found.url, type: found.type } });
+          const after = await view(orgId, viewer.plan);
           return { ...after, page: after.pages.find((p) => p.slug === outcome.slug)! };
         }
       }
@@ -152,10 +154,11 @@ export function customPagesService(d: {
 
     /** Removes a page with its history; 404 for a slug that is not one of the account's pages. */
     async remove(viewer: Viewer, slug: string): Promise<CustomPagesView> {
-      const userId = requireUserId(viewer);
-      if (!(await d.customPages.remove(userId, slug))) throw notFound(`No custom status page '${slug}' in your account`);
-      d.onChange?.(userId);
-      return view(userId, viewer.plan);
+      const orgId = ownerOrg(viewer, 'editor');
+      if (!(await d.customPages.remove(orgId, slug))) throw notFound(`No custom status page '${slug}' in your account`);
+      d.onChange?.(orgId);
+      await d.audit.record(orgId, viewer, 'status_page.removed', `vendor:${slug}`);
+      return view(orgId, viewer.plan);
     },
   };
 }

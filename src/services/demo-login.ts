@@ -32,7 +32,7 @@ export async function ensureDemoLogin(services: Pick<Services, 'accounts' | 'key
     const plan: UserPlan = planAtLeast('pro', minPlan) || !isUserPlan(minPlan) ? 'pro' : minPlan;
     user = await services.accounts.createUser({ email: DEMO_EMAIL, password, plan });
   }
-  const { secret } = await services.keys.create({ userId: user.id, plan: user.plan }, 'demo');
+  const { secret } = await services.keys.create(await services.accounts.personalViewer(user.id), 'demo');
   const login = { email: user.email, password, apiKey: secret };
   vault.write(login);
   return { ...login, created: true };

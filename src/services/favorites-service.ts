@@ -9,11 +9,10 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { PublicationsRepository } from '../store/repositories/publications-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Viewer } from './context.ts';
+import { ownerOrg, type Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { ActivityItem } from './records-service.ts';
 import type { StatsService } from './stats-service.ts';
-import { requireUserId } from './watchlist-service.ts';
 import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts';
 
 // POST /dashboard-favorites: one bundle for many vendors, keyed by section then
@@ -78,7 +77,7 @@ export function favoritesService(d: {
     },
 
     async bundle(q: FavoritesQuery, viewer: Viewer): Promise<{ bundle: FavoritesBundle; dataWindow: DataWindow }> {
-      requireUserId(viewer);
+      ownerOrg(viewer);
       const audience = audienceFor(viewer);
       const vendors = await d.catalog.requireAll(q.vendors, audience);
       const sections = sectionsOf(q);

@@ -41,6 +41,8 @@ import { sourceHealthService } from './source-health-service.ts';
 import { statusService } from './status-service.ts';
 import { watchlistService } from './watchlist-service.ts';
 import { boardService } from './board-service.ts';
+import { auditService } from './orgs/audit-service.ts';
+import { orgsService } from './orgs/orgs-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store, box: SecretBox = keylessBox) {
@@ -98,7 +100,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   );
   const health = sourceHealthService({ sources: repos.sources, clock, defaultIntervalSeconds: config.pollIntervalSeconds });
   const ingest = createIngestService(store, config, clock, bus);
-  const base = { ...repos, catalog, clock, health };
+  const audit = auditService({ audit: repos.audit, users: repos.users, clock });
+  const base = { ...repos, catalog, clock, health, audit };
   const preferences = preferencesService({
     ...base,
     allowPrivate: config.outboundAllowPrivate,
@@ -131,6 +134,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       onChange: (userId) => privateReaders.changed(userId),
       minPlan: config.customSourcesMinPlan,
       slidingLimits: repos.slidingLimits,
+      audit,
       allowPrivate: config.outboundAllowPrivate,
       detect:
         infra.detectPage ??
@@ -153,13 +157,15 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     favorites: favoritesService({ ...base, stats }),
     privateReaders,
     overview,
-    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, catalog, clock }),
+    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, catalog, clock, audit }),
     trends: trendsService(base),
     search: searchService(base),
     limiter,
     auth,
     accounts: accountsService({
       users: repos.users,
+      organisations: repos.organisations,
+      newOrgPlan: config.newOrgPlan,
       sessions: repos.sessions,
       apiKeys: repos.apiKeys,
       auth,
@@ -179,7 +185,21 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       slidingLimits: repos.slidingLimits,
       oauth: infra.slackOAuth ?? null,
     }),
-    keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan }),
+    keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan, audit }),
+    audit,
+    orgs: orgsService({
+      organisations: repos.organisations,
+      invitations: repos.invitations,
+      users: repos.users,
+      sessions: repos.sessions,
+      apiKeys: repos.apiKeys,
+      auth,
+      audit,
+      clock,
+      newOrgPlan: config.newOrgPlan,
+      mailer: () => infra.alerts?.invitationMailer ?? null,
+      publicUrl: config.publicUrl,
+    }),
   };
 }
 

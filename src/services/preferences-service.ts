@@ -17,15 +17,15 @@ import {
   vendorSlugsIn,
 } from '../domain/preferences.ts';
 import type { ComponentFilter } from '../domain/alert-rules.ts';
-import type { UsersRepository } from '../store/repositories/users-repository.ts';
+import type { OrganisationsRepository } from '../store/repositories/organisations-repository.ts';
+import type { AuditService } from './orgs/audit-service.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { SlidingLimitsRepository } from '../store/repositories/sliding-limits-repository.ts';
 import type { CatalogService } from './catalog-service.ts';
-import type { Viewer } from './context.ts';
+import { ownerOrg, type Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
 import { hashFeedToken, newEmailConfirmToken, newFeedToken, newWebhookSecret } from './secrets.ts';
 import { sha256hex } from './access/secrets.ts';
-import { requireUserId } from './watchlist-service.ts';
 
 /** After a rotation the old webhook secret still signs (second signature) for this long. */
 const WEBHOOK_SECRET_GRACE_MS = 24 * 3_600_000;
@@ -161,7 +161,7 @@ function withFeedToken(s: PreferencesState, token: string): PreferencesState {
 export function preferencesService(d: {
   catalog: CatalogService;
   preferences: PreferencesRepository;
-  users: UsersRepository;
+  organisations: Pick<OrganisationsRepository, 'ownerEmails'>;
   clock: Clock;
   /** OUTBOUND_ALLOW_PRIVATE. */
   allowPrivate: readonly string[];
@@ -170,8 +170,10 @@ export function preferencesService(d: {
   slidingLimits: SlidingLimitsRepository;
   /** The e-mail channel's sender of confirmation messages; null when this server has no SMTP. */
   mailer?: () => ConfirmationMailer | null;
+  audit: Pick<AuditService, 'record'>;
 }) {
-  const accountEmailOf = async (userId: string) => (await d.users.findById(userId))?.email ?? null;
+  /** The address alerts go to by default and that needs no confirmation: the organisation owner's (docs/teams.md). */
+  const accountEmailOf = async (orgId: string) => (await d.organisations.ownerEmails([orgId])).get(orgId) ?? null;
 
   /**
    * Before a save that would mail a confirmation link: refused without PUBLIC_URL
@@ -179,9 +181,9 @@ export function preferencesService(d: {
    * against the account's and the address's mail limits (429 when either is
    * spent; nothing is saved then).
    */
-  async function gateConfirmationMail(userId: string, patch: PreferencesPatch, accountEmail: string | null, now: Date): Promise<void> {
+  async function gateConfirmationMail(orgId: string, patch: PreferencesPatch, accountEmail: string | null, now: Date): Promise<void> {
     if (!d.mailer?.()) return;
-    const current = await d.preferences.get(userId);
+    const current = await d.preferences.get(orgId);
     const address = mergePreferences(current.settings, patch).email.address;
     if (!confirmationNeeded(current, address, accountEmail, now)) return;
     if (!d.publicUrl) {
@@ -191,7 +193,7 @@ export function preferencesService(d: {
     }
     const gate = await d.slidingLimits.take(
       [
-        { subject: `confirm-mail:u:${userId}`, limit: CONFIRM_MAILS_PER_ACCOUNT },
+        { subject: `confirm-mail:u:${orgId}`, limit: CONFIRM_MAILS_PER_ACCOUNT },
         // The address itself is not stored here, only its hash.
         { subject: `confirm-mail:to:${sha256hex(address!.toLowerCase())}`, limit: CONFIRM_MAILS_PER_ADDRESS },
       ],
@@ -208,8 +210,8 @@ export function preferencesService(d: {
   }
   return {
     async get(viewer: Viewer): Promise<PreferencesResult> {
-      const userId = requireUserId(viewer);
-      const [state, accountEmail] = await Promise.all([d.preferences.get(userId), accountEmailOf(userId)]);
+      const orgId = ownerOrg(viewer);
+      const [state, accountEmail] = await Promise.all([d.preferences.get(orgId), accountEmailOf(orgId)]);
       return view(state, {}, d.clock.now(), accountEmail);
     },
 
@@ -223,7 +225,7 @@ export function preferencesService(d: {
      * sent to it (on PUBLIC_URL, within the mail limits).
      */
     async update(viewer: Viewer, patch: PreferencesPatch): Promise<PreferencesResult> {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer, 'editor');
       const problems = patchProblems(patch, { allowPrivate: d.allowPrivate });
       if (problems.length) throw invalidPreferences(problems);
       const slugs = vendorSlugsIn(patch);
@@ -244,10 +246,12 @@ export function preferencesService(d: {
       }
       const now = d.clock.now();
       const revealed: Revealed = {};
-      const accountEmail = await accountEmailOf(userId);
-      await gateConfirmationMail(userId, patch, accountEmail, now);
+      const accountEmail = await accountEmailOf(orgId);
+      await gateConfirmationMail(orgId, patch, accountEmail, now);
       let confirmToken: string | null = null;
-      const saved = await d.preferences.update(userId, now, (current) => {
+      let before: Record<string, unknown> = {};
+      const saved = await d.preferences.update(orgId, now, (current) => {
+        before = Object.fromEntries(Object.keys(patch).map((k) => [k, (current.settings as unknown as Record<string, unknown>)[k] ?? null]));
         let next: PreferencesState = { ...current, settings: mergePreferences(current.settings, patch) };
 
         // A masked secret sent back (GET body round trip) means "unchanged".
@@ -285,6 +289,7 @@ export function preferencesService(d: {
       if (confirmToken && saved.emailConfirmAddress && saved.emailConfirmExpiresAt) {
         await this.sendConfirmation(saved.emailConfirmAddress, confirmToken, saved.emailConfirmExpiresAt);
       }
+      await d.audit.record(orgId, viewer, 'preferences.updated', 'notification-preferences', { before, after: patch });
       return view(saved, revealed, now, accountEmail);
     },
 
@@ -303,11 +308,11 @@ export function preferencesService(d: {
     async confirmEmail(token: string): Promise<string | null> {
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
       const hash = hashFeedToken(token);
-      const userId = await d.preferences.userIdForEmailTokenHash(hash);
-      if (!userId) return null;
+      const orgId = await d.preferences.orgIdForEmailTokenHash(hash);
+      if (!orgId) return null;
       const now = d.clock.now();
       let confirmed: string | null = null;
-      await d.preferences.update(userId, now, (current) => {
+      await d.preferences.update(orgId, now, (current) => {
         const address = current.settings.email.address;
         if (
           current.emailConfirmTokenHash !== hash ||
@@ -330,10 +335,10 @@ export function preferencesService(d: {
      * receivers can switch without losing deliveries.
      */
     async rotateWebhookSecret(viewer: Viewer): Promise<PreferencesResult> {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer, 'editor');
       const now = d.clock.now();
       const revealed: Revealed = { webhookSecret: newWebhookSecret() };
-      const saved = await d.preferences.update(userId, now, (current) => {
+      const saved = await d.preferences.update(orgId, now, (current) => {
         if (!current.settings.webhook.url || !current.webhookSecret) {
           throw new DomainError('conflict', 'No webhook is configured: set webhook.url first', { parameter: 'webhook.url' });
         }
@@ -344,42 +349,44 @@ export function preferencesService(d: {
           webhookPreviousExpiresAt: new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS).toISOString(),
         };
       });
-      return view(saved, revealed, now, await accountEmailOf(userId));
+      await d.audit.record(orgId, viewer, 'preferences.webhook_secret_rotated', 'notification-preferences');
+      return view(saved, revealed, now, await accountEmailOf(orgId));
     },
 
     /** New personal feed token (the old feed URL stops working at once), shown in clear once. */
     async rotateFeedToken(viewer: Viewer): Promise<PreferencesResult> {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer, 'editor');
       const now = d.clock.now();
       const revealed: Revealed = { feedToken: newFeedToken() };
-      const saved = await d.preferences.update(userId, now, (current) => {
+      const saved = await d.preferences.update(orgId, now, (current) => {
         if (!current.settings.rss.enabled) {
           throw new DomainError('conflict', 'The RSS feed is not enabled: set rss.enabled to true first', { parameter: 'rss.enabled' });
         }
         return withFeedToken(current, revealed.feedToken!);
       });
-      return view(saved, revealed, now, await accountEmailOf(userId));
+      await d.audit.record(orgId, viewer, 'preferences.feed_token_rotated', 'notification-preferences');
+      return view(saved, revealed, now, await accountEmailOf(orgId));
     },
 
     /** The user a personal feed token belongs to, or null (for the feed endpoint). */
     async userForFeedToken(token: string): Promise<string | null> {
       if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
-      return d.preferences.userIdForFeedTokenHash(hashFeedToken(token));
+      return d.preferences.orgIdForFeedTokenHash(hashFeedToken(token));
     },
 
     /** Whether the user's personal feed is switched on (a disabled feed answers 404). */
-    async feedEnabled(userId: string): Promise<boolean> {
-      return (await d.preferences.get(userId)).settings.rss.enabled;
+    async feedEnabled(orgId: string): Promise<boolean> {
+      return (await d.preferences.get(orgId)).settings.rss.enabled;
     },
 
     /** Vendors the user muted (left out of the personal calendar as of every channel). */
-    async mutedVendors(userId: string): Promise<string[]> {
-      return [...(await d.preferences.get(userId)).settings.muted_vendors];
+    async mutedVendors(orgId: string): Promise<string[]> {
+      return [...(await d.preferences.get(orgId)).settings.muted_vendors];
     },
 
     /** Secrets a delivery signs with: the current one, plus the previous one during its grace period. */
-    async webhookSigningSecrets(userId: string): Promise<string[]> {
-      const s = await d.preferences.get(userId);
+    async webhookSigningSecrets(orgId: string): Promise<string[]> {
+      const s = await d.preferences.get(orgId);
       if (!s.webhookSecret) return [];
       const grace = s.webhookPreviousSecret && s.webhookPreviousExpiresAt && Date.parse(s.webhookPreviousExpiresAt) > d.clock.now().getTime();
       return grace ? [s.webhookSecret, s.webhookPreviousSecret!] : [s.webhookSecret];

@@ -130,12 +130,12 @@ export function publicFeedService(d: {
      * feed's secret URL; null for an unknown token or a feed switched off (404).
      */
     async watchlistCalendar(token: string): Promise<string | null> {
-      const userId = await d.preferences.userForFeedToken(token);
-      if (!userId || !(await d.preferences.feedEnabled(userId))) return null;
-      const muted = new Set(await d.preferences.mutedVendors(userId));
-      const slugs = (await d.watchlist.list(userId)).filter((v) => !muted.has(v));
+      const orgId = await d.preferences.userForFeedToken(token);
+      if (!orgId || !(await d.preferences.feedEnabled(orgId))) return null;
+      const muted = new Set(await d.preferences.mutedVendors(orgId));
+      const slugs = (await d.watchlist.list(orgId)).filter((v) => !muted.has(v));
       // The account's own secret feed: its own pages are in it.
-      const audience = audienceOf(userId);
+      const audience = audienceOf(orgId);
       const names = await d.vendors.names(audience);
       const windows = await maintenanceOf(slugs, names, audience);
       return maintenanceCalendar({ name: 'Maintenance of my vendors', windows, now: d.clock.now() });

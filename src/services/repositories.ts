@@ -7,6 +7,9 @@ import { oauthRepository } from '../store/repositories/oauth-repository.ts';
 import { slidingLimitsRepository } from '../store/repositories/sliding-limits-repository.ts';
 import { sessionsRepository } from '../store/repositories/sessions-repository.ts';
 import { usersRepository } from '../store/repositories/users-repository.ts';
+import { organisationsRepository } from '../store/repositories/organisations-repository.ts';
+import { invitationsRepository } from '../store/repositories/invitations-repository.ts';
+import { auditRepository } from '../store/repositories/audit-repository.ts';
 import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { dataModeRepository } from '../store/repositories/data-mode-repository.ts';
 import { eventsRepository } from '../store/repositories/events-repository.ts';
@@ -39,6 +42,9 @@ export function repositoriesOn(db: Kysely<Database>) {
     boards: boardsRepository(db),
     customPages: customPagesRepository(db),
     users: usersRepository(db),
+    organisations: organisationsRepository(db),
+    invitations: invitationsRepository(db),
+    audit: auditRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),
     oauth: oauthRepository(db),

@@ -5,9 +5,8 @@ import type { SecretBox } from '../domain/secret-box.ts';
 import type { AlertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
 import type { PreferencesRepository } from '../store/repositories/preferences-repository.ts';
 import type { SlidingLimitsRepository } from '../store/repositories/sliding-limits-repository.ts';
-import type { Viewer } from './context.ts';
+import { ownerOrg, type Viewer } from './context.ts';
 import type { Clock } from '../domain/clock.ts';
-import { requireUserId } from './watchlist-service.ts';
 
 // "Add to Slack" (docs/alerts.md, "Slack"): the install starts from the account
 // area, Slack sends the browser back with a code, the code becomes the
@@ -44,9 +43,9 @@ export function slackInstallService(d: {
      * session asking (none for an API key): the callback must then come from it.
      */
     start(viewer: Viewer, redirectUri: string, session?: string | null): string {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer, 'editor');
       const bound = viewer.authKind === 'session' && session ? { s: session } : {};
-      const state = d.box.seal(JSON.stringify({ u: userId, exp: d.clock.now().getTime() + STATE_TTL_MS, n: randomBytes(8).toString('hex'), ...bound }));
+      const state = d.box.seal(JSON.stringify({ u: orgId, exp: d.clock.now().getTime() + STATE_TTL_MS, n: randomBytes(8).toString('hex'), ...bound }));
       return oauth().authorizeUrl(Buffer.from(state).toString('base64url'), redirectUri);
     },
 
@@ -57,7 +56,7 @@ export function slackInstallService(d: {
       redirectUri: string,
       session?: string | null,
     ): Promise<{ result: InstallResult; reason?: string }> {
-      const userId = requireUserId(viewer);
+      const orgId = ownerOrg(viewer, 'editor');
       const client = oauth();
       if (viewer.authKind !== 'session') {
         throw new DomainError('session_required', 'The Slack install is finished in the browser signed in to the account, not with an API key or token');
@@ -75,7 +74,7 @@ export function slackInstallService(d: {
         });
       if (
         !state ||
-        state.u !== userId ||
+        state.u !== orgId ||
         typeof state.exp !== 'number' ||
         state.exp < now0.getTime() ||
         typeof state.n !== 'string' ||
@@ -96,7 +95,7 @@ export function slackInstallService(d: {
       }
       const now = d.clock.now();
       let previous: string | null = null;
-      await d.preferences.update(userId, now, (s) => {
+      await d.preferences.update(orgId, now, (s) => {
         previous = s.channelSecrets.slackBotToken;
         return {
           ...s,
@@ -113,22 +112,22 @@ export function slackInstallService(d: {
           settings: previous && s.slackConnection?.team_id !== install.teamId ? { ...s.settings, slack: { ...s.settings.slack, channel: null } } : s.settings,
         };
       });
-      await d.threads.deleteChannel(userId, 'slack');
+      await d.threads.deleteChannel(orgId, 'slack');
       return { result: 'connected' };
     },
 
     /** Removes the workspace: the token is revoked at Slack (best effort) and deleted here. */
     async uninstall(viewer: Viewer): Promise<void> {
-      const userId = requireUserId(viewer);
-      const token = (await d.preferences.get(userId)).channelSecrets.slackBotToken;
+      const orgId = ownerOrg(viewer, 'editor');
+      const token = (await d.preferences.get(orgId)).channelSecrets.slackBotToken;
       if (token && d.oauth) await d.oauth.revoke(token).catch(() => undefined);
-      await d.preferences.update(userId, d.clock.now(), (s) => ({
+      await d.preferences.update(orgId, d.clock.now(), (s) => ({
         ...s,
         channelSecrets: { ...s.channelSecrets, slackBotToken: null },
         slackConnection: null,
         settings: { ...s.settings, slack: { ...s.settings.slack, enabled: false, channel: null } },
       }));
-      await d.threads.deleteChannel(userId, 'slack');
+      await d.threads.deleteChannel(orgId, 'slack');
     },
   };
 }

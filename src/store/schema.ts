@@ -139,7 +139,6 @@ export interface UsersTable {
   email: string;
   /** scrypt, self-describing: `scrypt$N$r$p$salt$hash` (base64url). */
   password_hash: string;
-  plan: string;
   created_at: string;
   updated_at: string;
 }
@@ -148,13 +147,18 @@ export interface SessionsTable {
   /** SHA-256 hex of the cookie value. */
   token_hash: string;
   user_id: string;
+  /** The organisation the session acts for (switchable); null when it was deleted. */
+  org_id: string | null;
   created_at: string;
   expires_at: string;
 }
 
 export interface ApiKeysTable {
   id: string;
-  user_id: string;
+  org_id: string;
+  /** The member the key acts as; null for an organisation key (a service account with `role`). */
+  user_id: string | null;
+  role: string | null;
   name: string;
   /** SHA-256 hex of the secret. */
   key_hash: string;
@@ -166,13 +170,13 @@ export interface ApiKeysTable {
 }
 
 export interface WatchlistsTable {
-  user_id: string;
+  org_id: string;
   version: number;
   updated_at: string;
 }
 
 export interface WatchlistVendorsTable {
-  user_id: string;
+  org_id: string;
   vendor: string;
   position: number;
   added_at: string;
@@ -180,7 +184,7 @@ export interface WatchlistVendorsTable {
 
 /** First message of an incident in a threaded channel (Slack: conversation id + message ts). */
 export interface AlertThreadsTable {
-  user_id: string;
+  org_id: string;
   channel: string;
   entity_id: string;
   conversation: string;
@@ -189,7 +193,7 @@ export interface AlertThreadsTable {
 }
 
 export interface NotificationPreferencesTable {
-  user_id: string;
+  org_id: string;
   /** JSON: the non-secret settings document (domain/preferences.ts StoredPreferences). */
   settings: string;
   webhook_secret: string | null;
@@ -238,6 +242,7 @@ export interface OAuthGrantsTable {
   id: string;
   client_id: string;
   user_id: string;
+  org_id: string | null;
   scope: string;
   /** The MCP resource URL the tokens of this grant are for (RFC 8707 audience). */
   resource: string;
@@ -304,7 +309,7 @@ export interface DeliveriesTable {
   id: string;
   /** null for test deliveries (POST /notification-preferences/test). */
   event_seq: number | null;
-  user_id: string;
+  org_id: string;
   /** webhook | pagerduty | slack | email | in_app | rss */
   channel: string;
   event_type: string;
@@ -349,7 +354,7 @@ export interface DeliveryAttemptsTable {
 
 export interface BoardsTable {
   id: string;
-  user_id: string;
+  org_id: string;
   token_hash: string;
   title: string;
   vendors: string;
@@ -357,7 +362,69 @@ export interface BoardsTable {
   created_at: string;
 }
 
+export interface OrganisationsTable {
+  id: string;
+  name: string;
+  plan: string;
+  /** Set on the personal organisation of that account (organisations-repository.ts). */
+  personal_user_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipsTable {
+  org_id: string;
+  user_id: string;
+  /** owner | admin | editor | viewer (domain/org-roles.ts). */
+  role: string;
+  created_at: string;
+}
+
+export interface InvitationsTable {
+  id: string;
+  org_id: string;
+  /** Lower-cased; only a user signed in with this address can accept. */
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  outcome: string | null;
+  decided_at: string | null;
+}
+
+export interface AuditLogTable {
+  org_id: string;
+  seq: number;
+  id: string;
+  at: string;
+  /** user | key | scim | operator | system */
+  actor_kind: string;
+  actor_id: string | null;
+  actor_label: string;
+  address: string | null;
+  action: string;
+  target: string;
+  details: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface AuditHeadsTable {
+  org_id: string;
+  seq: number;
+  hash: string;
+  floor_seq: number;
+  floor_hash: string;
+}
+
 export interface Database {
+  organisations: OrganisationsTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
+  audit_log: AuditLogTable;
+  audit_heads: AuditHeadsTable;
   vendors: VendorsTable;
   sources: SourcesTable;
   vendor_status: VendorStatusTable;

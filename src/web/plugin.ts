@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { statusPagesList, statusPagesSection } from './pages/account-status-pages.ts';
 import { audienceFor } from '../services/audience.ts';
+import type { UserViewer } from '../services/context.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
 import { ACCOUNT_PREFIX, API_PREFIX, SLUG_PATTERN } from '../http/index.ts';
@@ -89,7 +90,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   let streamAvailable: boolean | null = null;
   const hasStream = () => (streamAvailable ??= app.hasRoute({ method: 'GET', url: streamPath }));
 
-  const REFUSED = new Set<ErrorCode>(['origin_not_allowed', 'csrf_token_invalid', 'session_required', 'plan_required', 'limit_exceeded', 'direct_api_not_allowed']);
+  const REFUSED = new Set<ErrorCode>(['origin_not_allowed', 'csrf_token_invalid', 'session_required', 'plan_required', 'role_required', 'limit_exceeded', 'direct_api_not_allowed']);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const ctx = context(request, reply);
     if (err instanceof DomainError) {
@@ -230,8 +231,8 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const ctx = context(request, reply);
     const viewer = request.viewer;
     const [summary, keys, watchlist, vendors, prefs, boards, statusPages] = await Promise.all([
-      services.accounts.summary(userId),
-      services.keys.list(userId),
+      services.accounts.summary(viewer as UserViewer),
+      services.keys.list(viewer as UserViewer),
       services.watchlist.get(viewer),
       services.catalog.list(audienceFor(request.viewer)),
       services.preferences.get(viewer),
@@ -270,6 +271,6 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   app.get('/partials/account/keys', PAGE, async (request, reply) => {
     const v = request.viewer;
     if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
-    return sendPartial(reply, keysTable(await services.keys.list(v.userId), services.clock.now()));
+    return sendPartial(reply, keysTable(await services.keys.list(v as UserViewer), services.clock.now()));
   });
 }

@@ -1,4 +1,5 @@
-import type { UserPlan } from '../../src/domain/plans.ts';
+import type { Plan, UserPlan } from '../../src/domain/plans.ts';
+import type { UserViewer } from '../../src/services/context.ts';
 import type { TestApp } from './app.ts';
 
 let n = 0;
@@ -19,7 +20,7 @@ export async function userWithKey(t: TestApp, plan: UserPlan, tag: string = plan
   const password = 'correct horse battery';
   const user = await t.app.services.accounts.createUser({ email, password, plan });
   // Test fixture: the key is made whatever API_KEY_MIN_PLAN says (the gate has its own tests).
-  const { key, secret } = await t.app.services.keys.create({ userId: user.id, plan: 'vip' }, `${tag} key`);
+  const { key, secret } = await t.app.services.keys.create(ownerViewer(user.id, 'vip'), `${tag} key`);
   return { userId: user.id, email, password, plan, secret, keyId: key.id };
 }
 
@@ -52,3 +53,9 @@ export function sessionCookie(res: Response): string {
   if (!set) throw new Error('no session cookie');
   return set.split(';')[0];
 }
+
+/**
+ * A user acting as owner of their personal organisation (its id is the user's:
+ * docs/teams.md "Data model"), for calling use cases directly in fixtures.
+ */
+export const ownerViewer = (userId: string, plan: Plan): UserViewer => ({ plan, userId, orgId: userId, role: 'owner', authKind: 'session', keyId: null });

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { UserPlan } from '../../src/domain/plans.ts';
 import type { TestApp } from './app.ts';
+import { ownerViewer } from './access.ts';
 
 // MCP clients for tests: the SDK's own Client and Streamable HTTP transport,
 // and an OAuth client provider that plays the user's browser (log in, consent)
@@ -27,7 +28,7 @@ export async function createUser(t: TestApp, plan: UserPlan): Promise<TestUser> 
 }
 
 export async function createKey(t: TestApp, u: TestUser): Promise<string> {
-  return (await t.app.services.keys.create({ userId: u.userId, plan: u.plan }, 'mcp test')).secret;
+  return (await t.app.services.keys.create(ownerViewer(u.userId, u.plan), 'mcp test')).secret;
 }
 
 /** Logs in through the account area's login endpoint; returns the Cookie header value. */

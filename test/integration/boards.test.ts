@@ -46,7 +46,7 @@ describe('public status boards', () => {
 
     const rows = await t.store.db.selectFrom('boards').selectAll().execute();
     const row = rows.find((r) => r.id === board.id)!;
-    assert.equal(row.user_id, alice.userId);
+    assert.equal(row.org_id, alice.userId);
     assert.notEqual(row.token_hash, token);
     assert.ok(!JSON.stringify(rows).includes(token), 'the token is not stored');
 

@@ -262,7 +262,7 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     // The Slack app's chat.postMessage arguments (form-encoded, blocks as JSON).
     const m = workspace.state.messages[0]!;
     check('SlackMessage', { text: m.text, blocks: m.blocks, channel: m.channel, unfurl_links: false, unfurl_media: false });
-    const rows = await t.repos.deliveries.listForUser(u.id, { channels: ['teams'], limit: 5 });
+    const rows = await t.repos.deliveries.listForOrg(u.id, { channels: ['teams'], limit: 5 });
     assert.ok(rows.length > 0);
     for (const d of rows.filter((r) => !r.isTest)) {
       check('StandardWebhookBody', JSON.parse(standardBody(d)));

@@ -7,6 +7,7 @@ import { systemClock } from '../../src/domain/clock.ts';
 import { apiKeysRepository } from '../../src/store/repositories/api-keys-repository.ts';
 import { sessionsRepository } from '../../src/store/repositories/sessions-repository.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { ownerViewer } from '../helpers/access.ts';
 
 // The credential cache for API keys (src/services/access/authenticator.ts, docs/access.md
 // "Credential cache"), on the store of the leg: a key is verified against the database
@@ -40,7 +41,7 @@ describe('credential cache (API keys)', () => {
 
   it('verifies a key against the database once, then answers from memory', async () => {
     const auth = make(60);
-    const { secret } = await t.app.services.keys.create({ userId, plan: 'pro' }, 'once');
+    const { secret } = await t.app.services.keys.create(ownerViewer(userId, 'pro'), 'once');
     lookups = 0;
     for (let i = 0; i < 5; i++) assert.equal((await auth.verifyKey(secret))?.userId, userId);
     assert.equal(lookups, 1);
@@ -52,7 +53,7 @@ describe('credential cache (API keys)', () => {
 
   it('a revocation through this process applies at once', async () => {
     const auth = make(60);
-    const { key, secret } = await t.app.services.keys.create({ userId, plan: 'pro' }, 'forget');
+    const { key, secret } = await t.app.services.keys.create(ownerViewer(userId, 'pro'), 'forget');
     assert.ok(await auth.verifyKey(secret));
     await apiKeysRepository(t.store.db).revoke(userId, key.id, new Date());
     auth.forgetKey(sha256hex(secret));
@@ -61,7 +62,7 @@ describe('credential cache (API keys)', () => {
 
   it('a revocation made elsewhere is seen within AUTH_CACHE_SECONDS, checked ahead in the background', async () => {
     const auth = make(1);
-    const { key, secret } = await t.app.services.keys.create({ userId, plan: 'pro' }, 'elsewhere');
+    const { key, secret } = await t.app.services.keys.create(ownerViewer(userId, 'pro'), 'elsewhere');
     lookups = 0;
     assert.ok(await auth.verifyKey(secret));
     await apiKeysRepository(t.store.db).revoke(userId, key.id, new Date());
@@ -79,7 +80,7 @@ describe('credential cache (API keys)', () => {
 
   it('with AUTH_CACHE_SECONDS=0 every use asks the database', async () => {
     const auth = make(0);
-    const { secret } = await t.app.services.keys.create({ userId, plan: 'pro' }, 'nocache');
+    const { secret } = await t.app.services.keys.create(ownerViewer(userId, 'pro'), 'nocache');
     lookups = 0;
     for (let i = 0; i < 3; i++) assert.ok(await auth.verifyKey(secret));
     assert.equal(lookups, 3);

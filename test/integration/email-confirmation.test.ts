@@ -72,7 +72,7 @@ describe('e-mail addresses are confirmed before alerts go there', () => {
     assert.equal(link.origin, PUBLIC_URL);
     // Only the hash of the token is stored.
     const token = link.searchParams.get('token')!;
-    const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('user_id', '=', u.id).executeTakeFirstOrThrow();
+    const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', u.id).executeTakeFirstOrThrow();
     assert.ok(!JSON.stringify(row).includes(token), 'the token itself is not stored');
 
     // Pending: the test send is refused and an incident sends nothing there.

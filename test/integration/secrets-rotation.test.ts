@@ -23,11 +23,11 @@ test('clear secrets are sealed at start-up; a rotated key re-seals everything an
     const u = await createUser(a);
     const h = u.headers;
     assert.equal((await send(`${a.api}/notification-preferences`, 'PUT', h, { pagerduty: { enabled: true, routing_key: ROUTING_KEY } })).status, 200);
-    const row = () => a.store.db.selectFrom('notification_preferences').selectAll().where('user_id', '=', u.id).executeTakeFirstOrThrow();
+    const row = () => a.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', u.id).executeTakeFirstOrThrow();
     assert.match(String((await row()).pagerduty_routing_key), new RegExp(`^sb1:${keyIdOf(Buffer.from(k1, 'hex'))}:`));
 
     // A row as written before encryption at rest: the key in clear.
-    await a.store.db.updateTable('notification_preferences').set({ pagerduty_routing_key: ROUTING_KEY }).where('user_id', '=', u.id).execute();
+    await a.store.db.updateTable('notification_preferences').set({ pagerduty_routing_key: ROUTING_KEY }).where('org_id', '=', u.id).execute();
 
     // Next start: new key, old key still accepted for reading.
     b = await startApp({ shareStoreWith: a, env: { ...env, SECRETS_KEY: k2, SECRETS_KEY_PREVIOUS: k1 } });

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { userWithKey } from '../helpers/access.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { openStream, sleep } from '../helpers/stream.ts';
-import { ipSubject, userSubject } from '../../src/services/access/limits.ts';
+import { ipSubject, orgSubject } from '../../src/services/access/limits.ts';
 
 // Stream slots never leak (docs/stream.md, "Limits"): a client that opens
 // the stream and resets the socket right after the request head, many times, leaves
@@ -68,6 +68,6 @@ describe('stream slots of reset connections', () => {
     const headers = { 'x-api-key': u.secret };
     for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 20 }, () => openAndReset(t, headers)));
     await fullCapOpens(t, 20, headers);
-    assert.ok((await t.app.services.limiter.peek(userSubject(u.userId), DAY)).windows[0].used >= 20);
+    assert.ok((await t.app.services.limiter.peek(orgSubject(u.userId), DAY)).windows[0].used >= 20);
   });
 });

@@ -41,7 +41,7 @@ describe('public status board in the browser', { timeout: 180_000 }, () => {
     t = await startApp({ clock, env: { DEMO: 'true', DEMO_SEED: '11' } });
     await round(['cloudflare', 'github', 'gitlab']);
     owner = await userWithKey(t, 'pro', 'board');
-    viewer = { plan: 'pro', userId: owner.userId, authKind: 'key', keyId: owner.keyId };
+    viewer = { plan: 'pro', userId: owner.userId, orgId: owner.userId, role: 'owner', authKind: 'key', keyId: owner.keyId };
     await t.app.services.watchlist.replace(viewer, ['cloudflare', 'github']);
     // Another origin (localhost instead of 127.0.0.1, another port) that frames the board.
     embedder = http.createServer((req, res) => {

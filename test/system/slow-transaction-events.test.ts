@@ -183,7 +183,7 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
 
     // Alerts: one in-app delivery row per event for the watching user.
     const deliveredSeqs = async () =>
-      (await t.store.db.selectFrom('deliveries').select('event_seq').where('user_id', '=', userId).where('channel', '=', 'in_app').execute())
+      (await t.store.db.selectFrom('deliveries').select('event_seq').where('org_id', '=', userId).where('channel', '=', 'in_app').execute())
         .map((r) => Number(r.event_seq))
         .sort((a, b) => a - b);
     await until(async () => ((await deliveredSeqs()).length >= TOTAL ? true : undefined), `${TOTAL} delivery rows`, 20_000).catch(() => {});

@@ -19,10 +19,10 @@ test('an e-mail address is proven when it is the account address or the confirme
   assert.equal(emailAddressStatus('ops@example.com', null, 'old@example.com'), 'pending');
 });
 
-const row = (userId: string, channel: AlertChannel, n: number): NewDelivery => ({
+const row = (orgId: string, channel: AlertChannel, n: number): NewDelivery => ({
   id: `d${n}`,
   eventSeq: n,
-  userId,
+  orgId,
   channel,
   eventType: 'incident.created',
   vendor: 'github',
@@ -42,7 +42,7 @@ test('the flood cap keeps the first alerts per user and push channel, counting e
   const { kept, held } = splitByCap(rows, new Map([['u1\u0000webhook', 1]]), 3);
   assert.deepEqual(held.map((r) => r.id), ['d2', 'd3', 'd4']);
   assert.equal(kept.filter((r) => r.channel === 'in_app').length, 5, 'in-app is not capped');
-  assert.equal(kept.filter((r) => r.userId === 'u2').length, 2);
+  assert.equal(kept.filter((r) => r.orgId === 'u2').length, 2);
   const resolves = Array.from({ length: 4 }, (_, i): NewDelivery => ({ ...row('u3', 'pagerduty', 30 + i), eventType: 'incident.resolved' }));
   assert.equal(splitByCap(resolves, new Map(), 1).held.length, 0, 'PagerDuty resolves are never held');
   const closes = Array.from({ length: 4 }, (_, i): NewDelivery => ({ ...row('u3', 'opsgenie', 40 + i), eventType: 'incident.resolved' }));

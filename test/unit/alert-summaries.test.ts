@@ -10,7 +10,7 @@ import type { Delivery, NewDelivery } from '../../src/store/repositories/deliver
 const row = (o: Partial<NewDelivery>): NewDelivery => ({
   id: `dlv_${Math.random()}`,
   eventSeq: 1,
-  userId: 'u1',
+  orgId: 'u1',
   channel: 'email',
   eventType: 'incident.created',
   vendor: 'github',

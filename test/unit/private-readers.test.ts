@@ -10,9 +10,9 @@ const clockAt = (ms: number) => ({ t: ms, now() { return new Date(this.t); } });
 test('an account owning private pages is its own; others and anonymous read as the public', async () => {
   const owners = new Set(['u1']);
   const r = privateReaders({ ownsPrivateVendors: async (id) => owners.has(id), clock: clockAt(0) });
-  assert.equal(await r.accountOf('u1'), 'u1');
-  assert.equal(await r.accountOf('u2'), null);
-  assert.equal(await r.accountOf(null), null);
+  assert.equal(await r.orgOf('u1'), 'u1');
+  assert.equal(await r.orgOf('u2'), null);
+  assert.equal(await r.orgOf(null), null);
 });
 
 test('the answer is remembered for the TTL; a change in this process is seen at once', async () => {
@@ -20,15 +20,15 @@ test('the answer is remembered for the TTL; a change in this process is seen at 
   let probes = 0;
   const clock = clockAt(0);
   const r = privateReaders({ ownsPrivateVendors: async (id) => (probes++, owners.has(id)), clock, ttlMs: 10_000 });
-  assert.equal(await r.accountOf('u1'), null);
+  assert.equal(await r.orgOf('u1'), null);
   owners.add('u1');
-  assert.equal(await r.accountOf('u1'), null, 'remembered: a page added elsewhere shows after the TTL');
+  assert.equal(await r.orgOf('u1'), null, 'remembered: a page added elsewhere shows after the TTL');
   assert.equal(probes, 1);
   clock.t = 10_001;
-  assert.equal(await r.accountOf('u1'), 'u1');
+  assert.equal(await r.orgOf('u1'), 'u1');
   owners.delete('u1');
   r.changed('u1');
-  assert.equal(await r.accountOf('u1'), null, 'a removal here is seen at once');
+  assert.equal(await r.orgOf('u1'), null, 'a removal here is seen at once');
 });
 
 test('a lookup that started before a change does not store its (older) answer', async () => {
@@ -43,10 +43,10 @@ test('a lookup that started before a change does not store its (older) answer', 
     },
     clock: clockAt(0),
   });
-  const early = r.accountOf('u1');
+  const early = r.orgOf('u1');
   owns = true;
   r.changed('u1');
   release();
   assert.equal(await early, null);
-  assert.equal(await r.accountOf('u1'), 'u1', 'asked again, not the answer read before the change');
+  assert.equal(await r.orgOf('u1'), 'u1', 'asked again, not the answer read before the change');
 });

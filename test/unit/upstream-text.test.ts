@@ -107,7 +107,7 @@ describe('ingestion cleans upstream text once', () => {
 });
 
 const delivery = (payload: Record<string, unknown>): Delivery => ({
-  id: 'dlv_1', eventSeq: 1, userId: 'u', channel: 'slack', eventType: 'incident.created', vendor: 'v', entityId: 'v:1', payload,
+  id: 'dlv_1', eventSeq: 1, orgId: 'u', channel: 'slack', eventType: 'incident.created', vendor: 'v', entityId: 'v:1', payload,
   occurredAt: at, status: 'pending', attempts: 0, nextAttemptAt: null, leaseOwner: null, lastStatusCode: null, lastError: null,
   isTest: false, readAt: null, createdAt: at, updatedAt: at, completedAt: null, receiver: 'slack',
 });

@@ -30,9 +30,32 @@ export function confirmationMessage(link: string, expiresAt: string): { subject:
   return { subject: 'Confirm your address for vendor status alerts', text, html };
 }
 
+/** An invitation to an organisation (docs/teams.md, "Invitations"). */
+export function invitationMessage(i: { orgName: string; invitedBy: string | null; link: string; expiresAt: string }) {
+  const who = i.invitedBy ? `${i.invitedBy} invited you` : 'You were invited';
+  const text = [
+    `${who} to the organisation "${i.orgName}" on Vendor Status.`,
+    '',
+    'To accept or decline, sign in with this address and open:',
+    i.link,
+    '',
+    `The link works once, until ${i.expiresAt}. If you do not know the sender, ignore this message.`,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif">',
+    `<p>${escapeHtml(who)} to the organisation “${escapeHtml(i.orgName)}” on Vendor Status.</p>`,
+    `<p><a href="${escapeHtml(i.link)}">Open the invitation</a></p>`,
+    `<p style="color:#666;font-size:small">The link works once, until ${escapeHtml(i.expiresAt)}. If you do not know the sender, ignore this message.</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject: `Invitation to ${i.orgName.slice(0, 80)} on Vendor Status`, text, html };
+}
+
 export type EmailChannel = Channel<EmailTarget> & {
   /** Sends a confirmation link; true when the server accepted it. */
   sendConfirmation(to: string, link: string, expiresAt: string): Promise<boolean>;
+  /** Sends an organisation invitation; true when the server accepted it. */
+  sendInvitation(to: string, invitation: Parameters<typeof invitationMessage>[0]): Promise<boolean>;
 };
 
 /** Message-ID of a delivery: the same on every retry (receivers and tests spot duplicates). */
@@ -69,11 +92,11 @@ export function emailChannel(o: {
   async function threadRoot(d: Delivery, to: string, messageId: string): Promise<string | null> {
     if (!o.threads || !threads(d)) return null;
     const entity = `${d.vendor}:${d.entityId}`;
-    const found = await o.threads.get(d.userId, 'email', entity);
+    const found = await o.threads.get(d.orgId, 'email', entity);
     if (found && found.conversation.toLowerCase() === to.toLowerCase()) return found.ref === messageId ? null : found.ref;
-    if (found) await o.threads.deleteOne(d.userId, 'email', entity);
-    await o.threads.save(d.userId, 'email', entity, { conversation: to, ref: messageId }, o.clock?.now() ?? new Date());
-    const saved = await o.threads.get(d.userId, 'email', entity);
+    if (found) await o.threads.deleteOne(d.orgId, 'email', entity);
+    await o.threads.save(d.orgId, 'email', entity, { conversation: to, ref: messageId }, o.clock?.now() ?? new Date());
+    const saved = await o.threads.get(d.orgId, 'email', entity);
     // Another worker recorded an earlier first message at the same time: reply to it.
     return saved && saved.ref !== messageId ? saved.ref : null;
   }
@@ -105,6 +128,14 @@ export function emailChannel(o: {
     async sendConfirmation(to, link, expiresAt) {
       try {
         const info = await transport.sendMail({ from: o.from, to, ...confirmationMessage(link, expiresAt) });
+        return !info.rejected?.length;
+      } catch {
+        return false;
+      }
+    },
+    async sendInvitation(to, invitation) {
+      try {
+        const info = await transport.sendMail({ from: o.from, to, ...invitationMessage(invitation) });
         return !info.rejected?.length;
       } catch {
         return false;

@@ -129,7 +129,7 @@ export function slackChannel(o: {
       try {
         const channel = await conversationOf(client, target);
         const message = { ...slackMessage(d), unfurl_links: false, unfurl_media: false };
-        const thread = d.isTest ? null : await o.threads.get(d.userId, 'slack', threadEntity(d));
+        const thread = d.isTest ? null : await o.threads.get(d.orgId, 'slack', threadEntity(d));
         if (thread && thread.conversation === channel) {
           await client.chat.postMessage({ channel, thread_ts: thread.ref, ...message } as never);
           // The top message shows the current state; an edit that fails (too old, deleted) loses nothing.
@@ -140,7 +140,7 @@ export function slackChannel(o: {
         if (!d.isTest && res.ts) {
           // Sent either way: a thread that could not be recorded only means the next event posts anew.
           await o.threads
-            .save(d.userId, 'slack', threadEntity(d), { conversation: res.channel ?? channel, ref: res.ts }, o.clock.now())
+            .save(d.orgId, 'slack', threadEntity(d), { conversation: res.channel ?? channel, ref: res.ts }, o.clock.now())
             .catch(() => undefined);
         }
         return sent(200);

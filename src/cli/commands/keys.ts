@@ -30,11 +30,11 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     if (action === 'create') {
       const user = await account(ctx, email!);
       // The operator acts for the account, so the same plan rule applies as in the account area.
-      const { key, secret } = await ctx.services.keys.create({ userId: user.id, plan: user.plan }, given(options, 'name'));
+      const { key, secret } = await ctx.services.keys.create(await ctx.services.accounts.personalViewer(user.id), given(options, 'name'));
       ctx.out(`key ${key.id} (${key.prefix}…) for ${user.email}; the secret is shown once:`);
       ctx.out(secret);
     } else if (action === 'list') {
-      const keys = await ctx.services.keys.list((await account(ctx, email!)).id);
+      const keys = await ctx.services.keys.list(await ctx.services.accounts.personalViewer((await account(ctx, email!)).id));
       if (options.json === 'true') ctx.out(JSON.stringify(keys, null, 2));
       else if (!keys.length) ctx.out(`No active keys for ${email}.`);
       else printTable(ctx.out, ['ID', 'PREFIX', 'NAME', 'CREATED', 'LAST USED'], keys.map((k) => [k.id, `${k.prefix}…`, k.name, k.createdAt, k.lastUsedAt ?? 'never']));

@@ -50,7 +50,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
     if (d.crossOriginFallThrough && req.headers.origin !== undefined) return false;
     const started = performance.now();
     const key = presentedKey(req.headers);
-    let identity: { plan: Plan; subject: string; userId: string } | null;
+    let identity: { plan: Plan; subject: string; orgId: string } | null;
     if (key !== undefined) {
       identity = key ? await d.auth.verifyKey(key) : null;
     } else {
@@ -58,7 +58,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
       identity = token ? await d.auth.verifySession(token) : null;
     }
     if (!identity) return false;
-    const route = d.index.find(req.url, identity.plan, await d.readers.accountOf(identity.userId));
+    const route = d.index.find(req.url, identity.plan, await d.readers.orgOf(identity.orgId));
     if (!route || route.anonymousOnly) return false;
     const entry = await d.store.get(route.key);
     if (!entry) return false;

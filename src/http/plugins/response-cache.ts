@@ -107,7 +107,7 @@ export const responseCachePlugin = fp(
     // alone (anonymous): a learnt URL is answered right after authentication.
     function fastPath(metered: boolean) {
       return async function cacheFastPath(request: FastifyRequest, reply: FastifyReply) {
-        const route = index.find(request.url, request.viewer.plan, await readers.accountOf(request.viewer.userId));
+        const route = index.find(request.url, request.viewer.plan, await readers.orgOf(request.viewer.orgId));
         const entry = route ? await store.get(route.key) : undefined;
         if (!entry) return;
         await answerCacheHit(
@@ -144,7 +144,7 @@ export const responseCachePlugin = fp(
         // One decision for the key and for what is computed under it: a caller whose
         // account owns no private page shares the public entry, so it reads as the
         // public does (a page added meanwhile is never stored under a shared key).
-        const account = skip ? null : await readers.accountOf(request.viewer.userId);
+        const account = skip ? null : await readers.orgOf(request.viewer.orgId);
         if (!skip && request.viewer.userId && account === null) request.viewer = { ...request.viewer, readsPublic: true };
         const route = request.routeOptions.url!;
         const key = skip

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError, roleRequired } from '../../domain/errors.ts';
+import { type OrgRole, roleAtLeast } from '../../domain/org-roles.ts';
 import type { SessionIdentity } from '../../services/access/authenticator.ts';
-import { anonymousViewer, type UserViewer, type Viewer } from '../../services/context.ts';
+import { anonymousViewer, type OrgViewer, type UserViewer, type Viewer } from '../../services/context.ts';
 import { presentedKey, sessionToken } from '../access/credentials.ts';
 import { hasAllowedOrigin, isOwnBrowserTraffic, isUnsafeMethod } from '../access/origin.ts';
 import { API_PREFIX } from '../paths.ts';
@@ -19,6 +20,9 @@ import { API_PREFIX } from '../paths.ts';
 //
 // A presented key that is wrong is always 401, even when a session would do.
 // Session requests that change state must carry an allowed Origin (CSRF).
+//
+// `config.role` names the least role in the caller's organisation the route needs
+// (docs/teams.md, "Roles"); below it the answer is 403 `role_required`, before the handler.
 
 export type AuthRule = 'public' | 'user' | 'session' | 'optional' | 'none';
 
@@ -32,6 +36,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; default 'public' under the data API, 'none' elsewhere. */
     auth?: AuthRule;
+    /** The least role in the caller's organisation the route needs (implies auth 'user' or 'session'). */
+    role?: OrgRole;
   }
 }
 
@@ -42,15 +48,25 @@ const DIRECT_API_HINT =
   'Create an account (POST /api/v1/auth/signup), create an API key in the account area (POST /api/v1/account/keys), then send it in the X-API-Key header or as Authorization: Bearer <key>.';
 
 export function authRuleOf(route: Pick<RouteOptions, 'url' | 'config'>): AuthRule {
-  const explicit = (route.config as { auth?: AuthRule } | undefined)?.auth;
-  if (explicit) return explicit;
+  const config = route.config as { auth?: AuthRule; role?: OrgRole } | undefined;
+  if (config?.auth) return config.auth;
+  if (config?.role) return 'user';
   return route.url.startsWith(API_PREFIX) ? 'public' : 'none';
 }
 
-/** For handlers: the calling user, or 401. Use on routes with `config.auth` 'user' or 'session'. */
-export function requireUser(request: FastifyRequest): UserViewer {
+/** For handlers: the caller acting for an organisation, or 401. Use on routes with `config.auth` 'user' or 'session'. */
+export function requireOrg(request: FastifyRequest): OrgViewer {
   const v = request.viewer;
-  if (!v?.userId) throw new DomainError('unauthorized', USER_REQUIRED_MESSAGE);
+  if (!v?.orgId) throw new DomainError('unauthorized', USER_REQUIRED_MESSAGE);
+  return v as OrgViewer;
+}
+
+/** For handlers: a person acting for an organisation; an organisation key is refused (it is no one). */
+export function requireUser(request: FastifyRequest): UserViewer {
+  const v = requireOrg(request);
+  if (!v.userId) {
+    throw new DomainError('session_required', 'This needs a person: a web session or a member API key, not an organisation key');
+  }
   return v as UserViewer;
 }
 
@@ -63,13 +79,18 @@ export const viewerPlugin = fp(
     app.decorateRequest('viewer', null as unknown as Viewer);
     app.decorateRequest('session', null);
 
-    // Every request has a viewer, whatever route (or 404) it reaches.
+    // Every request has a viewer, whatever route (or 404) it reaches. Anonymous callers are
+    // served on ANONYMOUS_PLAN (docs/teams.md, "Operator").
+    const anonymous: Viewer = { ...anonymousViewer, plan: app.config.anonymousPlan };
     app.addHook('onRequest', (request, _reply, done) => {
-      request.viewer = anonymousViewer;
+      request.viewer = anonymous;
       done();
     });
 
-    function authenticateWith(rule: AuthRule) {
+    function authenticateWith(rule: AuthRule, needed: OrgRole | undefined) {
+      const checkRole = (v: Viewer) => {
+        if (needed && !roleAtLeast(v.role, needed)) throw roleRequired(v.role, needed);
+      };
       return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
         const key = presentedKey(request.headers);
         if (key !== undefined) {
@@ -78,7 +99,8 @@ export const viewerPlugin = fp(
           if (rule === 'session') {
             throw new DomainError('session_required', 'This endpoint needs a logged-in web session; API keys cannot manage keys');
           }
-          request.viewer = { plan: id.plan, userId: id.userId, authKind: 'key', keyId: id.keyId };
+          request.viewer = { plan: id.plan, userId: id.userId, orgId: id.orgId, role: id.role, authKind: 'key', keyId: id.keyId, address: request.ip };
+          checkRole(request.viewer);
           return;
         }
         const token = sessionToken(request.headers);
@@ -88,7 +110,16 @@ export const viewerPlugin = fp(
             throw new DomainError('origin_not_allowed', 'State-changing requests of a web session must come from an allowed Origin');
           }
           request.session = session;
-          request.viewer = { plan: session.plan, userId: session.userId, authKind: 'session', keyId: null };
+          request.viewer = {
+            plan: session.plan,
+            userId: session.userId,
+            orgId: session.orgId,
+            role: session.role,
+            authKind: 'session',
+            keyId: null,
+            address: request.ip,
+          };
+          checkRole(request.viewer);
           return;
         }
         if (rule === 'user' || rule === 'session') throw new DomainError('unauthorized', USER_REQUIRED_MESSAGE);
@@ -105,7 +136,8 @@ export const viewerPlugin = fp(
       if (rule === 'none') return;
       const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
       if (existing.some((h) => (h as { [marker]?: boolean })[marker])) return;
-      const hook = Object.assign(authenticateWith(rule), { [marker]: true });
+      const needed = (route.config as { role?: OrgRole } | undefined)?.role;
+      const hook = Object.assign(authenticateWith(rule, needed), { [marker]: true });
       route.onRequest = [hook, ...existing];
     });
   },

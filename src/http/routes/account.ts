@@ -32,14 +32,14 @@ export async function accountRoutes(fastify: FastifyInstance) {
     {
       schema: {
         operationId: 'getAccount',
-        summary: 'Plan, limits and usage today',
+        summary: 'Plan, limits and usage today of the organisation acted for',
         tags: ['account'],
         security: USER_SECURITY,
         response: { 200: AccountSummary, ...errors },
       },
       config: { auth: 'user' },
     },
-    async (request) => ({ success: true, ...(await accounts.summary(requireUser(request).userId)) }),
+    async (request) => ({ success: true, ...(await accounts.summary(requireUser(request))) }),
   );
 
   app.get(
@@ -47,14 +47,14 @@ export async function accountRoutes(fastify: FastifyInstance) {
     {
       schema: {
         operationId: 'listApiKeys',
-        summary: 'Active API keys (never their secrets)',
+        summary: "The caller's active API keys in the organisation acted for (never their secrets)",
         tags: ['account'],
         security: USER_SECURITY,
         response: { 200: Type.Object({ success: Type.Boolean(), keys: Type.Array(ApiKeySchema) }), ...errors },
       },
       config: { auth: 'user' },
     },
-    async (request) => ({ success: true, keys: await keys.list(requireUser(request).userId) }),
+    async (request) => ({ success: true, keys: await keys.list(requireUser(request)) }),
   );
 
   app.post(
@@ -63,7 +63,8 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         operationId: 'createApiKey',
         summary: 'Create an API key; the secret is in this response only',
-        description: 'Needs a web session and the plan set by API_KEY_MIN_PLAN or higher.',
+        description:
+          'Needs a web session and the plan set by API_KEY_MIN_PLAN or higher. The key acts as the caller, with their role, in the organisation the session acts for, and stops working when they leave it.',
         tags: ['account'],
         security: SESSION_SECURITY,
         body: Type.Optional(
@@ -81,8 +82,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       config: { auth: 'session' },
     },
     async (request, reply) => {
-      const user = requireUser(request);
-      const { key, secret } = await keys.create({ userId: user.userId, plan: user.plan }, request.body?.name);
+      const { key, secret } = await keys.create(requireUser(request), request.body?.name);
       reply.code(201).header('cache-control', 'no-store');
       return { success: true, key, secret };
     },
@@ -102,7 +102,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       config: { auth: 'session' },
     },
     async (request) => {
-      await keys.revoke(requireUser(request).userId, request.params.id);
+      await keys.revoke(requireUser(request), request.params.id);
       return { success: true };
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ORG_ROLES } from '../../domain/org-roles.ts';
 import { USER_PLANS } from '../../domain/plans.ts';
 import { DateTime, Nullable, StringEnum } from './common.ts';
 
@@ -41,10 +42,16 @@ const KeyUsage = Type.Object({
 export const AccountSummary = Type.Object({
   success: Type.Boolean(),
   account: AccountSchema,
+  organisation: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    personal: Type.Boolean({ description: 'The organisation made with the account (cannot be left)' }),
+    role: StringEnum(ORG_ROLES),
+  }),
   limits: Type.Object({
     perMinute: Type.Integer(),
     perDay: Type.Integer(),
-    countedPer: Type.String({ description: '`account`: all API keys and web sessions of the account share the figures' }),
+    countedPer: Type.String({ description: '`organisation`: all API keys and members\' web sessions of the organisation share the figures' }),
     maxKeys: Type.Integer({ description: 'Active API keys the plan allows' }),
     windowDays: Nullable(Type.Integer({ description: 'History window cap; null = unlimited' })),
     watchlistLimit: Nullable(Type.Integer({ description: 'null = unlimited' })),

@@ -32,6 +32,8 @@ export interface LoggedInUser {
   id: string;
   email: string;
   plan: Plan;
+  /** The organisation the session acts for: the grant (and the MCP tools) answer for it. */
+  orgId: string;
 }
 
 /** The web login this endpoint relies on (sessions belong to the account area). */
@@ -188,6 +190,7 @@ export async function authorizeRoutes(
     const code = await tokens.createCode({
       client: valid.client,
       userId: user.id,
+      orgId: user.orgId,
       scope: valid.scope,
       resource: valid.resource,
       redirectUri: valid.redirectUri,

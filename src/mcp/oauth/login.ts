@@ -25,7 +25,7 @@ export function webLogin(services: Services, allowedOrigins: string[]): WebLogin
       const session = token ? await services.auth.verifySession(token) : null;
       if (!session) return null;
       const user = await services.accounts.findById(session.userId);
-      return user ? { id: user.id, email: user.email, plan: user.plan } : null;
+      return user ? { id: user.id, email: user.email, plan: session.plan, orgId: session.orgId } : null;
     },
     loginUrl: (returnTo) => `${LOGIN_PATH}?${new URLSearchParams({ return_to: returnTo })}`,
   };

@@ -4,11 +4,13 @@ import { planPolicy, type RateLimitOverrides, type UserPlan } from '../../domain
 import type { LimitWindow, RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
+import type { OrganisationsRepository } from '../../store/repositories/organisations-repository.ts';
 import type { UserRow, UsersRepository } from '../../store/repositories/users-repository.ts';
+import type { OrgViewer, UserViewer } from '../context.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { Authenticator } from './authenticator.ts';
 import { maxKeysFor } from './keys-service.ts';
-import { DAY, MINUTE, planWindows, userSubject } from './limits.ts';
+import { DAY, MINUTE, orgSubject, planWindows } from './limits.ts';
 import { checkNewPassword, MAX_PASSWORD_LENGTH } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { generateSessionToken, sha256hex } from './secrets.ts';
@@ -38,6 +40,7 @@ function throttled(message: string, retryAfter: number) {
 
 export function accountsService(deps: {
   users: UsersRepository;
+  organisations: OrganisationsRepository;
   sessions: SessionsRepository;
   apiKeys: ApiKeysRepository;
   auth: Authenticator;
@@ -45,6 +48,8 @@ export function accountsService(deps: {
   clock: Clock;
   passwordHashCost: number;
   rateLimits: RateLimitOverrides;
+  /** The plan of the personal organisation a web signup gets (NEW_ORG_PLAN, docs/teams.md "Operator"). */
+  newOrgPlan: UserPlan;
 }) {
   const { users, clock } = deps;
   // Unknown emails are checked against this so a miss costs as much as a wrong password.
@@ -69,11 +74,20 @@ export function accountsService(deps: {
     return insertUser(await checkNewAccount(input), input.password, input.plan);
   }
 
+  /** The plan a signed-in person sees first: their personal organisation's. */
+  async function personalOrg(userId: string) {
+    const org = await deps.organisations.personalOrgOf(userId);
+    if (!org) throw new DomainError('unauthorized', 'This account has no organisation');
+    return org;
+  }
+
+  /** A session starts on the user's personal organisation (the org switcher moves it). */
   async function openSession(userId: string) {
     const token = generateSessionToken();
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY * 1000);
-    await deps.sessions.create({ tokenHash: sha256hex(token), userId, now, expiresAt });
+    const org = await personalOrg(userId);
+    await deps.sessions.create({ tokenHash: sha256hex(token), userId, orgId: org.id, now, expiresAt });
     // Expired sessions are useless rows; logins are rare enough to sweep them here.
     await deps.sessions.deleteExpired(now);
     return { token, expiresAt };
@@ -98,8 +112,8 @@ export function accountsService(deps: {
       const email = await checkNewAccount(input);
       const gate = await deps.limiter.consume(`signup:${input.ip}`, SIGNUP_PER_IP);
       if (!gate.allowed) throw throttled('Too many signups from this address; try again later', gate.violated[0].resetSeconds);
-      const user = await insertUser(email, input.password, 'free');
-      return { user, session: await openSession(user.id) };
+      const user = await insertUser(email, input.password, deps.newOrgPlan);
+      return { user: { ...user, plan: deps.newOrgPlan }, session: await openSession(user.id) };
     },
 
     async login(input: { email: string; password: string; ip: string }) {
@@ -112,7 +126,9 @@ export function accountsService(deps: {
       if (!user || !ok) throw new DomainError('unauthorized', 'Invalid email or password');
       // Only failures are throttled: a successful attempt gives its reservation back.
       await Promise.all([deps.limiter.refund(byEmail, LOGIN_PER_EMAIL), deps.limiter.refund(byIp, LOGIN_PER_IP)]);
-      return { user: { id: user.id, email: user.email, plan: user.plan, createdAt: user.createdAt }, session: await openSession(user.id) };
+      const session = await openSession(user.id);
+      const { plan } = await personalOrg(user.id);
+      return { user: { id: user.id, email: user.email, plan, createdAt: user.createdAt }, session };
     },
 
     async logout(sessionHash: string) {
@@ -120,17 +136,30 @@ export function accountsService(deps: {
       deps.auth.forgetSession(sessionHash);
     },
 
+    /** Sets the plan of an account's personal organisation (operator CLI `users set-plan`). */
     async setPlan(email: string, plan: UserPlan) {
       const normalised = normaliseEmail(email);
-      const found = await users.findByEmailWithPassword(normalised);
+      const found = await users.findByEmail(normalised);
       if (!found) throw new DomainError('not_found', `No account with email ${normalised}`);
-      await users.setPlan(normalised, plan, clock.now());
-      deps.auth.forgetUser(found.id);
+      const org = await personalOrg(found.id);
+      await deps.organisations.setPlan(org.id, plan, clock.now());
+      deps.auth.forgetOrg(org.id);
       return { ...found, plan };
     },
 
-    list() {
-      return users.list();
+    /**
+     * The account acting as owner of its personal organisation, with no request behind it
+     * (the operator CLI and the demo login act for an account this way).
+     */
+    async personalViewer(userId: string): Promise<UserViewer> {
+      const org = await personalOrg(userId);
+      return { plan: org.plan, userId, orgId: org.id, role: org.role, authKind: 'session', keyId: null, address: null };
+    },
+
+    /** Every account with its personal organisation's plan (operator CLI). */
+    async list() {
+      const all = await users.list();
+      return Promise.all(all.map(async (u) => ({ ...u, plan: (await personalOrg(u.id)).plan })));
     },
 
     /** The account behind a session or token, or null when it no longer exists. */
@@ -139,25 +168,29 @@ export function accountsService(deps: {
     },
 
     async findByEmail(email: string): Promise<UserRow | null> {
-      const u = await users.findByEmailWithPassword(normaliseEmail(email));
-      return u ? { id: u.id, email: u.email, plan: u.plan, createdAt: u.createdAt } : null;
+      return users.findByEmail(normaliseEmail(email));
     },
 
-    /** Plan, limits and today's usage of the account (all keys and sessions together). */
-    async summary(userId: string) {
-      const user = await users.findById(userId);
-      if (!user) throw new DomainError('unauthorized', 'A valid API key or a logged-in session is required');
-      const policy = planPolicy(user.plan, deps.rateLimits);
+    /**
+     * Plan, limits and today's usage of the organisation the caller acts for (all its keys
+     * and its members' sessions together), with the caller's own account.
+     */
+    async summary(viewer: OrgViewer & { userId: string }) {
+      const user = await users.findById(viewer.userId);
+      const org = await deps.organisations.get(viewer.orgId);
+      if (!user || !org) throw new DomainError('unauthorized', 'A valid API key or a logged-in session is required');
+      const policy = planPolicy(org.plan, deps.rateLimits);
       const windows = planWindows(policy);
-      const [minute, day] = (await deps.limiter.peek(userSubject(userId), windows)).windows;
+      const [minute, day] = (await deps.limiter.peek(orgSubject(org.id), windows)).windows;
       const now = clock.now();
       return {
-        account: { id: user.id, email: user.email, plan: user.plan, createdAt: user.createdAt },
+        account: { id: user.id, email: user.email, plan: org.plan, createdAt: user.createdAt },
+        organisation: { id: org.id, name: org.name, personal: org.personal, role: viewer.role },
         limits: {
           perMinute: policy.perMinute,
           perDay: policy.perDay,
-          countedPer: 'account' as const,
-          maxKeys: maxKeysFor(user.plan),
+          countedPer: 'organisation' as const,
+          maxKeys: maxKeysFor(org.plan),
           windowDays: policy.windowDays,
           watchlistLimit: policy.watchlistLimit,
           compliance: policy.compliance,

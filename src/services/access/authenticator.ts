@@ -1,17 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { OrgRole } from '../../domain/org-roles.ts';
 import type { UserPlan } from '../../domain/plans.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
 import type { Clock } from '../../domain/clock.ts';
-import { userSubject } from './limits.ts';
+import { orgSubject } from './limits.ts';
 import { API_KEY_PATTERN, SESSION_TOKEN_PATTERN, keyedDigest, safeEqual, sha256hex } from './secrets.ts';
 
-// Turns a presented credential (API key or session cookie) into its owner.
+// Turns a presented credential (API key or session cookie) into who it acts as: the
+// person (none for an organisation key), the organisation and the role there.
 // Lookups go by SHA-256 digest, so the database never sees a secret. Results,
 // including misses, are kept for a few seconds of real time (AUTH_CACHE_SECONDS)
 // so a hot key costs no query per request; revocation, logout and plan changes
-// made through this process drop the entry at once, other instances within that TTL.
+// made through this process drop the entry at once, other instances within that TTL
+// (a removed member's keys and sessions included: docs/teams.md, "Removing a member").
 //
 // Keys (docs/access.md, "Credential cache"): a key is verified against the database
 // once, then remembered under a keyed digest of the raw value (SHA-256 of a random
@@ -24,9 +27,12 @@ import { API_KEY_PATTERN, SESSION_TOKEN_PATTERN, keyedDigest, safeEqual, sha256h
 export interface KeyIdentity {
   kind: 'key';
   keyId: string;
-  userId: string;
+  /** null: an organisation key (a service account). */
+  userId: string | null;
+  orgId: string;
+  role: OrgRole;
   plan: UserPlan;
-  /** What the key's requests are counted against: its account (see limits.ts). */
+  /** What the key's requests are counted against: its organisation (see limits.ts). */
   subject: string;
 }
 
@@ -35,9 +41,11 @@ export interface SessionIdentity {
   /** Digest of the cookie value: identifies the session without being it. */
   sessionHash: string;
   userId: string;
+  orgId: string;
+  role: OrgRole;
   plan: UserPlan;
   expiresAt: string;
-  /** What the session's requests are counted against (the user). */
+  /** What the session's requests are counted against (its current organisation). */
   subject: string;
 }
 
@@ -84,7 +92,15 @@ export function authenticator(deps: {
     const owner = await deps.apiKeys.findActiveByHash(hash);
     // The row was found by digest; compare once more in constant time anyway.
     return owner && safeEqual(owner.keyHash, hash)
-      ? { kind: 'key' as const, keyId: owner.keyId, userId: owner.userId, plan: owner.plan, subject: userSubject(owner.userId) }
+      ? {
+          kind: 'key' as const,
+          keyId: owner.keyId,
+          userId: owner.userId,
+          orgId: owner.orgId,
+          role: owner.role,
+          plan: owner.plan,
+          subject: orgSubject(owner.orgId),
+        }
       : null;
   }
 
@@ -134,7 +150,16 @@ export function authenticator(deps: {
       if (!fresh(e)) {
         const s = await deps.sessions.findActive(hash, deps.clock.now());
         const value: SessionIdentity | null = s
-          ? { kind: 'session', sessionHash: hash, userId: s.userId, plan: s.plan, expiresAt: s.expiresAt, subject: userSubject(s.userId) }
+          ? {
+              kind: 'session',
+              sessionHash: hash,
+              userId: s.userId,
+              orgId: s.orgId,
+              role: s.role,
+              plan: s.plan,
+              expiresAt: s.expiresAt,
+              subject: orgSubject(s.orgId),
+            }
           : null;
         e = { value, at: performance.now() };
         sessions.set(hash, e);
@@ -156,7 +181,12 @@ export function authenticator(deps: {
     forgetSession(sessionHash: string) {
       sessions.delete(sessionHash);
     },
-    /** Drops every cached credential of a user (after a plan change). */
+    /** Drops every cached credential acting for an organisation (after a plan change). */
+    forgetOrg(orgId: string) {
+      for (const [k, e] of keys.entries()) if (e.value?.orgId === orgId) keys.delete(k);
+      for (const [k, e] of sessions.entries()) if (e.value?.orgId === orgId) sessions.delete(k);
+    },
+    /** Drops every cached credential of a person (membership or role changed). */
     forgetUser(userId: string) {
       for (const [k, e] of keys.entries()) if (e.value?.userId === userId) keys.delete(k);
       for (const [k, e] of sessions.entries()) if (e.value?.userId === userId) sessions.delete(k);

@@ -1,17 +1,18 @@
 import { PLANS, type Plan, type PlanPolicy, planPolicy, type RateLimitOverrides } from '../../domain/plans.ts';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
 
-// Who a request is counted against, and the windows of a plan. Every request of an
-// account (all its API keys, its web sessions, MCP through OAuth or a key) is counted
-// against the account, so the plan's figures hold per account whatever the number of
-// keys, and revoking a key does not reset anything (docs/access.md, "Rate limits");
-// anonymous calls per client IP. REST, the hot path, MCP and the stream all ask here.
+// Who a request is counted against, and the windows of a plan. Every request made for
+// an organisation (all its keys, its members' web sessions, MCP through OAuth or a key)
+// is counted against the organisation, so the plan's figures hold per organisation
+// whatever the number of keys and members, and revoking a key does not reset anything
+// (docs/access.md, "Rate limits"); anonymous calls per client IP. REST, the hot path,
+// MCP and the stream all ask here.
 
-export const userSubject = (userId: string) => `u:${userId}`;
+export const orgSubject = (orgId: string) => `o:${orgId}`;
 export const ipSubject = (ip: string) => `ip:${ip}`;
 
-/** The subject a request is counted against: its account, else its client address. */
-export const requestSubject = (viewer: { userId: string | null }, ip: string) => (viewer.userId ? userSubject(viewer.userId) : ipSubject(ip));
+/** The subject a request is counted against: its organisation, else its client address. */
+export const requestSubject = (viewer: { orgId: string | null }, ip: string) => (viewer.orgId ? orgSubject(viewer.orgId) : ipSubject(ip));
 
 export const MINUTE = 60;
 export const DAY = 86_400;

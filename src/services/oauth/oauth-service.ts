@@ -1,3 +1,4 @@
+import type { OrgRole } from '../../domain/org-roles.ts';
 import type { UserPlan } from '../../domain/plans.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { OAuthError } from '../../domain/oauth-errors.ts';
@@ -42,7 +43,10 @@ export interface TokenResponse {
 
 export interface VerifiedAccess {
   userId: string;
-  /** The user's plan now (a plan change applies to live tokens at once). */
+  /** The organisation the grant was given for, and the user's role there now (docs/teams.md, "MCP"). */
+  orgId: string;
+  role: OrgRole;
+  /** The organisation's plan now (a plan change applies to live tokens at once). */
   plan: UserPlan;
   clientId: string;
   scopes: string[];
@@ -98,6 +102,7 @@ export function oauthService(deps: { oauth: OAuthRepository; clock: Clock }) {
     async createCode(p: {
       client: OAuthClient;
       userId: string;
+      orgId: string;
       scope: string;
       resource: string;
       redirectUri: string;
@@ -105,7 +110,7 @@ export function oauthService(deps: { oauth: OAuthRepository; clock: Clock }) {
     }): Promise<string> {
       const code = newSecret(CODE_PREFIX);
       await repo.createGrantWithCode(
-        { id: newId('grant_'), clientId: p.client.clientId, userId: p.userId, scope: p.scope, resource: p.resource, createdAt: iso() },
+        { id: newId('grant_'), clientId: p.client.clientId, userId: p.userId, orgId: p.orgId, scope: p.scope, resource: p.resource, createdAt: iso() },
         { hash: sha256Hex(code), redirectUri: p.redirectUri, codeChallenge: p.codeChallenge, expiresAt: iso(CODE_TTL_SECONDS) },
       );
       return code;
@@ -179,6 +184,8 @@ export function oauthService(deps: { oauth: OAuthRepository; clock: Clock }) {
       if (!t || t.kind !== 'access' || t.revokedAt || t.grantRevokedAt || t.expiresAt <= iso()) return null;
       return {
         userId: t.userId,
+        orgId: t.orgId,
+        role: t.role,
         plan: t.plan,
         clientId: t.clientId,
         scopes: t.scope.split(' ').filter(Boolean),

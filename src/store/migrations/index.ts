@@ -15,6 +15,7 @@ import { alertPayloadsMigration } from './0950-alert-payloads.ts';
 import { customSourcesMigration } from './1000-custom-sources.ts';
 import { freshnessIndexMigration } from './1100-freshness-index.ts';
 import { slidingLimitsMigration } from './1200-sliding-limits.ts';
+import { organisationsMigration } from './1300-organisations.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -37,6 +38,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1000-custom-sources': customSourcesMigration(dialect),
         '1100-freshness-index': freshnessIndexMigration(),
         '1200-sliding-limits': slidingLimitsMigration(),
+        '1300-organisations': organisationsMigration(dialect),
       };
     },
   };

@@ -11,11 +11,11 @@ export interface AlertThread {
 
 export function alertThreadsRepository(db: Kysely<Database>) {
   return {
-    async get(userId: string, channel: string, entityId: string): Promise<AlertThread | null> {
+    async get(orgId: string, channel: string, entityId: string): Promise<AlertThread | null> {
       const row = await db
         .selectFrom('alert_threads')
         .select(['conversation', 'ref'])
-        .where('user_id', '=', userId)
+        .where('org_id', '=', orgId)
         .where('channel', '=', channel)
         .where('entity_id', '=', entityId)
         .executeTakeFirst();
@@ -23,22 +23,22 @@ export function alertThreadsRepository(db: Kysely<Database>) {
     },
 
     /** Keeps the first thread of an incident: a second start (retry, race) does not replace it. */
-    async save(userId: string, channel: string, entityId: string, t: AlertThread, now: Date): Promise<void> {
+    async save(orgId: string, channel: string, entityId: string, t: AlertThread, now: Date): Promise<void> {
       await db
         .insertInto('alert_threads')
-        .values({ user_id: userId, channel, entity_id: entityId, conversation: t.conversation, ref: t.ref, created_at: now.toISOString() })
-        .onConflict((oc) => oc.columns(['user_id', 'channel', 'entity_id']).doNothing())
+        .values({ org_id: orgId, channel, entity_id: entityId, conversation: t.conversation, ref: t.ref, created_at: now.toISOString() })
+        .onConflict((oc) => oc.columns(['org_id', 'channel', 'entity_id']).doNothing())
         .execute();
     },
 
     /** An incident's thread in a conversation the user left (e-mail address changed). */
-    async deleteOne(userId: string, channel: string, entityId: string): Promise<void> {
-      await db.deleteFrom('alert_threads').where('user_id', '=', userId).where('channel', '=', channel).where('entity_id', '=', entityId).execute();
+    async deleteOne(orgId: string, channel: string, entityId: string): Promise<void> {
+      await db.deleteFrom('alert_threads').where('org_id', '=', orgId).where('channel', '=', channel).where('entity_id', '=', entityId).execute();
     },
 
     /** Threads of a channel end with its connection (Slack uninstall). */
-    async deleteChannel(userId: string, channel: string): Promise<void> {
-      await db.deleteFrom('alert_threads').where('user_id', '=', userId).where('channel', '=', channel).execute();
+    async deleteChannel(orgId: string, channel: string): Promise<void> {
+      await db.deleteFrom('alert_threads').where('org_id', '=', orgId).where('channel', '=', channel).execute();
     },
   };
 }

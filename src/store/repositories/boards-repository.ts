@@ -7,7 +7,7 @@ import { fromJson, toJson } from './json.ts';
 
 export interface BoardRecord {
   id: string;
-  userId: string;
+  orgId: string;
   title: string;
   vendors: string[];
   frameAncestors: string[];
@@ -16,7 +16,7 @@ export interface BoardRecord {
 
 const toRecord = (r: BoardsTable): BoardRecord => ({
   id: r.id,
-  userId: r.user_id,
+  orgId: r.org_id,
   title: r.title,
   vendors: fromJson<string[]>(r.vendors, []),
   frameAncestors: fromJson<string[]>(r.frame_ancestors, []),
@@ -30,7 +30,7 @@ export function boardsRepository(db: Kysely<Database>) {
         .insertInto('boards')
         .values({
           id: b.id,
-          user_id: b.userId,
+          org_id: b.orgId,
           token_hash: b.tokenHash,
           title: b.title,
           vendors: toJson(b.vendors),
@@ -38,22 +38,22 @@ export function boardsRepository(db: Kysely<Database>) {
           created_at: b.createdAt,
         })
         .execute();
-      return { id: b.id, userId: b.userId, title: b.title, vendors: b.vendors, frameAncestors: b.frameAncestors, createdAt: b.createdAt };
+      return { id: b.id, orgId: b.orgId, title: b.title, vendors: b.vendors, frameAncestors: b.frameAncestors, createdAt: b.createdAt };
     },
 
-    async listByUser(userId: string): Promise<BoardRecord[]> {
-      const rows = await db.selectFrom('boards').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+    async listByOrg(orgId: string): Promise<BoardRecord[]> {
+      const rows = await db.selectFrom('boards').selectAll().where('org_id', '=', orgId).orderBy('created_at').orderBy('id').execute();
       return rows.map(toRecord);
     },
 
-    async countByUser(userId: string): Promise<number> {
-      const r = await db.selectFrom('boards').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirst();
+    async countByOrg(orgId: string): Promise<number> {
+      const r = await db.selectFrom('boards').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', orgId).executeTakeFirst();
       return Number(r?.n ?? 0);
     },
 
-    /** Deletes the owner's board; false when there is none with that id for this user. */
-    async delete(userId: string, id: string): Promise<boolean> {
-      const r = await db.deleteFrom('boards').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+    /** Deletes the owner's board; false when there is none with that id for this organisation. */
+    async delete(orgId: string, id: string): Promise<boolean> {
+      const r = await db.deleteFrom('boards').where('id', '=', id).where('org_id', '=', orgId).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
 

@@ -6,8 +6,8 @@ import { fromJson, toJson } from './json.ts';
 import { newSourceRow } from './vendors-repository.ts';
 
 // Status pages users add (docs/per-user.md "Custom status pages"): private vendor rows
-// (`owner_id` set) with their sources. Adds of one account run one after the other:
-// the transaction first writes the account's `users` row (a row lock on PostgreSQL,
+// (`owner_id` set) with their sources. Adds of one organisation run one after the other:
+// the transaction first writes the organisation's `organisations` row (a row lock on PostgreSQL,
 // the write lock on SQLite), so the cap check reads a count no other add can move.
 
 export interface CustomPage {
@@ -23,7 +23,7 @@ export interface CustomPage {
 }
 
 export interface NewCustomPage {
-  userId: string;
+  orgId: string;
   name: string;
   website: string;
   pageUrl: string;
@@ -45,11 +45,11 @@ export type AddPageOutcome =
 const PRIVATE_POSITION = 1_000_000;
 
 export function customPagesRepository(db: Kysely<Database>) {
-  async function list(userId: string): Promise<CustomPage[]> {
+  async function list(orgId: string): Promise<CustomPage[]> {
     const vendors = await db
       .selectFrom('vendors')
       .select(['slug', 'name', 'status_page_url', 'data_types', 'added_at', 'updated_at'])
-      .where('owner_id', '=', userId)
+      .where('owner_id', '=', orgId)
       .orderBy('added_at')
       .orderBy('slug')
       .execute();
@@ -83,13 +83,13 @@ export function customPagesRepository(db: Kysely<Database>) {
     list,
 
     /** Whether the account owns any private vendor (one indexed probe; services/private-readers.ts). */
-    async ownsAny(userId: string): Promise<boolean> {
-      const r = await db.selectFrom('vendors').select('slug').where('owner_id', '=', userId).limit(1).executeTakeFirst();
+    async ownsAny(orgId: string): Promise<boolean> {
+      const r = await db.selectFrom('vendors').select('slug').where('owner_id', '=', orgId).limit(1).executeTakeFirst();
       return r !== undefined;
     },
 
-    async count(userId: string): Promise<number> {
-      const r = await db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
+    async count(orgId: string): Promise<number> {
+      const r = await db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', orgId).executeTakeFirstOrThrow();
       return Number(r.n);
     },
 
@@ -101,8 +101,8 @@ export function customPagesRepository(db: Kysely<Database>) {
     async add(p: NewCustomPage, cap: number, namespace: string, slugFor: (taken: ReadonlySet<string>) => string): Promise<AddPageOutcome> {
       const at = p.now.toISOString();
       return db.transaction().execute(async (trx): Promise<AddPageOutcome> => {
-        await trx.updateTable('users').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', p.userId).execute();
-        const own = await trx.selectFrom('vendors').select(['slug', 'status_page_url']).where('owner_id', '=', p.userId).execute();
+        await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', p.orgId).execute();
+        const own = await trx.selectFrom('vendors').select(['slug', 'status_page_url']).where('owner_id', '=', p.orgId).execute();
         const same = own.find((v) => v.status_page_url === p.pageUrl);
         if (same) return { status: 'duplicate', slug: same.slug };
         if (own.length >= cap) return { status: 'full', count: own.length };
@@ -110,7 +110,7 @@ export function customPagesRepository(db: Kysely<Database>) {
           .selectFrom('vendors')
           .select('slug')
           .where('slug', 'like', `${namespace}%`)
-          .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '!=', p.userId)]))
+          .where((eb) => eb.or([eb('owner_id', 'is', null), eb('owner_id', '!=', p.orgId)]))
           .executeTakeFirst();
         if (foreign) return { status: 'namespace_taken' };
         const slug = slugFor(new Set(own.map((v) => v.slug)));
@@ -127,7 +127,7 @@ export function customPagesRepository(db: Kysely<Database>) {
             compliance: toJson({ sourceUrl: null, items: [] }),
             position: PRIVATE_POSITION,
             updated_at: at,
-            owner_id: p.userId,
+            owner_id: p.orgId,
             added_at: at,
           })
           .execute();
@@ -142,8 +142,8 @@ export function customPagesRepository(db: Kysely<Database>) {
     },
 
     /** Removes one of the account's pages with its sources and records (foreign keys); false when it has none by that slug. */
-    async remove(userId: string, slug: string): Promise<boolean> {
-      const r = await db.deleteFrom('vendors').where('slug', '=', slug).where('owner_id', '=', userId).executeTakeFirst();
+    async remove(orgId: string, slug: string): Promise<boolean> {
+      const r = await db.deleteFrom('vendors').where('slug', '=', slug).where('owner_id', '=', orgId).executeTakeFirst();
       return Number(r.numDeletedRows) > 0;
     },
 

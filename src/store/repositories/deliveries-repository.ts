@@ -37,22 +37,22 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
     dialect === 'sqlite' ? sql<string>`+${sql.ref(column)}` : sql<string>`(${sql.ref(column)} || '')`;
   return {
     /**
-     * Alert rows per (user, push channel) created since `since`, keyed `user\0channel`
+     * Alert rows per (organisation, push channel) created since `since`, keyed `org\0channel`
      * (flood cap). Test alerts and summaries (no event) do not count.
      */
-    async countSince(userIds: string[], since: string): Promise<Map<string, number>> {
+    async countSince(orgIds: string[], since: string): Promise<Map<string, number>> {
       const out = new Map<string, number>();
-      for (const part of chunks(userIds, ID_CHUNK)) {
+      for (const part of chunks(orgIds, ID_CHUNK)) {
         const rows = await db
           .selectFrom('deliveries')
-          .select(['user_id', 'channel', (eb) => eb.fn.countAll<number>().as('n')])
-          .where('user_id', 'in', part)
+          .select(['org_id', 'channel', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('org_id', 'in', part)
           .where('channel', 'in', [...PUSH_CHANNELS])
           .where('created_at', '>=', since)
           .where('event_seq', 'is not', null)
-          .groupBy(['user_id', 'channel'])
+          .groupBy(['org_id', 'channel'])
           .execute();
-        for (const r of rows) out.set(`${r.user_id}\u0000${r.channel}`, Number(r.n));
+        for (const r of rows) out.set(`${r.org_id}\u0000${r.channel}`, Number(r.n));
       }
       return out;
     },
@@ -278,15 +278,15 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
       return row ? (await withPayloads(db, [row]))[0]! : null;
     },
 
-    /** A user's rows on the given channels, newest first. */
-    async listForUser<C extends AlertChannel>(
-      userId: string,
+    /** An organisation's rows on the given channels, newest first. */
+    async listForOrg<C extends AlertChannel>(
+      orgId: string,
       o: { channels: readonly C[]; limit: number; unreadOnly?: boolean; status?: DeliveryStatus },
     ): Promise<DeliveryOn<C>[]> {
       let q = db
         .selectFrom('deliveries')
         .selectAll()
-        .where('user_id', '=', userId)
+        .where('org_id', '=', orgId)
         .where('channel', 'in', [...o.channels]);
       if (o.unreadOnly) q = q.where('read_at', 'is', null);
       if (o.status) q = q.where('status', '=', o.status);

@@ -13,7 +13,7 @@ import { fromJson } from './json.ts';
 interface DeliveryKey {
   id: string;
   eventSeq: number | null;
-  userId: string;
+  orgId: string;
   channel: AlertChannel;
   eventType: DeliveryEventType;
   vendor: string;
@@ -88,7 +88,7 @@ export type PayloadCache = Map<number, Record<string, unknown>>;
 const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Delivery => ({
   id: r.id,
   eventSeq: r.event_seq === null ? null : Number(r.event_seq),
-  userId: r.user_id,
+  orgId: r.org_id,
   // The columns hold only what the writers typed (NewDelivery), like `status`.
   channel: r.channel as AlertChannel,
   eventType: r.event_type as DeliveryEventType,
@@ -135,7 +135,7 @@ export async function withPayloads(db: Kysely<Database>, rows: DeliveriesTable[]
 export const toRow = (d: NewDelivery, now: string): DeliveriesTable => ({
   id: d.id,
   event_seq: d.eventSeq,
-  user_id: d.userId,
+  org_id: d.orgId,
   channel: d.channel,
   event_type: d.eventType,
   vendor: d.vendor,

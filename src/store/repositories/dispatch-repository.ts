@@ -32,7 +32,7 @@ export function dispatchRepository(db: Kysely<Database>) {
      * events in between, in one transaction. The cursor update comes first and is
      * conditional: it takes the row lock, and if another dispatcher moved the
      * cursor meanwhile nothing is written (returns false). Rows that exist
-     * already (same event, user, channel) are left alone. Rows without an event
+     * already (same event, organisation, channel) are left alone. Rows without an event
      * are flood-cap summaries (src/alerts/flood-cap.ts): inserted, or replacing the
      * payload of the same summary while it is still pending.
      */
@@ -62,7 +62,7 @@ export function dispatchRepository(db: Kysely<Database>) {
           await trx
             .insertInto('deliveries')
             .values(part.map((d) => toRow({ ...d, payloadStoredApart: true }, at)))
-            .onConflict((oc) => oc.columns(['event_seq', 'user_id', 'channel']).doNothing())
+            .onConflict((oc) => oc.columns(['event_seq', 'org_id', 'channel']).doNothing())
             .execute();
         }
         for (const summary of summaries) {

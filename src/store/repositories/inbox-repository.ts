@@ -3,7 +3,7 @@ import type { Database } from '../schema.ts';
 import type { NotificationEventType, StoredChannel } from '../../domain/alerts.ts';
 import { type DeliveryOn, withPayloads } from './delivery-rows.ts';
 
-// A user's stored alerts: the in-app notifications (read state) and the
+// An organisation's stored alerts: the in-app notifications (read state) and the
 // personal feed's items, both delivery rows written as delivered.
 
 /** A row of a stored channel: an alert of the event log or a reminder, never a summary of held alerts (docs/alerts.md). */
@@ -11,32 +11,32 @@ export type InboxRow = DeliveryOn<StoredChannel> & { eventType: NotificationEven
 
 export function inboxRepository(db: Kysely<Database>) {
   return {
-    /** The user's rows on `channel` (in_app, rss), newest first. */
-    async list(userId: string, channel: StoredChannel, o: { limit: number; unreadOnly?: boolean }): Promise<InboxRow[]> {
-      let q = db.selectFrom('deliveries').selectAll().where('user_id', '=', userId).where('channel', '=', channel);
+    /** The organisation's rows on `channel` (in_app, rss), newest first. */
+    async list(orgId: string, channel: StoredChannel, o: { limit: number; unreadOnly?: boolean }): Promise<InboxRow[]> {
+      let q = db.selectFrom('deliveries').selectAll().where('org_id', '=', orgId).where('channel', '=', channel);
       if (o.unreadOnly) q = q.where('read_at', 'is', null);
       // Rows on `channel` only (the WHERE clause); the dispatcher writes no held-alert summary there (docs/alerts.md).
       return (await withPayloads(db, await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(o.limit).execute())) as InboxRow[];
     },
 
-    async countUnread(userId: string, channel: string): Promise<number> {
+    async countUnread(orgId: string, channel: string): Promise<number> {
       const r = await db
         .selectFrom('deliveries')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
+        .where('org_id', '=', orgId)
         .where('channel', '=', channel)
         .where('read_at', 'is', null)
         .executeTakeFirst();
       return Number(r?.n ?? 0);
     },
 
-    /** Marks one of the user's rows on `channel` read; false when the user has no such row. */
-    async markRead(userId: string, channel: string, id: string, now: Date): Promise<boolean> {
+    /** Marks one of the organisation's rows on `channel` read; false when it has no such row. */
+    async markRead(orgId: string, channel: string, id: string, now: Date): Promise<boolean> {
       const row = await db
         .selectFrom('deliveries')
         .select(['id', 'read_at'])
         .where('id', '=', id)
-        .where('user_id', '=', userId)
+        .where('org_id', '=', orgId)
         .where('channel', '=', channel)
         .executeTakeFirst();
       if (!row) return false;
@@ -46,11 +46,11 @@ export function inboxRepository(db: Kysely<Database>) {
       return true;
     },
 
-    async markAllRead(userId: string, channel: string, now: Date): Promise<number> {
+    async markAllRead(orgId: string, channel: string, now: Date): Promise<number> {
       const r = await db
         .updateTable('deliveries')
         .set({ read_at: now.toISOString() })
-        .where('user_id', '=', userId)
+        .where('org_id', '=', orgId)
         .where('channel', '=', channel)
         .where('read_at', 'is', null)
         .executeTakeFirst();

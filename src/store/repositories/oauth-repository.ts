@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { OrgRole } from '../../domain/org-roles.ts';
 import type { UserPlan } from '../../domain/plans.ts';
 import type { Database, OAuthTokensTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
@@ -38,7 +39,9 @@ export interface StoredCode extends GrantInfo {
 
 export interface StoredToken extends GrantInfo {
   kind: 'access' | 'refresh';
-  /** The user's current plan. */
+  /** The organisation the grant was given for, the user's role there and its current plan. */
+  orgId: string;
+  role: OrgRole;
   plan: UserPlan;
   expiresAt: string;
   revokedAt: string | null;
@@ -107,7 +110,7 @@ export function oauthRepository(db: Kysely<Database>) {
 
     /** One consent: the grant and its authorization code, together or not at all. */
     async createGrantWithCode(
-      grant: { id: string; clientId: string; userId: string; scope: string; resource: string; createdAt: string },
+      grant: { id: string; clientId: string; userId: string; orgId: string; scope: string; resource: string; createdAt: string },
       code: { hash: string; redirectUri: string; codeChallenge: string; expiresAt: string },
     ): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -117,6 +120,7 @@ export function oauthRepository(db: Kysely<Database>) {
             id: grant.id,
             client_id: grant.clientId,
             user_id: grant.userId,
+            org_id: grant.orgId,
             scope: grant.scope,
             resource: grant.resource,
             created_at: grant.createdAt,
@@ -182,17 +186,21 @@ export function oauthRepository(db: Kysely<Database>) {
       const r = await db
         .selectFrom('oauth_tokens')
         .innerJoin('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
-        .innerJoin('users', 'users.id', 'oauth_grants.user_id')
+        // A token acts for its grant's organisation while its user is a member there (docs/teams.md, "MCP").
+        .innerJoin('memberships', (j) => j.onRef('memberships.org_id', '=', 'oauth_grants.org_id').onRef('memberships.user_id', '=', 'oauth_grants.user_id'))
+        .innerJoin('organisations', 'organisations.id', 'memberships.org_id')
         .select([
           ...grantColumns,
-          'users.plan as plan',
+          'organisations.id as orgId',
+          'memberships.role as role',
+          'organisations.plan as plan',
           'oauth_tokens.kind as kind',
           'oauth_tokens.expires_at as expiresAt',
           'oauth_tokens.revoked_at as revokedAt',
         ])
         .where('oauth_tokens.token_hash', '=', hash)
         .executeTakeFirst();
-      return r ? { ...r, kind: r.kind as 'access' | 'refresh', plan: r.plan as UserPlan } : null;
+      return r ? { ...r, kind: r.kind as 'access' | 'refresh', plan: r.plan as UserPlan, role: r.role as OrgRole } : null;
     },
 
     /** Retires a refresh token on use; false when it was already used or revoked. */

@@ -4,11 +4,11 @@ import { defaultPreferences, normalizeStored, type SlackConnection, type StoredP
 import type { Database, NotificationPreferencesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
 
-// Notification preferences of a user: the settings document plus the channel
+// Notification preferences of an organisation: the settings document plus the channel
 // secrets in their own columns, sealed with the secrets key (AES-256-GCM,
 // docs/security.md "Channel secrets"): every secret is sealed on write and
 // opened on read here, so nothing above the store sees a sealed value and
-// nothing below it a clear one. Updates are read-modify-write under the user's
+// nothing below it a clear one. Updates are read-modify-write under the organisation's
 // row lock (the first statement of the transaction writes the row), so two
 // partial updates sent together both land.
 
@@ -38,7 +38,7 @@ export interface ChannelSecrets {
   opsgenieApiKey: string | null;
   teamsWebhookUrl: string | null;
   googleChatWebhookUrl: string | null;
-  /** Bot token (xoxb-…) of the Slack workspace the user installed the app in. */
+  /** Bot token (xoxb-…) of the Slack workspace the organisation installed the app in. */
   slackBotToken: string | null;
 }
 
@@ -110,9 +110,9 @@ function codec(box: SecretBox) {
 
 export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
   const { toState, toColumns } = codec(box);
-  const userWithHash = async (column: 'rss_token_hash' | 'email_confirm_token_hash', hash: string): Promise<string | null> => {
-    const row = await db.selectFrom('notification_preferences').select('user_id').where(column, '=', hash).executeTakeFirst();
-    return row?.user_id ?? null;
+  const ownerWithHash = async (column: 'rss_token_hash' | 'email_confirm_token_hash', hash: string): Promise<string | null> => {
+    const row = await db.selectFrom('notification_preferences').select('org_id').where(column, '=', hash).executeTakeFirst();
+    return row?.org_id ?? null;
   };
   return {
     /**
@@ -127,25 +127,25 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
       for (;;) {
         const rows = await db
           .selectFrom('notification_preferences')
-          .select(['user_id', ...SEALED_COLUMNS])
-          .where('user_id', '>', after)
-          .orderBy('user_id')
+          .select(['org_id', ...SEALED_COLUMNS])
+          .where('org_id', '>', after)
+          .orderBy('org_id')
           .limit(500)
           .execute();
         if (!rows.length) return n;
-        after = rows[rows.length - 1]!.user_id;
+        after = rows[rows.length - 1]!.org_id;
         for (const r of rows) {
           if (!SEALED_COLUMNS.some((c) => r[c] !== null && box.stale(r[c]!))) continue;
           await db.transaction().execute(async (trx) => {
             // A no-op write first takes the row lock on PostgreSQL (SQLite writers are serialised).
-            await trx.updateTable('notification_preferences').set((eb) => ({ version: eb.ref('version') })).where('user_id', '=', r.user_id).execute();
-            const row = await trx.selectFrom('notification_preferences').selectAll().where('user_id', '=', r.user_id).executeTakeFirst();
+            await trx.updateTable('notification_preferences').set((eb) => ({ version: eb.ref('version') })).where('org_id', '=', r.org_id).execute();
+            const row = await trx.selectFrom('notification_preferences').selectAll().where('org_id', '=', r.org_id).executeTakeFirst();
             if (!row || !SEALED_COLUMNS.some((c) => row[c] !== null && box.stale(row[c]!))) return;
             const cols = toColumns(toState(row));
             await trx
               .updateTable('notification_preferences')
               .set(Object.fromEntries(SEALED_COLUMNS.map((c) => [c, cols[c]])))
-              .where('user_id', '=', r.user_id)
+              .where('org_id', '=', r.org_id)
               .execute();
             n++;
           });
@@ -153,74 +153,74 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
       }
     },
 
-    /** The user's preferences; defaults when never saved. */
-    async get(userId: string): Promise<PreferencesState> {
-      const row = await db.selectFrom('notification_preferences').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    /** The organisation's preferences; defaults when never saved. */
+    async get(orgId: string): Promise<PreferencesState> {
+      const row = await db.selectFrom('notification_preferences').selectAll().where('org_id', '=', orgId).executeTakeFirst();
       return row ? toState(row) : emptyPreferencesState();
     },
 
     /**
-     * Read-modify-write under the user's lock. `mutate` must be synchronous and
+     * Read-modify-write under the organisation's lock. `mutate` must be synchronous and
      * touch nothing else (it runs inside the transaction); if it throws, nothing
      * is written.
      */
-    async update(userId: string, now: Date, mutate: (current: PreferencesState) => PreferencesState): Promise<PreferencesState> {
+    async update(orgId: string, now: Date, mutate: (current: PreferencesState) => PreferencesState): Promise<PreferencesState> {
       const at = now.toISOString();
       return db.transaction().execute(async (trx) => {
         await trx
           .insertInto('notification_preferences')
-          .values({ user_id: userId, ...toColumns(emptyPreferencesState()), version: 0, updated_at: at })
+          .values({ org_id: orgId, ...toColumns(emptyPreferencesState()), version: 0, updated_at: at })
           .onConflict((oc) =>
-            oc.column('user_id').doUpdateSet((eb) => ({ version: eb('notification_preferences.version', '+', 1) })),
+            oc.column('org_id').doUpdateSet((eb) => ({ version: eb('notification_preferences.version', '+', 1) })),
           )
           .execute();
-        const row = await trx.selectFrom('notification_preferences').selectAll().where('user_id', '=', userId).executeTakeFirstOrThrow();
+        const row = await trx.selectFrom('notification_preferences').selectAll().where('org_id', '=', orgId).executeTakeFirstOrThrow();
         const next = mutate(toState(row));
         await trx
           .updateTable('notification_preferences')
           .set({ ...toColumns(next), updated_at: at })
-          .where('user_id', '=', userId)
+          .where('org_id', '=', orgId)
           .execute();
         return { ...next, updatedAt: at };
       });
     },
 
-    /** The user a personal feed token belongs to (looked up by its hash). */
-    userIdForFeedTokenHash: (hash: string) => userWithHash('rss_token_hash', hash),
+    /** The organisation a feed token belongs to (looked up by its hash). */
+    orgIdForFeedTokenHash: (hash: string) => ownerWithHash('rss_token_hash', hash),
 
-    /** The user a pending e-mail confirmation token belongs to (looked up by its hash). */
-    userIdForEmailTokenHash: (hash: string) => userWithHash('email_confirm_token_hash', hash),
+    /** The organisation a pending e-mail confirmation token belongs to (looked up by its hash). */
+    orgIdForEmailTokenHash: (hash: string) => ownerWithHash('email_confirm_token_hash', hash),
 
-    /** Preferences of many users in one query (alert dispatch); missing users get defaults. */
+    /** Preferences of many organisations in one query (alert dispatch); missing ones get defaults. */
     /**
      * Users with maintenance reminders set (a non-empty `lead_times` in the settings
      * document, as JSON.stringify writes it): one scan for the reminder check.
      */
-    async usersWithReminders(): Promise<string[]> {
+    async orgsWithReminders(): Promise<string[]> {
       const rows = await db
         .selectFrom('notification_preferences')
-        .select('user_id')
+        .select('org_id')
         .where(sql<boolean>`settings like ${'%"lead_times":["%'}`)
         .execute();
-      return rows.map((r) => r.user_id);
+      return rows.map((r) => r.org_id);
     },
 
     /** Users whose settings document names the vendor (per-channel vendor lists; a superset, checked exactly by the caller). */
-    async usersMentioningVendor(vendor: string): Promise<string[]> {
+    async orgsMentioningVendor(vendor: string): Promise<string[]> {
       const rows = await db
         .selectFrom('notification_preferences')
-        .select('user_id')
+        .select('org_id')
         .where(sql<boolean>`settings like ${`%"${escapeLike(vendor)}"%`} escape '\\'`)
         .execute();
-      return rows.map((r) => r.user_id);
+      return rows.map((r) => r.org_id);
     },
 
-    async getMany(userIds: string[]): Promise<Map<string, PreferencesState>> {
+    async getMany(orgIds: string[]): Promise<Map<string, PreferencesState>> {
       const out = new Map<string, PreferencesState>();
-      if (!userIds.length) return out;
-      const rows = await db.selectFrom('notification_preferences').selectAll().where('user_id', 'in', userIds).execute();
-      for (const r of rows) out.set(r.user_id, toState(r));
-      for (const id of userIds) if (!out.has(id)) out.set(id, emptyPreferencesState());
+      if (!orgIds.length) return out;
+      const rows = await db.selectFrom('notification_preferences').selectAll().where('org_id', 'in', orgIds).execute();
+      for (const r of rows) out.set(r.org_id, toState(r));
+      for (const id of orgIds) if (!out.has(id)) out.set(id, emptyPreferencesState());
       return out;
     },
   };

@@ -1,11 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { UserPlan } from '../../domain/plans.ts';
 import type { Database } from '../schema.ts';
+import { insertOrganisation } from './organisations-repository.ts';
+
+// Accounts: a person who signs in. What they own lives in organisations
+// (organisations-repository.ts); every account has a personal one, made with it.
 
 export interface UserRow {
   id: string;
   email: string;
-  plan: UserPlan;
   createdAt: string;
 }
 
@@ -13,10 +16,9 @@ export interface UserWithPassword extends UserRow {
   passwordHash: string;
 }
 
-const toUser = (r: Pick<Database['users'], 'id' | 'email' | 'plan' | 'created_at'>): UserRow => ({
+const toUser = (r: Pick<Database['users'], 'id' | 'email' | 'created_at'>): UserRow => ({
   id: r.id,
   email: r.email,
-  plan: r.plan as UserPlan,
   createdAt: r.created_at,
 });
 
@@ -27,29 +29,32 @@ const isUniqueViolation = (err: unknown) => {
 
 export function usersRepository(db: Kysely<Database>) {
   return {
-    /** Inserts a user; returns null when the email is taken. */
+    /**
+     * Inserts a user with their personal organisation (on `plan`, with the user's id:
+     * docs/teams.md "Data model"); returns null when the email is taken.
+     */
     async create(u: { id: string; email: string; passwordHash: string; plan: UserPlan; now: Date }): Promise<UserRow | null> {
       const at = u.now.toISOString();
       try {
-        await db
-          .insertInto('users')
-          .values({ id: u.id, email: u.email, password_hash: u.passwordHash, plan: u.plan, created_at: at, updated_at: at })
-          .execute();
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('users').values({ id: u.id, email: u.email, password_hash: u.passwordHash, created_at: at, updated_at: at }).execute();
+          await insertOrganisation(trx, { id: u.id, name: 'Personal', plan: u.plan, personal: true, ownerId: u.id, now: u.now });
+        });
       } catch (err) {
         if (isUniqueViolation(err)) return null;
         throw err;
       }
-      return { id: u.id, email: u.email, plan: u.plan, createdAt: at };
+      return { id: u.id, email: u.email, createdAt: at };
     },
 
     /** Every account, oldest first (operator CLI). */
     async list(): Promise<UserRow[]> {
-      const rows = await db.selectFrom('users').select(['id', 'email', 'plan', 'created_at']).orderBy('created_at').orderBy('id').execute();
+      const rows = await db.selectFrom('users').select(['id', 'email', 'created_at']).orderBy('created_at').orderBy('id').execute();
       return rows.map(toUser);
     },
 
     async findById(id: string): Promise<UserRow | null> {
-      const r = await db.selectFrom('users').select(['id', 'email', 'plan', 'created_at']).where('id', '=', id).executeTakeFirst();
+      const r = await db.selectFrom('users').select(['id', 'email', 'created_at']).where('id', '=', id).executeTakeFirst();
       return r ? toUser(r) : null;
     },
 
@@ -58,25 +63,9 @@ export function usersRepository(db: Kysely<Database>) {
       return r ? { ...toUser(r), passwordHash: r.password_hash } : null;
     },
 
-    /** Account e-mail addresses by user id (the e-mail channel's default, the Slack lookup). */
-    async emailsOf(userIds: string[]): Promise<Map<string, string>> {
-      const out = new Map<string, string>();
-      const ids = [...new Set(userIds)];
-      for (let i = 0; i < ids.length; i += 500) {
-        const rows = await db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids.slice(i, i + 500)).execute();
-        for (const r of rows) out.set(r.id, r.email);
-      }
-      return out;
-    },
-
-    /** Returns false when no user has that email. */
-    async setPlan(email: string, plan: UserPlan, now: Date): Promise<boolean> {
-      const r = await db
-        .updateTable('users')
-        .set({ plan, updated_at: now.toISOString() })
-        .where('email', '=', email)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) > 0;
+    async findByEmail(email: string): Promise<UserRow | null> {
+      const r = await db.selectFrom('users').select(['id', 'email', 'created_at']).where('email', '=', email).executeTakeFirst();
+      return r ? toUser(r) : null;
     },
   };
 }

@@ -7,9 +7,9 @@ import type { Database } from '../schema.ts';
 // its query through here with the reader's audience.
 
 /** The slugs `audience` must not see (a subquery over the indexed `owner_id`). */
-export function hiddenSlugs(db: Kysely<Database>, audience: { userId: string | null }) {
+export function hiddenSlugs(db: Kysely<Database>, audience: { orgId: string | null }) {
   let q = db.selectFrom('vendors').select('vendors.slug').where('vendors.owner_id', 'is not', null);
-  if (audience.userId !== null) q = q.where('vendors.owner_id', '!=', audience.userId);
+  if (audience.orgId !== null) q = q.where('vendors.owner_id', '!=', audience.orgId);
   return q;
 }
 
@@ -22,8 +22,8 @@ export function visibleTo<Q extends { where: (...args: any[]) => any }>(db: Kyse
 /** The same rule on the vendors table itself. */
 export function ownVendorsOnly<Q extends { where: (...args: any[]) => any }>(q: Q, audience: Audience): Q {
   if (audience === 'internal') return q;
-  const uid = audience.userId;
-  return (uid === null
+  const oid = audience.orgId;
+  return (oid === null
     ? q.where('vendors.owner_id', 'is', null)
-    : q.where((eb: any) => eb.or([eb('vendors.owner_id', 'is', null), eb('vendors.owner_id', '=', uid)]))) as Q;
+    : q.where((eb: any) => eb.or([eb('vendors.owner_id', 'is', null), eb('vendors.owner_id', '=', oid)]))) as Q;
 }

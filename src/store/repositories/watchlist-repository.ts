@@ -1,10 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.ts';
 
-// A user's vendor watchlist. Every change runs in one transaction that starts by
-// writing the user's `watchlists` row: on PostgreSQL that write holds the row lock
+// An organisation's vendor watchlist. Every change runs in one transaction that starts by
+// writing the organisation's `watchlists` row: on PostgreSQL that write holds the row lock
 // until commit, on SQLite it takes the database write lock. Concurrent changes of
-// one user therefore run one after the other, and the cap check reads a count that
+// one organisation therefore run one after the other, and the cap check reads a count that
 // no other change can move before the insert commits.
 
 export type AddOutcome =
@@ -14,21 +14,21 @@ export type AddOutcome =
 
 export type ReplaceOutcome = { status: 'replaced'; vendors: string[] } | { status: 'full'; vendors: string[] };
 
-async function lockUser(trx: Transaction<Database>, userId: string, at: string): Promise<void> {
+async function lockOwner(trx: Transaction<Database>, orgId: string, at: string): Promise<void> {
   await trx
     .insertInto('watchlists')
-    .values({ user_id: userId, version: 0, updated_at: at })
+    .values({ org_id: orgId, version: 0, updated_at: at })
     .onConflict((oc) =>
-      oc.column('user_id').doUpdateSet((eb) => ({ version: eb('watchlists.version', '+', 1), updated_at: at })),
+      oc.column('org_id').doUpdateSet((eb) => ({ version: eb('watchlists.version', '+', 1), updated_at: at })),
     )
     .execute();
 }
 
-async function vendorsOf(q: Kysely<Database> | Transaction<Database>, userId: string): Promise<string[]> {
+async function vendorsOf(q: Kysely<Database> | Transaction<Database>, orgId: string): Promise<string[]> {
   const rows = await q
     .selectFrom('watchlist_vendors')
     .select('vendor')
-    .where('user_id', '=', userId)
+    .where('org_id', '=', orgId)
     .orderBy('position')
     .orderBy('vendor')
     .execute();
@@ -37,20 +37,20 @@ async function vendorsOf(q: Kysely<Database> | Transaction<Database>, userId: st
 
 export function watchlistRepository(db: Kysely<Database>) {
   return {
-    /** The user's vendors in the order they were added (or listed in the last replace). */
-    list(userId: string): Promise<string[]> {
-      return vendorsOf(db, userId);
+    /** The organisation's vendors in the order they were added (or listed in the last replace). */
+    list(orgId: string): Promise<string[]> {
+      return vendorsOf(db, orgId);
     },
 
     /**
      * Adds a vendor unless present. With `limit` (null = no cap) the add is refused
-     * when the user already holds that many vendors; nothing is written then.
+     * when the organisation already holds that many vendors; nothing is written then.
      */
-    async add(userId: string, vendor: string, limit: number | null, now: Date): Promise<AddOutcome> {
+    async add(orgId: string, vendor: string, limit: number | null, now: Date): Promise<AddOutcome> {
       const at = now.toISOString();
       return db.transaction().execute(async (trx): Promise<AddOutcome> => {
-        await lockUser(trx, userId, at);
-        const current = await vendorsOf(trx, userId);
+        await lockOwner(trx, orgId, at);
+        const current = await vendorsOf(trx, orgId);
         if (current.includes(vendor)) return { status: 'present', vendors: current };
         if (limit !== null && current.length >= limit) {
           // Roll back the lock write too: a refused add changes nothing.
@@ -59,10 +59,10 @@ export function watchlistRepository(db: Kysely<Database>) {
         const top = await trx
           .selectFrom('watchlist_vendors')
           .select((eb) => eb.fn.max('position').as('p'))
-          .where('user_id', '=', userId)
+          .where('org_id', '=', orgId)
           .executeTakeFirst();
         const position = top?.p == null ? 0 : Number(top.p) + 1;
-        await trx.insertInto('watchlist_vendors').values({ user_id: userId, vendor, position, added_at: at }).execute();
+        await trx.insertInto('watchlist_vendors').values({ org_id: orgId, vendor, position, added_at: at }).execute();
         return { status: 'added', vendors: [...current, vendor] };
       }).catch((err: unknown): AddOutcome => {
         if (err instanceof Refused) return { status: 'full', vendors: err.vendors };
@@ -71,22 +71,22 @@ export function watchlistRepository(db: Kysely<Database>) {
     },
 
     /** Replaces the whole list (`vendors` already de-duplicated, in display order). */
-    async replace(userId: string, vendors: string[], limit: number | null, now: Date): Promise<ReplaceOutcome> {
-      if (limit !== null && vendors.length > limit) return { status: 'full', vendors: await vendorsOf(db, userId) };
+    async replace(orgId: string, vendors: string[], limit: number | null, now: Date): Promise<ReplaceOutcome> {
+      if (limit !== null && vendors.length > limit) return { status: 'full', vendors: await vendorsOf(db, orgId) };
       const at = now.toISOString();
       return db.transaction().execute(async (trx) => {
-        await lockUser(trx, userId, at);
+        await lockOwner(trx, orgId, at);
         const before = await trx
           .selectFrom('watchlist_vendors')
           .select(['vendor', 'added_at'])
-          .where('user_id', '=', userId)
+          .where('org_id', '=', orgId)
           .execute();
         const addedAt = new Map(before.map((r) => [r.vendor, r.added_at]));
-        await trx.deleteFrom('watchlist_vendors').where('user_id', '=', userId).execute();
+        await trx.deleteFrom('watchlist_vendors').where('org_id', '=', orgId).execute();
         if (vendors.length) {
           await trx
             .insertInto('watchlist_vendors')
-            .values(vendors.map((vendor, position) => ({ user_id: userId, vendor, position, added_at: addedAt.get(vendor) ?? at })))
+            .values(vendors.map((vendor, position) => ({ org_id: orgId, vendor, position, added_at: addedAt.get(vendor) ?? at })))
             .execute();
         }
         return { status: 'replaced' as const, vendors: [...vendors] };
@@ -94,12 +94,12 @@ export function watchlistRepository(db: Kysely<Database>) {
     },
 
     /** Removes a vendor; removing one that is not listed changes nothing. */
-    async remove(userId: string, vendor: string, now: Date): Promise<string[]> {
+    async remove(orgId: string, vendor: string, now: Date): Promise<string[]> {
       const at = now.toISOString();
       return db.transaction().execute(async (trx) => {
-        await lockUser(trx, userId, at);
-        await trx.deleteFrom('watchlist_vendors').where('user_id', '=', userId).where('vendor', '=', vendor).execute();
-        return vendorsOf(trx, userId);
+        await lockOwner(trx, orgId, at);
+        await trx.deleteFrom('watchlist_vendors').where('org_id', '=', orgId).where('vendor', '=', vendor).execute();
+        return vendorsOf(trx, orgId);
       });
     },
 
@@ -109,15 +109,15 @@ export function watchlistRepository(db: Kysely<Database>) {
       if (!vendors.length) return out;
       const rows = await db
         .selectFrom('watchlist_vendors')
-        .select(['vendor', 'user_id'])
+        .select(['vendor', 'org_id'])
         .where('vendor', 'in', vendors)
         .orderBy('vendor')
-        .orderBy('user_id')
+        .orderBy('org_id')
         .execute();
       for (const r of rows) {
         const list = out.get(r.vendor);
-        if (list) list.push(r.user_id);
-        else out.set(r.vendor, [r.user_id]);
+        if (list) list.push(r.org_id);
+        else out.set(r.vendor, [r.org_id]);
       }
       return out;
     },

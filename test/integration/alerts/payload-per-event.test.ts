@@ -51,7 +51,7 @@ describe('alert payloads: once per event', () => {
       .values({
         id: 'dlv_oldstyle0000000000000000000001',
         event_seq: 999_999,
-        user_id: u.id,
+        org_id: u.id,
         channel: 'in_app',
         event_type: 'incident.created',
         vendor: 'heroku',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
-import { csrfTokenOf, login, userWithKey } from '../../helpers/access.ts';
+import { csrfTokenOf, login, ownerViewer, userWithKey } from '../../helpers/access.ts';
 import { TRANSPORT_RESPONSES } from '../../../src/http/schemas/transport.ts';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { caseArb, type CaseContext, type FuzzCase } from '../../helpers/fuzz-cases.ts';
@@ -73,7 +73,7 @@ describe('fuzzing', () => {
     const cookie = await login(t, u.email, u.password);
     const logoutCookie = await login(t, u.email, u.password);
     // Keys the fuzzer may revoke (never the one it authenticates with).
-    const spare = await Promise.all([1, 2, 3].map((i) => t.app.services.keys.create({ userId: u.userId, plan: 'pro' }, `spare ${i}`)));
+    const spare = await Promise.all([1, 2, 3].map((i) => t.app.services.keys.create(ownerViewer(u.userId, 'pro'), `spare ${i}`)));
     // A personal feed and an in-app notification, so that their lookups hit rows.
     const prefs = await getJson(`${t.api}/notification-preferences`, {
       method: 'PUT',

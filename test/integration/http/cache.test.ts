@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { incidentsRepository } from '../../../src/store/repositories/incidents-repository.ts';
 import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
-import { userWithKey, type TestUser } from '../../helpers/access.ts';
+import { ownerViewer, userWithKey, type TestUser } from '../../helpers/access.ts';
 import { incident } from '../../helpers/records.ts';
 
 // The response cache of docs/access.md on a real server with a test clock.
@@ -164,10 +164,10 @@ describe('response cache', () => {
     // A 304 is answered and not counted, even at the limit.
     const cond = await fetch(url, { headers: { ...h, 'if-none-match': miss.headers.get('etag')! } });
     assert.equal(cond.status, 304);
-    const used = await t.app.services.limiter.peek(`u:${free.userId}`, [{ name: 'minute', limit: 10, windowSeconds: 60 }]);
+    const used = await t.app.services.limiter.peek(`o:${free.userId}`, [{ name: 'minute', limit: 10, windowSeconds: 60 }]);
     assert.equal(used.windows[0].used, 10);
     // A revoked key is refused at once, cached response or not.
-    await t.app.services.keys.revoke(free.userId, free.keyId);
+    await t.app.services.keys.revoke(ownerViewer(free.userId, free.plan), free.keyId);
     clock.advance(60_000);
     const revoked = await getJson(url, { headers: h });
     assert.equal(revoked.status, 401);

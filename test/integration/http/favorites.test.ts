@@ -172,7 +172,7 @@ describe('dashboard favorites bundle', () => {
     const counter = new QueryCounter();
     const counted = { ...t.store, db: t.store.db.withPlugin(counter) };
     const services = createServices(counted, t.config, { now: () => new Date() });
-    const viewer = { plan: 'pro' as const, userId: pro.id, authKind: 'key' as const, keyId: null };
+    const viewer = { plan: 'pro' as const, userId: pro.id, orgId: pro.id, role: 'owner' as const, authKind: 'key' as const, keyId: null };
     const all = ['stats', 'maintenance', 'advisories', 'recentActivity'] as const;
     const run = async (vendors: string[]) => {
       counter.count = 0;

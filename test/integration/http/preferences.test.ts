@@ -234,7 +234,7 @@ describe('notification preferences', () => {
     assert.equal((await get(u)).body.preferences.rss.feed_url, `/api/v1/feeds/****${token.slice(-4)}.rss`);
     assert.equal(await t.app.services.preferences.userForFeedToken(token), u.id);
 
-    const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('user_id', '=', u.id).executeTakeFirstOrThrow();
+    const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', u.id).executeTakeFirstOrThrow();
     assert.equal(row.rss_token_hash, createHash('sha256').update(token).digest('hex'));
     assert.ok(!JSON.stringify(row).includes(token), 'the token itself is not stored');
 

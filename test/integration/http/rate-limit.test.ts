@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DEFAULT_PLAN_POLICIES, type Plan } from '../../../src/domain/plans.ts';
-import { ipSubject, userSubject } from '../../../src/services/access/limits.ts';
+import { ipSubject, orgSubject } from '../../../src/services/access/limits.ts';
 import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
-import { login, userWithKey } from '../../helpers/access.ts';
+import { login, ownerViewer, userWithKey } from '../../helpers/access.ts';
 
 // Plan limits (docs/access.md) with the real plan table and a test clock: the
 // minute limit by real requests, the daily limit by counting all but the last
@@ -32,7 +32,7 @@ describe('rate limits per plan', () => {
   };
   async function key(plan: Exclude<Plan, 'anonymous'>) {
     const u = await userWithKey(t, plan);
-    return { headers: { 'x-api-key': u.secret }, subject: userSubject(u.userId) };
+    return { headers: { 'x-api-key': u.secret }, subject: orgSubject(u.userId) };
   }
 
   for (const plan of Object.keys(callers) as Plan[]) {
@@ -112,7 +112,7 @@ describe('rate limits per plan', () => {
   test('all keys and sessions of an account share its quota', async () => {
     clock.current = new Date('2031-04-02T08:00:00.000Z');
     const u = await userWithKey(t, 'free');
-    const second = await t.app.services.keys.create({ userId: u.userId, plan: 'free' }, 'second');
+    const second = await t.app.services.keys.create(ownerViewer(u.userId, 'free'), 'second');
     for (let i = 0; i < 5; i++) assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': u.secret } })).status, 200);
     for (let i = 0; i < 4; i++) assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': second.secret } })).status, 200);
     const cookie = await login(t, u.email, u.password);
@@ -121,12 +121,12 @@ describe('rate limits per plan', () => {
     for (const headers of [{ 'x-api-key': u.secret }, { 'x-api-key': second.secret }, { cookie }] as Record<string, string>[]) {
       assert.equal((await getJson(`${t.api}/vendor-count`, { headers })).status, 429);
     }
-    assert.equal((await t.app.services.limiter.peek(userSubject(u.userId), [{ name: 'day', limit: 100, windowSeconds: 86_400 }])).windows[0].used, 10);
+    assert.equal((await t.app.services.limiter.peek(orgSubject(u.userId), [{ name: 'day', limit: 100, windowSeconds: 86_400 }])).windows[0].used, 10);
     const acct = await getJson(`${t.url}/api/v1/account`, { headers: { cookie } });
     assert.equal(acct.status, 200);
     assert.equal(acct.body.limits.perMinute, 10);
     assert.equal(acct.body.limits.perDay, 100);
-    assert.equal(acct.body.limits.countedPer, 'account');
+    assert.equal(acct.body.limits.countedPer, 'organisation');
     assert.equal(acct.body.usage.total, 10);
     assert.equal(acct.body.usage.usedThisMinute, 10);
     assert.equal(acct.body.usage.remainingThisMinute, 0);

@@ -209,7 +209,7 @@ describe('watchlist', () => {
     const u = await createUser(t, 'free');
     await send(wl(), 'PUT', u.headers, { vendors: ['github'] });
     await t.store.db.deleteFrom('users').where('id', '=', u.id).execute();
-    const left = await t.store.db.selectFrom('watchlist_vendors').select('vendor').where('user_id', '=', u.id).execute();
+    const left = await t.store.db.selectFrom('watchlist_vendors').select('vendor').where('org_id', '=', u.id).execute();
     assert.deepEqual(left, []);
   });
 });

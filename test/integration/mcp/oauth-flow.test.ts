@@ -143,7 +143,7 @@ describe('OAuth flow with the SDK client', () => {
     assert.deepEqual(d.incidents.map((i: any) => i.id), ['github:recent']);
     assert.match(textOf(free), /your free plan covers 7 days of history, so the requested 30d was shortened to 7d/);
 
-    await t.repos.users.setPlan(user.email, 'pro', clock.now());
+    await t.repos.organisations.setPlan(user.userId, 'pro', clock.now());
     const pro = await c.client.callTool({ name: 'get_incident_history', arguments: { vendor: 'github', timePeriod: '30d' } });
     assert.equal((pro.structuredContent as any).plan, 'pro');
     assert.equal((pro.structuredContent as any).dataWindow.capped, false);

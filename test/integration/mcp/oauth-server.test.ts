@@ -405,7 +405,7 @@ describe('OAuth authorization server', () => {
     const svc = oauthService({ oauth: t.repos.oauth, clock });
     const client = (await t.repos.oauth.getClient(clientId))!;
     const { verifier, challenge } = verifierPair();
-    const c = await svc.createCode({ client, userId: user.userId, scope: '', resource: `${t.url}/mcp`, redirectUri: REDIRECT_URI, codeChallenge: challenge });
+    const c = await svc.createCode({ client, userId: user.userId, orgId: user.userId, scope: '', resource: `${t.url}/mcp`, redirectUri: REDIRECT_URI, codeChallenge: challenge });
     const tokens = await svc.exchangeCode({ client, code: c, redirectUri: REDIRECT_URI, codeVerifier: verifier, resource: undefined });
     const r = await callHistory(tokens.access_token);
     assert.equal(r.status, 403);
@@ -424,6 +424,7 @@ describe('OAuth authorization server', () => {
     const c = await svc.createCode({
       client,
       userId: user.userId,
+      orgId: user.userId,
       scope: 'history:read',
       resource: 'https://other.example/mcp',
       redirectUri: REDIRECT_URI,

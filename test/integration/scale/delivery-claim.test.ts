@@ -16,7 +16,7 @@ describe('delivery claims', () => {
   before(async () => {
     // No background worker: this test is the only claimer.
     t = await startApp({ env: { DELIVER: 'false' } });
-    const { userId } = await userWithKey(t, 'pro');
+    const { userId: orgId } = await userWithKey(t, 'pro');
     const now = new Date();
     const past = new Date(now.getTime() - 1000).toISOString();
     const payload = JSON.stringify({ id: 'x:1' });
@@ -25,7 +25,7 @@ describe('delivery claims', () => {
         {
           id: newDeliveryId(),
           eventSeq: i + 1,
-          userId,
+          orgId,
           channel: 'webhook',
           eventType: 'incident.created',
           vendor: 'github',

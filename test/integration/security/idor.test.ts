@@ -90,7 +90,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     const row = await t.store.db
       .selectFrom('notification_preferences')
       .select(['webhook_secret', 'pagerduty_routing_key', 'rss_token_hash'])
-      .where('user_id', '=', a.id)
+      .where('org_id', '=', a.id)
       .executeTakeFirstOrThrow();
     return {
       vendors: watchlist.body.vendors,
@@ -225,7 +225,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.equal((await fetch(`${t.url}/b/${aBoard.token}`)).status, 200, "A's board is still published");
     assert.equal((await callMcpTool(t, a.oauth.accessToken, 'get_incident_history')).isError, undefined);
     // B's own secret was rotated, never set to A's; B's new key is B's.
-    const bRow = await t.store.db.selectFrom('notification_preferences').select('webhook_secret').where('user_id', '=', b.id).executeTakeFirstOrThrow();
+    const bRow = await t.store.db.selectFrom('notification_preferences').select('webhook_secret').where('org_id', '=', b.id).executeTakeFirstOrThrow();
     assert.notEqual(bRow.webhook_secret, a.webhookSecret);
     const bKeys = await t.store.db.selectFrom('api_keys').select(['user_id']).where('name', '=', 'b key').execute();
     assert.ok(bKeys.every((k) => k.user_id === b.id));

@@ -148,7 +148,7 @@ test('no password, session token, API key, feed token, OAuth secret or channel s
       assert.ok(!redis.some((v) => v.includes(secret)), `${name} is in Redis`);
       assert.ok(!files.some((f) => f.includes(secret)), `${name} is in the SQLite files`);
     }
-    const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('user_id', '=', a.id).executeTakeFirstOrThrow();
+    const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', a.id).executeTakeFirstOrThrow();
     for (const c of ['webhook_secret', 'pagerduty_routing_key', 'channel_secrets'] as const) assert.match(String(row[c]), /^sb1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/, c);
   } finally {
     await t.close();

@@ -35,7 +35,10 @@ describe('operator CLI: users and keys', () => {
     assert.match(id, /^[0-9a-f-]{36}$/);
     const row = await t.store.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     assert.equal(row.email, email);
-    assert.equal(row.plan, 'pro');
+    // The plan is the personal organisation's (same id as the account).
+    const org = await t.store.db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    assert.equal(org.plan, 'pro');
+    assert.equal(org.personal_user_id, id);
 
     const keyOut = await cli(['keys', 'create', '--email', email, '--name', 'deploy bot']);
     const lines = keyOut.stdout.trim().split('\n');

@@ -8,7 +8,7 @@ import { loadConfig } from '../../../src/infra/config.ts';
 import { systemClock } from '../../../src/domain/clock.ts';
 import { createRepositories, createServices, type Repositories, type Services } from '../../../src/services/index.ts';
 import { openStore, type Store } from '../../../src/store/db.ts';
-import { uniqueEmail } from '../../helpers/access.ts';
+import { ownerViewer, uniqueEmail } from '../../helpers/access.ts';
 import { incident } from '../../helpers/alerts.ts';
 import { getJson } from '../../helpers/app.ts';
 import { startFleet, type TestFleet } from '../../helpers/fleet.ts';
@@ -90,7 +90,7 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
     try {
       const user = async (path: string) => {
         const u = await services.accounts.createUser({ email: uniqueEmail('shut'), password: 'correct horse battery', plan: 'pro' });
-        const { secret } = await services.keys.create({ userId: u.id, plan: 'pro' }, 'key');
+        const { secret } = await services.keys.create(ownerViewer(u.id, 'pro'), 'key');
         const headers = { 'x-api-key': secret };
         assert.equal((await send(`${a.api}/watchlist`, 'PUT', headers, { vendors: ['github'] })).status, 200);
         const p = await send(`${a.api}/notification-preferences`, 'PUT', headers, { webhook: { enabled: true, url: `${receiver.url}${path}` }, in_app: { enabled: false } });
@@ -159,8 +159,8 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       assert.equal(src.lease_until, null);
 
       const rows = await store.db.selectFrom('deliveries').selectAll().where('channel', '=', 'webhook').execute();
-      const slowRow = rows.find((r) => r.user_id === slow.id)!;
-      const hangRow = rows.find((r) => r.user_id === hang.id)!;
+      const slowRow = rows.find((r) => r.org_id === slow.id)!;
+      const hangRow = rows.find((r) => r.org_id === hang.id)!;
       // Answered within the grace period: finished, and its result written before exit.
       assert.equal(slowRow.status, 'succeeded');
       assert.equal(Number(slowRow.attempts), 1);

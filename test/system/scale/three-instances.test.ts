@@ -6,7 +6,7 @@ import { loadConfig } from '../../../src/infra/config.ts';
 import { systemClock } from '../../../src/domain/clock.ts';
 import { createRepositories, createServices, type Repositories, type Services } from '../../../src/services/index.ts';
 import { openStore, type Store } from '../../../src/store/db.ts';
-import { uniqueEmail } from '../../helpers/access.ts';
+import { ownerViewer, uniqueEmail } from '../../helpers/access.ts';
 import { incident } from '../../helpers/alerts.ts';
 import { getJson } from '../../helpers/app.ts';
 import { startFleet, type TestFleet } from '../../helpers/fleet.ts';
@@ -40,7 +40,7 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
   const proUser = async (tag: string) => {
     const email = uniqueEmail(tag);
     const user = await services.accounts.createUser({ email, password: 'correct horse battery', plan: 'pro' });
-    const { secret } = await services.keys.create({ userId: user.id, plan: 'pro' }, `${tag} key`);
+    const { secret } = await services.keys.create(ownerViewer(user.id, 'pro'), `${tag} key`);
     return { id: user.id, key: secret };
   };
   const explain = (err: unknown) => {
@@ -268,7 +268,7 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
 
       const rows = await store.db
         .selectFrom('deliveries')
-        .select(['id', 'status', 'attempts', 'event_seq', 'user_id'])
+        .select(['id', 'status', 'attempts', 'event_seq', 'org_id'])
         .where('channel', '=', 'webhook')
         .where('event_seq', 'in', seqs)
         .execute();
@@ -291,7 +291,7 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       // Each request went to its user's own path (the receiver saw the right target).
       const pathOf = new Map(users.map((u, i) => [u.id, `/hook/${i}`]));
       const byDelivery = new Map(receiver.requests.map((r) => [r.headers['webhook-id'], r.path]));
-      assert.ok(rows.every((r) => byDelivery.get(r.id) === pathOf.get(r.user_id)));
+      assert.ok(rows.every((r) => byDelivery.get(r.id) === pathOf.get(r.org_id)));
       console.log(`# ${expected} deliveries sent by 3 instances in ${tookMs} ms`);
     } catch (err) {
       throw explain(err);

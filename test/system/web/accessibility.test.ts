@@ -20,7 +20,7 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
     await seedDashboard(t.store);
     // A public status board (docs/boards.md) of a user's watchlist.
     const owner = await userWithKey(t, 'pro', 'board');
-    const viewer = { plan: 'pro', userId: owner.userId, authKind: 'key', keyId: owner.keyId } as const;
+    const viewer = { plan: 'pro', userId: owner.userId, orgId: owner.userId, role: 'owner', authKind: 'key', keyId: owner.keyId } as const;
     await t.app.services.watchlist.replace(viewer, ['github', 'stripe']);
     boardPath = (await t.app.services.boards.create(viewer, {})).path;
     browser = await launchBrowser();

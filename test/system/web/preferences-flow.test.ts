@@ -116,7 +116,7 @@ describe('watchlist and notification preferences in a real browser', () => {
 
   test('watchlist editor search: instant with JavaScript, a plain form without; keyboard only; axe-clean', async () => {
     const { u, page, context, problems } = await signedIn('pro');
-    await t.app.services.watchlist.replace({ plan: 'pro', userId: u.userId, authKind: 'key', keyId: u.keyId }, ['github', 'stripe']);
+    await t.app.services.watchlist.replace({ plan: 'pro', userId: u.userId, orgId: u.userId, role: 'owner', authKind: 'key', keyId: u.keyId }, ['github', 'stripe']);
     const visible = (p: Page) => p.locator('#watch-options [data-watch-item]:not([hidden])').allInnerTexts();
     const chosen = async (p: Page) => (await p.locator('[data-watch-selected] li').allInnerTexts()).map((x) => x.replace(/\s*Remove.*$/s, '').trim()).sort();
 

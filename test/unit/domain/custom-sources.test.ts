@@ -122,10 +122,10 @@ describe('custom status pages: detection order and sources', () => {
 
 describe('audience', () => {
   test('a private vendor is seen by its owner and by internal readers only', () => {
-    assert.equal(canSee(null, { userId: null }), true);
-    assert.equal(canSee('alice', { userId: 'alice' }), true);
-    assert.equal(canSee('alice', { userId: 'bob' }), false);
-    assert.equal(canSee('alice', { userId: null }), false);
+    assert.equal(canSee(null, { orgId: null }), true);
+    assert.equal(canSee('alice', { orgId: 'alice' }), true);
+    assert.equal(canSee('alice', { orgId: 'bob' }), false);
+    assert.equal(canSee('alice', { orgId: null }), false);
     assert.equal(canSee('alice', 'internal'), true);
   });
 });

@@ -1,0 +1,71 @@
+import { DomainError } from '../../domain/errors.ts';
+import { isUserPlan, USER_PLANS, type UserPlan } from '../../domain/plans.ts';
+import type { Command } from '../command.ts';
+import { type CliContext, parseOptions, servicesCommand } from '../context.ts';
+import { printTable } from '../table.ts';
+
+// Organisations for the operator (docs/teams.md, "Operator"): list them, create a team
+// organisation for an existing account, set a plan. Changes are audited as the operator.
+
+const USAGE = [
+  'orgs list [--json]',
+  'orgs create --name N --owner-email E [--plan PLAN]   prints the new organisation id',
+  'orgs set-plan --id ID --plan PLAN',
+].join('\n');
+
+function plan(value: string | undefined, fallback: UserPlan): UserPlan {
+  const v = value ?? fallback;
+  if (!isUserPlan(v)) throw new DomainError('invalid_parameter', `--plan must be one of ${USER_PLANS.join(', ')}`);
+  return v;
+}
+
+function required(options: Record<string, string>, name: string): string {
+  const v = options[name];
+  if (!v || v === 'true') throw new DomainError('invalid_parameter', `--${name} is required`);
+  return v;
+}
+
+async function run(args: string[], ctx: CliContext): Promise<number> {
+  const { positional, options } = parseOptions(args);
+  try {
+    switch (positional[0]) {
+      case 'list': {
+        const orgs = await ctx.services.orgs.listAll();
+        if (options.json === 'true') {
+          ctx.out(JSON.stringify(orgs, null, 2));
+          return 0;
+        }
+        printTable(
+          ctx.out,
+          ['ID', 'NAME', 'PLAN', 'MEMBERS', 'KIND', 'CREATED'],
+          orgs.map((o) => [o.id, o.name, o.plan, String(o.members), o.personal ? 'personal' : 'team', o.createdAt]),
+        );
+        ctx.out(`\n${orgs.length} organisation${orgs.length === 1 ? '' : 's'}.`);
+        return 0;
+      }
+      case 'create': {
+        const owner = await ctx.services.accounts.findByEmail(required(options, 'owner-email'));
+        if (!owner) throw new DomainError('not_found', `No account with email ${options['owner-email']}`);
+        const org = await ctx.services.orgs.createFor(owner.id, required(options, 'name'), plan(options.plan, ctx.config.newOrgPlan));
+        ctx.out(org.id);
+        return 0;
+      }
+      case 'set-plan': {
+        const org = await ctx.services.orgs.setPlan(required(options, 'id'), plan(required(options, 'plan'), 'free'));
+        ctx.out(`${org.name} (${org.id}): ${org.plan}`);
+        return 0;
+      }
+      default:
+        ctx.err(USAGE);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof DomainError) {
+      ctx.err(`error: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+export const command: Command = servicesCommand('orgs list|create|set-plan [--id ID] [--name N] [--owner-email E] [--plan PLAN]', 'List organisations, create one for an account, or set its plan', run);
