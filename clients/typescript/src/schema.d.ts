@@ -12169,7 +12169,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of entries as JSON, or with `format=csv` every matching entry as CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12205,6 +12205,7 @@ export interface operations {
                         nextBefore: number | null;
                         success: boolean;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Bad request: a parameter, the URL or the body is malformed */
@@ -12727,7 +12728,7 @@ export interface operations {
                             /** @description First characters of the secret, for recognising the key */
                             prefix: string;
                             /**
-                             * @description owner > admin > editor > viewer (docs/teams.md, "Roles")
+                             * @description An organisation key's role; null for a member key (it acts with its member's current role)
                              * @enum {string|null}
                              */
                             role: "owner" | "admin" | "editor" | "viewer" | null;

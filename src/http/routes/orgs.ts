@@ -426,7 +426,15 @@ export async function orgRoutes(fastify: FastifyInstance) {
         params: OrgIdParams,
         querystring: AuditQuery,
         response: {
-          200: Type.Object({ success: Type.Boolean(), entries: Type.Array(AuditEntrySchema), nextBefore: Nullable(Type.Integer()) }),
+          200: {
+            description: 'A page of entries as JSON, or with `format=csv` every matching entry as CSV',
+            content: {
+              'application/json': {
+                schema: Type.Object({ success: Type.Boolean(), entries: Type.Array(AuditEntrySchema), nextBefore: Nullable(Type.Integer()) }),
+              },
+              'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV with a header row; formula-like cells start with an apostrophe' }) },
+            },
+          },
           ...errors,
         },
       },

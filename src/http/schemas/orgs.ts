@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ORG_ROLES } from '../../domain/org-roles.ts';
+import { ORG_ROLES, type OrgRole } from '../../domain/org-roles.ts';
 import { USER_PLANS } from '../../domain/plans.ts';
 import { ApiKeySchema } from './account.ts';
 import { DateTime, IdParam, Nullable, PLAIN_TEXT_PATTERN, StringEnum } from './common.ts';
@@ -57,7 +57,12 @@ export const OrgKeySchema = Type.Composite([
   ApiKeySchema,
   Type.Object({
     userEmail: Nullable(Type.String({ description: 'The member the key acts as; null for an organisation key' })),
-    role: Nullable(Role),
+    role: Type.Unsafe<OrgRole | null>({
+      type: 'string',
+      enum: [...ORG_ROLES, null],
+      nullable: true,
+      description: "An organisation key's role; null for a member key (it acts with its member's current role)",
+    }),
   }),
 ]);
 
