@@ -24,6 +24,7 @@ import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
 import { orgRoutes } from './http/routes/orgs.ts';
+import { auditRoutes } from './http/routes/audit.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
@@ -343,6 +344,7 @@ export const appPlugin = fp(
         await web.register(accountRoutes);
         await web.register(connectionRoutes);
         await web.register(orgRoutes);
+        await web.register(auditRoutes);
         await web.register(boardRoutes);
         await web.register(customPageRoutes);
       },

@@ -61,6 +61,7 @@ ${ctx.demo ? demoBanner : ''}<header class="site-header">
       ${
         ctx.account
           ? html`<li>${navLink(ctx, '/account', 'Account')}</li>
+      <li>${navLink(ctx, '/team', 'Team')}</li>
       <li><form method="post" action="/api/v1/auth/logout" class="inline-form" data-logout><input type="hidden" name="_csrf" value="${ctx.csrfToken}"><button type="submit" class="link-button">Log out</button></form></li>`
           : html`<li>${navLink(ctx, '/login', 'Log in')}</li>
       <li><a class="button button--small" href="/signup"${ctx.path === '/signup' ? html` aria-current="page"` : ''}>Sign up</a></li>`

@@ -12177,7 +12177,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         entries: {
-                            /** @example member.role_changed */
+                            /** @description What changed, e.g. member.role_changed */
                             action: string;
                             actor: {
                                 /** @description Client address of the request */
@@ -12199,7 +12199,7 @@ export interface operations {
                             id: string;
                             /** @description Position in the organisation's hash chain */
                             seq: number;
-                            /** @example user:ann@example.com */
+                            /** @description What it changed, e.g. user:ann@example.com */
                             target: string;
                         }[];
                         nextBefore: number | null;

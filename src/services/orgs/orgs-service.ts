@@ -6,7 +6,7 @@ import { canGrant, type OrgRole, roleAtLeast } from '../../domain/org-roles.ts';
 import type { UserPlan } from '../../domain/plans.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { InvitationRow, InvitationsRepository } from '../../store/repositories/invitations-repository.ts';
-import type { OrganisationsRepository } from '../../store/repositories/organisations-repository.ts';
+import type { MemberRow, MyOrg, OrganisationsRepository } from '../../store/repositories/organisations-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
 import type { UsersRepository } from '../../store/repositories/users-repository.ts';
 import type { Authenticator } from '../access/authenticator.ts';
@@ -19,6 +19,9 @@ import { type AuditService, OPERATOR_ACTOR } from './audit-service.ts';
 // names, with their role there, or answers 404 (the same for an organisation that does
 // not exist and one the caller is not in, so ids cannot be probed). Role rules are
 // checked here, before any write; each change is written to the audit log.
+
+/** A member and an organisation as the use cases hand them out. */
+export type { MemberRow, MyOrg };
 
 /** How long an invitation link works. */
 export const INVITATION_DAYS = 7;

@@ -37,6 +37,8 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let aBoard: { id: string; token: string };
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
+  /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -65,6 +67,15 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     const page = await send(`${t.url}/api/v1/account/status-pages`, 'POST', ah, { url: `${pages.url}/pages/a-page/`, name: 'Page of A' });
     assert.equal(page.status, 201, JSON.stringify(page.body));
     aPage = { slug: page.body.page.slug, url: `${pages.url}/pages/a-page/` };
+    const aSession = { cookie: a.cookie, origin: t.url };
+    const team = await send(`${t.url}/api/v1/orgs`, 'POST', aSession, { name: 'Team of A' });
+    assert.equal(team.status, 201, JSON.stringify(team.body));
+    const teamId = team.body.organisation.id;
+    const inv = await send(`${t.url}/api/v1/orgs/${teamId}/invitations`, 'POST', aSession, { email: 'carol@example.com', role: 'admin' });
+    assert.equal(inv.status, 201, JSON.stringify(inv.body));
+    const orgKey = await send(`${t.url}/api/v1/orgs/${teamId}/keys`, 'POST', aSession, { name: 'ci of A', role: 'viewer' });
+    assert.equal(orgKey.status, 201, JSON.stringify(orgKey.body));
+    aTeam = { id: teamId, invitationId: inv.body.invitation.id, invitationToken: inv.body.invitation.link.split('/').pop(), keyId: orgKey.body.key.id };
   });
   after(async () => {
     await t?.close();
@@ -103,15 +114,35 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       boards: boards.body.boards.map((x: { id: string; title: string }) => [x.id, x.title]),
       statusPages: statusPages.body.pages.map((x: { slug: string; name: string }) => [x.slug, x.name]),
       row,
+      team: await teamOfA(),
+    };
+  }
+
+  /** A's team as A's session sees it: name, members, open invitations, keys, audit length. */
+  async function teamOfA() {
+    const h = { cookie: a.cookie };
+    const base = `${t.url}/api/v1/orgs/${aTeam.id}`;
+    const [org, members, invitations, keys, audit] = await Promise.all(
+      ['', '/members', '/invitations', '/keys', '/audit?limit=500'].map((p) => getJson(`${base}${p}`, { headers: h })),
+    );
+    for (const r of [org, members, invitations, keys, audit]) assert.equal(r!.status, 200, JSON.stringify(r!.body));
+    return {
+      name: org!.body.organisation.name,
+      members: members!.body.members.map((m: { userId: string; role: string }) => [m.userId, m.role]),
+      invitations: invitations!.body.invitations.map((i: { id: string; state: string }) => [i.id, i.state]),
+      keys: keys!.body.keys.map((k: { id: string }) => k.id),
+      audit: audit!.body.entries.length,
     };
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, a.feedToken.slice(-4) + '.rss', aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, a.feedToken.slice(-4) + '.rss', aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com'];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
+    const notFound = { key: [404], session: [404] };
     const sessionOnly = (ok: number[]) => ({ key: [403], session: ok });
+    const org = (p: string) => `${t.url}/api/v1/orgs/${aTeam.id}${p}`;
     return {
       getWatchlist: [{ method: 'GET', path: `${t.api}/watchlist`, ...own }],
       replaceWatchlist: [
@@ -167,6 +198,40 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       ],
       removeCustomStatusPage: [{ method: 'DELETE', path: `${t.url}/api/v1/account/status-pages/${aPage.slug}`, key: [404], session: [404] }],
       disconnectConnection: [{ method: 'DELETE', path: `${t.url}/api/v1/account/connections/${a.oauth.grantId}`, ...sessionOnly([404]) }],
+      // Organisations (docs/teams.md): A's team answers 404 to B as if it did not exist; A's personal one too.
+      listOrganisations: [{ method: 'GET', path: `${t.url}/api/v1/orgs`, ...own }],
+      createOrganisation: [
+        { method: 'POST', path: `${t.url}/api/v1/orgs`, body: { name: 'Team of B' }, key: [201], session: [201] },
+        { method: 'POST', path: `${t.url}/api/v1/orgs`, body: { name: 'x', ownerId: a.id }, key: [400], session: [400] },
+      ],
+      getOrganisation: [
+        { method: 'GET', path: org(''), ...notFound },
+        { method: 'GET', path: `${t.url}/api/v1/orgs/${a.id}`, ...notFound },
+      ],
+      renameOrganisation: [{ method: 'PATCH', path: org(''), body: { name: 'Taken over' }, ...notFound }],
+      deleteOrganisation: [{ method: 'DELETE', path: org(''), ...sessionOnly([404]) }],
+      switchOrganisation: [
+        { method: 'POST', path: org('/switch'), ...sessionOnly([404]) },
+        { method: 'POST', path: `${t.url}/api/v1/orgs/${a.id}/switch`, ...sessionOnly([404]) },
+      ],
+      listMembers: [{ method: 'GET', path: org('/members'), ...notFound }],
+      changeMemberRole: [{ method: 'PATCH', path: org(`/members/${a.id}`), body: { role: 'viewer' }, ...notFound }],
+      removeMember: [{ method: 'DELETE', path: org(`/members/${a.id}`), ...notFound }],
+      leaveOrganisation: [{ method: 'POST', path: org('/leave'), ...notFound }],
+      transferOwnership: [{ method: 'POST', path: org('/transfer'), body: { userId: b.id }, ...sessionOnly([404]) }],
+      listInvitations: [{ method: 'GET', path: org('/invitations'), ...notFound }],
+      inviteMember: [{ method: 'POST', path: org('/invitations'), body: { email: b.email, role: 'owner' }, ...notFound }],
+      revokeInvitation: [{ method: 'DELETE', path: org(`/invitations/${aTeam.invitationId}`), ...notFound }],
+      // A's invitation is for another address: B holding its link cannot use it.
+      acceptInvitation: [{ method: 'POST', path: `${t.url}/api/v1/invitations/${aTeam.invitationToken}/accept`, key: [409], session: [409] }],
+      declineInvitation: [{ method: 'POST', path: `${t.url}/api/v1/invitations/${aTeam.invitationToken}/decline`, key: [409], session: [409] }],
+      listOrganisationKeys: [{ method: 'GET', path: org('/keys'), ...notFound }],
+      createOrganisationKey: [{ method: 'POST', path: org('/keys'), body: { name: 'stolen', role: 'owner' }, ...sessionOnly([404]) }],
+      revokeOrganisationKey: [{ method: 'DELETE', path: org(`/keys/${aTeam.keyId}`), ...sessionOnly([404]) }],
+      listAuditLog: [
+        { method: 'GET', path: org('/audit'), ...notFound },
+        { method: 'GET', path: `${org('/audit')}?format=csv`, ...notFound },
+      ],
     };
   }
 
