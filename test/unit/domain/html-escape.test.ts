@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { escapeHtml, escapeText, escapeXml } from '../../src/domain/html-escape.ts';
+import { escapeHtml, escapeText, escapeXml } from '../../../src/domain/html-escape.ts';
 
 // The three escapes every page, feed, e-mail and chat message uses (src/domain/html-escape.ts).
 
