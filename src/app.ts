@@ -52,7 +52,6 @@ import {
   VendorSummarySchema,
 } from './http/schemas/records.ts';
 import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './ingest/runtime.ts';
-import type { Simulator } from './ingest/simulator/index.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { createRepositories, createServices, type Services } from './services/index.ts';
 import { httpPageDetector } from './ingest/page-detect.ts';
@@ -146,18 +145,15 @@ export const appPlugin = fp(
     const { metrics } = registry;
     app.decorate('metrics', metrics);
     const ingestLog = app.log.child({ component: 'ingest' });
-    let simulator: Simulator | null = null;
-    if (config.autoMigrate) {
-      await store.migrate();
-      ({ simulator } = await prepareCatalog(store, config, clock, {
-        catalogFile: opts.catalogFile ?? config.catalogFile ?? undefined,
-        log: ingestLog,
-        freshDemo: true,
-      }));
-      if (simulator) {
-        const unmark = markRunningDemo(config.dataDir, simulator.url, clock.now());
-        app.addHook('onClose', async () => unmark());
-      }
+    await store.migrate();
+    const { simulator } = await prepareCatalog(store, config, clock, {
+      catalogFile: opts.catalogFile ?? config.catalogFile ?? undefined,
+      log: ingestLog,
+      freshDemo: true,
+    });
+    if (simulator) {
+      const unmark = markRunningDemo(config.dataDir, simulator.url, clock.now());
+      app.addHook('onClose', async () => unmark());
     }
 
     const infra = await openInfra(config, clock, app.log);
@@ -212,12 +208,10 @@ export const appPlugin = fp(
     app.decorate('alerts', alerts);
     // Sends in flight finish and their results are written before the store closes.
     app.addHook('onClose', async () => alerts.stop());
-    if (config.autoMigrate) {
-      await alerts.dispatcher.init();
-      // Secrets stored in clear (before encryption at rest) or with a rotated-out key: sealed with the current key.
-      const resealed = await repos.preferences.resealAll();
-      if (resealed) app.log.info({ rows: resealed, keyId: secretBox.keyId }, 'channel secrets sealed with the current secrets key');
-    }
+    await alerts.dispatcher.init();
+    // Secrets stored in clear (before encryption at rest) or with a rotated-out key: sealed with the current key.
+    const resealed = await repos.preferences.resealAll();
+    if (resealed) app.log.info({ rows: resealed, keyId: secretBox.keyId }, 'channel secrets sealed with the current secrets key');
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }

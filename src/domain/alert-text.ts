@@ -1,4 +1,5 @@
 import { eventLabel } from './events.ts';
+import { escapeHtml } from './html-escape.ts';
 import { cleanBody, cleanLine, httpUrlOrNull, LIMITS } from './upstream-text.ts';
 
 // Human wording of an alert, shared by the channels that write for people
@@ -57,8 +58,6 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-export const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 const cleanTitle = (s: string) => s.replace(/[\u0000-\u001f]+/g, ' ').trim();
 

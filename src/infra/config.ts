@@ -135,8 +135,6 @@ export interface Config {
    * `*` for any, or empty = no CORS headers at all (docs/integrations.md).
    */
   corsOrigins: '*' | string[];
-  /** Migrate and load the catalog on start (the CLI turns this off for `migrate`). */
-  autoMigrate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -441,6 +439,5 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     corsOrigins: corsOrigins(env),
     metricsComponentSeries: bool(env, 'METRICS_COMPONENT_SERIES', false),
-    autoMigrate: true,
   };
 }

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../domain/alert-text.ts';
+import { escapeHtml } from '../domain/html-escape.ts';
 
 // Vendor text in a feed entry's title and summary. The feed library writes Atom entry
 // titles and summaries as `type="html"`, so a vendor title holding `<img onerror=…>`

@@ -10,6 +10,7 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 import type { CatalogService } from './catalog-service.ts';
 import type { Clock } from '../domain/clock.ts';
 import { feedText } from './feed-text.ts';
+import { escapeHtml } from '../domain/html-escape.ts';
 import { maintenanceCalendar } from './maintenance-calendar.ts';
 import type { PreferencesService } from './preferences-service.ts';
 import { incidentView, nameOf, withVendorName } from '../domain/record-views.ts';
@@ -26,8 +27,6 @@ export type FeedFormat = 'rss' | 'atom';
 const FEED_ITEMS = 50;
 /** Most maintenance windows in one calendar. */
 const CALENDAR_EVENTS = 200;
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 type Entry = { kind: 'incident'; record: Incident; at: string } | { kind: 'maintenance'; record: Maintenance; at: string };
 

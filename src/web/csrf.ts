@@ -1,8 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DomainError } from '../domain/errors.ts';
-import { hasAllowedOrigin, isUnsafeMethod, ACCOUNT_PREFIX } from '../http/index.ts';
+import { ACCOUNT_PREFIX, type CsrfCookie, csrfTokenMatches, ensureCsrfCookie, hasAllowedOrigin, isUnsafeMethod } from '../http/index.ts';
 
 // CSRF protection, two independent checks on every state-changing request a
 // browser makes with our web session:
@@ -18,41 +17,24 @@ import { hasAllowedOrigin, isUnsafeMethod, ACCOUNT_PREFIX } from '../http/index.
 // forms that act without a session (the e-mail confirmation page: its token is the
 // credential) are checked always, so another site cannot post them for a visitor.
 
-const CSRF_COOKIE = 'vis_csrf';
+const CSRF_COOKIE: CsrfCookie = { name: 'vis_csrf', attributes: 'Path=/; HttpOnly; SameSite=Strict' };
 const CSRF_HEADER = 'x-csrf-token';
 const CSRF_FIELD = '_csrf';
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const BROWSER_AUTH_ROUTES = new Set([`${ACCOUNT_PREFIX}/auth/login`, `${ACCOUNT_PREFIX}/auth/signup`]);
 const SESSIONLESS_FORMS = new Set(['/confirm-email']);
 
-function readCookie(request: FastifyRequest, name: string): string | null {
-  const header = request.headers.cookie;
-  if (!header || !header.includes(name)) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
-}
-
 /** The request's token, issuing a new cookie when it has none (or a malformed one). */
 export function ensureCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
-  const existing = readCookie(request, CSRF_COOKIE);
-  if (existing && TOKEN.test(existing)) return existing;
-  const token = randomBytes(32).toString('base64url');
-  reply.header('set-cookie', `${CSRF_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict${request.protocol === 'https' ? '; Secure' : ''}`);
-  return token;
+  return ensureCsrfCookie(request, reply, CSRF_COOKIE, request.protocol === 'https');
 }
 
-/** True when the request echoes the token of its cookie (constant-time compare). */
+/** True when the request echoes the token of its cookie, in the header or else the form field. */
 function tokenMatches(request: FastifyRequest): boolean {
-  const cookie = readCookie(request, CSRF_COOKIE);
   const header = request.headers[CSRF_HEADER];
   const body = request.body as Record<string, unknown> | null | undefined;
   const field = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
   const sent = typeof header === 'string' ? header : typeof field === 'string' ? field : null;
-  if (!cookie || !sent || !TOKEN.test(cookie) || sent.length !== cookie.length) return false;
-  return timingSafeEqual(Buffer.from(sent), Buffer.from(cookie));
+  return csrfTokenMatches(request, CSRF_COOKIE.name, sent);
 }
 
 const CSRF_MESSAGE = 'The CSRF token is missing or does not match; reload the page and try again';

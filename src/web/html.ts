@@ -3,18 +3,9 @@
 // (titles, update bodies, summaries) is untrusted and only ever reaches a page
 // through this escaping, so markup in it shows as text.
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
+import { escapeHtml } from '../domain/html-escape.ts';
 
-export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"'`]/g, (c) => ESCAPES[c]!);
-}
+export { escapeHtml };
 
 export class SafeHtml {
   readonly value: string;

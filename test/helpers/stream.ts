@@ -91,14 +91,3 @@ export async function commitEvents(
   return stored;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` until it holds (for server-side state that has no event to wait on). */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await sleep(20);
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import { freePort } from './throwaway-pg.ts';
+import { waitFor } from './wait.ts';
 
 // A Redis server of a test's own (the shared one on 6379 is never stopped): no
 // persistence, loopback only, a free port that stays the same across stop/start so
@@ -65,11 +66,7 @@ export async function createThrowawayRedis(): Promise<ThrowawayRedis> {
       );
       // Stopping it later is not an error.
       exited.catch(() => {});
-      const end = Date.now() + 15_000;
-      while (!(await Promise.race([accepts(port), exited]))) {
-        if (Date.now() > end) throw new Error(`redis-server on ${port} did not accept connections in 15 s`);
-        await new Promise((res) => setTimeout(res, 25));
-      }
+      await waitFor(() => Promise.race([accepts(port), exited]), { message: `redis-server on ${port} to accept connections`, timeoutMs: 15_000, intervalMs: 25 });
     },
     async stop(signal = 'SIGKILL') {
       const c = child;

@@ -4,7 +4,8 @@ import { connect, textOf } from '../helpers/mcp.ts';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
 import { userWithKey, type TestUser } from '../helpers/access.ts';
 import { startFakeStatusPages, type FakeStatusPages } from '../helpers/fake-status-page.ts';
-import { commitEvents, eventually, openStream } from '../helpers/stream.ts';
+import { commitEvents, openStream } from '../helpers/stream.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { send } from '../helpers/users.ts';
 
 // Status pages a user adds by URL (docs/per-user.md "Custom status pages"): detected on a
@@ -215,7 +216,7 @@ describe('custom status pages', () => {
       assert.equal(got.data.incident.vendor, slug);
       // A public event committed after it: once the others have it, they are past the private one.
       await commitEvents(t, [{ vendor: 'github', id: 'marker', type: 'incident.created', over: { title: 'Public marker' } }]);
-      await Promise.all([theirs, anyone, mine].map((s) => eventually(() => s.received.some((e) => e.data?.incident?.title === 'Public marker'), 'the marker')));
+      await Promise.all([theirs, anyone, mine].map((s) => waitFor(() => s.received.some((e) => e.data?.incident?.title === 'Public marker'), { message: 'the marker' })));
       for (const s of [theirs, anyone]) {
         assert.ok(!JSON.stringify(s.received).includes(slug), 'no event of the page');
       }

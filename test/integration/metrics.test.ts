@@ -7,7 +7,7 @@ import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts'
 import { loadCatalog } from '../../src/services/catalog-loader.ts';
 import { webhookUser } from '../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
-import { eventually } from '../helpers/stream.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { createUser } from '../helpers/users.ts';
 
 // GET /metrics (docs/operations.md): real requests, a cache hit at each layer, a 429,
@@ -94,7 +94,7 @@ describe('operations metrics', () => {
     const report = await t.app.ingest.roundInWorker({ force: true });
     assert.ok(report.outcomes.length >= 3);
     assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
-    await eventually(async () => Boolean(await t.repos.incidents.get(inc.id)), 'the incident is stored');
+    await waitFor(async () => Boolean(await t.repos.incidents.get(inc.id)), { message: 'the incident is stored' });
 
     // The alert: dispatched (pending), then sent to the webhook.
     assert.ok((await t.app.alerts.dispatcher.runOnce()) >= 1);
@@ -111,10 +111,10 @@ describe('operations metrics', () => {
     let got = '';
     while (!got.includes('event: snapshot')) got += new TextDecoder().decode((await reader.read()).value);
     let during: Sample[] = [];
-    await eventually(async () => {
+    await waitFor(async () => {
       during = (await scrape(t)).samples;
       return sum(during, 'vis_streams_open') === 1;
-    }, 'the open stream is counted', 15_000);
+    }, { message: 'the open stream is counted', timeoutMs: 15_000 });
     ac.abort();
     await reader.cancel().catch(() => {});
 
@@ -256,7 +256,7 @@ describe('readiness and request logs', () => {
       const own = await getJson(`${t.api}/vendor-list`, { headers: { 'x-request-id': 'not a sane id!' } });
       const generated = own.headers.get('x-request-id')!;
       assert.match(generated, /^[0-9a-f-]{36}$/);
-      await eventually(() => lines.filter((l) => l.includes(generated)).length >= 2, 'log lines of the second request', 10_000);
+      await waitFor(() => lines.filter((l) => l.includes(generated)).length >= 2, { message: 'log lines of the second request', timeoutMs: 10_000 });
       const entries = lines.map((l) => JSON.parse(l));
       const first = entries.filter((e) => e.reqId === 'ops-test-0001');
       assert.deepEqual(first.map((e) => e.msg), ['incoming request', 'request completed']);

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { emit, incident, webhookUser } from '../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 // One slow receiver cannot starve the others (docs/alerts.md "Fair share per
 // receiver"): sends in flight to one receiver host are bounded by
@@ -12,14 +13,6 @@ import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
 const CONCURRENCY = 4;
 const SHARE = 2;
 const SLOW_USERS = 6;
-
-const until = async (what: string, ok: () => boolean, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe('fair share of sending slots per receiver', () => {
   let t: TestApp;
@@ -53,18 +46,19 @@ describe('fair share of sending slots per receiver', () => {
     await webhookUser(t, ['openai'], `${fast.url}/f`);
     // The slow receiver's alerts come first and are more than every slot.
     await emit(t, 'incident.created', incident('github'));
-    await until('the slow receiver to hold its sends', () => slow.requests.length >= SHARE);
+    await waitFor(() => slow.requests.length >= SHARE, { message: 'the slow receiver to hold its sends', timeoutMs: 30_000, intervalMs: 25 });
     await emit(t, 'incident.created', incident('openai'));
-    await until("the fast receiver's alert", () => fast.requests.length === 1);
+    await waitFor(() => fast.requests.length === 1, { message: "the fast receiver's alert", timeoutMs: 30_000, intervalMs: 25 });
     // Arrived while none of the slow receiver's requests had been answered, and the
     // slow receiver never held more than its share.
     assert.equal(slow.requests.length, SHARE);
     // Once the fast result is written, exactly the slow receiver's deliveries are left pending.
     let pending: Record<string, number> = {};
-    const deadline = Date.now() + 30_000;
-    while ((pending = await t.repos.deliveries.countPending()).webhook !== SLOW_USERS && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await waitFor(async () => (pending = await t.repos.deliveries.countPending()).webhook === SLOW_USERS, {
+      message: 'only the slow deliveries pending',
+      timeoutMs: 30_000,
+      intervalMs: 25,
+    }).catch(() => {});
     assert.equal(pending.webhook, SLOW_USERS, 'every slow delivery is still pending');
     assert.equal(slow.requests.length, SHARE, 'the slow receiver never held more than its share');
   });

@@ -4,7 +4,8 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
 import { incident } from '../helpers/records.ts';
-import { commitEvents, eventually } from '../helpers/stream.ts';
+import { commitEvents } from '../helpers/stream.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 // The stream's event payloads as the OpenAPI document describes them (docs/stream.md,
 // "Payloads in the OpenAPI document"): every frame a real stream sends, snapshot to
@@ -69,13 +70,13 @@ describe('stream payloads against the x-sse-events schemas', () => {
         text += decoder.decode(value, { stream: true });
       }
     })();
-    await eventually(() => text.includes('event: snapshot'), 'the snapshot');
+    await waitFor(() => text.includes('event: snapshot'), { message: 'the snapshot' });
     await commitEvents(t, [
       { vendor: 'github', id: 'pay-b', type: 'incident.created' },
       { vendor: 'github', id: 'pay-b', type: 'incident.updated' },
       { vendor: 'github', id: 'pay-b', type: 'incident.resolved', over: { status: 'resolved' } },
     ]);
-    await eventually(() => text.includes('event: incident.resolved'), 'the live events');
+    await waitFor(() => text.includes('event: incident.resolved'), { message: 'the live events' });
     // Closing the app ends the stream with the shutdown event.
     await t.close();
     closed = true;

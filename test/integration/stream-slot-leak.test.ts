@@ -3,7 +3,8 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { userWithKey } from '../helpers/access.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { openStream, sleep } from '../helpers/stream.ts';
+import { openStream } from '../helpers/stream.ts';
+import { sleep } from '../helpers/wait.ts';
 import { ipSubject, orgSubject } from '../../src/services/access/limits.ts';
 
 // Stream slots never leak (docs/stream.md, "Limits"): a client that opens

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startApp, TestClock, type TestApp } from '../helpers/app.ts';
 import { login, userWithKey } from '../helpers/access.ts';
 import { addCookieHeader, launchBrowser, newPage, screenshot, unexpected } from '../helpers/browser.ts';
+import { waitFor } from '../helpers/wait.ts';
 import type { Viewer } from '../../src/services/context.ts';
 
 // A public status board in a real browser (docs/boards.md): it renders the board's
@@ -105,8 +106,7 @@ describe('public status board in the browser', { timeout: 180_000 }, () => {
     await page.goto(`/?src=${encodeURIComponent(`${t.url}${closed.path}`)}`);
     await page.waitForFunction(() => document.querySelector('iframe') !== null);
     // The browser refuses to render it (and says why on the console).
-    const deadline = Date.now() + 15_000;
-    while (!refused.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => refused.length > 0, { message: 'the frame-ancestors refusal', timeoutMs: 15_000, intervalMs: 100 }).catch(() => {});
     assert.ok(refused.length > 0, 'the browser reported the frame-ancestors refusal');
     // Chrome shows its own error page in the frame instead of the board.
     assert.equal(await page.frameLocator('iframe').getByText('Intranet only').count(), 0);

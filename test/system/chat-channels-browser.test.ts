@@ -6,6 +6,7 @@ import { getJson, startApp, type TestApp } from '../helpers/app.ts';
 import { addCookieHeader, launchBrowser, newPage } from '../helpers/browser.ts';
 import { googleChatReply, opsgenieReply, slackAppEnv, slackWorkspace, teamsWorkflowReply } from '../helpers/chat-fakes.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 // The account page sets up every chat and paging channel in a real browser:
 // Teams, Google Chat and Opsgenie fields (secrets never shown back), test sends,
@@ -89,7 +90,7 @@ test('Teams, Google Chat, Opsgenie and Slack set up from the account page', asyn
   for (const [label, receiver] of [['Send test Teams card', teams], ['Send test Google Chat message', chat], ['Send test Opsgenie alert', ops]] as const) {
     const before = receiver.requests.length;
     await page.getByRole('button', { name: label }).click();
-    for (let i = 0; i < 100 && receiver.requests.length === before; i++) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(() => receiver.requests.length !== before, { message: label, timeoutMs: 5_000 }).catch(() => {});
     assert.equal(receiver.requests.length, before + 1, label);
   }
 

@@ -5,7 +5,7 @@ import type { NewEvent, StoredEvent } from '../../src/domain/events.ts';
 import type { Database } from '../../src/store/schema.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
 import { incidentEvent } from '../helpers/records.ts';
-import { sleep } from '../helpers/stream.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
 import { createUser, send } from '../helpers/users.ts';
 
 // A transaction that appends events and stays open for 30 s beside fast ones that
@@ -68,16 +68,6 @@ function rawStream(url: string, lastEventId?: string) {
   };
 }
 
-async function until<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
 describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL (PostgreSQL): transactions only overlap there' }, () => {
   let t: TestApp;
   let userId: string;
@@ -110,7 +100,7 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
     // One client stays connected throughout; another leaves during the hold and resumes.
     const live = rawStream(streamUrl);
     const leaving = rawStream(streamUrl);
-    await until(() => (live.frames.length && leaving.frames.length ? true : undefined), 'the snapshots');
+    await waitFor(() => (live.frames.length && leaving.frames.length ? true : undefined), { message: 'the snapshots', timeoutMs: 60_000, intervalMs: 100 });
 
     let appended!: () => void;
     const slowAppended = new Promise<void>((r) => (appended = r));
@@ -161,7 +151,7 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
     const numbers = (frames: Frame[]) => frames.map((f) => (f.id === null ? null : Number(f.id)));
 
     // Live: every event once, each with its id, in order.
-    await until(() => (live.incidents().length >= TOTAL ? true : undefined), `${TOTAL} live events`).catch((err) => problems.push((err as Error).message));
+    await waitFor(() => (live.incidents().length >= TOTAL ? true : undefined), { message: `${TOTAL} live events`, timeoutMs: 60_000, intervalMs: 100 }).catch((err) => problems.push((err as Error).message));
     await sleep(500);
     const liveFrames = live.incidents();
     const withoutId = liveFrames.filter((f) => f.id === null).length;
@@ -171,7 +161,7 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
     // Resume: what the leaving client saw plus what the resumed stream replays is every event once, in order.
     const resumed = rawStream(streamUrl, resumeFrom);
     const expectAfter = all.filter((s) => s > Number(resumeFrom));
-    await until(() => (resumed.incidents().length >= expectAfter.length ? true : undefined), 'the replay', 10_000).catch(() => {});
+    await waitFor(() => (resumed.incidents().length >= expectAfter.length ? true : undefined), { message: 'the replay', timeoutMs: 10_000, intervalMs: 100 }).catch(() => {});
     await sleep(500);
     await resumed.close();
     await live.close();
@@ -186,7 +176,7 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
       (await t.store.db.selectFrom('deliveries').select('event_seq').where('org_id', '=', userId).where('channel', '=', 'in_app').execute())
         .map((r) => Number(r.event_seq))
         .sort((a, b) => a - b);
-    await until(async () => ((await deliveredSeqs()).length >= TOTAL ? true : undefined), `${TOTAL} delivery rows`, 20_000).catch(() => {});
+    await waitFor(async () => ((await deliveredSeqs()).length >= TOTAL ? true : undefined), { message: `${TOTAL} delivery rows`, timeoutMs: 20_000, intervalMs: 100 }).catch(() => {});
     const delivered = await deliveredSeqs();
     const undelivered = all.filter((s) => !delivered.includes(s)).length;
     if (undelivered) problems.push(`${undelivered} of ${TOTAL} events have no delivery row`);

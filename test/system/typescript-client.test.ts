@@ -11,6 +11,7 @@ import { startApp, type TestApp } from '../helpers/app.ts';
 import { userWithKey, type TestUser } from '../helpers/access.ts';
 import { incident } from '../helpers/records.ts';
 import { commitEvents } from '../helpers/stream.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 // The TypeScript client in clients/typescript (docs/client.md): its generated types
 // match the document the app serves, it builds, and the built package talks to a real
@@ -119,7 +120,7 @@ describe('the built client against a running server', { timeout: 120_000 }, () =
     ]);
     const pending = next();
     // Wait until the helper has noticed the drop and is reconnecting, then let it through.
-    while (connections < 2) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => connections >= 2, { message: 'the reconnection', timeoutMs: 30_000, intervalMs: 20 });
     release();
     await pending;
     await next();

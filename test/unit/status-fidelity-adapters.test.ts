@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { escapeText } from '../../src/domain/html-escape.ts';
 import { gcpAdapter } from '../../src/ingest/adapters/gcp.ts';
 import { statuspageAtomAdapter, statuspageRssAdapter } from '../../src/ingest/adapters/statuspage-feed.ts';
 import { statuspageV2Adapter } from '../../src/ingest/adapters/statuspage-v2.ts';
@@ -8,7 +9,6 @@ import { statuspageV2Adapter } from '../../src/ingest/adapters/statuspage-v2.ts'
 // upstream formats (docs/mappings.md).
 
 const at = (body: string, url: string, vendor = 'example') => ({ vendor, url, body: Buffer.from(body, 'utf8'), now: new Date('2026-03-10T12:00:00Z') });
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 describe('Google Cloud incidents.json', () => {
   test('an incident with `end` is over even when its last update is not AVAILABLE', () => {
@@ -58,7 +58,7 @@ describe('Statuspage history feeds: maintenance windows over two days', () => {
     const rss = `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>Example Status - Incident History</title><link>https://status.example.test</link><description>Statuspage</description>
 <pubDate>Mon, 05 Jan 2026 10:12:40 +0000</pubDate>
-<item><title>Storage cluster upgrade</title><description>${escapeXml(html(twoDays))}</description>
+<item><title>Storage cluster upgrade</title><description>${escapeText(html(twoDays))}</description>
 <pubDate>Mon, 05 Jan 2026 10:12:40 +0000</pubDate><link>https://status.example.test/incidents/m9n8b7v6c5x4</link><guid>https://status.example.test/incidents/m9n8b7v6c5x4</guid></item>
 </channel></rss>`;
     const [m] = statuspageRssAdapter.parse(at(rss, 'https://status.example.test/history.rss')).maintenances!;
@@ -73,7 +73,7 @@ describe('Statuspage history feeds: maintenance windows over two days', () => {
 <feed xml:lang="en-US" xmlns="http://www.w3.org/2005/Atom"><id>tag:status.example.test,2005:/history</id><link rel="alternate" type="text/html" href="https://status.example.test"/><title>Example Status - Incident History</title><updated>2025-12-20T09:00:00Z</updated>
 <entry><id>tag:status.example.test,2005:Incident/29341234</id><published>2025-12-20T09:00:00Z</published><updated>2025-12-20T09:00:00Z</updated>
 <link rel="alternate" type="text/html" href="https://status.example.test/incidents/p0o9i8u7y6t5"/><title>Year-end database upgrade</title>
-<content type="html">${escapeXml(html(line))}</content></entry></feed>`;
+<content type="html">${escapeText(html(line))}</content></entry></feed>`;
     const [m] = statuspageAtomAdapter.parse(at(atom, 'https://status.example.test/history.atom')).maintenances!;
     assert.equal(m!.scheduledFor, '2025-12-31T22:00:00.000Z');
     assert.equal(m!.scheduledUntil, '2026-01-01T02:00:00.000Z');

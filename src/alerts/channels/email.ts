@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { emailMessage, escapeHtml } from '../../domain/alert-text.ts';
+import { emailMessage } from '../../domain/alert-text.ts';
+import { escapeHtml } from '../../domain/html-escape.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import type { AlertThreadsRepository } from '../../store/repositories/alert-threads-repository.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';

@@ -1,5 +1,6 @@
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import { alertText, clip } from '../../domain/alert-text.ts';
+import { escapeText } from '../../domain/html-escape.ts';
 import type { Channel, Target } from './channel.ts';
 import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
 
@@ -11,7 +12,7 @@ import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
 
 type GoogleChatTarget = Extract<Target, { channel: 'google_chat' }>;
 
-const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const html = escapeText;
 /** Top-level text uses `<url|label>` links and `*bold*`: its control characters are escaped the same way. */
 const chatText = html;
 

@@ -1,5 +1,6 @@
 import { ErrorCode, LogLevel, WebClient } from '@slack/web-api';
 import { alertText, clip } from '../../domain/alert-text.ts';
+import { escapeText } from '../../domain/html-escape.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import type { AlertThreadsRepository } from '../../store/repositories/alert-threads-repository.ts';
 import type { Clock } from '../../domain/clock.ts';
@@ -63,7 +64,7 @@ export function slackMessage(d: Delivery): { text: string; blocks: unknown[] } {
 const TOKEN_GONE = new Set(['token_revoked', 'invalid_auth', 'account_inactive', 'token_expired']);
 
 /** Slack mrkdwn control characters in upstream text. */
-const escapeMrkdwn = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeMrkdwn = escapeText;
 
 /** A URL inside `<url|label>`: `|` would end it early, so it is percent-encoded; `&<>` escaped. */
 const slackLinkTarget = (url: string) => escapeMrkdwn(url.replace(/\|/g, '%7C'));

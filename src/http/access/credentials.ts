@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { cookieValue } from '../cookies.ts';
 
 export const SESSION_COOKIE = 'vis_session';
 
@@ -17,11 +18,5 @@ export function presentedKey(headers: FastifyRequest['headers']): string | undef
 
 /** The session cookie value, read without parsing every cookie of every request. */
 export function sessionToken(headers: FastifyRequest['headers']): string | undefined {
-  const cookie = headers.cookie;
-  if (!cookie || !cookie.includes(SESSION_COOKIE)) return undefined;
-  for (const part of cookie.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return cookieValue(headers, SESSION_COOKIE);
 }

@@ -5,7 +5,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Type } from '@sinclair/typebox';
 import { AdapterError } from './adapter.ts';
 import { decodeBody, looksLikeJson, parseJsonText } from './body.ts';
-import { escapeHtml } from './text.ts';
+import { escapeText } from '../../domain/html-escape.ts';
 import { isoOrNull } from './time.ts';
 import { check, Nullable, OptStr } from './validate.ts';
 
@@ -222,8 +222,8 @@ function parseJsonFeed(context: string, data: unknown): ParsedFeed {
         published: item.date_published ?? '',
         updated: item.date_modified ?? '',
         // content_text is plain text; escaping keeps it text when it is later read as HTML.
-        html: item.content_html ?? (item.content_text ? escapeHtml(item.content_text) : ''),
-        summary: item.summary ? escapeHtml(item.summary) : '',
+        html: item.content_html ?? (item.content_text ? escapeText(item.content_text) : ''),
+        summary: item.summary ? escapeText(item.summary) : '',
         categories: [...new Set((item.tags ?? []).map((t) => t.trim()).filter((t) => t !== ''))],
       }),
     ),

@@ -2,7 +2,7 @@
 // demo fleet serves: Statuspage incident history, security advisories, release notes.
 import type { AdvisoryRecord, IncidentRecord, MaintenanceRecord, RecordUpdate, UpdateRecord } from '../../domain/records.ts';
 import { joinUrl, upstreamIdOf } from './mapping.ts';
-import { escapeXml } from './text.ts';
+import { escapeXml } from '../../domain/html-escape.ts';
 import { MONTHS } from './time.ts';
 
 export interface FeedItemOut {

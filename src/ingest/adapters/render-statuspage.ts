@@ -9,7 +9,7 @@ import type {
   RecordUpdate,
 } from '../../domain/records.ts';
 import { incidentStatusFrom, maintenanceStatusFrom, upstreamIdOf } from './mapping.ts';
-import { escapeHtml } from './text.ts';
+import { escapeText } from '../../domain/html-escape.ts';
 
 export interface StatuspagePageInfo {
   id: string;
@@ -57,7 +57,7 @@ function updates(code: string, list: RecordUpdate[]) {
     id: `${code}u${list.length - i}`,
     status: u.status,
     // Statuspage bodies may hold HTML (<br />, links), so readers strip tags: escape ours.
-    body: escapeHtml(u.body),
+    body: escapeText(u.body),
     incident_id: code,
     created_at: u.createdAt,
     updated_at: u.createdAt,

@@ -1,3 +1,4 @@
+import { escapeText } from '../../domain/html-escape.ts';
 import type { SourceType } from '../../domain/records.ts';
 import {
   advisoryFeed,
@@ -76,7 +77,6 @@ export interface Rendered {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Records with links into the simulator's own pages (real vendor URLs would not know these ids). */
 function linked(base: string, v: FleetVendor) {
@@ -156,7 +156,7 @@ export function render(fleet: Fleet, base: string, type: string, slug: string, p
             link: i.url,
             published: i.startedAt,
             updated: i.updatedAt,
-            html: `<p>${escapeHtml(i.updates[0]?.body ?? i.title)}</p>`,
+            html: `<p>${escapeText(i.updates[0]?.body ?? i.title)}</p>`,
             categories: i.components,
           })),
         }),

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sameSecret } from '../../services/oauth/secrets.ts';
+import { type CsrfCookie, csrfTokenMatches, ensureCsrfCookie } from '../../http/index.ts';
 
 // The forms of the authorization flow (log in, allow/deny) are protected twice:
 // the Origin of the post must be ours (or an allowed web origin), and the form
@@ -11,25 +10,11 @@ import { sameSecret } from '../../services/oauth/secrets.ts';
 // data: URL sends) is refused even with a valid token (docs/security.md,
 // "OAuth forms refused in Chromium").
 
-const COOKIE = 'oauth_csrf';
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-
-function readCookie(req: FastifyRequest, name: string): string | undefined {
-  const header = req.headers.cookie ?? '';
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return part.slice(i + 1).trim();
-  }
-  return undefined;
-}
+const COOKIE: CsrfCookie = { name: 'oauth_csrf', attributes: 'Path=/oauth; HttpOnly; SameSite=Lax; Max-Age=3600' };
 
 /** The token to embed in a form; sets the cookie when the browser has none yet. */
 export function csrfToken(req: FastifyRequest, reply: FastifyReply, secure: boolean): string {
-  const existing = readCookie(req, COOKIE);
-  if (existing && TOKEN.test(existing)) return existing;
-  const token = randomBytes(32).toString('base64url');
-  reply.header('Set-Cookie', `${COOKIE}=${token}; Path=/oauth; HttpOnly; SameSite=Lax; Max-Age=3600${secure ? '; Secure' : ''}`);
-  return token;
+  return ensureCsrfCookie(req, reply, COOKIE, secure);
 }
 
 /** Why a form post is refused, or null when it passes both checks. */
@@ -37,9 +22,7 @@ export function formPostProblem(req: FastifyRequest, allowedOrigins: string[]): 
   const origin = req.headers.origin;
   if (!origin || !allowedOrigins.includes(origin)) return 'This form must be submitted from this site.';
   const body = (req.body ?? {}) as Record<string, unknown>;
-  const sent = typeof body.csrf_token === 'string' ? body.csrf_token : '';
-  const expected = readCookie(req, COOKIE) ?? '';
-  if (!sent || !expected || !sameSecret(sent, expected)) {
+  if (!csrfTokenMatches(req, COOKIE.name, body.csrf_token)) {
     return 'The form has expired or was not sent from this page. Start again from the application.';
   }
   return null;

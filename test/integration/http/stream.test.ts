@@ -3,7 +3,8 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { userWithKey } from '../../helpers/access.ts';
-import { commitEvents, eventually, openStream, sleep } from '../../helpers/stream.ts';
+import { commitEvents, openStream } from '../../helpers/stream.ts';
+import { sleep, waitFor } from '../../helpers/wait.ts';
 
 // GET /incidents/stream with a real SSE client (docs/stream.md).
 
@@ -178,7 +179,7 @@ describe('incident stream', () => {
       const slow = net.connect(Number(port), '127.0.0.1');
       slow.pause();
       slow.write(`GET /api/v1/infrastructure${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-      await eventually(() => hub.size === 2, 'both streams are attached');
+      await waitFor(() => hub.size === 2, { message: 'both streams are attached' });
 
       const big = 'x'.repeat(500_000);
       const sent: number[] = [];
@@ -187,21 +188,21 @@ describe('incident stream', () => {
         sent.push(e!.seq);
         await sleep(5);
       }
-      await eventually(() => hub.stats.dropped === 1, 'the slow client is dropped');
-      await eventually(() => hub.size === 1, 'the dropped client is detached');
+      await waitFor(() => hub.stats.dropped === 1, { message: 'the slow client is dropped' });
+      await waitFor(() => hub.size === 1, { message: 'the dropped client is detached' });
       const got = await reader.waitFor(1 + sent.length, 10_000);
       assert.deepEqual(got.slice(1).map((r) => Number(r.id)), sent, 'the reading client got every event');
       slow.destroy();
 
       // Closing the reader releases its slot and its place in the hub.
       reader.close();
-      await eventually(() => hub.size === 0, 'every stream detached');
+      await waitFor(() => hub.size === 0, { message: 'every stream detached' });
       const streams = Array.from({ length: 5 }, () => openStream(`${small.api}${path}`));
       await Promise.all(streams.map((s) => s.waitFor(1)));
       const sixth = await getJson(`${small.api}${path}`);
       assert.equal(sixth.status, 429, 'cap reached again with five new streams: nothing leaked');
       for (const s of streams) s.close();
-      await eventually(() => hub.size === 0, 'every stream detached');
+      await waitFor(() => hub.size === 0, { message: 'every stream detached' });
     } finally {
       await small.close();
     }
@@ -232,7 +233,7 @@ describe('incident stream: quotas and caps', () => {
     assert.ok(body.requestId);
     assert.ok(second.headers.get('retry-after'));
     await first.body!.cancel();
-    await eventually(() => t.app.streams.hub.size === 0, 'the first stream is closed');
+    await waitFor(() => t.app.streams.hub.size === 0, { message: 'the first stream is closed' });
     const third = await fetch(`${t.api}${path}`);
     assert.equal(third.status, 200, 'the slot was given back');
     assert.equal(third.headers.get('x-ratelimit-remaining'), '8', 'the refused stream was not counted');

@@ -4,7 +4,7 @@ import { FetchError } from '../../../src/infra/fetch.ts';
 import { parseSource } from '../../../src/ingest/adapters/index.ts';
 import { createScheduler, type Logger } from '../../../src/ingest/scheduler.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
-import { eventually } from '../../helpers/stream.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 // An offline start: every poll of the running loop fails. The log gets one line per failure
 // at debug and one summary at info per minute, not a line per source per round
@@ -46,13 +46,13 @@ describe('the log of failed polls', () => {
     assert.ok(all >= 20, `the test catalog has sources (${all})`);
     try {
       scheduler.start();
-      await eventually(() => lines.filter((l) => l.msg === 'source poll failed').length >= all, 'every source failed once', 20_000);
+      await waitFor(() => lines.filter((l) => l.msg === 'source poll failed').length >= all, { message: 'every source failed once', timeoutMs: 20_000 });
       const failedAtDebug = lines.filter((l) => l.msg === 'source poll failed');
       assert.ok(failedAtDebug.every((l) => l.level === 'debug'), 'each failure at debug');
       assert.deepEqual(lines.filter((l) => l.level === 'info' && l.msg !== 'ingestion scheduler started'), [], 'no info line before the minute is over');
 
       clock.advance(60_000);
-      await eventually(() => lines.some((l) => l.level === 'info' && 'pollFailures' in l.obj), 'the summary', 5_000);
+      await waitFor(() => lines.some((l) => l.level === 'info' && 'pollFailures' in l.obj), { message: 'the summary', timeoutMs: 5_000 });
     } finally {
       await scheduler.stop();
     }

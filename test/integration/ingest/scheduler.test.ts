@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { PollOutcome } from '../../../src/ingest/scheduler.ts';
 import { TestClock, startApp, type TestApp } from '../../helpers/app.ts';
 import { api, sourceUrl, startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 // The scheduler against a real local HTTP server (the simulated fleet) where some
 // sources hang, fail, send garbage, send 50 MB or drop the connection: every other
@@ -187,11 +188,13 @@ describe('leases', () => {
     clock.advance(120_000);
     const round = a.app.ingest.scheduler.runRound({ force: true, vendor: 'perplexity' });
     // Once this instance holds the lease (its request is now waiting on the slow page) ...
-    let src = (await a.repos.sources.list('perplexity'))[0]!;
-    while (!src.leaseOwner) {
-      await new Promise((r) => setTimeout(r, 10));
-      src = (await a.repos.sources.list('perplexity'))[0]!;
-    }
+    const src = await waitFor(
+      async () => {
+        const row = (await a.repos.sources.list('perplexity'))[0]!;
+        return row.leaseOwner ? row : undefined;
+      },
+      { message: 'the lease of the slow source', timeoutMs: 30_000, intervalMs: 10 },
+    );
     // ... another instance takes the source over, the lease having (by its clock) expired.
     const stolen = await b.repos.sources.claimOne(src.id, { owner: 'thief', now: new Date(clock.now().getTime() + 3_600_000), leaseMs: 60_000 });
     assert.ok(stolen);
@@ -205,13 +208,12 @@ describe('leases', () => {
 
 describe('the running scheduler', () => {
   const allPolled = async (t: TestApp, total: number) => {
-    const deadline = Date.now() + 60_000;
     let done = 0;
-    while (Date.now() < deadline) {
-      done = (await t.repos.sources.list()).filter((s) => s.lastSuccessAt).length;
-      if (done === total) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    // The caller asserts the count, which says how many were polled.
+    await waitFor(async () => (done = (await t.repos.sources.list()).filter((s) => s.lastSuccessAt).length) === total, {
+      message: 'every source polled',
+      timeoutMs: 60_000,
+    }).catch(() => {});
     return done;
   };
 
@@ -240,8 +242,7 @@ describe('the running scheduler', () => {
       const total = fleet.catalog.reduce((n, v) => n + v.sources.length, 0);
       assert.equal(await allPolled(t, total), total);
       assert.equal(t.app.ingest.scheduler.running, false, 'the schedule runs in the worker, not here');
-      const deadline = Date.now() + 5_000;
-      while (Date.now() < deadline && !published.includes(`incident.created ${inc.id}`)) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => published.includes(`incident.created ${inc.id}`), { message: 'the event on this bus', intervalMs: 20 }).catch(() => {});
       assert.ok(published.includes(`incident.created ${inc.id}`), published.join(', '));
     } finally {
       await t.close();
@@ -261,8 +262,7 @@ describe('the running scheduler', () => {
       assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
       assert.equal(report.events, 1);
       assert.ok(await t.repos.incidents.get(inc.id));
-      const deadline = Date.now() + 5_000;
-      while (!published.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => published.length > 0, { message: 'the event on this bus', intervalMs: 20 }).catch(() => {});
       assert.deepEqual(published, [inc.id]);
     } finally {
       await t.close();

@@ -5,7 +5,8 @@ import { startApp, type TestApp } from '../../helpers/app.ts';
 import { userWithKey, type TestUser } from '../../helpers/access.ts';
 import { startFakeStatusPages, type FakeStatusPages } from '../../helpers/fake-status-page.ts';
 import { incident } from '../../helpers/records.ts';
-import { commitEvents, eventually, openStream } from '../../helpers/stream.ts';
+import { commitEvents, openStream } from '../../helpers/stream.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { send } from '../../helpers/users.ts';
 
 // A board published from a watchlist holding a page its author added by URL (private to
@@ -69,7 +70,7 @@ describe('the stream of a board whose watchlist holds a private page', () => {
         s.es.close();
       }
       // The next connection waits until the server has let this one go (one anonymous slot per address).
-      await eventually(() => t.app.streams.hub.size === 0, 'the stream is closed on the server');
+      await waitFor(() => t.app.streams.hub.size === 0, { message: 'the stream is closed on the server' });
     }
     assert.deepEqual(warnings, [], 'no warning logged');
 

@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, type TestApp } from '../../helpers/app.ts';
 import { emit, incident, webhookUser } from '../../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 // kill -9 of a delivering server in the middle of sending, then a restart: every
 // delivery still arrives (at-least-once, the same webhook-id on a repeat).
@@ -32,14 +33,6 @@ function startServer(t: TestApp): ChildProcess {
   }
   return spawn(process.execPath, ['src/server.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
 }
-
-const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 30_000) => {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 describe('crash recovery', () => {
   let t: TestApp;
@@ -77,10 +70,10 @@ describe('crash recovery', () => {
     let stderr = '';
     child.stderr!.on('data', (c) => (stderr += c));
     // Switch to holding requests once 40 were acknowledged; kill while some hang.
-    await until('40 acknowledged deliveries', () => {
+    await waitFor(() => {
       if (acknowledged.size >= 40) answering = false;
       return hook.requests.length >= 50;
-    }).catch((err) => {
+    }, { message: '40 acknowledged deliveries', timeoutMs: 30_000 }).catch((err) => {
       throw new Error(`${err.message}\n${stderr}`);
     });
     child.kill('SIGKILL');
@@ -92,11 +85,7 @@ describe('crash recovery', () => {
     answering = true;
     child = startServer(t);
     child.stderr!.on('data', (c) => (stderr += c));
-    await until(
-      'every delivery succeeded after the restart',
-      async () => ((await t.repos.deliveries.countByStatus()).succeeded ?? 0) === total,
-      40_000,
-    ).catch((err) => {
+    await waitFor(async () => ((await t.repos.deliveries.countByStatus()).succeeded ?? 0) === total, { message: 'every delivery succeeded after the restart', timeoutMs: 40_000 }).catch((err) => {
       throw new Error(`${err.message}\n${stderr}`);
     });
     child.kill('SIGTERM');

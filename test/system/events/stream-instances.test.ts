@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
-import { commitEvents, openStream, sleep } from '../../helpers/stream.ts';
+import { commitEvents, openStream } from '../../helpers/stream.ts';
+import { sleep } from '../../helpers/wait.ts';
 
 // The stream end to end: a change in the simulated fleet, polled through the real
 // fetcher and adapters, reaches SSE clients of the polling instance and of a second

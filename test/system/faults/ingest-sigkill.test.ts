@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { TestClock, type TestApp } from '../../helpers/app.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
-import { until } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { runtimeEnv } from '../../helpers/child-env.ts';
 
 // kill -9 of a server polling with INGEST=live in the middle of a round, then a restart
@@ -75,12 +75,7 @@ describe('SIGKILL during ingestion', () => {
     child.stderr!.on('data', (d) => (stderr += d));
     // Kill once a third of the pages were served and the slow vendor's polls are in flight.
     const served = () => fleet.sim.stats.requests;
-    await until(
-      'the dead-to-be server to be mid-round',
-      () => served() >= Math.ceil(total / 3) && slowPaths().every((p) => (fleet.sim.stats.byPath.get(p) ?? 0) > 0),
-      40_000,
-      5,
-    ).catch((err) => {
+    await waitFor(() => served() >= Math.ceil(total / 3) && slowPaths().every((p) => (fleet.sim.stats.byPath.get(p) ?? 0) > 0), { message: 'the dead-to-be server to be mid-round', timeoutMs: 40_000, intervalMs: 5, retryErrors: true }).catch((err) => {
       throw new Error(`${err.message}\n${stderr}`);
     });
     child.kill('SIGKILL');

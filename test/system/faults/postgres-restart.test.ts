@@ -8,7 +8,8 @@ import { readCatalog } from '../../../src/services/catalog-loader.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 import { createThrowawayPg, type ThrowawayPg } from '../../helpers/throwaway-pg.ts';
 import { createUser, send, type TestUser } from '../../helpers/users.ts';
-import { assertUnavailable, percentile, sleep, until } from './support.ts';
+import { sleep, waitFor } from '../../helpers/wait.ts';
+import { assertUnavailable, percentile } from './support.ts';
 
 // PostgreSQL stopped and started again under traffic (a server of the test's own; both
 // CI legs run this). While it is down every request that needs it answers 503 with the
@@ -128,7 +129,7 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     phase = `down (${mode})`;
     // Every kind of request that needs the database is refused promptly.
     for (const kind of ['read', 'write', 'user-read'] as const) {
-      await until(`a 503 to a ${kind} after the stop`, () => answeredSince(stopped, kind, 503), 10_000);
+      await waitFor(() => answeredSince(stopped, kind, 503), { message: `a 503 to a ${kind} after the stop`, timeoutMs: 10_000, retryErrors: true });
     }
     const firstRefusal = samples.find((s) => s.startedAt >= stopAt && s.status === 503)!;
     const health = await getJson(`${t.url}/healthz`);
@@ -150,25 +151,33 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     const started = performance.now();
     phase = `back (${mode})`;
     // No restart of the app: its pool makes new connections by itself.
-    const recoveryMs = await until(
-      'every kind of request to succeed again',
-      () => (['read', 'write', 'user-read'] as const).every((k) => answeredSince(started, k, 200)),
-      20_000,
-    );
+    await waitFor(() => (['read', 'write', 'user-read'] as const).every((k) => answeredSince(started, k, 200)), {
+      message: 'every kind of request to succeed again',
+      timeoutMs: 20_000,
+      retryErrors: true,
+    });
     recoveredAt = performance.now();
+    const recoveryMs = Math.round(recoveredAt - started);
     assert.equal((await getJson(`${t.url}/readyz`)).status, 200);
     // Polling goes on by itself; news from the outage arrives, announced once. (A source whose
     // poll was cut by the stop keeps its lease, 33 s here, and is polled after it.)
     let pollResumedMs: number | null = null;
     if (news) {
       const back = new Date().toISOString();
-      pollResumedMs = await until(
-        'a poll stored after the restart',
-        async () => (await t.repos.sources.list()).some((x) => (x.lastSuccessAt ?? '') > back),
-        45_000,
-        200,
-      );
-      await until('the incident opened during the outage', async () => (await t.repos.incidents.get(news)) !== null, 45_000, 200);
+      const waitingSince = performance.now();
+      await waitFor(async () => (await t.repos.sources.list()).some((x) => (x.lastSuccessAt ?? '') > back), {
+        message: 'a poll stored after the restart',
+        timeoutMs: 45_000,
+        intervalMs: 200,
+        retryErrors: true,
+      });
+      pollResumedMs = Math.round(performance.now() - waitingSince);
+      await waitFor(async () => (await t.repos.incidents.get(news)) !== null, {
+        message: 'the incident opened during the outage',
+        timeoutMs: 45_000,
+        intervalMs: 200,
+        retryErrors: true,
+      });
       const events = await t.repos.events.after(0, 10_000);
       assert.deepEqual(events.filter((e) => e.entityId === news).map((e) => e.type), ['incident.created']);
     }
@@ -185,9 +194,9 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
   test('503 while it is down, served again when it is back, no write answered 200 is lost', async (ctx) => {
     running = true;
     traffic = Array.from({ length: WORKERS }, (_, w) => worker(w));
-    await until('traffic flowing', () => samples.filter((s) => s.status === 200).length >= 30);
+    await waitFor(() => samples.filter((s) => s.status === 200).length >= 30, { message: 'traffic flowing', timeoutMs: 20_000, retryErrors: true });
 
-    await until('a first round of polls', async () => (await t.repos.sources.list()).every((x) => x.lastSuccessAt !== null));
+    await waitFor(async () => (await t.repos.sources.list()).every((x) => x.lastSuccessAt !== null), { message: 'a first round of polls', timeoutMs: 20_000, retryErrors: true });
     const fast = await outage('fast', () => fleet.sim.fleet.openIncident('github', { impact: 'major' }).id);
     const crash = await outage('immediate');
     await sleep(500);
@@ -267,10 +276,10 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     assert.ok(healthMs! < 1_000, `liveness answered in ${Math.round(healthMs!)} ms`);
 
     const t1 = performance.now();
-    await until('requests to succeed after SIGCONT', async () => {
+    await waitFor(async () => {
       const rs = await Promise.all(calls.map(([, call]) => call()));
       return rs.every((r) => r.status === 200);
-    });
+    }, { message: 'requests to succeed after SIGCONT', timeoutMs: 20_000, retryErrors: true });
     const recoveredMs = Math.round(performance.now() - t1);
     const fastest = Math.min(...answers.map((a) => a.ms));
     const slowestOf = (k: string) => Math.round(Math.max(...answers.filter((a) => a.kind === k).map((a) => a.ms)));

@@ -4,7 +4,8 @@ import type { StoredEvent } from '../../../src/domain/events.ts';
 import { userWithKey } from '../../helpers/access.ts';
 import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { createThrowawayRedis, type ThrowawayRedis } from '../../helpers/throwaway-redis.ts';
-import { percentile, until } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
+import { percentile } from './support.ts';
 
 // Redis (a server of the test's own) going away under two instances that share it for
 // rate limits, the response cache and the event bus: both keep answering 200 with
@@ -51,7 +52,7 @@ describe('Redis outage under two instances', () => {
   const crosses = async () => {
     const e = event();
     a.app.bus.publish([e]);
-    await until(`event ${e.entityId} on instance B`, () => received.some((x) => x.entityId === e.entityId), 10_000);
+    await waitFor(() => received.some((x) => x.entityId === e.entityId), { message: `event ${e.entityId} on instance B`, timeoutMs: 10_000, retryErrors: true });
   };
 
   test('with Redis up, one key is counted once across both instances', async () => {
@@ -89,7 +90,7 @@ describe('Redis outage under two instances', () => {
     await redis.start();
     clock.advance(60_000);
     const t0 = performance.now();
-    await until('both instances ready', async () => (await status(a)) === 'ready' && (await status(b)) === 'ready');
+    await waitFor(async () => (await status(a)) === 'ready' && (await status(b)) === 'ready', { message: 'both instances ready', timeoutMs: 20_000, retryErrors: true });
     const readyMs = Math.round(performance.now() - t0);
     // A fresh minute in Redis (the restarted server is empty): one count for both instances.
     for (let i = 0; i < 4; i++) assert.equal(remaining(await call(i % 2 ? a : b)), 9 - i, `request ${i}`);
@@ -116,7 +117,7 @@ describe('Redis outage under two instances', () => {
     }
     // Each Redis command gives up after 500 ms; a request makes a few of them.
     assert.ok(Math.max(...ms) < 5_000, `slowest answer ${Math.round(Math.max(...ms))} ms`);
-    await until('ready after SIGCONT', async () => (await status(a)) === 'ready' && (await status(b)) === 'ready');
+    await waitFor(async () => (await status(a)) === 'ready' && (await status(b)) === 'ready', { message: 'ready after SIGCONT', timeoutMs: 20_000, retryErrors: true });
     clock.advance(60_000);
     for (let i = 0; i < 4; i++) assert.equal(remaining(await call(i % 2 ? a : b)), 9 - i, `request ${i}`);
     await crosses();

@@ -2,22 +2,6 @@ import assert from 'node:assert/strict';
 
 // Small pieces shared by the fault tests.
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `ok` until it holds; the machine is loaded, so deadlines are generous. Returns the wait in ms. */
-export async function until(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 20_000, everyMs = 50): Promise<number> {
-  const start = performance.now();
-  const end = start + timeoutMs;
-  for (;;) {
-    try {
-      if (await ok()) return Math.round(performance.now() - start);
-    } catch {
-      /* not yet */
-    }
-    if (performance.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 /** Words of SQL or of a driver message that must never reach a client. */
 const INTERNALS = /\b(select|insert|update|delete)\b.*\b(from|into|set)\b|ECONNREFUSED|SQLITE_|57P0|terminat|postgres|sqlite|kysely|stack/i;

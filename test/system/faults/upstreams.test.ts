@@ -9,7 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import type { PollOutcome, RoundReport } from '../../../src/ingest/scheduler.ts';
 import { getJson, type TestApp } from '../../helpers/app.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
-import { percentile, sleep } from './support.ts';
+import { sleep } from '../../helpers/wait.ts';
+import { percentile } from './support.ts';
 
 // Vendor pages that misbehave in the ways a real one can: no answer at all (no
 // headers), a body trickling in past the poll deadline, 10 MB (over INGEST_MAX_BYTES),

@@ -7,7 +7,7 @@ import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts
 import { emit, incident, webhookUser } from '../../helpers/alerts.ts';
 import { freePort } from '../../helpers/throwaway-pg.ts';
 import type { TestUser } from '../../helpers/users.ts';
-import { until } from './support.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 // A webhook receiver that is down for a while: first nothing listens on its port
 // (connection refused), then it answers 503, then it is back. The delivery worker runs
@@ -65,10 +65,10 @@ describe('webhook receiver down for a while', () => {
     return all;
   };
   const everyDelivery = (what: string, ok: (d: any) => boolean) =>
-    until(what, async () => {
+    waitFor(async () => {
       const ds = await deliveries();
       return ds.length === TOTAL && ds.every(ok);
-    });
+    }, { message: what, timeoutMs: 20_000, retryErrors: true });
   const wait = (d: any) => Date.parse(d.nextAttemptAt) - clock.now().getTime();
 
   test('connection refused: every delivery pending, retried in 5 s (±10 %)', async () => {

@@ -4,6 +4,7 @@ import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { userWithKey } from '../../helpers/access.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 // Limits shared through Redis, and what happens when Redis is not there.
 
@@ -75,7 +76,7 @@ describe('Redis unreachable', () => {
 
       server = await startRedis(port);
       clock.advance(60_000);
-      await waitFor(async () => (await getJson(`${t.url}/readyz`)).body.status === 'ready');
+      await waitFor(async () => (await getJson(`${t.url}/readyz`)).body.status === 'ready', { message: '/readyz to say ready', timeoutMs: 10_000 });
       const back = await getJson(`${t.api}/incidents`);
       assert.equal(back.status, 200);
       // Counting is in Redis again: the minute there holds only this request.
@@ -107,6 +108,7 @@ async function startRedis(port: number): Promise<ChildProcess> {
         });
         c.on('error', () => resolve(false));
       }),
+    { message: `redis-server on port ${port}`, timeoutMs: 10_000 },
   );
   return child;
 }
@@ -119,11 +121,3 @@ async function stopRedis(child: ChildProcess) {
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met in time');
-}

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { MIN_NODE_MAJOR } from '../../../src/runtime.ts';
 import { runtimeEnv } from '../../helpers/child-env.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 // The service started the production way, through the README's `npm start`
 // (docs/deployment.md, "Runtime"): the compiled dist/ on Node 24, no TypeScript loader in
@@ -29,16 +30,16 @@ describe('npm start (production)', { skip: !linux && 'reads the server process f
   const lines: LogLine[] = [];
   let stderr = '';
 
-  const until = async <T>(what: string, find: () => T | undefined, ms = 240_000): Promise<T> => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const found = find();
-      if (found !== undefined) return found;
-      if (npm.exitCode !== null) throw new Error(`npm start exited (${npm.exitCode}) before ${what}:\n${stderr}`);
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}:\n${stderr}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  /** A log line of the server; ends early when npm start has exited. */
+  const logLine = (what: string, find: (l: LogLine) => boolean) =>
+    waitFor(
+      () => {
+        const found = lines.find(find);
+        if (found === undefined && npm.exitCode !== null) throw new Error(`npm start exited (${npm.exitCode}) before ${what}:\n${stderr}`);
+        return found;
+      },
+      { message: () => `${what}:\n${stderr}`, timeoutMs: 240_000, intervalMs: 100 },
+    );
 
   before(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-prod-start-'));
@@ -84,7 +85,7 @@ describe('npm start (production)', { skip: !linux && 'reads the server process f
   });
 
   test('answers /healthz from dist/server.js on Node 24, without tsx', async () => {
-    const started = await until('the listening line', () => lines.find((l) => typeof l.port === 'number' && l.msg?.startsWith('started with roles')));
+    const started = await logLine('the listening line', (l) => typeof l.port === 'number' && !!l.msg?.startsWith('started with roles'));
     const res = await fetch(`http://127.0.0.1:${started.port}/healthz`);
     assert.equal(res.status, 200);
     await res.body?.cancel();
@@ -108,6 +109,6 @@ describe('npm start (production)', { skip: !linux && 'reads the server process f
     assert.ok(Number(version.replace(/^v/, '').split('.')[0]) >= MIN_NODE_MAJOR, `${exe} is ${version}`);
 
     // The ingestion worker thread runs from the build as well (worker.js, no tsx register).
-    await until('the ingestion scheduler in the worker thread', () => lines.find((l) => l.msg === 'ingestion scheduler started'));
+    await logLine('the ingestion scheduler in the worker thread', (l) => l.msg === 'ingestion scheduler started');
   });
 });

@@ -14,7 +14,8 @@ import { getJson } from '../../helpers/app.ts';
 import { startFleet, type TestFleet } from '../../helpers/fleet.ts';
 import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
 import { send } from '../../helpers/users.ts';
-import { DATABASE_URL, type Deployment, deployment, type Instance, problems, startInstance, until } from './instances.ts';
+import { waitFor } from '../../helpers/wait.ts';
+import { DATABASE_URL, type Deployment, deployment, type Instance, problems, startInstance } from './instances.ts';
 
 // Graceful shutdown of a real server process (SIGTERM): stream clients get a
 // final `shutdown` event, a poll in flight gives its lease back, a delivery whose
@@ -119,14 +120,14 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       for (const type of ['snapshot', 'shutdown']) {
         es.addEventListener(type, (ev) => seen.push({ type, data: JSON.parse((ev as MessageEvent).data), lastEventId: (ev as MessageEvent).lastEventId }));
       }
-      await until(() => text.includes('event: snapshot') && seen.length === 1, 'both streams have their snapshot', 20_000);
+      await waitFor(() => text.includes('event: snapshot') && seen.length === 1, { message: 'both streams have their snapshot', timeoutMs: 20_000, intervalMs: 100 });
 
       // One incident for both users: /slow answers after 2 s, /hang never does.
       await announceIncident();
-      await until(() => receiver.requests.some((r) => r.path === '/slow') && receiver.requests.some((r) => r.path === '/hang'), 'both webhooks are being sent', 20_000);
+      await waitFor(() => receiver.requests.some((r) => r.path === '/slow') && receiver.requests.some((r) => r.path === '/hang'), { message: 'both webhooks are being sent', timeoutMs: 20_000, intervalMs: 100 });
       const hanging = fleet.catalog[0]!.sources[0]!.url;
       const sourceRow = () => store.db.selectFrom('sources').selectAll().where('url', '=', hanging).executeTakeFirstOrThrow();
-      await until(async () => (await sourceRow()).lease_owner?.includes(`:${a.pid}:`), 'A holds the lease of the hanging source', 20_000);
+      await waitFor(async () => (await sourceRow()).lease_owner?.includes(`:${a.pid}:`), { message: 'A holds the lease of the hanging source', timeoutMs: 20_000, intervalMs: 100 });
 
       const signalled = Date.now();
       a.child.kill('SIGTERM');
@@ -143,7 +144,7 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       assert.ok(retry >= 1000 && retry < 3000, `retry ${retry}`);
       assert.deepEqual(Object.keys(JSON.parse(m[2]!)).sort(), ['occurredAt', 'reconnectAfterMs', 'type']);
       assert.equal(JSON.parse(m[2]!).type, 'shutdown');
-      await until(() => seen.some((e) => e.type === 'shutdown'), 'the EventSource client saw the shutdown event', 5_000);
+      await waitFor(() => seen.some((e) => e.type === 'shutdown'), { message: 'the EventSource client saw the shutdown event', timeoutMs: 5_000, intervalMs: 100 });
       const ev = seen.find((e) => e.type === 'shutdown')!;
       assert.equal(ev.data.type, 'shutdown');
       // An event without `id:` keeps the connection's last event id (the EventSource spec's
@@ -178,14 +179,10 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       const startedB = Date.now();
       const b = await startInstance('B', env, ['--role', 'deliver']);
       instances.push(b);
-      const done = await until(
-        async () => {
+      const done = await waitFor(async () => {
           const r = await store.db.selectFrom('deliveries').selectAll().where('id', '=', hangRow.id).executeTakeFirstOrThrow();
           return r.status === 'succeeded' ? r : undefined;
-        },
-        'the second instance sent the interrupted delivery',
-        20_000,
-      );
+        }, { message: 'the second instance sent the interrupted delivery', timeoutMs: 20_000, intervalMs: 100 });
       const handoverMs = Date.now() - startedB;
       assert.equal(Number(done.attempts), 2);
       const ids = receiver.requests.map((r) => r.headers['webhook-id']);
@@ -219,7 +216,7 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       instances.push(c);
       const before = receiver.requests.length;
       await announceIncident();
-      await until(() => receiver.requests.length > before, 'C is sending', 20_000);
+      await waitFor(() => receiver.requests.length > before, { message: 'C is sending', timeoutMs: 20_000, intervalMs: 100 });
       await locker.query('begin');
       await locker.query(`lock table "${dep.schema}".deliveries in access exclusive mode`);
       const signalled = Date.now();

@@ -13,7 +13,8 @@ import { startFleet, type TestFleet } from '../../helpers/fleet.ts';
 import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
 import { openStream, type StreamClient } from '../../helpers/stream.ts';
 import { send } from '../../helpers/users.ts';
-import { cli, type Deployment, deployment, type Instance, problems, sleep, startInstance, until } from './instances.ts';
+import { sleep, waitFor } from '../../helpers/wait.ts';
+import { cli, type Deployment, deployment, type Instance, problems, startInstance } from './instances.ts';
 
 // Scale-out, end to end: three server processes on different ports share one
 // PostgreSQL schema and one Redis prefix, as N instances behind a load balancer
@@ -154,9 +155,9 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
         const all = (await repos.events.after(start, 1000)).filter((e) => e.vendor === 'github' && e.entityKind === 'incident');
         return all.length >= n ? all : undefined;
       };
-      await until(() => logged(2), 'both incidents are in the event log', 20_000);
+      await waitFor(() => logged(2), { message: 'both incidents are in the event log', timeoutMs: 20_000, intervalMs: 100 });
       fleet.sim.fleet.resolveIncident(first.id);
-      const log = await until(() => logged(3), 'the resolution is in the event log', 20_000);
+      const log = await waitFor(() => logged(3), { message: 'the resolution is in the event log', timeoutMs: 20_000, intervalMs: 100 });
       // Each change logged once although three instances poll (the two creations in either order).
       assert.equal(log.length, 3, JSON.stringify(log.map((e) => [e.seq, e.type, e.entityId])));
       assert.deepEqual(
@@ -259,7 +260,7 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
         return by.succeeded === expected && !by.pending ? by : undefined;
       };
       const started = Date.now();
-      await until(done, `${expected} webhook deliveries succeeded`, 45_000, 200);
+      await waitFor(done, { message: `${expected} webhook deliveries succeeded`, timeoutMs: 45_000, intervalMs: 200 });
       const tookMs = Date.now() - started;
       // Late duplicates (a second claim of a row) would arrive after the rows are done.
       await sleep(1_500);
@@ -304,19 +305,14 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       const row = () => store.db.selectFrom('sources').selectAll().where('url', '=', source.url).executeTakeFirstOrThrow();
       // The upstream stops answering: the next poll hangs and holds the lease.
       fleet.sim.setFault(source.url, { kind: 'hang' });
-      const held = await until(
-        async () => {
+      const held = await waitFor(async () => {
           const a = await row();
           if (!a.lease_owner) return undefined;
           await sleep(700);
           const b = await row();
           // The same lease for a while: a poll that hangs, not a quick one that is finishing.
           return b.lease_owner === a.lease_owner && b.lease_until === a.lease_until ? b : undefined;
-        },
-        'a poll of the hanging source holds its lease',
-        20_000,
-        50,
-      );
+        }, { message: 'a poll of the hanging source holds its lease', timeoutMs: 20_000, intervalMs: 50 });
       const pid = Number(held.lease_owner!.split(':').at(-2));
       const holder = instances.find((i) => i.pid === pid);
       assert.ok(holder, `lease owner ${held.lease_owner} is one of the instances (${instances.map((i) => i.pid).join(', ')})`);
@@ -326,15 +322,10 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       fleet.sim.setFault(source.url, null);
 
       const leaseUntil = Date.parse(held.lease_until!);
-      const taken = await until(
-        async () => {
+      const taken = await waitFor(async () => {
           const r = await row();
           return r.last_success_at && Date.parse(r.last_success_at) > killedAt - 1000 ? r : undefined;
-        },
-        'another instance polls the source successfully',
-        (LEASE_SECONDS + 15) * 1000,
-        100,
-      );
+        }, { message: 'another instance polls the source successfully', timeoutMs: (LEASE_SECONDS + 15) * 1000, intervalMs: 100 });
       const handoverMs = Date.now() - killedAt;
       // The new poll started only once the dead instance's lease had run out...
       assert.ok(Date.parse(taken.last_success_at!) >= leaseUntil, `polled at ${taken.last_success_at}, lease until ${held.lease_until}`);

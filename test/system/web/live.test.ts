@@ -6,7 +6,7 @@ import { createRepositories } from '../../../src/services/index.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { launchBrowser, newPage, screenshot } from '../../helpers/browser.ts';
 import { incident } from '../../helpers/records.ts';
-import { eventually } from '../../helpers/stream.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 // Open pages follow changes without a reload: the demo simulator changes an
 // incident, the next poll of the fleet commits it with its event, the event
@@ -150,7 +150,7 @@ describe('live updates without the stream', () => {
     // refused again and the next one waits out the page's backoff (up to a minute) in real time.
     await other.close();
     const pageLive = () => page.evaluate(() => document.documentElement.dataset.live === 'open');
-    await eventually(async () => t.app.streams.hub.size === 0 || (await pageLive()), "the other tab's stream is closed");
+    await waitFor(async () => t.app.streams.hub.size === 0 || (await pageLive()), { message: "the other tab's stream is closed" });
     await page.clock.fastForward('02:00');
     await liveOpen(page);
     await context.close();

@@ -6,6 +6,7 @@ import type { StoredEvent } from '../../../src/domain/events.ts';
 import { FANOUT_BATCH, StreamHub } from '../../../src/events/stream-hub.ts';
 import { StreamConnection } from '../../../src/events/stream-connection.ts';
 import { memoryEventBus } from '../../../src/infra/event-bus.ts';
+import { waitFor } from '../../helpers/wait.ts';
 
 // The hub's fan-out at scale (docs/stream.md, "Fan-out" and "What a stream costs"):
 // writing one event to thousands of clients gives the event loop turns in between,
@@ -66,7 +67,7 @@ test('one event to more clients than a batch: every client gets it once, and the
   setImmediate(() => {
     turn.happened = true;
   });
-  for (let i = 0; i < 100 && !hub.stats.sent; i++) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => hub.stats.sent > 0, { message: 'the first write', timeoutMs: 2_000, intervalMs: 20 }).catch(() => {});
   for (const res of responses) assert.equal(res.writes.filter((b) => b.includes('incident.created')).length, 1);
   assert.equal(responses[0]!.afterTurn, false, 'the first batch is written at once');
   assert.equal(responses.at(-1)!.afterTurn, true, 'the last clients are written after the loop had a turn');
