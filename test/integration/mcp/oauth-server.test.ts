@@ -416,6 +416,27 @@ describe('OAuth authorization server', () => {
     await k.close();
   });
 
+  test('a token granted in a team organisation answers for the team, and stops when the user leaves it', async () => {
+    // docs/teams.md, "MCP": the grant belongs to the user in the organisation their session acted for.
+    const owner = await createUser(t, 'free');
+    const member = await createUser(t, 'free');
+    const team = await t.app.services.orgs.createFor(owner.userId, 'Team with MCP', 'pro');
+    assert.ok(await t.repos.organisations.addMember(team.id, member.userId, 'viewer', clock.now()));
+    const svc = oauthService({ oauth: t.repos.oauth, clock });
+    const client = (await t.repos.oauth.getClient(clientId))!;
+    const { verifier, challenge } = verifierPair();
+    const c = await svc.createCode({ client, userId: member.userId, orgId: team.id, scope: 'history:read', resource: `${t.url}/mcp`, redirectUri: REDIRECT_URI, codeChallenge: challenge });
+    const tokens = await svc.exchangeCode({ client, code: c, redirectUri: REDIRECT_URI, codeVerifier: verifier, resource: undefined });
+    const k = await connect(`${t.url}/mcp`, { token: tokens.access_token });
+    const r = await k.client.callTool({ name: 'get_incident_history', arguments: { timePeriod: '30d' } });
+    await k.close();
+    // The team's plan (pro), not the member's personal one (free, 7 days).
+    assert.equal((r.structuredContent as { plan: string }).plan, 'pro');
+    const ownerViewer = { ...(await t.app.services.accounts.personalViewer(owner.userId)), orgId: team.id, role: 'owner' as const };
+    await t.app.services.orgs.removeMember(ownerViewer, team.id, member.userId);
+    assert.equal((await callHistory(tokens.access_token)).status, 401);
+  });
+
   test('a token issued for another resource is refused at the MCP endpoint (audience)', async () => {
     const user = await createUser(t, 'pro');
     const svc = oauthService({ oauth: t.repos.oauth, clock });
