@@ -67,17 +67,3 @@ export function truncate(text: string, max: number): string {
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
-
-// Characters XML 1.0 does not allow at all (C0 controls but tab/newline/return,
-// lone surrogates, U+FFFE/U+FFFF): no escape makes them legal, so they are dropped.
-const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-export function escapeXml(text: string): string {
-  return text
-    .replace(XML_ILLEGAL, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}

@@ -18,7 +18,7 @@ import {
   renderStatuspageSummary,
   renderTrustActiveIncidents,
   statuspageHistoryFeed,
-} from '../adapters/render.ts';
+} from './render/index.ts';
 import type { Fleet, FleetVendor } from './fleet.ts';
 
 // Which upstream format the simulator serves for each catalog source type, at which

@@ -23,8 +23,8 @@ import {
   renderStatuspageMaintenances,
   renderStatuspageSummary,
   statuspageHistoryFeed,
-} from '../../../../src/ingest/adapters/render.ts';
-import { assertSnapshotInvariants, input } from './helpers.ts';
+} from '../../../../src/ingest/simulator/render/index.ts';
+import { assertSnapshotInvariants, input } from '../adapters/helpers.ts';
 
 const V = 'acme';
 const PAGE = { id: 'pg7acme', name: 'Acme Cloud', url: 'https://status.acme.test', updatedAt: '2026-04-10T12:00:00.000Z' };

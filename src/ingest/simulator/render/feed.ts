@@ -1,9 +1,23 @@
 // RSS 2.0 and Atom 1.0 writers plus the item builders for the three feed families the
 // demo fleet serves: Statuspage incident history, security advisories, release notes.
-import type { AdvisoryRecord, IncidentRecord, MaintenanceRecord, RecordUpdate, UpdateRecord } from '../../domain/records.ts';
-import { joinUrl, upstreamIdOf } from './mapping.ts';
-import { escapeXml } from './text.ts';
-import { MONTHS } from './time.ts';
+import type { AdvisoryRecord, IncidentRecord, MaintenanceRecord, RecordUpdate, UpdateRecord } from '../../../domain/records.ts';
+import { joinUrl } from '../../adapters/mapping.ts';
+import { MONTHS } from '../../adapters/time.ts';
+import { upstreamIdOf } from './ids.ts';
+
+// Characters XML 1.0 does not allow at all (C0 controls but tab/newline/return,
+// lone surrogates, U+FFFE/U+FFFF): no escape makes them legal, so they are dropped.
+const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function escapeXml(text: string): string {
+  return text
+    .replace(XML_ILLEGAL, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
 
 export interface FeedItemOut {
   id: string;
