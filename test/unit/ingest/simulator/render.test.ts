@@ -1,4 +1,4 @@
-// Round trips: records → real upstream format (render.ts) → adapter → the same records.
+// Round trips: records → real upstream format (src/ingest/simulator/render/) → adapter → the same records.
 // Records use whole-minute times where a format prints minutes only (feed update stamps).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
