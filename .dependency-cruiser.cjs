@@ -43,6 +43,15 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/(infra|domain)/' },
     },
     {
+      name: 'parsers-import-only-domain',
+      severity: 'error',
+      comment:
+        'src/ingest/adapters turns upstream formats into our records and nothing else: it imports only itself and the domain. ' +
+        'What renders fake vendor pages lives with the simulator (src/ingest/simulator/render).',
+      from: { path: '^src/ingest/adapters/' },
+      to: { path: '^src/', pathNot: '^src/(ingest/adapters|domain)/' },
+    },
+    {
       name: 'edges-keep-to-themselves',
       severity: 'error',
       comment: "An adapter never imports another adapter's internals: only its public index.ts.",

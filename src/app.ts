@@ -51,7 +51,8 @@ import {
   VendorStatusSchema,
   VendorSummarySchema,
 } from './http/schemas/records.ts';
-import { createIngestRuntime, type IngestRuntime, prepareCatalog } from './ingest/runtime.ts';
+import { prepareCatalog } from './ingest/catalog.ts';
+import { createIngestRuntime, type IngestRuntime } from './ingest/runtime.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { createRepositories, createServices, type Services } from './services/index.ts';
 import { httpPageDetector } from './ingest/page-detect.ts';
@@ -104,7 +105,7 @@ declare module 'fastify' {
      * anonymous streams of this process all addresses together (ANONYMOUS_STREAMS_PER_SERVER).
      */
     streams: { hub: StreamHub; slots: StreamSlots; anonymous: StreamSlots };
-    /** Polling scheduler (started only with INGEST=live and the ingest role) and, in demo mode, the simulated fleet. */
+    /** Polling (started only with INGEST=live and the ingest role; in the worker thread unless INGEST_WORKER=false) and, in demo mode, the simulated fleet. */
     ingest: IngestRuntime;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
     alerts: AlertRuntime;

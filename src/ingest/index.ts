@@ -1,6 +1,7 @@
-// What ingestion offers the CLI: the runtime that polls, the catalog preparation, the
+// What ingestion offers the CLI: the catalog preparation, the runtime that polls, the
 // per-poll outcome, and the adapters' parser (docs/ingestion.md). Other folders import
 // these from here only.
-export { createIngestRuntime, prepareCatalog } from './runtime.ts';
+export { prepareCatalog } from './catalog.ts';
+export { createIngestRuntime } from './runtime.ts';
 export type { PollOutcome } from './scheduler.ts';
 export { parseSource } from './adapters/index.ts';

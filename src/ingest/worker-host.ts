@@ -5,9 +5,10 @@ import type { Metrics } from '../domain/metrics.ts';
 import type { Logger, RoundOptions, RoundReport } from './scheduler.ts';
 import type { WorkerCommand, WorkerMessage } from './worker-protocol.ts';
 
-// Main-thread side of the ingestion worker: starts it, republishes its events on
-// the process's bus, relays its log lines and poll outcomes (counted in this thread's
-// metrics registry), restarts it if it dies, stops it on close.
+// Main-thread side of the ingestion worker thread (worker.ts, which owns the scheduler):
+// starts it, republishes its events on the process's bus, relays its log lines and poll
+// outcomes (counted in this thread's metrics registry), restarts it if it dies, stops it
+// on close. It only sends commands and receives messages (worker-protocol.ts).
 
 const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
 // worker.ts from source (tests), worker.js in the build (docs/deployment.md, "Runtime").

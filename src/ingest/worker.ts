@@ -5,14 +5,15 @@ import type { Metrics, PollObservation } from '../domain/metrics.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createIngestService } from '../services/index.ts';
 import { openStore } from '../store/db.ts';
-import { createIngestRuntime } from './runtime.ts';
+import { createPoller } from './poller.ts';
 import type { Logger } from './scheduler.ts';
 import type { WorkerCommand, WorkerMessage } from './worker-protocol.ts';
 
-// The polling scheduler in a worker thread: fetching, parsing and applying run on
-// their own core, so API requests on the main thread are not queued behind them.
-// It shares the database (its own connection) and hands committed events and log
-// lines to the main thread, which publishes them on the process's event bus.
+// The ingestion worker thread, started by worker-host.ts (through worker-bootstrap.mjs): it
+// owns the scheduler (poller.ts) and polls, so fetching, parsing and applying run on their own
+// core and API requests on the main thread are not queued behind them. It opens its own
+// database connection and hands committed events, log lines and poll outcomes to the main
+// thread (worker-protocol.ts), which publishes and counts them.
 
 const port = parentPort!;
 const send = (m: WorkerMessage) => port.postMessage(m);
@@ -46,11 +47,11 @@ const metrics: Pick<Metrics, 'polled'> = {
 };
 
 const store = openStore(config);
-const runtime = createIngestRuntime({ store, config, clock: systemClock, ingest: createIngestService(store, config, systemClock, bus), bus, simulator: null, log, worker: false, metrics });
+const poller = createPoller({ store, config, clock: systemClock, ingest: createIngestService(store, config, systemClock, bus), log, metrics });
 
 port.on('message', (m: WorkerCommand) => {
   if (typeof m === 'object' && m.cmd === 'round') {
-    void runtime.scheduler.runRound(m.options).then(
+    void poller.scheduler.runRound(m.options).then(
       (report) => {
         // The round's outcomes are counted before its caller hears it is over.
         flushPolls();
@@ -65,7 +66,7 @@ port.on('message', (m: WorkerCommand) => {
   }
   if (m !== 'stop') return;
   void (async () => {
-    await runtime.close();
+    await poller.close();
     await store.close();
     flushPolls();
     send({ type: 'stopped' });
@@ -73,5 +74,5 @@ port.on('message', (m: WorkerCommand) => {
   })();
 });
 
-if (schedule) runtime.start();
+if (schedule) poller.scheduler.start();
 send({ type: 'ready' });

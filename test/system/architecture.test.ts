@@ -63,6 +63,9 @@ test('a tree that breaks each rule once fails the check, edge by edge', async ()
   write('src/store/rows.ts', 'export type Row = number;\n');
   write('src/web/page.ts', "import type { Row } from '../store/rows.ts';\nexport const page: Row = 2;\n");
   write('src/ingest/index.ts', "export const entry = 'public';\n");
+  // The parsers import only themselves and the domain, not the simulator that renders pages.
+  write('src/ingest/adapters/parse.ts', "import { render } from '../simulator/render.ts';\nexport const parse = render;\n");
+  write('src/ingest/simulator/render.ts', 'export const render = 1;\n');
   write('src/store/repo.ts', "import { box } from '../infra/box.ts';\nexport const repo = box;\n");
   write('src/infra/box.ts', "import type { UseCase } from '../services/use-case.ts';\nexport const box = {} as UseCase | null;\n");
   write('src/http/route.ts', "import { app } from '../app.ts';\nexport const route = app;\n");
@@ -77,6 +80,7 @@ test('a tree that breaks each rule once fails the check, edge by edge', async ()
       'edges-keep-to-themselves: src/alerts/worker.ts -> src/ingest/scheduler.ts',
       'infra-imports-only-domain: src/infra/box.ts -> src/services/use-case.ts',
       'only-entries-compose: src/http/route.ts -> src/app.ts',
+      'parsers-import-only-domain: src/ingest/adapters/parse.ts -> src/ingest/simulator/render.ts',
       'services-import-only-domain-store-infra: src/services/use-case.ts -> src/alerts/worker.ts',
       'store-imports-only-domain: src/store/repo.ts -> src/infra/box.ts',
     ],

@@ -138,11 +138,6 @@ export function recordId(vendor: string, upstreamId: string | number): string {
   return `${vendor}:${String(upstreamId).trim()}`;
 }
 
-/** Upstream part of a record id (inverse of recordId), used by the renderers. */
-export function upstreamIdOf(record: { id: string; vendor: string }): string {
-  return record.id.startsWith(`${record.vendor}:`) ? record.id.slice(record.vendor.length + 1) : record.id;
-}
-
 /** Joins a page base URL and a path without doubling slashes. */
 export function joinUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;

@@ -19,12 +19,12 @@ import {
   renderStatuspageSummary,
   renderTrustActiveIncidents,
   statuspageHistoryFeed,
-} from '../adapters/render.ts';
+} from './render/index.ts';
 import type { Fleet, FleetVendor } from './fleet.ts';
 
 // Which upstream format the simulator serves for each catalog source type, at which
-// path, and the bodies themselves (written by the adapters' renderers, so the demo
-// exercises the very parsers that read the real vendors).
+// path, and the bodies themselves (written by the renderers in render/ and read back by
+// the adapters, so the demo exercises the very parsers that read the real vendors).
 
 /**
  * Formats without a renderer are served as the closest format the simulator speaks:

@@ -1,6 +1,7 @@
 // Instatus summary.json from our records (demo fleet).
-import type { Impact, IncidentRecord, Indicator, MaintenanceRecord } from '../../domain/records.ts';
-import { joinUrl, upstreamIdOf } from './mapping.ts';
+import type { Impact, IncidentRecord, Indicator, MaintenanceRecord } from '../../../domain/records.ts';
+import { joinUrl } from '../../adapters/mapping.ts';
+import { upstreamIdOf } from './ids.ts';
 
 const PAGE_STATUS: Record<Indicator, string> = {
   operational: 'UP',

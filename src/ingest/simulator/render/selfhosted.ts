@@ -1,7 +1,7 @@
 // sorry™ `/api/v1/notices` and Cachet 2.x `/api/v1/incidents` from our records (demo
 // fleet), in the shapes docs/mappings.md describes.
-import type { IncidentRecord, Indicator, MaintenanceRecord } from '../../domain/records.ts';
-import { upstreamIdOf } from './mapping.ts';
+import type { IncidentRecord, Indicator, MaintenanceRecord } from '../../../domain/records.ts';
+import { upstreamIdOf } from './ids.ts';
 
 const SORRY_PAGE_STATE: Record<Indicator, string> = {
   operational: 'operational',

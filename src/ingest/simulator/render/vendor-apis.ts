@@ -1,8 +1,8 @@
 // The bespoke status APIs of single vendors, from our records (demo fleet): Slack's
 // `/api/v2.0.0/current`, Heroku's `/api/v4/current-status` and Salesforce Trust's
 // `/v1/incidents/active`, each in the shape docs/mappings.md describes.
-import type { ComponentRecord, ComponentStatus, Impact, IncidentRecord } from '../../domain/records.ts';
-import { upstreamIdOf } from './mapping.ts';
+import type { ComponentRecord, ComponentStatus, Impact, IncidentRecord } from '../../../domain/records.ts';
+import { upstreamIdOf } from './ids.ts';
 
 const SLACK_TYPE: Record<Impact, string> = { none: 'notice', minor: 'incident', major: 'outage', critical: 'outage' };
 

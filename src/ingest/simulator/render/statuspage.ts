@@ -7,9 +7,10 @@ import type {
   Indicator,
   MaintenanceRecord,
   RecordUpdate,
-} from '../../domain/records.ts';
-import { incidentStatusFrom, maintenanceStatusFrom, upstreamIdOf } from './mapping.ts';
-import { escapeText } from '../../domain/html-escape.ts';
+} from '../../../domain/records.ts';
+import { escapeText } from '../../../domain/html-escape.ts';
+import { incidentStatusFrom, maintenanceStatusFrom } from '../../adapters/mapping.ts';
+import { upstreamIdOf } from './ids.ts';
 
 export interface StatuspagePageInfo {
   id: string;

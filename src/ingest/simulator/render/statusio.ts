@@ -1,7 +1,7 @@
 // status.io `GET /1.0/status/<page_id>` from our records (demo fleet), in the shape
 // docs/mappings.md describes: codes on the 100–600 scale, messages newest first.
-import type { ComponentRecord, ComponentStatus, Impact, IncidentRecord, Indicator, MaintenanceRecord } from '../../domain/records.ts';
-import { upstreamIdOf } from './mapping.ts';
+import type { ComponentRecord, ComponentStatus, Impact, IncidentRecord, Indicator, MaintenanceRecord } from '../../../domain/records.ts';
+import { upstreamIdOf } from './ids.ts';
 
 const COMPONENT_CODE: Record<ComponentStatus, [number, string]> = {
   operational: [100, 'Operational'],

@@ -1,9 +1,10 @@
 // RSS 2.0 and Atom 1.0 writers plus the item builders for the three feed families the
 // demo fleet serves: Statuspage incident history, security advisories, release notes.
-import type { AdvisoryRecord, IncidentRecord, MaintenanceRecord, RecordUpdate, UpdateRecord } from '../../domain/records.ts';
-import { joinUrl, upstreamIdOf } from './mapping.ts';
-import { escapeXml } from '../../domain/html-escape.ts';
-import { MONTHS } from './time.ts';
+import type { AdvisoryRecord, IncidentRecord, MaintenanceRecord, RecordUpdate, UpdateRecord } from '../../../domain/records.ts';
+import { escapeXml } from '../../../domain/html-escape.ts';
+import { joinUrl } from '../../adapters/mapping.ts';
+import { MONTHS } from '../../adapters/time.ts';
+import { upstreamIdOf } from './ids.ts';
 
 export interface FeedItemOut {
   id: string;

@@ -1,7 +1,7 @@
 // Google Cloud incidents.json from our records (demo fleet).
-import type { Impact, IncidentRecord } from '../../domain/records.ts';
-import { upstreamIdOf } from './mapping.ts';
-import { slug } from './render-statuspage.ts';
+import type { Impact, IncidentRecord } from '../../../domain/records.ts';
+import { upstreamIdOf } from './ids.ts';
+import { slug } from './statuspage.ts';
 
 const STATUS_IMPACT: Record<Impact, string> = {
   none: 'SERVICE_INFORMATION',

@@ -1,8 +1,8 @@
 // incident.io `/proxy/<host>` widget JSON from our records (demo fleet). The widget
 // only shows what is live, so resolved incidents and completed maintenances are left out.
-import type { ComponentRecord, ComponentStatus, Impact, IncidentRecord, MaintenanceRecord, RecordUpdate } from '../../domain/records.ts';
-import { upstreamIdOf } from './mapping.ts';
-import { slug } from './render-statuspage.ts';
+import type { ComponentRecord, ComponentStatus, Impact, IncidentRecord, MaintenanceRecord, RecordUpdate } from '../../../domain/records.ts';
+import { upstreamIdOf } from './ids.ts';
+import { slug } from './statuspage.ts';
 
 const INCIDENTIO_STATUS: Record<ComponentStatus, string> = {
   operational: 'operational',

@@ -15,7 +15,7 @@ import {
   renderSorryPage,
   renderStatusio,
   renderTrustActiveIncidents,
-} from '../../../../src/ingest/adapters/render.ts';
+} from '../../../../src/ingest/simulator/render/index.ts';
 
 const V = 'acme';
 const NOW = new Date('2026-04-10T12:00:00Z');

@@ -1,4 +1,4 @@
-// Round trips: records → real upstream format (render.ts) → adapter → the same records.
+// Round trips: records → real upstream format (src/ingest/simulator/render/) → adapter → the same records.
 // Records use whole-minute times where a format prints minutes only (feed update stamps).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -23,8 +23,8 @@ import {
   renderStatuspageMaintenances,
   renderStatuspageSummary,
   statuspageHistoryFeed,
-} from '../../../../src/ingest/adapters/render.ts';
-import { assertSnapshotInvariants, input } from './helpers.ts';
+} from '../../../../src/ingest/simulator/render/index.ts';
+import { assertSnapshotInvariants, input } from '../adapters/helpers.ts';
 
 const V = 'acme';
 const PAGE = { id: 'pg7acme', name: 'Acme Cloud', url: 'https://status.acme.test', updatedAt: '2026-04-10T12:00:00.000Z' };
