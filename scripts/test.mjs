@@ -210,13 +210,19 @@ const batches = makeBatches();
 console.log(
   `# ${files.length} test files (${tiers.join(', ')}; store: ${store}), ` +
     (isolation === 'file' ? `a process each, ${concurrency} at a time` : `in ${batches.length} batches, ${concurrency} at a time`) +
-    (typecheck ? ', typecheck beside them' : ''),
+    (typecheck ? ', typecheck and lint beside them' : ''),
 );
 const jobs = [];
 if (typecheck) {
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   jobs.push(run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']).then((code) => {
     if (code) console.error('# typecheck failed');
+    return code;
+  }));
+  // Biome's lint rules (biome.json; docs/testing.md, "Lint") beside the typecheck.
+  const biome = path.join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');
+  jobs.push(run(process.execPath, [biome, 'lint', '--error-on-warnings']).then((code) => {
+    if (code) console.error('# lint failed: run `npm run lint`');
     return code;
   }));
 }

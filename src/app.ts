@@ -255,9 +255,7 @@ export const appPlugin = fp(
       });
     }
     app.decorate('readinessChecks', checks);
-    app.decorate('envelope', async function <T>(items: T[], extra = {}) {
-      return envelope(await services.freshness.current(), items, extra);
-    });
+    app.decorate('envelope', async <T>(items: T[], extra = {}) => envelope(await services.freshness.current(), items, extra));
 
     for (const schema of [
       ErrorBody,

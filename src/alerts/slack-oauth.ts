@@ -20,6 +20,7 @@ export interface SlackOAuthOptions {
 }
 
 export function slackOAuth(o: SlackOAuthOptions): SlackOAuth {
+  // biome-ignore lint/suspicious/noExplicitAny: Slack's answers differ per method; callers read the fields they need
   async function call(method: string, form: Record<string, string>, auth: string): Promise<Record<string, any>> {
     const res = await fetch(`${o.apiUrl}${method}`, {
       method: 'POST',
@@ -30,6 +31,7 @@ export function slackOAuth(o: SlackOAuthOptions): SlackOAuth {
     });
     if (res.status === 429) throw new SlackOAuthError('rate_limited');
     if (!res.ok) throw new SlackOAuthError(`http_${res.status}`);
+    // biome-ignore lint/suspicious/noExplicitAny: as call() above
     const body = (await res.json().catch(() => null)) as Record<string, any> | null;
     if (!body || typeof body !== 'object') throw new SlackOAuthError('invalid_response');
     if (body.ok !== true) throw new SlackOAuthError(typeof body.error === 'string' ? body.error.slice(0, 60) : 'unknown_error');

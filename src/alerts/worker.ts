@@ -16,6 +16,7 @@ import type { Channel, SendOutcome, Target } from './channels/channel.ts';
 // writing) leaves rows that fall due again when their lease ends and are sent
 // again under the same delivery id: at-least-once, never lost.
 
+// biome-ignore lint/suspicious/noExplicitAny: each channel has its own target type; the worker hands each its own
 export type PushChannels = Partial<Record<PushChannel, Channel<any>>>;
 
 export interface WorkerDeps {

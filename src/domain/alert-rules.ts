@@ -68,7 +68,7 @@ export const atLeast = (impact: Impact, min: Impact) => impactRank(impact) >= im
 export function componentsMatch(filter: ComponentFilter | null, vendor: string, components: readonly string[]): boolean {
   if (!filter) return true;
   const wanted = Array.isArray(filter) ? filter : Object.hasOwn(filter, vendor) ? filter[vendor]! : null;
-  if (!wanted || !wanted.length) return true;
+  if (!wanted?.length) return true;
   const set = new Set(wanted.map((c) => c.toLowerCase()));
   return components.some((c) => set.has(c.toLowerCase()));
 }

@@ -117,7 +117,11 @@ export function probePlan(pageUrl: URL): Probe[] {
     { url: under('/feed.rss'), accepts: ['feed'] },
   ];
   const seen = new Set<string>();
-  return probes.filter((p) => (seen.has(p.url) ? false : (seen.add(p.url), true)));
+  return probes.filter((p) => {
+    if (seen.has(p.url)) return false;
+    seen.add(p.url);
+    return true;
+  });
 }
 
 /** status.io serves its data from its API host, keyed by the 24-hex page id found in the page. */

@@ -5,7 +5,6 @@ import { invalidParameter } from './errors.ts';
 // e-mails). Pure.
 
 const MAX_NAME = 80;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 export function orgName(raw: string): string {

@@ -57,7 +57,7 @@ function mappedV4(ip: string): string | null {
 
 /** The 16 bytes of an IPv6 literal. */
 function v6Bytes(ip: string): number[] {
-  let [head, tail = null] = ip.toLowerCase().split('::') as [string, string | null];
+  const [head, tail = null] = ip.toLowerCase().split('::') as [string, string | null];
   const groups = (part: string) => (part ? part.split(':') : []);
   const expand = (gs: string[]) =>
     gs.flatMap((g) => {

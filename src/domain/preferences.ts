@@ -2,7 +2,7 @@ import { DomainError } from './errors.ts';
 import { webhookUrlProblem } from './outbound-url.ts';
 import { IMPACTS, type Impact } from './records.ts';
 import { CHANGE_KINDS, type ChannelRules, type ComponentFilter, componentFilterSize, defaultChannelRules, normalizeComponentFilter } from './alert-rules.ts';
-import { type QuietHours } from './quiet-hours.ts';
+import type { QuietHours } from './quiet-hours.ts';
 import { MAX_LEAD_TIMES, parseLeadTime } from './reminders.ts';
 import { isTimeZone, parseClock } from './time-zones.ts';
 

@@ -154,7 +154,7 @@ export class StreamHub implements ConnectionOwner {
       from = page[page.length - 1]!.seq;
     }
     const list = [...bySeq.values()].filter((e) => e.seq > this.high).sort((a, b) => a.seq - b.seq);
-    this.stats[counter] += list.length - inHand.length > 0 ? list.length - inHand.length : 0;
+    this.stats[counter] += Math.max(list.length - inHand.length, 0);
     for (const e of list) await this.send(e);
   }
 

@@ -9,6 +9,6 @@ import { parseCookie } from 'cookie';
  */
 export function cookieValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const header = headers.cookie;
-  if (!header || !header.includes(name)) return undefined;
+  if (!header?.includes(name)) return undefined;
   return parseCookie(header)[name];
 }

@@ -85,6 +85,7 @@ function compileStrict(schema: object): ValidateFunction {
 }
 
 /** A validator compiler without coercion or property removal, reporting all problems. */
+// biome-ignore lint/suspicious/noExplicitAny: Fastify's compiler type is generic over any schema
 export function strictValidatorCompiler(): FastifySchemaCompiler<any> {
   return ({ schema, httpPart }) => {
     const validate = compileStrict(schema as object);

@@ -43,9 +43,7 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-export interface NowMs {
-  (): number;
-}
+export type NowMs = () => number
 
 export interface Slot {
   /** Which window of the clock `now` falls in. */

@@ -12,6 +12,7 @@ import { getVendorStatus, listVendors } from './tools/vendors.ts';
 // One McpServer per HTTP request (stateless Streamable HTTP): it carries the
 // caller of that request, so tools never look at HTTP themselves.
 
+// biome-ignore lint/suspicious/noExplicitAny: each tool has its own input and output types
 const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance];
 
 /** Tools that need a bearer token; calling one without gives HTTP 401 (see plugin). */

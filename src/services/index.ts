@@ -7,7 +7,7 @@ import { inboxRepository } from '../store/repositories/inbox-repository.ts';
 import { alertThreadsRepository } from '../store/repositories/alert-threads-repository.ts';
 import { preferencesRepository } from '../store/repositories/preferences-repository.ts';
 import { keylessBox, loadSecretBox } from '../infra/secret-box.ts';
-import { type SecretBox } from '../domain/secret-box.ts';
+import type { SecretBox } from '../domain/secret-box.ts';
 import { accountsService } from './access/accounts-service.ts';
 import { authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';

@@ -74,7 +74,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const etag = `W/"${createHash('sha1').update(body.value).digest('base64url')}"`;
     reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'private, no-cache').header('ETag', etag);
     const inm = reply.request.headers['if-none-match'];
-    if (inm && inm.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
+    if (inm?.split(',').some((t) => t.trim() === etag)) return reply.code(304).send();
     return reply.send(body.value);
   };
 

@@ -31,8 +31,8 @@ const ROUTE_NOT_FOUND = /^Route [A-Z]+ \S* not found$/;
 
 /** Leaks: what an answer must never contain unless the request itself carried it. */
 export const LEAK_PATTERNS: [string, RegExp][] = [
-  ['stack frame', /\bat\s+(?:async\s+)?(?:[\w$.<>\[\]]+\s+)?\(?(?:file:\/\/|node:|\/)[^\s)]*:\d+:\d+\)?/],
-  ['stack frame', /\bat\s+[\w$.<>\[\]]+\s+\([^()\s]+\.[cm]?[jt]sx?:\d+:\d+\)/],
+  ['stack frame', /\bat\s+(?:async\s+)?(?:[\w$.<>[\]]+\s+)?\(?(?:file:\/\/|node:|\/)[^\s)]*:\d+:\d+\)?/],
+  ['stack frame', /\bat\s+[\w$.<>[\]]+\s+\([^()\s]+\.[cm]?[jt]sx?:\d+:\d+\)/],
   ['node_modules path', /node_modules/],
   ['source file position', /\.(?:ts|js|mjs|cjs):\d+/],
   ['source file', /\.ts:/],
@@ -114,7 +114,7 @@ export function makeChecker(doc: ApiDocument) {
     }
 
     if (res.status >= 500) problems.push(`status ${res.status} (server error)`);
-    const allow = String(res.headers['allow'] ?? '');
+    const allow = String(res.headers.allow ?? '');
     const routeNotFound =
       (res.status === 404 && json?.error === 'not_found' && ROUTE_NOT_FOUND.test(json?.message ?? '')) ||
       (res.status === 405 && json?.error === 'method_not_allowed' && allow !== '' && !allow.split(', ').includes(req.method));

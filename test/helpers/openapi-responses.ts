@@ -382,7 +382,7 @@ export class ResponseChecker {
    */
   private checkObject(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const ex = (request as unknown as { [kExchange]?: Exchange })[kExchange];
-    if (!ex || !ex.op.pointer || payload === null || typeof payload !== 'object') return;
+    if (!ex?.op.pointer || payload === null || typeof payload !== 'object') return;
     const statusKey = documentedStatus(ex.op, reply.statusCode);
     const response = statusKey ? ex.op.responses[statusKey] : undefined;
     const mediaType = mediaTypeOf(String(reply.getHeader('content-type') ?? 'application/json'));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CompiledQuery, type KyselyPlugin } from 'kysely';
+import type { CompiledQuery, KyselyPlugin } from 'kysely';
 import { createRepositories } from '../../src/services/index.ts';
 import { catalogService } from '../../src/services/catalog-service.ts';
 import { sourceHealthService } from '../../src/services/source-health-service.ts';

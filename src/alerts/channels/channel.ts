@@ -56,7 +56,7 @@ export interface Channel<T extends Target = Target> {
 export function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = err.cause instanceof Error ? err.cause : null;
-  if (cause && cause.message && cause.message !== err.message) return `${err.message}: ${cause.message}`;
+  if (cause?.message && cause.message !== err.message) return `${err.message}: ${cause.message}`;
   if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'timed out';
   return err.message || err.name;
 }

@@ -25,6 +25,7 @@ const errorBodyRef = { $ref: '#/components/schemas/ErrorBody' };
 
 /** Adds the transport-level answers to each operation of an OpenAPI 3.0 document (in place). */
 export function addTransportResponses<T extends { paths?: object }>(doc: T): T {
+  // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document's operation objects, read loosely
   for (const [path, ops] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, any> | undefined>)) {
     for (const [method, op] of Object.entries(ops ?? {})) {
       if (!op || typeof op !== 'object' || !op.responses) continue;

@@ -59,7 +59,7 @@ export function createSimulatorServer(fleet: Fleet): SimulatorServer {
   let base = '';
 
   function respondHuge(res: http.ServerResponse, fault: Extract<Fault, { kind: 'huge' }>) {
-    const chunk = Buffer.from('{"filler":"'.padEnd(65_534, 'x') + '"}');
+    const chunk = Buffer.from(`${'{"filler":"'.padEnd(65_534, 'x')}"}`);
     let left = fault.bytes;
     res.writeHead(200, {
       'content-type': 'application/json',

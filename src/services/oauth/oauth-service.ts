@@ -155,7 +155,7 @@ export function oauthService(deps: { oauth: OAuthRepository; clock: Clock }) {
       if (!p.refreshToken) throw new OAuthError('invalid_request', 'refresh_token is required');
       const hash = sha256Hex(p.refreshToken);
       const stored = await repo.findToken(hash);
-      if (!stored || stored.kind !== 'refresh' || stored.clientId !== p.client.clientId) {
+      if (stored?.kind !== 'refresh' || stored.clientId !== p.client.clientId) {
         throw new OAuthError('invalid_grant', 'Unknown refresh token');
       }
       if (stored.grantRevokedAt) throw new OAuthError('invalid_grant', 'The authorization was revoked');
@@ -181,7 +181,7 @@ export function oauthService(deps: { oauth: OAuthRepository; clock: Clock }) {
     async verifyAccess(token: string): Promise<VerifiedAccess | null> {
       if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return null;
       const t = await repo.findToken(sha256Hex(token));
-      if (!t || t.kind !== 'access' || t.revokedAt || t.grantRevokedAt || t.expiresAt <= iso()) return null;
+      if (t?.kind !== 'access' || t.revokedAt || t.grantRevokedAt || t.expiresAt <= iso()) return null;
       return {
         userId: t.userId,
         orgId: t.orgId,

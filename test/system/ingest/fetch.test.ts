@@ -47,12 +47,13 @@ describe('fetch with limits', () => {
         case '/loop':
           res.writeHead(302, { location: '/loop' });
           return res.end();
-        case '/trickle':
+        case '/trickle': {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write('[');
           const timer = setInterval(() => res.write('1,'), 50);
           res.on('close', () => clearInterval(timer));
           return;
+        }
         case '/busy':
           res.writeHead(503, { 'retry-after': '120' });
           return res.end('try later');

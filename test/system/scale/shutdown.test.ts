@@ -31,7 +31,7 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
   let dep: Deployment;
   let fleet: TestFleet;
   let receiver: HttpReceiver;
-  let instances: Instance[] = [];
+  const instances: Instance[] = [];
   let store: Store;
   let services: Services;
   let repos: Repositories;

@@ -389,7 +389,7 @@ async function loadDeliveries() {
   for (const d of items) {
     const row = body.insertRow();
     const when = d.deliveredAt ?? d.updatedAt ?? d.createdAt ?? d.created_at;
-    cell(row, when ? new Date(when).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '');
+    cell(row, when ? `${new Date(when).toISOString().replace('T', ' ').slice(0, 16)} UTC` : '');
     cell(row, d.channel);
     cell(row, d.test ? `Test: ${d.title ?? ''}` : [d.vendor, d.title].filter(Boolean).join(': ') || d.type);
     cell(row, d.status);

@@ -126,7 +126,7 @@ export function startLive({ partialUrl, streamUrl, statusEl, onSwap }) {
       source.addEventListener(type, (event) => {
         try {
           const data = JSON.parse(event.data);
-          if (data && data.incident) announce(describe(type, data.incident));
+          if (data?.incident) announce(describe(type, data.incident));
         } catch {
           // Malformed event: still refresh.
         }
