@@ -193,6 +193,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       users: repos.users,
       sessions: repos.sessions,
       apiKeys: repos.apiKeys,
+      slidingLimits: repos.slidingLimits,
       auth,
       audit,
       clock,

@@ -21,7 +21,14 @@ const DONE: Record<string, string> = {
   left: 'You left the organisation.',
 };
 
-const STATUS: Partial<Record<string, number>> = { invalid_parameter: 400, not_found: 404, conflict: 409, limit_exceeded: 403, role_required: 403 };
+const STATUS: Partial<Record<string, number>> = {
+  invalid_parameter: 400,
+  not_found: 404,
+  conflict: 409,
+  limit_exceeded: 403,
+  role_required: 403,
+  rate_limit_exceeded: 429,
+};
 
 const field = (body: unknown, name: string): string => {
   const v = (body as Record<string, unknown> | null | undefined)?.[name];

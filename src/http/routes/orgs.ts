@@ -33,6 +33,7 @@ export const errors = {
   403: Type.Ref('ErrorBody', { description: 'The caller\'s role is below what the action needs (`role_required`), or a session is needed' }),
   404: Type.Ref('ErrorBody', { description: 'No such organisation (or the caller is not a member), member, invitation or key' }),
   409: Type.Ref('ErrorBody', { description: 'The change is not possible now: last owner, personal organisation, invitation decided or for another address' }),
+  429: errorResponses[429],
   500: errorResponses[500],
   503: errorResponses[503],
 };

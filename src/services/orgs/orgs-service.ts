@@ -8,6 +8,7 @@ import type { ApiKeysRepository } from '../../store/repositories/api-keys-reposi
 import type { InvitationRow, InvitationsRepository } from '../../store/repositories/invitations-repository.ts';
 import type { MemberRow, MyOrg, OrganisationsRepository } from '../../store/repositories/organisations-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
+import type { SlidingLimitsRepository } from '../../store/repositories/sliding-limits-repository.ts';
 import type { UsersRepository } from '../../store/repositories/users-repository.ts';
 import type { Authenticator } from '../access/authenticator.ts';
 import { sha256hex } from '../access/secrets.ts';
@@ -27,6 +28,12 @@ export type { MemberRow, MyOrg };
 export const INVITATION_DAYS = 7;
 /** Open invitations one organisation may have at once (bounds what one admin can send). */
 export const MAX_OPEN_INVITATIONS = 100;
+/**
+ * Invitations per 24 hours, per organisation and per invited address (docs/teams.md,
+ * "Invitations"): revoking and inviting again cannot turn the service into a mailer.
+ */
+export const INVITATIONS_PER_ORG_PER_DAY = 50;
+export const INVITATIONS_PER_ADDRESS_PER_DAY = 3;
 const INVITATION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -54,6 +61,7 @@ export function orgsService(d: {
   users: Pick<UsersRepository, 'findById'>;
   sessions: Pick<SessionsRepository, 'setOrg'>;
   apiKeys: Pick<ApiKeysRepository, 'hashesOf'>;
+  slidingLimits: Pick<SlidingLimitsRepository, 'take'>;
   auth: Authenticator;
   audit: AuditService;
   clock: Clock;
@@ -229,6 +237,21 @@ export function orgsService(d: {
       const now = d.clock.now();
       if ((await d.invitations.countOpen(v.orgId, now)) >= MAX_OPEN_INVITATIONS) {
         throw new DomainError('limit_exceeded', `At most ${MAX_OPEN_INVITATIONS} invitations can be open at once`, { limit: MAX_OPEN_INVITATIONS });
+      }
+      const gate = await d.slidingLimits.take(
+        [
+          { subject: `invite:o:${v.orgId}`, limit: INVITATIONS_PER_ORG_PER_DAY },
+          // The address itself is not stored here, only its hash.
+          { subject: `invite:to:${sha256hex(email)}`, limit: INVITATIONS_PER_ADDRESS_PER_DAY },
+        ],
+        86_400_000,
+        now,
+      );
+      if (!gate.allowed) {
+        const whose = gate.subject.startsWith('invite:o:') ? 'this organisation' : 'this address';
+        throw new DomainError('rate_limit_exceeded', `At most ${gate.limit} invitations per 24 hours for ${whose}; try again later`, {
+          retryAfter: gate.retryAfterSeconds,
+        });
       }
       const token = randomBytes(32).toString('base64url');
       const id = randomUUID();

@@ -291,6 +291,21 @@ describe('organisations: a team sets up and works together', () => {
     assert.equal((await send(api(`/orgs/${orgId}/audit`), 'GET', cookie(strangerCookie))).status, 404);
   });
 
+  test('invitations cannot be used as a mailer: at most 3 to one address per 24 hours', async () => {
+    const target = 'spam-target@example.com';
+    for (let i = 0; i < 3; i++) {
+      const r = await send(api(`/orgs/${orgId}/invitations`), 'POST', cookie(ownerCookie), { email: target, role: 'viewer' });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      assert.equal((await send(api(`/orgs/${orgId}/invitations/${r.body.invitation.id}`), 'DELETE', cookie(ownerCookie))).status, 200);
+    }
+    const refused = await send(api(`/orgs/${orgId}/invitations`), 'POST', cookie(ownerCookie), { email: target.toUpperCase(), role: 'viewer' });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error, 'rate_limit_exceeded');
+    assert.ok(refused.body.retryAfter > 0 && refused.body.retryAfter <= 86_400);
+    clock.advance(86_400_000);
+    assert.equal((await send(api(`/orgs/${orgId}/invitations`), 'POST', cookie(ownerCookie), { email: target, role: 'viewer' })).status, 201);
+  });
+
   test('an organisation and everything it owns can be deleted by an owner only', async () => {
     const other = await send(api('/orgs'), 'POST', cookie(ownerCookie), { name: 'Short lived' });
     const id = other.body.organisation.id;
