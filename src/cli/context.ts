@@ -1,3 +1,4 @@
+import { isUserPlan, USER_PLANS, type UserPlan } from '../domain/plans.ts';
 import type { Config } from '../infra/config.ts';
 import { DomainError } from '../domain/errors.ts';
 import { systemClock } from '../domain/clock.ts';
@@ -60,4 +61,17 @@ export function servicesCommand(usage: string, summary: string, run: CliCommand)
       });
     },
   };
+}
+
+/** An option the command cannot do without (`--name value`); a bare flag does not count. */
+export function requiredOption(options: Record<string, string>, name: string): string {
+  const v = options[name];
+  if (!v || v === 'true') throw new DomainError('invalid_parameter', `--${name} is required`);
+  return v;
+}
+
+/** A `--plan` value, checked against the plans an account or organisation can have. */
+export function planOption(value: string | undefined): UserPlan {
+  if (!value || !isUserPlan(value)) throw new DomainError('invalid_parameter', `--plan must be one of ${USER_PLANS.join(', ')}`);
+  return value;
 }

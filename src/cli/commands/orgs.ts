@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { isUserPlan, USER_PLANS, type UserPlan } from '../../domain/plans.ts';
 import type { Command } from '../command.ts';
-import { type CliContext, parseOptions, servicesCommand } from '../context.ts';
+import { type CliContext, parseOptions, planOption, requiredOption, servicesCommand } from '../context.ts';
 import { printTable } from '../table.ts';
 
 // Organisations for the operator (docs/teams.md, "Operator"): list them, create a team
@@ -12,18 +11,6 @@ const USAGE = [
   'orgs create --name N --owner-email E [--plan PLAN]   prints the new organisation id',
   'orgs set-plan --id ID --plan PLAN',
 ].join('\n');
-
-function plan(value: string | undefined, fallback: UserPlan): UserPlan {
-  const v = value ?? fallback;
-  if (!isUserPlan(v)) throw new DomainError('invalid_parameter', `--plan must be one of ${USER_PLANS.join(', ')}`);
-  return v;
-}
-
-function required(options: Record<string, string>, name: string): string {
-  const v = options[name];
-  if (!v || v === 'true') throw new DomainError('invalid_parameter', `--${name} is required`);
-  return v;
-}
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positional, options } = parseOptions(args);
@@ -44,14 +31,14 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
         return 0;
       }
       case 'create': {
-        const owner = await ctx.services.accounts.findByEmail(required(options, 'owner-email'));
+        const owner = await ctx.services.accounts.findByEmail(requiredOption(options, 'owner-email'));
         if (!owner) throw new DomainError('not_found', `No account with email ${options['owner-email']}`);
-        const org = await ctx.services.orgs.createFor(owner.id, required(options, 'name'), plan(options.plan, ctx.config.newOrgPlan));
+        const org = await ctx.services.orgs.createFor(owner.id, requiredOption(options, 'name'), planOption(options.plan ?? ctx.config.newOrgPlan));
         ctx.out(org.id);
         return 0;
       }
       case 'set-plan': {
-        const org = await ctx.services.orgs.setPlan(required(options, 'id'), plan(required(options, 'plan'), 'free'));
+        const org = await ctx.services.orgs.setPlan(requiredOption(options, 'id'), planOption(requiredOption(options, 'plan')));
         ctx.out(`${org.name} (${org.id}): ${org.plan}`);
         return 0;
       }

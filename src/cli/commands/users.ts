@@ -1,7 +1,6 @@
 import { DomainError } from '../../domain/errors.ts';
-import { isUserPlan, USER_PLANS, type UserPlan } from '../../domain/plans.ts';
 import type { Command } from '../command.ts';
-import { type CliContext, parseOptions, servicesCommand } from '../context.ts';
+import { type CliContext, parseOptions, planOption, requiredOption, servicesCommand } from '../context.ts';
 import { PasswordSourceError, readPassword } from '../password.ts';
 import { printTable } from '../table.ts';
 
@@ -12,29 +11,18 @@ const USAGE = [
   'users list [--json]',
 ].join('\n');
 
-function plan(value: string | undefined): UserPlan {
-  if (!value || !isUserPlan(value)) throw new DomainError('invalid_parameter', `--plan must be one of ${USER_PLANS.join(', ')}`);
-  return value;
-}
-
-function required(options: Record<string, string>, name: string): string {
-  const v = options[name];
-  if (!v || v === 'true') throw new DomainError('invalid_parameter', `--${name} is required`);
-  return v;
-}
-
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positional, options } = parseOptions(args);
   try {
     switch (positional[0]) {
       case 'create': {
-        const email = required(options, 'email');
-        const user = await ctx.services.accounts.createUser({ email, password: await readPassword(options), plan: plan(options.plan ?? 'free') });
+        const email = requiredOption(options, 'email');
+        const user = await ctx.services.accounts.createUser({ email, password: await readPassword(options), plan: planOption(options.plan ?? 'free') });
         ctx.out(user.id);
         return 0;
       }
       case 'set-plan': {
-        const user = await ctx.services.accounts.setPlan(required(options, 'email'), plan(options.plan));
+        const user = await ctx.services.accounts.setPlan(requiredOption(options, 'email'), planOption(options.plan));
         ctx.out(`${user.email}: ${user.plan}`);
         return 0;
       }

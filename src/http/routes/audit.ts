@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { noStore } from '../no-store.ts';
 import { requireOrg } from '../plugins/viewer.ts';
 import { Nullable } from '../schemas/common.ts';
 import { AuditEntrySchema, AuditQuery, OrgIdParams } from '../schemas/orgs.ts';
@@ -15,10 +16,7 @@ import { errors, USER_SECURITY } from './orgs.ts';
 export async function auditRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { orgs, audit } = app.services;
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  app.addHook('onSend', noStore);
 
   app.get(
     '/orgs/:orgId/audit',

@@ -16,6 +16,7 @@ import {
   OrgName,
   Role,
 } from '../schemas/orgs.ts';
+import { noStore } from '../no-store.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
 
 // Organisations (docs/teams.md). Each route names the organisation in its path; the
@@ -46,11 +47,7 @@ export async function orgRoutes(fastify: FastifyInstance) {
   // Unknown fields are refused, not dropped: a body naming an owner, a plan or another id is a 400 (mass assignment).
   app.setValidatorCompiler(strictValidatorCompiler());
   const { orgs, keys } = app.services;
-  // Private data, and invitation links and key secrets shown once: no cache may keep them.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('cache-control', 'no-store');
-    return payload;
-  });
+  app.addHook('onSend', noStore);
 
   app.get(
     '/orgs',
