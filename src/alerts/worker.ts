@@ -3,16 +3,18 @@ import { MAX_ATTEMPTS } from '../domain/alerts.ts';
 import { leaseMs } from '../domain/deliveries.ts';
 import { planClaim, withinShare } from '../domain/fair-share.ts';
 import type { Completion, DeliveriesRepository, Delivery } from '../store/repositories/deliveries-repository.ts';
+import { resultBatches } from './result-batches.ts';
 import { type SendDeps, type SendReport, sendRows } from './send-rows.ts';
 
 // Delivery workers: claim due rows (a lease per row, see the deliveries
 // repository), send each on its channel with a deadline, and write every
-// attempt. Results are written in small batches; until a result is written the
-// row stays leased, so a process that dies mid-send (or between sending and
-// writing) leaves rows that fall due again when their lease ends and are sent
-// again under the same delivery id: at-least-once, never lost. Sending a claimed
-// batch is src/alerts/send-rows.ts; the fair share of slots per receiver is decided
-// by src/domain/fair-share.ts, the worker only keeps the counts.
+// attempt. Results are written in small batches (src/alerts/result-batches.ts);
+// until a result is written the row stays leased, so a process that dies
+// mid-send (or between sending and writing) leaves rows that fall due again when
+// their lease ends and are sent again under the same delivery id: at-least-once,
+// never lost. Sending a claimed batch is src/alerts/send-rows.ts; the fair share
+// of slots per receiver is decided by src/domain/fair-share.ts, the worker only
+// keeps the counts.
 
 export type { PushChannels, SendReport } from './send-rows.ts';
 
@@ -31,7 +33,6 @@ export interface WorkerDeps extends SendDeps {
   random?: () => number;
 }
 
-const FLUSH_MS = 5;
 /** How long claims stay narrowed after rows were given back for a busy receiver. */
 const NARROW_MS = 1_000;
 
@@ -79,10 +80,10 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   let timer: NodeJS.Timeout | null = null;
   let pumping = false;
   let pumpAgain = false;
-  const pending: Completion[] = [];
   const running = new Set<Promise<unknown>>();
-  let flushing: Promise<void> | null = null;
-  let flushTimer: NodeJS.Timeout | null = null;
+  const results = resultBatches(d, () => {
+    if (!stopping) pump();
+  });
   /** Aborted when a stopping worker's grace period ends: sends still waiting give up. */
   const interrupt = new AbortController();
 
@@ -95,32 +96,6 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     await d.deliveries.complete(completions, d.clock.now());
     return reports;
   };
-
-  function scheduleFlush() {
-    if (flushTimer) return;
-    // A few milliseconds of results go into one transaction (one UPDATE for the successes).
-    flushTimer = setTimeout(() => {
-      flushTimer = null;
-      void flush();
-    }, FLUSH_MS);
-  }
-
-  async function flush(): Promise<void> {
-    while (flushing) await flushing;
-    if (!pending.length) return;
-    const batch = pending.splice(0);
-    flushing = d.deliveries
-      .complete(batch, d.clock.now())
-      .catch((err) => {
-        // Unwritten results: the rows stay leased and are sent again after the lease (same id).
-        d.log?.error({ err, count: batch.length }, 'alert delivery: could not record results');
-      })
-      .finally(() => {
-        flushing = null;
-      });
-    await flushing;
-    if (!stopping) pump();
-  }
 
   async function claimAndSend(): Promise<number> {
     // Receivers using their whole share are skipped; rows of one claim beyond a share are
@@ -148,9 +123,8 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     const task = send(rows, MAX_ATTEMPTS, (c, report) => {
       unreported.delete(report.delivery);
       settle(report.delivery.receiver);
-      pending.push(c);
       inFlight--;
-      scheduleFlush();
+      results.add(c);
     })
       .catch((err) => {
         // A bug, not a send failure (channels report those): never an unhandled rejection.
@@ -207,9 +181,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
       const grace = o.graceMs === undefined ? null : setTimeout(() => interrupt.abort(), Math.max(0, o.graceMs));
       while (running.size) await Promise.allSettled([...running]);
       if (grace) clearTimeout(grace);
-      if (flushTimer) clearTimeout(flushTimer);
-      flushTimer = null;
-      await flush();
+      await results.flush();
     },
     async runOnce() {
       let total = 0;
