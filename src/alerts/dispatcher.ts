@@ -1,11 +1,9 @@
-import { newDeliveryId, receiverOf } from '../domain/deliveries.ts';
-import { type AlertChannel, type ChannelAvailability, channelsFor, STORED_CHANNELS } from '../domain/alerts.ts';
+import { receiverOf } from '../domain/deliveries.ts';
+import type { ChannelAvailability } from '../domain/alerts.ts';
+import { candidatesByVendor, needAccountEmail, routeEvents } from '../domain/alert-routing.ts';
 import type { StoredEvent } from '../domain/events.ts';
-import { emailProven, recipientOf } from './recipient.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
-import { gatherHeld, heldSummaryId, planFor } from './held-summaries.ts';
-import { changeKind } from '../domain/alert-rules.ts';
-import type { Impact } from '../domain/records.ts';
+import { gatherHeld, heldSummaryIds } from './held-summaries.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { DispatchRepository } from '../store/repositories/dispatch-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
@@ -49,11 +47,6 @@ export interface DispatcherDeps {
   floodCap?: FloodCap;
 }
 
-const IMPACT_OF = (payload: unknown): Impact => {
-  const v = (payload as { impact?: unknown })?.impact;
-  return v === 'minor' || v === 'major' || v === 'critical' ? v : 'none';
-};
-
 async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promise<Map<string, PreferencesState>> {
   const out = new Map<string, PreferencesState>();
   for (let i = 0; i < ids.length; i += USER_CHUNK) {
@@ -64,71 +57,27 @@ async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promis
 
 /**
  * Delivery rows for a batch of events: a fixed number of queries per distinct
- * vendor. With a flood cap, rows beyond it are replaced by summary rows (no event).
+ * vendor; which rows, by the routing rules (src/domain/alert-routing.ts). With a
+ * flood cap, rows beyond it are replaced by summary rows (no event).
  */
 async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<NewDelivery[]> {
   const vendors = [...new Set(events.map((e) => e.vendor))];
   const watchers = await d.watchlist.watchers(vendors);
-  const candidates = new Map<string, Set<string>>();
-  for (const v of vendors) {
-    const set = new Set(watchers.get(v) ?? []);
-    // Users with a per-channel vendor list naming this vendor, watching it or not.
-    for (const u of await d.preferences.orgsMentioningVendor(v)) set.add(u);
-    candidates.set(v, set);
-  }
+  const mentioning = new Map<string, string[]>();
+  for (const v of vendors) mentioning.set(v, await d.preferences.orgsMentioningVendor(v));
+  const candidates = candidatesByVendor(vendors, watchers, mentioning);
   const allUsers = [...new Set([...candidates.values()].flatMap((s) => [...s]))];
   const prefs = await preferencesOf(d.preferences, allUsers);
-  // An e-mail address not confirmed by link may still be the account's own (saved before confirmation existed).
-  const unproven = [...prefs].filter(([, s]) => s.settings.email.enabled && !emailProven(s, null)).map(([id]) => id);
+  const unproven = needAccountEmail(prefs);
   const accountEmails = unproven.length ? await d.owners.ownerEmails(unproven) : new Map<string, string>();
-  const now = d.clock.now().toISOString();
-  const rows: NewDelivery[] = [];
-  for (const e of events) {
-    const watching = new Set(watchers.get(e.vendor) ?? []);
-    const alertEvent = {
-      type: e.type,
-      vendor: e.vendor,
-      impact: IMPACT_OF(e.payload),
-      components: Array.isArray(e.payload.components) ? e.payload.components.map(String) : [],
-      kind: changeKind(e.type, e.payload),
-    };
-    const payloadJson = JSON.stringify(e.payload);
-    for (const orgId of candidates.get(e.vendor) ?? []) {
-      const state = prefs.get(orgId);
-      if (!state) continue;
-      const channels: AlertChannel[] = channelsFor(alertEvent, recipientOf(state, watching.has(orgId), accountEmails.get(orgId) ?? null), d.available);
-      for (const channel of channels) {
-        const stored = (STORED_CHANNELS as readonly string[]).includes(channel);
-        rows.push({
-          id: newDeliveryId(),
-          eventSeq: e.seq,
-          orgId,
-          channel,
-          eventType: e.type,
-          vendor: e.vendor,
-          entityId: e.entityId,
-          payloadJson,
-          occurredAt: e.occurredAt,
-          // In-app and feed items are stored, not sent: they are done when written.
-          status: stored ? 'succeeded' : 'pending',
-          nextAttemptAt: stored ? null : now,
-          receiver: receiverOf(channel, state),
-        });
-      }
-    }
-  }
+  const rows: NewDelivery[] = routeEvents({ events, candidates, watchers, states: prefs, accountEmails, available: d.available, now: d.clock.now() });
   // Digests and quiet hours first: what they gather is not sent now, so it does not use up the flood cap.
   const at = d.clock.now();
   const settingsOf = (orgId: string) => prefs.get(orgId)?.settings;
-  const heldIds = new Set<string>();
-  for (const r of rows) {
-    const s = settingsOf(r.orgId);
-    const plan = s ? planFor(r, s, at) : null;
-    if (plan) heldIds.add(heldSummaryId(r.orgId, r.channel, plan.kind, plan.start));
-  }
+  const heldIds = heldSummaryIds(rows, settingsOf, at);
   const payloads = new Map(events.map((e) => [e.seq, e.payload as unknown as Record<string, unknown>]));
-  const held = heldIds.size
-    ? gatherHeld(rows, settingsOf, (r) => payloads.get(r.eventSeq!) ?? {}, await d.deliveries.getMany([...heldIds]), at)
+  const held = heldIds.length
+    ? gatherHeld(rows, settingsOf, (r) => payloads.get(r.eventSeq!) ?? {}, await d.deliveries.getMany(heldIds), at)
     : { rows, summaries: [] };
   if (!d.floodCap) return [...held.rows, ...held.summaries];
   const capped = await applyFloodCap(held.rows, d.deliveries, d.floodCap, at);

@@ -73,6 +73,17 @@ export function planFor(row: NewDelivery, s: StoredPreferences, now: Date): Plan
   return null;
 }
 
+/** Ids of the summary rows a batch's rows would go to (read before gathering: their running content). */
+export function heldSummaryIds(rows: NewDelivery[], settingsOf: (orgId: string) => StoredPreferences | undefined, now: Date): string[] {
+  const ids = new Set<string>();
+  for (const r of rows) {
+    const s = settingsOf(r.orgId);
+    const plan = s ? planFor(r, s, now) : null;
+    if (plan) ids.add(heldSummaryId(r.orgId, r.channel, plan.kind, plan.start));
+  }
+  return [...ids];
+}
+
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 function itemOf(row: NewDelivery, payload: Record<string, unknown>): SummaryItem {

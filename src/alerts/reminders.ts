@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type ChannelAvailability, REMINDER_EVENT_TYPE, reminderChannels, STORED_CHANNELS } from '../domain/alerts.ts';
 import { VENDOR_LIST_CHANNELS } from '../domain/preferences.ts';
-import { recipientOf } from './recipient.ts';
+import { recipientOf } from '../domain/alert-routing.ts';
 import { dueReminder, leadLabel, MAX_LEAD_MS, parseLeadTime } from '../domain/reminders.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { receiverOf } from '../../src/domain/deliveries.ts';
 import { splitByCap, summaryId } from '../../src/alerts/flood-cap.ts';
-import { withinShare } from '../../src/alerts/worker.ts';
+import { withinShare } from '../../src/domain/fair-share.ts';
 import { emailAddressStatus } from '../../src/domain/preferences.ts';
 import type { AlertChannel } from '../../src/domain/alerts.ts';
 import type { NewDelivery } from '../../src/store/repositories/deliveries-repository.ts';

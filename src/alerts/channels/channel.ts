@@ -1,8 +1,8 @@
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 
 // What every channel implements: send one delivery to its target and say how it
-// went. Channels never throw for a failed send; they report it, and the worker
-// decides between retry, failure and disabling the channel.
+// went. Channels never throw for a failed send; they report it, and the rules of
+// src/domain/delivery-outcome.ts decide between retry, failure and disabling the channel.
 
 export interface SendOutcome {
   ok: boolean;

@@ -1,0 +1,65 @@
+import { emailAddressStatus } from '../domain/preferences.ts';
+import type { Delivery } from '../store/repositories/deliveries-repository.ts';
+import type { PreferencesState } from '../store/repositories/preferences-repository.ts';
+import type { Target } from './channels/channel.ts';
+
+// Where a claimed row is sent, read from the user's preferences at send time, so a
+// changed URL or a rotated secret applies to retries and a channel switched off
+// meanwhile cancels the row (docs/alerts.md "Deliveries and workers").
+
+/** Secrets the webhook signs with: the current one, plus the previous during its grace period. */
+function signingSecrets(s: PreferencesState, now: Date): string[] {
+  if (!s.webhookSecret) return [];
+  const grace = s.webhookPreviousSecret && s.webhookPreviousExpiresAt && Date.parse(s.webhookPreviousExpiresAt) > now.getTime();
+  return grace ? [s.webhookSecret, s.webhookPreviousSecret!] : [s.webhookSecret];
+}
+
+/** Where a row goes now, from the user's current preferences; a string says why it cannot be sent. */
+export function resolveTarget(d: Delivery, s: PreferencesState, email: string | null, now: Date): Target | string {
+  const p = s.settings;
+  switch (d.channel) {
+    case 'webhook':
+      if (!d.isTest && !p.webhook.enabled) return 'webhook disabled';
+      if (!p.webhook.url) return 'no webhook URL';
+      return { channel: 'webhook', url: p.webhook.url, format: p.webhook.format, secrets: signingSecrets(s, now) };
+    case 'pagerduty':
+      if (!d.isTest && !p.pagerduty.enabled) return 'PagerDuty disabled';
+      if (!s.pagerdutyRoutingKey) return 'no PagerDuty routing key';
+      return { channel: 'pagerduty', routingKey: s.pagerdutyRoutingKey };
+    case 'slack': {
+      if (!d.isTest && !p.slack.enabled) return 'Slack disabled';
+      if (!s.slackConnection?.connected) return 'Slack not connected';
+      const memberId = s.slackConnection.user_id;
+      return {
+        channel: 'slack',
+        token: s.channelSecrets.slackBotToken,
+        conversation: p.slack.channel,
+        slackUserId: typeof memberId === 'string' ? memberId : null,
+        email,
+      };
+    }
+    case 'teams':
+      if (!d.isTest && !p.teams.enabled) return 'Teams disabled';
+      if (!s.channelSecrets.teamsWebhookUrl) return 'no Teams webhook URL';
+      return { channel: 'teams', url: s.channelSecrets.teamsWebhookUrl };
+    case 'google_chat':
+      if (!d.isTest && !p.google_chat.enabled) return 'Google Chat disabled';
+      if (!s.channelSecrets.googleChatWebhookUrl) return 'no Google Chat webhook URL';
+      return { channel: 'google_chat', url: s.channelSecrets.googleChatWebhookUrl };
+    case 'opsgenie':
+      if (!d.isTest && !p.opsgenie.enabled) return 'Opsgenie disabled';
+      if (!s.channelSecrets.opsgenieApiKey) return 'no Opsgenie API key';
+      return { channel: 'opsgenie', apiKey: s.channelSecrets.opsgenieApiKey, region: p.opsgenie.region };
+    case 'email': {
+      if (!d.isTest && !p.email.enabled) return 'e-mail disabled';
+      // Only an address its owner proved receives anything, test alerts included (docs/alerts.md).
+      if (emailAddressStatus(p.email.address, email, s.emailConfirmedAddress) !== 'confirmed') {
+        return 'e-mail address not confirmed: follow the link sent to it';
+      }
+      const to = p.email.address ?? email;
+      return to ? { channel: 'email', to } : 'no e-mail address';
+    }
+    default:
+      return `unknown channel '${d.channel}'`;
+  }
+}
