@@ -25,6 +25,7 @@ import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
 import { orgRoutes } from './http/routes/orgs.ts';
 import { auditRoutes } from './http/routes/audit.ts';
+import { namedWatchlistRoutes } from './http/routes/named-watchlists.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
@@ -338,6 +339,7 @@ export const appPlugin = fp(
         await web.register(connectionRoutes);
         await web.register(orgRoutes);
         await web.register(auditRoutes);
+        await web.register(namedWatchlistRoutes);
         await web.register(boardRoutes);
         await web.register(customPageRoutes);
       },

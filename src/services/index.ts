@@ -43,6 +43,7 @@ import { watchlistService } from './watchlist-service.ts';
 import { boardService } from './board-service.ts';
 import { auditService } from './orgs/audit-service.ts';
 import { orgsService } from './orgs/orgs-service.ts';
+import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store, box: SecretBox = keylessBox) {
@@ -112,6 +113,20 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const records = recordsService(base);
   const status = statusService(base);
   const overview = overviewService(base);
+  const orgs = orgsService({
+    organisations: repos.organisations,
+    invitations: repos.invitations,
+    users: repos.users,
+    sessions: repos.sessions,
+    apiKeys: repos.apiKeys,
+    slidingLimits: repos.slidingLimits,
+    auth,
+    audit,
+    clock,
+    newOrgPlan: config.newOrgPlan,
+    mailer: () => infra.alerts?.invitationMailer ?? null,
+    publicUrl: config.publicUrl,
+  });
   const privateReaders = privateReadersOf({ ownsPrivateVendors: (userId) => repos.customPages.ownsAny(userId), clock });
   return {
     clock,
@@ -187,20 +202,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     }),
     keys: keysService({ apiKeys: repos.apiKeys, auth, clock, minPlan: config.apiKeyMinPlan, audit }),
     audit,
-    orgs: orgsService({
-      organisations: repos.organisations,
-      invitations: repos.invitations,
-      users: repos.users,
-      sessions: repos.sessions,
-      apiKeys: repos.apiKeys,
-      slidingLimits: repos.slidingLimits,
-      auth,
-      audit,
-      clock,
-      newOrgPlan: config.newOrgPlan,
-      mailer: () => infra.alerts?.invitationMailer ?? null,
-      publicUrl: config.publicUrl,
-    }),
+    orgs,
+    namedWatchlists: namedWatchlistsService({ namedWatchlists: repos.namedWatchlists, catalog, orgs, audit, clock }),
   };
 }
 

@@ -10,6 +10,7 @@ import { usersRepository } from '../store/repositories/users-repository.ts';
 import { organisationsRepository } from '../store/repositories/organisations-repository.ts';
 import { invitationsRepository } from '../store/repositories/invitations-repository.ts';
 import { auditRepository } from '../store/repositories/audit-repository.ts';
+import { namedWatchlistsRepository } from '../store/repositories/named-watchlists-repository.ts';
 import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { dataModeRepository } from '../store/repositories/data-mode-repository.ts';
 import { eventsRepository } from '../store/repositories/events-repository.ts';
@@ -45,6 +46,7 @@ export function repositoriesOn(db: Kysely<Database>) {
     organisations: organisationsRepository(db),
     invitations: invitationsRepository(db),
     audit: auditRepository(db),
+    namedWatchlists: namedWatchlistsRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),
     oauth: oauthRepository(db),

@@ -419,7 +419,23 @@ export interface AuditHeadsTable {
   floor_hash: string;
 }
 
+export interface OrgWatchlistsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OrgWatchlistVendorsTable {
+  watchlist_id: string;
+  vendor: string;
+  position: number;
+}
+
 export interface Database {
+  org_watchlists: OrgWatchlistsTable;
+  org_watchlist_vendors: OrgWatchlistVendorsTable;
   organisations: OrganisationsTable;
   memberships: MembershipsTable;
   invitations: InvitationsTable;

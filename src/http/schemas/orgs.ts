@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ORG_ROLES, type OrgRole } from '../../domain/org-roles.ts';
 import { USER_PLANS } from '../../domain/plans.ts';
 import { ApiKeySchema } from './account.ts';
-import { DateTime, IdParam, Nullable, PLAIN_TEXT_PATTERN, StringEnum } from './common.ts';
+import { DateTime, IdParam, Nullable, PLAIN_TEXT_PATTERN, SLUG_PATTERN, StringEnum } from './common.ts';
 
 // Organisations, members, invitations, organisation keys and the audit log (docs/teams.md).
 
@@ -97,3 +97,20 @@ export const AuditQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const NamedWatchlistSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  vendors: Type.Array(Type.String(), { description: 'Vendor slugs in the order given' }),
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+
+const WatchlistVendors = Type.Array(Type.String({ pattern: SLUG_PATTERN }), { maxItems: 5000, description: 'Vendor slugs; duplicates collapse, order is kept' });
+
+export const NewNamedWatchlist = Type.Object({ name: OrgName, vendors: WatchlistVendors }, { additionalProperties: false });
+export const NamedWatchlistChange = Type.Object(
+  { name: Type.Optional(OrgName), vendors: Type.Optional(WatchlistVendors) },
+  { additionalProperties: false, minProperties: 1 },
+);
+export const WatchlistParams = Type.Object({ orgId: IdParam('Id of the organisation'), watchlistId: IdParam('Id of the watchlist') });

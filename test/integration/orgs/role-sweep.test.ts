@@ -62,6 +62,11 @@ const NEEDS: Record<string, Need> = {
   createOrganisationKey: 'admin',
   revokeOrganisationKey: 'admin',
   listAuditLog: 'admin',
+  listNamedWatchlists: 'viewer',
+  getNamedWatchlist: 'viewer',
+  createNamedWatchlist: 'editor',
+  updateNamedWatchlist: 'editor',
+  deleteNamedWatchlist: 'editor',
 };
 
 const RANK = { viewer: 0, editor: 1, admin: 2, owner: 3 } as const;
@@ -168,6 +173,10 @@ function bodyFor(id: string): unknown {
       return { email: 'x@example.com', role: 'viewer' };
     case 'createOrganisationKey':
       return { name: 'x', role: 'viewer' };
+    case 'createNamedWatchlist':
+      return { name: 'payments', vendors: ['github'] };
+    case 'updateNamedWatchlist':
+      return { vendors: ['stripe'] };
     default:
       return undefined;
   }

@@ -38,7 +38,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -75,7 +75,15 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.equal(inv.status, 201, JSON.stringify(inv.body));
     const orgKey = await send(`${t.url}/api/v1/orgs/${teamId}/keys`, 'POST', aSession, { name: 'ci of A', role: 'viewer' });
     assert.equal(orgKey.status, 201, JSON.stringify(orgKey.body));
-    aTeam = { id: teamId, invitationId: inv.body.invitation.id, invitationToken: inv.body.invitation.link.split('/').pop(), keyId: orgKey.body.key.id };
+    const named = await send(`${t.url}/api/v1/orgs/${teamId}/watchlists`, 'POST', aSession, { name: 'Payments of A', vendors: ['gitlab'] });
+    assert.equal(named.status, 201, JSON.stringify(named.body));
+    aTeam = {
+      id: teamId,
+      invitationId: inv.body.invitation.id,
+      invitationToken: inv.body.invitation.link.split('/').pop(),
+      keyId: orgKey.body.key.id,
+      watchlistId: named.body.watchlist.id,
+    };
   });
   after(async () => {
     await t?.close();
@@ -122,21 +130,22 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   async function teamOfA() {
     const h = { cookie: a.cookie };
     const base = `${t.url}/api/v1/orgs/${aTeam.id}`;
-    const [org, members, invitations, keys, audit] = await Promise.all(
-      ['', '/members', '/invitations', '/keys', '/audit?limit=500'].map((p) => getJson(`${base}${p}`, { headers: h })),
+    const [org, members, invitations, keys, audit, watchlists] = await Promise.all(
+      ['', '/members', '/invitations', '/keys', '/audit?limit=500', '/watchlists'].map((p) => getJson(`${base}${p}`, { headers: h })),
     );
-    for (const r of [org, members, invitations, keys, audit]) assert.equal(r!.status, 200, JSON.stringify(r!.body));
+    for (const r of [org, members, invitations, keys, audit, watchlists]) assert.equal(r!.status, 200, JSON.stringify(r!.body));
     return {
       name: org!.body.organisation.name,
       members: members!.body.members.map((m: { userId: string; role: string }) => [m.userId, m.role]),
       invitations: invitations!.body.invitations.map((i: { id: string; state: string }) => [i.id, i.state]),
       keys: keys!.body.keys.map((k: { id: string }) => k.id),
       audit: audit!.body.entries.length,
+      watchlists: watchlists!.body.watchlists.map((w: { id: string; name: string; vendors: string[] }) => [w.id, w.name, w.vendors]),
     };
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A'];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -228,6 +237,11 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       listOrganisationKeys: [{ method: 'GET', path: org('/keys'), ...notFound }],
       createOrganisationKey: [{ method: 'POST', path: org('/keys'), body: { name: 'stolen', role: 'owner' }, ...sessionOnly([404]) }],
       revokeOrganisationKey: [{ method: 'DELETE', path: org(`/keys/${aTeam.keyId}`), ...sessionOnly([404]) }],
+      listNamedWatchlists: [{ method: 'GET', path: org('/watchlists'), ...notFound }],
+      getNamedWatchlist: [{ method: 'GET', path: org(`/watchlists/${aTeam.watchlistId}`), ...notFound }],
+      createNamedWatchlist: [{ method: 'POST', path: org('/watchlists'), body: { name: 'x', vendors: [] }, ...notFound }],
+      updateNamedWatchlist: [{ method: 'PUT', path: org(`/watchlists/${aTeam.watchlistId}`), body: { vendors: [] }, ...notFound }],
+      deleteNamedWatchlist: [{ method: 'DELETE', path: org(`/watchlists/${aTeam.watchlistId}`), ...notFound }],
       listAuditLog: [
         { method: 'GET', path: org('/audit'), ...notFound },
         { method: 'GET', path: `${org('/audit')}?format=csv`, ...notFound },
