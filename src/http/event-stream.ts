@@ -108,7 +108,7 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   // The connection's one 'close' listener detaches it from the hub and gives the slot back.
   const conn = new StreamConnection(
     res,
-    { vendors: vendors ? new Set(vendors) : null, status: status ?? null, readerId: o.viewer.userId },
+    { vendors: vendors ? new Set(vendors) : null, status: status ?? null, readerId: o.viewer.orgId },
     config.streamBufferBytes,
     hub,
     slot.release,

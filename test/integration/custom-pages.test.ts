@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, textOf } from '../helpers/mcp.ts';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
-import { userWithKey, type TestUser } from '../helpers/access.ts';
+import { ownerViewer, userWithKey, type TestUser } from '../helpers/access.ts';
 import { startFakeStatusPages, type FakeStatusPages } from '../helpers/fake-status-page.ts';
 import { commitEvents, openStream } from '../helpers/stream.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -222,6 +222,32 @@ describe('custom status pages', () => {
       }
     } finally {
       for (const s of [mine, theirs, anyone]) s.close();
+    }
+  });
+
+  test("a team's page reaches its members' streams acting for the team, not their personal ones (docs/teams.md)", async () => {
+    const team = await t.app.services.orgs.createFor(alice.userId, 'Gadgets team', 'standard');
+    assert.ok(await t.repos.organisations.addMember(team.id, bob.userId, 'editor', new Date()));
+    const asAlice = { ...ownerViewer(alice.userId, 'standard'), orgId: team.id, role: 'owner' as const };
+    const asBob = { ...ownerViewer(bob.userId, 'standard'), orgId: team.id, role: 'editor' as const };
+    pages.incidents('gadgets').push({ id: 'g1', name: 'Gadgets degraded', status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 60_000).toISOString() });
+    const added = await t.app.services.customPages.add(asAlice, { url: `${pages.url}/pages/gadgets/` });
+    const teamSlug = added.page.slug;
+    const bobTeamKey = { 'x-api-key': (await t.app.services.keys.create(asBob, 'team stream')).secret };
+    const teamStream = openStream(`${t.api}/incidents/stream`, bobTeamKey);
+    const personal = openStream(`${t.api}/incidents/stream`, key(bob));
+    try {
+      await Promise.all([teamStream, personal].map((x) => x.waitForType('snapshot')));
+      pages.incidents('gadgets').push({ id: 'g2', name: 'Gadgets down', status: 'identified', impact: 'major', createdAt: new Date().toISOString() });
+      await t.app.ingest.scheduler.runRound({ force: true, vendor: teamSlug });
+      const got = await teamStream.waitForType('incident.created');
+      assert.equal(got.data.incident.vendor, teamSlug);
+      await commitEvents(t, [{ vendor: 'github', id: 'marker-2', type: 'incident.created', over: { title: 'Public marker 2' } }]);
+      await waitFor(() => personal.received.some((e) => e.data?.incident?.title === 'Public marker 2'), { message: 'the marker' });
+      assert.ok(!JSON.stringify(personal.received).includes(teamSlug), "the team's page stays out of a personal stream");
+    } finally {
+      teamStream.close();
+      personal.close();
     }
   });
 

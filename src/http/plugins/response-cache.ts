@@ -145,7 +145,7 @@ export const responseCachePlugin = fp(
         // account owns no private page shares the public entry, so it reads as the
         // public does (a page added meanwhile is never stored under a shared key).
         const account = skip ? null : await readers.orgOf(request.viewer.orgId);
-        if (!skip && request.viewer.userId && account === null) request.viewer = { ...request.viewer, readsPublic: true };
+        if (!skip && request.viewer.orgId && account === null) request.viewer = { ...request.viewer, readsPublic: true };
         const route = request.routeOptions.url!;
         const key = skip
           ? null
