@@ -44,7 +44,7 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
     types.includes('advisories') ? s.records.advisories({ vendors: [slug], limit: 10, offset: 0 }, viewer) : null,
     types.includes('updates') ? s.records.updates({ vendors: [slug], limit: 10, offset: 0 }, viewer) : null,
     s.catalog.capabilities(slug, audience),
-    viewer.userId ? s.watchlist.get(viewer) : null,
+    viewer.orgId ? s.watchlist.get(viewer) : null,
   ]);
   let compliance: VendorPageData['compliance'] = { state: 'none' };
   if (capabilities.features.compliance) {

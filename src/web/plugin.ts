@@ -123,7 +123,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   // ------------------------------------------------------------ public pages
   /** The signed-in viewer's watchlist (for marks and the filter), null for visitors. */
   const watchlistOf = async (request: FastifyRequest) =>
-    request.viewer.userId ? new Set((await services.watchlist.get(request.viewer)).vendors) : null;
+    request.viewer.orgId ? new Set((await services.watchlist.get(request.viewer)).vendors) : null;
 
   app.get('/', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
