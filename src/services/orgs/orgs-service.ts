@@ -306,8 +306,8 @@ export function orgsService(d: {
       const now = d.clock.now();
       const who = { ...viewer, orgId: inv.organisation.id };
       if (decision === 'decline') {
-        const row = await d.invitations.findByTokenHash(sha256hex(token));
-        if (!row || !(await d.invitations.close(row.id, 'declined', now))) throw new DomainError('conflict', 'This invitation was already decided', { state: 'decided' });
+        // `inv` came from this token a moment ago; the conditional close refuses it if decided since.
+        if (!(await d.invitations.close(inv.id, 'declined', now))) throw new DomainError('conflict', 'This invitation was already decided', { state: 'decided' });
         await d.audit.record(inv.organisation.id, who, 'invitation.declined', `invitation:${inv.id}`, { after: { email: me } });
         return { ...inv, state: 'declined' as const };
       }
