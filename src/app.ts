@@ -26,6 +26,7 @@ import { accountRoutes } from './http/routes/account.ts';
 import { orgRoutes } from './http/routes/orgs.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { namedWatchlistRoutes } from './http/routes/named-watchlists.ts';
+import { alertRouteRoutes } from './http/routes/alert-routes.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
@@ -340,6 +341,7 @@ export const appPlugin = fp(
         await web.register(orgRoutes);
         await web.register(auditRoutes);
         await web.register(namedWatchlistRoutes);
+        await web.register(alertRouteRoutes);
         await web.register(boardRoutes);
         await web.register(customPageRoutes);
       },

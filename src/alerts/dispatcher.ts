@@ -1,6 +1,9 @@
 import { receiverOf } from '../domain/deliveries.ts';
 import type { ChannelAvailability } from '../domain/alerts.ts';
 import { candidatesByVendor, needAccountEmail, routeEvents } from '../domain/alert-routing.ts';
+import { routeToRoutes } from '../domain/alert-routes.ts';
+import type { AlertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
+import type { NamedWatchlistsRepository } from '../store/repositories/named-watchlists-repository.ts';
 import type { StoredEvent } from '../domain/events.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import { gatherHeld, heldSummaryIds } from './held-summaries.ts';
@@ -45,6 +48,9 @@ export interface DispatcherDeps {
   available: ChannelAvailability;
   /** Alerts per user and push channel per window; beyond it one summary (src/alerts/flood-cap.ts). */
   floodCap?: FloodCap;
+  /** The organisations' alert routes (docs/alert-routes.md); none = preferences only. */
+  routes?: Pick<AlertRoutesRepository, 'enabled'>;
+  namedWatchlists?: Pick<NamedWatchlistsRepository, 'vendorsOfLists'>;
 }
 
 async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promise<Map<string, PreferencesState>> {
@@ -79,9 +85,28 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
   const held = heldIds.length
     ? gatherHeld(rows, settingsOf, (r) => payloads.get(r.eventSeq!) ?? {}, await d.deliveries.getMany(heldIds), at)
     : { rows, summaries: [] };
-  if (!d.floodCap) return [...held.rows, ...held.summaries];
+  const routed = await routeRowsFor(events, watchers, d);
+  if (!d.floodCap) return [...held.rows, ...held.summaries, ...routed];
   const capped = await applyFloodCap(held.rows, d.deliveries, d.floodCap, at);
-  return [...capped.rows, ...capped.summaries, ...held.summaries];
+  return [...capped.rows, ...capped.summaries, ...held.summaries, ...routed];
+}
+
+/**
+ * Rows of the organisations' alert routes (src/domain/alert-routes.ts). Their quiet hours
+ * delay each row; the preferences' digests, quiet-hours summaries and flood cap do not
+ * apply to them (docs/alert-routes.md "Delivery").
+ */
+async function routeRowsFor(events: StoredEvent[], watchers: Map<string, string[]>, d: DispatcherDeps): Promise<NewDelivery[]> {
+  if (!d.routes) return [];
+  const routes = await d.routes.enabled();
+  if (!routes.length) return [];
+  const listIds = [...new Set(routes.map((r) => r.filters.watchlistId).filter((id): id is string => id !== null))];
+  const lists = listIds.length && d.namedWatchlists ? await d.namedWatchlists.vendorsOfLists(listIds) : new Map<string, string[]>();
+  const scope = {
+    onWatchlist: (orgId: string, vendor: string) => watchers.get(vendor)?.includes(orgId) ?? false,
+    onNamedWatchlist: (id: string, vendor: string) => lists.get(id)?.includes(vendor) ?? false,
+  };
+  return routeToRoutes({ events, routes, scope, available: d.available, now: d.clock.now() });
 }
 
 export interface Dispatcher {

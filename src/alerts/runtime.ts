@@ -85,10 +85,13 @@ export function createAlertRuntime(o: {
     clock,
     available,
     floodCap: { limit: config.alertFloodLimit, windowMs: config.alertFloodWindowSeconds * 1000 },
+    routes: repos.alertRoutes,
+    namedWatchlists: repos.namedWatchlists,
   });
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,
     preferences: repos.preferences,
+    routes: repos.alertRoutes,
     owners: repos.organisations,
     clock,
     channels,

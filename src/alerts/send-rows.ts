@@ -6,7 +6,9 @@ import type { OrganisationsRepository } from '../store/repositories/organisation
 import type { Completion, Delivery } from '../store/repositories/deliveries-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { Channel, SendOutcome } from './channels/channel.ts';
-import { resolveTarget } from './targets.ts';
+import type { AlertRoute } from '../domain/alert-routes.ts';
+import type { AlertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
+import { resolveRouteTarget, resolveTarget } from './targets.ts';
 
 // Sending one batch of claimed rows: read their users' preferences, resolve each
 // row's target, send it on its channel under the batch's deadline, and turn the
@@ -18,6 +20,8 @@ export type PushChannels = Partial<Record<PushChannel, Channel<any>>>;
 
 export interface SendDeps {
   preferences: PreferencesRepository;
+  /** Rows of alert routes are sent where their route says (docs/alert-routes.md); none = such rows are cancelled. */
+  routes?: Pick<AlertRoutesRepository, 'getMany' | 'switchOff'>;
   owners: Pick<OrganisationsRepository, 'ownerEmails'>;
   clock: { now(): Date };
   channels: PushChannels;
@@ -52,8 +56,11 @@ export async function sendRows(d: SendDeps, rows: Delivery[], b: SendBatch): Pro
   const users = [...new Set(rows.map((r) => r.orgId))];
   let prefs: Map<string, PreferencesState>;
   let emails: Map<string, string>;
+  let routes: Map<string, AlertRoute>;
   try {
     prefs = await d.preferences.getMany(users);
+    const routeIds = [...new Set(rows.map((r) => r.routeId).filter((id): id is string => !!id))];
+    routes = routeIds.length && d.routes ? await d.routes.getMany(routeIds) : new Map();
     const needEmail = rows.filter((r) => r.channel === 'email' || r.channel === 'slack').map((r) => r.orgId);
     emails = needEmail.length ? await d.owners.ownerEmails(needEmail) : new Map();
   } catch (err) {
@@ -69,7 +76,9 @@ export async function sendRows(d: SendDeps, rows: Delivery[], b: SendBatch): Pro
     rows.map(async (row) => {
       const startedAt = d.clock.now();
       const t0 = performance.now();
-      const target = resolveTarget(row, prefs.get(row.orgId)!, emails.get(row.orgId) ?? null, startedAt);
+      const target = row.routeId
+        ? resolveRouteTarget(row, routes.get(row.routeId) ?? null, prefs.get(row.orgId)!)
+        : resolveTarget(row, prefs.get(row.orgId)!, emails.get(row.orgId) ?? null, startedAt);
       const channel = d.channels[row.channel as keyof PushChannels];
       let sent: SendOutcome;
       const cancelled = typeof target === 'string' || !channel;
@@ -98,7 +107,13 @@ export async function sendRows(d: SendDeps, rows: Delivery[], b: SendBatch): Pro
       // Lag from the event's detection (its occurredAt: the poll that found the change).
       if (status === 'succeeded') d.metrics?.delivered(row.channel, (now.getTime() - Date.parse(row.occurredAt)) / 1000);
       const off = channelToSwitchOff(row.channel, outcome);
-      if (off) {
+      if (off && row.routeId) {
+        try {
+          await d.routes?.switchOff(row.routeId, `${outcome.statusCode ?? ''} ${outcome.ok ? '' : outcome.error}`.trim().slice(0, 300), d.clock.now());
+        } catch (err) {
+          d.log?.warn({ err, delivery: row.id }, 'alert delivery: could not switch off a route whose target is gone');
+        }
+      } else if (off) {
         try {
           await d.preferences.update(row.orgId, d.clock.now(), (s) => ({ ...s, settings: { ...s.settings, [off]: { ...s.settings[off], enabled: false } } }));
         } catch (err) {

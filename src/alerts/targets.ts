@@ -1,3 +1,4 @@
+import type { AlertRoute } from '../domain/alert-routes.ts';
 import { emailAddressStatus } from '../domain/preferences.ts';
 import type { Delivery } from '../store/repositories/deliveries-repository.ts';
 import type { PreferencesState } from '../store/repositories/preferences-repository.ts';
@@ -61,5 +62,34 @@ export function resolveTarget(d: Delivery, s: PreferencesState, email: string | 
     }
     default:
       return `unknown channel '${d.channel}'`;
+  }
+}
+
+/**
+ * Where a row of an alert route goes now, from the route as it is at send time: a deleted
+ * route cancels its rows, a route switched off cancels all but test rows (docs/alert-routes.md).
+ * Slack posts with the organisation's installed workspace (its preferences hold the connection).
+ */
+export function resolveRouteTarget(d: Delivery, route: AlertRoute | null, s: PreferencesState | undefined): Target | string {
+  if (!route || route.orgId !== d.orgId) return 'alert route deleted';
+  if (!d.isTest && !route.enabled) return 'alert route switched off';
+  const t = route.destination;
+  if (t.channel !== d.channel) return 'alert route changed its channel';
+  switch (t.channel) {
+    case 'webhook':
+      return { channel: 'webhook', url: t.url, format: t.format, secrets: [t.secret] };
+    case 'pagerduty':
+      return { channel: 'pagerduty', routingKey: t.routingKey };
+    case 'opsgenie':
+      return { channel: 'opsgenie', apiKey: t.apiKey, region: t.region };
+    case 'teams':
+      return { channel: 'teams', url: t.url };
+    case 'google_chat':
+      return { channel: 'google_chat', url: t.url };
+    case 'email':
+      return { channel: 'email', to: t.to.join(', ') };
+    case 'slack':
+      if (!s?.slackConnection?.connected) return 'Slack not connected';
+      return { channel: 'slack', token: s.channelSecrets.slackBotToken, conversation: t.conversation, slackUserId: null, email: null };
   }
 }

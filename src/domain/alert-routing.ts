@@ -100,6 +100,8 @@ export interface RoutedDelivery {
   status: DeliveryStatus;
   nextAttemptAt: string | null;
   receiver: string | null;
+  /** The alert route of the row (src/domain/alert-routes.ts); absent = the notification preferences. */
+  routeId?: string;
 }
 
 export interface RoutingInput {

@@ -1,4 +1,5 @@
 import { DomainError } from './errors.ts';
+import { isOpsgenieKey, isRoutingKey, isSlackConversation, teamsUrlProblem } from './channel-targets.ts';
 import { webhookUrlProblem } from './outbound-url.ts';
 import { IMPACTS, type Impact } from './records.ts';
 import { CHANGE_KINDS, type ChannelRules, type ComponentFilter, componentFilterSize, defaultChannelRules, normalizeComponentFilter } from './alert-rules.ts';
@@ -300,9 +301,6 @@ export function emailAddressStatus(address: string | null, accountEmail: string 
   return address === null || sameEmail(address, accountEmail) || sameEmail(address, confirmed) ? 'confirmed' : 'pending';
 }
 
-/** PagerDuty Events v2 routing (integration) keys are 32 characters. */
-const ROUTING_KEY = /^[A-Za-z0-9]{32}$/;
-const isRoutingKey = (v: string) => ROUTING_KEY.test(v);
 
 export interface ValidationContext {
   /** OUTBOUND_ALLOW_PRIVATE: hosts/CIDRs allowed for http:// and private addresses. */
@@ -328,7 +326,7 @@ export function patchProblems(patch: PreferencesPatch, ctx: ValidationContext): 
     ['google_chat.webhook_url', patch.google_chat?.webhook_url],
   ] as const) {
     if (typeof value !== 'string' || isMasked(value)) continue;
-    const why = webhookUrlProblem(value, ctx.allowPrivate) ?? channelUrlProblem(field, value);
+    const why = webhookUrlProblem(value, ctx.allowPrivate) ?? (field === 'teams.webhook_url' ? teamsUrlProblem(value) : null);
     if (why) out.push({ field, why });
   }
   const apiKey = patch.opsgenie?.api_key;
@@ -336,7 +334,7 @@ export function patchProblems(patch: PreferencesPatch, ctx: ValidationContext): 
     out.push({ field: 'opsgenie.api_key', why: 'must be the API integration key (a UUID)' });
   }
   const slackChannel = patch.slack?.channel;
-  if (typeof slackChannel === 'string' && !SLACK_CONVERSATION.test(slackChannel)) {
+  if (typeof slackChannel === 'string' && !isSlackConversation(slackChannel)) {
     out.push({ field: 'slack.channel', why: 'must be a Slack channel id (C…, G…) or null for direct messages' });
   }
   const impact = patch.content_filters?.min_impact;
@@ -371,23 +369,6 @@ function componentProblems(field: string, f: ComponentFilter): { field: string; 
   return [];
 }
 
-/** Opsgenie (and JSM Operations) API integration keys are UUIDs. */
-const OPSGENIE_KEY = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const isOpsgenieKey = (v: string) => OPSGENIE_KEY.test(v);
-/** Public or private channel ids; DMs are the default (`null`). */
-const SLACK_CONVERSATION = /^[CG][A-Z0-9]{2,20}$/;
-
-/**
- * Teams: Office 365 connector URLs (webhook.office.com, outlook.office.com) are
- * retired; only Workflows webhooks take Adaptive Cards (docs/alerts.md, "Microsoft Teams").
- */
-function channelUrlProblem(field: string, value: string): string | null {
-  const host = new URL(value).hostname.toLowerCase();
-  if (field === 'teams.webhook_url' && (host.endsWith('.webhook.office.com') || host === 'outlook.office.com')) {
-    return 'is an Office 365 connector URL (retired): create a Workflows webhook ("Post to a channel when a webhook request is received") and use its URL';
-  }
-  return null;
-}
 
 /** Which secrets a user holds, for the checks of the merged result. */
 export interface SecretsPresent {

@@ -163,6 +163,55 @@ export function alertsService(d: {
   clock: Clock;
   runtime: () => AlertDelivery;
 }) {
+  /** One test alert on one channel (of the preferences, or of an alert route) now, one attempt. */
+  async function sendTestRow(orgId: string, channel: AlertChannel, routeId: string | null): Promise<TestResult> {
+    const runtime = d.runtime();
+    if (channel === 'email' && !runtime.available.email) {
+      throw new DomainError('conflict', 'E-mail alerts are not available on this server (no SMTP server configured)');
+    }
+    const now = d.clock.now();
+    const id = newDeliveryId();
+    const payload = testIncident(now);
+    const push = isPushChannel(channel);
+    const owner = `test_${id}`;
+    await d.deliveries.insert(
+      {
+        id,
+        eventSeq: null,
+        orgId,
+        channel,
+        eventType: 'incident.created',
+        vendor: payload.vendor,
+        entityId: payload.id,
+        payloadJson: JSON.stringify(payload),
+        occurredAt: now.toISOString(),
+        status: push ? 'pending' : 'succeeded',
+        // Leased by this request for its one attempt; no worker picks it up meanwhile.
+        nextAttemptAt: push ? new Date(now.getTime() + leaseMs(60_000)).toISOString() : null,
+        leaseOwner: push ? owner : null,
+        attempts: push ? 1 : 0,
+        isTest: true,
+        routeId,
+      },
+      now,
+    );
+    if (!push) return { channel, delivered: true, deliveryId: id, statusCode: null, latencyMs: 0, error: null };
+    const row = (await d.deliveries.get(id))!;
+    const [report] = await runtime.worker.sendClaimed([row], 1);
+    if (!report) throw new DomainError('unavailable', 'The test alert could not be sent; try again');
+    if (report.status === 'cancelled') {
+      throw new DomainError('conflict', routeId ? `The alert route cannot be sent to: ${report.outcome.error}` : `The ${channel} channel is not configured: ${report.outcome.error}`);
+    }
+    return {
+      channel,
+      delivered: report.outcome.ok,
+      deliveryId: id,
+      statusCode: report.outcome.statusCode,
+      latencyMs: Math.round(report.latencyMs),
+      error: report.outcome.ok ? null : report.outcome.error,
+    };
+  }
+
   return {
     async notifications(viewer: Viewer, o: { limit: number; unreadOnly: boolean }) {
       const orgId = ownerOrg(viewer);
@@ -210,53 +259,10 @@ export function alertsService(d: {
     },
 
     /** Sends one test alert on one channel now, one attempt, and reports how it went. */
-    async sendTest(viewer: Viewer, channel: AlertChannel): Promise<TestResult> {
-      const orgId = ownerOrg(viewer, 'editor');
-      const runtime = d.runtime();
-      if (channel === 'email' && !runtime.available.email) {
-        throw new DomainError('conflict', 'E-mail alerts are not available on this server (no SMTP server configured)');
-      }
-      const now = d.clock.now();
-      const id = newDeliveryId();
-      const payload = testIncident(now);
-      const push = isPushChannel(channel);
-      const owner = `test_${id}`;
-      await d.deliveries.insert(
-        {
-          id,
-          eventSeq: null,
-          orgId,
-          channel,
-          eventType: 'incident.created',
-          vendor: payload.vendor,
-          entityId: payload.id,
-          payloadJson: JSON.stringify(payload),
-          occurredAt: now.toISOString(),
-          status: push ? 'pending' : 'succeeded',
-          // Leased by this request for its one attempt; no worker picks it up meanwhile.
-          nextAttemptAt: push ? new Date(now.getTime() + leaseMs(60_000)).toISOString() : null,
-          leaseOwner: push ? owner : null,
-          attempts: push ? 1 : 0,
-          isTest: true,
-        },
-        now,
-      );
-      if (!push) return { channel, delivered: true, deliveryId: id, statusCode: null, latencyMs: 0, error: null };
-      const row = (await d.deliveries.get(id))!;
-      const [report] = await runtime.worker.sendClaimed([row], 1);
-      if (!report) throw new DomainError('unavailable', 'The test alert could not be sent; try again');
-      if (report.status === 'cancelled') {
-        throw new DomainError('conflict', `The ${channel} channel is not configured: ${report.outcome.error}`);
-      }
-      return {
-        channel,
-        delivered: report.outcome.ok,
-        deliveryId: id,
-        statusCode: report.outcome.statusCode,
-        latencyMs: Math.round(report.latencyMs),
-        error: report.outcome.ok ? null : report.outcome.error,
-      };
-    },
+    sendTest: (viewer: Viewer, channel: AlertChannel): Promise<TestResult> => sendTestRow(ownerOrg(viewer, 'editor'), channel, null),
+
+    /** The same through one alert route (the caller checked the route belongs to the organisation). */
+    sendRouteTest: (orgId: string, channel: AlertChannel, routeId: string): Promise<TestResult> => sendTestRow(orgId, channel, routeId),
 
     /** The personal feed of a token, or null (unknown token or feed switched off: 404). */
     async feed(token: string, format: 'rss' | 'atom', selfUrl: string, siteUrl: string): Promise<string | null> {
@@ -296,3 +302,5 @@ export function alertsService(d: {
     },
   };
 }
+
+export type AlertsService = ReturnType<typeof alertsService>;

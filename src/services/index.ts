@@ -44,12 +44,15 @@ import { boardService } from './board-service.ts';
 import { auditService } from './orgs/audit-service.ts';
 import { orgsService } from './orgs/orgs-service.ts';
 import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
+import { alertRoutesService } from './alerts/alert-routes-service.ts';
+import { alertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store, box: SecretBox = keylessBox) {
   return {
     ...repositoriesOn(store.db),
     preferences: preferencesRepository(store.db, box),
+    alertRoutes: alertRoutesRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
     deliveries: deliveriesRepository(store.db, store.dialect),
     dispatch: dispatchRepository(store.db),
@@ -103,12 +106,18 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const ingest = createIngestService(store, config, clock, bus);
   const audit = auditService({ audit: repos.audit, users: repos.users, clock });
   const base = { ...repos, catalog, clock, health, audit };
+  const alertsRuntime = () => {
+    const r = infra.alerts;
+    if (!r) throw new DomainError('unavailable', 'Alert delivery is not running in this process');
+    return r;
+  };
   const preferences = preferencesService({
     ...base,
     allowPrivate: config.outboundAllowPrivate,
     publicUrl: config.publicUrl,
     mailer: () => infra.alerts?.confirmationMailer ?? null,
   });
+  const alerts = alertsService({ deliveries: repos.deliveries, inbox: repos.inbox, preferences, clock, runtime: alertsRuntime });
   const stats = statsService(base);
   const records = recordsService(base);
   const status = statusService(base);
@@ -158,17 +167,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
         }),
     }),
     preferences,
-    alerts: alertsService({
-      deliveries: repos.deliveries,
-      inbox: repos.inbox,
-      preferences,
-      clock,
-      runtime: () => {
-        const r = infra.alerts;
-        if (!r) throw new DomainError('unavailable', 'Alert delivery is not running in this process');
-        return r;
-      },
-    }),
+    alerts,
     favorites: favoritesService({ ...base, stats }),
     privateReaders,
     overview,
@@ -204,6 +203,17 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     audit,
     orgs,
     namedWatchlists: namedWatchlistsService({ namedWatchlists: repos.namedWatchlists, catalog, orgs, audit, clock }),
+    alertRoutes: alertRoutesService({
+      routes: repos.alertRoutes,
+      namedWatchlists: repos.namedWatchlists,
+      members: repos.organisations,
+      catalog,
+      orgs,
+      audit,
+      alerts,
+      clock,
+      allowPrivate: config.outboundAllowPrivate,
+    }),
   };
 }
 

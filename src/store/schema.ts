@@ -333,6 +333,8 @@ export interface DeliveriesTable {
   is_test: number;
   /** Where the row is sent: webhook host (with port) or the channel's service; null = unknown (fair share, docs/alerts.md). */
   receiver: string | null;
+  /** The alert route the row goes by; '' = the organisation's notification preferences (docs/alert-routes.md). */
+  route_id: string;
   /** In-app notifications: when the user marked it read. */
   read_at: string | null;
   created_at: string;
@@ -433,7 +435,26 @@ export interface OrgWatchlistVendorsTable {
   position: number;
 }
 
+export interface AlertRoutesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  channel: string;
+  enabled: number;
+  /** Sealed JSON of the destination (URL, key, addresses). */
+  destination: string;
+  /** Fair-share key: the destination's host, or the channel's service. */
+  receiver: string | null;
+  /** JSON of the route's filters (src/domain/alert-routes.ts). */
+  filters: string;
+  /** Why the route was switched off by a delivery (the destination is gone); null otherwise. */
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  alert_routes: AlertRoutesTable;
   org_watchlists: OrgWatchlistsTable;
   org_watchlist_vendors: OrgWatchlistVendorsTable;
   organisations: OrganisationsTable;

@@ -1076,6 +1076,60 @@ export interface paths {
         patch: operations["renameOrganisation"];
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/alert-routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's alert routes, destinations masked */
+        get: operations["listAlertRoutes"];
+        put?: never;
+        /** Add an alert route (editors); a webhook route answers its signing secret once */
+        post: operations["createAlertRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/alert-routes/{routeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One alert route */
+        get: operations["getAlertRoute"];
+        /** Change an alert route (editors): fields given replace those stored; filters given are merged into the stored ones */
+        put: operations["updateAlertRoute"];
+        post?: never;
+        /** Delete an alert route (editors); its pending alerts are cancelled */
+        delete: operations["deleteAlertRoute"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/alert-routes/{routeId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send one test alert through the route now (editors), one attempt */
+        post: operations["testAlertRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/audit": {
         parameters: {
             query?: never;
@@ -12142,6 +12196,1128 @@ export interface operations {
                              */
                             role: "owner" | "admin" | "editor" | "viewer";
                         };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAlertRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        routes: {
+                            /** @enum {string} */
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The destination, masked */
+                            destination: {
+                                /** @description Masked */
+                                apiKey?: string;
+                                /** @enum {string} */
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                conversation?: string;
+                                /** @enum {string} */
+                                format?: "standard" | "discord" | "slack";
+                                /** @enum {string} */
+                                region?: "us" | "eu";
+                                /** @description Masked */
+                                routingKey?: string;
+                                /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
+                                secret?: string;
+                                to?: string[];
+                                /** @description Scheme and host only; the path is a secret */
+                                url?: string;
+                            };
+                            /** @description Why a delivery switched the route off (its destination answered 404 or 410) */
+                            disabledReason: string | null;
+                            enabled: boolean;
+                            filters: {
+                                components: string[];
+                                kinds: ("created" | "status_changed" | "resolved" | "updated")[];
+                                maintenance: boolean;
+                                /** @enum {string} */
+                                minImpact: "none" | "minor" | "major" | "critical";
+                                quietHours: {
+                                    end: string;
+                                    start: string;
+                                    timezone: string;
+                                } | null;
+                                vendors: string[] | null;
+                                watchlistId: string | null;
+                            };
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createAlertRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where the route sends; one of the channel shapes, told apart by `channel` */
+                    destination: {
+                        /** @enum {string} */
+                        channel: "webhook";
+                        /**
+                         * @description Body format; default standard (signed)
+                         * @enum {string}
+                         */
+                        format?: "standard" | "discord" | "slack";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "pagerduty";
+                        /** @description Events API v2 integration key */
+                        routingKey: string;
+                    } | {
+                        /** @description API integration key (a UUID) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "opsgenie";
+                        /** @enum {string} */
+                        region: "us" | "eu";
+                    } | {
+                        /** @enum {string} */
+                        channel: "slack";
+                        /** @description Channel id (C…, G…) in the organisation's installed workspace */
+                        conversation: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "teams";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "google_chat";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "email";
+                        /** @description Addresses of the organisation's members */
+                        to: string[];
+                    };
+                    enabled?: boolean;
+                    filters?: {
+                        /** @description Only events naming one of these components (case-insensitive); empty = every component */
+                        components?: string[];
+                        /** @description Kinds of change that alert */
+                        kinds?: ("created" | "status_changed" | "resolved" | "updated")[];
+                        /** @description Maintenance windows alert too */
+                        maintenance?: boolean;
+                        /**
+                         * @description Lowest impact of an incident that alerts
+                         * @enum {string}
+                         */
+                        minImpact?: "none" | "minor" | "major" | "critical";
+                        /** @description Chat and e-mail alerts in this daily range are sent when it ends; paging channels are never held */
+                        quietHours?: {
+                            /** @description Local time HH:MM (24 h) */
+                            end: string;
+                            /** @description Local time HH:MM (24 h) */
+                            start: string;
+                            /** @description IANA time zone */
+                            timezone: string;
+                        } | null;
+                        /** @description Vendor slugs; when set, the route is scoped by them, not by a watchlist */
+                        vendors?: string[] | null;
+                        /** @description A named watchlist's id; null = the organisation's watchlist */
+                        watchlistId?: string | null;
+                    };
+                    /** @description Name people see */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        route: {
+                            /** @enum {string} */
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The destination, masked */
+                            destination: {
+                                /** @description Masked */
+                                apiKey?: string;
+                                /** @enum {string} */
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                conversation?: string;
+                                /** @enum {string} */
+                                format?: "standard" | "discord" | "slack";
+                                /** @enum {string} */
+                                region?: "us" | "eu";
+                                /** @description Masked */
+                                routingKey?: string;
+                                /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
+                                secret?: string;
+                                to?: string[];
+                                /** @description Scheme and host only; the path is a secret */
+                                url?: string;
+                            };
+                            /** @description Why a delivery switched the route off (its destination answered 404 or 410) */
+                            disabledReason: string | null;
+                            enabled: boolean;
+                            filters: {
+                                components: string[];
+                                kinds: ("created" | "status_changed" | "resolved" | "updated")[];
+                                maintenance: boolean;
+                                /** @enum {string} */
+                                minImpact: "none" | "minor" | "major" | "critical";
+                                quietHours: {
+                                    end: string;
+                                    start: string;
+                                    timezone: string;
+                                } | null;
+                                vendors: string[] | null;
+                                watchlistId: string | null;
+                            };
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAlertRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the alert route */
+                routeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        route: {
+                            /** @enum {string} */
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The destination, masked */
+                            destination: {
+                                /** @description Masked */
+                                apiKey?: string;
+                                /** @enum {string} */
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                conversation?: string;
+                                /** @enum {string} */
+                                format?: "standard" | "discord" | "slack";
+                                /** @enum {string} */
+                                region?: "us" | "eu";
+                                /** @description Masked */
+                                routingKey?: string;
+                                /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
+                                secret?: string;
+                                to?: string[];
+                                /** @description Scheme and host only; the path is a secret */
+                                url?: string;
+                            };
+                            /** @description Why a delivery switched the route off (its destination answered 404 or 410) */
+                            disabledReason: string | null;
+                            enabled: boolean;
+                            filters: {
+                                components: string[];
+                                kinds: ("created" | "status_changed" | "resolved" | "updated")[];
+                                maintenance: boolean;
+                                /** @enum {string} */
+                                minImpact: "none" | "minor" | "major" | "critical";
+                                quietHours: {
+                                    end: string;
+                                    start: string;
+                                    timezone: string;
+                                } | null;
+                                vendors: string[] | null;
+                                watchlistId: string | null;
+                            };
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateAlertRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the alert route */
+                routeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where the route sends; one of the channel shapes, told apart by `channel` */
+                    destination?: {
+                        /** @enum {string} */
+                        channel: "webhook";
+                        /**
+                         * @description Body format; default standard (signed)
+                         * @enum {string}
+                         */
+                        format?: "standard" | "discord" | "slack";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "pagerduty";
+                        /** @description Events API v2 integration key */
+                        routingKey: string;
+                    } | {
+                        /** @description API integration key (a UUID) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "opsgenie";
+                        /** @enum {string} */
+                        region: "us" | "eu";
+                    } | {
+                        /** @enum {string} */
+                        channel: "slack";
+                        /** @description Channel id (C…, G…) in the organisation's installed workspace */
+                        conversation: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "teams";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "google_chat";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "email";
+                        /** @description Addresses of the organisation's members */
+                        to: string[];
+                    };
+                    enabled?: boolean;
+                    filters?: {
+                        /** @description Only events naming one of these components (case-insensitive); empty = every component */
+                        components?: string[];
+                        /** @description Kinds of change that alert */
+                        kinds?: ("created" | "status_changed" | "resolved" | "updated")[];
+                        /** @description Maintenance windows alert too */
+                        maintenance?: boolean;
+                        /**
+                         * @description Lowest impact of an incident that alerts
+                         * @enum {string}
+                         */
+                        minImpact?: "none" | "minor" | "major" | "critical";
+                        /** @description Chat and e-mail alerts in this daily range are sent when it ends; paging channels are never held */
+                        quietHours?: {
+                            /** @description Local time HH:MM (24 h) */
+                            end: string;
+                            /** @description Local time HH:MM (24 h) */
+                            start: string;
+                            /** @description IANA time zone */
+                            timezone: string;
+                        } | null;
+                        /** @description Vendor slugs; when set, the route is scoped by them, not by a watchlist */
+                        vendors?: string[] | null;
+                        /** @description A named watchlist's id; null = the organisation's watchlist */
+                        watchlistId?: string | null;
+                    };
+                    /** @description Name people see */
+                    name?: string;
+                    /** @description Make a new webhook signing secret (shown once in this answer) */
+                    rotateSecret?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        route: {
+                            /** @enum {string} */
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The destination, masked */
+                            destination: {
+                                /** @description Masked */
+                                apiKey?: string;
+                                /** @enum {string} */
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                conversation?: string;
+                                /** @enum {string} */
+                                format?: "standard" | "discord" | "slack";
+                                /** @enum {string} */
+                                region?: "us" | "eu";
+                                /** @description Masked */
+                                routingKey?: string;
+                                /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
+                                secret?: string;
+                                to?: string[];
+                                /** @description Scheme and host only; the path is a secret */
+                                url?: string;
+                            };
+                            /** @description Why a delivery switched the route off (its destination answered 404 or 410) */
+                            disabledReason: string | null;
+                            enabled: boolean;
+                            filters: {
+                                components: string[];
+                                kinds: ("created" | "status_changed" | "resolved" | "updated")[];
+                                maintenance: boolean;
+                                /** @enum {string} */
+                                minImpact: "none" | "minor" | "major" | "critical";
+                                quietHours: {
+                                    end: string;
+                                    start: string;
+                                    timezone: string;
+                                } | null;
+                                vendors: string[] | null;
+                                watchlistId: string | null;
+                            };
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteAlertRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the alert route */
+                routeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testAlertRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the alert route */
+                routeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Result of the test alert (one attempt, not retried) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
+                        /** @description The receiver accepted the alert */
+                        delivered: boolean;
+                        deliveryId: string;
+                        /** @description Why it was not delivered */
+                        error: string | null;
+                        latencyMs: number;
+                        /** @description The receiver's HTTP status (SMTP reply code for e-mail) */
+                        statusCode: number | null;
                         success: boolean;
                     };
                 };

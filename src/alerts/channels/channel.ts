@@ -60,3 +60,9 @@ export function describeError(err: unknown): string {
   if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'timed out';
   return err.message || err.name;
 }
+
+/**
+ * Key of a row's threads (docs/alert-routes.md "Threads"): its channel, and for a row of an
+ * alert route the route too, so each route's conversation has threads of its own.
+ */
+export const threadKey = (d: Pick<Delivery, 'channel' | 'routeId'>) => (d.routeId ? `${d.channel}:${d.routeId}` : d.channel);

@@ -1,3 +1,4 @@
+import { threadKey } from './channel.ts';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { emailMessage } from '../../domain/alert-text.ts';
 import { escapeHtml } from '../../domain/html-escape.ts';
@@ -93,11 +94,12 @@ export function emailChannel(o: {
   async function threadRoot(d: Delivery, to: string, messageId: string): Promise<string | null> {
     if (!o.threads || !threads(d)) return null;
     const entity = `${d.vendor}:${d.entityId}`;
-    const found = await o.threads.get(d.orgId, 'email', entity);
+    const key = threadKey(d);
+    const found = await o.threads.get(d.orgId, key, entity);
     if (found && found.conversation.toLowerCase() === to.toLowerCase()) return found.ref === messageId ? null : found.ref;
-    if (found) await o.threads.deleteOne(d.orgId, 'email', entity);
-    await o.threads.save(d.orgId, 'email', entity, { conversation: to, ref: messageId }, o.clock?.now() ?? new Date());
-    const saved = await o.threads.get(d.orgId, 'email', entity);
+    if (found) await o.threads.deleteOne(d.orgId, key, entity);
+    await o.threads.save(d.orgId, key, entity, { conversation: to, ref: messageId }, o.clock?.now() ?? new Date());
+    const saved = await o.threads.get(d.orgId, key, entity);
     // Another worker recorded an earlier first message at the same time: reply to it.
     return saved && saved.ref !== messageId ? saved.ref : null;
   }

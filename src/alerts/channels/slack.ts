@@ -1,3 +1,4 @@
+import { threadKey } from './channel.ts';
 import { ErrorCode, LogLevel, WebClient } from '@slack/web-api';
 import { alertText, clip } from '../../domain/alert-text.ts';
 import { escapeText } from '../../domain/html-escape.ts';
@@ -130,7 +131,7 @@ export function slackChannel(o: {
       try {
         const channel = await conversationOf(client, target);
         const message = { ...slackMessage(d), unfurl_links: false, unfurl_media: false };
-        const thread = d.isTest ? null : await o.threads.get(d.orgId, 'slack', threadEntity(d));
+        const thread = d.isTest ? null : await o.threads.get(d.orgId, threadKey(d), threadEntity(d));
         if (thread && thread.conversation === channel) {
           await client.chat.postMessage({ channel, thread_ts: thread.ref, ...message } as never);
           // The top message shows the current state; an edit that fails (too old, deleted) loses nothing.
@@ -141,7 +142,7 @@ export function slackChannel(o: {
         if (!d.isTest && res.ts) {
           // Sent either way: a thread that could not be recorded only means the next event posts anew.
           await o.threads
-            .save(d.orgId, 'slack', threadEntity(d), { conversation: res.channel ?? channel, ref: res.ts }, o.clock.now())
+            .save(d.orgId, threadKey(d), threadEntity(d), { conversation: res.channel ?? channel, ref: res.ts }, o.clock.now())
             .catch(() => undefined);
         }
         return sent(200);

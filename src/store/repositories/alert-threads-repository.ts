@@ -38,7 +38,12 @@ export function alertThreadsRepository(db: Kysely<Database>) {
 
     /** Threads of a channel end with its connection (Slack uninstall). */
     async deleteChannel(orgId: string, channel: string): Promise<void> {
-      await db.deleteFrom('alert_threads').where('org_id', '=', orgId).where('channel', '=', channel).execute();
+      // The channel's own threads and those of its alert routes (`slack:<route id>`).
+      await db
+        .deleteFrom('alert_threads')
+        .where('org_id', '=', orgId)
+        .where((eb) => eb.or([eb('channel', '=', channel), eb('channel', 'like', `${channel}:%`)]))
+        .execute();
     },
   };
 }

@@ -18,6 +18,8 @@ interface DeliveryKey {
   eventType: DeliveryEventType;
   vendor: string;
   entityId: string;
+  /** The alert route the row goes by; null = the notification preferences (docs/alert-routes.md). */
+  routeId?: string | null;
 }
 
 export interface Delivery extends DeliveryKey {
@@ -104,6 +106,7 @@ const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Deliv
   lastError: r.last_error,
   isTest: Boolean(r.is_test),
   receiver: r.receiver ?? null,
+  routeId: r.route_id ? r.route_id : null,
   readAt: r.read_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -150,6 +153,7 @@ export const toRow = (d: NewDelivery, now: string): DeliveriesTable => ({
   last_error: null,
   is_test: d.isTest ? 1 : 0,
   receiver: d.receiver ?? null,
+  route_id: d.routeId ?? '',
   read_at: null,
   created_at: now,
   updated_at: now,

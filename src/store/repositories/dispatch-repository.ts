@@ -62,7 +62,7 @@ export function dispatchRepository(db: Kysely<Database>) {
           await trx
             .insertInto('deliveries')
             .values(part.map((d) => toRow({ ...d, payloadStoredApart: true }, at)))
-            .onConflict((oc) => oc.columns(['event_seq', 'org_id', 'channel']).doNothing())
+            .onConflict((oc) => oc.columns(['event_seq', 'org_id', 'channel', 'route_id']).doNothing())
             .execute();
         }
         for (const summary of summaries) {

@@ -53,6 +53,9 @@ export function namedWatchlistsRepository(db: Kysely<Database>) {
 
     get: (orgId: string, id: string) => get(db, orgId, id),
 
+    /** Vendors of lists by id, whatever their organisation (alert routes scoped by a list). */
+    vendorsOfLists: (ids: string[]) => vendorsOf(db, ids),
+
     async create(l: { id: string; orgId: string; name: string; vendors: string[]; now: Date }, cap: number): Promise<CreateOutcome> {
       const at = l.now.toISOString();
       return db.transaction().execute(async (trx): Promise<CreateOutcome> => {

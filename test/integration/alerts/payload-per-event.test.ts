@@ -57,6 +57,7 @@ describe('alert payloads: once per event', () => {
         vendor: 'heroku',
         entity_id: record.id,
         payload: JSON.stringify(record),
+        route_id: '',
         occurred_at: at,
         status: 'succeeded',
         attempts: 0,

@@ -67,6 +67,12 @@ const NEEDS: Record<string, Need> = {
   createNamedWatchlist: 'editor',
   updateNamedWatchlist: 'editor',
   deleteNamedWatchlist: 'editor',
+  listAlertRoutes: 'viewer',
+  getAlertRoute: 'viewer',
+  createAlertRoute: 'editor',
+  updateAlertRoute: 'editor',
+  deleteAlertRoute: 'editor',
+  testAlertRoute: 'editor',
 };
 
 const RANK = { viewer: 0, editor: 1, admin: 2, owner: 3 } as const;
@@ -177,6 +183,10 @@ function bodyFor(id: string): unknown {
       return { name: 'payments', vendors: ['github'] };
     case 'updateNamedWatchlist':
       return { vendors: ['stripe'] };
+    case 'createAlertRoute':
+      return { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) } };
+    case 'updateAlertRoute':
+      return { enabled: false };
     default:
       return undefined;
   }

@@ -38,7 +38,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -77,12 +77,18 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.equal(orgKey.status, 201, JSON.stringify(orgKey.body));
     const named = await send(`${t.url}/api/v1/orgs/${teamId}/watchlists`, 'POST', aSession, { name: 'Payments of A', vendors: ['gitlab'] });
     assert.equal(named.status, 201, JSON.stringify(named.body));
+    const route = await send(`${t.url}/api/v1/orgs/${teamId}/alert-routes`, 'POST', aSession, {
+      name: 'Route of A',
+      destination: { channel: 'webhook', url: `${hook.url}/route-of-a` },
+    });
+    assert.equal(route.status, 201, JSON.stringify(route.body));
     aTeam = {
       id: teamId,
       invitationId: inv.body.invitation.id,
       invitationToken: inv.body.invitation.link.split('/').pop(),
       keyId: orgKey.body.key.id,
       watchlistId: named.body.watchlist.id,
+      routeId: route.body.route.id,
     };
   });
   after(async () => {
@@ -145,7 +151,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a'];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -242,6 +248,12 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       createNamedWatchlist: [{ method: 'POST', path: org('/watchlists'), body: { name: 'x', vendors: [] }, ...notFound }],
       updateNamedWatchlist: [{ method: 'PUT', path: org(`/watchlists/${aTeam.watchlistId}`), body: { vendors: [] }, ...notFound }],
       deleteNamedWatchlist: [{ method: 'DELETE', path: org(`/watchlists/${aTeam.watchlistId}`), ...notFound }],
+      listAlertRoutes: [{ method: 'GET', path: org('/alert-routes'), ...notFound }],
+      getAlertRoute: [{ method: 'GET', path: org(`/alert-routes/${aTeam.routeId}`), ...notFound }],
+      createAlertRoute: [{ method: 'POST', path: org('/alert-routes'), body: { name: 'x', destination: { channel: 'email', to: [b.email] } }, ...notFound }],
+      updateAlertRoute: [{ method: 'PUT', path: org(`/alert-routes/${aTeam.routeId}`), body: { enabled: false }, ...notFound }],
+      deleteAlertRoute: [{ method: 'DELETE', path: org(`/alert-routes/${aTeam.routeId}`), ...notFound }],
+      testAlertRoute: [{ method: 'POST', path: org(`/alert-routes/${aTeam.routeId}/test`), ...notFound }],
       listAuditLog: [
         { method: 'GET', path: org('/audit'), ...notFound },
         { method: 'GET', path: `${org('/audit')}?format=csv`, ...notFound },

@@ -1,0 +1,258 @@
+import type { AlertEvent } from './alerts.ts';
+import { atLeast, CHANGE_KINDS, type ChangeKind, componentsMatch } from './alert-rules.ts';
+import { type DeliveryStatus, newDeliveryId } from './deliveries.ts';
+import type { StoredEvent } from './events.ts';
+import { webhookUrlProblem } from './outbound-url.ts';
+import { isEmailAddress, OPSGENIE_REGIONS, type OpsgenieRegion, WEBHOOK_FORMATS, type WebhookFormat } from './preferences.ts';
+import { isOpsgenieKey, isRoutingKey, isSlackConversation, teamsUrlProblem } from './channel-targets.ts';
+import { quietUntil } from './quiet-hours.ts';
+import { IMPACTS, type Impact } from './records.ts';
+import { isTimeZone, parseClock } from './time-zones.ts';
+import { alertEventOf, type RoutedDelivery } from './alert-routing.ts';
+
+// Alert routes (docs/alert-routes.md): an organisation's destinations, any number per
+// channel, each with filters of its own. These rules decide, with no I/O, whether an event
+// goes to a route and how its delivery row starts; the dispatcher reads the routes and the
+// watchlists and writes the rows.
+
+export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'slack', 'teams', 'google_chat', 'email'] as const;
+export type RouteChannel = (typeof ROUTE_CHANNELS)[number];
+
+/** Routes per organisation (each is read by every dispatch of its vendors). */
+export const MAX_ROUTES = 50;
+export const MAX_ROUTE_VENDORS = 500;
+export const MAX_ROUTE_COMPONENTS = 100;
+export const MAX_EMAIL_RECIPIENTS = 20;
+
+export type RouteDestination =
+  | { channel: 'webhook'; url: string; format: WebhookFormat; secret: string }
+  | { channel: 'pagerduty'; routingKey: string }
+  | { channel: 'opsgenie'; apiKey: string; region: OpsgenieRegion }
+  | { channel: 'slack'; conversation: string }
+  | { channel: 'teams'; url: string }
+  | { channel: 'google_chat'; url: string }
+  | { channel: 'email'; to: string[] };
+
+export interface QuietWindow {
+  start: string;
+  end: string;
+  timezone: string;
+}
+
+/**
+ * What a route lets through. Scope: `vendors` when set, else the named watchlist
+ * `watchlistId`, else the organisation's own watchlist. Then kinds, minimum impact,
+ * components; quiet hours delay chat and e-mail rows until they end.
+ */
+export interface RouteFilters {
+  watchlistId: string | null;
+  vendors: string[] | null;
+  components: string[];
+  minImpact: Impact;
+  kinds: ChangeKind[];
+  /** Maintenance windows too (scheduled, started, completed), not only incidents. */
+  maintenance: boolean;
+  quietHours: QuietWindow | null;
+}
+
+export interface AlertRoute {
+  id: string;
+  orgId: string;
+  name: string;
+  enabled: boolean;
+  destination: RouteDestination;
+  filters: RouteFilters;
+  /** Set when a delivery switched the route off because its destination is gone. */
+  disabledReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const defaultRouteFilters = (): RouteFilters => ({
+  watchlistId: null,
+  vendors: null,
+  components: [],
+  minImpact: 'none',
+  kinds: ['created', 'status_changed', 'resolved'],
+  maintenance: true,
+  quietHours: null,
+});
+
+/** Paging channels page for incidents and the maintenance window itself, never for a schedule. */
+const PAGING_TYPES = new Set(['incident.created', 'incident.updated', 'incident.resolved', 'maintenance.started', 'maintenance.completed']);
+const isPaging = (c: RouteChannel) => c === 'pagerduty' || c === 'opsgenie';
+/** Channels read by people, whose rows quiet hours hold back. */
+const QUIET: readonly RouteChannel[] = ['slack', 'teams', 'google_chat', 'email'];
+
+/** What scope reading needs: is the vendor on the organisation's watchlist, on a named one. */
+export interface ScopeLookup {
+  onWatchlist(orgId: string, vendor: string): boolean;
+  onNamedWatchlist(watchlistId: string, vendor: string): boolean;
+}
+
+export function inRouteScope(route: AlertRoute, vendor: string, scope: ScopeLookup): boolean {
+  const f = route.filters;
+  if (f.vendors) return f.vendors.includes(vendor);
+  if (f.watchlistId) return scope.onNamedWatchlist(f.watchlistId, vendor);
+  return scope.onWatchlist(route.orgId, vendor);
+}
+
+/** Whether an event in the route's scope passes its filters. */
+export function routeAdmits(route: AlertRoute, event: AlertEvent): boolean {
+  const f = route.filters;
+  const channel = route.destination.channel;
+  const maintenance = event.type.startsWith('maintenance.');
+  if (maintenance && !f.maintenance) return false;
+  if (isPaging(channel) && !PAGING_TYPES.has(event.type)) return false;
+  // A page left open for a resolved incident is worse than a resolve nobody asked for.
+  if (isPaging(channel) && (event.type === 'incident.resolved' || event.type === 'maintenance.completed')) return true;
+  if (!f.kinds.includes(event.kind ?? 'updated')) return false;
+  if (!maintenance && !atLeast(event.impact, f.minImpact)) return false;
+  return componentsMatch(f.components, event.vendor, event.components);
+}
+
+/** How a route's row starts: due now, or held to the end of the route's quiet hours. */
+export function routeRowStart(route: AlertRoute, now: Date): { status: DeliveryStatus; nextAttemptAt: string } {
+  const q = route.filters.quietHours;
+  const until = q && QUIET.includes(route.destination.channel) ? quietUntil(now, q.timezone, { enabled: true, start: q.start, end: q.end }) : null;
+  return { status: 'pending', nextAttemptAt: (until ?? now).toISOString() };
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
+  }
+};
+
+/** Fair-share key of a route's rows: the host of a URL destination, else the channel's service. */
+export function routeReceiver(d: RouteDestination): string {
+  if (d.channel === 'webhook' || d.channel === 'teams' || d.channel === 'google_chat') return hostOf(d.url) ?? d.channel;
+  return d.channel;
+}
+
+/** One row per (event, route) the routes let through, in event order. */
+export function routeToRoutes(
+  input: { events: readonly StoredEvent[]; routes: readonly AlertRoute[]; scope: ScopeLookup; available: { email: boolean; slack: boolean }; now: Date },
+  newId: () => string = newDeliveryId,
+): RoutedDelivery[] {
+  const rows: RoutedDelivery[] = [];
+  const live = input.routes.filter((r) => r.enabled && (r.destination.channel !== 'email' || input.available.email) && (r.destination.channel !== 'slack' || input.available.slack));
+  for (const e of input.events) {
+    const event = alertEventOf(e);
+    const payloadJson = JSON.stringify(e.payload);
+    for (const route of live) {
+      if (!inRouteScope(route, e.vendor, input.scope) || !routeAdmits(route, event)) continue;
+      rows.push({
+        id: newId(),
+        eventSeq: e.seq,
+        orgId: route.orgId,
+        channel: route.destination.channel,
+        eventType: e.type,
+        vendor: e.vendor,
+        entityId: e.entityId,
+        payloadJson,
+        occurredAt: e.occurredAt,
+        ...routeRowStart(route, input.now),
+        receiver: routeReceiver(route.destination),
+        routeId: route.id,
+      });
+    }
+  }
+  return rows;
+}
+
+export type Problem = { field: string; why: string };
+
+/** Problems of a destination as given (formats and the outbound URL rules). */
+export function destinationProblems(d: RouteDestination, allowPrivate: readonly string[]): Problem[] {
+  const out: Problem[] = [];
+  const url = (field: string, value: string) => {
+    const why = webhookUrlProblem(value, allowPrivate);
+    if (why) out.push({ field, why });
+  };
+  switch (d.channel) {
+    case 'webhook':
+      url('destination.url', d.url);
+      if (!WEBHOOK_FORMATS.includes(d.format)) out.push({ field: 'destination.format', why: `must be one of ${WEBHOOK_FORMATS.join(', ')}` });
+      break;
+    case 'teams': {
+      url('destination.url', d.url);
+      const why = out.length ? null : teamsUrlProblem(d.url);
+      if (why) out.push({ field: 'destination.url', why });
+      break;
+    }
+    case 'google_chat':
+      url('destination.url', d.url);
+      break;
+    case 'pagerduty':
+      if (!isRoutingKey(d.routingKey)) out.push({ field: 'destination.routingKey', why: 'must be the 32-character Events API v2 integration key' });
+      break;
+    case 'opsgenie':
+      if (!isOpsgenieKey(d.apiKey)) out.push({ field: 'destination.apiKey', why: 'must be the API integration key (a UUID)' });
+      if (!OPSGENIE_REGIONS.includes(d.region)) out.push({ field: 'destination.region', why: `must be one of ${OPSGENIE_REGIONS.join(', ')}` });
+      break;
+    case 'slack':
+      if (!isSlackConversation(d.conversation)) out.push({ field: 'destination.conversation', why: 'must be a Slack channel id (C…, G…)' });
+      break;
+    case 'email': {
+      if (!d.to.length) out.push({ field: 'destination.to', why: 'names at least one address' });
+      if (d.to.length > MAX_EMAIL_RECIPIENTS) out.push({ field: 'destination.to', why: `names at most ${MAX_EMAIL_RECIPIENTS} addresses` });
+      const bad = d.to.find((a) => !isEmailAddress(a));
+      if (bad !== undefined) out.push({ field: 'destination.to', why: `'${bad.slice(0, 80)}' is not a valid e-mail address` });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Problems of filters as given. */
+export function filterProblems(f: RouteFilters): Problem[] {
+  const out: Problem[] = [];
+  if (f.vendors && f.vendors.length > MAX_ROUTE_VENDORS) out.push({ field: 'filters.vendors', why: `names at most ${MAX_ROUTE_VENDORS} vendors` });
+  if (f.vendors && f.watchlistId) out.push({ field: 'filters.watchlistId', why: 'cannot be combined with filters.vendors: a route is scoped by one or the other' });
+  if (f.components.length > MAX_ROUTE_COMPONENTS) out.push({ field: 'filters.components', why: `names at most ${MAX_ROUTE_COMPONENTS} components` });
+  if (!IMPACTS.includes(f.minImpact)) out.push({ field: 'filters.minImpact', why: `must be one of ${IMPACTS.join(', ')}` });
+  if (!f.kinds.length || f.kinds.some((k) => !CHANGE_KINDS.includes(k))) out.push({ field: 'filters.kinds', why: `must name kinds of ${CHANGE_KINDS.join(', ')}` });
+  const q = f.quietHours;
+  if (q) {
+    for (const k of ['start', 'end'] as const) if (parseClock(q[k]) === null) out.push({ field: `filters.quietHours.${k}`, why: 'must be a local time HH:MM (24 h)' });
+    if (!isTimeZone(q.timezone)) out.push({ field: 'filters.quietHours.timezone', why: 'must be an IANA time zone name such as Europe/Berlin or UTC' });
+  }
+  return out;
+}
+
+/** `****` + the last four characters of a secret. */
+const masked = (s: string) => `****${s.slice(-4)}`;
+
+/**
+ * The destination as answers and the audit log show it: URLs keep their host only
+ * (their path is the secret of Teams, Google Chat and most webhooks), keys their last four.
+ */
+export function maskedDestination(d: RouteDestination): Record<string, unknown> {
+  switch (d.channel) {
+    case 'webhook':
+      return { channel: d.channel, url: maskedUrl(d.url), format: d.format, secret: masked(d.secret) };
+    case 'teams':
+    case 'google_chat':
+      return { channel: d.channel, url: maskedUrl(d.url) };
+    case 'pagerduty':
+      return { channel: d.channel, routingKey: masked(d.routingKey) };
+    case 'opsgenie':
+      return { channel: d.channel, apiKey: masked(d.apiKey), region: d.region };
+    case 'slack':
+      return { channel: d.channel, conversation: d.conversation };
+    case 'email':
+      return { channel: d.channel, to: [...d.to] };
+  }
+}
+
+function maskedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}/****`;
+  } catch {
+    return '****';
+  }
+}

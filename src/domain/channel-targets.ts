@@ -1,0 +1,27 @@
+// Formats of channel targets, shared by the notification preferences and the alert
+// routes (docs/alerts.md, docs/alert-routes.md). Pure.
+
+/** PagerDuty Events v2 routing (integration) keys are 32 characters. */
+const ROUTING_KEY = /^[A-Za-z0-9]{32}$/;
+export const isRoutingKey = (v: string) => ROUTING_KEY.test(v);
+
+/** Opsgenie (and JSM Operations) API integration keys are UUIDs. */
+const OPSGENIE_KEY = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+export const isOpsgenieKey = (v: string) => OPSGENIE_KEY.test(v);
+
+/** Public or private Slack channel ids (DMs have no id here). */
+const SLACK_CONVERSATION = /^[CG][A-Z0-9]{2,20}$/;
+export const isSlackConversation = (v: string) => SLACK_CONVERSATION.test(v);
+
+/**
+ * Teams: Office 365 connector URLs (webhook.office.com, outlook.office.com) are
+ * retired; only Workflows webhooks take Adaptive Cards (docs/alerts.md, "Microsoft Teams").
+ * Call with a URL that parses (after the outbound URL check).
+ */
+export function teamsUrlProblem(value: string): string | null {
+  const host = new URL(value).hostname.toLowerCase();
+  if (host.endsWith('.webhook.office.com') || host === 'outlook.office.com') {
+    return 'is an Office 365 connector URL (retired): create a Workflows webhook ("Post to a channel when a webhook request is received") and use its URL';
+  }
+  return null;
+}

@@ -1,0 +1,135 @@
+import { Type } from '@sinclair/typebox';
+import { CHANGE_KINDS } from '../../domain/alert-rules.ts';
+import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_VENDORS, ROUTE_CHANNELS } from '../../domain/alert-routes.ts';
+import { OPSGENIE_REGIONS, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
+import { IMPACTS } from '../../domain/records.ts';
+import { DateTime, IdParam, Nullable, PLAIN_TEXT_PATTERN, SLUG_PATTERN, StringEnum } from './common.ts';
+import { OrgName } from './orgs.ts';
+
+// Alert routes of an organisation (docs/alert-routes.md). A destination is one object per
+// channel, told apart by `channel`; answers show it masked.
+
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https URL (checked against the outbound URL rules)' });
+
+export const DestinationInput = Type.Union(
+  [
+    Type.Object(
+      { channel: Type.Literal('webhook'), url: Url, format: Type.Optional(StringEnum(WEBHOOK_FORMATS, { description: 'Body format; default standard (signed)' })) },
+      { additionalProperties: false, title: 'Webhook destination' },
+    ),
+    Type.Object(
+      { channel: Type.Literal('pagerduty'), routingKey: Type.String({ minLength: 1, maxLength: 64, description: 'Events API v2 integration key' }) },
+      { additionalProperties: false, title: 'PagerDuty destination' },
+    ),
+    Type.Object(
+      {
+        channel: Type.Literal('opsgenie'),
+        apiKey: Type.String({ minLength: 1, maxLength: 64, description: 'API integration key (a UUID)' }),
+        region: StringEnum(OPSGENIE_REGIONS),
+      },
+      { additionalProperties: false, title: 'Opsgenie destination' },
+    ),
+    Type.Object(
+      { channel: Type.Literal('slack'), conversation: Type.String({ minLength: 1, maxLength: 32, description: "Channel id (C…, G…) in the organisation's installed workspace" }) },
+      { additionalProperties: false, title: 'Slack destination' },
+    ),
+    Type.Object({ channel: Type.Literal('teams'), url: Url }, { additionalProperties: false, title: 'Microsoft Teams Workflows destination' }),
+    Type.Object({ channel: Type.Literal('google_chat'), url: Url }, { additionalProperties: false, title: 'Google Chat destination' }),
+    Type.Object(
+      {
+        channel: Type.Literal('email'),
+        to: Type.Array(Type.String({ minLength: 3, maxLength: 254 }), {
+          minItems: 1,
+          maxItems: MAX_EMAIL_RECIPIENTS,
+          description: "Addresses of the organisation's members",
+        }),
+      },
+      { additionalProperties: false, title: 'E-mail destination' },
+    ),
+  ],
+  { description: 'Where the route sends; one of the channel shapes, told apart by `channel`' },
+);
+
+const Clock = Type.String({ minLength: 1, maxLength: 5, description: 'Local time HH:MM (24 h)' });
+
+export const FiltersInput = Type.Object(
+  {
+    watchlistId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: "A named watchlist's id; null = the organisation's watchlist" }))),
+    vendors: Type.Optional(
+      Nullable(
+        Type.Array(Type.String({ pattern: SLUG_PATTERN }), { maxItems: MAX_ROUTE_VENDORS, description: 'Vendor slugs; when set, the route is scoped by them, not by a watchlist' }),
+      ),
+    ),
+    components: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: PLAIN_TEXT_PATTERN }), {
+        maxItems: MAX_ROUTE_COMPONENTS,
+        description: 'Only events naming one of these components (case-insensitive); empty = every component',
+      }),
+    ),
+    minImpact: Type.Optional(StringEnum(IMPACTS, { description: 'Lowest impact of an incident that alerts' })),
+    kinds: Type.Optional(Type.Array(StringEnum(CHANGE_KINDS), { minItems: 1, maxItems: CHANGE_KINDS.length, description: 'Kinds of change that alert' })),
+    maintenance: Type.Optional(Type.Boolean({ description: 'Maintenance windows alert too' })),
+    quietHours: Type.Optional(
+      Nullable(
+        Type.Object(
+          { start: Clock, end: Clock, timezone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone' }) },
+          { additionalProperties: false, description: 'Chat and e-mail alerts in this daily range are sent when it ends; paging channels are never held' },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const FiltersSchema = Type.Object({
+  watchlistId: Nullable(Type.String()),
+  vendors: Nullable(Type.Array(Type.String())),
+  components: Type.Array(Type.String()),
+  minImpact: StringEnum(IMPACTS),
+  kinds: Type.Array(StringEnum(CHANGE_KINDS)),
+  maintenance: Type.Boolean(),
+  quietHours: Nullable(Type.Object({ start: Type.String(), end: Type.String(), timezone: Type.String() })),
+});
+
+export const AlertRouteSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  disabledReason: Nullable(Type.String({ description: 'Why a delivery switched the route off (its destination answered 404 or 410)' })),
+  channel: StringEnum(ROUTE_CHANNELS),
+  destination: Type.Object(
+    {
+      channel: StringEnum(ROUTE_CHANNELS),
+      url: Type.Optional(Type.String({ description: 'Scheme and host only; the path is a secret' })),
+      format: Type.Optional(StringEnum(WEBHOOK_FORMATS)),
+      secret: Type.Optional(Type.String({ description: 'Webhook signing secret: in full only in the answer that made or rotated it, else masked' })),
+      routingKey: Type.Optional(Type.String({ description: 'Masked' })),
+      apiKey: Type.Optional(Type.String({ description: 'Masked' })),
+      region: Type.Optional(StringEnum(OPSGENIE_REGIONS)),
+      conversation: Type.Optional(Type.String()),
+      to: Type.Optional(Type.Array(Type.String())),
+    },
+    { description: 'The destination, masked' },
+  ),
+  filters: FiltersSchema,
+  createdAt: DateTime(),
+  updatedAt: DateTime(),
+});
+
+export const NewAlertRoute = Type.Object(
+  { name: OrgName, enabled: Type.Optional(Type.Boolean()), destination: DestinationInput, filters: Type.Optional(FiltersInput) },
+  { additionalProperties: false },
+);
+
+export const AlertRouteChange = Type.Object(
+  {
+    name: Type.Optional(OrgName),
+    enabled: Type.Optional(Type.Boolean()),
+    destination: Type.Optional(DestinationInput),
+    filters: Type.Optional(FiltersInput),
+    rotateSecret: Type.Optional(Type.Boolean({ description: "Make a new webhook signing secret (shown once in this answer)" })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const RouteParams = Type.Object({ orgId: IdParam('Id of the organisation'), routeId: IdParam('Id of the alert route') });
