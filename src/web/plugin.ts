@@ -23,6 +23,7 @@ import { parseSearchQuery, searchPage } from './pages/search.ts';
 import { setSecurityHeaders } from './security.ts';
 import { boardPageRoutes } from './board-pages.ts';
 import { teamPageRoutes } from './team-pages.ts';
+import { alertRoutePageRoutes } from './alert-route-pages.ts';
 import { boardsList, boardsSection } from './pages/account-boards.ts';
 
 // The web application: server-rendered pages at /, static assets at /assets/,
@@ -166,6 +167,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   // Public status boards (docs/boards.md).
   await app.register(boardPageRoutes, { assets });
   await teamPageRoutes(app, { context, send });
+  await alertRoutePageRoutes(app, { context, send });
 
   // ------------------------------------------------------- search, compare
   app.get('/search', PAGE, async (request, reply) => {

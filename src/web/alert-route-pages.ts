@@ -1,0 +1,149 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CHANGE_KINDS, type ChangeKind } from '../domain/alert-rules.ts';
+import type { RouteChannel } from '../domain/alert-routes.ts';
+import { DomainError } from '../domain/errors.ts';
+import { roleAtLeast } from '../domain/org-roles.ts';
+import { IMPACTS, type Impact } from '../domain/records.ts';
+import type { DestinationInput } from '../services/alerts/alert-routes-service.ts';
+import type { UserViewer } from '../services/context.ts';
+import type { Page, PageContext } from './layout.ts';
+import { type AlertRoutesPageData, alertRoutesPage } from './pages/alert-routes.ts';
+
+// The alert routes page (docs/alert-routes.md; docs/web.md "Team"): plain forms posting to
+// these routes, which call the same use cases as the REST API. A refused form shows the
+// page again with the reason and the refusal's status; a done one redirects (303).
+
+const DONE: Record<string, string> = {
+  added: 'Route added.',
+  on: 'Route switched on.',
+  off: 'Route switched off.',
+  deleted: 'Route deleted.',
+};
+
+const STATUS: Partial<Record<string, number>> = {
+  invalid_parameter: 400,
+  not_found: 404,
+  conflict: 409,
+  limit_exceeded: 403,
+  role_required: 403,
+  unavailable: 503,
+};
+
+type Body = Record<string, unknown> | null | undefined;
+const text = (body: Body, name: string, max = 300): string => {
+  const v = body?.[name];
+  return typeof v === 'string' ? v.slice(0, max).trim() : '';
+};
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The REST body's destination, from the form's channel and its one destination field. */
+function destinationOf(body: Body): DestinationInput {
+  const channel = text(body, 'channel');
+  const target = text(body, 'target', 2048);
+  switch (channel as RouteChannel) {
+    case 'webhook':
+    case 'teams':
+    case 'google_chat':
+      return { channel: channel as 'webhook' | 'teams' | 'google_chat', url: target };
+    case 'pagerduty':
+      return { channel: 'pagerduty', routingKey: target };
+    case 'opsgenie':
+      return { channel: 'opsgenie', apiKey: target, region: text(body, 'region') === 'eu' ? 'eu' : 'us' };
+    case 'slack':
+      return { channel: 'slack', conversation: target };
+    case 'email':
+      return { channel: 'email', to: list(target) };
+    default:
+      throw new DomainError('invalid_parameter', 'Choose a channel', { parameter: 'channel' });
+  }
+}
+
+function kindsOf(body: Body): ChangeKind[] {
+  const raw = body?.kinds;
+  const given = (Array.isArray(raw) ? raw : [raw]).filter((k): k is ChangeKind => typeof k === 'string' && (CHANGE_KINDS as readonly string[]).includes(k));
+  if (!given.length) throw new DomainError('invalid_parameter', 'Choose at least one kind of change to alert on', { parameter: 'kinds' });
+  return given;
+}
+
+export async function alertRoutePageRoutes(
+  app: FastifyInstance,
+  h: { context: (r: FastifyRequest, reply: FastifyReply) => PageContext; send: (reply: FastifyReply, ctx: PageContext, page: Page) => FastifyReply },
+) {
+  const { alertRoutes, namedWatchlists, orgs } = app.services;
+  const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
+  const ID = { ...PAGE, schema: { hide: true, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] } } };
+
+  const member = (request: FastifyRequest, reply: FastifyReply): UserViewer | null => {
+    const v = request.viewer;
+    if (v.authKind === 'session' && v.userId && v.orgId) return v as UserViewer;
+    reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
+    return null;
+  };
+
+  async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: AlertRoutesPageData['notice'], status = 200) {
+    const [org, routes, watchlists] = await Promise.all([orgs.get(v, v.orgId), alertRoutes.list(v, v.orgId), namedWatchlists.list(v, v.orgId)]);
+    const ctx = h.context(request, reply);
+    const page = alertRoutesPage({ orgName: org.name, routes, watchlists, canEdit: roleAtLeast(v.role, 'editor'), csrf: ctx.csrfToken, notice });
+    return h.send(reply.code(status), ctx, { ...page, status });
+  }
+
+  function action(path: string, opts: typeof PAGE | typeof ID, run: (v: UserViewer, request: FastifyRequest) => Promise<string>) {
+    app.post(path, opts, async (request, reply) => {
+      const v = member(request, reply);
+      if (!v) return reply;
+      try {
+        const done = await run(v, request);
+        if (DONE[done]) return reply.redirect(`/team/routes?done=${done}`, 303);
+        return show(request, reply, v, { kind: 'ok', text: done });
+      } catch (err) {
+        if (!(err instanceof DomainError) || !STATUS[err.code]) throw err;
+        return show(request, reply, v, { kind: 'error', text: err.message }, STATUS[err.code]);
+      }
+    });
+  }
+  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+  app.get('/team/routes', PAGE, async (request, reply) => {
+    const v = member(request, reply);
+    if (!v) return reply;
+    const done = (request.query as { done?: unknown }).done;
+    return show(request, reply, v, typeof done === 'string' && DONE[done] ? { kind: 'ok', text: DONE[done] } : undefined);
+  });
+
+  action('/team/routes', PAGE, async (v, request) => {
+    const body = request.body as Body;
+    const vendors = list(text(body, 'vendors', 5000));
+    const impact = text(body, 'minImpact');
+    await alertRoutes.create(v, v.orgId, {
+      name: text(body, 'name', 200),
+      destination: destinationOf(body),
+      filters: {
+        vendors: vendors.length ? vendors : null,
+        watchlistId: vendors.length ? null : text(body, 'watchlistId', 64) || null,
+        minImpact: (IMPACTS as readonly string[]).includes(impact) ? (impact as Impact) : 'none',
+        kinds: kindsOf(body),
+      },
+    });
+    return 'added';
+  });
+  action('/team/routes/:id/on', ID, async (v, request) => {
+    await alertRoutes.update(v, v.orgId, idOf(request), { enabled: true });
+    return 'on';
+  });
+  action('/team/routes/:id/off', ID, async (v, request) => {
+    await alertRoutes.update(v, v.orgId, idOf(request), { enabled: false });
+    return 'off';
+  });
+  action('/team/routes/:id/delete', ID, async (v, request) => {
+    await alertRoutes.remove(v, v.orgId, idOf(request));
+    return 'deleted';
+  });
+  action('/team/routes/:id/test', ID, async (v, request) => {
+    const r = await alertRoutes.test(v, v.orgId, idOf(request));
+    return r.delivered ? `Test alert delivered (${r.latencyMs} ms).` : `Test alert not delivered: ${r.error ?? `status ${r.statusCode}`}.`;
+  });
+}
