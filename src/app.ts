@@ -19,7 +19,7 @@ import { rateLimitPlugin } from './http/plugins/rate-limit.ts';
 import { responseCachePlugin } from './http/plugins/response-cache.ts';
 import { RequestLogController, requestSummaryPlugin } from './http/plugins/request-log.ts';
 import { corsPlugin } from './http/plugins/cors.ts';
-import { knownQueryPlugin } from './http/plugins/known-query.ts';
+import { accessPipelinePlugin } from './http/access/pipeline.ts';
 import { viewerPlugin } from './http/plugins/viewer.ts';
 import { ACCOUNT_PREFIX, API_PREFIX } from './http/paths.ts';
 import { accountRoutes } from './http/routes/account.ts';
@@ -309,8 +309,8 @@ export const appPlugin = fp(
     await app.register(rateLimitPlugin);
     await app.register(responseCachePlugin, { cache: infra.cache, requestId });
     await app.register(corsPlugin);
-    // After the plugins that add hooks per route, so its check runs first (unknown parameters never reach the cache).
-    await app.register(knownQueryPlugin);
+    // Each route's chain of access steps (src/http/access/pipeline.ts), from the plugins above.
+    await app.register(accessPipelinePlugin);
     // MCP and its OAuth authorization server authenticate on their own (bearer tokens).
     await app.register(mcpPlugin);
 

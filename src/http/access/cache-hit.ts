@@ -3,8 +3,8 @@ import { etagMatches } from './cache-key.ts';
 import { type Coding, codedEtag, COMPRESS_THRESHOLD, COMPRESSIBLE, compress, preferredCoding } from './content-coding.ts';
 
 // The one answer to a cache hit (docs/access.md, "Hot path for cache hits"), whoever
-// finds the entry: the server before Fastify (hot-path.ts), the response-cache plugin
-// right after authentication, or its preHandler once the key is computed. In order:
+// finds the entry: the server before Fastify (hot-path.ts), or the route's cache lookup
+// step (plugins/response-cache.ts) once the key is computed. In order:
 // a matching If-None-Match is 304 before counting (a 304 is free); otherwise the
 // request is counted, and the entry's bytes go out with `X-Cache: HIT`, its ETag and
 // `Cache-Control: private, max-age=<seconds left>`.

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Metrics } from '../../domain/metrics.ts';
-import type { Plan, RateLimitOverrides } from '../../domain/plans.ts';
+import type { RateLimitOverrides } from '../../domain/plans.ts';
 import type { RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { Authenticator } from '../../services/access/authenticator.ts';
@@ -9,7 +9,7 @@ import type { PrivateReaders } from '../../services/private-readers.ts';
 import { planWindowsTable } from '../../services/access/limits.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { answerCacheHit, type HeaderList } from './cache-hit.ts';
-import { presentedKey, sessionToken } from './credentials.ts';
+import { identify } from './identify.ts';
 import type { HitIndex } from './hit-index.ts';
 import { rateLimitHeaderList } from './rate-limit-headers.ts';
 import { hasAmbiguousHost } from '../request-hygiene.ts';
@@ -49,14 +49,9 @@ export function createHotPath(d: HotPathDeps): HotPath {
     if (req.method !== 'GET' || !req.url || hasAmbiguousHost(req)) return false;
     if (d.crossOriginFallThrough && req.headers.origin !== undefined) return false;
     const started = performance.now();
-    const key = presentedKey(req.headers);
-    let identity: { plan: Plan; subject: string; orgId: string } | null;
-    if (key !== undefined) {
-      identity = key ? await d.auth.verifyKey(key) : null;
-    } else {
-      const token = sessionToken(req.headers);
-      identity = token ? await d.auth.verifySession(token) : null;
-    }
+    // The same identification as the route's chain (identify.ts); anyone else falls through.
+    const who = await identify(d.auth, req.headers);
+    const identity = who.kind === 'key' ? who.key : who.kind === 'session' ? who.session : null;
     if (!identity) return false;
     const route = d.index.find(req.url, identity.plan, await d.readers.orgOf(identity.orgId));
     if (!route || route.anonymousOnly) return false;

@@ -1,6 +1,7 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { API_PREFIX } from '../paths.ts';
-import { authRuleOf } from '../plugins/viewer.ts';
+import type { OrgRole } from '../../domain/org-roles.ts';
+import { type AuthRule, authRuleOf } from '../plugins/viewer.ts';
 
 // What the rate-limit and response-cache plugins attach to a route, decided in one
 // place (docs/access.md): metered = under the data API unless `config.rateLimit: false`;
@@ -9,6 +10,9 @@ import { authRuleOf } from '../plugins/viewer.ts';
 // bundle: docs/per-user.md "Dashboard bundle"), per-user or not.
 
 export interface RouteAccess {
+  auth: AuthRule;
+  /** The least role in the caller's organisation (docs/teams.md "Roles"). */
+  role: OrgRole | undefined;
   metered: boolean;
   /** Response-cache TTL in seconds; null when the route is not cached. */
   cacheTtlSeconds: number | null;
@@ -38,6 +42,8 @@ export function routeAccess(route: RouteOptions): RouteAccess {
   const keyed = typeof config.cacheKeyOf === 'function' && (!perUser || config.firstParty === false) ? config.cacheKeyOf : null;
   const cached = !!config.cacheTtlSeconds && method.length === 1 && (keyed !== null || (!perUser && method[0] === 'GET'));
   return {
+    auth: rule,
+    role: (route.config as { role?: OrgRole } | undefined)?.role,
     metered: config.rateLimit ?? route.url.startsWith(API_PREFIX),
     cacheTtlSeconds: cached ? config.cacheTtlSeconds! : null,
     perUser,
@@ -47,11 +53,4 @@ export function routeAccess(route: RouteOptions): RouteAccess {
   };
 }
 
-/** Marks the preHandler that meters a route, so a route copied with its hooks (HEAD) is not handled twice. */
-export const ACCESS_MARK = Symbol('vis-access');
-
 export const hooksOf = <T>(h: T | T[] | undefined): T[] => (h ? (Array.isArray(h) ? h : [h]) : []);
-
-export const isMarked = (route: RouteOptions) => hooksOf(route.preHandler).some((h) => (h as { [ACCESS_MARK]?: boolean })[ACCESS_MARK]);
-
-export const marked = <T extends object>(h: T): T => Object.assign(h, { [ACCESS_MARK]: true });

@@ -13,6 +13,10 @@ import { authRuleOf } from './viewer.ts';
 // exactly those routes. Without CORS_ORIGINS nothing here is installed.
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The CORS headers step of a route, or null (not a public GET, or CORS_ORIGINS unset). */
+    corsStepFor: (route: RouteOptions) => ((request: FastifyRequest, reply: FastifyReply) => Promise<void>) | null;
+  }
   interface FastifyContextConfig {
     /** A route outside the data API that serves public data to any page (with CORS_ORIGINS). */
     cors?: boolean;
@@ -53,7 +57,10 @@ function isCorsRoute(route: Pick<RouteOptions, 'url' | 'config' | 'method'>): bo
 export const corsPlugin = fp(
   async (app: FastifyInstance) => {
     const allowed = app.config.corsOrigins;
-    if (allowed !== '*' && !allowed.length) return;
+    if (allowed !== '*' && !allowed.length) {
+      app.decorate('corsStepFor', () => null);
+      return;
+    }
     const allows = (origin: string | undefined): origin is string =>
       !!origin && origin !== 'null' && (allowed === '*' || allowed.includes(origin));
     const patterns: RegExp[] = [];
@@ -73,11 +80,11 @@ export const corsPlugin = fp(
       reply.header('access-control-expose-headers', EXPOSE_HEADERS);
     }
 
-    app.addHook('onRoute', (route) => {
-      if (!isCorsRoute(route)) return;
+    // The CORS step of a route's chain (src/http/access/pipeline.ts); its path answers preflights.
+    app.decorate('corsStepFor', (route: RouteOptions) => {
+      if (!isCorsRoute(route)) return null;
       patterns.push(routePatternRegExp(route.url));
-      const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
-      route.onRequest = [corsHeaders, ...existing];
+      return corsHeaders;
     });
 
     app.options(

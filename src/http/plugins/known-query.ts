@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { nearestName } from '../../domain/suggest.ts';
 
@@ -7,9 +6,9 @@ import { nearestName } from '../../domain/suggest.ts';
 // parameter the operation does not document is refused with 400 naming it
 // (docs/api.md, "Parameters"). The app-wide validator removes unknown
 // properties, so without this a typo (`?timeperiod=7d`) would silently give the
-// default answer. The check runs in onRequest, ahead of authentication and the
-// response cache's fast path, so an unknown parameter never reaches a cached
-// entry. Routes hidden from the description (web pages, /docs, OAuth, MCP) keep
+// default answer. The check is the first step of the route's chain, ahead of
+// authentication and the response cache, so an unknown parameter never reaches a
+// cached entry. Routes hidden from the description (web pages, /docs, OAuth, MCP) keep
 // their own rules: OAuth must ignore unknown parameters (RFC 6749, 3.1).
 
 const MAX_LISTED = 10;
@@ -49,18 +48,15 @@ function guard(allowed: Set<string>) {
   };
 }
 
-export const knownQueryPlugin = fp(
-  async (app: FastifyInstance) => {
-    app.addHook('onRoute', (route: RouteOptions) => {
-      const schema = route.schema as ({ hide?: boolean; querystring?: Schema } & Record<string, unknown>) | undefined;
-      // Only the operations the description lists (a route without a schema or hidden is not one).
-      if (!schema || schema.hide) return;
-      // HEAD answers like GET (the generated HEAD routes come through here too); preflights have their own rule.
-      const methods = Array.isArray(route.method) ? route.method : [route.method];
-      if (methods.every((m) => m === 'OPTIONS')) return;
-      const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
-      route.onRequest = [guard(declaredNames(schema.querystring)), ...existing];
-    });
-  },
-  { name: 'known-query', dependencies: ['viewer', 'rate-limit', 'response-cache'] },
-);
+/**
+ * The query check of a route's chain (src/http/access/pipeline.ts): only on the operations
+ * the description lists (a route without a schema, or hidden, is not one), not on preflights.
+ * HEAD answers like GET (the generated HEAD routes come through here too).
+ */
+export function queryCheckFor(route: RouteOptions): ((request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void) | null {
+  const schema = route.schema as ({ hide?: boolean; querystring?: Schema } & Record<string, unknown>) | undefined;
+  if (!schema || schema.hide) return null;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (methods.every((m) => m === 'OPTIONS')) return null;
+  return guard(declaredNames(schema.querystring));
+}

@@ -1,17 +1,16 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { LimitWindow } from '../../infra/rate-limiter.ts';
 import { planWindowsTable, requestSubject } from '../../services/access/limits.ts';
 import { isFirstPartyCall } from '../access/first-party.ts';
 import { clientKey } from '../client-key.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders } from '../access/rate-limit-headers.ts';
-import { hooksOf, isMarked, marked, routeAccess } from '../access/route-access.ts';
 
-// Rate limits on the REST routes (docs/decisions.md "Plans and access", docs/access.md "Rate limits"): every
-// route under the data API unless `config.rateLimit: false`, counted against the
-// account (or the client address), 429 when a window is full. Cached routes are
-// counted by the response-cache plugin at its point in the order (a 304 is free), with
-// the `meter` this plugin decorates the instance with.
+// Rate limits on the REST routes (docs/access.md "Rate limits"): every route under the
+// data API unless `config.rateLimit: false`, counted against the organisation (or the
+// client address), 429 when a window is full. The steps are put in a route's chain by
+// src/http/access/pipeline.ts; a cached route is counted by the cache lookup at its point
+// in the order (a 304 is free).
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,6 +25,10 @@ declare module 'fastify' {
       meter(request: FastifyRequest, reply: FastifyReply): Promise<void>;
       /** Takes back what this request was counted (it ended in a 304 or a handler's 400). */
       refund(request: FastifyRequest): void;
+      /** `meter`, except for calls of our own pages to a per-user route (access/first-party.ts). */
+      meterUnlessFirstParty(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+      /** onResponse: a handler's own validation 400 (after metering) is not counted. */
+      refundBadRequest(request: FastifyRequest, reply: FastifyReply): Promise<void>;
     };
   }
   interface FastifyRequest {
@@ -70,16 +73,7 @@ export const rateLimitPlugin = fp(
       if (reply.statusCode === 400) refund(request);
     }
 
-    app.decorate('rateLimit', { meter, refund });
-
-    app.addHook('onRoute', (route: RouteOptions) => {
-      const access = routeAccess(route);
-      if (!access.metered || isMarked(route)) return;
-      route.onResponse = [refundBadRequest, ...hooksOf(route.onResponse)];
-      // A cached route is counted by the response-cache plugin (plugins/response-cache.ts).
-      if (access.cacheTtlSeconds !== null) return;
-      route.preHandler = [marked(access.firstParty ? meterUnlessFirstParty : meter), ...hooksOf(route.preHandler)];
-    });
+    app.decorate('rateLimit', { meter, refund, meterUnlessFirstParty, refundBadRequest });
   },
   { name: 'rate-limit', dependencies: ['viewer'] },
 );

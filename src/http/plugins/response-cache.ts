@@ -7,7 +7,7 @@ import { answerCacheHit, type HitWriter, type Meter } from '../access/cache-hit.
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
 import { HitIndex } from '../access/hit-index.ts';
 import { createHotPath, type HotPath } from '../access/hot-path.ts';
-import { hooksOf, isMarked, marked, routeAccess } from '../access/route-access.ts';
+import type { RouteAccess } from '../access/route-access.ts';
 
 // The response cache (docs/decisions.md "Caching", docs/access.md "Response cache"), attached to GET
 // routes with `config.cacheTtlSeconds` that are not per-user, and to routes that name their
@@ -18,10 +18,21 @@ import { hooksOf, isMarked, marked, routeAccess } from '../access/route-access.t
 // then served from the cache (HIT, access/cache-hit.ts), computed once for all
 // concurrent callers (MISS), or computed without the cache (BYPASS, skipCache=true).
 
+/** The cache steps of a route's chain, put in place by src/http/access/pipeline.ts. */
+export interface CacheSteps {
+  /** preHandler: answers a hit (a matching If-None-Match before counting), counts, or makes this request compute the entry. */
+  lookup(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  /** onSend: stores a computed 200, answers 304 for a matching If-None-Match. */
+  store(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown>;
+  /** onResponse, onRequestAbort: a request that ends without a response must not leave waiters hanging. */
+  release(request: FastifyRequest): Promise<void>;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** Answers plain cache hits of authenticated callers at the HTTP server (see access/hot-path.ts). */
     cacheHotPath: HotPath;
+    responseCache: { stepsFor(route: RouteOptions, access: RouteAccess): CacheSteps | null };
   }
 }
 
@@ -102,23 +113,6 @@ export const responseCachePlugin = fp(
         crossOriginFallThrough: app.config.corsOrigins === '*' || app.config.corsOrigins.length > 0,
       }),
     );
-
-    // The same shortcut inside Fastify for callers the server-level hot path leaves
-    // alone (anonymous): a learnt URL is answered right after authentication.
-    function fastPath(metered: boolean) {
-      return async function cacheFastPath(request: FastifyRequest, reply: FastifyReply) {
-        const route = index.find(request.url, request.viewer.plan, await readers.orgOf(request.viewer.orgId));
-        const entry = route ? await store.get(route.key) : undefined;
-        if (!entry) return;
-        await answerCacheHit(
-          entry,
-          { ifNoneMatch: request.headers['if-none-match'], acceptEncoding: request.headers['accept-encoding'], meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() },
-          replyWriter(reply),
-        );
-        metrics.cache(route!.route, 'hit', 'app');
-        return reply;
-      };
-    }
 
     /** Makes this request the one that computes `key`; the others wait for its answer. */
     function lead(request: FastifyRequest, key: string) {
@@ -238,21 +232,21 @@ export const responseCachePlugin = fp(
       cacheCtx.get(request)?.fill?.settle(undefined);
     };
 
-    app.addHook('onRoute', (route: RouteOptions) => {
-      const access = routeAccess(route);
-      if (access.perUser && !access.cacheKeyOf && (route.config as { cacheTtlSeconds?: number } | undefined)?.cacheTtlSeconds) {
-        app.log.warn({ url: route.url }, 'cacheTtlSeconds ignored on a per-user route');
-      }
-      if (access.cacheTtlSeconds === null || isMarked(route)) return;
-      const querystring = (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
-      const windowed = !!querystring?.properties && 'timePeriod' in querystring.properties;
-      const keyOf = access.cacheKeyOf;
-      route.preHandler = [marked(cachedPreHandler(windowed, access.metered, access.anonymousOnly, keyOf)), ...hooksOf(route.preHandler)];
-      // After authentication (prepended by the viewer plugin), before anything else of the route.
-      if (!keyOf) route.onRequest = [...hooksOf(route.onRequest), fastPath(access.metered)];
-      route.onSend = [cacheOnSend(access.cacheTtlSeconds, keyOf !== null), ...hooksOf(route.onSend)];
-      route.onResponse = [releaseFill, ...hooksOf(route.onResponse)];
-      route.onRequestAbort = [releaseFill, ...hooksOf(route.onRequestAbort)];
+    app.decorate('responseCache', {
+      stepsFor(route: RouteOptions, access: RouteAccess): CacheSteps | null {
+        if (access.perUser && !access.cacheKeyOf && (route.config as { cacheTtlSeconds?: number } | undefined)?.cacheTtlSeconds) {
+          app.log.warn({ url: route.url }, 'cacheTtlSeconds ignored on a per-user route');
+        }
+        if (access.cacheTtlSeconds === null) return null;
+        const querystring = (route.schema as { querystring?: { properties?: Record<string, unknown> } } | undefined)?.querystring;
+        const windowed = !!querystring?.properties && 'timePeriod' in querystring.properties;
+        const keyOf = access.cacheKeyOf;
+        return {
+          lookup: cachedPreHandler(windowed, access.metered, access.anonymousOnly, keyOf),
+          store: cacheOnSend(access.cacheTtlSeconds, keyOf !== null),
+          release: releaseFill,
+        };
+      },
     });
   },
   { name: 'response-cache', dependencies: ['viewer', 'rate-limit'] },
