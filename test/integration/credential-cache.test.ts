@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { authenticator } from '../../src/services/access/authenticator.ts';
 import { sha256hex } from '../../src/services/access/secrets.ts';
-import { systemClock } from '../../src/domain/clock.ts';
+import { type Clock, systemClock } from '../../src/domain/clock.ts';
 import { apiKeysRepository } from '../../src/store/repositories/api-keys-repository.ts';
 import { sessionsRepository } from '../../src/store/repositories/sessions-repository.ts';
-import { startApp, type TestApp } from '../helpers/app.ts';
+import { startApp, TestClock, type TestApp } from '../helpers/app.ts';
 import { ownerViewer } from '../helpers/access.ts';
 
 // The credential cache for API keys (src/services/access/authenticator.ts, docs/access.md
@@ -27,7 +26,7 @@ describe('credential cache (API keys)', () => {
   });
   after(() => t.close());
 
-  function make(cacheSeconds: number) {
+  function make(cacheSeconds: number, clock: Clock = systemClock) {
     const repo = apiKeysRepository(t.store.db);
     const counted = {
       ...repo,
@@ -36,7 +35,7 @@ describe('credential cache (API keys)', () => {
         return repo.findActiveByHash(hash);
       },
     };
-    return authenticator({ apiKeys: counted, sessions: sessionsRepository(t.store.db), clock: systemClock, cacheSeconds });
+    return authenticator({ apiKeys: counted, sessions: sessionsRepository(t.store.db), clock, cacheSeconds });
   }
 
   it('verifies a key against the database once, then answers from memory', async () => {
@@ -61,7 +60,8 @@ describe('credential cache (API keys)', () => {
   });
 
   it('a revocation made elsewhere is seen within AUTH_CACHE_SECONDS, checked ahead in the background', async () => {
-    const auth = make(1);
+    const clock = new TestClock(new Date());
+    const auth = make(1, clock);
     const { key, secret } = await t.app.services.keys.create(ownerViewer(userId, 'pro'), 'elsewhere');
     lookups = 0;
     assert.ok(await auth.verifyKey(secret));
@@ -70,11 +70,21 @@ describe('credential cache (API keys)', () => {
     assert.ok(await auth.verifyKey(secret));
     assert.equal(lookups, 1);
     // ... past half of it, a use starts a re-check without waiting for it ...
-    await sleep(600);
+    clock.advance(600);
     assert.ok(await auth.verifyKey(secret));
     assert.equal(lookups, 2);
     // ... and once the TTL has passed the key is refused whatever the timing of that re-check.
-    await sleep(500);
+    clock.advance(500);
+    assert.equal(await auth.verifyKey(secret), null);
+  });
+
+  it('a clock that steps back makes remembered answers stale, not fresher', async () => {
+    const clock = new TestClock(new Date());
+    const auth = make(60, clock);
+    const { key, secret } = await t.app.services.keys.create(ownerViewer(userId, 'pro'), 'clock-back');
+    assert.ok(await auth.verifyKey(secret));
+    await apiKeysRepository(t.store.db).revoke(userId, key.id, new Date());
+    clock.advance(-3_600_000);
     assert.equal(await auth.verifyKey(secret), null);
   });
 

@@ -77,7 +77,11 @@ export function authenticator(deps: {
   const sessions = new LRUCache<string, Entry<SessionIdentity>>({ max: 20_000 });
   const touched = new Map<string, number>();
 
-  const fresh = <T>(e: Entry<T> | undefined): e is Entry<T> => !!e && ttl > 0 && performance.now() - e.at < ttl;
+  // Ages on the injected clock (tests move it instead of sleeping). A clock that stepped
+  // back makes an entry stale, never fresher: a revocation is never seen later than the TTL.
+  const nowMs = () => deps.clock.now().getTime();
+  const age = (e: { at: number }) => nowMs() - e.at;
+  const fresh = <T>(e: Entry<T> | undefined): e is Entry<T> => !!e && ttl > 0 && age(e) >= 0 && age(e) < ttl;
 
   /** A promise only when lastUsedAt is written (once a minute), so a hot key does not wait. */
   function touch(keyId: string): Promise<void> | undefined {
@@ -112,7 +116,7 @@ export function authenticator(deps: {
         // A revocation in this process meanwhile (forgetKey) wins over the answer.
         if (e.keyHash === null) return;
         e.value = value;
-        e.at = performance.now();
+        e.at = nowMs();
         e.refreshing = false;
       },
       () => {
@@ -128,11 +132,11 @@ export function authenticator(deps: {
       const id = keyedDigest(pepper, secret);
       let e = keys.get(id);
       if (e && fresh(e)) {
-        if (e.value && !e.refreshing && performance.now() - e.at >= ttl / 2) refresh(e);
+        if (e.value && !e.refreshing && age(e) >= ttl / 2) refresh(e);
       } else {
         const hash = sha256hex(secret);
         const value = await lookupKey(hash);
-        e = { value, at: performance.now(), keyHash: value ? hash : null, refreshing: false };
+        e = { value, at: nowMs(), keyHash: value ? hash : null, refreshing: false };
         keys.set(id, e);
       }
       if (e.value) {
@@ -161,7 +165,7 @@ export function authenticator(deps: {
               subject: orgSubject(s.orgId),
             }
           : null;
-        e = { value, at: performance.now() };
+        e = { value, at: nowMs() };
         sessions.set(hash, e);
       }
       if (e.value && e.value.expiresAt <= deps.clock.now().toISOString()) return null;
