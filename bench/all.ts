@@ -38,6 +38,7 @@ const BENCHES: BenchSpec[] = [
   { name: 'web', full: [], quick: ['--seconds', '1', '--connections', '2', '--active', '5', '--history', '100'], timeoutMin: 10 },
   { name: 'mcp', full: [], quick: ['--seconds', '1', '--connections', '2'], timeoutMin: 10 },
   { name: 'per-user', full: [], quick: ['--requests', '3', '--incidents', '10'], timeoutMin: 15 },
+  { name: 'limiter', full: [], quick: ['2000'], timeoutMin: 5 },
 ];
 
 type Figures = Record<string, number>;
