@@ -44,6 +44,10 @@ import { boardService } from './board-service.ts';
 import { auditService } from './orgs/audit-service.ts';
 import { orgsService } from './orgs/orgs-service.ts';
 import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
+import { scimAccess } from './scim/scim-access.ts';
+import { scimGroupsService } from './scim/scim-groups-service.ts';
+import { scimTokensService } from './scim/scim-tokens-service.ts';
+import { scimUsersService } from './scim/scim-users-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store, box: SecretBox = keylessBox) {
@@ -127,6 +131,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     mailer: () => infra.alerts?.invitationMailer ?? null,
     publicUrl: config.publicUrl,
   });
+  const scimTokens = scimTokensService({ scimTokens: repos.scimTokens, organisations: repos.organisations, orgs, audit, limiter, clock });
+  const provisioning = scimAccess({ scim: repos.scim, orgs, audit });
   const privateReaders = privateReadersOf({ ownsPrivateVendors: (userId) => repos.customPages.ownsAny(userId), clock });
   return {
     clock,
@@ -204,6 +210,12 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     audit,
     orgs,
     namedWatchlists: namedWatchlistsService({ namedWatchlists: repos.namedWatchlists, catalog, orgs, audit, clock }),
+    /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
+    scim: {
+      tokens: scimTokens,
+      users: scimUsersService({ scim: repos.scim, users: repos.users, organisations: repos.organisations, access: provisioning, audit, clock, newOrgPlan: config.newOrgPlan }),
+      groups: scimGroupsService({ scim: repos.scim, access: provisioning, tokens: scimTokens, audit, clock }),
+    },
   };
 }
 
