@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { noStore } from '../no-store.ts';
 import { requireOrg, requireUser } from '../plugins/viewer.ts';
-import { IdParam, Nullable, StringEnum } from '../schemas/common.ts';
+import { IdParam } from '../schemas/common.ts';
 import { OrgIdParams, OrgName } from '../schemas/orgs.ts';
 import { ScimGroupRoleSchema, ScimTokenSchema } from '../schemas/scim.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
@@ -16,6 +16,12 @@ import { errors, USER_SECURITY } from './orgs.ts';
 const tags = ['organisations'];
 const SESSION_SECURITY: Record<string, string[]>[] = [{ sessionCookie: [] }];
 const TokenParams = Type.Object({ orgId: IdParam('Id of the organisation'), tokenId: IdParam('Id of the SCIM token') });
+const GroupRole = Type.Unsafe<'viewer' | 'editor' | 'admin' | null>({
+  type: 'string',
+  enum: ['viewer', 'editor', 'admin', null],
+  nullable: true,
+  description: 'The role the group gives its members; null: none (never owner)',
+});
 const GroupParams = Type.Object({ orgId: IdParam('Id of the organisation'), groupId: IdParam('Id of the SCIM group') });
 
 export async function scimAdminRoutes(fastify: FastifyInstance) {
@@ -105,7 +111,7 @@ export async function scimAdminRoutes(fastify: FastifyInstance) {
         tags,
         security: USER_SECURITY,
         params: GroupParams,
-        body: Type.Object({ role: Nullable(StringEnum(['viewer', 'editor', 'admin'] as const)) }, { additionalProperties: false }),
+        body: Type.Object({ role: GroupRole }, { additionalProperties: false }),
         response: { 200: Type.Object({ success: Type.Boolean(), group: ScimGroupRoleSchema }), ...errors },
       },
       config: { auth: 'user' },
