@@ -67,6 +67,27 @@ const NEEDS: Record<string, Need> = {
   createNamedWatchlist: 'editor',
   updateNamedWatchlist: 'editor',
   deleteNamedWatchlist: 'editor',
+  listScimTokens: 'admin',
+  createScimToken: 'admin',
+  revokeScimToken: 'admin',
+  listScimGroups: 'admin',
+  setScimGroupRole: 'admin',
+  // The SCIM endpoints take a SCIM token (it names the organisation), no member's role.
+  scimServiceProviderConfig: 'self',
+  scimResourceTypes: 'self',
+  scimSchemas: 'self',
+  scimListUsers: 'self',
+  scimCreateUser: 'self',
+  scimGetUser: 'self',
+  scimReplaceUser: 'self',
+  scimPatchUser: 'self',
+  scimDeleteUser: 'self',
+  scimListGroups: 'self',
+  scimCreateGroup: 'self',
+  scimGetGroup: 'self',
+  scimReplaceGroup: 'self',
+  scimPatchGroup: 'self',
+  scimDeleteGroup: 'self',
 };
 
 const RANK = { viewer: 0, editor: 1, admin: 2, owner: 3 } as const;
@@ -177,6 +198,10 @@ function bodyFor(id: string): unknown {
       return { name: 'payments', vendors: ['github'] };
     case 'updateNamedWatchlist':
       return { vendors: ['stripe'] };
+    case 'createScimToken':
+      return { name: 'x' };
+    case 'setScimGroupRole':
+      return { role: 'viewer' };
     default:
       return undefined;
   }
