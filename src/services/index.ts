@@ -131,7 +131,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     mailer: () => infra.alerts?.invitationMailer ?? null,
     publicUrl: config.publicUrl,
   });
-  const scimTokens = scimTokensService({ scimTokens: repos.scimTokens, organisations: repos.organisations, orgs, audit, limiter, clock });
+  const scimTokens = scimTokensService({ scimTokens: repos.scimTokens, organisations: repos.organisations, orgs, audit, limiter, clock, requestsPerMinute: config.scimRequestsPerMinute });
   const provisioning = scimAccess({ scim: repos.scim, orgs, audit });
   const privateReaders = privateReadersOf({ ownsPrivateVendors: (userId) => repos.customPages.ownsAny(userId), clock });
   return {

@@ -23,8 +23,8 @@ import { Type } from '@sinclair/typebox';
 
 // SCIM 2.0 service provider (RFC 7643, RFC 7644; docs/teams.md, "SCIM") under
 // /scim/v2. The bearer token names the organisation; every answer, errors included, is
-// `application/scim+json` in SCIM's shapes. The token is checked in onRequest, before
-// the body is read; bodies are at most SCIM_BODY_LIMIT bytes of JSON
+// `application/scim+json` in SCIM's shapes. The token is checked in onRequest, after the
+// check of unknown query parameters and before the body is read; bodies are at most SCIM_BODY_LIMIT bytes of JSON
 // (application/scim+json, application/json or text/json).
 
 export const SCIM_PREFIX = '/scim/v2';
@@ -80,10 +80,13 @@ export async function scimRoutes(app: FastifyInstance) {
   app.decorateRequest('scimCaller', null);
   app.addContentTypeParser(['application/scim+json', 'text/json'], { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   app.addHook('onSend', noStore);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (_request, reply) => {
     reply.type(SCIM_MEDIA_TYPE);
-    request.scimCaller = await scim.tokens.authenticate(request.headers.authorization, request.ip);
   });
+  // On each route (not the scope), so the check of unknown query parameters runs first, as everywhere.
+  const authenticate = async (request: FastifyRequest) => {
+    request.scimCaller = await scim.tokens.authenticate(request.headers.authorization, request.ip);
+  };
   app.addHook('preValidation', async (request) => {
     const type = request.headers['content-type'];
     if (request.body !== undefined && request.body !== null && typeof type === 'string' && !JSON_TYPES.test(type)) {
@@ -109,7 +112,7 @@ export async function scimRoutes(app: FastifyInstance) {
   });
   app.setNotFoundHandler((request, reply) => scimError(reply, 404, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}`));
 
-  const route = { config: { auth: 'none' as const }, bodyLimit: SCIM_BODY_LIMIT };
+  const route = { config: { auth: 'none' as const }, bodyLimit: SCIM_BODY_LIMIT, onRequest: authenticate };
 
   // ------------------------------------------------------------- discovery
   app.get(

@@ -17,10 +17,9 @@ import type { OrgsService } from '../orgs/orgs-service.ts';
 // (shown once; only the SHA-256 is stored), list and revoke them; a token names its
 // organisation, so the SCIM endpoints need nothing else. A revoked token is refused on
 // its next request (tokens are looked up on every request, not cached). Each token
-// may make SCIM_REQUESTS_PER_MINUTE requests a minute.
+// may make `requestsPerMinute` requests a minute (SCIM_REQUESTS_PER_MINUTE).
 
 export const MAX_SCIM_TOKENS = 5;
-export const SCIM_REQUESTS_PER_MINUTE = 600;
 const TOKEN_PREFIX = 'scim_';
 const TOKEN = /^scim_[A-Za-z0-9_-]{43}$/;
 const TOUCH_EVERY_MS = 60_000;
@@ -43,6 +42,7 @@ export function scimTokensService(d: {
   audit: Pick<AuditService, 'record'>;
   limiter: RateLimiter;
   clock: Clock;
+  requestsPerMinute: number;
 }) {
   async function adminIn(viewer: Viewer, orgId: string): Promise<OrgViewer> {
     const v = await d.orgs.actingIn(viewer, orgId);
@@ -90,10 +90,10 @@ export function scimTokensService(d: {
       if (!m || !TOKEN.test(m[1]!)) throw unauthorized();
       const row = await d.scimTokens.findActive(sha256hex(m[1]!));
       if (!row) throw unauthorized();
-      const gate = await d.limiter.consume(`scim:${row.id}`, [{ name: 'scim-minute', limit: SCIM_REQUESTS_PER_MINUTE, windowSeconds: 60 }]);
+      const gate = await d.limiter.consume(`scim:${row.id}`, [{ name: 'scim-minute', limit: d.requestsPerMinute, windowSeconds: 60 }]);
       if (!gate.allowed) {
         const retry = Math.max(1, ...gate.violated.map((w) => w.resetSeconds));
-        throw new ScimError(429, `At most ${SCIM_REQUESTS_PER_MINUTE} requests a minute per SCIM token; try again later`, null, retry);
+        throw new ScimError(429, `At most ${d.requestsPerMinute} requests a minute per SCIM token; try again later`, null, retry);
       }
       const now = d.clock.now();
       if (!row.lastUsedAt || now.getTime() - Date.parse(row.lastUsedAt) >= TOUCH_EVERY_MS) await d.scimTokens.touch(row.id, now);

@@ -3,13 +3,14 @@ import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { createUser, loginCookie, send, type TestUser } from '../../helpers/users.ts';
 import { assertScimError, joinByInvitation, roleIn, scim, session, teamWithToken } from './scim-support.ts';
-import { SCIM_REQUESTS_PER_MINUTE } from '../../../src/services/scim/scim-tokens-service.ts';
 
 // Hostile input against the SCIM endpoints and their admin routes (docs/teams.md,
 // "SCIM"): missing, wrong, revoked and foreign tokens; another organisation's ids;
 // huge and malformed bodies; bad filters; control characters; wrong types; unknown
-// ops; replays; the per-token rate. Every refusal is a SCIM error (never a 500) and
-// nothing of organisation A changes.
+// ops; replays; the per-token rate (SCIM_REQUESTS_PER_MINUTE, small here). Every
+// refusal is a SCIM error (never a 500) and nothing of organisation A changes.
+
+const SCIM_REQUESTS_PER_MINUTE = 400;
 
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
@@ -24,7 +25,7 @@ describe('SCIM: attacks', () => {
   let member: TestUser;
 
   before(async () => {
-    t = await startApp();
+    t = await startApp({ env: { SCIM_REQUESTS_PER_MINUTE: String(SCIM_REQUESTS_PER_MINUTE) } });
     owner = await createUser(t, 'pro');
     ownerCookie = await loginCookie(t, owner);
     a = await teamWithToken(t, ownerCookie, 'Team A');
