@@ -14,8 +14,8 @@ import type { ScimCaller } from './scim-tokens-service.ts';
 
 // SCIM Users of an organisation (RFC 7644; docs/teams.md, "SCIM"). A User is a link
 // between the organisation and an account: provisioning makes the account (or links
-// the existing account with that address when it is already a member here or its owner
-// confirmed the address), and the link's `active` decides the membership at once.
+// the existing account with that address when it is already a member here, its owner
+// confirmed the address or SCIM made it), and the link's `active` decides the membership at once.
 // Everything is scoped to the token's organisation: another organisation's ids are 404.
 
 /** Marks an account made by SCIM: no password, it signs in another way (never matches a password). */
@@ -37,7 +37,7 @@ export function page(startIndex: number | undefined, count: number | undefined):
 
 export function scimUsersService(d: {
   scim: ScimRepository;
-  users: Pick<UsersRepository, 'findByEmail' | 'create'>;
+  users: Pick<UsersRepository, 'findByEmailWithPassword' | 'create'>;
   organisations: Pick<OrganisationsRepository, 'roleOf'>;
   access: ScimAccess;
   audit: Pick<AuditService, 'record'>;
@@ -52,10 +52,12 @@ export function scimUsersService(d: {
 
   /** The account a new User links to: the one with that address when allowed, else a new one. */
   async function accountFor(caller: ScimCaller, email: string): Promise<{ userId: string; created: boolean }> {
-    const existing = await d.users.findByEmail(email);
+    const existing = await d.users.findByEmailWithPassword(email);
     if (existing) {
       const member = (await d.organisations.roleOf(caller.orgId, existing.id)) !== null;
-      if (!member && !(await d.scim.addressConfirmed(existing.id, email))) {
+      // An account SCIM made (no password) belongs to whoever the identity providers say it is.
+      const madeByScim = existing.passwordHash === NO_PASSWORD;
+      if (!member && !madeByScim && !(await d.scim.addressConfirmed(existing.id, email))) {
         throw scimConflict('An account with this address exists and its owner has not confirmed the address; invite them, or have them confirm it, then provision again');
       }
       if (await d.scim.linkOf(caller.orgId, existing.id)) throw scimConflict('This account is already provisioned in this organisation');

@@ -120,7 +120,7 @@ describe('SCIM: an Entra ID-shaped sequence', () => {
     assert.equal(byAdmin[0].actor.kind, 'user');
   });
 
-  test('owners are never demoted or removed; a confirmed address links the existing account', async () => {
+  test('owners are never demoted or removed; a confirmed address or an account SCIM made links the existing account', async () => {
     const o = await scim(t, team.token, 'POST', '/Users', { userName: owner.email, active: true });
     assert.equal(o.status, 201, JSON.stringify(o.body));
     const grp = await scim(t, team.token, 'POST', '/Groups', { displayName: 'Viewers', members: [{ value: o.body.id }] });
@@ -143,5 +143,14 @@ describe('SCIM: an Entra ID-shaped sequence', () => {
     const linked = await scim(t, team.token, 'POST', '/Users', { userName: dana.email });
     assert.equal(linked.status, 201, JSON.stringify(linked.body));
     assert.equal(await roleIn(t, team.orgId, ownerCookie, dana.id), 'viewer');
+
+    // An account SCIM made for one organisation links into another one's provisioning too.
+    const other = await teamWithToken(t, ownerCookie, 'Second Entra team');
+    const carol = await t.repos.users.findByEmail('carol.entra@example.com');
+    assert.ok(carol);
+    const again = await scim(t, other.token, 'POST', '/Users', { userName: 'Carol.Entra@example.com' });
+    assert.equal(again.status, 201, JSON.stringify(again.body));
+    assert.equal(await roleIn(t, other.orgId, ownerCookie, carol.id), 'viewer');
+    assert.equal(await roleIn(t, team.orgId, ownerCookie, carol.id), null, 'the first organisation is not affected');
   });
 });
