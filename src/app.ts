@@ -27,6 +27,8 @@ import { orgRoutes } from './http/routes/orgs.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { namedWatchlistRoutes } from './http/routes/named-watchlists.ts';
 import { alertRouteRoutes } from './http/routes/alert-routes.ts';
+import { scimAdminRoutes } from './http/routes/scim-admin.ts';
+import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
@@ -342,11 +344,14 @@ export const appPlugin = fp(
         await web.register(auditRoutes);
         await web.register(namedWatchlistRoutes);
         await web.register(alertRouteRoutes);
+        await web.register(scimAdminRoutes);
         await web.register(boardRoutes);
         await web.register(customPageRoutes);
       },
       { prefix: ACCOUNT_PREFIX },
     );
+    // SCIM 2.0 provisioning: its own bearer tokens, media type and error body (docs/teams.md, "SCIM").
+    await app.register(scimRoutes, { prefix: SCIM_PREFIX });
     await app.register(webPlugin);
   },
   { name: 'vendor-status-app' },

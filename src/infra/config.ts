@@ -70,6 +70,8 @@ export interface Config {
   passwordHashCost: number;
   /** Seconds a verified API key or session is remembered in-process (0 = always ask the database). */
   authCacheSeconds: number;
+  /** Requests a minute each SCIM token may make (docs/teams.md, "SCIM"). */
+  scimRequestsPerMinute: number;
   /** Polls in flight at once, all hosts together. */
   ingestConcurrency: number;
   /** Polls in flight at once against one host. */
@@ -406,6 +408,7 @@ export function loadConfig(env: Env = process.env): Config {
     streamBufferBytes: int(env, 'STREAM_BUFFER_KB', 256, 16, 65536) * 1024,
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15, 10, 20),
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
+    scimRequestsPerMinute: int(env, 'SCIM_REQUESTS_PER_MINUTE', 600, 1, 1_000_000),
     // The demo fleet changes every few seconds, so demo mode polls it more often.
     pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', demo ? 10 : 60, 5, 86400),
     ingestConcurrency,

@@ -46,6 +46,10 @@ import { orgsService } from './orgs/orgs-service.ts';
 import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
 import { alertRoutesService } from './alerts/alert-routes-service.ts';
 import { alertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
+import { scimAccess } from './scim/scim-access.ts';
+import { scimGroupsService } from './scim/scim-groups-service.ts';
+import { scimTokensService } from './scim/scim-tokens-service.ts';
+import { scimUsersService } from './scim/scim-users-service.ts';
 
 /** Repositories over one store; services and workers receive these, never SQL. */
 export function createRepositories(store: Store, box: SecretBox = keylessBox) {
@@ -136,6 +140,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     mailer: () => infra.alerts?.invitationMailer ?? null,
     publicUrl: config.publicUrl,
   });
+  const scimTokens = scimTokensService({ scimTokens: repos.scimTokens, organisations: repos.organisations, orgs, audit, limiter, clock, requestsPerMinute: config.scimRequestsPerMinute });
+  const provisioning = scimAccess({ scim: repos.scim, orgs, audit });
   const privateReaders = privateReadersOf({ ownsPrivateVendors: (userId) => repos.customPages.ownsAny(userId), clock });
   return {
     clock,
@@ -214,6 +220,12 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       clock,
       allowPrivate: config.outboundAllowPrivate,
     }),
+    /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
+    scim: {
+      tokens: scimTokens,
+      users: scimUsersService({ scim: repos.scim, users: repos.users, organisations: repos.organisations, access: provisioning, audit, clock, newOrgPlan: config.newOrgPlan }),
+      groups: scimGroupsService({ scim: repos.scim, access: provisioning, tokens: scimTokens, audit, clock }),
+    },
   };
 }
 

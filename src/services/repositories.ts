@@ -11,6 +11,8 @@ import { organisationsRepository } from '../store/repositories/organisations-rep
 import { invitationsRepository } from '../store/repositories/invitations-repository.ts';
 import { auditRepository } from '../store/repositories/audit-repository.ts';
 import { namedWatchlistsRepository } from '../store/repositories/named-watchlists-repository.ts';
+import { scimRepository } from '../store/repositories/scim-repository.ts';
+import { scimTokensRepository } from '../store/repositories/scim-tokens-repository.ts';
 import { watchlistRepository } from '../store/repositories/watchlist-repository.ts';
 import { dataModeRepository } from '../store/repositories/data-mode-repository.ts';
 import { eventsRepository } from '../store/repositories/events-repository.ts';
@@ -47,6 +49,8 @@ export function repositoriesOn(db: Kysely<Database>) {
     invitations: invitationsRepository(db),
     audit: auditRepository(db),
     namedWatchlists: namedWatchlistsRepository(db),
+    scim: scimRepository(db),
+    scimTokens: scimTokensRepository(db),
     sessions: sessionsRepository(db),
     apiKeys: apiKeysRepository(db),
     oauth: oauthRepository(db),

@@ -429,6 +429,52 @@ export interface OrgWatchlistsTable {
   updated_at: string;
 }
 
+export interface ScimTokensTable {
+  id: string;
+  org_id: string;
+  name: string;
+  /** SHA-256 hex of the token. */
+  token_hash: string;
+  prefix: string;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface ScimUsersTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  user_name: string;
+  /** Lower-cased user_name (unique per organisation). */
+  user_name_key: string;
+  external_id: string | null;
+  display_name: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  /** 1 or 0. */
+  active: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupsTable {
+  id: string;
+  org_id: string;
+  display_name: string;
+  display_name_key: string;
+  external_id: string | null;
+  role: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ScimGroupMembersTable {
+  group_id: string;
+  scim_user_id: string;
+}
+
 export interface OrgWatchlistVendorsTable {
   watchlist_id: string;
   vendor: string;
@@ -456,6 +502,10 @@ export interface AlertRoutesTable {
 export interface Database {
   alert_routes: AlertRoutesTable;
   org_watchlists: OrgWatchlistsTable;
+  scim_tokens: ScimTokensTable;
+  scim_users: ScimUsersTable;
+  scim_groups: ScimGroupsTable;
+  scim_group_members: ScimGroupMembersTable;
   org_watchlist_vendors: OrgWatchlistVendorsTable;
   organisations: OrganisationsTable;
   memberships: MembershipsTable;

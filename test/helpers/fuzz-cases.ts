@@ -33,6 +33,8 @@ export interface FuzzCredentials {
   /** A second session of the same user, spent on logout (the main one must live on). */
   logoutCookie: string;
   logoutCsrf: string;
+  /** A SCIM token of a team organisation of the user (the SCIM endpoints take only that). */
+  scimToken: string;
 }
 
 export interface CaseContext {
@@ -57,7 +59,8 @@ type Auth =
   | 'bad-key'
   | 'bad-bearer'
   | 'bad-session'
-  | 'key-and-session';
+  | 'key-and-session'
+  | 'scim';
 
 const safeDecode = (s: string) => {
   try {
@@ -71,6 +74,13 @@ const echoesOf = (p: WirePiece) => [p.text, p.wire, safeDecode(p.wire)];
 const UNSAFE = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
 function authArb(op: Operation, wellFormed: boolean): fc.Arbitrary<Auth> {
+  if (op.scim) {
+    if (wellFormed) return fc.constant<Auth>('scim');
+    return fc.oneof(
+      { weight: 8, arbitrary: fc.constant<Auth>('scim') },
+      { weight: 1, arbitrary: fc.constantFrom<Auth>('anonymous', 'key', 'bearer', 'session', 'bad-bearer') },
+    );
+  }
   if (wellFormed) {
     const good: Auth[] = op.sessionOnly ? ['session'] : op.perUser ? ['key', 'bearer', 'session'] : ['anonymous', 'key', 'session'];
     return fc.constantFrom(...good);
@@ -119,6 +129,8 @@ function authHeaders(auth: Auth, op: Operation, method: string, c: FuzzCredentia
       return { cookie: `vis_session=${junk}; vis_csrf=${junk}`, ...(UNSAFE.has(method) ? { origin: c.origin, 'x-csrf-token': junk } : {}) };
     case 'key-and-session':
       return { 'x-api-key': c.key, ...session(true) };
+    case 'scim':
+      return { authorization: `Bearer ${c.scimToken}` };
   }
 }
 

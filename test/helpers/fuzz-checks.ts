@@ -103,7 +103,9 @@ export function makeChecker(doc: ApiDocument) {
     const problems: string[] = [];
     const { op } = ctx;
     const ctype = res.headers['content-type'] ?? '';
-    const isJson = /application\/json/.test(ctype);
+    const isJson = /application\/(?:scim\+)?json/.test(ctype);
+    // The SCIM endpoints (and only they) answer errors in SCIM's own body, as application/scim+json (docs/teams.md, "SCIM").
+    const scimError = /application\/scim\+json/.test(ctype);
     let json: any;
     if (res.body && isJson) {
       try {
@@ -126,7 +128,11 @@ export function makeChecker(doc: ApiDocument) {
     if (res.status >= 400 && req.method !== 'HEAD') {
       if (res.body && !isJson) problems.push(`error answer is not JSON (content-type ${JSON.stringify(ctype)})`);
       if (!res.body && !(ctx.bareParserRefusal && res.status === 400)) problems.push('error answer without a body');
-      if (json !== undefined) {
+      if (json !== undefined && scimError) {
+        const ok =
+          Array.isArray(json?.schemas) && json.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error') && json.status === String(res.status) && typeof json.detail === 'string';
+        if (!ok) problems.push('SCIM error body without the Error schema, its status as a string or a detail');
+      } else if (json !== undefined) {
         if (!validateError(json)) problems.push(`error body does not match ErrorBody: ${ajv.errorsText(validateError.errors)}`);
         if (json?.success !== false) problems.push('error body without success: false');
         const rid = res.headers['x-request-id'];

@@ -24,6 +24,8 @@ export interface Operation {
   perUser: boolean;
   /** True when only a web session is accepted (key management). */
   sessionOnly: boolean;
+  /** True when only a SCIM token is accepted (the SCIM endpoints, docs/teams.md "SCIM"). */
+  scim: boolean;
   /** Statuses the document lists for the operation. */
   statuses: Set<number>;
   /** Media types of the success response (to know a stream from JSON). */
@@ -54,6 +56,7 @@ export function readDocument(raw: any): ApiDocument {
       const security: Record<string, unknown>[] | undefined = op.security;
       const perUser = !!security?.length && !security.some((s) => Object.keys(s).length === 0);
       const sessionOnly = perUser && security!.every((s) => Object.keys(s).length === 1 && 'sessionCookie' in s);
+      const scim = perUser && security!.every((s) => Object.keys(s).length === 1 && 'scimBearer' in s);
       const ok = Object.entries<any>(op.responses ?? {}).find(([code]) => code.startsWith('2'))?.[1];
       operations.push({
         id: op.operationId ?? `${method} ${path}`,
@@ -68,6 +71,7 @@ export function readDocument(raw: any): ApiDocument {
         body: op.requestBody ? resolve(op.requestBody.content?.['application/json']?.schema) : null,
         perUser,
         sessionOnly,
+        scim,
         statuses: new Set(Object.keys(op.responses ?? {}).map(Number)),
         successTypes: Object.keys(ok?.content ?? {}),
       });

@@ -1269,6 +1269,75 @@ export interface paths {
         patch: operations["changeMemberRole"];
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/scim/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SCIM groups of the organisation with the role each gives (admins) */
+        get: operations["listScimGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/scim/groups/{groupId}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Map a SCIM group to a role (viewer, editor, admin; null: none); its members' roles follow at once (admins) */
+        put: operations["setScimGroupRole"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/scim/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's active SCIM tokens (admins) */
+        get: operations["listScimTokens"];
+        put?: never;
+        /** Create a SCIM token for an identity provider; the secret is shown once (admins, web session) */
+        post: operations["createScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/scim/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a SCIM token; it is refused from its next request (admins, web session) */
+        delete: operations["revokeScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/switch": {
         parameters: {
             query?: never;
@@ -1492,6 +1561,133 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Groups of the organisation, by filter (displayName eq, externalId eq) */
+        get: operations["scimListGroups"];
+        put?: never;
+        /** Create a Group (it gives no role until an admin maps it) */
+        post: operations["scimCreateGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One Group */
+        get: operations["scimGetGroup"];
+        /** Replace a Group, members included */
+        put: operations["scimReplaceGroup"];
+        post?: never;
+        /** Delete a Group; its members' roles follow */
+        delete: operations["scimDeleteGroup"];
+        options?: never;
+        head?: never;
+        /** Rename a Group, add, remove or replace members */
+        patch: operations["scimPatchGroup"];
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM resource types (User, Group) */
+        get: operations["scimResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM schemas of User and Group as served here */
+        get: operations["scimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM features this service supports */
+        get: operations["scimServiceProviderConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users of the organisation, by filter (userName eq, externalId eq) */
+        get: operations["scimListUsers"];
+        put?: never;
+        /** Provision a user: an account (or the linked one) and a membership */
+        post: operations["scimCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One User */
+        get: operations["scimGetUser"];
+        /** Replace a User (Okta profile updates) */
+        put: operations["scimReplaceUser"];
+        post?: never;
+        /** Deprovision a User: the membership goes at once, the account stays */
+        delete: operations["scimDeleteUser"];
+        options?: never;
+        head?: never;
+        /** Change a User; `active: false` removes the membership at once */
+        patch: operations["scimPatchUser"];
         trace?: never;
     };
 }
@@ -14990,6 +15186,696 @@ export interface operations {
             };
         };
     };
+    listScimGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groups: {
+                            displayName: string;
+                            externalId: string | null;
+                            id: string;
+                            members: number;
+                            /** @description viewer, editor or admin; null: the group gives no role */
+                            role: string | null;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setScimGroupRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the SCIM group */
+                groupId: string;
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The role the group gives its members; null: none (never owner)
+                     * @enum {string|null}
+                     */
+                    role: "viewer" | "editor" | "admin" | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group: {
+                            displayName: string;
+                            externalId: string | null;
+                            id: string;
+                            members: number;
+                            /** @description viewer, editor or admin; null: the group gives no role */
+                            role: string | null;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        tokens: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            id: string;
+                            /** Format: date-time */
+                            lastUsedAt: string | null;
+                            name: string;
+                            /** @description The first characters of the token, to recognise it */
+                            prefix: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Name people see */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Shown here only */
+                        secret: string;
+                        success: boolean;
+                        token: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            createdBy: string | null;
+                            id: string;
+                            /** Format: date-time */
+                            lastUsedAt: string | null;
+                            name: string;
+                            /** @description The first characters of the token, to recognise it */
+                            prefix: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the SCIM token */
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     switchOrganisation: {
         parameters: {
             query?: never;
@@ -16673,6 +17559,2898 @@ export interface operations {
                         /** @description ready, degraded (an optional dependency is down, or ingestion is failing) or not_ready */
                         status: string;
                         success: boolean;
+                    };
+                };
+            };
+        };
+    };
+    scimListGroups: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description Page size, at most 100 (default 100) */
+                count?: number;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+                /** @description `attribute eq "value"` clauses joined with `and` (userName, externalId, id on Users; displayName, externalId, id on Groups) */
+                filter?: string;
+                /** @description Ignored: sorting is not supported */
+                sortBy?: string;
+                /** @description Ignored: sorting is not supported */
+                sortOrder?: string;
+                /** @description 1-based index of the first result (default 1) */
+                startIndex?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ListResponse of Groups */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        itemsPerPage: number;
+                        Resources: {
+                            displayName: string;
+                            externalId?: string;
+                            id: string;
+                            members?: ({
+                                display: string;
+                                value: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            meta: {
+                                /** Format: date-time */
+                                created?: string;
+                                /** Format: date-time */
+                                lastModified?: string;
+                                /** @description URL of the resource */
+                                location: string;
+                                resourceType: string;
+                            };
+                            /** @description Schema URNs of the resource or message */
+                            schemas: string[];
+                        }[];
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        startIndex: number;
+                        totalResults: number;
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimCreateGroup: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A SCIM Group */
+        requestBody: {
+            content: {
+                "application/json": {
+                    schemas?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The Group */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        displayName: string;
+                        externalId?: string;
+                        id: string;
+                        members?: ({
+                            display: string;
+                            value: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        meta: {
+                            /** Format: date-time */
+                            created?: string;
+                            /** Format: date-time */
+                            lastModified?: string;
+                            /** @description URL of the resource */
+                            location: string;
+                            resourceType: string;
+                        };
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description userName or displayName already in use (uniqueness), or an unconfirmed account holds the address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimGetGroup: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        displayName: string;
+                        externalId?: string;
+                        id: string;
+                        members?: ({
+                            display: string;
+                            value: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        meta: {
+                            /** Format: date-time */
+                            created?: string;
+                            /** Format: date-time */
+                            lastModified?: string;
+                            /** @description URL of the resource */
+                            location: string;
+                            resourceType: string;
+                        };
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimReplaceGroup: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The full SCIM Group */
+        requestBody: {
+            content: {
+                "application/json": {
+                    schemas?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The Group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        displayName: string;
+                        externalId?: string;
+                        id: string;
+                        members?: ({
+                            display: string;
+                            value: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        meta: {
+                            /** Format: date-time */
+                            created?: string;
+                            /** Format: date-time */
+                            lastModified?: string;
+                            /** @description URL of the resource */
+                            location: string;
+                            resourceType: string;
+                        };
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description userName or displayName already in use (uniqueness), or an unconfirmed account holds the address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimDeleteGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimPatchGroup: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A SCIM PatchOp */
+        requestBody: {
+            content: {
+                "application/json": {
+                    schemas?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description userName or displayName already in use (uniqueness), or an unconfirmed account holds the address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimResourceTypes: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resource types */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        itemsPerPage: number;
+                        Resources: {
+                            description: string;
+                            endpoint: string;
+                            id: string;
+                            meta: {
+                                location: string;
+                                resourceType: string;
+                            };
+                            name: string;
+                            schema: string;
+                            /** @description Schema URNs of the resource or message */
+                            schemas: string[];
+                        }[];
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        startIndex: number;
+                        totalResults: number;
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimSchemas: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Schemas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        itemsPerPage: number;
+                        Resources: {
+                            attributes: ({
+                                caseExact: boolean;
+                                multiValued: boolean;
+                                mutability: string;
+                                name: string;
+                                required: boolean;
+                                returned: string;
+                                subAttributes?: {
+                                    [key: string]: unknown;
+                                }[];
+                                type: string;
+                                uniqueness: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            description: string;
+                            id: string;
+                            meta: {
+                                location: string;
+                                resourceType: string;
+                            };
+                            name: string;
+                            /** @description Schema URNs of the resource or message */
+                            schemas: string[];
+                        }[];
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        startIndex: number;
+                        totalResults: number;
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimServiceProviderConfig: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Service provider configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        authenticationSchemes: {
+                            description: string;
+                            name: string;
+                            primary: boolean;
+                            type: string;
+                        }[];
+                        bulk: {
+                            maxOperations: number;
+                            maxPayloadSize: number;
+                            supported: boolean;
+                        };
+                        changePassword: {
+                            supported: boolean;
+                        };
+                        documentationUri?: string;
+                        etag: {
+                            supported: boolean;
+                        };
+                        filter: {
+                            maxResults: number;
+                            supported: boolean;
+                        };
+                        meta: {
+                            location: string;
+                            resourceType: string;
+                        };
+                        patch: {
+                            supported: boolean;
+                        };
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        sort: {
+                            supported: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimListUsers: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description Page size, at most 100 (default 100) */
+                count?: number;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+                /** @description `attribute eq "value"` clauses joined with `and` (userName, externalId, id on Users; displayName, externalId, id on Groups) */
+                filter?: string;
+                /** @description Ignored: sorting is not supported */
+                sortBy?: string;
+                /** @description Ignored: sorting is not supported */
+                sortOrder?: string;
+                /** @description 1-based index of the first result (default 1) */
+                startIndex?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ListResponse of Users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        itemsPerPage: number;
+                        Resources: {
+                            active: boolean;
+                            displayName?: string;
+                            emails: {
+                                primary: boolean;
+                                type: string;
+                                value: string;
+                            }[];
+                            externalId?: string;
+                            groups?: ({
+                                display: string;
+                                value: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            id: string;
+                            meta: {
+                                /** Format: date-time */
+                                created?: string;
+                                /** Format: date-time */
+                                lastModified?: string;
+                                /** @description URL of the resource */
+                                location: string;
+                                resourceType: string;
+                            };
+                            name?: {
+                                familyName?: string;
+                                formatted?: string;
+                                givenName?: string;
+                            };
+                            /** @description Schema URNs of the resource or message */
+                            schemas: string[];
+                            userName: string;
+                        }[];
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        startIndex: number;
+                        totalResults: number;
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimCreateUser: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A SCIM User */
+        requestBody: {
+            content: {
+                "application/json": {
+                    schemas?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The User */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        active: boolean;
+                        displayName?: string;
+                        emails: {
+                            primary: boolean;
+                            type: string;
+                            value: string;
+                        }[];
+                        externalId?: string;
+                        groups?: ({
+                            display: string;
+                            value: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        id: string;
+                        meta: {
+                            /** Format: date-time */
+                            created?: string;
+                            /** Format: date-time */
+                            lastModified?: string;
+                            /** @description URL of the resource */
+                            location: string;
+                            resourceType: string;
+                        };
+                        name?: {
+                            familyName?: string;
+                            formatted?: string;
+                            givenName?: string;
+                        };
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        userName: string;
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description userName or displayName already in use (uniqueness), or an unconfirmed account holds the address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimGetUser: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The User */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        active: boolean;
+                        displayName?: string;
+                        emails: {
+                            primary: boolean;
+                            type: string;
+                            value: string;
+                        }[];
+                        externalId?: string;
+                        groups?: ({
+                            display: string;
+                            value: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        id: string;
+                        meta: {
+                            /** Format: date-time */
+                            created?: string;
+                            /** Format: date-time */
+                            lastModified?: string;
+                            /** @description URL of the resource */
+                            location: string;
+                            resourceType: string;
+                        };
+                        name?: {
+                            familyName?: string;
+                            formatted?: string;
+                            givenName?: string;
+                        };
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        userName: string;
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimReplaceUser: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The full SCIM User */
+        requestBody: {
+            content: {
+                "application/json": {
+                    schemas?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The User */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        active: boolean;
+                        displayName?: string;
+                        emails: {
+                            primary: boolean;
+                            type: string;
+                            value: string;
+                        }[];
+                        externalId?: string;
+                        groups?: ({
+                            display: string;
+                            value: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        id: string;
+                        meta: {
+                            /** Format: date-time */
+                            created?: string;
+                            /** Format: date-time */
+                            lastModified?: string;
+                            /** @description URL of the resource */
+                            location: string;
+                            resourceType: string;
+                        };
+                        name?: {
+                            familyName?: string;
+                            formatted?: string;
+                            givenName?: string;
+                        };
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        userName: string;
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description userName or displayName already in use (uniqueness), or an unconfirmed account holds the address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimDeleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    scimPatchUser: {
+        parameters: {
+            query?: {
+                /** @description Accepted; the full resource is returned */
+                attributes?: string;
+                /** @description `members` leaves out the members of groups */
+                excludedAttributes?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A SCIM PatchOp */
+        requestBody: {
+            content: {
+                "application/json": {
+                    schemas?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The User */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        active: boolean;
+                        displayName?: string;
+                        emails: {
+                            primary: boolean;
+                            type: string;
+                            value: string;
+                        }[];
+                        externalId?: string;
+                        groups?: ({
+                            display: string;
+                            value: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        id: string;
+                        meta: {
+                            /** Format: date-time */
+                            created?: string;
+                            /** Format: date-time */
+                            lastModified?: string;
+                            /** @description URL of the resource */
+                            location: string;
+                            resourceType: string;
+                        };
+                        name?: {
+                            familyName?: string;
+                            formatted?: string;
+                            givenName?: string;
+                        };
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        userName: string;
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked SCIM token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description No such resource in the token's organisation */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description userName or displayName already in use (uniqueness), or an unconfirmed account holds the address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Body larger than 262144 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body not JSON (send application/scim+json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Over the per-token rate; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
+                    };
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        detail: string;
+                        /** @description Schema URNs of the resource or message */
+                        schemas: string[];
+                        /** @description invalidFilter, tooMany, uniqueness, mutability, invalidSyntax, invalidPath, noTarget, invalidValue */
+                        scimType?: string;
+                        /** @description The HTTP status, as a string */
+                        status: string;
                     };
                 };
             };

@@ -38,12 +38,14 @@ export const openapiPlugin = fp(
           { name: 'auth', description: 'Web sessions: signup, login, logout' },
           { name: 'account', description: 'Plan, usage and API keys of the caller' },
           { name: 'boards', description: 'Public status boards: a watchlist published at an unguessable URL' },
+          { name: 'scim', description: "SCIM 2.0 provisioning of an organisation's members by its identity provider (bearer: a SCIM token)" },
         ],
         components: {
           securitySchemes: {
             apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
             bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
             sessionCookie: { type: 'apiKey', in: 'cookie', name: 'vis_session', description: 'Web session from /api/v1/auth/login' },
+            scimBearer: { type: 'http', scheme: 'bearer', description: 'A SCIM token of the organisation (scim_...), made by an admin' },
             metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN of the operator (GET /metrics only, when set)' },
           },
         },

@@ -3,6 +3,7 @@ import type { Clock } from '../../domain/clock.ts';
 import { DomainError, invalidParameter, notFound, roleRequired } from '../../domain/errors.ts';
 import { orgName } from '../../domain/org-names.ts';
 import { canGrant, type OrgRole, roleAtLeast } from '../../domain/org-roles.ts';
+import { membershipChange, type ScimGroupRole } from '../../domain/scim-roles.ts';
 import type { UserPlan } from '../../domain/plans.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { InvitationRow, InvitationsRepository } from '../../store/repositories/invitations-repository.ts';
@@ -317,6 +318,24 @@ export function orgsService(d: {
       d.auth.forgetUser(viewer.userId);
       await d.audit.record(inv.organisation.id, who, 'member.joined', `user:${me}`, { after: { role: inv.role, via: 'invitation' } });
       return { ...inv, state: 'accepted' as const };
+    },
+
+    /**
+     * SCIM provisioning (docs/teams.md, "SCIM"): gives a person the role `wanted` in the
+     * organisation, or no membership (null), with the same effects as an admin's change
+     * (their member keys revoked and cached credentials dropped on removal). Owners are
+     * left as they are. The caller audits the outcome.
+     */
+    async provisionAccess(orgId: string, userId: string, wanted: ScimGroupRole | null): Promise<{ before: OrgRole | null; after: OrgRole | null }> {
+      const before = await d.organisations.roleOf(orgId, userId);
+      const change = membershipChange(before, wanted);
+      let done = false;
+      if (change.action === 'add') done = await d.organisations.addMember(orgId, userId, change.role!, d.clock.now());
+      else if (change.action === 'set') done = (await d.organisations.setRole(orgId, userId, change.role!)) === 'changed';
+      else if (change.action === 'remove') done = (await d.organisations.removeMember(orgId, userId, d.clock.now())) === 'changed';
+      if (!done) return { before, after: before };
+      await forgetMember(orgId, userId);
+      return { before, after: change.role };
     },
 
     // ------------------------------------------------------------ operator

@@ -18,6 +18,7 @@ import { slidingLimitsMigration } from './1200-sliding-limits.ts';
 import { organisationsMigration } from './1300-organisations.ts';
 import { namedWatchlistsMigration } from './1310-named-watchlists.ts';
 import { alertRoutesMigration } from './1420-alert-routes.ts';
+import { scimMigration } from './1400-scim.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -42,6 +43,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1200-sliding-limits': slidingLimitsMigration(),
         '1300-organisations': organisationsMigration(dialect),
         '1310-named-watchlists': namedWatchlistsMigration(),
+        '1400-scim': scimMigration(),
         '1420-alert-routes': alertRoutesMigration(),
       };
     },

@@ -65,6 +65,8 @@ describe('fuzzing', () => {
         // at `.invalid` hosts, PagerDuty at a closed local port.
         PAGERDUTY_EVENTS_URL: 'http://127.0.0.1:9/v2/enqueue',
         DELIVERY_TIMEOUT_MS: '3000',
+        // The SCIM operations get their share of the run with one token.
+        SCIM_REQUESTS_PER_MINUTE: '1000000',
       },
       logStream,
     });
@@ -88,6 +90,19 @@ describe('fuzzing', () => {
       body: JSON.stringify({ channel: 'in_app' }),
     });
     assert.equal(note.status, 200);
+    // A team of the user with a SCIM token: the SCIM endpoints take only that (docs/teams.md, "SCIM").
+    const team = await getJson(`${t.url}/api/v1/orgs`, {
+      method: 'POST',
+      headers: { cookie, origin: t.url, 'x-csrf-token': csrfTokenOf(cookie), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Fuzz team' }),
+    });
+    assert.equal(team.status, 201);
+    const scimToken = await getJson(`${t.url}/api/v1/orgs/${team.body.organisation.id}/scim/tokens`, {
+      method: 'POST',
+      headers: { cookie, origin: t.url, 'x-csrf-token': csrfTokenOf(cookie), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'fuzz' }),
+    });
+    assert.equal(scimToken.status, 201);
     const vendors = (await getJson(`${t.api}/vendor-list`)).body.vendors.map((v: { id: string }) => v.id);
     const pools: FuzzPools = {
       vendors: ['github', 'cloudflare', 'stripe', ...vendors.slice(0, 20)],
@@ -110,6 +125,7 @@ describe('fuzzing', () => {
         origin: t.url,
         logoutCookie,
         logoutCsrf: csrfTokenOf(logoutCookie),
+        scimToken: scimToken.body.secret,
       },
     };
     client = new FuzzClient(t.url);
@@ -266,7 +282,9 @@ describe('fuzzing', () => {
             ? {}
             : op.sessionOnly
               ? { cookie: ctx.creds.cookie, origin: ctx.creds.origin, 'x-csrf-token': ctx.creds.csrf }
-              : { 'x-api-key': ctx.creds.key };
+              : op.scim
+                ? { authorization: `Bearer ${ctx.creds.scimToken}` }
+                : { 'x-api-key': ctx.creds.key };
           if (ctype) headers['content-type'] = ctype;
           const c: FuzzCase = { op, req: { opId: op.id, method: op.method, path: fill(op.path), headers, body, note, echoes: [body.slice(0, 100)] } };
           const res = await client.send(c.req);

@@ -73,6 +73,27 @@ const NEEDS: Record<string, Need> = {
   updateAlertRoute: 'editor',
   deleteAlertRoute: 'editor',
   testAlertRoute: 'editor',
+  listScimTokens: 'admin',
+  createScimToken: 'admin',
+  revokeScimToken: 'admin',
+  listScimGroups: 'admin',
+  setScimGroupRole: 'admin',
+  // The SCIM endpoints take a SCIM token (it names the organisation), no member's role.
+  scimServiceProviderConfig: 'self',
+  scimResourceTypes: 'self',
+  scimSchemas: 'self',
+  scimListUsers: 'self',
+  scimCreateUser: 'self',
+  scimGetUser: 'self',
+  scimReplaceUser: 'self',
+  scimPatchUser: 'self',
+  scimDeleteUser: 'self',
+  scimListGroups: 'self',
+  scimCreateGroup: 'self',
+  scimGetGroup: 'self',
+  scimReplaceGroup: 'self',
+  scimPatchGroup: 'self',
+  scimDeleteGroup: 'self',
 };
 
 const RANK = { viewer: 0, editor: 1, admin: 2, owner: 3 } as const;
@@ -187,6 +208,10 @@ function bodyFor(id: string): unknown {
       return { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) } };
     case 'updateAlertRoute':
       return { enabled: false };
+    case 'createScimToken':
+      return { name: 'x' };
+    case 'setScimGroupRole':
+      return { role: 'viewer' };
     default:
       return undefined;
   }

@@ -38,7 +38,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; scimTokenId: string; scimUserId: string; scimGroupId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -82,8 +82,20 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       destination: { channel: 'webhook', url: `${hook.url}/route-of-a` },
     });
     assert.equal(route.status, 201, JSON.stringify(route.body));
+    // SCIM (docs/teams.md, "SCIM"): a token of A's team, a provisioned user and a group mapped to a role.
+    const scimToken = await send(`${t.url}/api/v1/orgs/${teamId}/scim/tokens`, 'POST', aSession, { name: 'idp of A' });
+    assert.equal(scimToken.status, 201, JSON.stringify(scimToken.body));
+    const scimAuth = { authorization: `Bearer ${scimToken.body.secret}` };
+    const scimUser = await send(`${t.url}/scim/v2/Users`, 'POST', scimAuth, { userName: 'dave.of.a@example.com', externalId: 'ext-of-a' });
+    assert.equal(scimUser.status, 201, JSON.stringify(scimUser.body));
+    const scimGroup = await send(`${t.url}/scim/v2/Groups`, 'POST', scimAuth, { displayName: 'Group of A', members: [{ value: scimUser.body.id }] });
+    assert.equal(scimGroup.status, 201, JSON.stringify(scimGroup.body));
+    assert.equal((await send(`${t.url}/api/v1/orgs/${teamId}/scim/groups/${scimGroup.body.id}/role`, 'PUT', aSession, { role: 'editor' })).status, 200);
     aTeam = {
       id: teamId,
+      scimTokenId: scimToken.body.token.id,
+      scimUserId: scimUser.body.id,
+      scimGroupId: scimGroup.body.id,
       invitationId: inv.body.invitation.id,
       invitationToken: inv.body.invitation.link.split('/').pop(),
       keyId: orgKey.body.key.id,
@@ -136,10 +148,10 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   async function teamOfA() {
     const h = { cookie: a.cookie };
     const base = `${t.url}/api/v1/orgs/${aTeam.id}`;
-    const [org, members, invitations, keys, audit, watchlists] = await Promise.all(
-      ['', '/members', '/invitations', '/keys', '/audit?limit=500', '/watchlists'].map((p) => getJson(`${base}${p}`, { headers: h })),
+    const [org, members, invitations, keys, audit, watchlists, scimTokens, scimGroups] = await Promise.all(
+      ['', '/members', '/invitations', '/keys', '/audit?limit=500', '/watchlists', '/scim/tokens', '/scim/groups'].map((p) => getJson(`${base}${p}`, { headers: h })),
     );
-    for (const r of [org, members, invitations, keys, audit, watchlists]) assert.equal(r!.status, 200, JSON.stringify(r!.body));
+    for (const r of [org, members, invitations, keys, audit, watchlists, scimTokens, scimGroups]) assert.equal(r!.status, 200, JSON.stringify(r!.body));
     return {
       name: org!.body.organisation.name,
       members: members!.body.members.map((m: { userId: string; role: string }) => [m.userId, m.role]),
@@ -147,11 +159,13 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       keys: keys!.body.keys.map((k: { id: string }) => k.id),
       audit: audit!.body.entries.length,
       watchlists: watchlists!.body.watchlists.map((w: { id: string; name: string; vendors: string[] }) => [w.id, w.name, w.vendors]),
+      scimTokens: scimTokens!.body.tokens.map((x: { id: string; name: string }) => [x.id, x.name]),
+      scimGroups: scimGroups!.body.groups.map((g: { id: string; displayName: string; role: string | null; members: number }) => [g.id, g.displayName, g.role, g.members]),
     };
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A'];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -254,10 +268,42 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       updateAlertRoute: [{ method: 'PUT', path: org(`/alert-routes/${aTeam.routeId}`), body: { enabled: false }, ...notFound }],
       deleteAlertRoute: [{ method: 'DELETE', path: org(`/alert-routes/${aTeam.routeId}`), ...notFound }],
       testAlertRoute: [{ method: 'POST', path: org(`/alert-routes/${aTeam.routeId}/test`), ...notFound }],
+      // SCIM settings of A's team: 404 as for everything of the team.
+      listScimTokens: [{ method: 'GET', path: org('/scim/tokens'), ...notFound }],
+      createScimToken: [{ method: 'POST', path: org('/scim/tokens'), body: { name: 'stolen' }, ...sessionOnly([404]) }],
+      revokeScimToken: [{ method: 'DELETE', path: org(`/scim/tokens/${aTeam.scimTokenId}`), ...sessionOnly([404]) }],
+      listScimGroups: [{ method: 'GET', path: org('/scim/groups'), ...notFound }],
+      setScimGroupRole: [{ method: 'PUT', path: org(`/scim/groups/${aTeam.scimGroupId}/role`), body: { role: 'admin' }, ...notFound }],
+      // The SCIM endpoints take only a SCIM token: B's key and session are 401 there, whatever the id.
+      ...scimProbes(),
       listAuditLog: [
         { method: 'GET', path: org('/audit'), ...notFound },
         { method: 'GET', path: `${org('/audit')}?format=csv`, ...notFound },
       ],
+    };
+  }
+
+  function scimProbes(): Record<string, Probe[]> {
+    const refused = { key: [401], session: [401] };
+    const u = `${t.url}/scim/v2/Users`;
+    const g = `${t.url}/scim/v2/Groups`;
+    const patch = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] };
+    return {
+      scimServiceProviderConfig: [{ method: 'GET', path: `${t.url}/scim/v2/ServiceProviderConfig`, ...refused }],
+      scimResourceTypes: [{ method: 'GET', path: `${t.url}/scim/v2/ResourceTypes`, ...refused }],
+      scimSchemas: [{ method: 'GET', path: `${t.url}/scim/v2/Schemas`, ...refused }],
+      scimListUsers: [{ method: 'GET', path: `${u}?filter=${encodeURIComponent('userName eq "dave.of.a@example.com"')}`, ...refused }],
+      scimCreateUser: [{ method: 'POST', path: u, body: { userName: 'b.into.a@example.com' }, ...refused }],
+      scimGetUser: [{ method: 'GET', path: `${u}/${aTeam.scimUserId}`, ...refused }],
+      scimReplaceUser: [{ method: 'PUT', path: `${u}/${aTeam.scimUserId}`, body: { userName: 'x@example.com' }, ...refused }],
+      scimPatchUser: [{ method: 'PATCH', path: `${u}/${aTeam.scimUserId}`, body: patch, ...refused }],
+      scimDeleteUser: [{ method: 'DELETE', path: `${u}/${aTeam.scimUserId}`, ...refused }],
+      scimListGroups: [{ method: 'GET', path: g, ...refused }],
+      scimCreateGroup: [{ method: 'POST', path: g, body: { displayName: 'x' }, ...refused }],
+      scimGetGroup: [{ method: 'GET', path: `${g}/${aTeam.scimGroupId}`, ...refused }],
+      scimReplaceGroup: [{ method: 'PUT', path: `${g}/${aTeam.scimGroupId}`, body: { displayName: 'x', members: [] }, ...refused }],
+      scimPatchGroup: [{ method: 'PATCH', path: `${g}/${aTeam.scimGroupId}`, body: { schemas: patch.schemas, Operations: [{ op: 'remove', path: 'members' }] }, ...refused }],
+      scimDeleteGroup: [{ method: 'DELETE', path: `${g}/${aTeam.scimGroupId}`, ...refused }],
     };
   }
 
