@@ -17,6 +17,7 @@ import { freshnessIndexMigration } from './1100-freshness-index.ts';
 import { slidingLimitsMigration } from './1200-sliding-limits.ts';
 import { organisationsMigration } from './1300-organisations.ts';
 import { namedWatchlistsMigration } from './1310-named-watchlists.ts';
+import { ssoMigration } from './1410-sso.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -41,6 +42,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1200-sliding-limits': slidingLimitsMigration(),
         '1300-organisations': organisationsMigration(dialect),
         '1310-named-watchlists': namedWatchlistsMigration(),
+        '1410-sso': ssoMigration(),
       };
     },
   };
