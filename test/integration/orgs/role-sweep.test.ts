@@ -67,6 +67,13 @@ const NEEDS: Record<string, Need> = {
   createNamedWatchlist: 'editor',
   updateNamedWatchlist: 'editor',
   deleteNamedWatchlist: 'editor',
+  getSsoConnection: 'admin',
+  putSsoConnection: 'admin',
+  deleteSsoConnection: 'admin',
+  listSsoDomains: 'admin',
+  addSsoDomain: 'admin',
+  verifySsoDomain: 'admin',
+  deleteSsoDomain: 'admin',
 };
 
 const RANK = { viewer: 0, editor: 1, admin: 2, owner: 3 } as const;
@@ -177,6 +184,10 @@ function bodyFor(id: string): unknown {
       return { name: 'payments', vendors: ['github'] };
     case 'updateNamedWatchlist':
       return { vendors: ['stripe'] };
+    case 'putSsoConnection':
+      return { issuer: 'https://idp.example.com', clientId: 'x', clientSecret: 'y', defaultRole: 'viewer', ssoRequired: false, enabled: true };
+    case 'addSsoDomain':
+      return { domain: 'example.com' };
     default:
       return undefined;
   }

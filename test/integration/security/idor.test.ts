@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { emit, incident } from '../../helpers/alerts.ts';
@@ -38,7 +39,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; ssoDomainId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -77,8 +78,16 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.equal(orgKey.status, 201, JSON.stringify(orgKey.body));
     const named = await send(`${t.url}/api/v1/orgs/${teamId}/watchlists`, 'POST', aSession, { name: 'Payments of A', vendors: ['gitlab'] });
     assert.equal(named.status, 201, JSON.stringify(named.body));
+    // A's single sign-on (seeded in the store: saving through the API reads the issuer's discovery document).
+    await t.repos.sso.saveConnection(
+      { orgId: teamId, issuer: 'https://idp-of-a.example', clientId: 'client-of-a', clientSecret: 'secret-of-a-0123', defaultRole: 'viewer', ssoRequired: true, enabled: true },
+      new Date(),
+    );
+    const ssoDomain = await t.repos.sso.addDomain({ id: randomUUID(), orgId: teamId, domain: 'domain-of-a.example', token: 'token-of-a-0123456789', now: new Date() }, 20);
+    assert.ok(typeof ssoDomain === 'object');
     aTeam = {
       id: teamId,
+      ssoDomainId: ssoDomain.id,
       invitationId: inv.body.invitation.id,
       invitationToken: inv.body.invitation.link.split('/').pop(),
       keyId: orgKey.body.key.id,
@@ -141,11 +150,13 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       keys: keys!.body.keys.map((k: { id: string }) => k.id),
       audit: audit!.body.entries.length,
       watchlists: watchlists!.body.watchlists.map((w: { id: string; name: string; vendors: string[] }) => [w.id, w.name, w.vendors]),
+      sso: await t.repos.sso.connection(aTeam.id),
+      ssoDomains: await t.repos.sso.domains(aTeam.id),
     };
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -242,6 +253,20 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       createNamedWatchlist: [{ method: 'POST', path: org('/watchlists'), body: { name: 'x', vendors: [] }, ...notFound }],
       updateNamedWatchlist: [{ method: 'PUT', path: org(`/watchlists/${aTeam.watchlistId}`), body: { vendors: [] }, ...notFound }],
       deleteNamedWatchlist: [{ method: 'DELETE', path: org(`/watchlists/${aTeam.watchlistId}`), ...notFound }],
+      getSsoConnection: [{ method: 'GET', path: org('/sso'), ...notFound }],
+      putSsoConnection: [
+        {
+          method: 'PUT',
+          path: org('/sso'),
+          body: { issuer: 'https://idp.invalid', clientId: 'b', clientSecret: 'b-secret', defaultRole: 'admin', ssoRequired: false, enabled: false },
+          ...notFound,
+        },
+      ],
+      deleteSsoConnection: [{ method: 'DELETE', path: org('/sso'), ...notFound }],
+      listSsoDomains: [{ method: 'GET', path: org('/sso/domains'), ...notFound }],
+      addSsoDomain: [{ method: 'POST', path: org('/sso/domains'), body: { domain: 'b-steals.example' }, ...notFound }],
+      verifySsoDomain: [{ method: 'POST', path: org(`/sso/domains/${aTeam.ssoDomainId}/verify`), ...notFound }],
+      deleteSsoDomain: [{ method: 'DELETE', path: org(`/sso/domains/${aTeam.ssoDomainId}`), ...notFound }],
       listAuditLog: [
         { method: 'GET', path: org('/audit'), ...notFound },
         { method: 'GET', path: `${org('/audit')}?format=csv`, ...notFound },
