@@ -94,7 +94,7 @@ describe('single sign-on', () => {
       idp.wrongAudience = true;
       const aud = await signInWithSso(t, idp, `cy@${DOMAIN}`, id);
       assert.equal(aud.status, 401, aud.html.slice(0, 300));
-      assert.match(aud.html, /"aud" claim is wrong \(it was issued for another client\)/);
+      assert.match(aud.html, /&quot;aud&quot; claim is wrong \(it was issued for another client\)/);
       assert.equal(aud.session, null);
       noStack(aud.html);
       idp.wrongAudience = false;
