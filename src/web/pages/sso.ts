@@ -13,7 +13,7 @@ export function ssoForm(next: string, csrf: string) {
       <input type="hidden" name="_csrf" value="${csrf}">
       <input type="hidden" name="next" value="${next}">
       <div class="field">
-        <label for="sso-email">Work email</label>
+        <label for="sso-email">Work e-mail address</label>
         <input id="sso-email" name="email" type="email" autocomplete="email" required maxlength="254">
       </div>
       <button type="submit" class="button">Sign in with SSO</button>

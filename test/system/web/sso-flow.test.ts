@@ -49,7 +49,7 @@ describe('single sign-on in a real browser', () => {
       if (r.url().startsWith(`${t.url}/auth/sso/callback`)) callbackUrl = r.url();
     });
     await w.page.goto('/login');
-    await w.page.getByLabel('Work email').fill(email);
+    await w.page.getByLabel('Work e-mail address').fill(email);
     await w.page.getByRole('button', { name: 'Sign in with SSO' }).click();
     await w.page.waitForURL(`${idp.issuer}/interaction/**`);
     await w.page.getByLabel('Account').fill(accountId);
