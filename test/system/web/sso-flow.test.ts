@@ -92,6 +92,12 @@ describe('single sign-on in a real browser', () => {
     await owner.page.getByRole('button', { name: `Verify ${DOMAIN}` }).click();
     await owner.page.waitForURL(/done=verified/);
     assert.match(await owner.page.locator(`[data-sso-domain="${DOMAIN}"]`).innerText(), /verified/);
+    // At phone width the redirect URI and the records wrap instead of widening the page.
+    await owner.page.setViewportSize({ width: 375, height: 800 });
+    await owner.page.getByLabel('E-mail domain').fill('second-sso.example');
+    await owner.page.getByRole('button', { name: 'Add domain' }).click();
+    await owner.page.waitForURL(/done=domain/);
+    assert.ok((await owner.page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth)) <= 0, 'team page scrolls sideways at 375px');
     assert.deepEqual(unexpected(owner.problems), []);
     await owner.context.close();
 
