@@ -29,6 +29,7 @@ import { namedWatchlistRoutes } from './http/routes/named-watchlists.ts';
 import { alertRouteRoutes } from './http/routes/alert-routes.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
+import { ssoRoutes } from './http/routes/sso.ts';
 import { authRoutes } from './http/routes/auth.ts';
 import { connectionRoutes } from './http/routes/connections.ts';
 import { analyticsRoutes } from './http/routes/analytics.ts';
@@ -63,6 +64,8 @@ import { httpPageDetector } from './ingest/page-detect.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
 import { slackRoutes } from './http/routes/slack.ts';
+import { oidcRelyingParty } from './infra/oidc-relying-party.ts';
+import type { TxtResolver } from './domain/sso.ts';
 import { OUTBOUND_SCHEMAS } from './http/schemas/outbound.ts';
 import { loadSecretBox } from './infra/secret-box.ts';
 import { openInfra } from './infra/index.ts';
@@ -131,6 +134,8 @@ export interface AppOptions {
   /** An already opened store (tests share one across apps); otherwise opened from config. */
   store?: Store;
   catalogFile?: string;
+  /** DNS TXT lookups of SSO domain verification (tests inject answers); the system resolver otherwise. */
+  resolveTxt?: TxtResolver;
 }
 
 /** The application as a Fastify plugin: infrastructure, then services, then routes. */
@@ -191,10 +196,15 @@ export const appPlugin = fp(
       now: () => clock.now(),
     });
     app.addHook('onClose', async () => detectPage.close());
+    // Single sign-on's OpenID Connect client (docs/teams.md): guarded requests, own pool.
+    const relyingParty = oidcRelyingParty({ allowList: config.outboundAllowPrivate, timeoutMs: config.customSourcesProbeTimeoutMs, now: () => clock.now() });
+    app.addHook('onClose', async () => relyingParty.close());
     const services = createServices(store, config, clock, {
       secretBox,
       repos,
       detectPage,
+      relyingParty,
+      resolveTxt: opts.resolveTxt,
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
@@ -345,6 +355,7 @@ export const appPlugin = fp(
         await web.register(namedWatchlistRoutes);
         await web.register(alertRouteRoutes);
         await web.register(scimAdminRoutes);
+        await web.register(ssoRoutes);
         await web.register(boardRoutes);
         await web.register(customPageRoutes);
       },

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'plan_required'
   /** The caller's role in the organisation is below what the action needs (domain/org-roles.ts). */
   | 'role_required'
+  /** Password sign-in refused: the member's organisation requires single sign-on (docs/teams.md). */
+  | 'sso_required'
   | 'limit_exceeded'
   | 'rate_limit_exceeded'
   | 'conflict'

@@ -4,6 +4,7 @@
 // files behind them (docs/architecture.md, "Layers and what each folder may import").
 export { hasAllowedOrigin, isUnsafeMethod } from './access/origin.ts';
 export { SESSION_COOKIE, sessionToken } from './access/credentials.ts';
+export { cookieValue } from './cookies.ts';
 export { csrfTokenMatches, ensureCsrfCookie, type CsrfCookie } from './csrf-token.ts';
 export { rateLimitError, refusalKind, setRateLimitHeaders } from './access/rate-limit-headers.ts';
 export { ACCOUNT_PREFIX, API_PREFIX } from './paths.ts';

@@ -16,6 +16,7 @@ const PREFIX: Record<ErrorCode, string> = {
   csrf_token_invalid: 'Not allowed',
   plan_required: 'Plan too low',
   role_required: 'Role too low',
+  sso_required: 'Single sign-on required',
   limit_exceeded: 'Limit reached',
   rate_limit_exceeded: 'Rate limit exceeded',
   conflict: 'Conflict',

@@ -41,7 +41,12 @@ import { sourceHealthService } from './source-health-service.ts';
 import { statusService } from './status-service.ts';
 import { watchlistService } from './watchlist-service.ts';
 import { boardService } from './board-service.ts';
+import { ssoRepository } from '../store/repositories/sso-repository.ts';
 import { auditService } from './orgs/audit-service.ts';
+import { ssoService } from './orgs/sso-service.ts';
+import { ssoSignIn } from './orgs/sso-sign-in.ts';
+import { SSO_CALLBACK_PATH, type OidcRelyingParty, type TxtResolver } from '../domain/sso.ts';
+import { systemTxtResolver } from '../infra/dns-txt.ts';
 import { orgsService } from './orgs/orgs-service.ts';
 import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
 import { alertRoutesService } from './alerts/alert-routes-service.ts';
@@ -61,6 +66,7 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     deliveries: deliveriesRepository(store.db, store.dialect),
     dispatch: dispatchRepository(store.db),
     inbox: inboxRepository(store.db),
+    sso: ssoRepository(store.db, box),
   };
 }
 
@@ -83,6 +89,10 @@ export interface ServiceInfra {
   alerts?: AlertDelivery | null;
   /** Detects the platform of a page a user adds (docs/per-user.md); none: adding pages answers 503. */
   detectPage?: PageDetector;
+  /** The OpenID Connect relying party of single sign-on (docs/teams.md); none: SSO answers unavailable. */
+  relyingParty?: OidcRelyingParty | null;
+  /** DNS TXT lookups for domain verification; the system resolver unless given (tests inject answers). */
+  resolveTxt?: TxtResolver;
 }
 
 /** The ingest use case alone: all the polling worker thread needs (src/ingest/worker.ts). */
@@ -142,6 +152,20 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   });
   const scimTokens = scimTokensService({ scimTokens: repos.scimTokens, organisations: repos.organisations, orgs, audit, limiter, clock, requestsPerMinute: config.scimRequestsPerMinute });
   const provisioning = scimAccess({ scim: repos.scim, orgs, audit });
+  const accounts = accountsService({
+    users: repos.users,
+    organisations: repos.organisations,
+    newOrgPlan: config.newOrgPlan,
+    sessions: repos.sessions,
+    apiKeys: repos.apiKeys,
+    auth,
+    limiter,
+    clock,
+    passwordHashCost: config.passwordHashCost,
+    rateLimits: config.rateLimits,
+    sso: repos.sso,
+    audit,
+  });
   const privateReaders = privateReadersOf({ ownsPrivateVendors: (userId) => repos.customPages.ownsAny(userId), clock });
   return {
     clock,
@@ -182,17 +206,29 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     search: searchService(base),
     limiter,
     auth,
-    accounts: accountsService({
+    accounts,
+    ssoSignIn: ssoSignIn({
+      sso: repos.sso,
       users: repos.users,
       organisations: repos.organisations,
-      newOrgPlan: config.newOrgPlan,
-      sessions: repos.sessions,
-      apiKeys: repos.apiKeys,
-      auth,
-      limiter,
+      audit,
       clock,
+      limiter,
+      relyingParty: () => infra.relyingParty ?? null,
+      openSession: (userId, orgId) => accounts.openSession(userId, orgId),
+      newOrgPlan: config.newOrgPlan,
       passwordHashCost: config.passwordHashCost,
-      rateLimits: config.rateLimits,
+    }),
+    sso: ssoService({
+      sso: repos.sso,
+      organisations: repos.organisations,
+      orgs,
+      audit,
+      clock,
+      relyingParty: () => infra.relyingParty ?? null,
+      resolveTxt: infra.resolveTxt ?? systemTxtResolver(),
+      allowPrivate: config.outboundAllowPrivate,
+      redirectUri: (base) => `${config.publicUrl ?? base}${SSO_CALLBACK_PATH}`,
     }),
     connections: connectionsService({ oauth: repos.oauth, clock }),
     /** The MCP authorization server's clients, codes and tokens (docs/mcp.md). */

@@ -499,8 +499,43 @@ export interface AlertRoutesTable {
   updated_at: string;
 }
 
+export interface SsoConnectionsTable {
+  org_id: string;
+  issuer: string;
+  client_id: string;
+  /** Sealed with the secret box. */
+  client_secret: string;
+  default_role: string;
+  sso_required: number;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SsoDomainsTable {
+  id: string;
+  org_id: string;
+  domain: string;
+  verification_token: string;
+  verified_at: string | null;
+  created_at: string;
+}
+
+export interface SsoPendingLoginsTable {
+  state_hash: string;
+  browser_hash: string;
+  org_id: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  expires_at: string;
+}
+
 export interface Database {
   alert_routes: AlertRoutesTable;
+  sso_connections: SsoConnectionsTable;
+  sso_domains: SsoDomainsTable;
+  sso_pending_logins: SsoPendingLoginsTable;
   org_watchlists: OrgWatchlistsTable;
   scim_tokens: ScimTokensTable;
   scim_users: ScimUsersTable;

@@ -21,7 +21,7 @@ const CSRF_COOKIE: CsrfCookie = { name: 'vis_csrf', attributes: 'Path=/; HttpOnl
 const CSRF_HEADER = 'x-csrf-token';
 const CSRF_FIELD = '_csrf';
 const BROWSER_AUTH_ROUTES = new Set([`${ACCOUNT_PREFIX}/auth/login`, `${ACCOUNT_PREFIX}/auth/signup`]);
-const SESSIONLESS_FORMS = new Set(['/confirm-email']);
+const SESSIONLESS_FORMS = new Set(['/confirm-email', '/auth/sso']);
 
 /** The request's token, issuing a new cookie when it has none (or a malformed one). */
 export function ensureCsrfToken(request: FastifyRequest, reply: FastifyReply): string {

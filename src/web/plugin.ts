@@ -24,6 +24,7 @@ import { setSecurityHeaders } from './security.ts';
 import { boardPageRoutes } from './board-pages.ts';
 import { teamPageRoutes } from './team-pages.ts';
 import { alertRoutePageRoutes } from './alert-route-pages.ts';
+import { ssoPageRoutes } from './sso-pages.ts';
 import { boardsList, boardsSection } from './pages/account-boards.ts';
 
 // The web application: server-rendered pages at /, static assets at /assets/,
@@ -92,7 +93,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   let streamAvailable: boolean | null = null;
   const hasStream = () => (streamAvailable ??= app.hasRoute({ method: 'GET', url: streamPath }));
 
-  const REFUSED = new Set<ErrorCode>(['origin_not_allowed', 'csrf_token_invalid', 'session_required', 'plan_required', 'role_required', 'limit_exceeded', 'direct_api_not_allowed']);
+  const REFUSED = new Set<ErrorCode>(['origin_not_allowed', 'csrf_token_invalid', 'session_required', 'sso_required', 'plan_required', 'role_required', 'limit_exceeded', 'direct_api_not_allowed']);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const ctx = context(request, reply);
     if (err instanceof DomainError) {
@@ -168,6 +169,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   await app.register(boardPageRoutes, { assets });
   await teamPageRoutes(app, { context, send });
   await alertRoutePageRoutes(app, { context, send });
+  await ssoPageRoutes(app, { context, send });
 
   // ------------------------------------------------------- search, compare
   app.get('/search', PAGE, async (request, reply) => {
@@ -225,7 +227,8 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   app.get('/login', PAGE, async (request, reply) => {
     const next = localPath((request.query as { next?: unknown }).next);
     if (request.viewer.authKind === 'session') return reply.redirect(next, 303);
-    return send(reply, context(request, reply), loginPage(next));
+    const ctx = context(request, reply);
+    return send(reply, ctx, loginPage(next, ctx.csrfToken));
   });
 
   // ------------------------------------------------------------ account area

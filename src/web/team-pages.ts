@@ -17,6 +17,11 @@ const DONE: Record<string, string> = {
   created: 'Organisation created; you are its owner.',
   role: 'Role changed.',
   removed: 'Member removed; their keys for this organisation stopped working.',
+  sso: 'Single sign-on saved.',
+  'sso-removed': 'Single sign-on connection removed.',
+  domain: 'Domain added: add its TXT record, then verify it.',
+  verified: 'Domain verified.',
+  'domain-removed': 'Domain removed.',
   revoked: 'Invitation revoked.',
   left: 'You left the organisation.',
 };
@@ -28,6 +33,8 @@ const STATUS: Partial<Record<string, number>> = {
   limit_exceeded: 403,
   role_required: 403,
   rate_limit_exceeded: 429,
+  unprocessable: 422,
+  unavailable: 503,
 };
 
 const field = (body: unknown, name: string): string => {
@@ -39,7 +46,8 @@ export async function teamPageRoutes(
   app: FastifyInstance,
   h: { context: (r: FastifyRequest, reply: FastifyReply) => PageContext; send: (reply: FastifyReply, ctx: PageContext, page: Page) => FastifyReply },
 ) {
-  const { orgs, accounts, audit } = app.services;
+  const { orgs, accounts, audit, sso } = app.services;
+  const base = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
   const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
 
   /** The signed-in person, or a redirect to the login page. */
@@ -53,8 +61,13 @@ export async function teamPageRoutes(
   async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: Notice, status = 200) {
     const [list, members, me] = await Promise.all([orgs.listMine(v), orgs.members(v, v.orgId), accounts.findById(v.userId)]);
     const invitations = roleAtLeast(v.role, 'admin') ? await orgs.invitations(v, v.orgId) : null;
+    const personal = list.find((o) => o.id === v.orgId)?.personal ?? true;
+    const ssoData =
+      invitations && !personal
+        ? { settings: await sso.get(v, v.orgId, base(request)), domains: await sso.domains(v, v.orgId), redirectUri: sso.redirectUri(base(request)) }
+        : null;
     const ctx = h.context(request, reply);
-    const page = teamPage({ orgs: list, me: me?.email ?? '', members, invitations, csrf: ctx.csrfToken, notice });
+    const page = teamPage({ orgs: list, me: me?.email ?? '', members, invitations, csrf: ctx.csrfToken, notice, sso: ssoData });
     return h.send(reply.code(status), ctx, { ...page, status });
   }
 
@@ -111,6 +124,41 @@ export async function teamPageRoutes(
   action('/team/members/:userId/remove', async (v, request) => {
     await orgs.removeMember(v, v.orgId, (request.params as { userId: string }).userId);
     return 'removed';
+  });
+  action('/team/sso', async (v, request) => {
+    const role = field(request.body, 'defaultRole');
+    if (role !== 'viewer' && role !== 'editor' && role !== 'admin') throw new DomainError('invalid_parameter', 'Choose a role');
+    const secret = field(request.body, 'clientSecret');
+    await sso.put(
+      v,
+      v.orgId,
+      {
+        issuer: field(request.body, 'issuer'),
+        clientId: field(request.body, 'clientId'),
+        clientSecret: secret || undefined,
+        defaultRole: role,
+        enabled: field(request.body, 'enabled') === 'on',
+        ssoRequired: field(request.body, 'ssoRequired') === 'on',
+      },
+      base(request),
+    );
+    return 'sso';
+  });
+  action('/team/sso/delete', async (v) => {
+    await sso.remove(v, v.orgId);
+    return 'sso-removed';
+  });
+  action('/team/sso/domains', async (v, request) => {
+    await sso.addDomain(v, v.orgId, field(request.body, 'domain'));
+    return 'domain';
+  });
+  action('/team/sso/domains/:id/verify', async (v, request) => {
+    await sso.verifyDomain(v, v.orgId, (request.params as { id: string }).id);
+    return 'verified';
+  });
+  action('/team/sso/domains/:id/delete', async (v, request) => {
+    await sso.deleteDomain(v, v.orgId, (request.params as { id: string }).id);
+    return 'domain-removed';
   });
   action('/team/leave', async (v) => {
     await orgs.leave(v, v.orgId);

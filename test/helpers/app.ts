@@ -7,6 +7,7 @@ import pg from 'pg';
 import { API_PREFIX, buildApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/infra/config.ts';
 import type { Clock } from '../../src/domain/clock.ts';
+import type { TxtResolver } from '../../src/domain/sso.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { createRepositories, type Repositories } from '../../src/services/index.ts';
 import { loadSecretBox } from '../../src/infra/secret-box.ts';
@@ -72,6 +73,8 @@ export interface StartOptions {
   catalogFile?: string;
   /** Receives the app's log lines (with LOG_LEVEL set in env). */
   logStream?: NodeJS.WritableStream;
+  /** DNS TXT answers for SSO domain verification (the system resolver otherwise). */
+  resolveTxt?: TxtResolver;
   /** Registers extra routes on the app before it listens (tests of the test helpers). */
   routes?: (app: FastifyInstance) => void;
 }
@@ -113,7 +116,7 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
   const config = loadConfig(env);
   const store = openStore(config);
   const { app, checker } = await withResponseChecks(() =>
-    buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile, logStream: opts.logStream }),
+    buildApp(config, { clock: opts.clock, store, catalogFile: opts.catalogFile, logStream: opts.logStream, resolveTxt: opts.resolveTxt }),
   );
   opts.routes?.(app);
   // After the app: its start wrote the data directory's secrets key when there was none.

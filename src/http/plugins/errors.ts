@@ -18,6 +18,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   csrf_token_invalid: 403,
   plan_required: 403,
   role_required: 403,
+  sso_required: 403,
   limit_exceeded: 403,
   rate_limit_exceeded: 429,
   conflict: 409,

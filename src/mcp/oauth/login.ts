@@ -74,6 +74,7 @@ export async function loginRoutes(
           return again(429, `Too many attempts. Try again in ${Math.ceil(after / 60)} minute(s).`);
         }
         if (err.code === 'invalid_parameter') return again(400, 'Enter a valid email address and password.');
+        if (err.code === 'sso_required') return again(403, `${err.message} on this site's log-in page, then come back here.`);
         return again(401, 'Wrong email or password.');
       }
       throw err;

@@ -14,6 +14,9 @@ import { DAY, MINUTE, orgSubject, planWindows } from './limits.ts';
 import { checkNewPassword, MAX_PASSWORD_LENGTH } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { generateSessionToken, sha256hex } from './secrets.ts';
+import { emailDomain } from '../../domain/sso.ts';
+import type { SsoRepository } from '../../store/repositories/sso-repository.ts';
+import type { AuditService } from '../orgs/audit-service.ts';
 
 const SESSION_DAYS = 30;
 
@@ -50,6 +53,9 @@ export function accountsService(deps: {
   rateLimits: RateLimitOverrides;
   /** The plan of the personal organisation a web signup gets (NEW_ORG_PLAN, docs/teams.md "Operator"). */
   newOrgPlan: UserPlan;
+  /** Organisations requiring single sign-on for an e-mail domain (docs/teams.md, "Single sign-on"). */
+  sso?: Pick<SsoRepository, 'requiringSso'>;
+  audit?: Pick<AuditService, 'record'>;
 }) {
   const { users, clock } = deps;
   // Unknown emails are checked against this so a miss costs as much as a wrong password.
@@ -81,12 +87,15 @@ export function accountsService(deps: {
     return org;
   }
 
-  /** A session starts on the user's personal organisation (the org switcher moves it). */
-  async function openSession(userId: string) {
+  /**
+   * A session starts on the user's personal organisation (the org switcher moves it), or
+   * on the organisation a single sign-on was for.
+   */
+  async function openSession(userId: string, orgId?: string) {
     const token = generateSessionToken();
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY * 1000);
-    const org = await personalOrg(userId);
+    const org = orgId ? { id: orgId } : await personalOrg(userId);
     await deps.sessions.create({ tokenHash: sha256hex(token), userId, orgId: org.id, now, expiresAt });
     // Expired sessions are useless rows; logins are rare enough to sweep them here.
     await deps.sessions.deleteExpired(now);
@@ -103,8 +112,29 @@ export function accountsService(deps: {
     throw throttled('Too many failed login attempts; try again later', Math.max(...blocked.map((w) => w.resetSeconds)));
   }
 
+  /**
+   * Password sign-in of a member of an organisation that requires single sign-on for the
+   * member's verified e-mail domain is refused; owners pass (break-glass) and the pass is
+   * written to that organisation's audit log (docs/teams.md, "Single sign-on").
+   */
+  async function ssoGate(user: { id: string; email: string }, ip: string) {
+    const domain = emailDomain(user.email);
+    if (!deps.sso || !domain) return;
+    const orgs = await deps.sso.requiringSso(user.id, domain);
+    if (!orgs.length) return;
+    if (orgs.some((o) => o.role !== 'owner')) {
+      throw new DomainError('sso_required', 'Your organisation requires single sign-on: use "Sign in with SSO" with your work e-mail address');
+    }
+    for (const o of orgs) {
+      await deps.audit?.record(o.orgId, { kind: 'user', id: user.id, label: user.email, address: ip }, 'sso.break_glass', `user:${user.id}`, {
+        after: { method: 'password', role: o.role },
+      });
+    }
+  }
+
   return {
     createUser,
+    openSession,
 
     /** Web signup: a Free account and a session. */
     async signup(input: { email: string; password: string; ip: string }) {
@@ -124,6 +154,7 @@ export function accountsService(deps: {
       const user = email.length <= 254 ? await users.findByEmailWithPassword(email) : null;
       const ok = await verifyPassword(input.password.slice(0, MAX_PASSWORD_LENGTH), user?.passwordHash ?? (await dummy()));
       if (!user || !ok) throw new DomainError('unauthorized', 'Invalid email or password');
+      await ssoGate(user, input.ip);
       // Only failures are throttled: a successful attempt gives its reservation back.
       await Promise.all([deps.limiter.refund(byEmail, LOGIN_PER_EMAIL), deps.limiter.refund(byIp, LOGIN_PER_IP)]);
       const session = await openSession(user.id);

@@ -19,6 +19,7 @@ import { organisationsMigration } from './1300-organisations.ts';
 import { namedWatchlistsMigration } from './1310-named-watchlists.ts';
 import { alertRoutesMigration } from './1420-alert-routes.ts';
 import { scimMigration } from './1400-scim.ts';
+import { ssoMigration } from './1410-sso.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -44,6 +45,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1300-organisations': organisationsMigration(dialect),
         '1310-named-watchlists': namedWatchlistsMigration(),
         '1400-scim': scimMigration(),
+        '1410-sso': ssoMigration(),
         '1420-alert-routes': alertRoutesMigration(),
       };
     },

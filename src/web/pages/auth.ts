@@ -1,5 +1,6 @@
 import { html } from '../html.ts';
 import type { Page } from '../layout.ts';
+import { ssoForm } from './sso.ts';
 
 // Signup and login forms. The ES module (auth.js) posts them as JSON to the
 // auth API with the CSRF token and follows `next` (a local path only).
@@ -43,7 +44,7 @@ export function signupPage(next: string, minPasswordLength: number): Page {
   };
 }
 
-export function loginPage(next: string): Page {
+export function loginPage(next: string, csrf: string): Page {
   return {
     title: 'Log in',
     scripts: ['js/auth.js'],
@@ -65,6 +66,7 @@ export function loginPage(next: string): Page {
       <button type="submit" class="button">Log in</button>
     </form>
     <p>No account yet? <a href="/signup${next !== '/account' ? `?next=${encodeURIComponent(next)}` : ''}">Sign up</a></p>
+    ${ssoForm(next, csrf)}
   </div>`,
   };
 }

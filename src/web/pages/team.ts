@@ -4,6 +4,7 @@ import type { InvitationView, MemberRow, MyOrg } from '../../services/orgs/orgs-
 import { html, type Html } from '../html.ts';
 import type { Page } from '../layout.ts';
 import { humanize, time } from '../views/format.ts';
+import { ssoSection, type TeamSsoData } from './team-sso.ts';
 
 // The team pages (docs/teams.md, docs/web.md "Team"): the organisation switcher,
 // members and invitations, and the audit log. Plain forms that post to the page's own
@@ -16,6 +17,8 @@ export interface TeamPageData {
   /** Open invitations; null when the caller may not see them (below admin). */
   invitations: InvitationView[] | null;
   csrf: string;
+  /** Single sign-on settings; null when the caller may not see them (below admin, personal organisation). */
+  sso?: TeamSsoData | null;
   /** What the last form did (or why not), shown at the top. */
   notice?: { kind: 'ok' | 'error'; text: string; link?: string };
 }
@@ -136,7 +139,8 @@ export function teamPage(d: TeamPageData): Page {
   ${switcher(d)}
   <p><a href="/team/routes" data-routes-link>Alert routes</a></p>
   ${membersSection(d, current)}
-  ${invitationsSection(d, current)}`,
+  ${invitationsSection(d, current)}
+  ${d.sso && !current.personal ? ssoSection(d.sso, d.csrf) : ''}`,
   };
 }
 

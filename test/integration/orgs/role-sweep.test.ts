@@ -94,6 +94,13 @@ const NEEDS: Record<string, Need> = {
   scimReplaceGroup: 'self',
   scimPatchGroup: 'self',
   scimDeleteGroup: 'self',
+  getSsoConnection: 'admin',
+  putSsoConnection: 'admin',
+  deleteSsoConnection: 'admin',
+  listSsoDomains: 'admin',
+  addSsoDomain: 'admin',
+  verifySsoDomain: 'admin',
+  deleteSsoDomain: 'admin',
 };
 
 const RANK = { viewer: 0, editor: 1, admin: 2, owner: 3 } as const;
@@ -212,6 +219,10 @@ function bodyFor(id: string): unknown {
       return { name: 'x' };
     case 'setScimGroupRole':
       return { role: 'viewer' };
+    case 'putSsoConnection':
+      return { issuer: 'https://idp.example.com', clientId: 'x', clientSecret: 'y', defaultRole: 'viewer', ssoRequired: false, enabled: true };
+    case 'addSsoDomain':
+      return { domain: 'example.com' };
     default:
       return undefined;
   }

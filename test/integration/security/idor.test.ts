@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { emit, incident } from '../../helpers/alerts.ts';
@@ -38,7 +39,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; scimTokenId: string; scimUserId: string; scimGroupId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -91,11 +92,19 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     const scimGroup = await send(`${t.url}/scim/v2/Groups`, 'POST', scimAuth, { displayName: 'Group of A', members: [{ value: scimUser.body.id }] });
     assert.equal(scimGroup.status, 201, JSON.stringify(scimGroup.body));
     assert.equal((await send(`${t.url}/api/v1/orgs/${teamId}/scim/groups/${scimGroup.body.id}/role`, 'PUT', aSession, { role: 'editor' })).status, 200);
+    // A's single sign-on (seeded in the store: saving through the API reads the issuer's discovery document).
+    await t.repos.sso.saveConnection(
+      { orgId: teamId, issuer: 'https://idp-of-a.example', clientId: 'client-of-a', clientSecret: 'secret-of-a-0123', defaultRole: 'viewer', ssoRequired: true, enabled: true },
+      new Date(),
+    );
+    const ssoDomain = await t.repos.sso.addDomain({ id: randomUUID(), orgId: teamId, domain: 'domain-of-a.example', token: 'token-of-a-0123456789', now: new Date() }, 20);
+    assert.ok(typeof ssoDomain === 'object');
     aTeam = {
       id: teamId,
       scimTokenId: scimToken.body.token.id,
       scimUserId: scimUser.body.id,
       scimGroupId: scimGroup.body.id,
+      ssoDomainId: ssoDomain.id,
       invitationId: inv.body.invitation.id,
       invitationToken: inv.body.invitation.link.split('/').pop(),
       keyId: orgKey.body.key.id,
@@ -161,11 +170,13 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       watchlists: watchlists!.body.watchlists.map((w: { id: string; name: string; vendors: string[] }) => [w.id, w.name, w.vendors]),
       scimTokens: scimTokens!.body.tokens.map((x: { id: string; name: string }) => [x.id, x.name]),
       scimGroups: scimGroups!.body.groups.map((g: { id: string; displayName: string; role: string | null; members: number }) => [g.id, g.displayName, g.role, g.members]),
+      sso: await t.repos.sso.connection(aTeam.id),
+      ssoDomains: await t.repos.sso.domains(aTeam.id),
     };
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -276,6 +287,20 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       setScimGroupRole: [{ method: 'PUT', path: org(`/scim/groups/${aTeam.scimGroupId}/role`), body: { role: 'admin' }, ...notFound }],
       // The SCIM endpoints take only a SCIM token: B's key and session are 401 there, whatever the id.
       ...scimProbes(),
+      getSsoConnection: [{ method: 'GET', path: org('/sso'), ...notFound }],
+      putSsoConnection: [
+        {
+          method: 'PUT',
+          path: org('/sso'),
+          body: { issuer: 'https://idp.invalid', clientId: 'b', clientSecret: 'b-secret', defaultRole: 'admin', ssoRequired: false, enabled: false },
+          ...notFound,
+        },
+      ],
+      deleteSsoConnection: [{ method: 'DELETE', path: org('/sso'), ...notFound }],
+      listSsoDomains: [{ method: 'GET', path: org('/sso/domains'), ...notFound }],
+      addSsoDomain: [{ method: 'POST', path: org('/sso/domains'), body: { domain: 'b-steals.example' }, ...notFound }],
+      verifySsoDomain: [{ method: 'POST', path: org(`/sso/domains/${aTeam.ssoDomainId}/verify`), ...notFound }],
+      deleteSsoDomain: [{ method: 'DELETE', path: org(`/sso/domains/${aTeam.ssoDomainId}`), ...notFound }],
       listAuditLog: [
         { method: 'GET', path: org('/audit'), ...notFound },
         { method: 'GET', path: `${org('/audit')}?format=csv`, ...notFound },
