@@ -85,6 +85,8 @@ export async function scimRoutes(app: FastifyInstance) {
   });
   // On each route (not the scope), so the check of unknown query parameters runs first, as everywhere.
   const authenticate = async (request: FastifyRequest) => {
+    // `/Users/` reaches `/Users/:id` with an empty id: no resource is named, so no route (as elsewhere).
+    if ((request.params as { id?: string } | undefined)?.id === '') throw new ScimError(404, `No SCIM endpoint ${request.method} ${request.url.split('?')[0]}`);
     request.scimCaller = await scim.tokens.authenticate(request.headers.authorization, request.ip);
   };
   app.addHook('preValidation', async (request) => {
