@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { DateTime, Nullable } from './common.ts';
+import { DateTime, Nullable, PLAIN_TEXT_PATTERN } from './common.ts';
 
 // SCIM 2.0 wire shapes (RFC 7643, RFC 7644; docs/teams.md, "SCIM"). SCIM answers are
 // `application/scim+json`; errors use SCIM's own error schema with the status as a string.
@@ -123,7 +123,9 @@ export const ScimListQuery = Type.Object({
   ...ScimProjection,
 });
 
-export const ScimIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+// Ids are ours (UUIDs) or the provider's echo of them: control characters never name one, and
+// PostgreSQL refuses a NUL in text, so they are 400 at validation, never a failed query.
+export const ScimIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, pattern: PLAIN_TEXT_PATTERN }) });
 
 /** A SCIM request body: any JSON object; its attributes are read and checked by the use case (400 invalidValue). */
 export const ScimBody = (description: string) => Type.Object({ schemas: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: true, description });

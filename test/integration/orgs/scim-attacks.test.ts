@@ -119,6 +119,11 @@ describe('SCIM: attacks', () => {
     assertScimError(await scim(t, a.token, 'POST', '/Groups', { displayName: ['x'] }), 400, 'invalidValue');
     assertScimError(await scim(t, a.token, 'POST', '/Groups', { displayName: 'G', members: [{ value: 'x'.repeat(65) }] }), 400, 'invalidValue');
     assertScimError(await scim(t, a.token, 'POST', '/Groups', { displayName: 'G', members: 'everyone' }), 400, 'invalidValue');
+    // A NUL or another control character in an id names nothing: 400, never a failed query (PostgreSQL refuses NUL in text).
+    for (const [method, path] of [['GET', '/Users/a%00b'], ['PATCH', '/Groups/a%00b'], ['DELETE', '/Groups/a%00b'], ['PUT', '/Users/a%07b']] as const) {
+      const body = method === 'PATCH' ? { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { displayName: 'x' } }] } : method === 'PUT' ? { userName: 'ok@example.com' } : undefined;
+      assertScimError(await scim(t, a.token, method, path, body), 400, 'invalidValue');
+    }
     // An over-long id is refused by the router before SCIM is reached (the service's error body).
     assert.equal((await scim(t, a.token, 'GET', '/Users/x'.padEnd(150, 'x'))).status, 414);
     assert.deepEqual(await stateOfA(), before);
