@@ -7,6 +7,7 @@ import { IMPACTS, type Impact } from '../domain/records.ts';
 import type { DestinationInput } from '../services/alerts/alert-routes-service.ts';
 import type { UserViewer } from '../services/context.ts';
 import type { Page, PageContext } from './layout.ts';
+import { formField, signedInMember } from './page-forms.ts';
 import { type AlertRoutesPageData, alertRoutesPage } from './pages/alert-routes.ts';
 
 // The alert routes page (docs/alert-routes.md; docs/web.md "Team"): plain forms posting to
@@ -30,10 +31,7 @@ const STATUS: Partial<Record<string, number>> = {
 };
 
 type Body = Record<string, unknown> | null | undefined;
-const text = (body: Body, name: string, max = 300): string => {
-  const v = body?.[name];
-  return typeof v === 'string' ? v.slice(0, max).trim() : '';
-};
+const text = (body: Body, name: string, max = 300): string => formField(body, name, max).trim();
 const list = (value: string) =>
   value
     .split(',')
@@ -77,12 +75,6 @@ export async function alertRoutePageRoutes(
   const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
   const ID = { ...PAGE, schema: { hide: true, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] } } };
 
-  const member = (request: FastifyRequest, reply: FastifyReply): UserViewer | null => {
-    const v = request.viewer;
-    if (v.authKind === 'session' && v.userId && v.orgId) return v as UserViewer;
-    reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
-    return null;
-  };
 
   async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: AlertRoutesPageData['notice'], status = 200) {
     const [org, routes, watchlists] = await Promise.all([orgs.get(v, v.orgId), alertRoutes.list(v, v.orgId), namedWatchlists.list(v, v.orgId)]);
@@ -93,7 +85,7 @@ export async function alertRoutePageRoutes(
 
   function action(path: string, opts: typeof PAGE | typeof ID, run: (v: UserViewer, request: FastifyRequest) => Promise<string>) {
     app.post(path, opts, async (request, reply) => {
-      const v = member(request, reply);
+      const v = signedInMember(request, reply);
       if (!v) return reply;
       try {
         const done = await run(v, request);
@@ -108,7 +100,7 @@ export async function alertRoutePageRoutes(
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
   app.get('/team/routes', PAGE, async (request, reply) => {
-    const v = member(request, reply);
+    const v = signedInMember(request, reply);
     if (!v) return reply;
     const done = (request.query as { done?: unknown }).done;
     return show(request, reply, v, typeof done === 'string' && DONE[done] ? { kind: 'ok', text: DONE[done] } : undefined);

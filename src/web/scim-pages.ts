@@ -4,6 +4,7 @@ import { SCIM_GROUP_ROLES, type ScimGroupRole } from '../domain/scim-roles.ts';
 import type { UserViewer } from '../services/context.ts';
 import { html } from './html.ts';
 import type { Page, PageContext } from './layout.ts';
+import { formField, signedInMember } from './page-forms.ts';
 import { type ScimPageData, scimPage } from './pages/scim.ts';
 
 // The SCIM settings page (docs/teams.md "SCIM"; docs/web.md "Team"): plain forms over the
@@ -18,10 +19,6 @@ const STATUS: Partial<Record<string, number>> = {
   role_required: 403,
 };
 
-const field = (body: unknown, name: string): string => {
-  const v = (body as Record<string, unknown> | null | undefined)?.[name];
-  return typeof v === 'string' ? v.slice(0, 300) : '';
-};
 
 export async function scimPageRoutes(
   app: FastifyInstance,
@@ -31,12 +28,6 @@ export async function scimPageRoutes(
   const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
   const ID = { ...PAGE, schema: { hide: true, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] } } };
 
-  const member = (request: FastifyRequest, reply: FastifyReply): UserViewer | null => {
-    const v = request.viewer;
-    if (v.authKind === 'session' && v.userId && v.orgId) return v as UserViewer;
-    reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
-    return null;
-  };
 
   async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: ScimPageData['notice'], status = 200) {
     const ctx = h.context(request, reply);
@@ -54,7 +45,7 @@ export async function scimPageRoutes(
 
   function action(path: string, opts: typeof PAGE | typeof ID, run: (v: UserViewer, request: FastifyRequest) => Promise<ScimPageData['notice'] | 'saved' | 'revoked'>) {
     app.post(path, opts, async (request, reply) => {
-      const v = member(request, reply);
+      const v = signedInMember(request, reply);
       if (!v) return reply;
       try {
         const done = await run(v, request);
@@ -68,14 +59,14 @@ export async function scimPageRoutes(
   }
 
   app.get('/team/scim', PAGE, async (request, reply) => {
-    const v = member(request, reply);
+    const v = signedInMember(request, reply);
     if (!v) return reply;
     const done = (request.query as { done?: unknown }).done;
     const text = done === 'saved' ? 'Group role saved; its members follow at once.' : done === 'revoked' ? 'Token revoked.' : null;
     return show(request, reply, v, text ? { kind: 'ok', text } : undefined);
   });
   action('/team/scim/tokens', PAGE, async (v, request) => {
-    const made = await scim.tokens.create(v, v.orgId, field(request.body, 'name'));
+    const made = await scim.tokens.create(v, v.orgId, formField(request.body, 'name'));
     return { kind: 'ok', text: `Token ${made.token.name} made.`, secret: made.secret };
   });
   action('/team/scim/tokens/:id/revoke', ID, async (v, request) => {
@@ -83,7 +74,7 @@ export async function scimPageRoutes(
     return 'revoked';
   });
   action('/team/scim/groups/:id/role', ID, async (v, request) => {
-    const role = field(request.body, 'role');
+    const role = formField(request.body, 'role');
     if (role !== '' && !(SCIM_GROUP_ROLES as readonly string[]).includes(role)) throw new DomainError('invalid_parameter', 'Choose a role');
     await scim.groups.setRole(v, v.orgId, (request.params as { id: string }).id, role === '' ? null : (role as ScimGroupRole));
     return 'saved';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SSO_CALLBACK_PATH, SSO_PENDING_SECONDS, SsoProblem } from '../domain/sso.ts';
 import { clientKey, cookieValue, SESSION_COOKIE } from '../http/index.ts';
 import type { Page, PageContext } from './layout.ts';
+import { formField } from './page-forms.ts';
 import { localPath } from './pages/auth.ts';
 import { ssoContinuePage, ssoErrorPage } from './pages/sso.ts';
 
@@ -14,10 +15,8 @@ import { ssoContinuePage, ssoErrorPage } from './pages/sso.ts';
 const BROWSER_COOKIE = 'vis_sso';
 const COOKIE_PATH = '/auth/sso';
 
-const field = (body: unknown, name: string): string => {
-  const v = (body as Record<string, unknown> | null | undefined)?.[name];
-  return typeof v === 'string' ? v.slice(0, 600) : '';
-};
+/** Posted fields of the SSO forms are read up to 600 characters (a return path can be long). */
+const field = (body: unknown, name: string) => formField(body, name, 600);
 
 export async function ssoPageRoutes(
   app: FastifyInstance,

@@ -3,6 +3,7 @@ import { DomainError } from '../domain/errors.ts';
 import { isOrgRole, roleAtLeast } from '../domain/org-roles.ts';
 import type { UserViewer } from '../services/context.ts';
 import type { Page, PageContext } from './layout.ts';
+import { formField, signedInMember } from './page-forms.ts';
 import { auditPage, invitationPage, type TeamPageData, teamPage } from './pages/team.ts';
 
 // The team pages (docs/teams.md; docs/web.md "Team"): plain forms posting to these
@@ -37,10 +38,6 @@ const STATUS: Partial<Record<string, number>> = {
   unavailable: 503,
 };
 
-const field = (body: unknown, name: string): string => {
-  const v = (body as Record<string, unknown> | null | undefined)?.[name];
-  return typeof v === 'string' ? v.slice(0, 300) : '';
-};
 
 export async function teamPageRoutes(
   app: FastifyInstance,
@@ -50,13 +47,6 @@ export async function teamPageRoutes(
   const base = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
   const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
 
-  /** The signed-in person, or a redirect to the login page. */
-  const member = (request: FastifyRequest, reply: FastifyReply): UserViewer | null => {
-    const v = request.viewer;
-    if (v.authKind === 'session' && v.userId && v.orgId) return v as UserViewer;
-    reply.redirect(`/login?next=${encodeURIComponent(request.url)}`, 303);
-    return null;
-  };
 
   async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: Notice, status = 200) {
     const [list, members, me] = await Promise.all([orgs.listMine(v), orgs.members(v, v.orgId), accounts.findById(v.userId)]);
@@ -74,7 +64,7 @@ export async function teamPageRoutes(
   /** A form: done → 303 back to the page saying so; refused → the page with the reason. */
   function action(path: string, run: (v: UserViewer, request: FastifyRequest) => Promise<string | Notice>) {
     app.post(path, PAGE, async (request, reply) => {
-      const v = member(request, reply);
+      const v = signedInMember(request, reply);
       if (!v) return reply;
       try {
         const done = await run(v, request);
@@ -88,7 +78,7 @@ export async function teamPageRoutes(
   }
 
   app.get('/team', PAGE, async (request, reply) => {
-    const v = member(request, reply);
+    const v = signedInMember(request, reply);
     if (!v) return reply;
     const done = (request.query as { done?: unknown }).done;
     return show(request, reply, v, typeof done === 'string' && DONE[done] ? { kind: 'ok', text: DONE[done] } : undefined);
@@ -96,18 +86,18 @@ export async function teamPageRoutes(
 
   action('/team/switch', async (v, request) => {
     if (!request.session) throw new DomainError('invalid_parameter', 'Switching needs a web session');
-    await orgs.switchTo(v, request.session.sessionHash, field(request.body, 'orgId'));
+    await orgs.switchTo(v, request.session.sessionHash, formField(request.body, 'orgId'));
     return 'switched';
   });
   action('/team/create', async (v, request) => {
-    const org = await orgs.create(v, field(request.body, 'name'));
+    const org = await orgs.create(v, formField(request.body, 'name'));
     if (request.session) await orgs.switchTo(v, request.session.sessionHash, org.id);
     return 'created';
   });
   action('/team/invite', async (v, request) => {
-    const role = field(request.body, 'role');
+    const role = formField(request.body, 'role');
     if (!isOrgRole(role)) throw new DomainError('invalid_parameter', 'Choose a role');
-    const inv = await orgs.invite(v, v.orgId, field(request.body, 'email'), role);
+    const inv = await orgs.invite(v, v.orgId, formField(request.body, 'email'), role);
     const link = inv.link.startsWith('/') ? `${request.protocol}://${request.host}${inv.link}` : inv.link;
     return { kind: 'ok', text: `Invited ${inv.email} as ${inv.role}${inv.emailed ? '; the invitation was e-mailed' : ''}.`, link };
   });
@@ -116,7 +106,7 @@ export async function teamPageRoutes(
     return 'revoked';
   });
   action('/team/members/:userId/role', async (v, request) => {
-    const role = field(request.body, 'role');
+    const role = formField(request.body, 'role');
     if (!isOrgRole(role)) throw new DomainError('invalid_parameter', 'Choose a role');
     await orgs.setRole(v, v.orgId, (request.params as { userId: string }).userId, role);
     return 'role';
@@ -126,19 +116,19 @@ export async function teamPageRoutes(
     return 'removed';
   });
   action('/team/sso', async (v, request) => {
-    const role = field(request.body, 'defaultRole');
+    const role = formField(request.body, 'defaultRole');
     if (role !== 'viewer' && role !== 'editor' && role !== 'admin') throw new DomainError('invalid_parameter', 'Choose a role');
-    const secret = field(request.body, 'clientSecret');
+    const secret = formField(request.body, 'clientSecret');
     await sso.put(
       v,
       v.orgId,
       {
-        issuer: field(request.body, 'issuer'),
-        clientId: field(request.body, 'clientId'),
+        issuer: formField(request.body, 'issuer'),
+        clientId: formField(request.body, 'clientId'),
         clientSecret: secret || undefined,
         defaultRole: role,
-        enabled: field(request.body, 'enabled') === 'on',
-        ssoRequired: field(request.body, 'ssoRequired') === 'on',
+        enabled: formField(request.body, 'enabled') === 'on',
+        ssoRequired: formField(request.body, 'ssoRequired') === 'on',
       },
       base(request),
     );
@@ -149,7 +139,7 @@ export async function teamPageRoutes(
     return 'sso-removed';
   });
   action('/team/sso/domains', async (v, request) => {
-    await sso.addDomain(v, v.orgId, field(request.body, 'domain'));
+    await sso.addDomain(v, v.orgId, formField(request.body, 'domain'));
     return 'domain';
   });
   action('/team/sso/domains/:id/verify', async (v, request) => {
@@ -166,7 +156,7 @@ export async function teamPageRoutes(
   });
 
   app.get('/team/audit', PAGE, async (request, reply) => {
-    const v = member(request, reply);
+    const v = signedInMember(request, reply);
     if (!v) return reply;
     const q = request.query as Record<string, unknown>;
     const text = (k: string, re: RegExp) => (typeof q[k] === 'string' && re.test(q[k] as string) ? (q[k] as string) : undefined);
@@ -198,9 +188,9 @@ export async function teamPageRoutes(
   // `Origin: null`, which is refused (as on the e-mail confirmation page).
   app.get('/invitations/:token', TOKEN_ROUTE, async (request, reply) => invitation(request, reply));
   app.post('/invitations/:token', TOKEN_ROUTE, async (request, reply) => {
-    const v = member(request, reply);
+    const v = signedInMember(request, reply);
     if (!v) return reply;
-    const decision = field(request.body, 'decision') === 'accept' ? 'accept' : 'decline';
+    const decision = formField(request.body, 'decision') === 'accept' ? 'accept' : 'decline';
     try {
       const done = await orgs.decide(v, (request.params as { token: string }).token, decision);
       const text = decision === 'accept' ? `You joined ${done.organisation.name} as ${done.role}. Switch to it on the Team page.` : 'You declined the invitation.';
