@@ -191,7 +191,7 @@ const extraQueryArb = (): fc.Arbitrary<QueryPiece> =>
   );
 
 /** Path with its parameters filled in, sometimes bent (trailing slash, doubled slash, dot segments, case). */
-function pathArb(op: Operation, ctx: CaseContext, wellFormed: boolean): fc.Arbitrary<{ path: string; echoes: string[] }> {
+function pathArb(op: Operation, ctx: CaseContext, wellFormed: boolean): fc.Arbitrary<{ path: string; bent: boolean; echoes: string[] }> {
   const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   const values = names.map((n) => {
     const schema = op.params.find((p) => p.in === 'path' && p.name === n)?.schema ?? { type: 'string' };
@@ -214,7 +214,7 @@ function pathArb(op: Operation, ctx: CaseContext, wellFormed: boolean): fc.Arbit
     let i = 0;
     const path = op.path.replace(/\{[^}]+\}/g, () => vals[i++]!.wire);
     const bent = b(path);
-    return { path: bent, echoes: [bent, safeDecode(bent), ...vals.flatMap(echoesOf)] };
+    return { path: bent, bent: bent !== path, echoes: [bent, safeDecode(bent), ...vals.flatMap(echoesOf)] };
   });
 }
 
@@ -323,6 +323,28 @@ function bodyArb(op: Operation, ctx: CaseContext, wellFormed: boolean): fc.Arbit
 }
 
 /** Methods a route was not declared with (the router answers; HEAD mirrors GET). */
+/**
+ * The operation a router would pick for a raw path: static segments before
+ * parameters, as find-my-way does; a parameter takes one non-empty segment.
+ */
+function operationAt(ops: Operation[], method: string, path: string): Operation | null {
+  const segments = path.split('/');
+  let best: { op: Operation; params: number } | null = null;
+  for (const o of ops) {
+    if (o.method !== method) continue;
+    const tpl = o.path.split('/');
+    if (tpl.length !== segments.length) continue;
+    let params = 0;
+    const fits = tpl.every((t, i) => {
+      if (!/^\{[^}]+\}$/.test(t)) return t === segments[i];
+      params++;
+      return segments[i] !== '';
+    });
+    if (fits && (!best || params < best.params)) best = { op: o, params };
+  }
+  return best?.op ?? null;
+}
+
 const otherMethod = (op: Operation) => fc.constantFrom(...(op.method === 'GET' ? ['HEAD', 'OPTIONS', 'PATCH'] : ['OPTIONS', 'PATCH', 'GET']));
 
 /**
@@ -377,13 +399,17 @@ function casesOf(op: Operation, ctx: CaseContext, ops: Operation[], wellFormed: 
         ],
       };
       // HEAD is served by the GET route; another method reaches no operation, unless
-      // the path has one for it (e.g. GET of a path that also has PUT).
+      // the path has one for it (e.g. GET of a path that also has PUT). A bent path can
+      // land on another operation's template (`/Groups` + `/..` is `/Groups/{id}` with
+      // the id `..`): that operation's statuses apply.
+      const routed = method === 'HEAD' ? 'GET' : method;
       const target =
-        other === undefined
+        (path.bent ? operationAt(ops, routed, path.path) : null) ??
+        (other === undefined
           ? op
           : other === 'HEAD'
             ? op
-            : (ops.find((o) => o.path === op.path && o.method === other) ?? null);
+            : (ops.find((o) => o.path === op.path && o.method === other) ?? null));
       const c: FuzzCase = { op: target, req };
       return Object.defineProperty(c, fc.toStringMethod, { value: () => describeRequest(req), enumerable: false });
     });
