@@ -9,7 +9,7 @@ import { loadConfig } from '../src/infra/config.ts';
 import { loadSecretBox } from '../src/infra/secret-box.ts';
 import { createRepositories } from '../src/services/index.ts';
 import { openStore } from '../src/store/db.ts';
-import { newWebhookSecret } from '../src/services/secrets.ts';
+import { newWebhookSecret } from '../src/services/alerts/channel-secrets.ts';
 import { reportFigures } from './lib/report.ts';
 
 // One incident on a vendor watched by N users (default 10,000), each with a

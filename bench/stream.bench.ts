@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../src/ingest/simulator/index.ts';
-import { readCatalog } from '../src/services/catalog-loader.ts';
+import { readCatalog } from '../src/services/vendors/catalog-loader.ts';
 import { systemClock } from '../src/domain/clock.ts';
 import { reportFigures } from './lib/report.ts';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CatalogVendor } from '../src/domain/records.ts';
-import { readCatalog } from '../src/services/catalog-loader.ts';
+import { readCatalog } from '../src/services/vendors/catalog-loader.ts';
 import { mergeCatalog, type ProboVendor, type VswVendor } from './catalog/merge.ts';
 
 const { values: o } = parseArgs({

@@ -5,7 +5,7 @@ import type { Metrics } from '../domain/metrics.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { Repositories } from '../services/index.ts';
 import type { InvitationMailer } from '../services/orgs/orgs-service.ts';
-import type { ConfirmationMailer } from '../services/preferences-service.ts';
+import type { ConfirmationMailer } from '../services/alerts/preferences-service.ts';
 import { emailChannel } from './channels/email.ts';
 import { pagerdutyChannel } from './channels/pagerduty.ts';
 import { slackChannel } from './channels/slack.ts';

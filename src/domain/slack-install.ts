@@ -1,5 +1,5 @@
 // What the "Add to Slack" install needs of Slack's OAuth v2 (docs/alerts.md, "Slack"):
-// the use case (services/slack-install-service.ts) speaks to this interface; the
+// the use case (services/alerts/slack-install-service.ts) speaks to this interface; the
 // HTTP client behind it (alerts/slack-oauth.ts) is chosen in app.ts.
 
 export interface SlackInstall {

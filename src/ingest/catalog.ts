@@ -1,8 +1,8 @@
 import type { Clock } from '../domain/clock.ts';
 import type { CatalogVendor } from '../domain/records.ts';
 import type { Config } from '../infra/config.ts';
-import { loadCatalog, readCatalog } from '../services/catalog-loader.ts';
-import { ensureDataMode } from '../services/data-mode.ts';
+import { loadCatalog, readCatalog } from '../services/vendors/catalog-loader.ts';
+import { ensureDataMode } from '../services/ingest/data-mode.ts';
 import { repositoriesOn } from '../services/repositories.ts';
 import type { Store } from '../store/db.ts';
 import type { Logger } from './scheduler.ts';

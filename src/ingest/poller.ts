@@ -4,7 +4,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import { createHttpFetcher } from '../infra/fetch.ts';
 import type { Config } from '../infra/config.ts';
-import type { IngestService } from '../services/ingest-service.ts';
+import type { IngestService } from '../services/ingest/ingest-service.ts';
 import { repositoriesOn } from '../services/repositories.ts';
 import type { Store } from '../store/db.ts';
 import { parseSource } from './adapters/index.ts';

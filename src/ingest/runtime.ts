@@ -2,7 +2,7 @@ import type { Clock } from '../domain/clock.ts';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Config } from '../infra/config.ts';
 import type { EventBus } from '../infra/event-bus.ts';
-import type { IngestService } from '../services/ingest-service.ts';
+import type { IngestService } from '../services/ingest/ingest-service.ts';
 import type { Store } from '../store/db.ts';
 import { createPoller, type Poller } from './poller.ts';
 import type { Logger, RoundOptions, RoundReport, Scheduler } from './scheduler.ts';

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { SourceSnapshot, SourceType } from '../domain/records.ts';
 import { cleanSnapshot } from '../domain/upstream-text.ts';
 import type { Clock } from '../domain/clock.ts';
-import { type ApplyCounts, type IngestService, LeaseLostError, type SourceRef } from '../services/ingest-service.ts';
+import { type ApplyCounts, type IngestService, LeaseLostError, type SourceRef } from '../services/ingest/ingest-service.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { SourceRow, SourcesRepository } from '../store/repositories/sources-repository.ts';
 import { failureDelayMs, successDelayMs } from './backoff.ts';

@@ -25,7 +25,7 @@ export interface Viewer {
   address?: string | null;
   /**
    * Set on a cached route when the organisation owns no private page: the answer is keyed and
-   * computed for the public audience, so it is shared (services/private-readers.ts).
+   * computed for the public audience, so it is shared (services/access/private-readers.ts).
    */
   readsPublic?: boolean;
 }

@@ -3,7 +3,7 @@ import type { CatalogVendor } from '../domain/records.ts';
 import type { Config } from '../infra/config.ts';
 import { openStore, type Store } from '../store/db.ts';
 import type { SourceRow } from '../store/repositories/sources-repository.ts';
-import { type PromoteInput, promotePage } from './custom-pages-promote.ts';
+import { type PromoteInput, promotePage } from './vendors/custom-pages-promote.ts';
 import { createServices, type Services } from './index.ts';
 import { repositoriesOn } from './repositories.ts';
 

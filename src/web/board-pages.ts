@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { frameAncestorsDirective } from '../domain/boards.ts';
-import { BOARD_PATH } from '../services/board-service.ts';
+import { BOARD_PATH } from '../services/feeds/board-service.ts';
 import type { Assets } from './assets.ts';
 import { boardDocument, boardMain } from './pages/board.ts';
 import { CONTENT_SECURITY_POLICY } from './security.ts';

@@ -1,4 +1,4 @@
-import { audienceFor } from '../services/audience.ts';
+import { audienceFor } from '../services/access/audience.ts';
 import { DEFAULT_PLAN_POLICIES, type Plan, USER_PLANS } from '../domain/plans.ts';
 import type { Viewer } from '../services/context.ts';
 import type { Services } from '../services/index.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { statusPagesList, statusPagesSection } from './pages/account-status-pages.ts';
-import { audienceFor } from '../services/audience.ts';
+import { audienceFor } from '../services/access/audience.ts';
 import type { UserViewer } from '../services/context.ts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CatalogVendor } from '../../src/domain/records.ts';
-import { readCatalog } from '../../src/services/catalog-loader.ts';
+import { readCatalog } from '../../src/services/vendors/catalog-loader.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { createSimulator, type Simulator } from '../../src/ingest/simulator/index.ts';
 import { getJson, startApp, type StartOptions, type TestApp } from './app.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { readCatalog } from '../../src/services/catalog-loader.ts';
+import { readCatalog } from '../../src/services/vendors/catalog-loader.ts';
 import { startApp, TestClock, type TestApp } from '../helpers/app.ts';
 import { userWithKey } from '../helpers/access.ts';
 import { send } from '../helpers/users.ts';

@@ -16,7 +16,7 @@ import { createUser, send } from '../helpers/users.ts';
 import { parseSource } from '../../src/ingest/adapters/index.ts';
 import { createHttpFetcher } from '../../src/infra/fetch.ts';
 import { createScheduler } from '../../src/ingest/scheduler.ts';
-import { readCatalog, loadCatalog } from '../../src/services/catalog-loader.ts';
+import { readCatalog, loadCatalog } from '../../src/services/vendors/catalog-loader.ts';
 
 // Vendor status pages are untrusted input (docs/security.md): hostile pages served by
 // a real loopback server, polled by the real scheduler into a real store, read back

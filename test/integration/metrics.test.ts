@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { getJson, startApp, type TestApp, UNLIMITED_RATE_LIMITS } from '../helpers/app.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../helpers/fleet.ts';
-import { loadCatalog } from '../../src/services/catalog-loader.ts';
+import { loadCatalog } from '../../src/services/vendors/catalog-loader.ts';
 import { webhookUser } from '../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../helpers/receivers.ts';
 import { waitFor } from '../helpers/wait.ts';

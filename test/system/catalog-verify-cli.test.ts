@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CatalogVendor } from '../../src/domain/records.ts';
 import { createSimulator, type Simulator } from '../../src/ingest/simulator/index.ts';
-import { readCatalog } from '../../src/services/catalog-loader.ts';
+import { readCatalog } from '../../src/services/vendors/catalog-loader.ts';
 import { QUIET } from '../helpers/fleet.ts';
 import { cli } from '../helpers/cli.ts';
 

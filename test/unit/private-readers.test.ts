@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { privateReaders } from '../../src/services/private-readers.ts';
+import { privateReaders } from '../../src/services/access/private-readers.ts';
 
-// Whose cached answers are their own (src/services/private-readers.ts, docs/access.md
+// Whose cached answers are their own (src/services/access/private-readers.ts, docs/access.md
 // "Response cache", "Who shares").
 
 const clockAt = (ms: number) => ({ t: ms, now() { return new Date(this.t); } });

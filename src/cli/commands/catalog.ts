@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import { readCatalog } from '../../services/catalog-loader.ts';
-import { VERDICTS, verifyCatalog, type SourceCheck } from '../../services/catalog-verify-service.ts';
+import { readCatalog } from '../../services/vendors/catalog-loader.ts';
+import { VERDICTS, verifyCatalog, type SourceCheck } from '../../services/vendors/catalog-verify-service.ts';
 import { createHttpFetcher } from '../../infra/fetch.ts';
 import { parseSource } from '../../ingest/index.ts';
 import { type Command, cliConfig, parseOptions, UsageError } from '../command.ts';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { DomainError } from '../../domain/errors.ts';
-import { DEFAULT_CATALOG_PATH, readCatalog } from '../../services/catalog-loader.ts';
+import { DEFAULT_CATALOG_PATH, readCatalog } from '../../services/vendors/catalog-loader.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { withSourceAdmin } from '../../services/operator.ts';
 import { type Command, cliConfig, parseOptions, UsageError } from '../command.ts';

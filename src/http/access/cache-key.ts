@@ -10,7 +10,7 @@ import { parseTimePeriod } from '../../domain/time-window.ts';
 // (docs/per-user.md "Custom status pages"): its user id (`account`) is part of the
 // key, and such answers are never served to anyone else. Every other caller, signed
 // in or not, reads what the public reads and shares its entries; the request is then
-// computed for the public audience too (services/private-readers.ts, docs/access.md
+// computed for the public audience too (services/access/private-readers.ts, docs/access.md
 // "Response cache"). Per-user routes are never cached by this key.
 
 function canonicalList(v: string): string {

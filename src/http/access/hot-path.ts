@@ -5,7 +5,7 @@ import type { RateLimitOverrides } from '../../domain/plans.ts';
 import type { RateLimiter } from '../../infra/rate-limiter.ts';
 import type { ResponseCacheStore } from '../../infra/response-cache.ts';
 import type { Authenticator } from '../../services/access/authenticator.ts';
-import type { PrivateReaders } from '../../services/private-readers.ts';
+import type { PrivateReaders } from '../../services/access/private-readers.ts';
 import { planWindowsTable } from '../../services/access/limits.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { answerCacheHit, type HeaderList } from './cache-hit.ts';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { planPolicy } from '../../domain/plans.ts';
-import { BOARD_PATH } from '../../services/board-service.ts';
+import { BOARD_PATH } from '../../services/feeds/board-service.ts';
 import { ipSubject } from '../../services/access/limits.ts';
 import { anonymousViewer } from '../../services/context.ts';
 import { resumePoint, serveEventStream } from '../event-stream.ts';

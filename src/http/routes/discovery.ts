@@ -1,4 +1,4 @@
-import { audienceFor } from '../../services/audience.ts';
+import { audienceFor } from '../../services/access/audience.ts';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { FavoritesQuery } from '../../services/favorites-service.ts';
+import type { FavoritesQuery } from '../../services/records/favorites-service.ts';
 import { errorResponses } from '../schemas/common.ts';
 import {
   FavoritesBody,

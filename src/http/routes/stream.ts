@@ -1,4 +1,4 @@
-import { audienceFor } from '../../services/audience.ts';
+import { audienceFor } from '../../services/access/audience.ts';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';

@@ -17,7 +17,7 @@ import {
   FAVORITE_SECTIONS,
   MAX_FAVORITE_VENDORS,
   MAX_PER_VENDOR,
-} from '../../services/favorites-service.ts';
+} from '../../services/records/favorites-service.ts';
 import { DateTime, Envelope, Nullable, StringEnum, TimePeriodParam, VendorSlug } from './common.ts';
 import { ActivityItemSchema, AdvisorySchema, MaintenanceSchema, VendorStatsSchema } from './records.ts';
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { readCatalog } from '../../services/catalog-loader.ts';
+import { readCatalog } from '../../services/vendors/catalog-loader.ts';
 import { systemClock } from '../../domain/clock.ts';
 import { createSimulator } from './index.ts';
 

@@ -1,5 +1,5 @@
 import { nameOf } from '../../domain/record-views.ts';
-import { audienceFor } from '../../services/audience.ts';
+import { audienceFor } from '../../services/access/audience.ts';
 import { describeIndicator } from '../../domain/indicators.ts';
 import { z } from 'zod';
 import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';

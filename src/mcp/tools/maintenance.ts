@@ -1,4 +1,4 @@
-import { audienceFor } from '../../services/audience.ts';
+import { audienceFor } from '../../services/access/audience.ts';
 import { z } from 'zod';
 import { defineTool } from '../context.ts';
 import { freshness, maintenanceLine, plural, when } from './format.ts';

@@ -1,4 +1,4 @@
-import { audienceFor } from '../../services/audience.ts';
+import { audienceFor } from '../../services/access/audience.ts';
 import { z } from 'zod';
 import { DATA_TYPES } from '../../domain/records.ts';
 import { isObserved } from '../../domain/state-summary.ts';

@@ -19,13 +19,13 @@ import { uniqueSlugs } from '../../domain/watchlist.ts';
 import type { AlertRoutesRepository } from '../../store/repositories/alert-routes-repository.ts';
 import type { NamedWatchlistsRepository } from '../../store/repositories/named-watchlists-repository.ts';
 import type { OrganisationsRepository } from '../../store/repositories/organisations-repository.ts';
-import type { AlertsService, TestResult } from '../alerts-service.ts';
-import { audienceFor } from '../audience.ts';
-import type { CatalogService } from '../catalog-service.ts';
+import type { AlertsService, TestResult } from './alerts-service.ts';
+import { audienceFor } from '../access/audience.ts';
+import type { CatalogService } from '../vendors/catalog-service.ts';
 import { ownerOrg, type Viewer } from '../context.ts';
 import type { AuditService } from '../orgs/audit-service.ts';
 import type { OrgsService } from '../orgs/orgs-service.ts';
-import { newWebhookSecret } from '../secrets.ts';
+import { newWebhookSecret } from './channel-secrets.ts';
 
 // An organisation's alert routes (docs/alert-routes.md): members read them, editors create,
 // change, test and delete them. Destinations are checked as the notification preferences'

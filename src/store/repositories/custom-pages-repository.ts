@@ -82,7 +82,7 @@ export function customPagesRepository(db: Kysely<Database>) {
   return {
     list,
 
-    /** Whether the account owns any private vendor (one indexed probe; services/private-readers.ts). */
+    /** Whether the account owns any private vendor (one indexed probe; services/access/private-readers.ts). */
     async ownsAny(orgId: string): Promise<boolean> {
       const r = await db.selectFrom('vendors').select('slug').where('owner_id', '=', orgId).limit(1).executeTakeFirst();
       return r !== undefined;

@@ -1,4 +1,4 @@
-import type { BoardView } from '../../services/board-service.ts';
+import type { BoardView } from '../../services/feeds/board-service.ts';
 import { html, type Html } from '../html.ts';
 import { time } from '../views/format.ts';
 

@@ -4,7 +4,7 @@ import { ALERT_EVENT_TYPES, EMAIL_DIGESTS, OPSGENIE_REGIONS, type PreferencesVie
 import { IMPACTS } from '../../domain/records.ts';
 import { CHANGE_KINDS, type ChannelRules, componentFilterText, DEFAULT_CHANGES } from '../../domain/alert-rules.ts';
 import { DIGEST_DAILY_HOUR } from '../../domain/digests.ts';
-import type { VendorProfile } from '../../services/catalog-service.ts';
+import type { VendorProfile } from '../../services/vendors/catalog-service.ts';
 import { html, type Html } from '../html.ts';
 import { categoryLabel, humanize, time } from '../views/format.ts';
 

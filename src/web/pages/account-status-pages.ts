@@ -1,4 +1,4 @@
-import type { CustomPagesView } from '../../services/custom-pages-service.ts';
+import type { CustomPagesView } from '../../services/vendors/custom-pages-service.ts';
 import { html, type Html } from '../html.ts';
 import { time } from '../views/format.ts';
 

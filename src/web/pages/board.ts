@@ -1,5 +1,5 @@
-import type { PublicBoard } from '../../services/board-service.ts';
-import { summarizeOverview } from '../../services/overview-service.ts';
+import type { PublicBoard } from '../../services/feeds/board-service.ts';
+import { summarizeOverview } from '../../services/records/overview-service.ts';
 import type { Assets } from '../assets.ts';
 import { html, type Html } from '../html.ts';
 import { demoBanner } from '../layout.ts';

@@ -1,6 +1,6 @@
 import type { Indicator, Maintenance } from '../../domain/records.ts';
-import { deriveIndicator } from '../../services/status-service.ts';
-import { narrowOverview, type Overview, summarizeOverview, type VendorOverview } from '../../services/overview-service.ts';
+import { deriveIndicator } from '../../services/records/status-service.ts';
+import { narrowOverview, type Overview, summarizeOverview, type VendorOverview } from '../../services/records/overview-service.ts';
 import { reportsProblem } from '../../domain/state-summary.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';

@@ -1,4 +1,4 @@
-import type { SearchQuery, SearchResult } from '../../services/search-service.ts';
+import type { SearchQuery, SearchResult } from '../../services/records/search-service.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
 import { categoryLabel, IMPACT_LABEL, plural } from '../views/format.ts';

@@ -1,4 +1,4 @@
-import type { VendorTrends } from '../../services/trends-service.ts';
+import type { VendorTrends } from '../../services/records/trends-service.ts';
 import { html, type Html } from '../html.ts';
 import { columnChart, percentFloor, rowChart } from './charts.ts';
 import { formatDate, formatDuration, percent } from './format.ts';

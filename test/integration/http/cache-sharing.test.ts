@@ -143,7 +143,7 @@ describe('response cache: shared by callers without private pages, own entries f
     await t.app.ingest.scheduler.runRound({ force: true, vendor: slug });
     assert.ok(JSON.stringify((await incidents(grace, 'limit=49')).body).includes(TITLE));
 
-    // This process remembers that frank owns nothing (services/private-readers.ts) ...
+    // This process remembers that frank owns nothing (services/access/private-readers.ts) ...
     assert.equal((await incidents(frank, 'limit=48')).status, 200);
     // ... when the page becomes his behind its back, as an add through another instance would.
     await t.store.db.updateTable('vendors').set({ owner_id: frank.userId }).where('slug', '=', slug).execute();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CatalogVendor, SourceType } from '../../../src/domain/records.ts';
 import { parseSource } from '../../../src/ingest/adapters/index.ts';
-import { readCatalog } from '../../../src/services/catalog-loader.ts';
+import { readCatalog } from '../../../src/services/vendors/catalog-loader.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 
 // Real recorded vendor payloads (not part of the repository, read at test time from

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { readCatalog } from '../../../src/services/catalog-loader.ts';
+import { readCatalog } from '../../../src/services/vendors/catalog-loader.ts';
 import { incidentsRepository } from '../../../src/store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../../../src/store/repositories/maintenances-repository.ts';
 import { statusRepository } from '../../../src/store/repositories/status-repository.ts';

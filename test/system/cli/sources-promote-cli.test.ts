@@ -8,7 +8,7 @@ import { userWithKey, type TestUser } from '../../helpers/access.ts';
 import { cli } from '../../helpers/cli.ts';
 import { startFakeStatusPages, type FakeStatusPages } from '../../helpers/fake-status-page.ts';
 import { send } from '../../helpers/users.ts';
-import { DEFAULT_CATALOG_PATH, loadCatalog, readCatalog } from '../../../src/services/catalog-loader.ts';
+import { DEFAULT_CATALOG_PATH, loadCatalog, readCatalog } from '../../../src/services/vendors/catalog-loader.ts';
 import { createHttpFetcher } from '../../../src/infra/fetch.ts';
 import { parseSource } from '../../../src/ingest/adapters/index.ts';
 import { createScheduler } from '../../../src/ingest/scheduler.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { getJson, type TestApp } from '../../helpers/app.ts';
-import { readCatalog } from '../../../src/services/catalog-loader.ts';
+import { readCatalog } from '../../../src/services/vendors/catalog-loader.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 import { createThrowawayPg, type ThrowawayPg } from '../../helpers/throwaway-pg.ts';
 import { createUser, send, type TestUser } from '../../helpers/users.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parseSource } from '../../../src/ingest/adapters/index.ts';
 import { createSimulator } from '../../../src/ingest/simulator/index.ts';
-import { readCatalog } from '../../../src/services/catalog-loader.ts';
+import { readCatalog } from '../../../src/services/vendors/catalog-loader.ts';
 import { TestClock } from '../../helpers/app.ts';
 import { QUIET, startFleet, type TestFleet } from '../../helpers/fleet.ts';
 

@@ -1,0 +1,48 @@
+import type { Clock } from '../../domain/clock.ts';
+
+// Whose cached answers are their own (docs/access.md "Response cache", docs/per-user.md
+// "Custom status pages"). Only an organisation that owns private status pages can read
+// anything the public cannot; every other signed-in caller reads exactly what an
+// anonymous caller reads, so its cached answers are shared with the public ones.
+//
+// The answer is remembered per organisation for a few seconds (the hot path for cache hits
+// asks on every request). A stale "no" is safe: the request is then keyed AND computed
+// for the public audience (response-cache plugin), so its owner misses a page just
+// added through another instance for at most `ttlMs`, and nobody else ever sees it.
+// Adds and removals in this process take effect at once (`changed`).
+
+export interface PrivateReaders {
+  /** The organisation a signed-in caller's cached answers belong to, or null: it reads what the public reads. */
+  orgOf(orgId: string | null): Promise<string | null>;
+  /** The organisation's pages changed in this process: forget what was remembered. */
+  changed(orgId: string): void;
+}
+
+export const PRIVATE_READERS_TTL_MS = 10_000;
+const MAX_REMEMBERED = 50_000;
+
+export function privateReaders(d: { ownsPrivateVendors: (orgId: string) => Promise<boolean>; clock: Clock; ttlMs?: number }): PrivateReaders {
+  const ttl = d.ttlMs ?? PRIVATE_READERS_TTL_MS;
+  const known = new Map<string, { owns: boolean; until: number }>();
+  /** Bumped by every change: a lookup that started before a change does not store its answer. */
+  let epoch = 0;
+  return {
+    async orgOf(orgId) {
+      if (!orgId) return null;
+      const now = d.clock.now().getTime();
+      const hit = known.get(orgId);
+      if (hit && hit.until > now) return hit.owns ? orgId : null;
+      const started = epoch;
+      const owns = await d.ownsPrivateVendors(orgId);
+      if (started === epoch) {
+        if (known.size >= MAX_REMEMBERED) known.clear();
+        known.set(orgId, { owns, until: now + ttl });
+      }
+      return owns ? orgId : null;
+    },
+    changed(orgId) {
+      epoch++;
+      known.delete(orgId);
+    },
+  };
+}
