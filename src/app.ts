@@ -42,6 +42,8 @@ import { createMetricsRegistry } from './infra/metrics.ts';
 import { listRoutes } from './http/routes/lists.ts';
 import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
+import { diagnoseRoutes } from './http/routes/diagnose.ts';
+import { DiagnoseSchema } from './http/schemas/diagnose.ts';
 import { ErrorBody } from './http/schemas/common.ts';
 import { boardRoutes, boardStreamRoutes } from './http/routes/boards.ts';
 import { customPageRoutes } from './http/routes/custom-pages.ts';
@@ -285,6 +287,7 @@ export const appPlugin = fp(
       StreamEventSchema,
       ...OUTBOUND_SCHEMAS,
       CustomPageSchema,
+      DiagnoseSchema,
     ]) {
       app.addSchema(schema);
     }
@@ -332,6 +335,7 @@ export const appPlugin = fp(
       async (api) => {
         await api.register(discoveryRoutes);
         await api.register(vendorRoutes);
+        await api.register(diagnoseRoutes);
         await api.register(listRoutes);
         await api.register(analyticsRoutes);
         await api.register(perUserRoutes);

@@ -236,6 +236,8 @@ export interface CatalogVendor {
   availableDataTypes: DataType[];
   sources: CatalogSource[];
   compliance: { sourceUrl: string | null; items: ComplianceEntry[] };
+  /** Hosts the vendor documents for its API, CDN and console (docs/diagnose.md "Hosts"). */
+  hostnames?: string[];
   /** Where the entry's facts come from (docs/catalog.md "Evidence"). */
   evidence?: CatalogEvidence[];
 }

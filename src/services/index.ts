@@ -16,6 +16,7 @@ import { DomainError } from '../domain/errors.ts';
 import { type AlertDelivery, alertsService } from './alerts/alerts-service.ts';
 import { badgeService } from './feeds/badge-service.ts';
 import { publicFeedService } from './feeds/public-feed-service.ts';
+import { diagnoseService } from './vendors/diagnose-service.ts';
 import { catalogService } from './vendors/catalog-service.ts';
 import { connectionsService } from './alerts/connections-service.ts';
 import { oauthService } from './oauth/oauth-service.ts';
@@ -177,6 +178,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     status,
     health,
     badges: badgeService({ status }),
+    diagnose: diagnoseService({ vendors: repos.vendors, status, clock }),
     publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
     ingest,

@@ -10,6 +10,8 @@ export interface VendorsTable {
   category: string;
   description: string;
   status_page_url: string;
+  /** JSON array of the hosts the vendor documents (docs/diagnose.md "Hosts"). */
+  hostnames: string;
   data_types: string;
   compliance: string;
   position: number;

@@ -443,6 +443,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/infrastructure/diagnose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which vendor an error message, host name or URL points at, what it reports now, and a verdict */
+        get: operations["diagnose"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/infrastructure/incidents": {
         parameters: {
             query?: never;
@@ -1808,6 +1825,58 @@ export interface components {
                 type: "statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "checkly" | "gcp-json" | "aws-currentevents" | "aws-rss" | "azure-rss" | "statuspage-rss" | "statuspage-atom" | "statusio" | "slack-status" | "heroku-status" | "salesforce-trust" | "sorry" | "cachet" | "advisory-feed" | "release-feed";
                 url: string;
             }[];
+        };
+        Diagnosis: {
+            /** @enum {string} */
+            confidence: "high" | "medium" | "low";
+            errorHints: {
+                /** @enum {string} */
+                kind: "dns" | "connection" | "timeout" | "tls" | "server_error" | "rate_limited" | "client_error";
+                /** @description What in the input said so */
+                token: string;
+            }[];
+            /** @description Host names found in the input */
+            hosts: string[];
+            input: string;
+            matches: {
+                host: string;
+                /** @description The catalog host that matched: the host itself or a parent domain */
+                matched: string;
+                name: string;
+                /**
+                 * @description `listed`: a host the vendor documents; `derived`: its website or status page host
+                 * @enum {string}
+                 */
+                strength: "listed" | "derived";
+                vendor: string;
+            }[];
+            summary: string;
+            vendors: {
+                /** Format: date-time */
+                checkedAt: string | null;
+                incidents: {
+                    components: string[];
+                    id: string;
+                    impact: string;
+                    title: string;
+                }[];
+                /** @description The vendor's status indicator, `unknown` when its page was never read */
+                indicator: string;
+                maintenance: {
+                    components: string[];
+                    id: string;
+                    title: string;
+                }[];
+                name: string;
+                /** @description Whether the vendor's page has been read successfully */
+                observed: boolean;
+                vendor: string;
+            }[];
+            /**
+             * @description `vendor_incident`: the vendor reports an open incident; `vendor_maintenance`: maintenance in progress; `vendor_reports_no_problem`: nothing reported (vendor pages lag outages, so not proof); `several_vendors`: the input names more than one; `no_vendor_matches`: no catalog vendor owns the hosts named
+             * @enum {string}
+             */
+            verdict: "vendor_incident" | "vendor_maintenance" | "vendor_reports_no_problem" | "several_vendors" | "no_vendor_matches";
         };
         /** @description Discord execute-webhook body (`webhook.format: discord`) */
         DiscordMessage: {
@@ -5384,6 +5453,132 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Direct API call blocked, or plan too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown vendor, data type or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    diagnose: {
+        parameters: {
+            query: {
+                /** @description An error message, host name, URL or log line, e.g. `ECONNRESET api.stripe.com` */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One item: the diagnosis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description History window applied to this response */
+                        dataWindow?: {
+                            /** @description The window used (`all` when unlimited) */
+                            applied: string;
+                            /** @description True when the request exceeded the plan's window */
+                            capped: boolean;
+                            /** @description The timePeriod asked for */
+                            requested: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Start of the applied window
+                             */
+                            since: string | null;
+                        };
+                        /** Format: date-time */
+                        fetchedAt?: string;
+                        hint?: string;
+                        items: components["schemas"]["Diagnosis"][];
+                        /**
+                         * Format: date-time
+                         * @description Newest successful poll of any source
+                         */
+                        lastUpdated?: string | null;
+                        /**
+                         * @description `demo` when served from the simulated fleet
+                         * @enum {string}
+                         */
+                        source?: "live" | "demo";
+                        success: boolean;
+                        total?: number;
+                    };
+                };
             };
             /** @description Bad request: a parameter, the URL or the body is malformed */
             400: {

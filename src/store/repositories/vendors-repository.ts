@@ -13,6 +13,8 @@ export interface VendorRow {
   category: string;
   description: string;
   statusPageUrl: string;
+  /** Hosts the vendor documents for its API, CDN and console (docs/diagnose.md "Hosts"). */
+  hostnames: string[];
   availableDataTypes: DataType[];
   compliance: { sourceUrl: string | null; items: ComplianceEntry[] };
   updatedAt: string;
@@ -58,6 +60,7 @@ const toVendor = (r: Database['vendors']): VendorRow => ({
   category: r.category,
   description: r.description,
   statusPageUrl: r.status_page_url,
+  hostnames: fromJson<string[]>(r.hostnames, []),
   availableDataTypes: fromJson<DataType[]>(r.data_types, []),
   compliance: fromJson(r.compliance, { sourceUrl: null, items: [] }),
   updatedAt: r.updated_at,
@@ -111,6 +114,7 @@ export function vendorsRepository(db: Kysely<Database>) {
           category: v.category,
           description: v.description,
           status_page_url: v.statusPageUrl,
+          hostnames: toJson(v.hostnames ?? []),
           data_types: toJson(v.availableDataTypes),
           compliance: toJson(v.compliance),
           position,
@@ -138,6 +142,7 @@ export function vendorsRepository(db: Kysely<Database>) {
                 category: eb.ref('excluded.category'),
                 description: eb.ref('excluded.description'),
                 status_page_url: eb.ref('excluded.status_page_url'),
+                hostnames: eb.ref('excluded.hostnames'),
                 data_types: eb.ref('excluded.data_types'),
                 compliance: eb.ref('excluded.compliance'),
                 position: eb.ref('excluded.position'),

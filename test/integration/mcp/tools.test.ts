@@ -43,9 +43,10 @@ describe('MCP tools over Streamable HTTP', () => {
     await t.close();
   });
 
-  test('lists five tools, each with input and output schemas, read-only', async () => {
+  test('lists six tools, each with input and output schemas, read-only', async () => {
     const { tools } = await c.client.listTools();
     assert.deepEqual(tools.map((x) => x.name).sort(), [
+      'diagnose',
       'get_active_incidents',
       'get_incident_history',
       'get_maintenance',
@@ -293,7 +294,7 @@ describe('MCP quota', () => {
       assert.match(textOf(over), /Rate limit exceeded: 10 requests per minute on the anonymous plan/);
       assert.ok(Number(c.last()?.get('retry-after')) > 0);
       // Still answers what costs nothing.
-      assert.ok((await c.client.listTools()).tools.length === 5);
+      assert.ok((await c.client.listTools()).tools.length === 6);
     } finally {
       await c.close();
     }
