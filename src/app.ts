@@ -43,6 +43,7 @@ import { listRoutes } from './http/routes/lists.ts';
 import { perUserRoutes } from './http/routes/per-user.ts';
 import { vendorRoutes } from './http/routes/vendor.ts';
 import { diagnoseRoutes } from './http/routes/diagnose.ts';
+import { pushRoutes } from './http/routes/push.ts';
 import { DiagnoseSchema } from './http/schemas/diagnose.ts';
 import { ErrorBody } from './http/schemas/common.ts';
 import { boardRoutes, boardStreamRoutes } from './http/routes/boards.ts';
@@ -362,6 +363,7 @@ export const appPlugin = fp(
         await web.register(ssoRoutes);
         await web.register(boardRoutes);
         await web.register(customPageRoutes);
+        await web.register(pushRoutes);
       },
       { prefix: ACCOUNT_PREFIX },
     );

@@ -20,6 +20,8 @@ export interface PollObservation {
   vendor: string;
   result: PollResult;
   durationMs: number;
+  /** Per change the poll found: seconds from the vendor publishing it to our record (docs/operations.md "Metrics"). */
+  freshnessSeconds?: number[];
 }
 
 export interface Metrics {

@@ -12,6 +12,8 @@ const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const POLL_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const POLL_RESULTS = ['updated', 'unchanged', 'not_modified', 'failed', 'skipped'] as const;
 // Alerts are retried for hours (domain/alerts.ts), so the lag buckets reach that far.
+/** Seconds, finest around the few seconds a push takes and the tens of seconds a poll takes (docs/operations.md "Metrics"). */
+const FRESHNESS_BUCKETS = [1, 2, 3, 5, 10, 20, 30, 45, 60, 90, 120, 300, 900, 3600];
 const LAG_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600];
 
 interface Series {
@@ -192,6 +194,12 @@ export function createMetricsRegistry(
     buckets: POLL_BUCKETS,
     registers,
   });
+  const freshness = new Histogram({
+    name: 'vis_ingest_freshness_seconds',
+    help: "From a vendor publishing a change (its update's own time) to our record of it, all vendors together; first reads and history older than 6 h are left out.",
+    buckets: FRESHNESS_BUCKETS,
+    registers,
+  });
   const attempts = new Counter({
     name: 'vis_alert_delivery_attempts_total',
     help: 'Alert delivery attempts by channel and result (succeeded, retry, failed, disabled, cancelled).',
@@ -302,6 +310,7 @@ export function createMetricsRegistry(
       polledVendors.add(vendor);
       polls.inc({ vendor, result: p.result });
       pollDuration.observe({ result: p.result }, p.durationMs / 1000);
+      for (const seconds of p.freshnessSeconds ?? []) freshness.observe(seconds);
     },
     deliveryAttempt(channel, result) {
       attempts.inc({ channel, result });

@@ -48,7 +48,9 @@ export function createPoller(d: {
     owner: instanceId(),
     random: d.random,
     log: d.log,
-    onPoll: metrics ? (o) => metrics.polled({ source: o.sourceId, vendor: o.vendor, result: o.status, durationMs: o.durationMs }) : undefined,
+    onPoll: metrics
+      ? (o) => metrics.polled({ source: o.sourceId, vendor: o.vendor, result: o.status, durationMs: o.durationMs, ...(o.freshnessSeconds ? { freshnessSeconds: o.freshnessSeconds } : {}) })
+      : undefined,
     settings: {
       concurrency: config.ingestConcurrency,
       perHost: config.ingestHostConcurrency,

@@ -10,6 +10,7 @@ import { AdapterError } from './adapters/adapter.ts';
 import { FetchError, type Fetcher } from '../infra/fetch.ts';
 import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 import { PollFailureTally, pollFailureMessage } from '../domain/poll-failures.ts';
+import { freshnessOf, hotReason, hotReasonOf, scheduleOf } from '../domain/poll-schedule.ts';
 
 // Polls every catalog source on its own jittered interval. Each poll is independent:
 // it takes a lease on its source row, fetches with a deadline and a byte cap, parses
@@ -84,6 +85,8 @@ export interface PollOutcome {
   written: ApplyCounts | null;
   durationMs: number;
   nextPollAt: string | null;
+  /** Seconds from the vendor publishing each change found to its record (not on a source's first read). */
+  freshnessSeconds?: number[];
 }
 
 export interface RoundReport {
@@ -169,9 +172,11 @@ export function createScheduler(d: SchedulerDeps) {
         untrusted: src.guarded,
       });
       httpStatus = res.status;
-      const nextPollAt = new Date(polledAt.getTime() + successDelayMs(interval, random));
       if (res.notModified) {
-        const meta = { owner: d.owner, polledAt, durationMs: elapsed(), nextPollAt, etag: res.etag, lastModified: res.lastModified };
+        // Same content: still hot if it was, one more quiet answer (docs/ingestion.md "Adaptive polling").
+        const schedule = scheduleOf(interval, src.hot ? hotReasonOf(src.scheduleReason) : null, src.quietPolls + 1);
+        const nextPollAt = new Date(polledAt.getTime() + successDelayMs(schedule.intervalSeconds, random));
+        const meta = { owner: d.owner, polledAt, durationMs: elapsed(), nextPollAt, etag: res.etag, lastModified: res.lastModified, schedule };
         const held = await d.ingest.recordNotModified(ref(src), meta);
         return { ...base, status: held ? 'not_modified' : 'skipped', httpStatus, error: null, events: 0, written: null, durationMs: meta.durationMs, nextPollAt: nextPollAt.toISOString() };
       }
@@ -190,6 +195,8 @@ export function createScheduler(d: SchedulerDeps) {
       // One deadline for the whole poll, parsing included: a result that took longer is
       // not applied (parsing is linear and capped, docs/reliability.md).
       if (durationMs > s.timeoutMs) throw new FetchError('timeout', `timed out after ${s.timeoutMs} ms (parsing)`);
+      const schedule = scheduleOf(interval, hotReason(snapshot, polledAt), 0);
+      const nextPollAt = new Date(polledAt.getTime() + successDelayMs(schedule.intervalSeconds, random));
       const out = await d.ingest.applySnapshot(ref(src), snapshot, {
         owner: d.owner,
         polledAt,
@@ -197,10 +204,23 @@ export function createScheduler(d: SchedulerDeps) {
         nextPollAt,
         etag: res.etag,
         lastModified: res.lastModified,
+        schedule,
       });
       const w = out.written;
       const changed = w.incidents + w.maintenances + w.advisories + w.updates > 0 || w.components || w.status;
-      return { ...base, status: changed ? 'updated' : 'unchanged', httpStatus, error: null, events: out.events.length, written: w, durationMs, nextPollAt: nextPollAt.toISOString() };
+      // A first read finds history, not news: it says nothing of how fresh we are.
+      const freshnessSeconds = src.lastSuccessAt !== null && out.events.length ? freshnessOf(out.events, d.clock.now()) : undefined;
+      return {
+        ...base,
+        status: changed ? 'updated' : 'unchanged',
+        httpStatus,
+        error: null,
+        events: out.events.length,
+        written: w,
+        durationMs,
+        nextPollAt: nextPollAt.toISOString(),
+        ...(freshnessSeconds?.length ? { freshnessSeconds } : {}),
+      };
     } catch (err) {
       const durationMs = elapsed();
       if (err instanceof LeaseLostError) {

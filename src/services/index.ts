@@ -17,6 +17,7 @@ import { type AlertDelivery, alertsService } from './alerts/alerts-service.ts';
 import { badgeService } from './feeds/badge-service.ts';
 import { publicFeedService } from './feeds/public-feed-service.ts';
 import { diagnoseService } from './vendors/diagnose-service.ts';
+import { pushService } from './ingest/push-service.ts';
 import { catalogService } from './vendors/catalog-service.ts';
 import { connectionsService } from './alerts/connections-service.ts';
 import { oauthService } from './oauth/oauth-service.ts';
@@ -179,6 +180,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     health,
     badges: badgeService({ status }),
     diagnose: diagnoseService({ vendors: repos.vendors, status, clock }),
+    push: pushService({ pushHooks: repos.pushHooks, sources: repos.sources, vendors: repos.vendors, clock }),
     publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,
     ingest,

@@ -22,6 +22,7 @@ import { searchRepository } from '../store/repositories/search-repository.ts';
 import { maintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import { publicationsRepository } from '../store/repositories/publications-repository.ts';
 import { sourcesRepository } from '../store/repositories/sources-repository.ts';
+import { pushHooksRepository } from '../store/repositories/push-hooks-repository.ts';
 import { statusRepository } from '../store/repositories/status-repository.ts';
 import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
 
@@ -33,6 +34,7 @@ export function repositoriesOn(db: Kysely<Database>) {
   return {
     vendors: vendorsRepository(db),
     sources: sourcesRepository(db),
+    pushHooks: pushHooksRepository(db),
     status: statusRepository(db),
     incidents: incidentsRepository(db),
     incidentTimings: incidentTimingsRepository(db),

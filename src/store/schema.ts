@@ -44,6 +44,25 @@ export interface SourcesTable {
   failing_since: string | null;
   /** 1 for a URL a user gave: every request goes through the outbound guard. */
   guarded: number;
+  /** 1 while the last read showed an open incident, a problem or maintenance (docs/ingestion.md "Adaptive polling"). */
+  hot: number;
+  /** 304 answers in a row. */
+  quiet_polls: number;
+  /** The interval the next poll was scheduled with, and why; null before the first poll. */
+  schedule_seconds: number | null;
+  schedule_reason: string | null;
+  /** The last vendor push for this source: a poll that started before it is followed by another. */
+  pushed_at: string | null;
+}
+
+export interface PushHooksTable {
+  id: string;
+  vendor: string;
+  /** SHA-256 (hex) of the URL's token; the token itself is shown once (docs/ingestion.md "Push from vendors"). */
+  token_hash: string;
+  created_at: string;
+  last_push_at: string | null;
+  pushes: number;
 }
 
 export interface VendorStatusTable {
@@ -551,6 +570,7 @@ export interface Database {
   audit_heads: AuditHeadsTable;
   vendors: VendorsTable;
   sources: SourcesTable;
+  push_hooks: PushHooksTable;
   vendor_status: VendorStatusTable;
   components: ComponentsTable;
   incidents: IncidentsTable;

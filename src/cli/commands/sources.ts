@@ -74,13 +74,15 @@ export const command: Command = {
       console.log(opts.vendor ? `No sources for '${opts.vendor}'.` : 'No sources (start the server or run `migrate` and `ingest --once` first).');
       return 0;
     }
-    const head = ['STATE', 'VENDOR', 'TYPE', 'LAST SUCCESS', 'FAILS', 'NEXT POLL', 'LAST ERROR', 'URL'];
+    const head = ['STATE', 'VENDOR', 'TYPE', 'LAST SUCCESS', 'FAILS', 'EVERY', 'NEXT POLL', 'LAST ERROR', 'URL'];
     const table = rows.map((r) => [
       state(r),
       r.vendor,
       r.type,
       r.lastSuccessAt ?? '-',
       String(r.consecutiveFailures),
+      // The adaptive schedule of the last poll (docs/ingestion.md "Adaptive polling").
+      r.scheduleSeconds !== null ? `${r.scheduleSeconds}s ${r.scheduleReason ?? ''}`.trim() : '-',
       r.nextPollAt ?? 'due',
       r.lastError ? `${r.lastErrorAt} ${r.lastError.slice(0, 60)}` : '-',
       r.url,

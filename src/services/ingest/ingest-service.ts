@@ -1,3 +1,4 @@
+import type { PollSchedule } from '../../domain/poll-schedule.ts';
 import { INTERNAL_AUDIENCE } from '../../domain/audience.ts';
 import type { NewEvent, StoredEvent } from '../../domain/events.ts';
 import type {
@@ -46,6 +47,8 @@ export interface PollMeta {
   nextPollAt: Date;
   etag?: string | null;
   lastModified?: string | null;
+  /** The adaptive schedule the next poll was set with (docs/ingestion.md "Adaptive polling"). */
+  schedule?: PollSchedule;
 }
 
 export interface ApplyCounts {
@@ -126,6 +129,7 @@ export function ingestService(d: IngestServiceDeps) {
         lastModified: meta.lastModified ?? null,
         durationMs: meta.durationMs,
         nextPollAt: meta.nextPollAt.toISOString(),
+        schedule: meta.schedule,
       });
       if (!held) throw new LeaseLostError(source.id);
       const vendorName = locked?.name ?? source.vendor;
@@ -277,6 +281,7 @@ export function ingestService(d: IngestServiceDeps) {
         lastModified: meta.lastModified ?? source.lastModified,
         durationMs: meta.durationMs,
         nextPollAt: meta.nextPollAt.toISOString(),
+        schedule: meta.schedule,
       });
     },
 

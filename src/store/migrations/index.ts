@@ -19,6 +19,7 @@ import { organisationsMigration } from './1300-organisations.ts';
 import { namedWatchlistsMigration } from './1310-named-watchlists.ts';
 import { alertRoutesMigration } from './1420-alert-routes.ts';
 import { vendorHostnamesMigration } from './1460-vendor-hostnames.ts';
+import { pushAndAdaptivePollingMigration } from './1470-push-and-adaptive-polling.ts';
 import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
 
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1410-sso': ssoMigration(),
         '1420-alert-routes': alertRoutesMigration(),
         '1460-vendor-hostnames': vendorHostnamesMigration(),
+        '1470-push-and-adaptive-polling': pushAndAdaptivePollingMigration(),
       };
     },
   };

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Audience } from '../../domain/audience.ts';
 import type { SourcePollState } from '../../domain/source-health.ts';
 import { visibleTo } from './visibility.ts';
+import { PUSH_MIN_GAP_MS, type PollSchedule } from '../../domain/poll-schedule.ts';
 import type { Database } from '../schema.ts';
 
 export interface SourceRow {
@@ -22,6 +23,11 @@ export interface SourceRow {
   leaseUntil: string | null;
   /** A URL a user gave: polled through the outbound guard (docs/per-user.md). */
   guarded: boolean;
+  /** The adaptive schedule of the last poll (docs/ingestion.md "Adaptive polling"). */
+  hot: boolean;
+  quietPolls: number;
+  scheduleSeconds: number | null;
+  scheduleReason: string | null;
 }
 
 export interface ClaimOptions {
@@ -42,6 +48,7 @@ export interface PollSuccess {
   lastModified: string | null;
   durationMs: number;
   nextPollAt: string;
+  schedule?: PollSchedule;
 }
 
 export interface PollFailure {
@@ -50,6 +57,16 @@ export interface PollFailure {
   durationMs: number;
   nextPollAt: string;
 }
+
+/**
+ * The next poll of a source whose poll started at `startedAt`: as scheduled, unless a vendor
+ * pushed after that start (the poll may have read the page before the change), then one
+ * PUSH_MIN_GAP_MS after the start when that is sooner (docs/ingestion.md "Push from vendors").
+ */
+const afterPush = (startedAt: string, next: string) => {
+  const gap = new Date(Date.parse(startedAt) + PUSH_MIN_GAP_MS).toISOString();
+  return sql<string>`case when pushed_at is not null and pushed_at > ${startedAt} and ${gap} < ${next} then ${gap} else ${next} end`;
+};
 
 const toSource = (r: Database['sources']): SourceRow => ({
   id: r.id,
@@ -68,6 +85,10 @@ const toSource = (r: Database['sources']): SourceRow => ({
   leaseOwner: r.lease_owner,
   leaseUntil: r.lease_until,
   guarded: Number(r.guarded) === 1,
+  hot: Number(r.hot) === 1,
+  quietPolls: Number(r.quiet_polls),
+  scheduleSeconds: r.schedule_seconds,
+  scheduleReason: r.schedule_reason,
 });
 
 export function sourcesRepository(db: Kysely<Database>) {
@@ -169,10 +190,13 @@ export function sourcesRepository(db: Kysely<Database>) {
           first_success_at: eb.fn.coalesce('first_success_at', eb.val(s.at)),
           failing_since: null,
           consecutive_failures: 0,
-          next_poll_at: s.nextPollAt,
+          next_poll_at: afterPush(s.at, s.nextPollAt),
           last_duration_ms: s.durationMs,
           lease_owner: null,
           lease_until: null,
+          ...(s.schedule
+            ? { hot: s.schedule.hot ? 1 : 0, quiet_polls: s.schedule.quietPolls, schedule_seconds: s.schedule.intervalSeconds, schedule_reason: s.schedule.reason }
+            : {}),
         }))
         .where('id', '=', id)
         .where('lease_owner', '=', owner)
@@ -190,7 +214,7 @@ export function sourcesRepository(db: Kysely<Database>) {
           // Messages may quote upstream bytes; PostgreSQL text cannot hold NUL, logs want no control characters.
           last_error: f.error.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 500),
           consecutive_failures: eb('consecutive_failures', '+', 1),
-          next_poll_at: f.nextPollAt,
+          next_poll_at: afterPush(f.at, f.nextPollAt),
           last_duration_ms: f.durationMs,
           lease_owner: null,
           lease_until: null,
@@ -209,6 +233,32 @@ export function sourcesRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('lease_owner', '=', owner)
         .execute();
+    },
+
+    /**
+     * A vendor push (docs/ingestion.md "Push from vendors"): each of the vendor's sources becomes
+     * due at the time `dueAt` gives it (null: left as it is). Returns how many were moved.
+     */
+    async expedite(vendor: string, pushedAt: string, dueAt: (s: { lastPolledAt: string | null; nextPollAt: string | null }) => Date | null): Promise<number> {
+      // First marked: a poll in flight, which may have read the page before the change, is followed by another.
+      await db.updateTable('sources').set({ pushed_at: pushedAt }).where('vendor', '=', vendor).execute();
+      const rows = await db.selectFrom('sources').select(['id', 'last_success_at', 'last_error_at', 'next_poll_at']).where('vendor', '=', vendor).execute();
+      let moved = 0;
+      for (const r of rows) {
+        const last = [r.last_success_at, r.last_error_at].filter((x): x is string => !!x).sort().pop() ?? null;
+        const at = dueAt({ lastPolledAt: last, nextPollAt: r.next_poll_at });
+        if (!at) continue;
+        const iso = at.toISOString();
+        // Only ever earlier: a poll that ran meanwhile set a later time, which a second push moves again.
+        const res = await db
+          .updateTable('sources')
+          .set({ next_poll_at: iso })
+          .where('id', '=', r.id)
+          .where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '>', iso)]))
+          .executeTakeFirst();
+        moved += Number(res.numUpdatedRows);
+      }
+      return moved;
     },
 
     async lastSuccessfulPoll(): Promise<string | null> {

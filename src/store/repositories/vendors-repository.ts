@@ -50,6 +50,11 @@ export function newSourceRow(vendor: string, s: { type: string; url: string; int
     first_success_at: null,
     failing_since: null,
     guarded: guarded ? 1 : 0,
+    hot: 0,
+    quiet_polls: 0,
+    schedule_seconds: null,
+    schedule_reason: null,
+    pushed_at: null,
   };
 }
 
