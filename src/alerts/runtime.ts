@@ -12,7 +12,7 @@ import { slackChannel } from './channels/slack.ts';
 import { webhookChannel } from './channels/webhook.ts';
 import { teamsChannel } from './channels/teams.ts';
 import { googleChatChannel } from './channels/google-chat.ts';
-import { OPSGENIE_ALERTS_PATH, OPSGENIE_BASE, opsgenieChannel } from './channels/opsgenie.ts';
+import { JSM_BASE, jsmChannel, OPSGENIE_ALERTS_PATH, OPSGENIE_BASE, opsgenieChannel } from './channels/opsgenie.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { guardedAgent } from '../infra/ssrf-guard.ts';
 import { createDeliveryWorker, type DeliveryWorker, type PushChannels } from './worker.ts';
@@ -66,6 +66,7 @@ export function createAlertRuntime(o: {
       ...guarded,
       apiFor: (t) => ({ baseUrl: (config.opsgenieApiUrl ?? OPSGENIE_BASE[t.region]).replace(/\/+$/, ''), alertsPath: OPSGENIE_ALERTS_PATH }),
     }),
+    jsm: jsmChannel({ ...guarded, baseUrl: config.jsmApiUrl ?? JSM_BASE }),
     // Always on: users send with their own workspace's bot token (or the server's SLACK_BOT_TOKEN).
     slack: slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }),
   };

@@ -82,6 +82,8 @@ export function resolveRouteTarget(d: Delivery, route: AlertRoute | null, s: Pre
       return { channel: 'pagerduty', routingKey: t.routingKey };
     case 'opsgenie':
       return { channel: 'opsgenie', apiKey: t.apiKey, region: t.region };
+    case 'jsm':
+      return { channel: 'jsm', apiKey: t.apiKey };
     case 'teams':
       return { channel: 'teams', url: t.url };
     case 'google_chat':

@@ -15,7 +15,7 @@ import { alertEventOf, type RoutedDelivery } from './alert-routing.ts';
 // goes to a route and how its delivery row starts; the dispatcher reads the routes and the
 // watchlists and writes the rows.
 
-export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'slack', 'teams', 'google_chat', 'email'] as const;
+export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'jsm', 'slack', 'teams', 'google_chat', 'email'] as const;
 export type RouteChannel = (typeof ROUTE_CHANNELS)[number];
 
 /** Routes per organisation (each is read by every dispatch of its vendors). */
@@ -28,6 +28,7 @@ export type RouteDestination =
   | { channel: 'webhook'; url: string; format: WebhookFormat; secret: string }
   | { channel: 'pagerduty'; routingKey: string }
   | { channel: 'opsgenie'; apiKey: string; region: OpsgenieRegion }
+  | { channel: 'jsm'; apiKey: string }
   | { channel: 'slack'; conversation: string }
   | { channel: 'teams'; url: string }
   | { channel: 'google_chat'; url: string }
@@ -80,7 +81,7 @@ export const defaultRouteFilters = (): RouteFilters => ({
 
 /** Paging channels page for incidents and the maintenance window itself, never for a schedule. */
 const PAGING_TYPES = new Set(['incident.created', 'incident.updated', 'incident.resolved', 'maintenance.started', 'maintenance.completed']);
-const isPaging = (c: RouteChannel) => c === 'pagerduty' || c === 'opsgenie';
+const isPaging = (c: RouteChannel) => c === 'pagerduty' || c === 'opsgenie' || c === 'jsm';
 /** Channels read by people, whose rows quiet hours hold back. */
 const QUIET: readonly RouteChannel[] = ['slack', 'teams', 'google_chat', 'email'];
 
@@ -193,6 +194,9 @@ export function destinationProblems(d: RouteDestination, allowPrivate: readonly 
       if (!isOpsgenieKey(d.apiKey)) out.push({ field: 'destination.apiKey', why: 'must be the API integration key (a UUID)' });
       if (!OPSGENIE_REGIONS.includes(d.region)) out.push({ field: 'destination.region', why: `must be one of ${OPSGENIE_REGIONS.join(', ')}` });
       break;
+    case 'jsm':
+      if (!isOpsgenieKey(d.apiKey)) out.push({ field: 'destination.apiKey', why: 'must be the key of a JSM Operations "API" integration (a UUID)' });
+      break;
     case 'slack':
       if (!isSlackConversation(d.conversation)) out.push({ field: 'destination.conversation', why: 'must be a Slack channel id (C…, G…)' });
       break;
@@ -241,6 +245,8 @@ export function maskedDestination(d: RouteDestination): Record<string, unknown> 
       return { channel: d.channel, routingKey: masked(d.routingKey) };
     case 'opsgenie':
       return { channel: d.channel, apiKey: masked(d.apiKey), region: d.region };
+    case 'jsm':
+      return { channel: d.channel, apiKey: masked(d.apiKey) };
     case 'slack':
       return { channel: d.channel, conversation: d.conversation };
     case 'email':

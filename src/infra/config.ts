@@ -128,6 +128,8 @@ export interface Config {
   slackOAuthUrl: string;
   /** Opsgenie API base (OPSGENIE_API_URL); null = by the user's region (api.opsgenie.com / api.eu.opsgenie.com). */
   opsgenieApiUrl: string | null;
+  /** Jira Service Management Operations API base (JSM_API_URL); null = https://api.atlassian.com. */
+  jsmApiUrl: string | null;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null = the endpoint is open. */
   metricsToken: string | null;
   /** Expose vis_component_status on /metrics (METRICS_COMPONENT_SERIES); off by default for its cardinality. */
@@ -439,6 +441,7 @@ export function loadConfig(env: Env = process.env): Config {
     slackClientSecret: optional(env, 'SLACK_CLIENT_SECRET', /^[\x21-\x7e]{1,200}$/, 'must be the Slack app client secret'),
     slackOAuthUrl: url(env, 'SLACK_OAUTH_URL', ['http:', 'https:']) ?? 'https://slack.com/oauth/v2/authorize',
     opsgenieApiUrl: url(env, 'OPSGENIE_API_URL', ['http:', 'https:']),
+    jsmApiUrl: url(env, 'JSM_API_URL', ['http:', 'https:']),
     metricsToken: metricsToken(env),
     corsOrigins: corsOrigins(env),
     metricsComponentSeries: bool(env, 'METRICS_COMPONENT_SERIES', false),

@@ -51,6 +51,8 @@ function destinationOf(body: Body): DestinationInput {
       return { channel: 'pagerduty', routingKey: target };
     case 'opsgenie':
       return { channel: 'opsgenie', apiKey: target, region: text(body, 'region') === 'eu' ? 'eu' : 'us' };
+    case 'jsm':
+      return { channel: 'jsm', apiKey: target };
     case 'slack':
       return { channel: 'slack', conversation: target };
     case 'email':

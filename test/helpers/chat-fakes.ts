@@ -136,8 +136,12 @@ export function googleChatReply(o: { key: string; token: string }) {
   };
 }
 
-/** Opsgenie Alert API v2: GenieKey auth; create, add note, close by alias; 202 + SuccessResponse. */
-export function opsgenieReply(o: { apiKey: string }) {
+/**
+ * Opsgenie Alert API v2: GenieKey auth; create, add note, close by alias; 202 + SuccessResponse.
+ * JSM Operations serves the same under `prefix` `/jsm/ops/integration`.
+ */
+export function opsgenieReply(o: { apiKey: string; prefix?: string }) {
+  const base = `${o.prefix ?? ''}/v2/alerts`;
   const alerts = new Map<string, { message: string; priority: string; notes: string[]; status: 'open' | 'closed' }>();
   let n = 0;
   const accepted = () => json(202, { result: 'Request will be processed', took: 0.01, requestId: `req-${++n}` });
@@ -145,7 +149,7 @@ export function opsgenieReply(o: { apiKey: string }) {
     if (req.headers.authorization !== `GenieKey ${o.apiKey}`) return json(401, { message: 'Could not authenticate', took: 0, requestId: `req-${++n}` });
     const url = new URL(req.path, 'http://x');
     const body = JSON.parse(req.body || '{}');
-    if (req.method === 'POST' && url.pathname === '/v2/alerts') {
+    if (req.method === 'POST' && url.pathname === base) {
       if (typeof body.message !== 'string' || !body.message || body.message.length > 130) {
         return json(422, { message: 'Request body is not processable. Please check the errors.', errors: { message: 'Message can not be empty.' }, took: 0, requestId: `req-${++n}` });
       }
@@ -153,7 +157,7 @@ export function opsgenieReply(o: { apiKey: string }) {
       if (!alerts.has(alias) || alerts.get(alias)!.status === 'closed') alerts.set(alias, { message: body.message, priority: body.priority ?? 'P3', notes: [], status: 'open' });
       return accepted();
     }
-    const m = /^\/v2\/alerts\/([^/]+)\/(notes|close)$/.exec(url.pathname);
+    const m = url.pathname.startsWith(`${base}/`) ? /^([^/]+)\/(notes|close)$/.exec(url.pathname.slice(base.length + 1)) : null;
     if (req.method === 'POST' && m && url.searchParams.get('identifierType') === 'alias') {
       const alert = alerts.get(decodeURIComponent(m[1]!));
       if (!alert) return json(404, { message: 'Alert does not exist', took: 0, requestId: `req-${++n}` });

@@ -45,7 +45,8 @@ export type Target =
   | { channel: 'email'; to: string }
   | { channel: 'teams'; url: string }
   | { channel: 'google_chat'; url: string }
-  | { channel: 'opsgenie'; apiKey: string; region: 'us' | 'eu' };
+  | { channel: 'opsgenie'; apiKey: string; region: 'us' | 'eu' }
+  | { channel: 'jsm'; apiKey: string };
 
 export interface Channel<T extends Target = Target> {
   send(delivery: Delivery, target: T, signal: AbortSignal): Promise<SendOutcome>;

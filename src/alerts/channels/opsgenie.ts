@@ -13,6 +13,7 @@ import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
 // all a JSM target needs (its base URL and `alertsPath`).
 
 type OpsgenieTarget = Extract<Target, { channel: 'opsgenie' }>;
+type JsmTarget = Extract<Target, { channel: 'jsm' }>;
 
 /** Where an alert API lives: base URL (no trailing slash) and the alerts collection path. */
 export interface OpsApi {
@@ -22,7 +23,8 @@ export interface OpsApi {
 
 export const OPSGENIE_BASE = { us: 'https://api.opsgenie.com', eu: 'https://api.eu.opsgenie.com' } as const;
 export const OPSGENIE_ALERTS_PATH = '/v2/alerts';
-/** JSM Operations integration API: same `GenieKey` auth and bodies (not wired to a preference yet). */
+/** JSM Operations integration events API: same `GenieKey` auth and bodies; one host for every region. */
+export const JSM_BASE = 'https://api.atlassian.com';
 export const JSM_ALERTS_PATH = '/jsm/ops/integration/v2/alerts';
 
 const PRIORITY: Record<string, 'P1' | 'P2' | 'P3' | 'P4'> = { critical: 'P1', major: 'P2', minor: 'P3', none: 'P4' };
@@ -67,16 +69,23 @@ export function opsgenieRequest(d: Delivery, api: Pick<OpsApi, 'alertsPath'>): O
   };
 }
 
-export function opsgenieChannel(o: JsonPostDeps & { apiFor: (target: OpsgenieTarget) => OpsApi }): Channel<OpsgenieTarget> {
+/** Sends an event's call to an Opsgenie-model alert API (Opsgenie itself, or JSM Operations). */
+function opsChannel<T extends OpsgenieTarget | JsmTarget>(o: JsonPostDeps & { apiFor: (target: T) => OpsApi; label: string }): Channel<T> {
   return {
     send(d, target, signal) {
       const api = o.apiFor(target);
       const req = opsgenieRequest(d, api);
       return postJson(o, `${api.baseUrl}${req.path}`, req.body, signal, {
-        label: 'Opsgenie',
+        label: o.label,
         headers: { authorization: `GenieKey ${target.apiKey}` },
         detail: errorDetail,
       });
     },
   };
 }
+
+export const opsgenieChannel = (o: JsonPostDeps & { apiFor: (target: OpsgenieTarget) => OpsApi }): Channel<OpsgenieTarget> => opsChannel({ ...o, label: 'Opsgenie' });
+
+/** Jira Service Management Operations, Opsgenie's successor (docs/alerts.md "Jira Service Management"). */
+export const jsmChannel = (o: JsonPostDeps & { baseUrl: string }): Channel<JsmTarget> =>
+  opsChannel<JsmTarget>({ ...o, label: 'Jira Service Management', apiFor: () => ({ baseUrl: o.baseUrl.replace(/\/+$/, ''), alertsPath: JSM_ALERTS_PATH }) });

@@ -30,6 +30,13 @@ export const DestinationInput = Type.Union(
       { additionalProperties: false, title: 'Opsgenie destination' },
     ),
     Type.Object(
+      {
+        channel: Type.Literal('jsm'),
+        apiKey: Type.String({ minLength: 1, maxLength: 64, description: 'Key of a JSM Operations "API" integration (a UUID); Opsgenie\'s successor, one host for every region' }),
+      },
+      { additionalProperties: false, title: 'Jira Service Management destination' },
+    ),
+    Type.Object(
       { channel: Type.Literal('slack'), conversation: Type.String({ minLength: 1, maxLength: 32, description: "Channel id (C…, G…) in the organisation's installed workspace" }) },
       { additionalProperties: false, title: 'Slack destination' },
     ),

@@ -223,6 +223,8 @@ export const X_WEBHOOKS = {
   googleChat: hook('receiveGoogleChat', 'Google Chat space webhook', 'GoogleChatMessage', { '200': 'The created Message' }),
   opsgenieCreate: hook('receiveOpsgenieCreate', 'Opsgenie: create alert', 'OpsgenieCreateAlert', { '202': 'Request will be processed' }),
   opsgenieNoteOrClose: hook('receiveOpsgenieNoteOrClose', 'Opsgenie: add note / close alert by alias', 'OpsgenieNote', { '202': 'Request will be processed' }),
+  jsmCreate: hook('receiveJsmCreate', 'Jira Service Management Operations: create alert (the Opsgenie body)', 'OpsgenieCreateAlert', { '202': 'Request will be processed' }),
+  jsmNoteOrClose: hook('receiveJsmNoteOrClose', 'Jira Service Management Operations: add note / close alert by alias', 'OpsgenieNote', { '202': 'Request will be processed' }),
   pagerduty: hook('receivePagerduty', 'PagerDuty Events API v2', 'PagerDutyEvent', { '202': 'Accepted', '400': 'Invalid event (not retried)' }),
   discord: hook('receiveDiscord', 'Discord execute webhook', 'DiscordMessage', { '204': 'Posted' }),
 };

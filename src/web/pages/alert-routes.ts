@@ -24,6 +24,7 @@ const CHANNEL_NAMES: Record<(typeof ROUTE_CHANNELS)[number], string> = {
   webhook: 'Webhook',
   pagerduty: 'PagerDuty',
   opsgenie: 'Opsgenie',
+  jsm: 'Jira Service Management',
   slack: 'Slack channel',
   teams: 'Microsoft Teams',
   google_chat: 'Google Chat',
@@ -77,7 +78,7 @@ function addForm(d: AlertRoutesPageData): Html {
         <select id="route-channel" name="channel">${ROUTE_CHANNELS.map((c) => html`<option value="${c}">${CHANNEL_NAMES[c]}</option>`)}</select></div>
       <div class="field"><label for="route-target">Destination</label>
         <input id="route-target" name="target" type="text" maxlength="2048" required autocomplete="off" aria-describedby="route-target-help">
-        <p id="route-target-help" class="field__hint">Webhook, Teams or Google Chat: the URL. PagerDuty: the integration key. Opsgenie: the API key.
+        <p id="route-target-help" class="field__hint">Webhook, Teams or Google Chat: the URL. PagerDuty: the integration key. Opsgenie or Jira Service Management: the API integration key.
           Slack: the channel id (C…). E-mail: members' addresses, separated by commas.</p></div>
       <div class="field"><label for="route-region">Opsgenie region</label>
         <select id="route-region" name="region"><option value="us">US</option><option value="eu">EU</option></select></div>
