@@ -6392,7 +6392,7 @@ export interface operations {
     listNotificationDeliveries: {
         parameters: {
             query: {
-                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie";
+                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm";
                 /** @description Newest first, 1..200 (default 50) */
                 limit: number;
                 status?: "pending" | "succeeded" | "failed" | "cancelled";
@@ -6413,7 +6413,7 @@ export interface operations {
                         items: {
                             attempts: number;
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie";
+                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm";
                             /** Format: date-time */
                             completedAt: string | null;
                             /** Format: date-time */
@@ -8538,7 +8538,7 @@ export interface operations {
                      * @description Channel to send the test alert on
                      * @enum {string}
                      */
-                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
+                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "in_app" | "rss";
                 };
             };
         };
@@ -8551,7 +8551,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;
@@ -12813,7 +12813,7 @@ export interface operations {
                     "application/json": {
                         routes: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
@@ -12821,7 +12821,7 @@ export interface operations {
                                 /** @description Masked */
                                 apiKey?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -12990,6 +12990,11 @@ export interface operations {
                         /** @enum {string} */
                         region: "us" | "eu";
                     } | {
+                        /** @description Key of a JSM Operations "API" integration (a UUID); Opsgenie's successor, one host for every region */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "jsm";
+                    } | {
                         /** @enum {string} */
                         channel: "slack";
                         /** @description Channel id (C…, G…) in the organisation's installed workspace */
@@ -13052,7 +13057,7 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
@@ -13060,7 +13065,7 @@ export interface operations {
                                 /** @description Masked */
                                 apiKey?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -13233,7 +13238,7 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
@@ -13241,7 +13246,7 @@ export interface operations {
                                 /** @description Masked */
                                 apiKey?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -13412,6 +13417,11 @@ export interface operations {
                         /** @enum {string} */
                         region: "us" | "eu";
                     } | {
+                        /** @description Key of a JSM Operations "API" integration (a UUID); Opsgenie's successor, one host for every region */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "jsm";
+                    } | {
                         /** @enum {string} */
                         channel: "slack";
                         /** @description Channel id (C…, G…) in the organisation's installed workspace */
@@ -13476,7 +13486,7 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
@@ -13484,7 +13494,7 @@ export interface operations {
                                 /** @description Masked */
                                 apiKey?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -13791,7 +13801,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;
