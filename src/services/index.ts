@@ -51,6 +51,7 @@ import { orgsService } from './orgs/orgs-service.ts';
 import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
 import { alertRoutesService } from './alerts/alert-routes-service.ts';
 import { alertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
+import { servicesService } from './team-services/services-service.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
 import { scimTokensService } from './scim/scim-tokens-service.ts';
@@ -256,6 +257,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       clock,
       allowPrivate: config.outboundAllowPrivate,
     }),
+    /** The organisation's own services and their vendor dependencies (docs/services.md). */
+    teamServices: servicesService({ services: repos.services, routes: repos.alertRoutes, status: repos.status, catalog, orgs, audit, clock }),
     /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
     scim: {
       tokens: scimTokens,

@@ -20,6 +20,7 @@ import { namedWatchlistsMigration } from './1310-named-watchlists.ts';
 import { alertRoutesMigration } from './1420-alert-routes.ts';
 import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
+import { servicesMigration } from './1430-services.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -47,6 +48,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1400-scim': scimMigration(),
         '1410-sso': ssoMigration(),
         '1420-alert-routes': alertRoutesMigration(),
+        '1430-services': servicesMigration(),
       };
     },
   };
