@@ -52,6 +52,7 @@ import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
 import { alertRoutesService } from './alerts/alert-routes-service.ts';
 import { alertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
 import { servicesService } from './team-services/services-service.ts';
+import { impactService } from './impact/impact-service.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
 import { scimTokensService } from './scim/scim-tokens-service.ts';
@@ -259,6 +260,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     }),
     /** The organisation's own services and their vendor dependencies (docs/services.md). */
     teamServices: servicesService({ services: repos.services, routes: repos.alertRoutes, status: repos.status, catalog, orgs, audit, clock }),
+    /** Which of those services vendor incidents and maintenance hit now (docs/services.md "Impact now"). */
+    impact: impactService({ services: repos.services, incidents: repos.incidents, maintenances: repos.maintenances, status: repos.status, orgs }),
     /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
     scim: {
       tokens: scimTokens,

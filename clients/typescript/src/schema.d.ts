@@ -1147,6 +1147,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's services hit now by open vendor incidents and maintenance under way, with the records and reasons */
+        get: operations["getImpact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/invitations": {
         parameters: {
             query?: never;
@@ -13795,6 +13812,154 @@ export interface operations {
                         success: boolean;
                     };
                     "text/csv": string;
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getImpact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Open incidents and maintenance windows under way of the vendors the services depend on */
+                        openRecords: number;
+                        /** @description Services hit now, most certain and most critical first */
+                        services: {
+                            /**
+                             * @description high: a listed component is one of the dependency; medium: one of its regions is named; low: only the vendor matches
+                             * @enum {string}
+                             */
+                            confidence: "high" | "medium" | "low";
+                            /** @enum {string} */
+                            criticality: "critical" | "high" | "medium" | "low";
+                            records: {
+                                /**
+                                 * @description high: a listed component is one of the dependency; medium: one of its regions is named; low: only the vendor matches
+                                 * @enum {string}
+                                 */
+                                confidence: "high" | "medium" | "low";
+                                id: string;
+                                impact: string;
+                                /** @enum {string} */
+                                kind: "incident" | "maintenance";
+                                /** @description Why, in words: "component 'Actions' listed", "us-east-1 named in the 14:02 update" */
+                                reasons: string[];
+                                /** Format: date-time */
+                                startedAt: string | null;
+                                status: string;
+                                title: string;
+                                url: string | null;
+                                vendor: string;
+                            }[];
+                            serviceId: string;
+                            serviceName: string;
+                        }[];
+                        success: boolean;
+                    };
                 };
             };
             /** @description Bad request: a parameter, the URL or the body is malformed */

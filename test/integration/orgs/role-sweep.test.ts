@@ -78,6 +78,7 @@ const NEEDS: Record<string, Need> = {
   createService: 'editor',
   updateService: 'editor',
   deleteService: 'editor',
+  getImpact: 'viewer',
   listScimTokens: 'admin',
   createScimToken: 'admin',
   revokeScimToken: 'admin',

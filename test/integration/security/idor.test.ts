@@ -287,6 +287,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       createService: [{ method: 'POST', path: org('/services'), body: { name: 'x' }, ...notFound }],
       updateService: [{ method: 'PUT', path: org(`/services/${aTeam.serviceId}`), body: { criticality: 'low' }, ...notFound }],
       deleteService: [{ method: 'DELETE', path: org(`/services/${aTeam.serviceId}`), ...notFound }],
+      getImpact: [{ method: 'GET', path: org('/impact'), ...notFound }],
       // SCIM settings of A's team: 404 as for everything of the team.
       listScimTokens: [{ method: 'GET', path: org('/scim/tokens'), ...notFound }],
       createScimToken: [{ method: 'POST', path: org('/scim/tokens'), body: { name: 'stolen' }, ...sessionOnly([404]) }],
