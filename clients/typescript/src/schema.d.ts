@@ -1963,6 +1963,14 @@ export interface components {
         };
         /** @description Incident */
         Incident: {
+            /** @description The caller's organisation's services this record may hit; only for members of an organisation with services */
+            affectedServices?: {
+                /** @enum {string} */
+                confidence: "high" | "medium" | "low";
+                reasons: string[];
+                serviceId: string;
+                serviceName: string;
+            }[];
             components: string[];
             durationMinutes: number | null;
             /**
@@ -2040,6 +2048,14 @@ export interface components {
         };
         /** @description Maintenance window */
         Maintenance: {
+            /** @description The caller's organisation's services this record may hit; only for members of an organisation with services */
+            affectedServices?: {
+                /** @enum {string} */
+                confidence: "high" | "medium" | "low";
+                reasons: string[];
+                serviceId: string;
+                serviceName: string;
+            }[];
             /** Format: date-time */
             completedAt: string | null;
             components: string[];

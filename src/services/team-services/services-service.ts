@@ -95,6 +95,8 @@ export function servicesService(d: {
   orgs: Pick<OrgsService, 'actingIn'>;
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
+  /** The organisation's services changed: its cached record answers must be keyed anew (docs/services.md "Records: affectedServices"). */
+  onChange?: (orgId: string) => void;
 }) {
   const missing = () => notFound('No such service');
   const taken = (name: string) => new DomainError('conflict', `The organisation already has a service named '${name}'`, { parameter: 'name' });
@@ -178,6 +180,7 @@ export function servicesService(d: {
       );
       if (r.status === 'full') throw new DomainError('limit_exceeded', `An organisation holds at most ${MAX_SERVICES} services`, { limit: MAX_SERVICES });
       if (r.status === 'name_taken') throw taken(input.name);
+      d.onChange?.(owner);
       await d.audit.record(owner, v, 'service.created', `service:${r.service.id}`, { after: audited(r.service) });
       return viewOf(r.service, names);
     },
@@ -198,6 +201,7 @@ export function servicesService(d: {
       );
       if (r.status === 'not_found') throw missing();
       if (r.status === 'name_taken') throw taken(input.name!);
+      d.onChange?.(owner);
       await d.audit.record(owner, v, 'service.updated', `service:${id}`, { before: audited(before), after: audited(r.service) });
       return viewOf(r.service);
     },
@@ -206,6 +210,7 @@ export function servicesService(d: {
       const { v, owner } = await editable(viewer, orgId);
       const before = await d.services.get(owner, id);
       if (!before || !(await d.services.delete(owner, id))) throw missing();
+      d.onChange?.(owner);
       await d.audit.record(owner, v, 'service.deleted', `service:${id}`, { before: audited(before) });
     },
   };

@@ -137,6 +137,20 @@ export function servicesRepository(db: Kysely<Database>) {
       return Number(r.numDeletedRows) > 0;
     },
 
+    /**
+     * A version of the organisation's services, or null when it has none: their count and
+     * latest change. Cached answers that carry `affectedServices` are keyed by it.
+     */
+    async version(orgId: string): Promise<string | null> {
+      const r = await db
+        .selectFrom('services')
+        .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.max('updated_at').as('at')])
+        .where('org_id', '=', orgId)
+        .executeTakeFirst();
+      const n = Number(r?.n ?? 0);
+      return n ? `${n}@${r!.at}` : null;
+    },
+
     /** Whether the organisation has any service (the record answers add `affectedServices` only then). */
     async any(orgId: string): Promise<boolean> {
       return !!(await db.selectFrom('services').select('id').where('org_id', '=', orgId).limit(1).executeTakeFirst());
