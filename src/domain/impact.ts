@@ -109,12 +109,17 @@ function judge(record: ImpactRecord, dep: Dependency, regions: Map<string, strin
   for (const r of named) reasons.push(`${r} named in ${regions.get(r)}`);
   if (named.length && confidence === null) confidence = 'medium';
   if (confidence === null) {
-    const componentsRuledOut = dep.components.length > 0 && record.components.length > 0;
+    // Only components the vendor's list knows can rule ours out: a name it does not know
+    // (a source without a component list) says nothing about our ids.
+    const known = record.components.filter((c) => c.id !== null).length;
+    const componentsRuledOut = dep.components.length > 0 && known > 0;
     const regionsRuledOut = dep.regions.length > 0 && regions.size > 0;
     if (componentsRuledOut || regionsRuledOut) return null;
     if (!dep.components.length && !dep.regions.length) reasons.push(`the dependency on ${record.vendor} names no components or regions`);
     else {
-      if (dep.components.length) reasons.push(`the ${record.kind} lists no components`);
+      if (dep.components.length) {
+        reasons.push(record.components.length ? `the ${record.kind} lists no component of ${record.vendor}'s component list` : `the ${record.kind} lists no components`);
+      }
       if (dep.regions.length) reasons.push(`the ${record.kind} names no region`);
     }
     confidence = 'low';

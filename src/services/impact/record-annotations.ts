@@ -23,11 +23,12 @@ type Annotated = { kind: 'incident'; record: IncidentRecord } | { kind: 'mainten
 /** Affected services per record id, or null when the caller gets no such field. */
 export type RecordAnnotator = (viewer: Viewer, records: Annotated[]) => Promise<Map<string, AffectedServiceRef[]> | null>;
 
-export function recordAnnotator(d: { services: Pick<ServicesRepository, 'list'>; status: Pick<StatusRepository, 'componentNames'> }): RecordAnnotator {
+export function recordAnnotator(d: { services: Pick<ServicesRepository, 'dependingOn' | 'any'>; status: Pick<StatusRepository, 'componentNames'> }): RecordAnnotator {
   return async (viewer, records) => {
     if (!viewer.orgId || viewer.readsPublic || viewer.role === null || !records.length) return null;
-    const services = await d.services.list(viewer.orgId);
-    if (!services.length) return null;
+    // Only the services depending on these records' vendors are read (indexed by vendor).
+    const services = await d.services.dependingOn(viewer.orgId, [...new Set(records.map((r) => r.record.vendor))]);
+    if (!services.length && !(await d.services.any(viewer.orgId))) return null;
     const index = impactIndex(services);
     const concerned = [...new Set(records.map((r) => r.record.vendor))].filter((v) => index.has(v));
     const components = concerned.length ? await d.status.componentNames(concerned) : new Map<string, Map<string, string>>();

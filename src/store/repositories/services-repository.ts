@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Criticality, Dependency, DependencyKind, Service } from '../../domain/team-services.ts';
 import type { Database, ServiceDependenciesTable, ServicesTable } from '../schema.ts';
+import { chunks, ID_CHUNK } from './delivery-rows.ts';
 import { fromJson, toJson } from './json.ts';
 
 // An organisation's services and their dependencies (docs/services.md "Model"). Every
@@ -81,6 +82,34 @@ export function servicesRepository(db: Kysely<Database>) {
         byService.set(d.service_id, list);
       }
       return rows.map((r) => toService(r, byService.get(r.id) ?? []));
+    },
+
+    /**
+     * The services of the organisation that depend on one of `vendors`, each with those
+     * dependencies only (what the impact of these vendors' records needs): the indexed
+     * (org_id, vendor) rows, then their services, whatever the organisation's size.
+     */
+    async dependingOn(orgId: string, vendors: string[]): Promise<Pick<Service, 'id' | 'name' | 'criticality' | 'dependencies'>[]> {
+      if (!vendors.length) return [];
+      const deps: ServiceDependenciesTable[] = [];
+      for (const part of chunks(vendors, ID_CHUNK)) {
+        deps.push(...(await db.selectFrom('service_dependencies').selectAll().where('org_id', '=', orgId).where('vendor', 'in', part).execute()));
+      }
+      if (!deps.length) return [];
+      const byService = new Map<string, ServiceDependenciesTable[]>();
+      for (const d of deps) {
+        const list = byService.get(d.service_id) ?? [];
+        list.push(d);
+        byService.set(d.service_id, list);
+      }
+      const out: Pick<Service, 'id' | 'name' | 'criticality' | 'dependencies'>[] = [];
+      for (const part of chunks([...byService.keys()], ID_CHUNK)) {
+        const rows = await db.selectFrom('services').select(['id', 'name', 'criticality']).where('org_id', '=', orgId).where('id', 'in', part).execute();
+        for (const r of rows) {
+          out.push({ id: r.id, name: r.name, criticality: r.criticality as Criticality, dependencies: byService.get(r.id)!.sort((a, b) => a.position - b.position).map(toDependency) });
+        }
+      }
+      return out;
     },
 
     async count(orgId: string): Promise<number> {

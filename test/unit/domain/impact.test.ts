@@ -102,6 +102,12 @@ describe('impact rules', () => {
     assert.deepEqual(out[0]!.reasons, ['the maintenance lists no components']);
   });
 
+  test('component names the vendor list does not know rule nothing out: low, saying so', () => {
+    const out = judge(record({ componentNames: ['Something else entirely'] }), [svc('ci', [dep('github', { components: ['cmp-actions'] })])]);
+    assert.equal(out[0]!.confidence, 'low');
+    assert.deepEqual(out[0]!.reasons, ["the incident lists no component of github's component list"]);
+  });
+
   test('other vendors are never affected; order is confidence, then criticality, then name', () => {
     const services = [
       svc('b-low', [dep('github')], 'low'),
