@@ -26,9 +26,9 @@ export type DependencyKind = (typeof DEPENDENCY_KINDS)[number];
  * between them, starting with a letter or digit, at most 64 characters (`checkout-api`,
  * `payments.worker`). They end up in alerts, URLs of the web pages and tool answers.
  */
-export const SERVICE_NAME_PATTERN = '^[a-z0-9](?:[a-z0-9]|[-.](?=[a-z0-9])){0,63}$';
+export const SERVICE_NAME_PATTERN = '^[a-z0-9]+(?:[-.][a-z0-9]+)*$';
 /** Tags: the same rule, 40 characters. */
-export const TAG_PATTERN = '^[a-z0-9](?:[a-z0-9]|[-.:](?=[a-z0-9])){0,39}$';
+export const TAG_PATTERN = '^[a-z0-9]+(?:[-.:][a-z0-9]+)*$';
 const NAME = new RegExp(SERVICE_NAME_PATTERN);
 const TAG = new RegExp(TAG_PATTERN);
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
@@ -62,7 +62,7 @@ const CLOUD_OF_VENDOR: Record<string, Cloud> = { 'amazon-web-services': 'aws', '
 export const cloudOfVendor = (vendor: string): Cloud | undefined => CLOUD_OF_VENDOR[vendor];
 
 export function nameProblem(name: string): string | null {
-  if (typeof name !== 'string' || !NAME.test(name)) {
+  if (typeof name !== 'string' || name.length > MAX_SERVICE_NAME || !NAME.test(name)) {
     return `must be 1-${MAX_SERVICE_NAME} lower-case letters, digits, and dashes or dots between them (e.g. checkout-api)`;
   }
   return null;
@@ -82,7 +82,7 @@ export function checkService(input: { name?: string; tags?: string[]; dependenci
   if (input.tags !== undefined) {
     tags = [...new Set(input.tags)];
     if (tags.length > MAX_TAGS) problems.push({ field: 'tags', why: `at most ${MAX_TAGS} tags` });
-    const bad = tags.find((t) => typeof t !== 'string' || !TAG.test(t));
+    const bad = tags.find((t) => typeof t !== 'string' || t.length > MAX_TAG || !TAG.test(t));
     if (bad !== undefined) problems.push({ field: 'tags', why: `'${String(bad).slice(0, 40)}' is not a tag: lower-case letters, digits, and dashes, dots or colons between them` });
   }
   let dependencies: Dependency[] | undefined;
