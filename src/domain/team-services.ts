@@ -1,4 +1,4 @@
-import { type Cloud, normaliseRegion } from './regions.ts';
+import { type Cloud, regionCandidates } from './regions.ts';
 
 // An organisation's own services and the vendors they depend on (docs/services.md
 // "Model"). These rules check a service as given, with no I/O; the use case checks what
@@ -102,10 +102,13 @@ export function checkService(input: { name?: string; tags?: string[]; dependenci
       if (d.regions.length > MAX_DEPENDENCY_REGIONS) problems.push({ field: `${at}.regions`, why: `at most ${MAX_DEPENDENCY_REGIONS} regions` });
       const regions: string[] = [];
       for (const text of d.regions.slice(0, MAX_DEPENDENCY_REGIONS)) {
-        const region = normaliseRegion(text, cloudOfVendor(d.vendor));
-        if (!region) {
-          problems.push({ field: `${at}.regions`, why: `'${String(text).replace(CONTROL, '?').slice(0, 64)}' is not one known region (a code such as us-east-1, us-central1 or eastus)` });
-        } else if (!regions.includes(region.code)) regions.push(region.code);
+        const found = typeof text === 'string' ? regionCandidates(text, cloudOfVendor(d.vendor)) : [];
+        const shown = String(text).replace(new RegExp(CONTROL.source, 'g'), '?').slice(0, 64);
+        if (found.length > 1) {
+          problems.push({ field: `${at}.regions`, why: `'${shown}' names several regions (${found.map((r) => r.code).join(', ')}); give the code` });
+        } else if (!found.length) {
+          problems.push({ field: `${at}.regions`, why: `'${shown}' is not one known region (a code such as us-east-1, us-central1 or eastus)` });
+        } else if (!regions.includes(found[0]!.code)) regions.push(found[0]!.code);
       }
       dependencies!.push({ vendor: d.vendor, kind: d.kind, components, regions });
     });
