@@ -27,6 +27,8 @@ import { orgRoutes } from './http/routes/orgs.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { namedWatchlistRoutes } from './http/routes/named-watchlists.ts';
 import { alertRouteRoutes } from './http/routes/alert-routes.ts';
+import { serviceRoutes } from './http/routes/services.ts';
+import { impactRoutes } from './http/routes/impact.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { ssoRoutes } from './http/routes/sso.ts';
@@ -359,6 +361,8 @@ export const appPlugin = fp(
         await web.register(auditRoutes);
         await web.register(namedWatchlistRoutes);
         await web.register(alertRouteRoutes);
+        await web.register(serviceRoutes);
+        await web.register(impactRoutes);
         await web.register(scimAdminRoutes);
         await web.register(ssoRoutes);
         await web.register(boardRoutes);

@@ -2,7 +2,7 @@
 // of the roles below it:
 //   owner   everything, including deleting the organisation and its plan's owner duties
 //   admin   members, invitations, organisation keys, SSO and SCIM settings
-//   editor  watchlists, alert routes and preferences, boards, status pages
+//   editor  watchlists, alert routes and preferences, boards, status pages, services
 //   viewer  reads only
 // Pure: no I/O.
 

@@ -8,13 +8,14 @@ import { errorResult, toolError } from './errors.ts';
 import { getActiveIncidents, getIncidentHistory } from './tools/incidents.ts';
 import { diagnose } from './tools/diagnose.ts';
 import { getMaintenance } from './tools/maintenance.ts';
+import { getImpact, listServices } from './tools/services.ts';
 import { getVendorStatus, listVendors } from './tools/vendors.ts';
 
 // One McpServer per HTTP request (stateless Streamable HTTP): it carries the
 // caller of that request, so tools never look at HTTP themselves.
 
 // biome-ignore lint/suspicious/noExplicitAny: each tool has its own input and output types
-const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance, diagnose];
+const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance, diagnose, listServices, getImpact];
 
 /** Tools that need a bearer token; calling one without gives HTTP 401 (see plugin). */
 export const PROTECTED_TOOLS: ReadonlySet<string> = new Set(TOOLS.filter((t) => t.requiresAuth).map((t) => t.name));
@@ -23,7 +24,9 @@ const INSTRUCTIONS =
   'Live status of infrastructure vendors (cloud, CDN, payments, AI APIs, developer tools ...), normalised from their public ' +
   'status pages. For "what is down right now?" call get_active_incidents; for one vendor call get_vendor_status; ' +
   'list_vendors gives the vendor ids; for "is this error ours or a vendor\'s?" call diagnose with the error message or host. These need no sign-in. get_incident_history and get_maintenance need the user to ' +
-  "sign in (OAuth) or an API key; history is limited to the user's plan window, and the answer says when it was shortened.";
+  "sign in (OAuth) or an API key; history is limited to the user's plan window, and the answer says when it was shortened. " +
+  "For \"does this hit us?\" call get_impact (signed in): the organisation's own services hit now, with confidence and reasons; " +
+  'list_services shows those services and the vendors they depend on.';
 
 // A server per request would otherwise compile its own Ajv instance (most of the
 // per-request cost); one validator serves them all.

@@ -53,6 +53,9 @@ import { orgsService } from './orgs/orgs-service.ts';
 import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
 import { alertRoutesService } from './alerts/alert-routes-service.ts';
 import { alertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
+import { servicesService } from './team-services/services-service.ts';
+import { impactService } from './impact/impact-service.ts';
+import { recordAnnotator } from './impact/record-annotations.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
 import { scimTokensService } from './scim/scim-tokens-service.ts';
@@ -135,7 +138,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   });
   const alerts = alertsService({ deliveries: repos.deliveries, inbox: repos.inbox, preferences, clock, runtime: alertsRuntime });
   const stats = statsService(base);
-  const records = recordsService(base);
+  const records = recordsService({ ...base, annotate: recordAnnotator({ services: repos.services, status: repos.status }) });
   const status = statusService(base);
   const overview = overviewService(base);
   const orgs = orgsService({
@@ -168,7 +171,11 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     sso: repos.sso,
     audit,
   });
-  const privateReaders = privateReadersOf({ ownsPrivateVendors: (userId) => repos.customPages.ownsAny(userId), clock });
+  const privateReaders = privateReadersOf({
+    ownsPrivateVendors: (orgId) => repos.customPages.ownsAny(orgId),
+    servicesVersion: (orgId) => repos.services.version(orgId),
+    clock,
+  });
   return {
     clock,
     catalog,
@@ -260,6 +267,19 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       clock,
       allowPrivate: config.outboundAllowPrivate,
     }),
+    /** The organisation's own services and their vendor dependencies (docs/services.md). */
+    teamServices: servicesService({
+      services: repos.services,
+      routes: repos.alertRoutes,
+      status: repos.status,
+      catalog,
+      orgs,
+      audit,
+      clock,
+      onChange: (orgId) => privateReaders.changed(orgId),
+    }),
+    /** Which of those services vendor incidents and maintenance hit now (docs/services.md "Impact now"). */
+    impact: impactService({ services: repos.services, incidents: repos.incidents, maintenances: repos.maintenances, status: repos.status, orgs }),
     /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
     scim: {
       tokens: scimTokens,

@@ -25,6 +25,7 @@ import { sourcesRepository } from '../store/repositories/sources-repository.ts';
 import { pushHooksRepository } from '../store/repositories/push-hooks-repository.ts';
 import { statusRepository } from '../store/repositories/status-repository.ts';
 import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
+import { servicesRepository } from '../store/repositories/services-repository.ts';
 
 /**
  * Repositories over one executor: the store's connection, or a transaction
@@ -51,6 +52,7 @@ export function repositoriesOn(db: Kysely<Database>) {
     invitations: invitationsRepository(db),
     audit: auditRepository(db),
     namedWatchlists: namedWatchlistsRepository(db),
+    services: servicesRepository(db),
     scim: scimRepository(db),
     scimTokens: scimTokensRepository(db),
     sessions: sessionsRepository(db),

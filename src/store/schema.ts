@@ -552,7 +552,33 @@ export interface SsoPendingLoginsTable {
   expires_at: string;
 }
 
+export interface ServicesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  owner_route_id: string | null;
+  criticality: string;
+  /** JSON list of tags. */
+  tags: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServiceDependenciesTable {
+  service_id: string;
+  position: number;
+  org_id: string;
+  vendor: string;
+  kind: string;
+  /** JSON list of component ids of the vendor. */
+  components: string;
+  /** JSON list of region codes (src/domain/regions.ts). */
+  regions: string;
+}
+
 export interface Database {
+  services: ServicesTable;
+  service_dependencies: ServiceDependenciesTable;
   alert_routes: AlertRoutesTable;
   sso_connections: SsoConnectionsTable;
   sso_domains: SsoDomainsTable;

@@ -24,6 +24,7 @@ import { setSecurityHeaders } from './security.ts';
 import { boardPageRoutes } from './board-pages.ts';
 import { teamPageRoutes } from './team-pages.ts';
 import { alertRoutePageRoutes } from './alert-route-pages.ts';
+import { servicePageRoutes } from './service-pages.ts';
 import { scimPageRoutes } from './scim-pages.ts';
 import { ssoPageRoutes } from './sso-pages.ts';
 import { boardsList, boardsSection } from './pages/account-boards.ts';
@@ -170,6 +171,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   await app.register(boardPageRoutes, { assets });
   await teamPageRoutes(app, { context, send });
   await alertRoutePageRoutes(app, { context, send });
+  await servicePageRoutes(app, { context, send });
   await scimPageRoutes(app, { context, send });
   await ssoPageRoutes(app, { context, send });
 

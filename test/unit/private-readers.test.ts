@@ -50,3 +50,19 @@ test('a lookup that started before a change does not store its (older) answer', 
   assert.equal(await early, null);
   assert.equal(await r.orgOf('u1'), 'u1', 'asked again, not the answer read before the change');
 });
+
+test('an organisation with services is its own, keyed with the version of its services', async () => {
+  const versions = new Map<string, string>([['o1', '3@2026-11-29T10:00:00.000Z']]);
+  const r = privateReaders({ ownsPrivateVendors: async () => false, servicesVersion: async (id) => versions.get(id) ?? null, clock: clockAt(0) });
+  const first = await r.orgOf('o1');
+  assert.ok(first?.startsWith('o1'), String(first));
+  assert.equal(await r.orgOf('o2'), null, 'no services, no private pages: the public');
+  versions.set('o1', '3@2026-11-29T10:05:00.000Z');
+  r.changed('o1');
+  const second = await r.orgOf('o1');
+  assert.ok(second?.startsWith('o1'));
+  assert.notEqual(second, first, 'a change to the services makes a new owner key');
+  versions.delete('o1');
+  r.changed('o1');
+  assert.equal(await r.orgOf('o1'), null, 'the last service deleted: the public again');
+});

@@ -14,6 +14,19 @@ import { DateTime, Nullable, StringEnum } from './common.ts';
 // Item records of the list envelope (docs/api.md "Envelope and records"). Items accept additional properties.
 const open = { additionalProperties: true };
 
+/** Present only for a member of an organisation with services (docs/services.md "Records: affectedServices"). */
+const AffectedServices = Type.Optional(
+  Type.Array(
+    Type.Object({
+      serviceId: Type.String(),
+      serviceName: Type.String(),
+      confidence: StringEnum(['high', 'medium', 'low'] as const),
+      reasons: Type.Array(Type.String()),
+    }),
+    { description: "The caller's organisation's services this record may hit; only for members of an organisation with services" },
+  ),
+);
+
 const RecordUpdateSchema = Type.Object({
   status: Type.String(),
   body: Type.String(),
@@ -37,6 +50,7 @@ export const IncidentSchema = Type.Object(
     updates: Type.Array(RecordUpdateSchema),
     url: Nullable(Type.String()),
     source: Type.String(),
+    affectedServices: AffectedServices,
   },
   { ...open, $id: 'Incident', description: 'Incident' },
 );
@@ -58,6 +72,7 @@ export const MaintenanceSchema = Type.Object(
     updates: Type.Array(RecordUpdateSchema),
     url: Nullable(Type.String()),
     source: Type.String(),
+    affectedServices: AffectedServices,
   },
   { ...open, $id: 'Maintenance', description: 'Maintenance window' },
 );

@@ -20,6 +20,7 @@ import type { Viewer } from '../context.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { Audience } from '../../domain/audience.ts';
 import { incidentView, nameOf, withVendorName } from '../../domain/record-views.ts';
+import type { AffectedServiceRef, RecordAnnotator } from '../impact/record-annotations.ts';
 
 export interface ListResult<T> {
   items: T[];
@@ -64,7 +65,12 @@ export interface Deps {
   maintenances: MaintenancesRepository;
   publications: PublicationsRepository;
   clock: Clock;
+  /** `affectedServices` for members of an organisation with services (docs/services.md "Records: affectedServices"). */
+  annotate?: RecordAnnotator;
 }
+
+const withAffected = <T extends { id: string }>(items: T[], affected: Map<string, AffectedServiceRef[]> | null | undefined): T[] =>
+  affected ? items.map((i) => ({ ...i, affectedServices: affected.get(i.id) ?? [] })) : items;
 
 export function recordsService(d: Deps) {
   const capOf = (viewer: Viewer) => DEFAULT_PLAN_POLICIES[viewer.plan].windowDays;
@@ -94,8 +100,8 @@ export function recordsService(d: Deps) {
       q.limit,
       q.offset,
     );
-    const names = await namesOf(audience, page.items);
-    return { items: page.items.map((i) => incidentOf(names, i)), total: page.total, dataWindow };
+    const [names, affected] = await Promise.all([namesOf(audience, page.items), d.annotate?.(viewer, page.items.map((record) => ({ kind: 'incident' as const, record })))]);
+    return { items: withAffected(page.items.map((i) => incidentOf(names, i)), affected), total: page.total, dataWindow };
   }
 
   async function maintenance(q: MaintenanceQuery, viewer: Viewer): Promise<ListResult<Maintenance>> {
@@ -107,8 +113,8 @@ export function recordsService(d: Deps) {
       q.limit,
       q.offset,
     );
-    const names = await namesOf(audience, page.items);
-    return { items: page.items.map((m) => maintenanceOf(names, m)), total: page.total, dataWindow };
+    const [names, affected] = await Promise.all([namesOf(audience, page.items), d.annotate?.(viewer, page.items.map((record) => ({ kind: 'maintenance' as const, record })))]);
+    return { items: withAffected(page.items.map((m) => maintenanceOf(names, m)), affected), total: page.total, dataWindow };
   }
 
   async function advisories(q: PublicationQuery, viewer: Viewer): Promise<ListResult<Advisory>> {

@@ -22,6 +22,7 @@ import { vendorHostnamesMigration } from './1460-vendor-hostnames.ts';
 import { pushAndAdaptivePollingMigration } from './1470-push-and-adaptive-polling.ts';
 import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
+import { servicesMigration } from './1430-services.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1400-scim': scimMigration(),
         '1410-sso': ssoMigration(),
         '1420-alert-routes': alertRoutesMigration(),
+        '1430-services': servicesMigration(),
         '1460-vendor-hostnames': vendorHostnamesMigration(),
         '1470-push-and-adaptive-polling': pushAndAdaptivePollingMigration(),
       };

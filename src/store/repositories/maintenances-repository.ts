@@ -15,6 +15,8 @@ export interface MaintenanceFilter {
   vendors?: string[];
   /** Only windows that are not completed. */
   upcomingOnly?: boolean;
+  /** Only windows under way (in progress or verifying). */
+  inProgressOnly?: boolean;
   /** Windows scheduled at or after this instant, or not yet completed. */
   since?: string;
 }
@@ -59,6 +61,7 @@ export function maintenancesRepository(db: Kysely<Database>) {
     let q = visibleTo(db, db.selectFrom('maintenances'), f.audience);
     if (f.vendors?.length) q = q.where('vendor', 'in', f.vendors);
     if (f.upcomingOnly) q = q.where('status', '!=', 'completed');
+    if (f.inProgressOnly) q = q.where('status', 'in', ['in_progress', 'verifying']);
     if (f.since) {
       const since = f.since;
       q = q.where((eb) => eb.or([eb('scheduled_for', '>=', since), eb('status', '!=', 'completed')]));

@@ -75,6 +75,21 @@ export function statusRepository(db: Kysely<Database>) {
       return rows.map((r) => ({ id: r.id, name: r.name, status: r.status as ComponentStatus, group: r.group_name, position: r.position }));
     },
 
+    /** Component ids and current names of these vendors (a service's dependencies name components by id). */
+    async componentNames(vendors: string[]): Promise<Map<string, Map<string, string>>> {
+      const out = new Map<string, Map<string, string>>();
+      if (!vendors.length) return out;
+      for (let i = 0; i < vendors.length; i += 500) {
+        const rows = await db.selectFrom('components').select(['vendor', 'id', 'name']).where('vendor', 'in', vendors.slice(i, i + 500)).execute();
+        for (const r of rows) {
+          const names = out.get(r.vendor) ?? new Map<string, string>();
+          names.set(r.id, r.name);
+          out.set(r.vendor, names);
+        }
+      }
+      return out;
+    },
+
     async components(audience: Audience, vendors?: string[]): Promise<StoredComponent[]> {
       let q = visibleTo(db, db.selectFrom('components').select(['vendor', 'name', 'status', 'group_name']), audience);
       if (vendors?.length) q = q.where('vendor', 'in', vendors);

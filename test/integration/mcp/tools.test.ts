@@ -43,14 +43,16 @@ describe('MCP tools over Streamable HTTP', () => {
     await t.close();
   });
 
-  test('lists six tools, each with input and output schemas, read-only', async () => {
+  test('lists eight tools, each with input and output schemas, read-only', async () => {
     const { tools } = await c.client.listTools();
     assert.deepEqual(tools.map((x) => x.name).sort(), [
       'diagnose',
       'get_active_incidents',
+      'get_impact',
       'get_incident_history',
       'get_maintenance',
       'get_vendor_status',
+      'list_services',
       'list_vendors',
     ]);
     for (const tool of tools) {
@@ -294,7 +296,7 @@ describe('MCP quota', () => {
       assert.match(textOf(over), /Rate limit exceeded: 10 requests per minute on the anonymous plan/);
       assert.ok(Number(c.last()?.get('retry-after')) > 0);
       // Still answers what costs nothing.
-      assert.ok((await c.client.listTools()).tools.length === 6);
+      assert.ok((await c.client.listTools()).tools.length === 8);
     } finally {
       await c.close();
     }

@@ -73,6 +73,12 @@ const NEEDS: Record<string, Need> = {
   updateAlertRoute: 'editor',
   deleteAlertRoute: 'editor',
   testAlertRoute: 'editor',
+  listServices: 'viewer',
+  getService: 'viewer',
+  createService: 'editor',
+  updateService: 'editor',
+  deleteService: 'editor',
+  getImpact: 'viewer',
   listScimTokens: 'admin',
   createScimToken: 'admin',
   revokeScimToken: 'admin',
@@ -215,6 +221,10 @@ function bodyFor(id: string): unknown {
       return { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) } };
     case 'updateAlertRoute':
       return { enabled: false };
+    case 'createService':
+      return { name: 'checkout', dependencies: [{ vendor: 'github' }] };
+    case 'updateService':
+      return { criticality: 'low' };
     case 'createScimToken':
       return { name: 'x' };
     case 'setScimGroupRole':

@@ -39,7 +39,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; serviceId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -83,6 +83,8 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       destination: { channel: 'webhook', url: `${hook.url}/route-of-a` },
     });
     assert.equal(route.status, 201, JSON.stringify(route.body));
+    const service = await send(`${t.url}/api/v1/orgs/${teamId}/services`, 'POST', aSession, { name: 'service-of-a', dependencies: [{ vendor: 'github' }] });
+    assert.equal(service.status, 201, JSON.stringify(service.body));
     // SCIM (docs/teams.md, "SCIM"): a token of A's team, a provisioned user and a group mapped to a role.
     const scimToken = await send(`${t.url}/api/v1/orgs/${teamId}/scim/tokens`, 'POST', aSession, { name: 'idp of A' });
     assert.equal(scimToken.status, 201, JSON.stringify(scimToken.body));
@@ -110,6 +112,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       keyId: orgKey.body.key.id,
       watchlistId: named.body.watchlist.id,
       routeId: route.body.route.id,
+      serviceId: service.body.service.id,
     };
   });
   after(async () => {
@@ -176,7 +179,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.serviceId, 'service-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -279,6 +282,12 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       updateAlertRoute: [{ method: 'PUT', path: org(`/alert-routes/${aTeam.routeId}`), body: { enabled: false }, ...notFound }],
       deleteAlertRoute: [{ method: 'DELETE', path: org(`/alert-routes/${aTeam.routeId}`), ...notFound }],
       testAlertRoute: [{ method: 'POST', path: org(`/alert-routes/${aTeam.routeId}/test`), ...notFound }],
+      listServices: [{ method: 'GET', path: org('/services'), ...notFound }],
+      getService: [{ method: 'GET', path: org(`/services/${aTeam.serviceId}`), ...notFound }],
+      createService: [{ method: 'POST', path: org('/services'), body: { name: 'x' }, ...notFound }],
+      updateService: [{ method: 'PUT', path: org(`/services/${aTeam.serviceId}`), body: { criticality: 'low' }, ...notFound }],
+      deleteService: [{ method: 'DELETE', path: org(`/services/${aTeam.serviceId}`), ...notFound }],
+      getImpact: [{ method: 'GET', path: org('/impact'), ...notFound }],
       // SCIM settings of A's team: 404 as for everything of the team.
       listScimTokens: [{ method: 'GET', path: org('/scim/tokens'), ...notFound }],
       createScimToken: [{ method: 'POST', path: org('/scim/tokens'), body: { name: 'stolen' }, ...sessionOnly([404]) }],
