@@ -29,13 +29,13 @@ export interface HeldSummary {
 const key = (orgId: string, channel: string) => `${orgId}\u0000${channel}`;
 
 /**
- * PagerDuty, Opsgenie and JSM resolves are never held: they page nobody, and a held one
+ * Resolves of channels that close alerts by key (PagerDuty, Opsgenie, JSM, incident.io, Datadog) are never held: they page nobody, and a held one
  * would leave an incident (an Opsgenie or JSM alert) open for good. They do not use up
  * the cap either.
  */
 const uncapped = (r: NewDelivery) =>
   !isPushChannel(r.channel) ||
-  ((r.channel === 'pagerduty' || r.channel === 'opsgenie' || r.channel === 'jsm') && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
+  ((r.channel === 'pagerduty' || r.channel === 'opsgenie' || r.channel === 'jsm' || r.channel === 'incident_io' || r.channel === 'datadog') && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
 
 /** Same id for every batch of one window, so batches add to one summary row. */
 export const summaryId = (orgId: string, channel: string, windowStart: string) =>

@@ -12,6 +12,10 @@ import { slackChannel } from './channels/slack.ts';
 import { webhookChannel } from './channels/webhook.ts';
 import { teamsChannel } from './channels/teams.ts';
 import { googleChatChannel } from './channels/google-chat.ts';
+import { datadogChannel, datadogIntakeUrl } from './channels/datadog.ts';
+import { incidentIoChannel } from './channels/incident-io.ts';
+import { mattermostChannel } from './channels/mattermost.ts';
+import { telegramChannel } from './channels/telegram.ts';
 import { JSM_BASE, jsmChannel, OPSGENIE_ALERTS_PATH, OPSGENIE_BASE, opsgenieChannel } from './channels/opsgenie.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { guardedAgent } from '../infra/ssrf-guard.ts';
@@ -67,6 +71,10 @@ export function createAlertRuntime(o: {
       apiFor: (t) => ({ baseUrl: (config.opsgenieApiUrl ?? OPSGENIE_BASE[t.region]).replace(/\/+$/, ''), alertsPath: OPSGENIE_ALERTS_PATH }),
     }),
     jsm: jsmChannel({ ...guarded, baseUrl: config.jsmApiUrl ?? JSM_BASE }),
+    incident_io: incidentIoChannel(guarded),
+    datadog: datadogChannel({ ...guarded, urlFor: (site) => config.datadogEventsUrl ?? datadogIntakeUrl(site) }),
+    mattermost: mattermostChannel(guarded),
+    telegram: telegramChannel({ ...guarded, apiUrl: config.telegramApiUrl }),
     // Always on: users send with their own workspace's bot token (or the server's SLACK_BOT_TOKEN).
     slack: slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }),
   };

@@ -107,7 +107,8 @@ export async function sendRows(d: SendDeps, rows: Delivery[], b: SendBatch): Pro
       // Lag from the event's detection (its occurredAt: the poll that found the change).
       if (status === 'succeeded') d.metrics?.delivered(row.channel, (now.getTime() - Date.parse(row.occurredAt)) / 1000);
       const off = channelToSwitchOff(row.channel, outcome);
-      if (off && row.routeId) {
+      // A route of any channel is switched off when its destination is gone (docs/alert-routes.md).
+      if (row.routeId && outcome.disableChannel) {
         try {
           await d.routes?.switchOff(row.routeId, `${outcome.statusCode ?? ''} ${outcome.ok ? '' : outcome.error}`.trim().slice(0, 300), d.clock.now());
         } catch (err) {

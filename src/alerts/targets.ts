@@ -84,6 +84,14 @@ export function resolveRouteTarget(d: Delivery, route: AlertRoute | null, s: Pre
       return { channel: 'opsgenie', apiKey: t.apiKey, region: t.region };
     case 'jsm':
       return { channel: 'jsm', apiKey: t.apiKey };
+    case 'incident_io':
+      return { channel: 'incident_io', url: t.url, token: t.token };
+    case 'datadog':
+      return { channel: 'datadog', site: t.site, apiKey: t.apiKey };
+    case 'mattermost':
+      return { channel: 'mattermost', url: t.url };
+    case 'telegram':
+      return { channel: 'telegram', botToken: t.botToken, chatId: t.chatId };
     case 'teams':
       return { channel: 'teams', url: t.url };
     case 'google_chat':

@@ -4,7 +4,18 @@ import { type DeliveryStatus, newDeliveryId } from './deliveries.ts';
 import type { StoredEvent } from './events.ts';
 import { webhookUrlProblem } from './outbound-url.ts';
 import { isEmailAddress, OPSGENIE_REGIONS, type OpsgenieRegion, WEBHOOK_FORMATS, type WebhookFormat } from './preferences.ts';
-import { isOpsgenieKey, isRoutingKey, isSlackConversation, teamsUrlProblem } from './channel-targets.ts';
+import {
+  DATADOG_SITES,
+  type DatadogSite,
+  isBearerToken,
+  isDatadogKey,
+  isOpsgenieKey,
+  isRoutingKey,
+  isSlackConversation,
+  isTelegramChat,
+  isTelegramToken,
+  teamsUrlProblem,
+} from './channel-targets.ts';
 import { quietUntil } from './quiet-hours.ts';
 import { IMPACTS, type Impact } from './records.ts';
 import { isTimeZone, parseClock } from './time-zones.ts';
@@ -15,7 +26,7 @@ import { alertEventOf, type RoutedDelivery } from './alert-routing.ts';
 // goes to a route and how its delivery row starts; the dispatcher reads the routes and the
 // watchlists and writes the rows.
 
-export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'jsm', 'slack', 'teams', 'google_chat', 'email'] as const;
+export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'email'] as const;
 export type RouteChannel = (typeof ROUTE_CHANNELS)[number];
 
 /** Routes per organisation (each is read by every dispatch of its vendors). */
@@ -29,6 +40,10 @@ export type RouteDestination =
   | { channel: 'pagerduty'; routingKey: string }
   | { channel: 'opsgenie'; apiKey: string; region: OpsgenieRegion }
   | { channel: 'jsm'; apiKey: string }
+  | { channel: 'incident_io'; url: string; token: string }
+  | { channel: 'datadog'; site: DatadogSite; apiKey: string }
+  | { channel: 'mattermost'; url: string }
+  | { channel: 'telegram'; botToken: string; chatId: string }
   | { channel: 'slack'; conversation: string }
   | { channel: 'teams'; url: string }
   | { channel: 'google_chat'; url: string }
@@ -81,9 +96,10 @@ export const defaultRouteFilters = (): RouteFilters => ({
 
 /** Paging channels page for incidents and the maintenance window itself, never for a schedule. */
 const PAGING_TYPES = new Set(['incident.created', 'incident.updated', 'incident.resolved', 'maintenance.started', 'maintenance.completed']);
-const isPaging = (c: RouteChannel) => c === 'pagerduty' || c === 'opsgenie' || c === 'jsm';
+/** Channels that open an alert and resolve it by key: they page, or feed an incident tool that does. */
+const isPaging = (c: RouteChannel) => c === 'pagerduty' || c === 'opsgenie' || c === 'jsm' || c === 'incident_io' || c === 'datadog';
 /** Channels read by people, whose rows quiet hours hold back. */
-const QUIET: readonly RouteChannel[] = ['slack', 'teams', 'google_chat', 'email'];
+const QUIET: readonly RouteChannel[] = ['slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'email'];
 
 /** What scope reading needs: is the vendor on the organisation's watchlist, on a named one. */
 export interface ScopeLookup {
@@ -129,7 +145,7 @@ const hostOf = (url: string) => {
 
 /** Fair-share key of a route's rows: the host of a URL destination, else the channel's service. */
 export function routeReceiver(d: RouteDestination): string {
-  if (d.channel === 'webhook' || d.channel === 'teams' || d.channel === 'google_chat') return hostOf(d.url) ?? d.channel;
+  if (d.channel === 'webhook' || d.channel === 'teams' || d.channel === 'google_chat' || d.channel === 'mattermost' || d.channel === 'incident_io') return hostOf(d.url) ?? d.channel;
   return d.channel;
 }
 
@@ -197,6 +213,21 @@ export function destinationProblems(d: RouteDestination, allowPrivate: readonly 
     case 'jsm':
       if (!isOpsgenieKey(d.apiKey)) out.push({ field: 'destination.apiKey', why: 'must be the key of a JSM Operations "API" integration (a UUID)' });
       break;
+    case 'incident_io':
+      url('destination.url', d.url);
+      if (!isBearerToken(d.token)) out.push({ field: 'destination.token', why: "must be the HTTP alert source's secret token (printable, no spaces)" });
+      break;
+    case 'datadog':
+      if (!DATADOG_SITES.includes(d.site)) out.push({ field: 'destination.site', why: `must be one of ${DATADOG_SITES.join(', ')}` });
+      if (!isDatadogKey(d.apiKey)) out.push({ field: 'destination.apiKey', why: 'must be a Datadog API key (32 hexadecimal characters)' });
+      break;
+    case 'mattermost':
+      url('destination.url', d.url);
+      break;
+    case 'telegram':
+      if (!isTelegramToken(d.botToken)) out.push({ field: 'destination.botToken', why: "must be the bot's token from BotFather (<id>:<secret>)" });
+      if (!isTelegramChat(d.chatId)) out.push({ field: 'destination.chatId', why: 'must be a chat id (e.g. -1001234567890) or a public channel @username' });
+      break;
     case 'slack':
       if (!isSlackConversation(d.conversation)) out.push({ field: 'destination.conversation', why: 'must be a Slack channel id (C…, G…)' });
       break;
@@ -247,6 +278,14 @@ export function maskedDestination(d: RouteDestination): Record<string, unknown> 
       return { channel: d.channel, apiKey: masked(d.apiKey), region: d.region };
     case 'jsm':
       return { channel: d.channel, apiKey: masked(d.apiKey) };
+    case 'incident_io':
+      return { channel: d.channel, url: maskedUrl(d.url), token: masked(d.token) };
+    case 'datadog':
+      return { channel: d.channel, site: d.site, apiKey: masked(d.apiKey) };
+    case 'mattermost':
+      return { channel: d.channel, url: maskedUrl(d.url) };
+    case 'telegram':
+      return { channel: d.channel, botToken: masked(d.botToken), chatId: d.chatId };
     case 'slack':
       return { channel: d.channel, conversation: d.conversation };
     case 'email':

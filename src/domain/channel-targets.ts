@@ -25,3 +25,21 @@ export function teamsUrlProblem(value: string): string | null {
   }
   return null;
 }
+
+/** Datadog sites (docs/alerts.md "Datadog"): the events intake is `event-management-intake.<site>`. */
+export const DATADOG_SITES = ['datadoghq.com', 'us3.datadoghq.com', 'us5.datadoghq.com', 'datadoghq.eu', 'ap1.datadoghq.com', 'ap2.datadoghq.com', 'ddog-gov.com'] as const;
+export type DatadogSite = (typeof DATADOG_SITES)[number];
+/** Datadog API keys are 32 hexadecimal characters. */
+const DATADOG_KEY = /^[0-9a-f]{32}$/;
+export const isDatadogKey = (v: string) => DATADOG_KEY.test(v);
+
+/** Telegram bot tokens: `<bot id>:<secret>` (BotFather). */
+const TELEGRAM_TOKEN = /^[0-9]{5,16}:[A-Za-z0-9_-]{30,64}$/;
+export const isTelegramToken = (v: string) => TELEGRAM_TOKEN.test(v);
+/** A chat id (negative for groups and channels) or a public channel's `@username`. */
+const TELEGRAM_CHAT = /^(?:-?[0-9]{1,20}|@[A-Za-z][A-Za-z0-9_]{4,31})$/;
+export const isTelegramChat = (v: string) => TELEGRAM_CHAT.test(v);
+
+/** A bearer token as given by a tool's settings: printable ASCII, no spaces, 8 to 512 characters. */
+const BEARER = /^[\x21-\x7e]{8,512}$/;
+export const isBearerToken = (v: string) => BEARER.test(v);

@@ -130,6 +130,10 @@ export interface Config {
   opsgenieApiUrl: string | null;
   /** Jira Service Management Operations API base (JSM_API_URL); null = https://api.atlassian.com. */
   jsmApiUrl: string | null;
+  /** Datadog events intake (DATADOG_EVENTS_URL); null = https://event-management-intake.<route's site>/api/v2/events. */
+  datadogEventsUrl: string | null;
+  /** Telegram Bot API base (TELEGRAM_API_URL). */
+  telegramApiUrl: string;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null = the endpoint is open. */
   metricsToken: string | null;
   /** Expose vis_component_status on /metrics (METRICS_COMPONENT_SERIES); off by default for its cardinality. */
@@ -442,6 +446,8 @@ export function loadConfig(env: Env = process.env): Config {
     slackOAuthUrl: url(env, 'SLACK_OAUTH_URL', ['http:', 'https:']) ?? 'https://slack.com/oauth/v2/authorize',
     opsgenieApiUrl: url(env, 'OPSGENIE_API_URL', ['http:', 'https:']),
     jsmApiUrl: url(env, 'JSM_API_URL', ['http:', 'https:']),
+    datadogEventsUrl: url(env, 'DATADOG_EVENTS_URL', ['http:', 'https:']),
+    telegramApiUrl: url(env, 'TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org',
     metricsToken: metricsToken(env),
     corsOrigins: corsOrigins(env),
     metricsComponentSeries: bool(env, 'METRICS_COMPONENT_SERIES', false),

@@ -1,3 +1,4 @@
+import type { DatadogSite } from '../domain/channel-targets.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CHANGE_KINDS, type ChangeKind } from '../domain/alert-rules.ts';
 import type { RouteChannel } from '../domain/alert-routes.ts';
@@ -53,6 +54,14 @@ function destinationOf(body: Body): DestinationInput {
       return { channel: 'opsgenie', apiKey: target, region: text(body, 'region') === 'eu' ? 'eu' : 'us' };
     case 'jsm':
       return { channel: 'jsm', apiKey: target };
+    case 'incident_io':
+      return { channel: 'incident_io', url: target, token: text(body, 'secret', 512) };
+    case 'datadog':
+      return { channel: 'datadog', apiKey: target, site: text(body, 'site') as DatadogSite };
+    case 'mattermost':
+      return { channel: 'mattermost', url: target };
+    case 'telegram':
+      return { channel: 'telegram', chatId: target, botToken: text(body, 'secret', 512) };
     case 'slack':
       return { channel: 'slack', conversation: target };
     case 'email':

@@ -46,7 +46,11 @@ export type Target =
   | { channel: 'teams'; url: string }
   | { channel: 'google_chat'; url: string }
   | { channel: 'opsgenie'; apiKey: string; region: 'us' | 'eu' }
-  | { channel: 'jsm'; apiKey: string };
+  | { channel: 'jsm'; apiKey: string }
+  | { channel: 'incident_io'; url: string; token: string }
+  | { channel: 'datadog'; site: string; apiKey: string }
+  | { channel: 'mattermost'; url: string }
+  | { channel: 'telegram'; botToken: string; chatId: string };
 
 export interface Channel<T extends Target = Target> {
   send(delivery: Delivery, target: T, signal: AbortSignal): Promise<SendOutcome>;

@@ -1,3 +1,4 @@
+import { DATADOG_SITES } from '../../domain/channel-targets.ts';
 import { Type } from '@sinclair/typebox';
 import { CHANGE_KINDS } from '../../domain/alert-rules.ts';
 import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_VENDORS, ROUTE_CHANNELS } from '../../domain/alert-routes.ts';
@@ -35,6 +36,31 @@ export const DestinationInput = Type.Union(
         apiKey: Type.String({ minLength: 1, maxLength: 64, description: 'Key of a JSM Operations "API" integration (a UUID); Opsgenie\'s successor, one host for every region' }),
       },
       { additionalProperties: false, title: 'Jira Service Management destination' },
+    ),
+    Type.Object(
+      {
+        channel: Type.Literal('incident_io'),
+        url: Type.String({ minLength: 1, maxLength: 2048, description: 'The HTTP alert source URL, https://api.incident.io/v2/alert_events/http/{config id}' }),
+        token: Type.String({ minLength: 1, maxLength: 512, description: "The alert source's secret token (sent as a bearer token)" }),
+      },
+      { additionalProperties: false, title: 'incident.io destination' },
+    ),
+    Type.Object(
+      {
+        channel: Type.Literal('datadog'),
+        site: StringEnum(DATADOG_SITES, { description: "The organisation's Datadog site" }),
+        apiKey: Type.String({ minLength: 1, maxLength: 64, description: 'A Datadog API key (32 hexadecimal characters)' }),
+      },
+      { additionalProperties: false, title: 'Datadog destination' },
+    ),
+    Type.Object({ channel: Type.Literal('mattermost'), url: Url }, { additionalProperties: false, title: 'Mattermost incoming webhook destination' }),
+    Type.Object(
+      {
+        channel: Type.Literal('telegram'),
+        botToken: Type.String({ minLength: 1, maxLength: 128, description: 'The bot token from BotFather' }),
+        chatId: Type.String({ minLength: 1, maxLength: 64, description: 'A chat id (e.g. -1001234567890) or a public channel @username; the bot must be a member' }),
+      },
+      { additionalProperties: false, title: 'Telegram destination' },
     ),
     Type.Object(
       { channel: Type.Literal('slack'), conversation: Type.String({ minLength: 1, maxLength: 32, description: "Channel id (C…, G…) in the organisation's installed workspace" }) },
@@ -115,6 +141,10 @@ export const AlertRouteSchema = Type.Object({
       region: Type.Optional(StringEnum(OPSGENIE_REGIONS)),
       conversation: Type.Optional(Type.String()),
       to: Type.Optional(Type.Array(Type.String())),
+      token: Type.Optional(Type.String({ description: 'Masked' })),
+      site: Type.Optional(StringEnum(DATADOG_SITES)),
+      botToken: Type.Optional(Type.String({ description: 'Masked' })),
+      chatId: Type.Optional(Type.String()),
     },
     { description: 'The destination, masked' },
   ),

@@ -204,7 +204,76 @@ const DiscordMessage = Type.Object(
   { ...open, $id: 'DiscordMessage', description: 'Discord execute-webhook body (`webhook.format: discord`)' },
 );
 
-export const OUTBOUND_SCHEMAS = [StandardWebhookBody, SlackMessage, TeamsMessage, GoogleChatMessage, OpsgenieCreateAlert, OpsgenieNote, PagerDutyEvent, DiscordMessage];
+const IncidentIoAlertEvent = Type.Object(
+  {
+    title: Str(undefined, { maxLength: 500 }),
+    status: StringEnum(['firing', 'resolved'] as const),
+    deduplication_key: Str('`vendor:recordId`: every event of one incident updates one alert'),
+    description: Str('Markdown'),
+    metadata: Type.Object({}, { ...open, description: 'vendor, vendor_name, event_type, impact, status, components, delivery_id' }),
+    source_url: Type.Optional(Str("The vendor's page of the incident", { format: 'uri' })),
+  },
+  { ...open, $id: 'IncidentIoAlertEvent', description: 'POST to the HTTP alert source URL (Authorization: Bearer <source token>)' },
+);
+
+const DatadogEvent = Type.Object(
+  {
+    data: Obj(
+      {
+        type: Type.Literal('event'),
+        attributes: Obj(
+          {
+            title: Str(undefined, { maxLength: 500 }),
+            category: Type.Literal('alert'),
+            attributes: Obj({ status: StringEnum(['error', 'warn', 'ok'] as const), priority: StringEnum(['1', '2', '3', '4', '5'] as const) }, 'Alert attributes'),
+            message: Str(undefined, { maxLength: 4000 }),
+            aggregation_key: Str('One Datadog alert per vendor incident', { maxLength: 100 }),
+            tags: Type.Array(Str()),
+          },
+          'The event',
+        ),
+      },
+      'JSON:API data',
+    ),
+  },
+  { ...open, $id: 'DatadogEvent', description: 'POST https://event-management-intake.<site>/api/v2/events (DD-API-KEY header)' },
+);
+
+const MattermostMessage = Type.Object(
+  {
+    text: Str('Markdown; vendor text escaped, mentions defused'),
+    attachments: Type.Array(
+      Obj({ fallback: Str(), color: Str(), title: Str(), title_link: Type.Optional(Str()), text: Str(), fields: Type.Array(Obj({ title: Str(), value: Str(), short: Type.Boolean() }, 'Field')), footer: Str() }, 'Attachment'),
+      { minItems: 1, maxItems: 1 },
+    ),
+  },
+  { ...open, $id: 'MattermostMessage', description: 'POST to the incoming webhook URL' },
+);
+
+const TelegramSendMessage = Type.Object(
+  {
+    chat_id: Type.Union([Type.Integer(), Str()]),
+    text: Str('HTML: vendor text escaped', { maxLength: 4096 }),
+    parse_mode: Type.Literal('HTML'),
+    link_preview_options: Obj({ is_disabled: Type.Boolean() }, 'Previews off'),
+  },
+  { ...open, $id: 'TelegramSendMessage', description: 'POST https://api.telegram.org/bot<token>/sendMessage' },
+);
+
+export const OUTBOUND_SCHEMAS = [
+  StandardWebhookBody,
+  SlackMessage,
+  TeamsMessage,
+  GoogleChatMessage,
+  OpsgenieCreateAlert,
+  OpsgenieNote,
+  PagerDutyEvent,
+  DiscordMessage,
+  IncidentIoAlertEvent,
+  DatadogEvent,
+  MattermostMessage,
+  TelegramSendMessage,
+];
 
 const hook = (operationId: string, summary: string, schema: string, responses: Record<string, string>) => ({
   post: {
@@ -227,4 +296,8 @@ export const X_WEBHOOKS = {
   jsmNoteOrClose: hook('receiveJsmNoteOrClose', 'Jira Service Management Operations: add note / close alert by alias', 'OpsgenieNote', { '202': 'Request will be processed' }),
   pagerduty: hook('receivePagerduty', 'PagerDuty Events API v2', 'PagerDutyEvent', { '202': 'Accepted', '400': 'Invalid event (not retried)' }),
   discord: hook('receiveDiscord', 'Discord execute webhook', 'DiscordMessage', { '204': 'Posted' }),
+  incidentIo: hook('receiveIncidentIo', 'incident.io HTTP alert source', 'IncidentIoAlertEvent', { '202': 'Accepted', '404': 'Alert source gone: the route is switched off' }),
+  datadog: hook('receiveDatadogEvent', 'Datadog Events API v2', 'DatadogEvent', { '202': 'Accepted' }),
+  mattermost: hook('receiveMattermost', 'Mattermost incoming webhook', 'MattermostMessage', { '200': 'Plain-text `ok`', '404': 'Webhook gone: the route is switched off' }),
+  telegram: hook('receiveTelegram', 'Telegram Bot API sendMessage', 'TelegramSendMessage', { '200': '`{"ok":true,"result":{…}}`' }),
 };

@@ -1,3 +1,4 @@
+import { DATADOG_SITES } from '../../domain/channel-targets.ts';
 import { CHANGE_KINDS } from '../../domain/alert-rules.ts';
 import { ROUTE_CHANNELS } from '../../domain/alert-routes.ts';
 import { IMPACTS } from '../../domain/records.ts';
@@ -25,6 +26,10 @@ const CHANNEL_NAMES: Record<(typeof ROUTE_CHANNELS)[number], string> = {
   pagerduty: 'PagerDuty',
   opsgenie: 'Opsgenie',
   jsm: 'Jira Service Management',
+  incident_io: 'incident.io',
+  datadog: 'Datadog',
+  mattermost: 'Mattermost',
+  telegram: 'Telegram',
   slack: 'Slack channel',
   teams: 'Microsoft Teams',
   google_chat: 'Google Chat',
@@ -78,8 +83,14 @@ function addForm(d: AlertRoutesPageData): Html {
         <select id="route-channel" name="channel">${ROUTE_CHANNELS.map((c) => html`<option value="${c}">${CHANNEL_NAMES[c]}</option>`)}</select></div>
       <div class="field"><label for="route-target">Destination</label>
         <input id="route-target" name="target" type="text" maxlength="2048" required autocomplete="off" aria-describedby="route-target-help">
-        <p id="route-target-help" class="field__hint">Webhook, Teams or Google Chat: the URL. PagerDuty: the integration key. Opsgenie or Jira Service Management: the API integration key.
-          Slack: the channel id (C…). E-mail: members' addresses, separated by commas.</p></div>
+        <p id="route-target-help" class="field__hint">Webhook, Teams, Google Chat, Mattermost or incident.io: the URL. PagerDuty: the integration key.
+          Opsgenie, Jira Service Management or Datadog: the API key. Telegram: the chat id (or @channel). Slack: the channel id (C…).
+          E-mail: members' addresses, separated by commas.</p></div>
+      <div class="field"><label for="route-secret">Token (incident.io, Telegram)</label>
+        <input id="route-secret" name="secret" type="password" maxlength="512" autocomplete="off" aria-describedby="route-secret-help">
+        <p id="route-secret-help" class="field__hint">incident.io: the alert source's secret token. Telegram: the bot token from BotFather.</p></div>
+      <div class="field"><label for="route-site">Datadog site</label>
+        <select id="route-site" name="site">${DATADOG_SITES.map((site) => html`<option value="${site}">${site}</option>`)}</select></div>
       <div class="field"><label for="route-region">Opsgenie region</label>
         <select id="route-region" name="region"><option value="us">US</option><option value="eu">EU</option></select></div>
       <div class="field"><label for="route-vendors">Vendors (optional)</label>

@@ -1,0 +1,38 @@
+import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
+import { alertText, clip } from '../../domain/alert-text.ts';
+import type { Channel, Target } from './channel.ts';
+import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
+
+// incident.io HTTP alert source (docs/alerts.md "incident.io"): one alert per vendor
+// incident, keyed by `deduplication_key`; every event fires it again with the latest text
+// and the resolution sends `status: resolved`. Bearer token of the source.
+
+type IncidentIoTarget = Extract<Target, { channel: 'incident_io' }>;
+
+export const isClosing = (d: Pick<Delivery, 'eventType'>) => d.eventType === 'incident.resolved' || d.eventType === 'maintenance.completed';
+
+export function incidentIoBody(d: Delivery): Record<string, unknown> {
+  const t = alertText(d);
+  return {
+    title: clip(t.title, 500),
+    status: isClosing(d) ? 'resolved' : 'firing',
+    deduplication_key: clip(`${d.vendor}:${d.entityId}`, 500),
+    description: clip([`**${t.headline}**`, t.status && `Status: ${t.status}`, `Impact: ${t.impact}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.latest].filter(Boolean).join('\n\n'), 10_000),
+    metadata: { vendor: d.vendor, vendor_name: t.vendorName, event_type: d.eventType, impact: t.impact, status: t.status, components: t.components.slice(0, 50), delivery_id: d.id },
+    ...(t.url ? { source_url: t.url } : {}),
+  };
+}
+
+export function incidentIoChannel(o: JsonPostDeps): Channel<IncidentIoTarget> {
+  return {
+    send(d, target, signal) {
+      return postJson(o, target.url, incidentIoBody(d), signal, {
+        label: 'incident.io',
+        headers: { authorization: `Bearer ${target.token}` },
+        // The alert source was deleted.
+        gone: [404],
+        detail: errorDetail,
+      });
+    },
+  };
+}
