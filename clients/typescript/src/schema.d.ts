@@ -1900,6 +1900,39 @@ export interface components {
                 url: string;
             }[];
         };
+        /** @description POST https://event-management-intake.<site>/api/v2/events (DD-API-KEY header) */
+        DatadogEvent: {
+            /** @description JSON:API data */
+            data: {
+                /** @description The event */
+                attributes: {
+                    /** @description One Datadog alert per vendor incident */
+                    aggregation_key: string;
+                    /** @description Alert attributes */
+                    attributes: {
+                        /** @enum {string} */
+                        priority: "1" | "2" | "3" | "4" | "5";
+                        /** @enum {string} */
+                        status: "error" | "warn" | "ok";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    category: "alert";
+                    message: string;
+                    tags: string[];
+                    title: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                type: "event";
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         Diagnosis: {
             /** @enum {string} */
             confidence: "high" | "medium" | "low";
@@ -2107,6 +2140,27 @@ export interface components {
              */
             type: "incident.created";
         };
+        /** @description POST to the HTTP alert source URL (Authorization: Bearer <source token>) */
+        IncidentIoAlertEvent: {
+            /** @description `vendor:recordId`: every event of one incident updates one alert */
+            deduplication_key: string;
+            /** @description Markdown */
+            description: string;
+            /** @description vendor, vendor_name, event_type, impact, status, components, delivery_id */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description The vendor's page of the incident
+             */
+            source_url?: string;
+            /** @enum {string} */
+            status: "firing" | "resolved";
+            title: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description An incident was resolved; `id:` = its event number */
         IncidentResolvedEvent: {
             incident: components["schemas"]["Incident"];
@@ -2171,6 +2225,30 @@ export interface components {
             url: string | null;
             vendor: string;
             vendorName: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description POST to the incoming webhook URL */
+        MattermostMessage: {
+            attachments: ({
+                color: string;
+                fallback: string;
+                fields: ({
+                    short: boolean;
+                    title: string;
+                    value: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                footer: string;
+                text: string;
+                title: string;
+                title_link?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description Markdown; vendor text escaped, mentions defused */
+            text: string;
         } & {
             [key: string]: unknown;
         };
@@ -2418,6 +2496,22 @@ export interface components {
             })[];
             /** @enum {string} */
             type: "message";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description POST https://api.telegram.org/bot<token>/sendMessage */
+        TelegramSendMessage: {
+            chat_id: number | string;
+            /** @description Previews off */
+            link_preview_options: {
+                is_disabled: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            parse_mode: "HTML";
+            /** @description HTML: vendor text escaped */
+            text: string;
         } & {
             [key: string]: unknown;
         };
@@ -6462,7 +6556,7 @@ export interface operations {
     listNotificationDeliveries: {
         parameters: {
             query: {
-                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm";
+                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram";
                 /** @description Newest first, 1..200 (default 50) */
                 limit: number;
                 status?: "pending" | "succeeded" | "failed" | "cancelled";
@@ -6483,7 +6577,7 @@ export interface operations {
                         items: {
                             attempts: number;
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm";
+                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram";
                             /** Format: date-time */
                             completedAt: string | null;
                             /** Format: date-time */
@@ -8608,7 +8702,7 @@ export interface operations {
                      * @description Channel to send the test alert on
                      * @enum {string}
                      */
-                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "in_app" | "rss";
+                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
                 };
             };
         };
@@ -8621,7 +8715,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;
@@ -12883,15 +12977,18 @@ export interface operations {
                     "application/json": {
                         routes: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
                             destination: {
                                 /** @description Masked */
                                 apiKey?: string;
+                                /** @description Masked */
+                                botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                chatId?: string;
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -12901,7 +12998,11 @@ export interface operations {
                                 routingKey?: string;
                                 /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
                                 secret?: string;
+                                /** @enum {string} */
+                                site?: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
                                 to?: string[];
+                                /** @description Masked */
+                                token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
                             };
@@ -13066,6 +13167,35 @@ export interface operations {
                         channel: "jsm";
                     } | {
                         /** @enum {string} */
+                        channel: "incident_io";
+                        /** @description The alert source's secret token (sent as a bearer token) */
+                        token: string;
+                        /** @description The HTTP alert source URL, https://api.incident.io/v2/alert_events/http/{config id} */
+                        url: string;
+                    } | {
+                        /** @description A Datadog API key (32 hexadecimal characters) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "datadog";
+                        /**
+                         * @description The organisation's Datadog site
+                         * @enum {string}
+                         */
+                        site: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
+                    } | {
+                        /** @enum {string} */
+                        channel: "mattermost";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @description The bot token from BotFather */
+                        botToken: string;
+                        /** @enum {string} */
+                        channel: "telegram";
+                        /** @description A chat id (e.g. -1001234567890) or a public channel @username; the bot must be a member */
+                        chatId: string;
+                    } | {
+                        /** @enum {string} */
                         channel: "slack";
                         /** @description Channel id (C…, G…) in the organisation's installed workspace */
                         conversation: string;
@@ -13127,15 +13257,18 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
                             destination: {
                                 /** @description Masked */
                                 apiKey?: string;
+                                /** @description Masked */
+                                botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                chatId?: string;
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -13145,7 +13278,11 @@ export interface operations {
                                 routingKey?: string;
                                 /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
                                 secret?: string;
+                                /** @enum {string} */
+                                site?: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
                                 to?: string[];
+                                /** @description Masked */
+                                token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
                             };
@@ -13308,15 +13445,18 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
                             destination: {
                                 /** @description Masked */
                                 apiKey?: string;
+                                /** @description Masked */
+                                botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                chatId?: string;
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -13326,7 +13466,11 @@ export interface operations {
                                 routingKey?: string;
                                 /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
                                 secret?: string;
+                                /** @enum {string} */
+                                site?: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
                                 to?: string[];
+                                /** @description Masked */
+                                token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
                             };
@@ -13493,6 +13637,35 @@ export interface operations {
                         channel: "jsm";
                     } | {
                         /** @enum {string} */
+                        channel: "incident_io";
+                        /** @description The alert source's secret token (sent as a bearer token) */
+                        token: string;
+                        /** @description The HTTP alert source URL, https://api.incident.io/v2/alert_events/http/{config id} */
+                        url: string;
+                    } | {
+                        /** @description A Datadog API key (32 hexadecimal characters) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "datadog";
+                        /**
+                         * @description The organisation's Datadog site
+                         * @enum {string}
+                         */
+                        site: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
+                    } | {
+                        /** @enum {string} */
+                        channel: "mattermost";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @description The bot token from BotFather */
+                        botToken: string;
+                        /** @enum {string} */
+                        channel: "telegram";
+                        /** @description A chat id (e.g. -1001234567890) or a public channel @username; the bot must be a member */
+                        chatId: string;
+                    } | {
+                        /** @enum {string} */
                         channel: "slack";
                         /** @description Channel id (C…, G…) in the organisation's installed workspace */
                         conversation: string;
@@ -13556,15 +13729,18 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
                             destination: {
                                 /** @description Masked */
                                 apiKey?: string;
+                                /** @description Masked */
+                                botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                chatId?: string;
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -13574,7 +13750,11 @@ export interface operations {
                                 routingKey?: string;
                                 /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
                                 secret?: string;
+                                /** @enum {string} */
+                                site?: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
                                 to?: string[];
+                                /** @description Masked */
+                                token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
                             };
@@ -13871,7 +14051,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;
