@@ -1,6 +1,7 @@
 import type { Audience } from '../domain/audience.ts';
 import { IMPACT_RANK, type Impact, type Indicator, type Incident, type IncidentRecord, type Maintenance, type VendorStatus } from '../domain/records.ts';
 import { describeIndicator } from '../domain/indicators.ts';
+import { isMonitored, NOT_MONITORED_SENTENCE } from '../domain/monitoring.ts';
 import { isActiveMaintenance } from '../domain/maintenance-window.ts';
 import type { IncidentsRepository } from '../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
@@ -60,15 +61,20 @@ export function statusService(d: {
         .filter((m) => isActiveMaintenance(m, now))
         .map((m) => withVendorName(m, vendor.name));
       const page = stored.get(slug);
-      const indicator =
-        page?.indicator ??
-        deriveIndicator(active, activeMaintenance.some((m) => m.status !== 'scheduled'), health.lastSuccessAt !== null);
+      const monitored = isMonitored(vendor);
+      // Not monitored: nothing was or can be read, whatever an old row may say (docs/web.md "Not monitored").
+      const indicator = !monitored
+        ? 'unknown'
+        : (page?.indicator ?? deriveIndicator(active, activeMaintenance.some((m) => m.status !== 'scheduled'), health.lastSuccessAt !== null));
       return {
         vendor: slug,
         vendorName: vendor.name,
         indicator,
-        // The same words for an indicator whatever the source format (docs/mappings.md).
-        description: describeIndicator(indicator),
+        // The same words for an indicator whatever the source format (docs/mappings.md);
+        // a vendor not monitored says so instead of "Status Unknown".
+        description: monitored ? describeIndicator(indicator) : NOT_MONITORED_SENTENCE,
+        monitored,
+        sourceDescription: (monitored && page?.description?.trim()) || null,
         activeIncidents,
         activeMaintenance,
         components: components.map((c) => ({ name: c.name, status: c.status, group: c.group })),

@@ -1934,6 +1934,8 @@ export interface components {
                 body: string;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description The upstream's own word for the phase, e.g. identified (docs/mappings.md "Vendor's own words") */
+                sourceStatus?: string;
                 status: string;
             }[];
             url: string | null;
@@ -2007,6 +2009,8 @@ export interface components {
                 body: string;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description The upstream's own word for the phase, e.g. identified (docs/mappings.md "Vendor's own words") */
+                sourceStatus?: string;
                 status: string;
             }[];
             url: string | null;
@@ -2269,6 +2273,8 @@ export interface components {
             description: string;
             /** @description Vendor slug */
             id: string;
+            /** @description false: no machine-readable status source; its status is never known (docs/web.md "Not monitored") */
+            monitored: boolean;
             name: string;
             /** Format: uri */
             statusPageUrl: string;
@@ -2280,7 +2286,7 @@ export interface components {
         /** @description Incident and reliability statistics */
         VendorStats: {
             /**
-             * @description `unknown` when there is no uptime (not observed)
+             * @description `unknown` when there is no uptime (not enough observed data)
              * @enum {string}
              */
             badge: "excellent" | "good" | "fair" | "poor" | "unknown";
@@ -2296,8 +2302,10 @@ export interface components {
             longestIncidentMinutes: number | null;
             maintenanceCount: number;
             mttrMinutes: number | null;
+            /** @description How much of the window was observed, in percent */
+            observedPercent: number;
             timePeriod: string;
-            /** @description null when the vendor was not observed in the window (docs/statistics.md) */
+            /** @description null ("not enough data") while less than a quarter of the window was observed (docs/statistics.md "Minimum observed share") */
             uptimePercent: number | null;
             vendor: string;
         } & {
@@ -2318,6 +2326,10 @@ export interface components {
             description: string;
             /** @enum {string} */
             indicator: "operational" | "degraded" | "partial_outage" | "major_outage" | "maintenance" | "unknown";
+            /** @description false: no machine-readable status source; the indicator is unknown, never operational (docs/web.md "Not monitored") */
+            monitored: boolean;
+            /** @description The page's own status description as published; null when the indicator is derived (docs/mappings.md "Vendor's own words") */
+            sourceDescription: string | null;
             sourceHealth: {
                 lastError: string | null;
                 /** Format: date-time */
@@ -3911,6 +3923,8 @@ export interface operations {
                         token: string;
                         /** @description The public page; its token is in this response only (stored hashed) */
                         url: string;
+                        /** @description Present when a vendor on the board is not monitored (no machine-readable status source): the board shows it as such */
+                        warnings?: string[];
                     };
                 };
             };
@@ -9445,6 +9459,10 @@ export interface operations {
                                 status: boolean;
                                 stream: boolean;
                             };
+                            /** @description false: no machine-readable status source (docs/web.md "Not monitored") */
+                            monitored: boolean;
+                            /** @description Why there is no status, when not monitored */
+                            monitoring: string | null;
                             sources: {
                                 type: string;
                                 url: string;
@@ -9965,9 +9983,12 @@ export interface operations {
                                 none: number;
                             };
                             incidentCount: number;
+                            /** @description Vendors by current indicator; `not_monitored` for vendors without a machine-readable status source */
                             indicators: {
                                 [key: string]: number;
                             };
+                            /** @description Vendors without a machine-readable status source (docs/web.md "Not monitored") */
+                            notMonitored: number;
                             timePeriod: string;
                             vendorCount: number;
                         } & {
@@ -10920,6 +10941,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11054,6 +11077,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11195,6 +11220,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11345,6 +11372,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };

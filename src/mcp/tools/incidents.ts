@@ -63,10 +63,13 @@ export const getActiveIncidents = defineTool({
       const left = result.total - result.items.length;
       if (left > 0) lines.push(`… and ${left} more not shown.`);
     } else {
-      lines.push(`No ongoing incidents${observed.notObserved ? ' known' : ''}${floor}${scope}.`);
+      lines.push(`No ongoing incidents${observed.notObserved || observed.notMonitored ? ' known' : ''}${floor}${scope}.`);
     }
     if (observed.notObserved) {
       lines.push(`Not observed: ${observed.notObserved} of ${plural(observed.total, 'vendor')} (never read, or stale); an incident there would not show here.`);
+    }
+    if (observed.notMonitored) {
+      lines.push(`Not monitored: ${observed.notMonitored} of ${plural(observed.total, 'vendor')} (no machine-readable status source); nothing is known about them here.`);
     }
     if (vendorsNotOperational.length) {
       lines.push('Status pages reporting a problem without an open incident:');
