@@ -77,7 +77,8 @@ export function statusService(d: {
         sourceDescription: (monitored && page?.description?.trim()) || null,
         activeIncidents,
         activeMaintenance,
-        components: components.map((c) => ({ name: c.name, status: c.status, group: c.group })),
+        // Component rows left from a source that is gone say nothing now either.
+        components: monitored ? components.map((c) => ({ name: c.name, status: c.status, group: c.group })) : [],
         // The page row is written only when its status changes; the last successful poll is when it was checked.
         checkedAt: health.lastSuccessAt ?? page?.checkedAt ?? null,
         sourceHealth: health,

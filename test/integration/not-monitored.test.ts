@@ -22,6 +22,7 @@ describe('not monitored', () => {
     const repos = createRepositories(t.store);
     // A row left from when it had a source (or written by mistake) must not make it operational.
     await repos.status.setStatus('stripe', { indicator: 'operational', description: 'All Systems Operational', checkedAt: new Date().toISOString() });
+    await repos.status.replaceComponents('stripe', [{ id: 'api', name: 'API', status: 'operational', group: null, position: 1 }], new Date().toISOString());
     await repos.status.setStatus('github', { indicator: 'degraded', description: 'Partially Degraded Service', checkedAt: new Date().toISOString() });
     const owner = await userWithKey(t, 'pro', 'not-monitored');
     h = { 'x-api-key': owner.secret };
@@ -47,6 +48,7 @@ describe('not monitored', () => {
 
     const s = (await getJson(`${t.api}/vendor-status/stripe?skipCache=true`)).body.items[0];
     assert.deepEqual([s.monitored, s.indicator, s.description, s.sourceDescription], [false, 'unknown', SENTENCE, null]);
+    assert.deepEqual(s.components, [], 'no leftover component says "operational"');
   });
 
   test("the page's own description is kept beside the normalised one", async () => {
