@@ -30,6 +30,12 @@ const BY_COMPONENT_STATUS: Record<ComponentStatus, Omit<Badge, 'label'>> = {
 /** A source failing past the stale threshold: the last state read is not shown as current (docs/integrations.md, "Badges"). */
 const STALE: Omit<Badge, 'label'> = { message: 'stale', color: 'lightgrey' };
 
-export const indicatorBadge = (label: string, indicator: Indicator, stale = false): Badge => ({ label, ...(stale ? STALE : BY_INDICATOR[indicator]) });
+/** No machine-readable status source: grey, and says so (docs/web.md "Not monitored"). */
+const NOT_MONITORED_BADGE: Omit<Badge, 'label'> = { message: 'not monitored', color: 'lightgrey' };
+
+export const indicatorBadge = (label: string, indicator: Indicator, stale = false, monitored = true): Badge => ({
+  label,
+  ...(!monitored ? NOT_MONITORED_BADGE : stale ? STALE : BY_INDICATOR[indicator]),
+});
 
 export const componentBadge = (label: string, status: ComponentStatus, stale = false): Badge => ({ label, ...(stale ? STALE : BY_COMPONENT_STATUS[status]) });

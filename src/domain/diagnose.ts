@@ -1,3 +1,5 @@
+import { NOT_MONITORED } from './monitoring.ts';
+
 // "Is it us or them" (docs/diagnose.md): which vendor an error message, hostname or URL points
 // at, and a verdict from what that vendor reports now. Pure: the caller brings the catalog's
 // hosts and the vendor's open records.
@@ -141,6 +143,8 @@ export interface VendorReport {
   maintenance: { id: string; title: string; components: string[] }[];
   /** Whether the vendor's status is known at all (a source read successfully). */
   observed: boolean;
+  /** False for a catalog vendor without a machine-readable status source (docs/diagnose.md "Verdict"). */
+  monitored?: boolean;
 }
 
 export interface VerdictResult {
@@ -169,6 +173,9 @@ export function verdictOf(matches: HostMatch[], reports: VendorReport[], hints: 
   if (report?.incidents.length) return incidentVerdict(report, hints, matches);
   if (report?.maintenance.length) {
     return { verdict: 'vendor_maintenance', confidence: 'medium', summary: `${name} has maintenance in progress: ${report.maintenance[0]!.title}.` };
+  }
+  if (report && report.monitored === false) {
+    return { verdict: 'vendor_reports_no_problem', confidence: 'low', summary: `${name} is ${NOT_MONITORED}, so nothing is known of its state.` };
   }
   if (!report?.observed) {
     return { verdict: 'vendor_reports_no_problem', confidence: 'low', summary: `${name}'s status page has not been read, so nothing is known of its state.` };

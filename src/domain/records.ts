@@ -28,6 +28,12 @@ export type DataType = (typeof DATA_TYPES)[number];
 
 export interface RecordUpdate {
   status: string;
+  /**
+   * The upstream's own word for the phase the update was written in (`identified`,
+   * `verifying`, Cachet's `watching`...), beside the normalised `status`. Absent where the
+   * format names no phase per update and on records stored before it was kept.
+   */
+  sourceStatus?: string;
   body: string;
   createdAt: string;
 }
@@ -164,6 +170,10 @@ export interface VendorStatus {
   vendorName: string;
   indicator: Indicator;
   description: string;
+  /** false: no machine-readable status source (docs/web.md "Not monitored"). */
+  monitored: boolean;
+  /** The page's own status description as published; null when the indicator is derived (docs/mappings.md "Vendor's own words"). */
+  sourceDescription: string | null;
   activeIncidents: Incident[];
   activeMaintenance: Maintenance[];
   components: { name: string; status: ComponentStatus; group: string | null }[];

@@ -11,8 +11,17 @@ import type { ObservedSpan } from './source-health.ts';
 // - only observed time counts: from the first successful poll onwards, without
 //   the current outage of our polling. No observed time = no uptime (`null`) and
 //   badge `unknown`: a vendor we never watched is not rated (docs/statistics.md).
+// - not enough data: uptime and badge are withheld too while the observed part of the
+//   window is below MIN_OBSERVED_SHARE of it, so a fresh install does not rate a vendor on
+//   its first minutes (docs/statistics.md "Minimum observed share").
 
 export const BADGES = ['excellent', 'good', 'fair', 'poor', 'unknown'] as const;
+
+/**
+ * The share of a window that must have been observed before an uptime (and so a badge) is
+ * given for it: a quarter. Below it the figure is withheld as "not enough data" (`null`).
+ */
+export const MIN_OBSERVED_SHARE = 0.25;
 export type Badge = (typeof BADGES)[number];
 
 export interface VendorStats {
@@ -22,8 +31,10 @@ export interface VendorStats {
   byImpact: Record<Impact, number>;
   mttrMinutes: number | null;
   longestIncidentMinutes: number | null;
-  /** null when no part of the window was observed. */
+  /** null when less than MIN_OBSERVED_SHARE of the window was observed ("not enough data"). */
   uptimePercent: number | null;
+  /** How much of the window was observed, 0–100 (one decimal). */
+  observedPercent: number;
   maintenanceCount: number;
   lastIncidentAt: string | null;
   badge: Badge;
@@ -76,13 +87,30 @@ function uptimePercent(incidents: Timed[], since: Date, now: Date): number {
   return Math.round((1 - lost / windowMs) * 100_000) / 1000;
 }
 
-/** Uptime over the part of [since, now] that `span` observed; null when none of it was. */
-export function observedUptimePercent(incidents: Timed[], since: Date, now: Date, span: ObservedSpan): number | null {
+/** The part of [since, now] that `span` observed, or null when none of it was. */
+function observedPart(since: Date, now: Date, span: ObservedSpan): Interval | null {
   if (!span.from) return null;
   const from = Math.max(since.getTime(), Date.parse(span.from));
   const to = Math.min(now.getTime(), Date.parse(span.until));
-  if (to <= from) return null;
-  return uptimePercent(incidents, new Date(from), new Date(to));
+  return to > from ? [from, to] : null;
+}
+
+/** How much of [since, now] `span` observed, as a share 0–1. */
+export function observedShare(since: Date, now: Date, span: ObservedSpan): number {
+  const windowMs = now.getTime() - since.getTime();
+  const part = observedPart(since, now, span);
+  if (!part || windowMs <= 0) return 0;
+  return Math.min(1, (part[1] - part[0]) / windowMs);
+}
+
+/**
+ * Uptime over the part of [since, now] that `span` observed; null ("not enough data") when
+ * that part is under MIN_OBSERVED_SHARE of the window.
+ */
+export function observedUptimePercent(incidents: Timed[], since: Date, now: Date, span: ObservedSpan): number | null {
+  const part = observedPart(since, now, span);
+  if (!part || observedShare(since, now, span) < MIN_OBSERVED_SHARE) return null;
+  return uptimePercent(incidents, new Date(part[0]), new Date(part[1]));
 }
 
 function badgeFor(uptime: number | null, byImpact: Record<Impact, number>): Badge {
@@ -92,6 +120,9 @@ function badgeFor(uptime: number | null, byImpact: Record<Impact, number>): Badg
   if (uptime >= 99) return 'fair';
   return 'poor';
 }
+
+/** The grade of an uptime figure alone, by the badge thresholds; `unknown` for a withheld one. */
+export const uptimeGrade = (uptime: number | null): Badge => badgeFor(uptime, { none: 0, minor: 0, major: 0, critical: 0 });
 
 export function computeVendorStats(
   vendor: string,
@@ -124,6 +155,7 @@ export function computeVendorStats(
       : null,
     longestIncidentMinutes: longest,
     uptimePercent: uptime,
+    observedPercent: Math.round(observedShare(since, now, observed) * 1000) / 10,
     maintenanceCount,
     lastIncidentAt,
     badge: badgeFor(uptime, byImpact),

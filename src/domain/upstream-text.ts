@@ -79,7 +79,11 @@ function cleanUpdates(updates: RecordUpdate[], limit: number): RecordUpdate[] {
   return updates
     .filter((u) => !tooFar(u.createdAt, limit))
     .slice(0, LIMITS.updatesPerRecord)
-    .map((u) => ({ ...u, status: cleanLine(u.status, LIMITS.label), body: cleanBody(u.body) }));
+    .map((u) => {
+      const { sourceStatus, ...rest } = u;
+      const word = typeof sourceStatus === 'string' ? cleanLine(sourceStatus, LIMITS.label) : '';
+      return { ...rest, status: cleanLine(u.status, LIMITS.label), ...(word ? { sourceStatus: word } : {}), body: cleanBody(u.body) };
+    });
 }
 
 const cleanId = (id: string) => cleanLine(id, LIMITS.id);

@@ -83,9 +83,15 @@ describe('status truth', () => {
     assert.equal(never.body.items[0].badge, 'unknown');
     assert.notEqual(never.body.items[0].badge, 'excellent');
 
-    // Observed from its first successful poll onwards: an hour with no incident is 100 %.
+    // Observed from its first successful poll onwards; an hour of seven days is not enough data
+    // (docs/statistics.md "Minimum observed share") ...
     await pollOk('github', 'summary.json', summary('none', 'All Systems Operational'));
     clock.advance(HOUR);
+    const early = await getJson(`${t.api}/vendor-stats/github?timePeriod=7d`);
+    assert.deepEqual([early.body.items[0].uptimePercent, early.body.items[0].badge, early.body.items[0].observedPercent], [null, 'unknown', 0.6]);
+    // ... two days with no incident are 100 %.
+    clock.advance(2 * DAY - HOUR);
+    await pollOk('github', 'summary.json', summary('none', 'All Systems Operational'));
     const watched = await getJson(`${t.api}/vendor-stats/github?timePeriod=7d`);
     assert.equal(watched.body.items[0].uptimePercent, 100);
     assert.equal(watched.body.items[0].badge, 'excellent');
@@ -101,11 +107,16 @@ describe('status truth', () => {
   });
 
   test('the web shows no data, not a green bar, for a vendor never observed', async () => {
-    const page = await (await fetch(`${t.url}/vendors/stripe`)).text();
-    assert.match(page, /<strong>No data<\/strong>/);
+    const page = await (await fetch(`${t.url}/vendors/datadog`)).text();
+    assert.match(page, /<strong>Not enough data<\/strong>/);
     assert.doesNotMatch(page, /uptime-bar__day--ok/);
     assert.match(page, /uptime-bar__day--nodata/);
     assert.match(page, /data-source-health="never"/);
+    // A vendor without a machine-readable source is not "not read yet": it is not monitored.
+    const stripe = await (await fetch(`${t.url}/vendors/stripe`)).text();
+    assert.match(stripe, /data-source-health="not-monitored">Not monitored: no machine-readable status source\./);
+    assert.doesNotMatch(stripe, /has not been read yet/);
+    assert.doesNotMatch(stripe, /uptime-bar__day--ok/);
   });
 
   test('a source failing past the threshold is stale in /vendor-status and on the web', async () => {

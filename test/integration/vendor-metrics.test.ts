@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import parsePrometheus from 'parse-prometheus-text-format';
 import { createRepositories } from '../../src/services/index.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
-import { incident } from '../helpers/records.ts';
+import { incident, maintenance } from '../helpers/records.ts';
 import { seedDashboard } from '../helpers/seed.ts';
 
 // Vendor status on /metrics (docs/integrations.md, "Prometheus"): after seeding
@@ -30,6 +30,10 @@ describe('vendor status metrics', () => {
   before(async () => {
     t = await startApp();
     await seedDashboard(t.store);
+    await createRepositories(t.store).maintenances.upsert(
+      maintenance('datadog', 'now', { status: 'in_progress', scheduledFor: new Date(Date.now() - 3_600_000).toISOString(), startedAt: new Date(Date.now() - 3_600_000).toISOString() }),
+      'f',
+    );
   });
   after(async () => t.close());
 
@@ -38,7 +42,9 @@ describe('vendor status metrics', () => {
     assert.equal(f.get('vis_vendor_status')?.type, 'GAUGE');
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'github' }), 3, 'partial_outage');
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'cloudflare' }), 2, 'degraded, from its minor incident');
-    assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'stripe' }), 1, 'maintenance in progress');
+    assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'datadog' }), 1, 'maintenance in progress');
+    // Stripe has no machine-readable source: unknown whatever is stored for it (docs/web.md "Not monitored").
+    assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'stripe' }), -1, 'not monitored');
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'slack' }), -1, 'never polled: unknown');
     assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'github' }), 1);
     assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'cloudflare' }), 1);

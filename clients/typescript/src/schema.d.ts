@@ -1974,6 +1974,8 @@ export interface components {
                     id: string;
                     title: string;
                 }[];
+                /** @description False for a catalog vendor without a machine-readable status source */
+                monitored: boolean;
                 name: string;
                 /** @description Whether the vendor's page has been read successfully */
                 observed: boolean;
@@ -2118,6 +2120,8 @@ export interface components {
                 body: string;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description The upstream's own word for the phase, e.g. identified (docs/mappings.md "Vendor's own words") */
+                sourceStatus?: string;
                 status: string;
             }[];
             url: string | null;
@@ -2220,6 +2224,8 @@ export interface components {
                 body: string;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description The upstream's own word for the phase, e.g. identified (docs/mappings.md "Vendor's own words") */
+                sourceStatus?: string;
                 status: string;
             }[];
             url: string | null;
@@ -2522,6 +2528,8 @@ export interface components {
             description: string;
             /** @description Vendor slug */
             id: string;
+            /** @description false: no machine-readable status source; its status is never known (docs/web.md "Not monitored") */
+            monitored: boolean;
             name: string;
             /** Format: uri */
             statusPageUrl: string;
@@ -2533,7 +2541,7 @@ export interface components {
         /** @description Incident and reliability statistics */
         VendorStats: {
             /**
-             * @description `unknown` when there is no uptime (not observed)
+             * @description `unknown` when there is no uptime (not enough observed data)
              * @enum {string}
              */
             badge: "excellent" | "good" | "fair" | "poor" | "unknown";
@@ -2549,8 +2557,10 @@ export interface components {
             longestIncidentMinutes: number | null;
             maintenanceCount: number;
             mttrMinutes: number | null;
+            /** @description How much of the window was observed, in percent */
+            observedPercent: number;
             timePeriod: string;
-            /** @description null when the vendor was not observed in the window (docs/statistics.md) */
+            /** @description null ("not enough data") while less than a quarter of the window was observed (docs/statistics.md "Minimum observed share") */
             uptimePercent: number | null;
             vendor: string;
         } & {
@@ -2571,6 +2581,10 @@ export interface components {
             description: string;
             /** @enum {string} */
             indicator: "operational" | "degraded" | "partial_outage" | "major_outage" | "maintenance" | "unknown";
+            /** @description false: no machine-readable status source; the indicator is unknown, never operational (docs/web.md "Not monitored") */
+            monitored: boolean;
+            /** @description The page's own status description as published; null when the indicator is derived (docs/mappings.md "Vendor's own words") */
+            sourceDescription: string | null;
             sourceHealth: {
                 lastError: string | null;
                 /** Format: date-time */
@@ -4164,6 +4178,8 @@ export interface operations {
                         token: string;
                         /** @description The public page; its token is in this response only (stored hashed) */
                         url: string;
+                        /** @description Present when a vendor on the board is not monitored (no machine-readable status source): the board shows it as such */
+                        warnings?: string[];
                     };
                 };
             };
@@ -9824,6 +9840,10 @@ export interface operations {
                                 status: boolean;
                                 stream: boolean;
                             };
+                            /** @description false: no machine-readable status source (docs/web.md "Not monitored") */
+                            monitored: boolean;
+                            /** @description Why there is no status, when not monitored */
+                            monitoring: string | null;
                             sources: {
                                 type: string;
                                 url: string;
@@ -10344,9 +10364,12 @@ export interface operations {
                                 none: number;
                             };
                             incidentCount: number;
+                            /** @description Vendors by current indicator; `not_monitored` for vendors without a machine-readable status source */
                             indicators: {
                                 [key: string]: number;
                             };
+                            /** @description Vendors without a machine-readable status source (docs/web.md "Not monitored") */
+                            notMonitored: number;
                             timePeriod: string;
                             vendorCount: number;
                         } & {
@@ -11299,6 +11322,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11433,6 +11458,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11574,6 +11601,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11724,6 +11753,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };

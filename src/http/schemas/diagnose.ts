@@ -48,6 +48,7 @@ export const DiagnoseSchema = Type.Object(
         indicator: Type.String({ description: "The vendor's status indicator, `unknown` when its page was never read" }),
         checkedAt: Nullable(DateTime()),
         observed: Type.Boolean({ description: "Whether the vendor's page has been read successfully" }),
+        monitored: Type.Boolean({ description: 'False for a catalog vendor without a machine-readable status source' }),
         incidents: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), impact: Type.String(), components: Type.Array(Type.String()) })),
         maintenance: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), components: Type.Array(Type.String()) })),
       }),

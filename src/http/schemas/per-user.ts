@@ -37,6 +37,9 @@ export const WatchlistResponse = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 0, description: 'Maximum for the plan; absent when unlimited' })),
     remaining: Type.Optional(Type.Integer({ minimum: 0, description: 'Slots left; absent when unlimited' })),
     isUnlimited: Type.Boolean({ description: 'True for plans without a cap' }),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), { description: 'Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts' }),
+    ),
   },
   {
     description: 'Watchlist response',

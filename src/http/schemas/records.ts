@@ -29,6 +29,7 @@ const AffectedServices = Type.Optional(
 
 const RecordUpdateSchema = Type.Object({
   status: Type.String(),
+  sourceStatus: Type.Optional(Type.String({ description: "The upstream's own word for the phase, e.g. identified (docs/mappings.md \"Vendor's own words\")" })),
   body: Type.String(),
   createdAt: DateTime(),
 });
@@ -118,6 +119,7 @@ export const VendorSummarySchema = Type.Object(
     category: Type.String(),
     statusPageUrl: Type.String({ format: 'uri' }),
     availableDataTypes: Type.Array(StringEnum(DATA_TYPES)),
+    monitored: Type.Boolean({ description: 'false: no machine-readable status source; its status is never known (docs/web.md "Not monitored")' }),
   },
   { ...open, $id: 'VendorProfile', description: 'Vendor profile' },
 );
@@ -135,6 +137,10 @@ export const VendorStatusSchema = Type.Object(
     vendorName: Type.String(),
     indicator: StringEnum(INDICATORS),
     description: Type.String(),
+    monitored: Type.Boolean({ description: 'false: no machine-readable status source; the indicator is unknown, never operational (docs/web.md "Not monitored")' }),
+    sourceDescription: Nullable(
+      Type.String({ description: "The page's own status description as published; null when the indicator is derived (docs/mappings.md \"Vendor's own words\")" }),
+    ),
     activeIncidents: Type.Array(Type.Ref(IncidentSchema)),
     activeMaintenance: Type.Array(Type.Ref(MaintenanceSchema)),
     components: Type.Array(
@@ -149,6 +155,8 @@ export const VendorStatusSchema = Type.Object(
 export const CapabilitiesSchema = Type.Object(
   {
     vendor: Type.String(),
+    monitored: Type.Boolean({ description: 'false: no machine-readable status source (docs/web.md "Not monitored")' }),
+    monitoring: Nullable(Type.String({ description: 'Why there is no status, when not monitored' })),
     dataTypes: Type.Array(StringEnum(DATA_TYPES)),
     features: Type.Object({
       status: Type.Boolean(),
@@ -177,10 +185,13 @@ export const VendorStatsSchema = Type.Object(
     byImpact: ByImpact,
     mttrMinutes: Nullable(Type.Integer()),
     longestIncidentMinutes: Nullable(Type.Integer()),
-    uptimePercent: Nullable(Type.Number({ description: 'null when the vendor was not observed in the window (docs/statistics.md)' })),
+    uptimePercent: Nullable(
+      Type.Number({ description: 'null ("not enough data") while less than a quarter of the window was observed (docs/statistics.md "Minimum observed share")' }),
+    ),
+    observedPercent: Type.Number({ minimum: 0, maximum: 100, description: 'How much of the window was observed, in percent' }),
     maintenanceCount: Type.Integer(),
     lastIncidentAt: Nullable(DateTime()),
-    badge: StringEnum(BADGES, { description: '`unknown` when there is no uptime (not observed)' }),
+    badge: StringEnum(BADGES, { description: '`unknown` when there is no uptime (not enough observed data)' }),
   },
   { ...open, $id: 'VendorStats', description: 'Incident and reliability statistics' },
 );
@@ -194,7 +205,8 @@ export const AggregateStatsSchema = Type.Object(
     activeMaintenance: Type.Integer(),
     byImpact: ByImpact,
     badges: Type.Object(Object.fromEntries(BADGES.map((b) => [b, Type.Integer()])) as Record<(typeof BADGES)[number], ReturnType<typeof Type.Integer>>),
-    indicators: Type.Record(Type.String(), Type.Integer()),
+    indicators: Type.Record(Type.String(), Type.Integer(), { description: 'Vendors by current indicator; `not_monitored` for vendors without a machine-readable status source' }),
+    notMonitored: Type.Integer({ description: 'Vendors without a machine-readable status source (docs/web.md "Not monitored")' }),
     averageUptimePercent: Nullable(Type.Number({ description: 'Mean over vendors with an uptime; null when none has one' })),
   },
   { ...open, description: 'Rollup across all vendors' },

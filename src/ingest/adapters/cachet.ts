@@ -14,11 +14,12 @@ import type {
   Indicator,
   MaintenanceRecord,
   MaintenanceStatus,
+  RecordUpdate,
   SourceSnapshot,
 } from '../../domain/records.ts';
 import { AdapterError, defineAdapter, type AdapterInput } from './adapter.ts';
 import { parseJsonBody } from './body.ts';
-import { indicatorFromComponents, INDICATOR_DESCRIPTIONS, recordId } from './mapping.ts';
+import { indicatorFromComponents, INDICATOR_DESCRIPTIONS, newestFirst, ownWord, recordId } from './mapping.ts';
 import { htmlToText } from './text.ts';
 import { firstIso, isoOrNull, latestIso, requireIso } from './time.ts';
 import { check, Nullable, OptStr } from './validate.ts';
@@ -30,6 +31,16 @@ const Id = Type.Union([Type.String(), Type.Number()]);
 const StatusField = Type.Optional(
   Nullable(Type.Union([Type.Number(), Type.String(), Type.Object({ value: Type.Union([Type.Number(), Type.String()]), human: OptStr })])),
 );
+
+/** One entry of an incident's `updates` (2.4 loads them with every incident, newest first). */
+const UpdateSchema = Type.Object({
+  id: Type.Optional(Nullable(Id)),
+  status: StatusField,
+  message: OptStr,
+  human_status: OptStr,
+  created_at: OptStr,
+  updated_at: OptStr,
+});
 
 const ItemSchema = Type.Object({
   id: Id,
@@ -46,12 +57,14 @@ const ItemSchema = Type.Object({
   updated_at: OptStr,
   scheduled_at: OptStr,
   completed_at: OptStr,
+  updates: Type.Optional(Nullable(Type.Array(Type.Unknown()))),
 });
 
 const ListSchema = Type.Object({ data: Type.Array(Type.Record(Type.String(), Type.Unknown())) });
 const StatusSchema = Type.Object({ data: Type.Object({ status: Type.String(), message: OptStr }) });
 
 type Item = Static<typeof ItemSchema>;
+type Update = Static<typeof UpdateSchema>;
 
 /** A 3.x JSON:API item flattened into the 2.x shape (id kept, attributes lifted). */
 function flatten(raw: Record<string, unknown>): unknown {
@@ -86,17 +99,46 @@ function cachetScheduleStatus(value: number | null): MaintenanceStatus {
 
 const WORDS: Record<number, string> = { 0: 'scheduled', 1: 'investigating', 2: 'identified', 3: 'watching', 4: 'fixed' };
 
+
 function items(data: unknown): Item[] {
   const list = check(SOURCE, ListSchema, data).data.map(flatten);
   return check(SOURCE, Type.Array(ItemSchema), list);
 }
 
+const word = (value: number | null) => (value === null ? null : (WORDS[value] ?? String(value)));
+
+/**
+ * The incident's history: the opening message, then every embedded update with its own
+ * status and time, newest first (docs/mappings.md "Cachet"). Posting an update overwrites
+ * the incident's own `status`, so once updates exist the opening message's phase is no
+ * longer published: it reads as `investigating` with no upstream word.
+ */
+function history(i: Item, openedAt: string): { updates: RecordUpdate[]; latest: number | null } {
+  const raw = (i.updates ?? []).map((u) => (typeof u === 'object' && u !== null && !Array.isArray(u) ? flatten(u as Record<string, unknown>) : u));
+  const updates: Update[] = check(`${SOURCE}: incident ${i.id} updates`, Type.Array(UpdateSchema), raw);
+  const dated = updates.map((u) => ({ u, at: firstIso(when(u.created_at), when(u.updated_at)) })).filter((d) => d.at !== null);
+  const newest = dated.reduce<(typeof dated)[number] | null>((best, d) => (best === null || (d.at ?? '') > (best.at ?? '') ? d : best), null);
+  const later = updates.flatMap((u) => {
+    const at = firstIso(when(u.created_at), when(u.updated_at));
+    const value = code(u.status);
+    const body = htmlToText(u.message);
+    return at && body ? [{ status: cachetIncidentStatus(value), ...ownWord(word(value)), body, createdAt: at }] : [];
+  });
+  const opening = htmlToText(i.message);
+  const openingValue = later.length === 0 ? code(i.status) : null;
+  const first = opening
+    ? [{ status: later.length === 0 ? cachetIncidentStatus(openingValue) : ('investigating' as const), ...ownWord(word(openingValue)), body: opening, createdAt: openedAt }]
+    : [];
+  return { updates: newestFirst([...first, ...later]), latest: newest ? code(newest.u.status) : null };
+}
+
 function toIncident(i: Item, vendor: string): IncidentRecord {
-  const value = code(i.latest_status) ?? code(i.status);
-  const status = cachetIncidentStatus(value);
   const startedAt = requireIso(`${SOURCE}: incident ${i.id} occurred_at`, firstIso(when(i.occurred_at), when(i.created_at)));
-  const updatedAt = latestIso([when(i.updated_at), startedAt]) ?? startedAt;
-  const body = htmlToText(i.message);
+  const { updates, latest } = history(i, firstIso(when(i.created_at), startedAt) ?? startedAt);
+  // The newest embedded update's status is the incident's; `latest_status` says the same where sent.
+  const value = latest ?? code(i.latest_status) ?? code(i.status);
+  const status = cachetIncidentStatus(value);
+  const updatedAt = latestIso([when(i.updated_at), updates[0]?.createdAt, startedAt]) ?? startedAt;
   return {
     id: recordId(vendor, i.id),
     vendor,
@@ -108,7 +150,7 @@ function toIncident(i: Item, vendor: string): IncidentRecord {
     updatedAt,
     resolvedAt: status === 'resolved' ? updatedAt : null,
     components: [],
-    updates: body ? [{ status, body, createdAt: updatedAt }] : [],
+    updates,
     url: i.permalink ?? null,
     source: SOURCE,
   };

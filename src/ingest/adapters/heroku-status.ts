@@ -7,7 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { ComponentStatus, IncidentRecord, SourceSnapshot } from '../../domain/records.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
 import { parseJsonBody } from './body.ts';
-import { incidentStatusFrom, indicatorFromComponents, INDICATOR_DESCRIPTIONS, newestFirst, recordId } from './mapping.ts';
+import { incidentStatusFrom, indicatorFromComponents, INDICATOR_DESCRIPTIONS, newestFirst, ownWord, recordId } from './mapping.ts';
 import { htmlToText } from './text.ts';
 import { firstIso, isoOrNull, latestIso, requireIso } from './time.ts';
 import { check, Nullable, OptStr } from './validate.ts';
@@ -61,7 +61,7 @@ function mapIncident(i: RawIncident, vendor: string, worst: ComponentStatus | nu
   const updates = newestFirst(
     (i.updates ?? []).flatMap((u) => {
       const at = isoOrNull(u.updated_at);
-      return at ? [{ status: incidentStatusFrom(u.update_type), body: htmlToText(u.contents), createdAt: at }] : [];
+      return at ? [{ status: incidentStatusFrom(u.update_type), ...ownWord(u.update_type), body: htmlToText(u.contents), createdAt: at }] : [];
     }),
   );
   const latestWord = (i.updates ?? [])

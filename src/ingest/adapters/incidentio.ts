@@ -28,6 +28,7 @@ import {
   joinUrl,
   maintenanceStatusFrom,
   newestFirst,
+  ownWord,
   originOf,
   recordId,
   worstImpact,
@@ -183,11 +184,11 @@ function mapComponents(w: Widget, names: Map<string, string>): ComponentRecord[]
 function eventUpdates(e: RawEvent, status: (word: string | null | undefined) => string, fallbackAt: string | null): RecordUpdate[] {
   const updates = (e.updates ?? []).flatMap((u) => {
     const createdAt = isoOrNull(u.published_at) ?? fallbackAt;
-    return createdAt ? [{ status: status(u.to_status ?? u.status ?? e.status), body: messageText(u.message), createdAt }] : [];
+    return createdAt ? [{ status: status(u.to_status ?? u.status ?? e.status), ...ownWord(u.to_status ?? u.status), body: messageText(u.message), createdAt }] : [];
   });
   const lastAt = isoOrNull(e.last_update_at);
   if (updates.length === 0 && e.last_update_message && lastAt) {
-    updates.push({ status: status(e.status), body: htmlToText(e.last_update_message), createdAt: lastAt });
+    updates.push({ status: status(e.status), ...ownWord(e.status), body: htmlToText(e.last_update_message), createdAt: lastAt });
   }
   return newestFirst(updates);
 }

@@ -159,3 +159,12 @@ export function newestFirst<T extends { createdAt: string }>(updates: T[]): T[] 
     .sort((a, b) => (a.u.createdAt === b.u.createdAt ? a.i - b.i : a.u.createdAt < b.u.createdAt ? 1 : -1))
     .map(({ u }) => u);
 }
+
+/**
+ * The upstream's own phase word kept beside an update's normalised status, or nothing when the
+ * update names none (docs/mappings.md "Vendor's own words").
+ */
+export function ownWord(word: string | null | undefined): { sourceStatus?: string } {
+  const text = typeof word === 'string' ? word.trim() : '';
+  return text ? { sourceStatus: text } : {};
+}

@@ -60,19 +60,29 @@ function pageIndicator(status: string, active: RawIncident[]): Indicator {
   return 'operational';
 }
 
-function notes(i: RawIncident, status: string) {
-  return newestFirst(
+/**
+ * Slack's notes carry no phase of their own. The incident's `status` is the phase *now*: a
+ * resolved incident's newest note is the one that resolved it, every earlier note was
+ * written while it was active (docs/mappings.md "Slack status").
+ */
+function notes<S extends string>(i: RawIncident, phases: { active: S; closed: S }) {
+  const dated = newestFirst(
     (i.notes ?? []).flatMap((n) => {
       const at = isoOrNull(n.date_created);
-      return at ? [{ status, body: htmlToText(n.body), createdAt: at }] : [];
+      return at ? [{ body: htmlToText(n.body), createdAt: at }] : [];
     }),
   );
+  const closed = (i.status ?? '').toLowerCase() === 'resolved';
+  return dated.map((n, index) => {
+    const last = closed && index === 0;
+    return { status: last ? phases.closed : phases.active, sourceStatus: last ? 'resolved' : 'active', body: n.body, createdAt: n.createdAt };
+  });
 }
 
 function mapIncident(i: RawIncident, vendor: string): IncidentRecord {
   const resolved = (i.status ?? '').toLowerCase() === 'resolved';
   const status = resolved ? 'resolved' : 'investigating';
-  const updates = notes(i, status);
+  const updates = notes(i, { active: 'investigating', closed: 'resolved' });
   const startedAt = requireIso(`${SOURCE}: incident ${i.id} date_created`, firstIso(isoOrNull(i.date_created), updates.at(-1)?.createdAt));
   const updatedAt = latestIso([isoOrNull(i.date_updated), updates[0]?.createdAt, startedAt]) ?? startedAt;
   return {
@@ -109,7 +119,7 @@ function mapMaintenance(i: RawIncident, vendor: string): MaintenanceRecord {
     startedAt: start,
     completedAt: done ? updated : null,
     components: [...new Set(i.services ?? [])],
-    updates: notes(i, status),
+    updates: notes(i, { active: 'in_progress', closed: 'completed' }),
     url: i.url ?? null,
     source: SOURCE,
   };

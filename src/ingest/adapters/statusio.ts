@@ -16,7 +16,7 @@ import type {
 } from '../../domain/records.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
 import { parseJsonBody } from './body.ts';
-import { INDICATOR_DESCRIPTIONS, newestFirst, recordId, worstImpact } from './mapping.ts';
+import { INDICATOR_DESCRIPTIONS, newestFirst, ownWord, recordId, worstImpact } from './mapping.ts';
 import { htmlToText } from './text.ts';
 import { firstIso, isoOrNull, latestIso, requireIso } from './time.ts';
 import { check, Nullable, OptStr } from './validate.ts';
@@ -88,7 +88,7 @@ function messages(e: RawEvent, word: (state: number | null | undefined) => strin
   return newestFirst(
     (e.messages ?? []).flatMap((m) => {
       const at = isoOrNull(m.datetime);
-      return at ? [{ status: word(m.state), body: htmlToText(m.details), createdAt: at }] : [];
+      return at ? [{ status: word(m.state), ...ownWord(STATE_WORD[band(m.state)]), body: htmlToText(m.details), createdAt: at }] : [];
     }),
   );
 }

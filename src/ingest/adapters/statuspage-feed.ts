@@ -8,7 +8,7 @@ import type { IncidentRecord, MaintenanceRecord, SourceSnapshot, SourceType } fr
 import { defineAdapter, type AdapterInput } from './adapter.ts';
 import { entryUpstreamId } from './feed-entry.ts';
 import { parseFeedBody, type FeedEntry } from './feed.ts';
-import { incidentStatusFrom, maintenanceStatusFrom, recordId } from './mapping.ts';
+import { incidentStatusFrom, maintenanceStatusFrom, ownWord, recordId } from './mapping.ts';
 import { collapseWhitespace, htmlToText } from './text.ts';
 import {
   earliestIso,
@@ -130,7 +130,7 @@ function toIncident(entry: FeedEntry, blocks: Block[], source: string, vendor: s
   const status = incidentStatusFrom(sourceStatus);
   const updates =
     blocks.length > 0
-      ? blocks.map((b) => ({ status: incidentStatusFrom(b.word), body: b.body, createdAt: b.createdAt }))
+      ? blocks.map((b) => ({ status: incidentStatusFrom(b.word), ...ownWord(b.word), body: b.body, createdAt: b.createdAt }))
       : [{ status, body: htmlToText(entry.html), createdAt: startedAt }];
   const resolvedBlock = blocks.find((b) => b.label === 'resolved') ?? blocks.find((b) => incidentStatusFrom(b.word) === 'resolved');
   return {
@@ -191,7 +191,7 @@ function toMaintenance(entry: FeedEntry, blocks: Block[], source: string, vendor
     startedAt: status === 'scheduled' ? null : (firstInProgress ?? scheduledFor),
     completedAt,
     components: [],
-    updates: blocks.map((b) => ({ status: maintenanceStatusFrom(b.word), body: b.body, createdAt: b.createdAt })),
+    updates: blocks.map((b) => ({ status: maintenanceStatusFrom(b.word), ...ownWord(b.word), body: b.body, createdAt: b.createdAt })),
     url: entry.link,
     source,
   };

@@ -22,6 +22,7 @@ import {
   joinUrl,
   maintenanceStatusFrom,
   newestFirst,
+  ownWord,
   recordId,
 } from './mapping.ts';
 import { htmlToText } from './text.ts';
@@ -182,7 +183,7 @@ function mapUpdates<S extends string>(raw: RawIncident, normalise: (word: string
 }
 
 const stripRaw = (updates: (RecordUpdate & { raw: string })[]): RecordUpdate[] =>
-  updates.map(({ status, body, createdAt }) => ({ status, body, createdAt }));
+  updates.map(({ status, body, createdAt, raw }) => ({ status, ...ownWord(raw), body, createdAt }));
 
 function mapIncident(raw: RawIncident, ctx: StatuspageContext, pageUrl: string | null): IncidentRecord {
   const where = `${ctx.source}: incident ${raw.id}`;

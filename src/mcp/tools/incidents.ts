@@ -35,20 +35,23 @@ export const getActiveIncidents = defineTool({
   async run({ vendors, impact }, { services, caller }) {
     const selected = vendors?.length ? await services.vendorLookup.resolveAll(vendors, audienceFor(caller.viewer)) : undefined;
     const slugs = selected?.map((v) => v.id);
-    const [result, statuses, names, { lastUpdated, source }, observed] = await Promise.all([
+    const [result, statuses, catalog, { lastUpdated, source }, observed] = await Promise.all([
       services.records.incidents({ vendors: slugs, activeOnly: true, limit: ACTIVE_LIMIT, offset: 0 }, caller.viewer),
       services.status.pageStatuses(audienceFor(caller.viewer), slugs),
-      services.catalog.names(audienceFor(caller.viewer)),
+      services.catalog.list(audienceFor(caller.viewer)),
       services.freshness.current(),
       services.overview.observation(audienceFor(caller.viewer), slugs),
     ]);
+    const names = new Map(catalog.map((v) => [v.id, v.name]));
+    // A stored row of a vendor without a status source says nothing now (docs/web.md "Not monitored").
+    const monitored = new Set(catalog.filter((v) => v.monitored).map((v) => v.id));
     const min = impact ? IMPACT_RANK[impact] : 0;
     const incidents = result.items
       .filter((i) => IMPACT_RANK[i.impact] >= min)
       .sort((a, b) => IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : -1));
     const withIncident = new Set(incidents.map((i) => i.vendor));
     const vendorsNotOperational = [...statuses.entries()]
-      .filter(([slug, s]) => s.indicator !== 'operational' && s.indicator !== 'unknown' && !withIncident.has(slug))
+      .filter(([slug, s]) => monitored.has(slug) && s.indicator !== 'operational' && s.indicator !== 'unknown' && !withIncident.has(slug))
       .map(([slug, s]) => ({ vendor: slug, vendorName: nameOf(names, slug), indicator: s.indicator, description: describeIndicator(s.indicator) }))
       .sort((a, b) => a.vendorName.localeCompare(b.vendorName));
 
@@ -63,10 +66,13 @@ export const getActiveIncidents = defineTool({
       const left = result.total - result.items.length;
       if (left > 0) lines.push(`… and ${left} more not shown.`);
     } else {
-      lines.push(`No ongoing incidents${observed.notObserved ? ' known' : ''}${floor}${scope}.`);
+      lines.push(`No ongoing incidents${observed.notObserved || observed.notMonitored ? ' known' : ''}${floor}${scope}.`);
     }
     if (observed.notObserved) {
       lines.push(`Not observed: ${observed.notObserved} of ${plural(observed.total, 'vendor')} (never read, or stale); an incident there would not show here.`);
+    }
+    if (observed.notMonitored) {
+      lines.push(`Not monitored: ${observed.notMonitored} of ${plural(observed.total, 'vendor')} (no machine-readable status source); nothing is known about them here.`);
     }
     if (vendorsNotOperational.length) {
       lines.push('Status pages reporting a problem without an open incident:');

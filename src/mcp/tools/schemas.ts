@@ -4,7 +4,7 @@ import { IMPACTS, INCIDENT_STATUSES, INDICATORS, MAINTENANCE_STATUSES } from '..
 // Output shapes of the tools. Records are the same objects the REST API returns
 // (docs/api.md "Envelope and records"); they stay open (extra fields allowed) like the REST items.
 
-const RecordUpdate = z.object({ status: z.string(), body: z.string(), createdAt: z.string() });
+const RecordUpdate = z.object({ status: z.string(), sourceStatus: z.string().optional(), body: z.string(), createdAt: z.string() });
 
 export const IncidentOut = z.looseObject({
   id: z.string(),

@@ -1,6 +1,7 @@
 import { audienceFor } from '../../services/access/audience.ts';
 import { z } from 'zod';
 import { DATA_TYPES } from '../../domain/records.ts';
+import { NOT_MONITORED } from '../../domain/monitoring.ts';
 import { isObserved } from '../../domain/state-summary.ts';
 import { defineTool } from '../context.ts';
 import { incidentLine, maintenanceLine, oneLine, plural, when } from './format.ts';
@@ -13,6 +14,7 @@ const VendorOut = z.object({
   website: z.string(),
   statusPageUrl: z.string(),
   availableDataTypes: z.array(z.enum(DATA_TYPES)),
+  monitored: z.boolean().describe('false: no machine-readable status source, so its status is never known'),
 });
 
 export const listVendors = defineTool({
@@ -48,11 +50,12 @@ export const listVendors = defineTool({
       website: v.website,
       statusPageUrl: v.statusPageUrl,
       availableDataTypes: v.availableDataTypes,
+      monitored: v.monitored,
     }));
     const filters = [category ? `category '${category}'` : '', search ? `matching '${search}'` : ''].filter(Boolean).join(', ');
     const head = `${plural(vendors.length, 'vendor')}${filters ? ` (${filters})` : ''}`;
     const text = vendors.length
-      ? `${head}:\n${vendors.map((v) => `- ${v.name} (id: ${v.id}, ${v.category}): ${v.availableDataTypes.join(', ')}`).join('\n')}`
+      ? `${head}:\n${vendors.map((v) => `- ${v.name} (id: ${v.id}, ${v.category}): ${v.monitored ? v.availableDataTypes.join(', ') : NOT_MONITORED}`).join('\n')}`
       : `${head}. Categories: ${categories.join(', ')}.`;
     return { text, data: { count: vendors.length, vendors, categories } };
   },
@@ -70,6 +73,7 @@ export const getVendorStatus = defineTool({
     vendorName: z.string(),
     indicator: IndicatorEnum,
     description: z.string(),
+    monitored: z.boolean().describe('false: no machine-readable status source; the indicator is unknown, never operational'),
     checkedAt: z.string().nullable(),
     activeIncidents: z.array(IncidentOut),
     activeMaintenance: z.array(MaintenanceOut),
@@ -85,21 +89,24 @@ export const getVendorStatus = defineTool({
     const { lastUpdated, source } = await services.freshness.current();
     const now = services.clock.now();
     // Not observed (never read, or stale): the last state read is not stated as current (src/domain/state-summary.ts).
-    const observed = isObserved({ indicator: s.indicator, stale: s.sourceHealth.stale });
-    const lines = [
-      s.sourceHealth.stale
-        ? s.sourceHealth.lastSuccessAt
-          ? `${oneLine(s.vendorName)}: not observed, its status page has not been read since ${when(s.sourceHealth.lastSuccessAt)}; last read: ${oneLine(s.description)} (${s.indicator}).`
-          : `${oneLine(s.vendorName)}: not observed, its status page has never been read (${s.indicator}).`
-        : `${oneLine(s.vendorName)}: ${oneLine(s.description)} (${s.indicator}), checked ${when(s.checkedAt)}.`,
-    ];
-    lines.push(
-      s.activeIncidents.length
-        ? `${plural(s.activeIncidents.length, 'ongoing incident')}:\n${s.activeIncidents.map((i) => incidentLine(i, now, false)).join('\n')}`
-        : observed
-          ? 'No ongoing incidents.'
-          : 'No ongoing incidents known (not observed).',
-    );
+    const observed = isObserved({ indicator: s.indicator, stale: s.sourceHealth.stale, monitored: s.monitored });
+    const name = oneLine(s.vendorName);
+    let head: string;
+    if (!s.monitored) head = `${name}: ${NOT_MONITORED}. Its status, incidents and maintenance are not known here (${s.indicator}).`;
+    else if (!s.sourceHealth.stale) head = `${name}: ${oneLine(s.description)} (${s.indicator}), checked ${when(s.checkedAt)}.`;
+    else if (s.sourceHealth.lastSuccessAt) {
+      head = `${name}: not observed, its status page has not been read since ${when(s.sourceHealth.lastSuccessAt)}; last read: ${oneLine(s.description)} (${s.indicator}).`;
+    } else head = `${name}: not observed, its status page has never been read (${s.indicator}).`;
+    const lines = [head];
+    if (s.monitored) {
+      lines.push(
+        s.activeIncidents.length
+          ? `${plural(s.activeIncidents.length, 'ongoing incident')}:\n${s.activeIncidents.map((i) => incidentLine(i, now, false)).join('\n')}`
+          : observed
+            ? 'No ongoing incidents.'
+            : 'No ongoing incidents known (not observed).',
+      );
+    }
     if (s.activeMaintenance.length) {
       lines.push(`Maintenance now:\n${s.activeMaintenance.map((m) => maintenanceLine(m, false)).join('\n')}`);
     }
@@ -122,6 +129,7 @@ export const getVendorStatus = defineTool({
         vendorName: s.vendorName,
         indicator: s.indicator,
         description: s.description,
+        monitored: s.monitored,
         checkedAt: s.checkedAt,
         activeIncidents: openRecords(s.activeIncidents),
         activeMaintenance: openRecords(s.activeMaintenance),

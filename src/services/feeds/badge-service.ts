@@ -12,7 +12,7 @@ export function badgeService(d: { status: StatusService }) {
     /** 404 for a vendor outside the public catalog (badges are public, docs/per-user.md). */
     async vendor(slug: string): Promise<Badge> {
       const s = await d.status.vendorStatus(slug, PUBLIC_AUDIENCE);
-      return indicatorBadge(s.vendorName, s.indicator, s.sourceHealth.stale);
+      return indicatorBadge(s.vendorName, s.indicator, s.sourceHealth.stale, s.monitored);
     },
 
     /** The component is matched by name, ignoring case; 404 when the vendor publishes none of that name. */

@@ -36,7 +36,7 @@ const view = ({ orgId: _owner, ...rest }: BoardRecord): BoardView => rest;
 
 export function boardService(d: { boards: BoardsRepository; watchlist: WatchlistRepository; overview: OverviewService; catalog: CatalogService; clock: Clock; audit: Pick<AuditService, 'record'> }) {
   return {
-    async create(viewer: Viewer, input: { title?: string; frameAncestors?: string[] }): Promise<{ board: BoardView; token: string; path: string }> {
+    async create(viewer: Viewer, input: { title?: string; frameAncestors?: string[] }): Promise<{ board: BoardView; token: string; path: string; warnings: string[] }> {
       const orgId = ownerOrg(viewer, 'editor');
       const frameAncestors = normaliseFrameAncestors(input.frameAncestors);
       const vendors = await d.watchlist.list(orgId);
@@ -57,7 +57,9 @@ export function boardService(d: { boards: BoardsRepository; watchlist: Watchlist
         createdAt: d.clock.now().toISOString(),
       });
       await d.audit.record(orgId, viewer, 'board.created', `board:${board.id}`, { after: { title: board.title, vendors, frameAncestors } });
-      return { board: view(board), token, path: `${BOARD_PATH}${token}` };
+      // The board shows the public catalog: a vendor not monitored appears as such, never operational.
+      const warnings = await d.catalog.notMonitoredWarnings(vendors, PUBLIC_AUDIENCE);
+      return { board: view(board), token, path: `${BOARD_PATH}${token}`, warnings };
     },
 
     async list(viewer: Viewer): Promise<BoardView[]> {

@@ -12,6 +12,7 @@ import type { VendorsRepository } from '../../store/repositories/vendors-reposit
 import type { CatalogService } from '../vendors/catalog-service.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { SourceHealthService } from '../vendors/source-health-service.ts';
+import { isMonitored, NOT_MONITORED_SENTENCE } from '../../domain/monitoring.ts';
 import { deriveIndicator } from './status-service.ts';
 import { COMPONENT_LEVEL, INDICATOR_LEVEL } from '../../domain/status-levels.ts';
 import { incidentView, withVendorName } from '../../domain/record-views.ts';
@@ -34,6 +35,8 @@ export interface VendorOverview {
   upcomingMaintenance: Maintenance[];
   checkedAt: string | null;
   sourceHealth: SourceHealth;
+  /** false: no machine-readable status source (docs/web.md "Not monitored"). */
+  monitored: boolean;
 }
 
 /** Vendor status as numbers, for the Prometheus gauges (docs/integrations.md). */
@@ -56,7 +59,9 @@ export interface Overview {
 
 /** The vendors summed up by the one rule (docs/web.md, "Summary"). */
 export const summarizeOverview = (vendors: VendorOverview[]): StateSummary =>
-  summarizeState(vendors.map((v) => ({ indicator: v.indicator, stale: v.sourceHealth.stale, problem: reportsProblem(v.indicator, v.activeIncidents.length) })));
+  summarizeState(
+    vendors.map((v) => ({ indicator: v.indicator, stale: v.sourceHealth.stale, problem: reportsProblem(v.indicator, v.activeIncidents.length), monitored: v.monitored })),
+  );
 
 /**
  * The overview of some of its vendors (a signed-in person's watchlist): the counts that sum
@@ -118,7 +123,9 @@ export function overviewService(d: {
         const upcoming = windows.filter((m) => isUpcomingMaintenance(m, now));
         const h = health.get(v.slug) ?? { ...d.health.NEVER };
         const page = statuses.get(v.slug);
-        const indicator = page?.indicator ?? deriveIndicator(inc, due.some((m) => m.status !== 'scheduled'), h.lastSuccessAt !== null);
+        const monitored = isMonitored(v);
+        // Not monitored: unknown whatever an old row may say (docs/web.md "Not monitored").
+        const indicator = !monitored ? 'unknown' : (page?.indicator ?? deriveIndicator(inc, due.some((m) => m.status !== 'scheduled'), h.lastSuccessAt !== null));
         counts[indicator] += 1;
         activeMaintenanceCount += due.length;
         rows.push({
@@ -128,12 +135,13 @@ export function overviewService(d: {
           website: v.website,
           statusPageUrl: v.statusPageUrl,
           indicator,
-          description: describeIndicator(indicator),
+          description: monitored ? describeIndicator(indicator) : NOT_MONITORED_SENTENCE,
           activeIncidents: inc.map((i) => incidentView(i, v.name, now)),
           activeMaintenance: due.map((m) => withVendorName(m, v.name)),
           upcomingMaintenance: upcoming.map((m) => withVendorName(m, v.name)),
           checkedAt: page?.checkedAt ?? h.lastSuccessAt,
           sourceHealth: h,
+          monitored,
         });
       }
       return {

@@ -13,6 +13,7 @@ import type { CatalogService } from '../vendors/catalog-service.ts';
 import type { Viewer } from '../context.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { SourceHealthService } from '../vendors/source-health-service.ts';
+import { isMonitored } from '../../domain/monitoring.ts';
 
 const DEFAULT_STATS_PERIOD = '30d';
 
@@ -24,7 +25,10 @@ export interface AggregateStats {
   activeMaintenance: number;
   byImpact: Record<Impact, number>;
   badges: Record<Badge, number>;
+  /** Current indicators by vendor; vendors without a status source count under `not_monitored`, never operational. */
   indicators: Record<string, number>;
+  /** Vendors without a machine-readable status source (docs/web.md "Not monitored"). */
+  notMonitored: number;
   averageUptimePercent: number | null;
 }
 
@@ -92,12 +96,14 @@ export function statsService(d: {
     async aggregate(timePeriod: string | undefined, viewer: Viewer): Promise<{ stats: AggregateStats; dataWindow: DataWindow }> {
       const dataWindow = windowFor(viewer, timePeriod);
       const audience = audienceFor(viewer);
-      const [perVendor, active, activeMnt, statuses] = await Promise.all([
+      const [perVendor, active, activeMnt, statuses, rows] = await Promise.all([
         statsFor(undefined, dataWindow, audience),
         d.incidents.all({ audience, activeOnly: true }),
         d.maintenances.all({ audience, upcomingOnly: true }),
         d.status.statuses(audience),
+        d.vendors.list(audience),
       ]);
+      const unmonitored = new Set(rows.filter((v) => !isMonitored(v)).map((v) => v.slug));
       const byImpact: Record<Impact, number> = { none: 0, minor: 0, major: 0, critical: 0 };
       const badges = Object.fromEntries(BADGES.map((b) => [b, 0])) as Record<Badge, number>;
       let incidentCount = 0;
@@ -115,7 +121,7 @@ export function statsService(d: {
       }
       const indicators: Record<string, number> = {};
       for (const slug of perVendor.keys()) {
-        const ind = statuses.get(slug)?.indicator ?? 'unknown';
+        const ind = unmonitored.has(slug) ? 'not_monitored' : (statuses.get(slug)?.indicator ?? 'unknown');
         indicators[ind] = (indicators[ind] ?? 0) + 1;
       }
       const now = d.clock.now();
@@ -130,6 +136,7 @@ export function statsService(d: {
           byImpact,
           badges,
           indicators,
+          notMonitored: [...perVendor.keys()].filter((s) => unmonitored.has(s)).length,
           averageUptimePercent: rated ? Math.round((uptimeSum / rated) * 1000) / 1000 : null,
         },
       };

@@ -9,6 +9,7 @@ import type { CatalogService } from '../vendors/catalog-service.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { SourceHealthService } from '../vendors/source-health-service.ts';
 import { incidentView, withVendorName } from '../../domain/record-views.ts';
+import { isMonitored, NOT_MONITORED_SENTENCE } from '../../domain/monitoring.ts';
 
 const INDICATOR_BY_IMPACT: Record<Impact, Indicator> = {
   none: 'operational',
@@ -60,18 +61,24 @@ export function statusService(d: {
         .filter((m) => isActiveMaintenance(m, now))
         .map((m) => withVendorName(m, vendor.name));
       const page = stored.get(slug);
-      const indicator =
-        page?.indicator ??
-        deriveIndicator(active, activeMaintenance.some((m) => m.status !== 'scheduled'), health.lastSuccessAt !== null);
+      const monitored = isMonitored(vendor);
+      // Not monitored: nothing was or can be read, whatever an old row may say (docs/web.md "Not monitored").
+      const indicator = !monitored
+        ? 'unknown'
+        : (page?.indicator ?? deriveIndicator(active, activeMaintenance.some((m) => m.status !== 'scheduled'), health.lastSuccessAt !== null));
       return {
         vendor: slug,
         vendorName: vendor.name,
         indicator,
-        // The same words for an indicator whatever the source format (docs/mappings.md).
-        description: describeIndicator(indicator),
+        // The same words for an indicator whatever the source format (docs/mappings.md);
+        // a vendor not monitored says so instead of "Status Unknown".
+        description: monitored ? describeIndicator(indicator) : NOT_MONITORED_SENTENCE,
+        monitored,
+        sourceDescription: (monitored && page?.description?.trim()) || null,
         activeIncidents,
         activeMaintenance,
-        components: components.map((c) => ({ name: c.name, status: c.status, group: c.group })),
+        // Component rows left from a source that is gone say nothing now either.
+        components: monitored ? components.map((c) => ({ name: c.name, status: c.status, group: c.group })) : [],
         // The page row is written only when its status changes; the last successful poll is when it was checked.
         checkedAt: health.lastSuccessAt ?? page?.checkedAt ?? null,
         sourceHealth: health,

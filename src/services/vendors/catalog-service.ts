@@ -6,6 +6,7 @@ import type { VendorRow, VendorsRepository } from '../../store/repositories/vend
 import type { Audience } from '../../domain/audience.ts';
 import { audienceFor } from '../access/audience.ts';
 import type { Viewer } from '../context.ts';
+import { isMonitored, NOT_MONITORED, notMonitoredWarning } from '../../domain/monitoring.ts';
 
 export interface VendorProfile {
   id: string;
@@ -15,10 +16,15 @@ export interface VendorProfile {
   category: string;
   statusPageUrl: string;
   availableDataTypes: DataType[];
+  /** false: no machine-readable status source, so no status at all (docs/web.md "Not monitored"). */
+  monitored: boolean;
 }
 
 export interface VendorCapabilities {
   vendor: string;
+  monitored: boolean;
+  /** Why there is no status, when not monitored; null otherwise. */
+  monitoring: string | null;
   dataTypes: DataType[];
   features: {
     status: boolean;
@@ -38,6 +44,7 @@ const profile = (v: VendorRow): VendorProfile => ({
   category: v.category,
   statusPageUrl: v.statusPageUrl,
   availableDataTypes: v.availableDataTypes,
+  monitored: isMonitored(v),
 });
 
 export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: string) => Promise<{ type: string; url: string }[]>) {
@@ -65,6 +72,19 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
 
     async count(audience: Audience): Promise<number> {
       return vendors.count(audience);
+    },
+
+    /**
+     * Warnings for the vendors of `slugs` that are not monitored (no machine-readable status
+     * source), in their order: following them is allowed, but shows nothing (docs/web.md
+     * "Not monitored").
+     */
+    async notMonitoredWarnings(slugs: readonly string[], audience: Audience): Promise<string[]> {
+      if (!slugs.length) return [];
+      const wanted = new Set(slugs);
+      const rows = (await vendors.list(audience)).filter((v) => wanted.has(v.slug) && !isMonitored(v));
+      const bySlug = new Map(rows.map((v) => [v.slug, v.name]));
+      return slugs.flatMap((s) => (bySlug.has(s) ? [notMonitoredWarning(bySlug.get(s)!)] : []));
     },
 
     /** Display name of every vendor this audience may see, by slug. */
@@ -111,9 +131,12 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
       const sources = await sourcesOf(slug);
       return {
         vendor: v.slug,
+        monitored: isMonitored(v),
+        monitoring: isMonitored(v) ? null : NOT_MONITORED,
         dataTypes: v.availableDataTypes,
         features: {
-          status: sources.length > 0,
+          // Status comes from a status source; advisory or release feeds alone give none.
+          status: isMonitored(v),
           components: sources.some((s) => s.type !== 'advisory-feed' && s.type !== 'release-feed'),
           statistics: v.availableDataTypes.includes('incidents'),
           compliance: v.compliance.items.length > 0,

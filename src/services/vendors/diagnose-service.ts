@@ -13,6 +13,7 @@ import {
   vendorsOfHost,
   verdictOf,
 } from '../../domain/diagnose.ts';
+import { isMonitored } from '../../domain/monitoring.ts';
 import type { VendorsRepository } from '../../store/repositories/vendors-repository.ts';
 import type { StatusService } from '../records/status-service.ts';
 
@@ -29,18 +30,18 @@ export interface DiagnoseResult {
   hosts: string[];
   errorHints: ErrorHint[];
   matches: HostMatch[];
-  vendors: (VendorReport & { name: string; indicator: string; checkedAt: string | null })[];
+  vendors: (VendorReport & { name: string; indicator: string; checkedAt: string | null; monitored: boolean })[];
   verdict: VerdictResult['verdict'];
   confidence: VerdictResult['confidence'];
   summary: string;
 }
 
 export function diagnoseService(d: { vendors: VendorsRepository; status: StatusService; clock: Clock }) {
-  let cached: { index: HostIndex; until: number } | null = null;
+  let cached: { index: HostIndex; monitored: Map<string, boolean>; until: number } | null = null;
 
-  async function index(): Promise<HostIndex> {
+  async function index(): Promise<NonNullable<typeof cached>> {
     const now = d.clock.now().getTime();
-    if (cached && cached.until > now) return cached.index;
+    if (cached && cached.until > now) return cached;
     const rows = await d.vendors.list(PUBLIC_AUDIENCE);
     const built = hostIndex(
       rows.map((v) => ({
@@ -50,15 +51,15 @@ export function diagnoseService(d: { vendors: VendorsRepository; status: StatusS
         derived: [siteHost(v.website), siteHost(v.statusPageUrl)].filter((h): h is string => !!h && h.includes('.')),
       })),
     );
-    cached = { index: built, until: now + INDEX_SECONDS * 1000 };
-    return built;
+    cached = { index: built, monitored: new Map(rows.map((v) => [v.slug, isMonitored(v)])), until: now + INDEX_SECONDS * 1000 };
+    return cached;
   }
 
   return {
     async diagnose(input: string): Promise<DiagnoseResult> {
       const hosts = hostsIn(input);
       const errorHints = errorHintsIn(input);
-      const idx = await index();
+      const { index: idx, monitored } = await index();
       const matches = hosts.flatMap((h) => vendorsOfHost(idx, h));
       const slugs = [...new Set(matches.map((m) => m.vendor))].slice(0, MAX_DIAGNOSED_VENDORS);
       const vendors = await Promise.all(
@@ -73,6 +74,7 @@ export function diagnoseService(d: { vendors: VendorsRepository; status: StatusS
             checkedAt: s.checkedAt,
             // Known when its page was read, or when it holds an open record read from it.
             observed: s.checkedAt !== null || incidents.length > 0 || maintenance.length > 0,
+            monitored: monitored.get(slug) ?? true,
             incidents,
             maintenance,
           };

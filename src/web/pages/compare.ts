@@ -1,8 +1,8 @@
 import type { DataWindow } from '../../domain/time-window.ts';
-import type { Badge, VendorStats } from '../../domain/stats.ts';
+import type { VendorStats } from '../../domain/stats.ts';
 import { html, type Html } from '../html.ts';
 import type { Page } from '../layout.ts';
-import { percentFloor, rowChart } from '../views/charts.ts';
+import { percentFloor, rowChart, UPTIME_TONE } from '../views/charts.ts';
 import { formatDuration, percent } from '../views/format.ts';
 
 // Comparison of several vendors (docs/web.md, "Charts"): the signed-in viewer's
@@ -11,8 +11,6 @@ import { formatDuration, percent } from '../views/format.ts';
 
 const COMPARE_MAX = 25;
 
-/** A dot's colour follows the uptime badge (docs/statistics.md): green only for a good uptime. */
-const UPTIME_TONE: Record<Badge, 'ok' | 'warn' | 'down' | undefined> = { excellent: 'ok', good: 'ok', fair: 'warn', poor: 'down', unknown: undefined };
 
 export interface CompareData {
   vendors: { slug: string; name: string; stats: VendorStats }[];
@@ -35,7 +33,7 @@ function charts(d: CompareData): Html {
     {
       id: 'compare-uptime',
       title: `Uptime, ${period}`,
-      description: `Uptime of each vendor over the observed part of the ${period}. The axis starts at ${from}%. A vendor never observed has no dot.`,
+      description: `Uptime of each vendor over the observed part of the ${period}. The axis starts at ${from}%. A vendor observed for less than a quarter of the period has no dot (not enough data).`,
       labelHeader: 'Vendor',
       valueHeader: 'Uptime',
       data: d.vendors.map((v) => ({ label: v.name, value: v.stats.uptimePercent, text: percent(v.stats.uptimePercent), tone: UPTIME_TONE[v.stats.badge] })),

@@ -4,7 +4,7 @@ import { narrowOverview, type Overview, summarizeOverview, type VendorOverview }
 import { reportsProblem } from '../../domain/state-summary.ts';
 import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
-import { categoryLabel, formatDate, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, plural, time, toTheMinute } from '../views/format.ts';
+import { categoryLabel, formatDate, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, notMonitoredBadge, plural, time, toTheMinute } from '../views/format.ts';
 import { incidentArticle, maintenanceArticle } from '../views/records.ts';
 
 // The overview: what is down right now first, then every vendor as a card with
@@ -129,9 +129,9 @@ export function vendorCard(v: VendorOverview, hidden: boolean, watched: boolean)
     : v.activeMaintenance.length
       ? 'Maintenance in progress'
       : v.description;
-  return html`<li class="vendor-card vendor-card--${indicator}${v.sourceHealth.stale ? ' vendor-card--stale' : ''}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
+  return html`<li class="vendor-card vendor-card--${indicator}${v.sourceHealth.stale ? ' vendor-card--stale' : ''}${v.monitored ? '' : ' vendor-card--unmonitored'}" data-monitored="${v.monitored ? 'yes' : 'no'}" data-live-id="card-${v.vendor}" data-vendor="${v.vendor}" data-name="${v.name.toLowerCase()}" data-category="${v.category}" data-problem="${needsAttention(v) ? '1' : '0'}" data-watched="${watched ? '1' : '0'}"${hidden ? html` hidden` : ''}>
     <h3 class="vendor-card__name"><a href="/vendors/${v.vendor}">${v.name}</a>${watched ? html` <span class="watched-mark" title="On your watchlist">★<span class="visually-hidden"> (on your watchlist)</span></span>` : ''}</h3>
-    ${indicatorBadge(indicator)}
+    ${v.monitored ? indicatorBadge(indicator) : notMonitoredBadge()}
     <p class="vendor-card__note">${note}</p>
     ${v.activeIncidents[0] ? html`<p class="vendor-card__incident">${v.activeIncidents[0].title}</p>` : ''}
     ${next && !v.activeMaintenance.length ? html`<p class="vendor-card__note muted">Maintenance ${formatDate(next.scheduledFor)}</p>` : ''}

@@ -1,5 +1,6 @@
 import type { Plan } from '../../domain/plans.ts';
 import type { Advisory, ComplianceEntry, Incident, Maintenance, ReleaseUpdate, VendorStatus } from '../../domain/records.ts';
+import { NOT_MONITORED_SENTENCE, notMonitoredWarning } from '../../domain/monitoring.ts';
 import type { VendorStats } from '../../domain/stats.ts';
 import type { UptimeDay } from '../../domain/uptime-days.ts';
 import type { VendorProfile } from '../../services/vendors/catalog-service.ts';
@@ -15,6 +16,7 @@ import {
   humanize,
   IMPACT_LABEL,
   indicatorBadge,
+  notMonitoredBadge,
   percent,
   plural,
   time,
@@ -53,6 +55,10 @@ export interface VendorPageData {
 /** Source health in words: never polled, stale (failing past the threshold), failing, or fine. */
 function sourceHealthNotice(s: VendorStatus): Html {
   const h = s.sourceHealth;
+  if (!s.monitored) {
+    // A state, not a promise: nothing will be read (docs/web.md "Not monitored").
+    return html`<p class="notice" data-source-health="not-monitored">${NOT_MONITORED_SENTENCE}. This service cannot tell this vendor's status; see its own status page.</p>`;
+  }
   if (!h.lastSuccessAt && !h.lastErrorAt) {
     return html`<p class="notice" data-source-health="never">This vendor's status page has not been read yet; there is no data to show.</p>`;
   }
@@ -70,9 +76,10 @@ function statusBanner(d: VendorPageData, ctx: PageContext): Html {
   const s = d.status;
   return html`<section class="status-banner status-banner--${s.indicator}${s.sourceHealth.stale ? ' status-banner--stale' : ''}" aria-labelledby="status-title" data-live-id="status">
     <h2 id="status-title" class="visually-hidden">Current status</h2>
-    <p class="status-banner__indicator">${indicatorBadge(s.indicator)}</p>
+    <p class="status-banner__indicator">${s.monitored ? indicatorBadge(s.indicator) : notMonitoredBadge()}</p>
     <p class="status-banner__description">${s.description}</p>
-    <p class="muted">Last checked ${s.checkedAt ? time(s.checkedAt, ctx.now) : 'never'}</p>
+    ${s.sourceDescription && s.sourceDescription !== s.description ? html`<p class="muted status-banner__source">The page says: “${s.sourceDescription}”</p>` : ''}
+    ${s.monitored ? html`<p class="muted">Last checked ${s.checkedAt ? time(s.checkedAt, ctx.now) : 'never'}</p>` : ''}
     ${sourceHealthNotice(s)}
   </section>`;
 }
@@ -122,7 +129,7 @@ function uptimeSection(d: VendorPageData): Html {
   const dayText = (x: UptimeDay) => (x.uptimePercent === null ? 'no data' : percent(x.uptimePercent));
   return html`<section aria-labelledby="uptime-title" class="panel" id="uptime" data-live-id="uptime">
     <h2 id="uptime-title">Uptime, last ${days.length} days</h2>
-    <p class="uptime__figure">${d.uptime.uptimePercent === null ? html`<strong>No data</strong>: this vendor was not observed in this period` : html`<strong>${percent(d.uptime.uptimePercent)}</strong> uptime`} · ${plural(bad.length, 'day')} with incidents</p>
+    <p class="uptime__figure">${d.uptime.uptimePercent === null ? (d.status.monitored ? html`<strong>Not enough data</strong>: this vendor was observed for less than a quarter of this period` : html`<strong>Not monitored</strong>: no machine-readable status source`) : html`<strong>${percent(d.uptime.uptimePercent)}</strong> uptime`} · ${plural(bad.length, 'day')} with incidents</p>
     <ol class="uptime-bar" aria-label="Daily uptime, oldest first">
       ${days.map(
         (x) => html`<li class="uptime-bar__day uptime-bar__day--${cls(x)}" title="${formatDate(x.date)}: ${dayText(x)}${x.incidentCount ? `, ${plural(x.incidentCount, 'incident')}` : ''}"><span class="visually-hidden">${formatDate(x.date)}: ${dayText(x)}${x.worst && x.worst !== 'none' ? `, worst impact ${IMPACT_LABEL[x.worst]}` : ''}</span></li>`,
@@ -145,11 +152,11 @@ function statsSection(d: VendorPageData): Html {
       <tbody>
         <tr><th scope="row">Incidents</th>${cols.map((c) => cell(c, (s) => String(s.incidentCount)))}</tr>
         <tr><th scope="row">Major or critical</th>${cols.map((c) => cell(c, (s) => String(s.byImpact.major + s.byImpact.critical)))}</tr>
-        <tr><th scope="row">Uptime</th>${cols.map((c) => cell(c, (s) => (s.uptimePercent === null ? 'no data' : percent(s.uptimePercent))))}</tr>
+        <tr><th scope="row">Uptime</th>${cols.map((c) => cell(c, (s) => (s.uptimePercent === null ? 'not enough data' : percent(s.uptimePercent))))}</tr>
         <tr><th scope="row">Mean time to resolve</th>${cols.map((c) => cell(c, (s) => formatDuration(s.mttrMinutes)))}</tr>
         <tr><th scope="row">Longest incident</th>${cols.map((c) => cell(c, (s) => formatDuration(s.longestIncidentMinutes)))}</tr>
         <tr><th scope="row">Maintenance windows</th>${cols.map((c) => cell(c, (s) => String(s.maintenanceCount)))}</tr>
-        <tr><th scope="row">Rating</th>${cols.map((c) => cell(c, (s) => html`<span class="badge badge--${s.badge}">${s.badge === 'unknown' ? 'No data' : humanize(s.badge)}</span>`))}</tr>
+        <tr><th scope="row">Rating</th>${cols.map((c) => cell(c, (s) => html`<span class="badge badge--${s.badge}">${s.badge === 'unknown' ? 'Not enough data' : humanize(s.badge)}</span>`))}</tr>
       </tbody>
     </table>
     </div>
@@ -256,7 +263,9 @@ export function vendorMain(d: VendorPageData, ctx: PageContext): Html {
     ${
       d.watched === null
         ? html`<p class="muted"><a href="/login?next=${encodeURIComponent(`/vendors/${v.id}`)}">Log in</a> to add ${v.name} to your watchlist and get alerts.</p>`
-        : html`<p><button type="button" class="button button--secondary watch-toggle" data-watch-toggle="${v.id}" data-watched="${d.watched ? '1' : '0'}">${d.watched ? 'Remove from watchlist' : 'Add to watchlist'}</button> <span data-watch-status role="status"></span></p>`
+        : html`<p><button type="button" class="button button--secondary watch-toggle" data-watch-toggle="${v.id}" data-watched="${d.watched ? '1' : '0'}">${d.watched ? 'Remove from watchlist' : 'Add to watchlist'}</button> <span data-watch-status role="status"></span></p>${
+            d.status.monitored ? '' : html`<p class="notice notice--warn" data-watch-warning>${notMonitoredWarning(v.name)}</p>`
+          }`
     }
     <p class="vendor-header__links">${website ? html`<a href="${website}" rel="noopener noreferrer external" target="_blank">Website<span class="visually-hidden"> (opens in a new tab)</span></a>` : ''} ${externalLink(v.statusPageUrl, 'Official status page')} <a href="/api/v1/infrastructure/vendor-status/${v.id}">Status as JSON</a></p>
   </header>

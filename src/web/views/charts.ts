@@ -1,3 +1,4 @@
+import type { Badge } from '../../domain/stats.ts';
 import { html, type Html } from '../html.ts';
 
 // Server-rendered SVG charts (docs/web.md, "Charts"): no script, no inline
@@ -159,6 +160,9 @@ export function labelLines(label: string): string[] {
   kept[LABEL_LINES - 1] = `${kept[LABEL_LINES - 1]!.slice(0, LABEL_LINE - 1)}…`;
   return kept;
 }
+
+/** A dot's colour follows the uptime badge (docs/statistics.md): green only for a good figure, none for an unknown one. */
+export const UPTIME_TONE: Record<Badge, 'ok' | 'warn' | 'down' | undefined> = { excellent: 'ok', good: 'ok', fair: 'warn', poor: 'down', unknown: undefined };
 
 export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): Html {
   const labels = spec.data.map((x) => labelLines(x.label));

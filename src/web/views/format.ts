@@ -63,6 +63,11 @@ export function indicatorBadge(indicator: Indicator): Html {
   return html`<span class="pill pill--${indicator}"><span class="pill__dot" aria-hidden="true"></span>${INDICATOR_LABEL[indicator]}</span>`;
 }
 
+/** A vendor without a machine-readable status source: grey, and says so (docs/web.md "Not monitored"). */
+export function notMonitoredBadge(): Html {
+  return html`<span class="pill pill--unknown" data-monitored="no"><span class="pill__dot" aria-hidden="true"></span>Not monitored</span>`;
+}
+
 export function impactBadge(impact: Impact): Html {
   return html`<span class="tag tag--impact-${impact}">${IMPACT_LABEL[impact]}</span>`;
 }

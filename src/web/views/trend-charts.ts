@@ -1,6 +1,7 @@
 import type { VendorTrends } from '../../services/records/trends-service.ts';
 import { html, type Html } from '../html.ts';
-import { columnChart, percentFloor, rowChart } from './charts.ts';
+import { uptimeGrade } from '../../domain/stats.ts';
+import { columnChart, percentFloor, rowChart, UPTIME_TONE } from './charts.ts';
 import { formatDate, formatDuration, percent } from './format.ts';
 
 // The vendor page's trend charts (docs/web.md, "Charts"): incidents per week,
@@ -41,7 +42,7 @@ export function trendCharts(name: string, t: VendorTrends, lockedNote: string | 
           description: `Uptime of each component over the observed part of the last ${t.componentDays} days, from the incidents that name it (major and critical minutes down, minor half). The axis starts at ${percentFloor(comps.map((c) => c.uptimePercent))}%.`,
           labelHeader: 'Component',
           valueHeader: 'Uptime',
-          data: comps.map((c) => ({ label: c.component, value: c.uptimePercent, text: percent(c.uptimePercent) })),
+          data: comps.map((c) => ({ label: c.component, value: c.uptimePercent, text: percent(c.uptimePercent), tone: UPTIME_TONE[uptimeGrade(c.uptimePercent)] })),
         },
         { percentFrom: percentFloor(comps.map((c) => c.uptimePercent)) },
       )

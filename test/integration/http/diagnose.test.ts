@@ -64,6 +64,15 @@ describe('diagnose: is it us or them', () => {
     assert.equal(d.confidence, 'low');
   });
 
+  test('a vendor with no machine-readable source is "not monitored", never "operational"', async () => {
+    // Okta is in the catalog without a status source.
+    const [d] = (await ask('401 from mycompany.okta.com')).body.items;
+    assert.equal(d.vendors[0].vendor, 'okta');
+    assert.equal(d.vendors[0].monitored, false);
+    assert.equal(d.confidence, 'low');
+    assert.match(d.summary, /not monitored/);
+  });
+
   test('an unknown host: no vendor matches', async () => {
     const [d] = (await ask('ECONNREFUSED db.internal.example.org:5432')).body.items;
     assert.equal(d.verdict, 'no_vendor_matches');

@@ -35,7 +35,7 @@ describe('MCP tools over Streamable HTTP', () => {
     await inc.upsert(incident('github', 'older', { startedAt: ago(20 * DAY), status: 'resolved', impact: 'critical' }), 'f');
     await maintenancesRepository(t.store.db).upsert(maintenance('github', 'm1'), 'f');
     // A status page that reports trouble without an incident we know of.
-    await statusRepository(t.store.db).setStatus('stripe', { indicator: 'degraded', description: 'Degraded performance', checkedAt: ago(60_000) });
+    await statusRepository(t.store.db).setStatus('datadog', { indicator: 'degraded', description: 'Degraded performance', checkedAt: ago(60_000) });
     c = await connect(`${t.url}/mcp`);
   });
   after(async () => {
@@ -133,12 +133,12 @@ describe('MCP tools over Streamable HTTP', () => {
     assert.deepEqual(d.incidents.map((i: any) => i.id), ['github:a', 'cloudflare:c']);
     assert.equal(d.count, 2);
     assert.equal(d.total, 2);
-    assert.deepEqual(d.vendorsNotOperational, [{ vendor: 'stripe', vendorName: 'Stripe', indicator: 'degraded', description: 'Minor Service Outage' }]);
+    assert.deepEqual(d.vendorsNotOperational, [{ vendor: 'datadog', vendorName: 'Datadog', indicator: 'degraded', description: 'Minor Service Outage' }]);
     assert.equal(d.source, 'live');
     const text = textOf(r);
     assert.match(text, /^2 ongoing incidents at 2 vendors across all watched vendors:/);
     assert.match(text, /GitHub: Degraded Actions \[impact major\]/);
-    assert.match(text, /Stripe: Minor Service Outage \(degraded\)/);
+    assert.match(text, /Datadog: Minor Service Outage \(degraded\)/);
     assert.match(text, /No status page has been polled successfully yet/);
 
     const major = (await c.client.callTool({ name: 'get_active_incidents', arguments: { impact: 'major' } })).structuredContent as any;
@@ -146,8 +146,8 @@ describe('MCP tools over Streamable HTTP', () => {
     const cf = (await c.client.callTool({ name: 'get_active_incidents', arguments: { vendors: ['Cloudflare'] } })).structuredContent as any;
     assert.deepEqual(cf.incidents.map((i: any) => i.id), ['cloudflare:c']);
     assert.deepEqual(cf.vendorsNotOperational, []);
-    const quiet = await c.client.callTool({ name: 'get_active_incidents', arguments: { vendors: ['stripe'], impact: 'minor' } });
-    assert.match(textOf(quiet), /No ongoing incidents with impact minor or worse for Stripe\./);
+    const quiet = await c.client.callTool({ name: 'get_active_incidents', arguments: { vendors: ['datadog'], impact: 'minor' } });
+    assert.match(textOf(quiet), /No ongoing incidents with impact minor or worse for Datadog\./);
   });
 
   test('history without a token: HTTP 401 pointing at the protected-resource metadata', async () => {

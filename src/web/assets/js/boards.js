@@ -31,7 +31,8 @@ if (form && list) {
     link.href = result.body.url;
     link.textContent = result.body.url;
     form.querySelector('[data-board-url]').hidden = false;
-    say(status, 'Board published.');
+    const warnings = Array.isArray(result.body.warnings) ? result.body.warnings : [];
+    say(status, ['Board published.', ...warnings].join(' '));
     announce('Board published. Its address is shown once below the form.');
     await refreshList(list);
   });

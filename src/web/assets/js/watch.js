@@ -17,5 +17,6 @@ button?.addEventListener('click', async () => {
   const now = result.body.vendors.includes(slug);
   button.dataset.watched = now ? '1' : '0';
   button.textContent = now ? 'Remove from watchlist' : 'Add to watchlist';
-  status.textContent = now ? `Added. ${result.body.count} vendors on your watchlist.` : 'Removed from your watchlist.';
+  const warnings = Array.isArray(result.body.warnings) ? result.body.warnings.join(' ') : '';
+  status.textContent = now ? [`Added. ${result.body.count} vendors on your watchlist.`, warnings].filter(Boolean).join(' ') : 'Removed from your watchlist.';
 });

@@ -51,8 +51,8 @@ describe('heroku-status', () => {
         resolvedAt: null,
         components: [],
         updates: [
-          { status: 'monitoring', body: 'A fix has been applied.', createdAt: '2026-05-30T09:45:00.000Z' },
-          { status: 'investigating', body: 'We are investigating.', createdAt: '2026-05-30T09:00:00.000Z' },
+          { status: 'monitoring', sourceStatus: 'monitoring', body: 'A fix has been applied.', createdAt: '2026-05-30T09:45:00.000Z' },
+          { status: 'investigating', sourceStatus: 'issue', body: 'We are investigating.', createdAt: '2026-05-30T09:00:00.000Z' },
         ],
         url: 'https://status.heroku.com/incidents/2871',
         source: 'heroku-status',

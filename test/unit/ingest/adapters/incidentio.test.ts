@@ -114,7 +114,7 @@ describe('incident.io /proxy widget', () => {
     assert.deepEqual(i!.components, ['API']);
     assert.equal(i!.url, 'https://status.example.test/incidents/01INC1');
     assert.deepEqual(i!.updates, [
-      { status: 'investigating', body: 'Cause found. Rolling back.', createdAt: '2026-03-02T10:30:00.000Z' },
+      { status: 'investigating', sourceStatus: 'identified', body: 'Cause found. Rolling back.', createdAt: '2026-03-02T10:30:00.000Z' },
       { status: 'investigating', body: 'We are looking into slow responses.', createdAt: '2026-03-02T10:00:00.000Z' },
     ]);
   });
@@ -158,7 +158,7 @@ describe('incident.io /proxy widget', () => {
     assert.equal(i!.impact, 'critical');
     assert.equal(i!.startedAt, '2026-03-03T08:15:00.000Z');
     assert.deepEqual(i!.components, ['Login']);
-    assert.deepEqual(i!.updates, [{ status: 'monitoring', body: 'A fix is live; watching error rates.', createdAt: '2026-03-03T08:15:00.000Z' }]);
+    assert.deepEqual(i!.updates, [{ status: 'monitoring', sourceStatus: 'monitoring', body: 'A fix is live; watching error rates.', createdAt: '2026-03-03T08:15:00.000Z' }]);
   });
 
   test('unrecognised JSON and an incident without a date are AdapterErrors', () => {

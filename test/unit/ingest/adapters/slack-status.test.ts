@@ -53,8 +53,8 @@ describe('slack-status', () => {
         resolvedAt: null,
         components: ['Files', 'Messaging'],
         updates: [
-          { status: 'investigating', body: 'A fix is in place. We are monitoring.', createdAt: '2026-05-24T14:40:10.000Z' },
-          { status: 'investigating', body: "We're investigating.", createdAt: '2026-05-24T14:12:01.000Z' },
+          { status: 'investigating', sourceStatus: 'active', body: 'A fix is in place. We are monitoring.', createdAt: '2026-05-24T14:40:10.000Z' },
+          { status: 'investigating', sourceStatus: 'active', body: "We're investigating.", createdAt: '2026-05-24T14:12:01.000Z' },
         ],
         url: 'https://slack-status.com/2026-05/0a1b2c3d4e5f6a7b',
         source: 'slack-status',
@@ -83,6 +83,82 @@ describe('slack-status', () => {
     assert.equal(s.incidentsAreCompleteUnresolvedSet, undefined);
     assert.equal(s.incidents?.[0]?.status, 'resolved');
     assert.equal(s.incidents?.[0]?.resolvedAt, '2026-04-01T19:00:00.000Z');
+  });
+
+  test('history: each note keeps the phase it was written in, not the incident\'s final status', () => {
+    // No Slack payload is among the recorded fixtures; this one follows the shape of a recorded
+    // /history answer: a resolved incident whose three notes were posted over three hours, the
+    // last one closing it, and an incident still active.
+    const s = parse('https://slack-status.com/api/v2.0.0/history', [
+      {
+        id: 2001,
+        title: 'Delays sending messages',
+        type: 'incident',
+        status: 'resolved',
+        url: 'https://slack-status.com/2026-04/aa11bb22cc33dd44',
+        date_created: '2026-04-02T09:00:00-07:00',
+        date_updated: '2026-04-02T12:01:05-07:00',
+        // Slack lists notes oldest first.
+        notes: [
+          { date_created: '2026-04-02T09:00:00-07:00', body: '<p>Some messages are slow to send. We are investigating.</p>' },
+          { date_created: '2026-04-02T10:30:00-07:00', body: '<p>We found the cause and are rolling back a change.</p>' },
+          { date_created: '2026-04-02T12:00:00-07:00', body: '<p>The rollback is complete and messages send normally.</p>' },
+        ],
+        services: ['Messaging'],
+      },
+      {
+        id: 2002,
+        title: 'Search results missing',
+        type: 'incident',
+        status: 'active',
+        date_created: '2026-04-03T08:00:00-07:00',
+        date_updated: '2026-04-03T08:45:00-07:00',
+        notes: [
+          { date_created: '2026-04-03T08:00:00-07:00', body: 'Looking into it.' },
+          { date_created: '2026-04-03T08:45:00-07:00', body: 'Still looking.' },
+        ],
+        services: ['Search'],
+      },
+    ]);
+    const [resolved, active] = s.incidents ?? [];
+    // Newest first: the 12:00 note closed the incident; the 10:30 and 09:00 notes were written
+    // while it was active.
+    assert.deepEqual(
+      resolved?.updates.map((u) => [u.createdAt, u.status, u.sourceStatus]),
+      [
+        ['2026-04-02T19:00:00.000Z', 'resolved', 'resolved'],
+        ['2026-04-02T17:30:00.000Z', 'investigating', 'active'],
+        ['2026-04-02T16:00:00.000Z', 'investigating', 'active'],
+      ],
+    );
+    assert.equal(resolved?.status, 'resolved');
+    assert.equal(resolved?.resolvedAt, '2026-04-02T19:01:05.000Z');
+    // Nothing of an active incident reads as resolved.
+    assert.deepEqual(active?.updates.map((u) => [u.createdAt, u.status, u.sourceStatus]), [
+      ['2026-04-03T15:45:00.000Z', 'investigating', 'active'],
+      ['2026-04-03T15:00:00.000Z', 'investigating', 'active'],
+    ]);
+  });
+
+  test('a resolved maintenance: only its last note is completed', () => {
+    const s = parse('https://slack-status.com/api/v2.0.0/history', [
+      {
+        id: 'm1',
+        title: 'Planned database work',
+        type: 'maintenance',
+        status: 'resolved',
+        date_created: '2026-04-05T01:00:00-07:00',
+        date_updated: '2026-04-05T03:00:00-07:00',
+        notes: [
+          { date_created: '2026-04-05T01:00:00-07:00', body: 'Work has started.' },
+          { date_created: '2026-04-05T03:00:00-07:00', body: 'Work is done.' },
+        ],
+      },
+    ]);
+    assert.deepEqual(s.maintenances?.[0]?.updates.map((u) => [u.body, u.status]), [
+      ['Work is done.', 'completed'],
+      ['Work has started.', 'in_progress'],
+    ]);
   });
 
   test('broken payloads name the path', () => {

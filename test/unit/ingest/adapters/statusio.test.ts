@@ -74,8 +74,8 @@ describe('statusio', () => {
         resolvedAt: null,
         components: ['API', 'EU'],
         updates: [
-          { status: 'monitoring', body: 'A fix is rolling out now.', createdAt: '2026-05-24T14:00:00.000Z' },
-          { status: 'investigating', body: 'Looking into it.', createdAt: '2026-05-24T13:05:00.000Z' },
+          { status: 'monitoring', sourceStatus: 'monitoring', body: 'A fix is rolling out now.', createdAt: '2026-05-24T14:00:00.000Z' },
+          { status: 'investigating', sourceStatus: 'investigating', body: 'Looking into it.', createdAt: '2026-05-24T13:05:00.000Z' },
         ],
         url: null,
         source: 'statusio',

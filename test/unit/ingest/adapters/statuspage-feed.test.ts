@@ -98,6 +98,6 @@ describe('statuspage history.rss', () => {
     assert.equal(m!.scheduledFor, '2026-03-03T22:00:00.000Z');
     assert.equal(m!.scheduledUntil, '2026-03-03T23:30:00.000Z');
     assert.equal(m!.startedAt, null);
-    assert.deepEqual(m!.updates, [{ status: 'scheduled', body: 'We will move the queue cluster to new hardware.', createdAt: '2026-03-01T09:15:00.000Z' }]);
+    assert.deepEqual(m!.updates, [{ status: 'scheduled', sourceStatus: 'scheduled', body: 'We will move the queue cluster to new hardware.', createdAt: '2026-03-01T09:15:00.000Z' }]);
   });
 });

@@ -34,6 +34,8 @@ describe('statuspage-v2 summary.json', () => {
     assert.equal(incident.url, 'https://stspg.io/5jbwy32nh51w');
     assert.equal(incident.updates.length, 1);
     assert.equal(incident.updates[0]!.status, 'investigating');
+    // The vendor's own phase word stays beside the normalised status.
+    assert.equal(incident.updates[0]!.sourceStatus, 'identified');
     assert.equal(s.incidentsAreCompleteUnresolvedSet, true);
 
     const maintenances = s.maintenances!;
@@ -182,7 +184,7 @@ describe('statuspage-v2 incidents', () => {
     assert.deepEqual(i!.components, ['API']);
     assert.equal(i!.url, 'https://stspg.io/y1w39cblgvhz');
     assert.deepEqual(i!.updates.map((u) => u.status), ['resolved', 'monitoring', 'investigating', 'investigating']);
-    assert.deepEqual(i!.updates[0], { status: 'resolved', body: 'This incident has been resolved.', createdAt: '2022-02-15T21:37:37.388Z' });
+    assert.deepEqual(i!.updates[0], { status: 'resolved', sourceStatus: 'resolved', body: 'This incident has been resolved.', createdAt: '2022-02-15T21:37:37.388Z' });
   });
 
   test('Discord incidents/unresolved.json: empty but complete', (t) => {

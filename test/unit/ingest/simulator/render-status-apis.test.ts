@@ -71,7 +71,7 @@ describe('round trips', () => {
     assert.deepEqual(s.components?.map((c) => [c.name, c.status]), [['API', 'partial_outage'], ['Dashboard', 'operational']]);
     assert.deepEqual(s.incidents?.map(core), [core(incident)]);
     assert.equal(s.incidents?.[0]?.impact, 'major');
-    assert.deepEqual(s.incidents?.[0]?.updates, incident.updates);
+    assert.deepEqual(s.incidents?.[0]?.updates.map(({ sourceStatus: _word, ...u }) => u), incident.updates);
     assert.deepEqual(s.maintenances?.map((m) => [m.id, m.status, m.scheduledFor, m.scheduledUntil, m.components]), [[maintenance.id, 'scheduled', maintenance.scheduledFor, maintenance.scheduledUntil, ['Dashboard']]]);
   });
 
