@@ -27,6 +27,7 @@ import { orgRoutes } from './http/routes/orgs.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { namedWatchlistRoutes } from './http/routes/named-watchlists.ts';
 import { alertRouteRoutes } from './http/routes/alert-routes.ts';
+import { earlyWarningRoutes } from './http/routes/early-warning.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { ssoRoutes } from './http/routes/sso.ts';
@@ -80,6 +81,9 @@ import { publicFeedRoutes } from './http/routes/public-feeds.ts';
 import { MemoryStreamSlots, type StreamSlots } from './infra/stream-slots.ts';
 import { countedBus, type EventBus, memoryEventBus } from './infra/event-bus.ts';
 import { redisEventBus } from './infra/redis-event-bus.ts';
+import { memoryNoticeBus, type NoticeBus, redisNoticeBus } from './infra/notice-bus.ts';
+import type { SignalNotice } from './services/early-warning/early-warning-service.ts';
+import { createEarlyWarningRuntime, type EarlyWarningRuntime } from './services/early-warning/early-warning-runtime.ts';
 import { StreamHub } from './events/stream-hub.ts';
 import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
@@ -116,6 +120,10 @@ declare module 'fastify' {
     ingest: IngestRuntime;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
     alerts: AlertRuntime;
+    /** Confirmation of early-warning signals by new incidents and clearing of quiet ones (docs/early-warning.md). */
+    earlyWarning: EarlyWarningRuntime;
+    /** Changes of early-warning signals, for the streams of the owning organisation's members. */
+    signalNotices: NoticeBus<SignalNotice>;
     /** This app's operations metrics (served at /metrics). */
     metrics: Metrics;
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
@@ -178,6 +186,11 @@ export const appPlugin = fp(
       (events) => metrics.eventsPublished(events),
     );
     app.addHook('onClose', async () => bus.close());
+    // Early-warning signals reach the streams of the owning organisation's members (docs/early-warning.md "Outputs").
+    const notices: NoticeBus<SignalNotice> = infra.redis
+      ? redisNoticeBus<SignalNotice>(infra.redis, eventLog)
+      : memoryNoticeBus<SignalNotice>((err) => eventLog.warn({ err }, 'notice subscriber failed'));
+    app.addHook('onClose', async () => notices.close());
     const secretBox = loadSecretBox({
       key: config.secretsKey,
       previous: config.secretsKeyPrevious,
@@ -208,6 +221,7 @@ export const appPlugin = fp(
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
+      signalNotices: (n) => notices.publish(n),
       alerts,
       slackOAuth:
         config.slackClientId && config.slackClientSecret
@@ -221,6 +235,18 @@ export const appPlugin = fp(
           : null,
     });
     app.decorate('alerts', alerts);
+    // Confirmation's cursor starts at the log's head; then new incidents confirm, quiet signals clear.
+    await services.earlyWarning.signals.confirmFromLog();
+    const earlyWarning = createEarlyWarningRuntime({
+      signals: services.earlyWarning.signals,
+      bus,
+      log: app.log.child({ component: 'early-warning' }),
+      intervalMs: config.earlyWarningSweepSeconds * 1000,
+    });
+    app.decorate('earlyWarning', earlyWarning);
+    app.decorate('signalNotices', notices);
+    app.addHook('onReady', async () => earlyWarning.start());
+    app.addHook('onClose', async () => earlyWarning.stop());
     // Sends in flight finish and their results are written before the store closes.
     app.addHook('onClose', async () => alerts.stop());
     await alerts.dispatcher.init();
@@ -354,6 +380,7 @@ export const appPlugin = fp(
         await web.register(auditRoutes);
         await web.register(namedWatchlistRoutes);
         await web.register(alertRouteRoutes);
+        await web.register(earlyWarningRoutes);
         await web.register(scimAdminRoutes);
         await web.register(ssoRoutes);
         await web.register(boardRoutes);

@@ -51,6 +51,9 @@ import { orgsService } from './orgs/orgs-service.ts';
 import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
 import { alertRoutesService } from './alerts/alert-routes-service.ts';
 import { alertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
+import { earlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
+import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
+import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
 import { scimTokensService } from './scim/scim-tokens-service.ts';
@@ -62,6 +65,7 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     ...repositoriesOn(store.db),
     preferences: preferencesRepository(store.db, box),
     alertRoutes: alertRoutesRepository(store.db, box),
+    earlyWarning: earlyWarningRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
     deliveries: deliveriesRepository(store.db, store.dialect),
     dispatch: dispatchRepository(store.db),
@@ -93,6 +97,8 @@ export interface ServiceInfra {
   relyingParty?: OidcRelyingParty | null;
   /** DNS TXT lookups for domain verification; the system resolver unless given (tests inject answers). */
   resolveTxt?: TxtResolver;
+  /** Where changes of early-warning signals go (the owning organisation's streams); nowhere unless given. */
+  signalNotices?: (n: SignalNotice) => void;
 }
 
 /** The ingest use case alone: all the polling worker thread needs (src/ingest/worker.ts). */
@@ -166,6 +172,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     sso: repos.sso,
     audit,
   });
+  const signals = earlyWarningService({ earlyWarning: repos.earlyWarning, events: repos.events, cursors: repos.dispatch, catalog, orgs, audit, clock, notify: infra.signalNotices });
   const privateReaders = privateReadersOf({ ownsPrivateVendors: (userId) => repos.customPages.ownsAny(userId), clock });
   return {
     clock,
@@ -256,6 +263,11 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       clock,
       allowPrivate: config.outboundAllowPrivate,
     }),
+    /** Early warning: signals, reports, the inbound signal API (docs/early-warning.md). */
+    earlyWarning: {
+      signals,
+      inbound: inboundSignalsService({ earlyWarning: repos.earlyWarning, signals, catalog, orgs, audit, clock }),
+    },
     /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
     scim: {
       tokens: scimTokens,

@@ -1269,6 +1269,23 @@ export interface paths {
         patch: operations["changeMemberRole"];
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "We see problems with this vendor" (members): an observation for early warning; one per vendor every 5 minutes, 30 an hour */
+        post: operations["reportVendorProblem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/scim/groups": {
         parameters: {
             query?: never;
@@ -1333,6 +1350,59 @@ export interface paths {
         post?: never;
         /** Revoke a SCIM token; it is refused from its next request (admins, web session) */
         delete: operations["revokeScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/signal-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the organisation has an inbound signing secret, masked (admins) */
+        get: operations["getSignalSecret"];
+        put?: never;
+        /** Make the inbound signing secret, or a new one in place of the old; shown once (admins, web session) */
+        post: operations["rotateSignalSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/signals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's early-warning signals, newest first, with evidence and transitions */
+        get: operations["listSignals"];
+        put?: never;
+        /** An observation from the organisation's own systems, signed with its signing secret (Standard Webhooks headers) */
+        post: operations["receiveSignal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/signals/{signalId}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark a signal a false alarm (editors) */
+        post: operations["dismissSignal"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -15257,6 +15327,184 @@ export interface operations {
             };
         };
     };
+    reportVendorProblem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Component names as the vendor names them */
+                    components?: string[];
+                    /** @description Region names */
+                    regions?: string[];
+                    summary?: string;
+                    /** @description Vendor slug */
+                    vendor: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        observation: {
+                            components: string[];
+                            externalId: string | null;
+                            id: string;
+                            /** Format: date-time */
+                            observedAt: string;
+                            regions: string[];
+                            /** @enum {string} */
+                            source: "probe" | "telemetry" | "inbound" | "report";
+                            strength: number;
+                            summary: string;
+                            vendor: string;
+                        };
+                        signal: {
+                            components: string[];
+                            confidence: number;
+                            id: string;
+                            /** @description The vendor's incident that confirmed it */
+                            incidentId: string | null;
+                            /** Format: date-time */
+                            lastObservedAt: string;
+                            /** Format: date-time */
+                            openedAt: string;
+                            regions: string[];
+                            /**
+                             * @description Ours, never the vendor's status: suspected until the vendor's incident confirms it
+                             * @enum {string}
+                             */
+                            state: "suspected" | "confirmed" | "cleared" | "dismissed";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendor: string;
+                        } | null;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listScimGroups: {
         parameters: {
             query?: never;
@@ -15833,6 +16081,779 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSignalSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        configured: boolean;
+                        /** Format: date-time */
+                        createdAt: string | null;
+                        /** @description Masked */
+                        lastFour: string | null;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateSignalSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description Shown here only */
+                        secret: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSignals: {
+        parameters: {
+            query?: {
+                limit?: number;
+                state?: "suspected" | "confirmed" | "cleared" | "dismissed";
+                /** @description Vendor slug */
+                vendor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signals: {
+                            components: string[];
+                            confidence: number;
+                            evidence: {
+                                components: string[];
+                                externalId: string | null;
+                                id: string;
+                                /** Format: date-time */
+                                observedAt: string;
+                                regions: string[];
+                                /** @enum {string} */
+                                source: "probe" | "telemetry" | "inbound" | "report";
+                                strength: number;
+                                summary: string;
+                                vendor: string;
+                            }[];
+                            id: string;
+                            /** @description The vendor's incident that confirmed it */
+                            incidentId: string | null;
+                            /** Format: date-time */
+                            lastObservedAt: string;
+                            /** Format: date-time */
+                            openedAt: string;
+                            regions: string[];
+                            /**
+                             * @description Ours, never the vendor's status: suspected until the vendor's incident confirms it
+                             * @enum {string}
+                             */
+                            state: "suspected" | "confirmed" | "cleared" | "dismissed";
+                            transitions: {
+                                /** @description system, ingest or user:<id> */
+                                actor: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The state before; null for the opening */
+                                from: string | null;
+                                reason: string;
+                                /** @enum {string} */
+                                to: "suspected" | "confirmed" | "cleared" | "dismissed";
+                            }[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendor: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receiveSignal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Component names as the vendor names them */
+                    components?: string[];
+                    /** @description The sender's own id of what it saw */
+                    externalId?: string;
+                    /** @description Region names */
+                    regions?: string[];
+                    /**
+                     * @description minor = strength 0.4, major = 0.7, critical = 0.9
+                     * @enum {string}
+                     */
+                    severity: "minor" | "major" | "critical";
+                    summary: string;
+                    /** @description Vendor slug */
+                    vendor: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        observation: {
+                            components: string[];
+                            externalId: string | null;
+                            id: string;
+                            /** Format: date-time */
+                            observedAt: string;
+                            regions: string[];
+                            /** @enum {string} */
+                            source: "probe" | "telemetry" | "inbound" | "report";
+                            strength: number;
+                            summary: string;
+                            vendor: string;
+                        };
+                        signal: {
+                            components: string[];
+                            confidence: number;
+                            id: string;
+                            /** @description The vendor's incident that confirmed it */
+                            incidentId: string | null;
+                            /** Format: date-time */
+                            lastObservedAt: string;
+                            /** Format: date-time */
+                            openedAt: string;
+                            regions: string[];
+                            /**
+                             * @description Ours, never the vendor's status: suspected until the vendor's incident confirms it
+                             * @enum {string}
+                             */
+                            state: "suspected" | "confirmed" | "cleared" | "dismissed";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendor: string;
+                        } | null;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or wrong signature, a timestamp more than 300 s from now, or no signing secret */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown vendor */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Replay: this webhook-id was already received */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dismissSignal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the signal */
+                signalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signal: {
+                            components: string[];
+                            confidence: number;
+                            evidence: {
+                                components: string[];
+                                externalId: string | null;
+                                id: string;
+                                /** Format: date-time */
+                                observedAt: string;
+                                regions: string[];
+                                /** @enum {string} */
+                                source: "probe" | "telemetry" | "inbound" | "report";
+                                strength: number;
+                                summary: string;
+                                vendor: string;
+                            }[];
+                            id: string;
+                            /** @description The vendor's incident that confirmed it */
+                            incidentId: string | null;
+                            /** Format: date-time */
+                            lastObservedAt: string;
+                            /** Format: date-time */
+                            openedAt: string;
+                            regions: string[];
+                            /**
+                             * @description Ours, never the vendor's status: suspected until the vendor's incident confirms it
+                             * @enum {string}
+                             */
+                            state: "suspected" | "confirmed" | "cleared" | "dismissed";
+                            transitions: {
+                                /** @description system, ingest or user:<id> */
+                                actor: string;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The state before; null for the opening */
+                                from: string | null;
+                                reason: string;
+                                /** @enum {string} */
+                                to: "suspected" | "confirmed" | "cleared" | "dismissed";
+                            }[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendor: string;
+                        };
                         success: boolean;
                     };
                 };

@@ -18,6 +18,7 @@ import { slidingLimitsMigration } from './1200-sliding-limits.ts';
 import { organisationsMigration } from './1300-organisations.ts';
 import { namedWatchlistsMigration } from './1310-named-watchlists.ts';
 import { alertRoutesMigration } from './1420-alert-routes.ts';
+import { earlyWarningMigration } from './1440-early-warning.ts';
 import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
 
@@ -47,6 +48,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1400-scim': scimMigration(),
         '1410-sso': ssoMigration(),
         '1420-alert-routes': alertRoutesMigration(),
+        '1440-early-warning': earlyWarningMigration(),
       };
     },
   };
