@@ -8,12 +8,13 @@ import { errorResult, toolError } from './errors.ts';
 import { getActiveIncidents, getIncidentHistory } from './tools/incidents.ts';
 import { getMaintenance } from './tools/maintenance.ts';
 import { getVendorStatus, listVendors } from './tools/vendors.ts';
+import { listSignals, reportVendorProblem } from './tools/early-warning.ts';
 
 // One McpServer per HTTP request (stateless Streamable HTTP): it carries the
 // caller of that request, so tools never look at HTTP themselves.
 
 // biome-ignore lint/suspicious/noExplicitAny: each tool has its own input and output types
-const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance];
+const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance, listSignals, reportVendorProblem];
 
 /** Tools that need a bearer token; calling one without gives HTTP 401 (see plugin). */
 export const PROTECTED_TOOLS: ReadonlySet<string> = new Set(TOOLS.filter((t) => t.requiresAuth).map((t) => t.name));
@@ -22,7 +23,9 @@ const INSTRUCTIONS =
   'Live status of infrastructure vendors (cloud, CDN, payments, AI APIs, developer tools ...), normalised from their public ' +
   'status pages. For "what is down right now?" call get_active_incidents; for one vendor call get_vendor_status; ' +
   'list_vendors gives the vendor ids. These need no sign-in. get_incident_history and get_maintenance need the user to ' +
-  "sign in (OAuth) or an API key; history is limited to the user's plan window, and the answer says when it was shortened.";
+  "sign in (OAuth) or an API key; history is limited to the user's plan window, and the answer says when it was shortened. " +
+  "list_signals gives the organisation's early-warning signals (suspected problems before the vendor's page admits them); " +
+  'report_vendor_problem records that the user sees problems with a vendor.';
 
 // A server per request would otherwise compile its own Ajv instance (most of the
 // per-request cost); one validator serves them all.
@@ -58,7 +61,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
         description: tool.description,
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
-        annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+        annotations: { title: tool.title, readOnlyHint: tool.readOnly !== false, idempotentHint: tool.readOnly !== false, openWorldHint: false },
       },
       (args: unknown) => runTool(tool, args, ctx),
     );

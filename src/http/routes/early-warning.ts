@@ -136,6 +136,10 @@ export async function earlyWarningRoutes(fastify: FastifyInstance) {
       (request as FastifyRequest).signalRawBody = body as string;
       parseJson(request, body as string, done);
     });
+    // Any other type is read up to the same limit (413 beyond, as everywhere), then refused.
+    signed.addContentTypeParser('*', { parseAs: 'string', bodyLimit: INBOUND_BODY_LIMIT }, (_request, _body, done) => {
+      done(Object.assign(new Error('Unsupported Media Type: send application/json'), { statusCode: 415 }), undefined);
+    });
     const typed = signed.withTypeProvider<TypeBoxTypeProvider>();
     typed.post(
       '/orgs/:orgId/signals',

@@ -43,20 +43,22 @@ describe('MCP tools over Streamable HTTP', () => {
     await t.close();
   });
 
-  test('lists five tools, each with input and output schemas, read-only', async () => {
+  test('lists seven tools, each with input and output schemas; all read-only but the report', async () => {
     const { tools } = await c.client.listTools();
     assert.deepEqual(tools.map((x) => x.name).sort(), [
       'get_active_incidents',
       'get_incident_history',
       'get_maintenance',
       'get_vendor_status',
+      'list_signals',
       'list_vendors',
+      'report_vendor_problem',
     ]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object', tool.name);
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
       assert.ok(tool.description && tool.description.length > 40, tool.name);
-      assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+      assert.equal(tool.annotations?.readOnlyHint, tool.name !== 'report_vendor_problem', tool.name);
     }
     const history = tools.find((x) => x.name === 'get_incident_history')!;
     assert.deepEqual(Object.keys(history.inputSchema.properties ?? {}).sort(), ['limit', 'status', 'timePeriod', 'vendor']);
@@ -293,7 +295,7 @@ describe('MCP quota', () => {
       assert.match(textOf(over), /Rate limit exceeded: 10 requests per minute on the anonymous plan/);
       assert.ok(Number(c.last()?.get('retry-after')) > 0);
       // Still answers what costs nothing.
-      assert.ok((await c.client.listTools()).tools.length === 5);
+      assert.ok((await c.client.listTools()).tools.length === 7);
     } finally {
       await c.close();
     }

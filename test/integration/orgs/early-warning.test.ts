@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { signatureOf } from '../../../src/domain/early-warning-signing.ts';
 import { emit, incident } from '../../helpers/alerts.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
+import { connect, textOf } from '../../helpers/mcp.ts';
 import { createUser, loginCookie, send, type TestUser } from '../../helpers/users.ts';
 
 // Early warning (docs/early-warning.md) over the real listener and store: the signed
@@ -281,5 +282,48 @@ describe('early warning', () => {
     // The vendor's own status is untouched by any of it.
     const status = await send(`${t.api}/status/fastly`, 'GET', { cookie });
     assert.ok(!JSON.stringify(status.body).includes('suspected'));
+  });
+
+  test('MCP: report_vendor_problem and list_signals act for the caller\'s organisation only', async () => {
+    clock.advance(60 * 60_000);
+    // An organisation key of the team, with the viewer role.
+    const key = await send(org('/keys'), 'POST', s(), { name: 'assistant', role: 'viewer' });
+    assert.equal(key.status, 201, JSON.stringify(key.body));
+    const c = await connect(`${t.url}/mcp`, { token: key.body.secret });
+    const o = await connect(`${t.url}/mcp`, { token: other.user.key });
+    try {
+      const r = await c.client.callTool({ name: 'report_vendor_problem', arguments: { vendor: 'GitLab', summary: 'pushes hang', components: ['Git'] } });
+      assert.equal(r.isError, undefined, textOf(r));
+      assert.equal((r.structuredContent as any).vendor, 'gitlab');
+      assert.equal((r.structuredContent as any).signal, null);
+      assert.match(textOf(r), /Reported GitLab/);
+      // The same again within 5 minutes: a tool error, not a crash.
+      const again = await c.client.callTool({ name: 'report_vendor_problem', arguments: { vendor: 'gitlab' } });
+      assert.equal(again.isError, true);
+      const bad = await c.client.callTool({ name: 'report_vendor_problem', arguments: { vendor: 'gitlab', summary: 'a\u0000b' } });
+      assert.equal(bad.isError, true);
+      // With an inbound call about GitLab, the report's signal opens; the assistant lists it as suspected.
+      assert.ok((await signed({ vendor: 'gitlab', severity: 'major', summary: 'git push 500' })).body.signal);
+      const listed = await c.client.callTool({ name: 'list_signals', arguments: { vendor: 'gitlab', state: 'suspected' } });
+      assert.equal(listed.isError, undefined, textOf(listed));
+      assert.equal((listed.structuredContent as any).count, 1);
+      assert.match(textOf(listed), /gitlab: suspected \(not confirmed by the vendor\)/);
+      // The other organisation's member sees none of it.
+      const theirs = await o.client.callTool({ name: 'list_signals', arguments: {} });
+      assert.equal(theirs.isError, undefined, textOf(theirs));
+      assert.equal((theirs.structuredContent as any).count, 0);
+      assert.ok(!textOf(theirs).includes('gitlab'));
+    } finally {
+      await c.close();
+      await o.close();
+    }
+    // Anonymous callers: sign-in required.
+    const anon = await connect(`${t.url}/mcp`);
+    try {
+      const r = await anon.client.callTool({ name: 'list_signals', arguments: {} }).catch((err: Error) => ({ isError: true, text: String(err) }));
+      assert.equal((r as any).isError, true);
+    } finally {
+      await anon.close();
+    }
   });
 });
