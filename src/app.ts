@@ -256,7 +256,7 @@ export const appPlugin = fp(
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }
-    const hub = new StreamHub({ bus, events: repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
+    const hub = new StreamHub({ bus, notices, events: repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
     app.decorate('streams', { hub, slots: infra.streamSlots, anonymous: new MemoryStreamSlots() });
     registry.observe({
       pendingDeliveries: () => repos.deliveries.countPending(),

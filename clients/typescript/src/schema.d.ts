@@ -492,7 +492,7 @@ export interface paths {
         };
         /**
          * Live incident changes (server-sent events)
-         * @description A `text/event-stream`. First a `snapshot` event (the incidents matching the filters, honouring `limit` and `offset`), then `incident.created`, `incident.updated` and `incident.resolved` events, each with `id:` = the global sequence number of the event log and `data:` = `{type, occurredAt, incident}`. A `: ping` comment every 15 s; `retry: 5000`. A reconnecting client sends `Last-Event-ID` (or `lastEventId` in the query) and receives the events it missed instead of a snapshot, unless they are older than the log keeps. One open stream counts as one request; open streams are capped per plan.
+         * @description A `text/event-stream`. First a `snapshot` event (the incidents matching the filters, honouring `limit` and `offset`), then `incident.created`, `incident.updated` and `incident.resolved` events, each with `id:` = the global sequence number of the event log and `data:` = `{type, occurredAt, incident}`. A `: ping` comment every 15 s; `retry: 5000`. A reconnecting client sends `Last-Event-ID` (or `lastEventId` in the query) and receives the events it missed instead of a snapshot, unless they are older than the log keeps. One open stream counts as one request; open streams are capped per plan. A signed-in member also gets `early_warning` events (no `id:`) when a signal of the organisation they act for opens or changes.
          */
         get: operations["streamIncidents"];
         put?: never;
@@ -1909,6 +1909,44 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description An early-warning signal of the reader's organisation opened or changed (docs/early-warning.md); only to signed-in members of that organisation, on the incident stream; no `id:` line (not in the event log). Never the vendor's status */
+        EarlyWarningEvent: {
+            /**
+             * @description What happened to the signal
+             * @enum {string}
+             */
+            change: "opened" | "confirmed" | "cleared" | "dismissed";
+            /**
+             * Format: date-time
+             * @description When the signal changed
+             */
+            occurredAt: string;
+            signal: {
+                components: string[];
+                confidence: number;
+                id: string;
+                /** @description The vendor's incident that confirmed it */
+                incidentId: string | null;
+                /** Format: date-time */
+                lastObservedAt: string;
+                /** Format: date-time */
+                openedAt: string;
+                regions: string[];
+                /**
+                 * @description Ours, never the vendor's status: suspected until the vendor's incident confirms it
+                 * @enum {string}
+                 */
+                state: "suspected" | "confirmed" | "cleared" | "dismissed";
+                /** Format: date-time */
+                updatedAt: string;
+                vendor: string;
+            };
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "early_warning";
+        };
         /** @description Error body */
         ErrorBody: {
             /** @description The caller's plan */
@@ -2262,7 +2300,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The `data:` of one stream event; `type` repeats the SSE event name */
-        StreamEvent: components["schemas"]["StreamSnapshotEvent"] | components["schemas"]["IncidentCreatedEvent"] | components["schemas"]["IncidentUpdatedEvent"] | components["schemas"]["IncidentResolvedEvent"] | components["schemas"]["StreamShutdownEvent"];
+        StreamEvent: components["schemas"]["StreamSnapshotEvent"] | components["schemas"]["IncidentCreatedEvent"] | components["schemas"]["IncidentUpdatedEvent"] | components["schemas"]["IncidentResolvedEvent"] | components["schemas"]["StreamShutdownEvent"] | components["schemas"]["EarlyWarningEvent"];
         /** @description Last event of a stream ended by a server shutting down; no `id:` line */
         StreamShutdownEvent: {
             /** Format: date-time */
@@ -5861,7 +5899,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, and `shutdown` when the server stops. The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent); the content schema is the `data:` of one event. */
+            /** @description Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, `early_warning` for members of the organisation whose signal it is, and `shutdown` when the server stops. The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent, EarlyWarningEvent); the content schema is the `data:` of one event. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -4,6 +4,7 @@ import { signatureOf } from '../../../src/domain/early-warning-signing.ts';
 import { emit, incident } from '../../helpers/alerts.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { connect, textOf } from '../../helpers/mcp.ts';
+import { openStream } from '../../helpers/stream.ts';
 import { createUser, loginCookie, send, type TestUser } from '../../helpers/users.ts';
 
 // Early warning (docs/early-warning.md) over the real listener and store: the signed
@@ -324,6 +325,59 @@ describe('early warning', () => {
       assert.equal((r as any).isError, true);
     } finally {
       await anon.close();
+    }
+  });
+
+  test('stream: an early_warning event reaches the owning organisation\'s member, not another organisation\'s nor anonymous readers', async () => {
+    clock.advance(60 * 60_000);
+    const mine = openStream(`${t.api}/incidents/stream`, { cookie: viewer.cookie });
+    const theirs = openStream(`${t.api}/incidents/stream`, { cookie: other.cookie });
+    const anonymous = openStream(`${t.api}/incidents/stream`);
+
+    try {
+      // The team is on the free plan: one open stream at a time for its members.
+      for (const c of [mine, theirs, anonymous]) await c.waitFor(1);
+      await signed({ vendor: 'openai', severity: 'major', summary: 'completions 503' });
+      // The other organisation has a signal of its own meanwhile: it reaches them, never us.
+      await signed({ vendor: 'openai', severity: 'major', summary: 'theirs' }, { orgId: other.orgId, secret: other.secret });
+      await send(org('/reports', other.orgId), 'POST', s(other.cookie), { vendor: 'openai' });
+      const opened = await send(org('/reports'), 'POST', s(editor.cookie), { vendor: 'openai' });
+      assert.equal(opened.body.signal?.state, 'suspected');
+      const ev = await mine.waitForType('early_warning');
+      assert.equal(ev.id, mine.received[0]!.id, 'no id: line: the resume point stays where the snapshot put it');
+      assert.equal(ev.data.type, 'early_warning');
+      assert.equal(ev.data.change, 'opened');
+      assert.equal(ev.data.signal.id, opened.body.signal.id);
+      assert.equal(ev.data.signal.state, 'suspected');
+      const theirEv = await theirs.waitForType('early_warning');
+      assert.notEqual(theirEv.data.signal.id, opened.body.signal.id);
+      // Dismissal is told too.
+      const from = mine.received.length;
+      assert.equal((await send(org(`/signals/${opened.body.signal.id}/dismiss`), 'POST', s(editor.cookie), {})).status, 200);
+      const dismissed = await mine.waitForType('early_warning', from);
+      assert.equal(dismissed.data.change, 'dismissed');
+      await new Promise((r) => setTimeout(r, 200));
+      assert.deepEqual(theirs.received.filter((e) => e.type === 'early_warning').map((e) => e.data.signal.id), [theirEv.data.signal.id]);
+      assert.equal(anonymous.received.filter((e) => e.type === 'early_warning').length, 0);
+    } finally {
+      for (const c of [mine, theirs, anonymous]) c.close();
+    }
+    // A stream filtered by vendor gets the signals of those vendors only.
+    await new Promise((r) => setTimeout(r, 100));
+    const filtered = openStream(`${t.api}/incidents/stream?vendor=github`, { cookie });
+    try {
+      await filtered.waitFor(1);
+      await signed({ vendor: 'anthropic', severity: 'major', summary: 'x' });
+      assert.ok((await send(org('/reports'), 'POST', s(editor.cookie), { vendor: 'anthropic' })).body.signal);
+      clock.advance(31 * 60_000);
+      await t.app.earlyWarning.runOnce();
+      await signed({ vendor: 'github', severity: 'major', summary: 'y' });
+      assert.ok((await send(org('/reports'), 'POST', s(editor.cookie), { vendor: 'github' })).body.signal);
+      const ev = await filtered.waitForType('early_warning');
+      assert.equal(ev.data.signal.vendor, 'github');
+      assert.deepEqual(filtered.received.filter((e) => e.type === 'early_warning').map((e) => e.data.signal.vendor), ['github']);
+    } finally {
+      filtered.close();
     }
   });
 });
