@@ -277,10 +277,10 @@ export function earlyWarningService(d: {
     },
 
     /** Suspected and confirmed signals of the viewer's organisation (the vendor page marker); none for anonymous callers. */
-    async activeFor(viewer: Viewer): Promise<Map<string, { id: string; state: SignalState; confidence: number }>> {
-      const out = new Map<string, { id: string; state: SignalState; confidence: number }>();
+    async activeFor(viewer: Viewer): Promise<Map<string, { id: string; state: SignalState; confidence: number; openedAt: string }>> {
+      const out = new Map<string, { id: string; state: SignalState; confidence: number; openedAt: string }>();
       if (!viewer.orgId) return out;
-      for (const s of await d.earlyWarning.activeVendors(viewer.orgId)) out.set(s.vendor, { id: s.id, state: s.state, confidence: s.confidence });
+      for (const s of await d.earlyWarning.activeVendors(viewer.orgId)) out.set(s.vendor, { id: s.id, state: s.state, confidence: s.confidence, openedAt: s.openedAt });
       return out;
     },
 

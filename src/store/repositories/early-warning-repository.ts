@@ -245,14 +245,14 @@ function over(db: Kysely<Database>, box: SecretBox) {
     },
 
     /** Vendors of the organisations' suspected or confirmed signals, for the vendor page marker. */
-    async activeVendors(orgId: string): Promise<{ vendor: string; state: SignalState; id: string; confidence: number }[]> {
+    async activeVendors(orgId: string): Promise<{ vendor: string; state: SignalState; id: string; confidence: number; openedAt: string }[]> {
       const rows = await db
         .selectFrom('ew_signals')
-        .select(['id', 'vendor', 'state', 'confidence_pc'])
+        .select(['id', 'vendor', 'state', 'confidence_pc', 'opened_at'])
         .where('org_id', '=', orgId)
         .where('state', 'in', ['suspected', 'confirmed'])
         .execute();
-      return rows.map((r) => ({ id: r.id, vendor: r.vendor, state: r.state as SignalState, confidence: r.confidence_pc / 100 }));
+      return rows.map((r) => ({ id: r.id, vendor: r.vendor, state: r.state as SignalState, confidence: r.confidence_pc / 100, openedAt: r.opened_at }));
     },
 
     /** Suspected signals about a vendor, whatever their organisation (confirmation by an incident). */

@@ -380,4 +380,26 @@ describe('early warning', () => {
       filtered.close();
     }
   });
+
+  test('vendor page: a "Suspected" marker for the organisation\'s signed-in members only, apart from the vendor\'s status', async () => {
+    const [open] = await signalsOf('?vendor=github&state=suspected');
+    assert.ok(open, 'a suspected signal about GitHub from the stream test');
+    const page = async (headers: Record<string, string>) => {
+      const r = await fetch(`${t.url}/vendors/github`, { headers });
+      assert.equal(r.status, 200);
+      return r.text();
+    };
+    const mine = await page({ cookie: viewer.cookie });
+    assert.match(mine, /data-early-warning="suspected"/);
+    assert.match(mine, /<strong>Suspected<\/strong>: your team&#39;s own signals|<strong>Suspected<\/strong>: your team's own signals/);
+    // The vendor's own banner is untouched: the same as a visitor's.
+    const banner = (html: string) => /<section class="status-banner[^"]*"/.exec(html)?.[0];
+    const visitor = await page({});
+    assert.equal(banner(mine), banner(visitor));
+    assert.doesNotMatch(visitor, /data-early-warning/);
+    assert.doesNotMatch(await page({ cookie: other.cookie }), /data-early-warning/);
+    // Dismissed: the marker goes.
+    assert.equal((await send(org(`/signals/${open.id}/dismiss`), 'POST', s(editor.cookie), {})).status, 200);
+    assert.doesNotMatch(await page({ cookie: viewer.cookie }), /data-early-warning/);
+  });
 });
