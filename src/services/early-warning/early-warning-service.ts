@@ -272,7 +272,7 @@ export function earlyWarningService(d: {
       const moved = await move(s, 'dismissed', actor, reason?.trim() || 'marked a false alarm');
       if (!moved) throw new DomainError('conflict', 'The signal changed meanwhile; read it again');
       await d.audit.record(owner, v, 'signal.dismissed', `signal:${s.id}`, { before: { state: s.state }, after: { state: 'dismissed', reason: reason ?? null } });
-      const [detail] = (await d.earlyWarning.list(owner, { vendor: s.vendor, limit: MAX_SIGNAL_LIST })).filter((x) => x.signal.id === s.id);
+      const [detail] = await d.earlyWarning.list(owner, { id: s.id, limit: 1 });
       return detailView(detail!);
     },
 

@@ -219,8 +219,9 @@ function over(db: Kysely<Database>, box: SecretBox) {
     },
 
     /** The organisation's signals, newest first, with evidence and transitions. */
-    async list(orgId: string, f: { state?: SignalState; vendor?: string; limit: number }): Promise<SignalDetail[]> {
+    async list(orgId: string, f: { state?: SignalState; vendor?: string; id?: string; limit: number }): Promise<SignalDetail[]> {
       let q = db.selectFrom('ew_signals').selectAll().where('org_id', '=', orgId);
+      if (f.id) q = q.where('id', '=', f.id);
       if (f.state) q = q.where('state', '=', f.state);
       if (f.vendor) q = q.where('vendor', '=', f.vendor);
       const rows = await q.orderBy('opened_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();

@@ -4,7 +4,8 @@ import { signatureOf } from '../../../src/domain/early-warning-signing.ts';
 import { emit, incident } from '../../helpers/alerts.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { connect, textOf } from '../../helpers/mcp.ts';
-import { openStream } from '../../helpers/stream.ts';
+import { commitEvents, openStream } from '../../helpers/stream.ts';
+import { waitFor } from '../../helpers/wait.ts';
 import { createUser, loginCookie, send, type TestUser } from '../../helpers/users.ts';
 
 // Early warning (docs/early-warning.md) over the real listener and store: the signed
@@ -401,5 +402,17 @@ describe('early warning', () => {
     // Dismissed: the marker goes.
     assert.equal((await send(org(`/signals/${open.id}/dismiss`), 'POST', s(editor.cookie), {})).status, 200);
     assert.doesNotMatch(await page({ cookie: viewer.cookie }), /data-early-warning/);
+  });
+
+  test('an incident committed and announced on the bus (as ingestion does) confirms without a tick of the timer', async () => {
+    clock.advance(60 * 60_000);
+    await signed({ vendor: 'twilio', severity: 'major', summary: 'SMS delayed', components: ['SMS'] });
+    const opened = await send(org('/reports'), 'POST', s(viewer.cookie), { vendor: 'twilio' });
+    assert.equal(opened.body.signal?.state, 'suspected');
+    await commitEvents(t, [{ vendor: 'twilio', id: 'sms-delays', type: 'incident.created', over: { startedAt: clock.now().toISOString(), components: ['SMS'] } }]);
+    await waitFor(async () => (await signalsOf('?vendor=twilio'))[0]?.state === 'confirmed', { message: 'the signal confirmed by the announced incident' });
+    const [sig] = await signalsOf('?vendor=twilio');
+    assert.equal(sig.id, opened.body.signal.id);
+    assert.match(sig.incidentId, /sms-delays/);
   });
 });
