@@ -123,6 +123,8 @@ export const REPORT_SPACING_MS = 5 * 60_000;
 export const REPORTS_PER_HOUR = 30;
 /** Signals a list answers at most. */
 export const MAX_SIGNAL_LIST = 200;
+/** Observations that became evidence of no signal are kept this long (the report bounds read the last hour). */
+export const LOOSE_OBSERVATION_MS = 24 * 3_600_000;
 /** Quiet signals one sweep clears at most (the next sweep takes the rest). */
 const SWEEP_BATCH = 500;
 /** The cursor of confirmation over the event log (beside the alert dispatcher's). */
@@ -321,6 +323,7 @@ export function earlyWarningService(d: {
         if (!isQuiet(s, now, rules)) continue;
         if (await move(s, 'cleared', 'system', `no observation for ${Math.round(rules.quietMs / 60_000)} min and no incident`)) cleared++;
       }
+      await d.earlyWarning.pruneLoose(new Date(now.getTime() - LOOSE_OBSERVATION_MS).toISOString());
       return cleared;
     },
   };

@@ -275,6 +275,12 @@ function over(db: Kysely<Database>, box: SecretBox) {
       return rows.map((r) => toSignal(r, []));
     },
 
+    /** Forgets observations that are evidence of no signal and older than `before`; how many. */
+    async pruneLoose(before: string): Promise<number> {
+      const r = await db.deleteFrom('ew_observations').where('signal_id', 'is', null).where('observed_at', '<', before).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
     /** Reports a member made since `from`, in all and about the vendor. */
     async reportCounts(orgId: string, actor: string, vendor: string, from: string): Promise<{ all: number; vendorLatest: string | null }> {
       const rows = await db

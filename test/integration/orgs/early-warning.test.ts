@@ -415,4 +415,20 @@ describe('early warning', () => {
     assert.equal(sig.id, opened.body.signal.id);
     assert.match(sig.incidentId, /sms-delays/);
   });
+
+  test('the sweep forgets observations that became evidence of nothing after 24 hours, and keeps evidence', async () => {
+    const loose = async () => (await t.store.db.selectFrom('ew_observations').select('id').where('org_id', '=', orgId).where('signal_id', 'is', null).execute()).length;
+    const evidence = async () => (await t.store.db.selectFrom('ew_observations').select('id').where('org_id', '=', orgId).where('signal_id', 'is not', null).execute()).length;
+    // A fresh one that opens nothing, beside older loose ones and the evidence of earlier signals.
+    assert.equal((await signed({ vendor: 'dropbox', severity: 'minor', summary: 'slow sync' })).body.signal, null);
+    const before = { loose: await loose(), evidence: await evidence() };
+    assert.ok(before.loose > 1 && before.evidence > 0);
+    clock.advance(23 * 3_600_000);
+    await t.app.earlyWarning.runOnce();
+    assert.equal(await loose(), 1, 'the older loose ones are gone, the one younger than 24 h stays');
+    clock.advance(2 * 3_600_000);
+    await t.app.earlyWarning.runOnce();
+    assert.equal(await loose(), 0);
+    assert.equal(await evidence(), before.evidence);
+  });
 });
