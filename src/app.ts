@@ -29,6 +29,7 @@ import { namedWatchlistRoutes } from './http/routes/named-watchlists.ts';
 import { alertRouteRoutes } from './http/routes/alert-routes.ts';
 import { serviceRoutes } from './http/routes/services.ts';
 import { impactRoutes } from './http/routes/impact.ts';
+import { earlyWarningRoutes } from './http/routes/early-warning.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { ssoRoutes } from './http/routes/sso.ts';
@@ -85,6 +86,9 @@ import { publicFeedRoutes } from './http/routes/public-feeds.ts';
 import { MemoryStreamSlots, type StreamSlots } from './infra/stream-slots.ts';
 import { countedBus, type EventBus, memoryEventBus } from './infra/event-bus.ts';
 import { redisEventBus } from './infra/redis-event-bus.ts';
+import { memoryNoticeBus, type NoticeBus, redisNoticeBus } from './infra/notice-bus.ts';
+import type { SignalNotice } from './services/early-warning/early-warning-service.ts';
+import { createEarlyWarningRuntime, type EarlyWarningRuntime } from './services/early-warning/early-warning-runtime.ts';
 import { StreamHub } from './events/stream-hub.ts';
 import { streamRoutes } from './http/routes/stream.ts';
 import type { RedisHandle } from './infra/redis.ts';
@@ -121,6 +125,10 @@ declare module 'fastify' {
     ingest: IngestRuntime;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
     alerts: AlertRuntime;
+    /** Confirmation of early-warning signals by new incidents and clearing of quiet ones (docs/early-warning.md). */
+    earlyWarning: EarlyWarningRuntime;
+    /** Changes of early-warning signals, for the streams of the owning organisation's members. */
+    signalNotices: NoticeBus<SignalNotice>;
     /** This app's operations metrics (served at /metrics). */
     metrics: Metrics;
     envelope<T>(items: T[], extra?: { total?: number; dataWindow?: DataWindow; hint?: string }): Promise<ReturnType<typeof envelope<T>>>;
@@ -183,6 +191,11 @@ export const appPlugin = fp(
       (events) => metrics.eventsPublished(events),
     );
     app.addHook('onClose', async () => bus.close());
+    // Early-warning signals reach the streams of the owning organisation's members (docs/early-warning.md "Outputs").
+    const notices: NoticeBus<SignalNotice> = infra.redis
+      ? redisNoticeBus<SignalNotice>(infra.redis, eventLog)
+      : memoryNoticeBus<SignalNotice>((err) => eventLog.warn({ err }, 'notice subscriber failed'));
+    app.addHook('onClose', async () => notices.close());
     const secretBox = loadSecretBox({
       key: config.secretsKey,
       previous: config.secretsKeyPrevious,
@@ -213,6 +226,7 @@ export const appPlugin = fp(
       limiter: infra.limiter,
       bus,
       onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
+      signalNotices: (n) => notices.publish(n),
       alerts,
       slackOAuth:
         config.slackClientId && config.slackClientSecret
@@ -226,6 +240,18 @@ export const appPlugin = fp(
           : null,
     });
     app.decorate('alerts', alerts);
+    // Confirmation's cursor starts at the log's head; then new incidents confirm, quiet signals clear.
+    await services.earlyWarning.signals.confirmFromLog();
+    const earlyWarning = createEarlyWarningRuntime({
+      signals: services.earlyWarning.signals,
+      bus,
+      log: app.log.child({ component: 'early-warning' }),
+      intervalMs: config.earlyWarningSweepSeconds * 1000,
+    });
+    app.decorate('earlyWarning', earlyWarning);
+    app.decorate('signalNotices', notices);
+    app.addHook('onReady', async () => earlyWarning.start());
+    app.addHook('onClose', async () => earlyWarning.stop());
     // Sends in flight finish and their results are written before the store closes.
     app.addHook('onClose', async () => alerts.stop());
     await alerts.dispatcher.init();
@@ -235,7 +261,7 @@ export const appPlugin = fp(
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }
-    const hub = new StreamHub({ bus, events: repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
+    const hub = new StreamHub({ bus, notices, events: repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
     app.decorate('streams', { hub, slots: infra.streamSlots, anonymous: new MemoryStreamSlots() });
     registry.observe({
       pendingDeliveries: () => repos.deliveries.countPending(),
@@ -363,6 +389,7 @@ export const appPlugin = fp(
         await web.register(alertRouteRoutes);
         await web.register(serviceRoutes);
         await web.register(impactRoutes);
+        await web.register(earlyWarningRoutes);
         await web.register(scimAdminRoutes);
         await web.register(ssoRoutes);
         await web.register(boardRoutes);

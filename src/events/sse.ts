@@ -41,6 +41,11 @@ export function eventFrame(e: StoredEvent): Buffer {
   return frame(e.seq, e.type, { type: e.type, occurredAt: e.occurredAt, incident: e.payload as Incident });
 }
 
+/** An early-warning notice (docs/early-warning.md "Outputs"): no `id:`, it is not in the event log. */
+export function noticeFrame(n: { change: string; signal: { updatedAt: string } }): Buffer {
+  return frame(null, 'early_warning', { type: 'early_warning', occurredAt: n.signal.updatedAt, change: n.change, signal: n.signal });
+}
+
 export function snapshotFrame(seq: number, at: Date, items: Incident[], total: number): Buffer {
   return frame(seq, 'snapshot', { type: 'snapshot', occurredAt: at.toISOString(), total, incidents: items });
 }

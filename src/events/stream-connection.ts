@@ -31,6 +31,8 @@ export interface StreamFilter {
    * (docs/per-user.md "Custom status pages"); its slug says whose it is.
    */
   readerId: string | null;
+  /** The organisation whose early-warning notices this stream gets (its signed-in member's); null: none. */
+  noticesFor?: string | null;
 }
 
 const PENDING_CAP = 1000;

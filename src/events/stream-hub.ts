@@ -1,7 +1,8 @@
 import type { StoredEvent } from '../domain/events.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { EventBus } from '../infra/event-bus.ts';
-import { CLOSING, eventFrame, PING, SHUTDOWN_RETRY_MS, shutdownFrame } from './sse.ts';
+import type { SignalNotice } from '../services/early-warning/early-warning-service.ts';
+import { CLOSING, eventFrame, noticeFrame, PING, SHUTDOWN_RETRY_MS, shutdownFrame } from './sse.ts';
 import type { ConnectionOwner, StreamConnection } from './stream-connection.ts';
 
 // The process's side of the incident stream: ONE bus subscription for all open
@@ -31,6 +32,8 @@ export interface StreamHubOptions {
   pingMs: number;
   /** How often the log's newest sequence is compared with what was sent (missed bus messages). */
   catchUpMs?: number;
+  /** Early-warning notices, written to the live streams of the owning organisation's members. */
+  notices?: { subscribe(listener: (n: SignalNotice) => void): () => void };
   /** Called on every heartbeat (keeps shared stream-slot entries alive). */
   onTick?: () => void;
 }
@@ -49,6 +52,7 @@ export class StreamHub implements ConnectionOwner {
   private high = 0;
   private started: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
+  private unsubscribeNotices: (() => void) | null = null;
   private timers: NodeJS.Timeout[] = [];
   /** Batches are handled one after the other, in arrival order. */
   private chain: Promise<void> = Promise.resolve();
@@ -76,6 +80,7 @@ export class StreamHub implements ConnectionOwner {
     this.started ??= (async () => {
       this.high = await this.o.events.latestSeq();
       this.unsubscribe = this.o.bus.subscribe((events) => this.enqueue(() => this.receive(events)));
+      this.unsubscribeNotices = this.o.notices?.subscribe((n) => this.enqueue(() => this.notice(n))) ?? null;
       const ping = setInterval(() => this.ping(), this.o.pingMs);
       const catchUp = setInterval(() => {
         if (this.clients.size) this.enqueue(() => this.catchUp());
@@ -177,6 +182,22 @@ export class StreamHub implements ConnectionOwner {
     if (buf) this.stats.sent++;
   }
 
+  /**
+   * A signal of one organisation: to its members' live streams only (docs/early-warning.md
+   * "Outputs"), within their vendor filter. A stream still sending its snapshot misses it
+   * (there is no resume point for notices); the list has it.
+   */
+  private async notice(n: SignalNotice) {
+    if (this.closed) return;
+    let buf: Buffer | null = null;
+    await this.forEachClient((c) => {
+      if (!c.live || c.filter.noticesFor !== n.orgId) return;
+      if (c.filter.vendors && !c.filter.vendors.has(n.signal.vendor)) return;
+      buf ??= noticeFrame(n);
+      c.write(buf);
+    });
+  }
+
   /** One interval for the whole process walks the clients: no timer per connection. */
   private ping() {
     this.o.onTick?.();
@@ -193,6 +214,7 @@ export class StreamHub implements ConnectionOwner {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     this.unsubscribe?.();
+    this.unsubscribeNotices?.();
     const at = new Date();
     for (const c of this.clients) {
       const retryMs = SHUTDOWN_RETRY_MS.min + Math.floor(Math.random() * SHUTDOWN_RETRY_MS.spread);

@@ -20,6 +20,8 @@ export interface EventStreamRequest {
   slot: { subject: string; cap: number; plan: Plan };
   /** Whose history window the snapshot applies. */
   viewer: Viewer;
+  /** Early-warning events of the viewer's organisation too (the incident stream, never a public board's). */
+  notices?: boolean;
 }
 
 const LAST_EVENT_ID = /^\d{1,15}$/;
@@ -108,7 +110,7 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   // The connection's one 'close' listener detaches it from the hub and gives the slot back.
   const conn = new StreamConnection(
     res,
-    { vendors: vendors ? new Set(vendors) : null, status: status ?? null, readerId: o.viewer.orgId },
+    { vendors: vendors ? new Set(vendors) : null, status: status ?? null, readerId: o.viewer.orgId, noticesFor: o.notices && o.viewer.orgId ? o.viewer.orgId : null },
     config.streamBufferBytes,
     hub,
     slot.release,

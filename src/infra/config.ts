@@ -62,6 +62,8 @@ export interface Config {
    */
   publicUrl: string | null;
   streamPingSeconds: number;
+  /** How often quiet early-warning signals are cleared and new incidents confirm signals (docs/early-warning.md). */
+  earlyWarningSweepSeconds: number;
   eventRetentionDays: number;
   /** Bytes an event-stream client may leave unread before it is dropped (STREAM_BUFFER_KB). */
   streamBufferBytes: number;
@@ -410,6 +412,7 @@ export function loadConfig(env: Env = process.env): Config {
     mcpPort,
     publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
+    earlyWarningSweepSeconds: int(env, 'EARLY_WARNING_SWEEP_SECONDS', 60, 1, 3600),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
     streamBufferBytes: int(env, 'STREAM_BUFFER_KB', 256, 16, 65536) * 1024,
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15, 10, 20),

@@ -44,6 +44,8 @@ export interface ToolDefinition<I extends ZodRawShape = ZodRawShape, O extends Z
   outputSchema: O;
   /** Needs a bearer token (OAuth access token or API key). */
   requiresAuth: boolean;
+  /** Changes nothing (the default); false for a tool that records something. */
+  readOnly?: boolean;
   run(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<ToolResult<O>>;
 }
 

@@ -10,12 +10,24 @@ import { diagnose } from './tools/diagnose.ts';
 import { getMaintenance } from './tools/maintenance.ts';
 import { getImpact, listServices } from './tools/services.ts';
 import { getVendorStatus, listVendors } from './tools/vendors.ts';
+import { listSignals, reportVendorProblem } from './tools/early-warning.ts';
 
 // One McpServer per HTTP request (stateless Streamable HTTP): it carries the
 // caller of that request, so tools never look at HTTP themselves.
 
 // biome-ignore lint/suspicious/noExplicitAny: each tool has its own input and output types
-const TOOLS: ToolDefinition<any, any>[] = [listVendors, getVendorStatus, getActiveIncidents, getIncidentHistory, getMaintenance, diagnose, listServices, getImpact];
+const TOOLS: ToolDefinition<any, any>[] = [
+  listVendors,
+  getVendorStatus,
+  getActiveIncidents,
+  getIncidentHistory,
+  getMaintenance,
+  diagnose,
+  listServices,
+  getImpact,
+  listSignals,
+  reportVendorProblem,
+];
 
 /** Tools that need a bearer token; calling one without gives HTTP 401 (see plugin). */
 export const PROTECTED_TOOLS: ReadonlySet<string> = new Set(TOOLS.filter((t) => t.requiresAuth).map((t) => t.name));
@@ -26,7 +38,9 @@ const INSTRUCTIONS =
   'list_vendors gives the vendor ids; for "is this error ours or a vendor\'s?" call diagnose with the error message or host. These need no sign-in. get_incident_history and get_maintenance need the user to ' +
   "sign in (OAuth) or an API key; history is limited to the user's plan window, and the answer says when it was shortened. " +
   "For \"does this hit us?\" call get_impact (signed in): the organisation's own services hit now, with confidence and reasons; " +
-  'list_services shows those services and the vendors they depend on.';
+  'list_services shows those services and the vendors they depend on. ' +
+  "list_signals gives the organisation's early-warning signals (suspected problems before the vendor's page admits them); " +
+  'report_vendor_problem records that the user sees problems with a vendor.';
 
 // A server per request would otherwise compile its own Ajv instance (most of the
 // per-request cost); one validator serves them all.
@@ -62,7 +76,7 @@ export function buildMcpServer(ctx: ToolContext): McpServer {
         description: tool.description,
         inputSchema: tool.inputSchema,
         outputSchema: tool.outputSchema,
-        annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+        annotations: { title: tool.title, readOnlyHint: tool.readOnly !== false, idempotentHint: tool.readOnly !== false, openWorldHint: false },
       },
       (args: unknown) => runTool(tool, args, ctx),
     );

@@ -56,6 +56,9 @@ import { alertRoutesRepository } from '../store/repositories/alert-routes-reposi
 import { servicesService } from './team-services/services-service.ts';
 import { impactService } from './impact/impact-service.ts';
 import { recordAnnotator } from './impact/record-annotations.ts';
+import { earlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
+import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
+import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
 import { scimTokensService } from './scim/scim-tokens-service.ts';
@@ -67,6 +70,7 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     ...repositoriesOn(store.db),
     preferences: preferencesRepository(store.db, box),
     alertRoutes: alertRoutesRepository(store.db, box),
+    earlyWarning: earlyWarningRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
     deliveries: deliveriesRepository(store.db, store.dialect),
     dispatch: dispatchRepository(store.db),
@@ -98,6 +102,8 @@ export interface ServiceInfra {
   relyingParty?: OidcRelyingParty | null;
   /** DNS TXT lookups for domain verification; the system resolver unless given (tests inject answers). */
   resolveTxt?: TxtResolver;
+  /** Where changes of early-warning signals go (the owning organisation's streams); nowhere unless given. */
+  signalNotices?: (n: SignalNotice) => void;
 }
 
 /** The ingest use case alone: all the polling worker thread needs (src/ingest/worker.ts). */
@@ -171,6 +177,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     sso: repos.sso,
     audit,
   });
+  const signals = earlyWarningService({ earlyWarning: repos.earlyWarning, events: repos.events, cursors: repos.dispatch, catalog, orgs, audit, clock, notify: infra.signalNotices });
   const privateReaders = privateReadersOf({
     ownsPrivateVendors: (orgId) => repos.customPages.ownsAny(orgId),
     servicesVersion: (orgId) => repos.services.version(orgId),
@@ -280,6 +287,11 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     }),
     /** Which of those services vendor incidents and maintenance hit now (docs/services.md "Impact now"). */
     impact: impactService({ services: repos.services, incidents: repos.incidents, maintenances: repos.maintenances, status: repos.status, orgs }),
+    /** Early warning: signals, reports, the inbound signal API (docs/early-warning.md). */
+    earlyWarning: {
+      signals,
+      inbound: inboundSignalsService({ earlyWarning: repos.earlyWarning, signals, catalog, orgs, audit, clock }),
+    },
     /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
     scim: {
       tokens: scimTokens,

@@ -576,9 +576,71 @@ export interface ServiceDependenciesTable {
   regions: string;
 }
 
+/** Early warning (docs/early-warning.md); components and regions are JSON arrays. */
+export interface EwSignalsTable {
+  id: string;
+  org_id: string;
+  vendor: string;
+  state: string;
+  confidence_pc: number;
+  components: string;
+  regions: string;
+  opened_at: string;
+  updated_at: string;
+  last_observed_at: string;
+  closed_at: string | null;
+  incident_id: string | null;
+}
+
+export interface EwObservationsTable {
+  id: string;
+  org_id: string;
+  signal_id: string | null;
+  source: string;
+  vendor: string;
+  components: string;
+  regions: string;
+  strength_pm: number;
+  summary: string;
+  actor: string;
+  external_id: string | null;
+  observed_at: string;
+}
+
+export interface EwTransitionsTable {
+  id: string;
+  signal_id: string;
+  position: number;
+  from_state: string | null;
+  to_state: string;
+  at: string;
+  actor: string;
+  reason: string;
+}
+
+export interface EwInboundSecretsTable {
+  org_id: string;
+  /** Sealed with the secrets key. */
+  secret: string;
+  last_four: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface EwInboundMessagesTable {
+  org_id: string;
+  message_id: string;
+  received_at: string;
+}
+
 export interface Database {
   services: ServicesTable;
   service_dependencies: ServiceDependenciesTable;
+  ew_signals: EwSignalsTable;
+  ew_observations: EwObservationsTable;
+  ew_transitions: EwTransitionsTable;
+  ew_inbound_secrets: EwInboundSecretsTable;
+  ew_inbound_messages: EwInboundMessagesTable;
   alert_routes: AlertRoutesTable;
   sso_connections: SsoConnectionsTable;
   sso_domains: SsoDomainsTable;

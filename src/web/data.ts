@@ -46,6 +46,8 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
     s.catalog.capabilities(slug, audience),
     viewer.orgId ? s.watchlist.get(viewer) : null,
   ]);
+  // The viewer's organisation's own suspicion (docs/early-warning.md "Outputs"); none for visitors.
+  const signal = viewer.orgId ? ((await s.earlyWarning.signals.activeFor(viewer)).get(slug) ?? null) : null;
   let compliance: VendorPageData['compliance'] = { state: 'none' };
   if (capabilities.features.compliance) {
     if (policy.compliance) {
@@ -73,5 +75,6 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
     updates: updates?.items ?? null,
     compliance,
     watched: watchlist ? watchlist.vendors.includes(slug) : null,
+    suspected: signal && signal.state === 'suspected' ? { confidence: signal.confidence, openedAt: signal.openedAt } : null,
   };
 }

@@ -23,7 +23,7 @@ export interface StreamClient {
   close(): void;
 }
 
-const TYPES = ['snapshot', 'incident.created', 'incident.updated', 'incident.resolved', 'maintenance.scheduled'];
+const TYPES = ['snapshot', 'incident.created', 'incident.updated', 'incident.resolved', 'maintenance.scheduled', 'early_warning'];
 
 export function openStream(url: string, headers: Record<string, string> = {}): StreamClient {
   const es = new EventSource(url, {

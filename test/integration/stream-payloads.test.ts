@@ -6,6 +6,7 @@ import { getJson, startApp, type TestApp } from '../helpers/app.ts';
 import { incident } from '../helpers/records.ts';
 import { commitEvents } from '../helpers/stream.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { createUser } from '../helpers/users.ts';
 
 // The stream's event payloads as the OpenAPI document describes them (docs/stream.md,
 // "Payloads in the OpenAPI document"): every frame a real stream sends, snapshot to
@@ -50,7 +51,7 @@ describe('stream payloads against the x-sse-events schemas', () => {
     const doc = (await getJson(`${t.url}/openapi.json`)).body;
     const op = doc.paths['/api/v1/infrastructure/incidents/stream'].get;
     const events = op['x-sse-events'] as Record<string, { id: boolean; schema: { $ref: string } }>;
-    assert.deepEqual(Object.keys(events).sort(), ['incident.created', 'incident.resolved', 'incident.updated', 'shutdown', 'snapshot']);
+    assert.deepEqual(Object.keys(events).sort(), ['early_warning', 'incident.created', 'incident.resolved', 'incident.updated', 'shutdown', 'snapshot']);
     assert.equal(op.responses['200'].content['text/event-stream'].schema.$ref, '#/components/schemas/StreamEvent');
 
     const ajv = new Ajv({ strict: false, allErrors: true });
@@ -58,7 +59,9 @@ describe('stream payloads against the x-sse-events schemas', () => {
     ajv.addSchema({ components: doc.components }, 'doc');
     const validate = (ref: string) => ajv.getSchema(`doc${ref}`)!;
 
-    const res = await fetch(`${t.api}/incidents/stream`);
+    // A signed-in reader, so the early-warning signal of their (personal) organisation reaches the stream too.
+    const reader0 = await createUser(t, 'pro');
+    const res = await fetch(`${t.api}/incidents/stream`, { headers: reader0.headers });
     assert.equal(res.status, 200);
     const reader = res.body!.getReader();
     const decoder = new TextDecoder();
@@ -77,6 +80,10 @@ describe('stream payloads against the x-sse-events schemas', () => {
       { vendor: 'github', id: 'pay-b', type: 'incident.resolved', over: { status: 'resolved' } },
     ]);
     await waitFor(() => text.includes('event: incident.resolved'), { message: 'the live events' });
+    const { signals } = t.app.services.earlyWarning;
+    await signals.observe(reader0.id, { source: 'inbound', vendor: 'github', strength: 0.7, summary: 'API 5xx', actor: 'inbound:m1' });
+    await signals.observe(reader0.id, { source: 'report', vendor: 'github', strength: 0.5, summary: '', actor: `user:${reader0.id}` });
+    await waitFor(() => text.includes('event: early_warning'), { message: 'the early-warning event' });
     // Closing the app ends the stream with the shutdown event.
     await t.close();
     closed = true;
@@ -85,7 +92,7 @@ describe('stream payloads against the x-sse-events schemas', () => {
     const frames = parseFrames(text);
     assert.deepEqual(
       frames.map((f) => f.event),
-      ['snapshot', 'incident.created', 'incident.updated', 'incident.resolved', 'shutdown'],
+      ['snapshot', 'incident.created', 'incident.updated', 'incident.resolved', 'early_warning', 'shutdown'],
     );
     for (const f of frames) {
       const entry = events[f.event]!;

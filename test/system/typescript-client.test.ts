@@ -98,7 +98,7 @@ describe('the built client against a running server', { timeout: 120_000 }, () =
       const m = r.value;
       // The event name narrows the payload type.
       if (m.event === 'snapshot') assert.equal(typeof m.data.total, 'number');
-      const incidentId = m.event === 'snapshot' || m.event === 'shutdown' ? undefined : m.data.incident.id;
+      const incidentId = m.event === 'snapshot' || m.event === 'shutdown' || m.event === 'early_warning' ? undefined : m.data.incident.id;
       seen.push({ event: m.event, id: m.id, incident: incidentId });
       return m;
     };

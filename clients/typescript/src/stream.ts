@@ -14,6 +14,8 @@ export interface StreamEventMap {
   'incident.updated': Schemas['IncidentUpdatedEvent'];
   'incident.resolved': Schemas['IncidentResolvedEvent'];
   shutdown: Schemas['StreamShutdownEvent'];
+  /** An early-warning signal of the reader's organisation (signed-in members only; no `id:`). */
+  early_warning: Schemas['EarlyWarningEvent'];
 }
 
 export type StreamEventName = keyof StreamEventMap;
@@ -55,7 +57,7 @@ export class StreamRequestError extends Error {
   }
 }
 
-const KNOWN = new Set<string>(['snapshot', 'incident.created', 'incident.updated', 'incident.resolved', 'shutdown']);
+const KNOWN = new Set<string>(['snapshot', 'incident.created', 'incident.updated', 'incident.resolved', 'shutdown', 'early_warning']);
 
 /** Incremental parser of the text/event-stream format (WHATWG HTML, server-sent events). */
 export class SseParser {

@@ -46,6 +46,12 @@ export const openapiPlugin = fp(
             bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token' },
             sessionCookie: { type: 'apiKey', in: 'cookie', name: 'vis_session', description: 'Web session from /api/v1/auth/login' },
             scimBearer: { type: 'http', scheme: 'bearer', description: 'A SCIM token of the organisation (scim_...), made by an admin' },
+            signalSignature: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'webhook-signature',
+              description: "Standard Webhooks signature with the organisation's signing secret, with webhook-id and webhook-timestamp (docs/early-warning.md)",
+            },
             metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN of the operator (GET /metrics only, when set)' },
           },
         },

@@ -7,7 +7,7 @@ import { INCIDENT_STATUSES } from '../../domain/records.ts';
 import { requestSubject } from '../../services/access/limits.ts';
 import { vendorFilter } from '../envelope.ts';
 import { resumePoint, serveEventStream } from '../event-stream.ts';
-import { STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
+import { INCIDENT_STREAM_SSE_EVENTS, StreamEventSchema } from '../schemas/stream-events.ts';
 import { ErrorBody, errorResponses, LimitParam, OffsetParam, QueryInteger, QueryObject, StringEnum, VendorListParam } from '../schemas/common.ts';
 import { clientKey } from '../client-key.ts';
 
@@ -33,6 +33,7 @@ export async function streamRoutes(fastify: FastifyInstance) {
           'event log and `data:` = `{type, occurredAt, incident}`. A `: ping` comment every 15 s; `retry: 5000`.',
           'A reconnecting client sends `Last-Event-ID` (or `lastEventId` in the query) and receives the events it missed instead of',
           'a snapshot, unless they are older than the log keeps. One open stream counts as one request; open streams are capped per plan.',
+          "A signed-in member also gets `early_warning` events (no `id:`) when a signal of the organisation they act for opens or changes.",
         ].join(' '),
         tags: ['stream'],
         headers: Type.Object({
@@ -52,11 +53,11 @@ export async function streamRoutes(fastify: FastifyInstance) {
           { additionalProperties: false },
         ),
         // An OpenAPI extension (docs/stream.md, "Payloads in the OpenAPI document"); FastifySchema does not know x- keys.
-        ...{ 'x-sse-events': STREAM_SSE_EVENTS },
+        ...{ 'x-sse-events': INCIDENT_STREAM_SSE_EVENTS },
         response: {
           200: {
             description:
-              'Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, and `shutdown` when the server stops. The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent); the content schema is the `data:` of one event.',
+              'Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, `early_warning` for members of the organisation whose signal it is, and `shutdown` when the server stops. The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent, EarlyWarningEvent); the content schema is the `data:` of one event.',
             content: { 'text/event-stream': { schema: Type.Ref(StreamEventSchema) } },
           },
           ...errorResponses,
@@ -82,6 +83,7 @@ export async function streamRoutes(fastify: FastifyInstance) {
         lastId,
         slot: { subject, cap, plan: v.plan },
         viewer: v,
+        notices: true,
       });
     },
   );

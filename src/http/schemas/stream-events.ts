@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { IncidentSchema } from './records.ts';
 import { DateTime, StringEnum } from './common.ts';
+import { SignalSchema } from './early-warning.ts';
 
 // Payloads (`data:` lines) of the incident stream's events (docs/stream.md, "Wire
 // format"). OpenAPI 3.0 cannot describe the events of a text/event-stream body, so
@@ -43,12 +44,28 @@ const StreamShutdownEventSchema = Type.Object(
   { ...closed, $id: 'StreamShutdownEvent', description: 'Last event of a stream ended by a server shutting down; no `id:` line' },
 );
 
+const EarlyWarningEventSchema = Type.Object(
+  {
+    type: StringEnum(['early_warning'] as const),
+    occurredAt: DateTime({ description: 'When the signal changed' }),
+    change: StringEnum(['opened', 'confirmed', 'cleared', 'dismissed'] as const, { description: 'What happened to the signal' }),
+    signal: SignalSchema,
+  },
+  {
+    ...closed,
+    $id: 'EarlyWarningEvent',
+    description:
+      "An early-warning signal of the reader's organisation opened or changed (docs/early-warning.md); only to signed-in members of that organisation, on the incident stream; no `id:` line (not in the event log). Never the vendor's status",
+  },
+);
+
 export const STREAM_EVENT_SCHEMAS = [
   StreamSnapshotEventSchema,
   IncidentCreatedEventSchema,
   IncidentUpdatedEventSchema,
   IncidentResolvedEventSchema,
   StreamShutdownEventSchema,
+  EarlyWarningEventSchema,
 ];
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -70,6 +87,7 @@ export const StreamEventSchema = Type.Unsafe<unknown>({
       'incident.updated': '#/components/schemas/IncidentUpdatedEvent',
       'incident.resolved': '#/components/schemas/IncidentResolvedEvent',
       shutdown: '#/components/schemas/StreamShutdownEvent',
+      early_warning: '#/components/schemas/EarlyWarningEvent',
     },
   },
 });
@@ -82,3 +100,6 @@ export const STREAM_SSE_EVENTS = {
   'incident.resolved': { id: true, schema: ref('IncidentResolvedEvent') },
   shutdown: { id: false, schema: ref('StreamShutdownEvent') },
 };
+
+/** The incident stream's events: those of every stream, and early-warning signals of the reader's organisation. */
+export const INCIDENT_STREAM_SSE_EVENTS = { ...STREAM_SSE_EVENTS, early_warning: { id: false, schema: ref('EarlyWarningEvent') } };

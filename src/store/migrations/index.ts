@@ -20,6 +20,7 @@ import { namedWatchlistsMigration } from './1310-named-watchlists.ts';
 import { alertRoutesMigration } from './1420-alert-routes.ts';
 import { vendorHostnamesMigration } from './1460-vendor-hostnames.ts';
 import { pushAndAdaptivePollingMigration } from './1470-push-and-adaptive-polling.ts';
+import { earlyWarningMigration } from './1440-early-warning.ts';
 import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
 import { servicesMigration } from './1430-services.ts';
@@ -51,6 +52,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1410-sso': ssoMigration(),
         '1420-alert-routes': alertRoutesMigration(),
         '1430-services': servicesMigration(),
+        '1440-early-warning': earlyWarningMigration(),
         '1460-vendor-hostnames': vendorHostnamesMigration(),
         '1470-push-and-adaptive-polling': pushAndAdaptivePollingMigration(),
       };

@@ -50,6 +50,19 @@ export interface VendorPageData {
     | { state: 'none' };
   /** On the viewer's watchlist; null when nobody is signed in. */
   watched: boolean | null;
+  /** A suspected early-warning signal of the viewer's organisation about the vendor; null for visitors and when there is none. */
+  suspected: { confidence: number; openedAt: string } | null;
+}
+
+/**
+ * The team's own suspicion, apart from the status banner and worded as ours: the vendor's
+ * status stays as the vendor reports it (docs/early-warning.md "Outputs").
+ */
+function suspectedMarker(d: VendorPageData, ctx: PageContext): Html {
+  if (!d.suspected) return html``;
+  return html`<aside class="notice notice--warn early-warning" data-early-warning="suspected" aria-label="Early warning">
+    <p><strong>Suspected</strong>: your team's own signals suggest a problem with ${d.profile.name} since ${time(d.suspected.openedAt, ctx.now)} (confidence ${Math.round(d.suspected.confidence * 100)}%). Not confirmed by ${d.profile.name}: the status above is what ${d.profile.name} reports.</p>
+  </aside>`;
 }
 
 /** Source health in words: never polled, stale (failing past the threshold), failing, or fine. */
@@ -274,6 +287,7 @@ export function vendorMain(d: VendorPageData, ctx: PageContext): Html {
   </ul></nav>
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>
   ${statusBanner(d, ctx)}
+  ${suspectedMarker(d, ctx)}
   ${activeSection(d, ctx)}
   ${uptimeSection(d)}
   ${statsSection(d)}

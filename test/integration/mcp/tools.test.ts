@@ -43,7 +43,7 @@ describe('MCP tools over Streamable HTTP', () => {
     await t.close();
   });
 
-  test('lists eight tools, each with input and output schemas, read-only', async () => {
+  test('lists ten tools, each with input and output schemas; all read-only but the report', async () => {
     const { tools } = await c.client.listTools();
     assert.deepEqual(tools.map((x) => x.name).sort(), [
       'diagnose',
@@ -53,13 +53,15 @@ describe('MCP tools over Streamable HTTP', () => {
       'get_maintenance',
       'get_vendor_status',
       'list_services',
+      'list_signals',
       'list_vendors',
+      'report_vendor_problem',
     ]);
     for (const tool of tools) {
       assert.equal(tool.inputSchema.type, 'object', tool.name);
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
       assert.ok(tool.description && tool.description.length > 40, tool.name);
-      assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+      assert.equal(tool.annotations?.readOnlyHint, tool.name !== 'report_vendor_problem', tool.name);
     }
     const history = tools.find((x) => x.name === 'get_incident_history')!;
     assert.deepEqual(Object.keys(history.inputSchema.properties ?? {}).sort(), ['limit', 'status', 'timePeriod', 'vendor']);
@@ -296,7 +298,7 @@ describe('MCP quota', () => {
       assert.match(textOf(over), /Rate limit exceeded: 10 requests per minute on the anonymous plan/);
       assert.ok(Number(c.last()?.get('retry-after')) > 0);
       // Still answers what costs nothing.
-      assert.ok((await c.client.listTools()).tools.length === 8);
+      assert.ok((await c.client.listTools()).tools.length === 10);
     } finally {
       await c.close();
     }

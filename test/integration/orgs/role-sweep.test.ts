@@ -100,6 +100,13 @@ const NEEDS: Record<string, Need> = {
   scimReplaceGroup: 'self',
   scimPatchGroup: 'self',
   scimDeleteGroup: 'self',
+  listSignals: 'viewer',
+  dismissSignal: 'editor',
+  reportVendorProblem: 'viewer',
+  getSignalSecret: 'admin',
+  rotateSignalSecret: 'admin',
+  // Signed with the organisation's signing secret (docs/early-warning.md), no member's role.
+  receiveSignal: 'self',
   getSsoConnection: 'admin',
   putSsoConnection: 'admin',
   deleteSsoConnection: 'admin',
@@ -197,6 +204,10 @@ function bodyFor(id: string): unknown {
       return { vendors: ['stripe'] };
     case 'updateNotificationPreferences':
       return { in_app: { enabled: false } };
+    case 'reportVendorProblem':
+      return { vendor: 'github' };
+    case 'dismissSignal':
+      return {};
     case 'sendTestAlert':
       return { channel: 'webhook' };
     case 'createBoard':

@@ -6,6 +6,7 @@ import { emit, incident } from '../../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
 import { startFakeStatusPages, type FakeStatusPages } from '../../helpers/fake-status-page.ts';
 import { send } from '../../helpers/users.ts';
+import { signatureOf } from '../../../src/domain/early-warning-signing.ts';
 import { callMcpTool, type FullAccount, fullAccount } from './support.ts';
 
 // Insecure direct object references: user A holds one of everything (keys,
@@ -39,7 +40,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; serviceId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; serviceId: string; signalId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -85,6 +86,20 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.equal(route.status, 201, JSON.stringify(route.body));
     const service = await send(`${t.url}/api/v1/orgs/${teamId}/services`, 'POST', aSession, { name: 'service-of-a', dependencies: [{ vendor: 'github' }] });
     assert.equal(service.status, 201, JSON.stringify(service.body));
+    // Early warning (docs/early-warning.md): a signing secret, an inbound signal and a report of A's team open a signal.
+    const signalSecret = await send(`${t.url}/api/v1/orgs/${teamId}/signal-secret`, 'POST', aSession);
+    assert.equal(signalSecret.status, 201, JSON.stringify(signalSecret.body));
+    const inboundBody = JSON.stringify({ vendor: 'gitlab', severity: 'major', summary: 'Inbound of A', externalId: 'ext-signal-of-a' });
+    const ts = Math.floor(Date.now() / 1000);
+    const inbound = await fetch(`${t.url}/api/v1/orgs/${teamId}/signals`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'webhook-id': 'msg-of-a', 'webhook-timestamp': String(ts), 'webhook-signature': signatureOf(signalSecret.body.secret, 'msg-of-a', ts, inboundBody) },
+      body: inboundBody,
+    });
+    assert.equal(inbound.status, 202);
+    const report = await send(`${t.url}/api/v1/orgs/${teamId}/reports`, 'POST', aSession, { vendor: 'gitlab', summary: 'Report of A' });
+    assert.equal(report.status, 201, JSON.stringify(report.body));
+    assert.ok(report.body.signal?.id);
     // SCIM (docs/teams.md, "SCIM"): a token of A's team, a provisioned user and a group mapped to a role.
     const scimToken = await send(`${t.url}/api/v1/orgs/${teamId}/scim/tokens`, 'POST', aSession, { name: 'idp of A' });
     assert.equal(scimToken.status, 201, JSON.stringify(scimToken.body));
@@ -113,6 +128,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       watchlistId: named.body.watchlist.id,
       routeId: route.body.route.id,
       serviceId: service.body.service.id,
+      signalId: report.body.signal.id,
     };
   });
   after(async () => {
@@ -179,7 +195,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.serviceId, 'service-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.serviceId, 'service-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId, aTeam.signalId, 'Inbound of A', 'Report of A', 'ext-signal-of-a'];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -296,6 +312,15 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       setScimGroupRole: [{ method: 'PUT', path: org(`/scim/groups/${aTeam.scimGroupId}/role`), body: { role: 'admin' }, ...notFound }],
       // The SCIM endpoints take only a SCIM token: B's key and session are 401 there, whatever the id.
       ...scimProbes(),
+      listSignals: [{ method: 'GET', path: org('/signals'), ...notFound }],
+      dismissSignal: [{ method: 'POST', path: org(`/signals/${aTeam.signalId}/dismiss`), body: {}, ...notFound }],
+      reportVendorProblem: [{ method: 'POST', path: org('/reports'), body: { vendor: 'gitlab' }, ...notFound }],
+      getSignalSecret: [{ method: 'GET', path: org('/signal-secret'), ...notFound }],
+      rotateSignalSecret: [{ method: 'POST', path: org('/signal-secret'), ...sessionOnly([404]) }],
+      // Signed with the organisation's secret, not a member's credential: B's key or session is no signature.
+      receiveSignal: [
+        { method: 'POST', path: org('/signals'), body: { vendor: 'gitlab', severity: 'critical', summary: 'B was here' }, key: [401], session: [401] },
+      ],
       getSsoConnection: [{ method: 'GET', path: org('/sso'), ...notFound }],
       putSsoConnection: [
         {
