@@ -13,25 +13,35 @@ export interface EventBus {
   subscribe(listener: EventListener): () => void;
 }
 
-export function memoryEventBus(onError: (err: unknown) => void = () => {}): EventBus {
-  const listeners = new Set<EventListener>();
+/** Listeners called in turn; one that throws goes to `onError` and never stops the others. */
+export function fanOut<T>(onError: (err: unknown) => void = () => {}) {
+  const listeners = new Set<(value: T) => void>();
   return {
-    publish(events) {
-      if (!events.length) return;
+    publish(value: T) {
       for (const listener of [...listeners]) {
         try {
-          listener(events);
+          listener(value);
         } catch (err) {
           onError(err);
         }
       }
     },
-    subscribe(listener) {
+    subscribe(listener: (value: T) => void): () => void {
       listeners.add(listener);
       return () => {
         listeners.delete(listener);
       };
     },
+  };
+}
+
+export function memoryEventBus(onError: (err: unknown) => void = () => {}): EventBus {
+  const out = fanOut<StoredEvent[]>(onError);
+  return {
+    publish(events) {
+      if (events.length) out.publish(events);
+    },
+    subscribe: out.subscribe,
   };
 }
 

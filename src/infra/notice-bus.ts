@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RedisHandle } from './redis.ts';
 import { throttledWarn } from './redis.ts';
+import { fanOut } from './event-bus.ts';
 
 // Notices for the open streams of one organisation's members (docs/early-warning.md
 // "Outputs"): not events of the log, so nothing to number or resume; a notice lost while
@@ -16,25 +17,7 @@ export interface NoticeBus<T> {
 }
 
 export function memoryNoticeBus<T>(onError: (err: unknown) => void = () => {}): NoticeBus<T> {
-  const listeners = new Set<(n: T) => void>();
-  return {
-    publish(notice) {
-      for (const l of [...listeners]) {
-        try {
-          l(notice);
-        } catch (err) {
-          onError(err);
-        }
-      }
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-      };
-    },
-    async close() {},
-  };
+  return { ...fanOut<T>(onError), async close() {} };
 }
 
 export function redisNoticeBus<T>(redis: RedisHandle, log: FastifyBaseLogger): NoticeBus<T> {

@@ -14,44 +14,36 @@ const USAGE = [
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positional, options } = parseOptions(args);
-  try {
-    switch (positional[0]) {
-      case 'list': {
-        const orgs = await ctx.services.orgs.listAll();
-        if (options.json === 'true') {
-          ctx.out(JSON.stringify(orgs, null, 2));
-          return 0;
-        }
-        printTable(
-          ctx.out,
-          ['ID', 'NAME', 'PLAN', 'MEMBERS', 'KIND', 'CREATED'],
-          orgs.map((o) => [o.id, o.name, o.plan, String(o.members), o.personal ? 'personal' : 'team', o.createdAt]),
-        );
-        ctx.out(`\n${orgs.length} organisation${orgs.length === 1 ? '' : 's'}.`);
+  switch (positional[0]) {
+    case 'list': {
+      const orgs = await ctx.services.orgs.listAll();
+      if (options.json === 'true') {
+        ctx.out(JSON.stringify(orgs, null, 2));
         return 0;
       }
-      case 'create': {
-        const owner = await ctx.services.accounts.findByEmail(requiredOption(options, 'owner-email'));
-        if (!owner) throw new DomainError('not_found', `No account with email ${options['owner-email']}`);
-        const org = await ctx.services.orgs.createFor(owner.id, requiredOption(options, 'name'), planOption(options.plan ?? ctx.config.newOrgPlan));
-        ctx.out(org.id);
-        return 0;
-      }
-      case 'set-plan': {
-        const org = await ctx.services.orgs.setPlan(requiredOption(options, 'id'), planOption(requiredOption(options, 'plan')));
-        ctx.out(`${org.name} (${org.id}): ${org.plan}`);
-        return 0;
-      }
-      default:
-        ctx.err(USAGE);
-        return 2;
+      printTable(
+        ctx.out,
+        ['ID', 'NAME', 'PLAN', 'MEMBERS', 'KIND', 'CREATED'],
+        orgs.map((o) => [o.id, o.name, o.plan, String(o.members), o.personal ? 'personal' : 'team', o.createdAt]),
+      );
+      ctx.out(`\n${orgs.length} organisation${orgs.length === 1 ? '' : 's'}.`);
+      return 0;
     }
-  } catch (err) {
-    if (err instanceof DomainError) {
-      ctx.err(`error: ${err.message}`);
-      return 1;
+    case 'create': {
+      const owner = await ctx.services.accounts.findByEmail(requiredOption(options, 'owner-email'));
+      if (!owner) throw new DomainError('not_found', `No account with email ${options['owner-email']}`);
+      const org = await ctx.services.orgs.createFor(owner.id, requiredOption(options, 'name'), planOption(options.plan ?? ctx.config.newOrgPlan));
+      ctx.out(org.id);
+      return 0;
     }
-    throw err;
+    case 'set-plan': {
+      const org = await ctx.services.orgs.setPlan(requiredOption(options, 'id'), planOption(requiredOption(options, 'plan')));
+      ctx.out(`${org.name} (${org.id}): ${org.plan}`);
+      return 0;
+    }
+    default:
+      ctx.err(USAGE);
+      return 2;
   }
 }
 
