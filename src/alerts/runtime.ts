@@ -88,6 +88,7 @@ export function createAlertRuntime(o: {
     floodCap: { limit: config.alertFloodLimit, windowMs: config.alertFloodWindowSeconds * 1000 },
     routes: repos.alertRoutes,
     namedWatchlists: repos.namedWatchlists,
+    affected: { services: repos.services, status: repos.status },
   });
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,

@@ -2290,6 +2290,20 @@ export interface components {
         };
         /** @description Standard Webhooks body. Headers: `webhook-id` (delivery id, same on retries), `webhook-timestamp` (unix seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` per secret, space-separated during a rotation). */
         StandardWebhookBody: {
+            /** @description The receiving organisation's services the alert may hit, most certain and most critical first (the impact rules of docs/services.md); present only when the organisation has services, empty when none is hit */
+            affectedServices?: {
+                /** @enum {string} */
+                confidence: "high" | "medium" | "low";
+                /** @enum {string} */
+                criticality: "critical" | "high" | "medium" | "low";
+                reasons: string[];
+                serviceId: string;
+                serviceName: string;
+                /** @description The dependency: the vendor's name, then the components or regions matched ("Stripe: API") */
+                via: string;
+            }[];
+            /** @description The same in words: "affects checkout-api (critical) via Stripe: API"; null when none is hit */
+            affects?: string | null;
             /** @description The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB */
             data: components["schemas"]["Incident"] | components["schemas"]["Maintenance"] | ({
                 /** @description Quiet hours, digest: alerts gathered */
@@ -12914,11 +12928,13 @@ export interface operations {
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
+                                onlyAffectingServices: boolean;
                                 quietHours: {
                                     end: string;
                                     start: string;
                                     timezone: string;
                                 } | null;
+                                services: string[];
                                 vendors: string[] | null;
                                 watchlistId: string | null;
                             };
@@ -13098,6 +13114,8 @@ export interface operations {
                          * @enum {string}
                          */
                         minImpact?: "none" | "minor" | "major" | "critical";
+                        /** @description Only events that hit one of the organisation's services (docs/alert-routes.md "Routing by service") */
+                        onlyAffectingServices?: boolean;
                         /** @description Chat and e-mail alerts in this daily range are sent when it ends; paging channels are never held */
                         quietHours?: {
                             /** @description Local time HH:MM (24 h) */
@@ -13107,6 +13125,8 @@ export interface operations {
                             /** @description IANA time zone */
                             timezone: string;
                         } | null;
+                        /** @description Only events that hit one of these services (by name); empty = no such condition */
+                        services?: string[];
                         /** @description Vendor slugs; when set, the route is scoped by them, not by a watchlist */
                         vendors?: string[] | null;
                         /** @description A named watchlist's id; null = the organisation's watchlist */
@@ -13158,11 +13178,13 @@ export interface operations {
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
+                                onlyAffectingServices: boolean;
                                 quietHours: {
                                     end: string;
                                     start: string;
                                     timezone: string;
                                 } | null;
+                                services: string[];
                                 vendors: string[] | null;
                                 watchlistId: string | null;
                             };
@@ -13339,11 +13361,13 @@ export interface operations {
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
+                                onlyAffectingServices: boolean;
                                 quietHours: {
                                     end: string;
                                     start: string;
                                     timezone: string;
                                 } | null;
+                                services: string[];
                                 vendors: string[] | null;
                                 watchlistId: string | null;
                             };
@@ -13525,6 +13549,8 @@ export interface operations {
                          * @enum {string}
                          */
                         minImpact?: "none" | "minor" | "major" | "critical";
+                        /** @description Only events that hit one of the organisation's services (docs/alert-routes.md "Routing by service") */
+                        onlyAffectingServices?: boolean;
                         /** @description Chat and e-mail alerts in this daily range are sent when it ends; paging channels are never held */
                         quietHours?: {
                             /** @description Local time HH:MM (24 h) */
@@ -13534,6 +13560,8 @@ export interface operations {
                             /** @description IANA time zone */
                             timezone: string;
                         } | null;
+                        /** @description Only events that hit one of these services (by name); empty = no such condition */
+                        services?: string[];
                         /** @description Vendor slugs; when set, the route is scoped by them, not by a watchlist */
                         vendors?: string[] | null;
                         /** @description A named watchlist's id; null = the organisation's watchlist */
@@ -13587,11 +13615,13 @@ export interface operations {
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
+                                onlyAffectingServices: boolean;
                                 quietHours: {
                                     end: string;
                                     start: string;
                                     timezone: string;
                                 } | null;
+                                services: string[];
                                 vendors: string[] | null;
                                 watchlistId: string | null;
                             };

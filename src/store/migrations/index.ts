@@ -20,6 +20,7 @@ import { namedWatchlistsMigration } from './1310-named-watchlists.ts';
 import { alertRoutesMigration } from './1420-alert-routes.ts';
 import { vendorHostnamesMigration } from './1460-vendor-hostnames.ts';
 import { pushAndAdaptivePollingMigration } from './1470-push-and-adaptive-polling.ts';
+import { deliveryAffectedServicesMigration } from './1480-delivery-affected-services.ts';
 import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
 import { servicesMigration } from './1430-services.ts';
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1430-services': servicesMigration(),
         '1460-vendor-hostnames': vendorHostnamesMigration(),
         '1470-push-and-adaptive-polling': pushAndAdaptivePollingMigration(),
+        '1480-delivery-affected-services': deliveryAffectedServicesMigration(),
       };
     },
   };

@@ -112,6 +112,45 @@ export function servicesRepository(db: Kysely<Database>) {
       return out;
     },
 
+    /**
+     * For the alert dispatcher: per organisation of `orgIds`, its services depending on one
+     * of `vendors` (with those dependencies only), and which of `orgIds` have any service.
+     * Each organisation's rows stay under its own key (docs/alert-routes.md "Affected services in alerts").
+     */
+    async forAlerts(orgIds: string[], vendors: string[]): Promise<{ withServices: Set<string>; byOrg: Map<string, Pick<Service, 'id' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[]> }> {
+      const withServices = new Set<string>();
+      const byOrg = new Map<string, Pick<Service, 'id' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[]>();
+      if (!orgIds.length) return { withServices, byOrg };
+      for (const part of chunks(orgIds, ID_CHUNK)) {
+        const rows = await db.selectFrom('services').select('org_id').distinct().where('org_id', 'in', part).execute();
+        for (const r of rows) withServices.add(r.org_id);
+      }
+      const orgs = [...withServices];
+      if (!orgs.length || !vendors.length) return { withServices, byOrg };
+      const deps: ServiceDependenciesTable[] = [];
+      for (const o of chunks(orgs, ID_CHUNK)) {
+        for (const v of chunks(vendors, ID_CHUNK)) {
+          deps.push(...(await db.selectFrom('service_dependencies').selectAll().where('org_id', 'in', o).where('vendor', 'in', v).execute()));
+        }
+      }
+      const byService = new Map<string, ServiceDependenciesTable[]>();
+      for (const d of deps) {
+        const list = byService.get(d.service_id) ?? [];
+        list.push(d);
+        byService.set(d.service_id, list);
+      }
+      for (const part of chunks([...byService.keys()], ID_CHUNK)) {
+        const rows = await db.selectFrom('services').select(['id', 'org_id', 'name', 'criticality', 'owner_route_id']).where('id', 'in', part).execute();
+        for (const r of rows) {
+          const dependencies = byService.get(r.id)!.filter((d) => d.org_id === r.org_id).sort((a, b) => a.position - b.position).map(toDependency);
+          const list = byOrg.get(r.org_id) ?? [];
+          list.push({ id: r.id, name: r.name, criticality: r.criticality as Criticality, ownerRouteId: r.owner_route_id, dependencies });
+          byOrg.set(r.org_id, list);
+        }
+      }
+      return { withServices, byOrg };
+    },
+
     async count(orgId: string): Promise<number> {
       const { n } = await db.selectFrom('services').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
       return Number(n);
