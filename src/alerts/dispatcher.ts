@@ -3,6 +3,7 @@ import type { ChannelAvailability } from '../domain/alerts.ts';
 import { candidatesByVendor, needAccountEmail, routeEvents } from '../domain/alert-routing.ts';
 import { routeToRoutes } from '../domain/alert-routes.ts';
 import type { AlertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
+import type { ServicesRepository } from '../store/repositories/services-repository.ts';
 import type { NamedWatchlistsRepository } from '../store/repositories/named-watchlists-repository.ts';
 import type { StoredEvent } from '../domain/events.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
@@ -13,6 +14,7 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { OrganisationsRepository } from '../store/repositories/organisations-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import { scanReminders } from './reminders.ts';
+import { scanOwnerReminders } from './owner-reminders.ts';
 import { type AffectedServicesDeps, affectedServicesOf, type HitsOf } from './affected-services.ts';
 import { payloadHits } from '../domain/alert-impact.ts';
 import type { AlertRoute } from '../domain/alert-routes.ts';
@@ -55,7 +57,9 @@ export interface DispatcherDeps {
   routes?: Pick<AlertRoutesRepository, 'enabled'>;
   namedWatchlists?: Pick<NamedWatchlistsRepository, 'vendorsOfLists'>;
   /** The organisations' services: rows then say which ones an alert hits (docs/alert-routes.md "Affected services in alerts"). */
-  affected?: AffectedServicesDeps;
+  affected?: AffectedServicesDeps & { services: Pick<ServicesRepository, 'criticalOwned'> };
+  /** Owner routes, for the reminders of critical services (docs/alert-routes.md "Reminders for critical services"). */
+  routesById?: Pick<AlertRoutesRepository, 'getMany'>;
 }
 
 async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promise<Map<string, PreferencesState>> {
@@ -148,7 +152,14 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
     const now = d.clock.now();
     if (!d.maintenances || now.getTime() - lastScan < REMINDER_SCAN_MS) return 0;
     lastScan = now.getTime();
-    return scanReminders(
+    const owners =
+      d.affected && d.routesById
+        ? await scanOwnerReminders(
+            { maintenances: d.maintenances, deliveries: d.deliveries, services: d.affected.services, routes: d.routesById, status: d.affected.status, vendors: d.vendors, available: d.available },
+            now,
+          )
+        : 0;
+    return owners + await scanReminders(
       {
         maintenances: d.maintenances,
         deliveries: d.deliveries,

@@ -89,6 +89,7 @@ export function createAlertRuntime(o: {
     routes: repos.alertRoutes,
     namedWatchlists: repos.namedWatchlists,
     affected: { services: repos.services, status: repos.status },
+    routesById: repos.alertRoutes,
   });
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,

@@ -144,6 +144,18 @@ export function routeAdmits(route: AlertRoute, event: AlertEvent): boolean {
   return componentsMatch(f.components, event.vendor, event.components);
 }
 
+/**
+ * Whether an owner route takes maintenance reminders of its critical services: switched on,
+ * taking maintenance, its channel available, and not a paging channel (they never page for a
+ * schedule) (docs/alert-routes.md "Reminders for critical services").
+ */
+export const takesOwnerReminders = (route: AlertRoute, available: { email: boolean; slack: boolean }) =>
+  route.enabled &&
+  route.filters.maintenance &&
+  !isPaging(route.destination.channel) &&
+  (route.destination.channel !== 'email' || available.email) &&
+  (route.destination.channel !== 'slack' || available.slack);
+
 /** How a route's row starts: due now, or held to the end of the route's quiet hours. */
 export function routeRowStart(route: AlertRoute, now: Date): { status: DeliveryStatus; nextAttemptAt: string } {
   const q = route.filters.quietHours;

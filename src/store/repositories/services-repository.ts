@@ -151,6 +151,37 @@ export function servicesRepository(db: Kysely<Database>) {
       return { withServices, byOrg };
     },
 
+    /**
+     * Critical services with an owner route, across organisations, with their dependencies on
+     * `vendors` (the reminders of docs/alert-routes.md "Reminders for critical services").
+     * Each service keeps its own organisation; its owner route is checked to be of it.
+     */
+    async criticalOwned(vendors: string[]): Promise<(Pick<Service, 'id' | 'orgId' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>)[]> {
+      if (!vendors.length) return [];
+      const rows = await db
+        .selectFrom('services')
+        .select(['id', 'org_id', 'name', 'criticality', 'owner_route_id'])
+        .where('criticality', '=', 'critical')
+        .where('owner_route_id', 'is not', null)
+        .limit(10_000)
+        .execute();
+      const out: (Pick<Service, 'id' | 'orgId' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>)[] = [];
+      for (const part of chunks(rows, ID_CHUNK)) {
+        const deps = await db
+          .selectFrom('service_dependencies')
+          .selectAll()
+          .where('service_id', 'in', part.map((r) => r.id))
+          .where('vendor', 'in', vendors)
+          .execute();
+        for (const r of part) {
+          const mine = deps.filter((d) => d.service_id === r.id && d.org_id === r.org_id).sort((a, b) => a.position - b.position);
+          if (!mine.length) continue;
+          out.push({ id: r.id, orgId: r.org_id, name: r.name, criticality: r.criticality as Criticality, ownerRouteId: r.owner_route_id, dependencies: mine.map(toDependency) });
+        }
+      }
+      return out;
+    },
+
     async count(orgId: string): Promise<number> {
       const { n } = await db.selectFrom('services').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
       return Number(n);

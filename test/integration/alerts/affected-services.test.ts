@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { emit, incident, webhookUser } from '../../helpers/alerts.ts';
 import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { maintenance } from '../../helpers/records.ts';
 import { createUser, loginCookie, send } from '../../helpers/users.ts';
 
 // Alerts name the services they hit (docs/alert-routes.md "Affected services in alerts"),
@@ -128,5 +129,25 @@ describe('alerts and the services they hit', () => {
     assert.equal(bodies.length, 2, 'retried');
     assert.equal(bodies[0], bodies[1], 'the same bytes');
     assert.ok(bodies[1]!.includes('checkout-api') && !bodies[1]!.includes('checkout-renamed'));
+  });
+
+  test('maintenance on what a critical service depends on reminds its owner route, without any setting', async () => {
+    hook.requests.length = 0;
+    clock.advance(60_000);
+    const soon = new Date(clock.now().getTime() + 30 * 60_000).toISOString();
+    await t.repos.maintenances.upsert(maintenance('github', 'actions-upgrade', { title: 'Actions upgrade', scheduledFor: soon, components: ['Actions'] }), 'mw1');
+    await t.repos.maintenances.upsert(maintenance('github', 'pages-upgrade', { title: 'Pages upgrade', scheduledFor: soon, components: ['Pages'] }), 'mw2');
+    await t.app.alerts.runOnce();
+    const owner = hook.requests.filter((r) => r.path === '/owner').map((r) => JSON.parse(r.body));
+    assert.equal(owner.length, 1, 'one reminder: the window that hits checkout-api');
+    assert.equal(owner[0].type, 'maintenance.reminder');
+    assert.equal(owner[0].data.title, 'Actions upgrade');
+    assert.equal(owner[0].data.reminder.leadTime, '1h');
+    assert.match(owner[0].affects, /^affects checkout-renamed \(critical\) via GitHub: Actions$/);
+    assert.equal(hook.requests.filter((r) => r.path !== '/owner' && JSON.parse(r.body).type === 'maintenance.reminder').length, 0, 'other routes set nothing and get nothing');
+    // Once only, however often the scan runs.
+    clock.advance(60_000);
+    await t.app.alerts.runOnce();
+    assert.equal(hook.requests.filter((r) => r.path === '/owner').length, 1);
   });
 });
