@@ -29,6 +29,7 @@ import { namedWatchlistRoutes } from './http/routes/named-watchlists.ts';
 import { alertRouteRoutes } from './http/routes/alert-routes.ts';
 import { serviceRoutes } from './http/routes/services.ts';
 import { impactRoutes } from './http/routes/impact.ts';
+import { orgConfigRoutes } from './http/routes/org-config.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { ssoRoutes } from './http/routes/sso.ts';
@@ -363,6 +364,7 @@ export const appPlugin = fp(
         await web.register(alertRouteRoutes);
         await web.register(serviceRoutes);
         await web.register(impactRoutes);
+        await web.register(orgConfigRoutes);
         await web.register(scimAdminRoutes);
         await web.register(ssoRoutes);
         await web.register(boardRoutes);

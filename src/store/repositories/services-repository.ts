@@ -3,6 +3,7 @@ import type { Criticality, Dependency, DependencyKind, Service } from '../../dom
 import type { Database, ServiceDependenciesTable, ServicesTable } from '../schema.ts';
 import { chunks, ID_CHUNK } from './delivery-rows.ts';
 import { fromJson, toJson } from './json.ts';
+import { inTransaction } from './in-transaction.ts';
 
 // An organisation's services and their dependencies (docs/services.md "Model"). Every
 // method takes the organisation id, so no call reaches another organisation's rows.
@@ -191,7 +192,7 @@ export function servicesRepository(db: Kysely<Database>) {
 
     async create(s: Omit<Service, 'createdAt' | 'updatedAt'> & { now: Date }, cap: number): Promise<CreateOutcome> {
       const at = s.now.toISOString();
-      return db.transaction().execute(async (trx): Promise<CreateOutcome> => {
+      return inTransaction(db, async (trx): Promise<CreateOutcome> => {
         await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', s.orgId).execute();
         const { n } = await trx
           .selectFrom('services')
@@ -210,7 +211,7 @@ export function servicesRepository(db: Kysely<Database>) {
     },
 
     async update(orgId: string, id: string, change: ServiceChange, now: Date): Promise<UpdateOutcome> {
-      return db.transaction().execute(async (trx): Promise<UpdateOutcome> => {
+      return inTransaction(db, async (trx): Promise<UpdateOutcome> => {
         const found = await trx.selectFrom('services').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
         if (!found) return { status: 'not_found' };
         if (change.name !== undefined && (await nameTaken(trx, orgId, change.name, id))) return { status: 'name_taken' };
