@@ -25,7 +25,7 @@ import {
 
 export const CONFIG_VERSION = 1;
 /** A config file's size at most, in characters. */
-export const MAX_CONFIG_CHARS = 1_000_000;
+export const MAX_CONFIG_CHARS = 500_000;
 /** YAML aliases a file may use at most (a small number defeats "billion laughs" files). */
 export const MAX_CONFIG_ALIASES = 100;
 const MAX_ROUTES_IN_FILE = 50;

@@ -8,7 +8,7 @@ import { type CliContext, parseOptions, requiredOption, servicesCommand } from '
 // delete / unchanged per item). `--dry-run` writes nothing; `--prune` deletes what the
 // file does not name, exactly what the dry run with `--prune` shows.
 
-const USAGE = 'apply -f FILE --org ORG_ID [--dry-run] [--prune] [--json]';
+const USAGE = 'apply -f FILE --org ORG_ID [--dry-run] [--prune] [--backstage] [--json]';
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const at = args.findIndex((a) => a === '-f' || a === '--file');
@@ -28,7 +28,9 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     return 2;
   }
   try {
-    const r = await ctx.services.orgConfig.applyAsOperator(orgId, { yaml, dryRun: options['dry-run'] === 'true', prune: options.prune === 'true' });
+    const input = { yaml, dryRun: options['dry-run'] === 'true', prune: options.prune === 'true' };
+    // --backstage: a catalog-info.yaml, its entities read as services (docs/services.md "From a Backstage catalog").
+    const r = options.backstage === 'true' ? await ctx.services.orgConfig.applyBackstageAsOperator(orgId, input) : await ctx.services.orgConfig.applyAsOperator(orgId, input);
     if (options.json === 'true') {
       ctx.out(JSON.stringify(r, null, 2));
       return 0;

@@ -47,8 +47,6 @@ export async function orgConfigRoutes(fastify: FastifyInstance) {
         body: ConfigApplyBody,
         response: { 200: ConfigApplyResponse, ...errors },
       },
-      // A file may be up to 1,000,000 characters, escaped in a JSON string.
-      bodyLimit: 4_500_000,
       config: { auth: 'user' },
     },
     async (request) => ({ success: true, ...(await orgConfig.apply(requireOrg(request), request.params.orgId, request.body)) }),

@@ -1,5 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
-import { isMap, isSeq, LineCounter, parseDocument, stringify } from 'yaml';
+import { isMap, LineCounter, parseAllDocuments, parseDocument, stringify } from 'yaml';
 import {
   CONFIG_CONTROL,
   type ConfigFile,
@@ -87,4 +87,21 @@ export function writeConfig(file: ConfigFile): string {
   return stringify(file, { lineWidth: 0, aliasDuplicateObjects: false });
 }
 
-export const isYamlList = isSeq;
+/** The documents of a Backstage catalog file (several, separated by `---`), under the same limits. */
+export function parseBackstage(text: string): { docs: unknown[] | null; problems: ConfigProblem[] } {
+  if (typeof text !== 'string' || !text.trim()) return { docs: null, problems: [{ path: '(file)', line: null, message: 'the file is empty' }] };
+  if (text.length > MAX_CONFIG_CHARS) return { docs: null, problems: [{ path: '(file)', line: null, message: `the file is over ${MAX_CONFIG_CHARS} characters` }] };
+  const control = CONFIG_CONTROL.exec(text);
+  if (control) return { docs: null, problems: [{ path: '(file)', line: text.slice(0, control.index).split('\n').length, message: 'the file holds a control character' }] };
+  const counter = new LineCounter();
+  const parsed = parseAllDocuments(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false, merge: false });
+  const all = Array.isArray(parsed) ? parsed : [];
+  const problems: ConfigProblem[] = all.flatMap((doc) => doc.errors.map((e) => ({ path: '(file)', line: e.pos ? counter.linePos(e.pos[0]).line : null, message: e.message.split('\n')[0]!.slice(0, 300) })));
+  if (!Array.isArray(parsed)) problems.push({ path: '(file)', line: null, message: 'the file cannot be read as YAML' });
+  if (problems.length) return { docs: null, problems };
+  try {
+    return { docs: all.map((doc) => doc.toJS({ maxAliasCount: MAX_CONFIG_ALIASES })), problems: [] };
+  } catch (err) {
+    return { docs: null, problems: [{ path: '(file)', line: null, message: `the file cannot be read: ${(err as Error).message.slice(0, 200)}` }] };
+  }
+}

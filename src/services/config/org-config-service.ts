@@ -33,7 +33,8 @@ import { MAX_NAMED_WATCHLISTS } from '../orgs/named-watchlists-service.ts';
 import type { OrgsService } from '../orgs/orgs-service.ts';
 import { repositoriesOn } from '../repositories.ts';
 import { newWebhookSecret } from '../alerts/channel-secrets.ts';
-import { parseConfig, writeConfig } from './config-file.ts';
+import { parseBackstage, parseConfig, writeConfig } from './config-file.ts';
+import { backstageServices } from '../../domain/backstage.ts';
 
 // Config as code (docs/services.md "Config as code"): an organisation's services, named
 // watchlists and alert routes from one declarative file. Apply checks the whole file first
@@ -236,7 +237,9 @@ export function orgConfigService(d: OrgConfigDeps) {
   const destinationKey = (dest: RouteDestination) => JSON.stringify(dest);
 
   /** The plan: each kind's items compared in the same form (names for references, no ids). */
-  function plan(cur: Current, want: Awaited<ReturnType<typeof check>>, prune: boolean): PlanItem[] {
+  function plan(cur: Current, want: Awaited<ReturnType<typeof check>>, pruneAll: boolean, file: ConfigFile): PlanItem[] {
+    // Prune reaches only the kinds the file lists: a file of services alone never deletes routes.
+    const prune = (key: 'services' | 'watchlists' | 'routes') => pruneAll && file[key] !== undefined;
     const listName = new Map(cur.lists.map((l) => [l.id, l.name]));
     const routeName = new Map(cur.routes.map((r) => [r.id, r.name]));
     const byId = new Map(cur.routes.map((r) => [r.id, r]));
@@ -256,13 +259,13 @@ export function orgConfigService(d: OrgConfigDeps) {
       dependencies: s.dependencies,
     });
     return [
-      ...planKind('watchlist', want.lists.map((l) => ({ name: l.name, value: { vendors: l.vendors } })), cur.lists.map((l) => ({ name: l.name, value: { vendors: l.vendors } })), prune),
-      ...planKind('route', wantRoutes, storedRoutes, prune),
+      ...planKind('watchlist', want.lists.map((l) => ({ name: l.name, value: { vendors: l.vendors } })), cur.lists.map((l) => ({ name: l.name, value: { vendors: l.vendors } })), prune('watchlists')),
+      ...planKind('route', wantRoutes, storedRoutes, prune('routes')),
       ...planKind(
         'service',
         want.services.map((s) => ({ name: s.name, value: serviceValue(s) })),
         cur.services.map((s) => ({ name: s.name, value: serviceValue({ ...s, owner: s.ownerRouteId ? (routeName.get(s.ownerRouteId) ?? null) : null }) })),
-        prune,
+        prune('services'),
       ),
     ];
   }
@@ -344,7 +347,7 @@ export function orgConfigService(d: OrgConfigDeps) {
     const cur = await read(orgId);
     const want = await check(v, orgId, parsed.file, parsed.lineOf, cur);
     if (want.problems.length) throw refused(want.problems);
-    const items = plan(cur, want, input.prune === true);
+    const items = plan(cur, want, input.prune === true, parsed.file);
     const summary = planSummary(items);
     const changes = summary.create + summary.update + summary.delete;
     if (input.dryRun || !changes) return { dryRun: input.dryRun === true, applied: false, items, summary };
@@ -376,6 +379,29 @@ export function orgConfigService(d: OrgConfigDeps) {
     },
     async applyAsOperator(orgId: string, input: { yaml: string; dryRun?: boolean; prune?: boolean }): Promise<ApplyResult> {
       return applyAs(await operatorViewer(orgId), OPERATOR_ACTOR, orgId, input);
+    },
+
+    /**
+     * A Backstage catalog file (docs/services.md "From a Backstage catalog") applied as the
+     * config file of its services; problems name the entity they come from.
+     */
+    async applyBackstageAsOperator(orgId: string, input: { yaml: string; dryRun?: boolean; prune?: boolean }): Promise<ApplyResult & { entities: string[] }> {
+      const v = await operatorViewer(orgId);
+      const read = parseBackstage(input.yaml);
+      if (!read.docs) throw refused(read.problems);
+      const { file, entities } = backstageServices(read.docs);
+      try {
+        return { ...(await applyAs(v, OPERATOR_ACTOR, orgId, { ...input, yaml: writeConfig(file) })), entities };
+      } catch (err) {
+        const problems = err instanceof DomainError ? (err.details.problems as ConfigProblem[] | undefined) : undefined;
+        if (!problems) throw err;
+        throw refused(
+          problems.map((p) => {
+            const m = /^services\[(\d+)\](.*)$/.exec(p.path);
+            return { path: m ? `${entities[Number(m[1])] ?? 'entity'}${m[2]}` : p.path, line: null, message: p.message };
+          }),
+        );
+      }
     },
   };
 }

@@ -68,4 +68,27 @@ describe('operator CLI: config as code', () => {
     });
     assert.deepEqual((await t.repos.services.list(orgId)).map((s) => s.name), ['api']);
   });
+
+  test('a Backstage catalog file: its annotated entities become services; prune reaches services only', async () => {
+    const f = file(
+      'catalog-info.yaml',
+      [
+        'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: checkout\n  annotations:\n    vendor-status/dependencies: "stripe,github"\n    vendor-status/criticality: critical\nspec:\n  type: service',
+        'kind: Group\nmetadata:\n  name: payments-team',
+      ].join('\n---\n'),
+    );
+    const r = await cli(['apply', '-f', f, '--backstage', '--org', orgId, '--prune']);
+    assert.match(r.stdout, /create\s+service\s+checkout/);
+    assert.match(r.stdout, /delete\s+service\s+api/);
+    assert.ok(!/watchlist/.test(r.stdout), 'watchlists are not the file\'s business');
+    const services = await t.repos.services.list(orgId);
+    assert.deepEqual(services.map((s) => [s.name, s.criticality, s.dependencies.map((d) => d.vendor)]), [['checkout', 'critical', ['stripe', 'github']]]);
+    assert.equal((await t.repos.namedWatchlists.list(orgId)).length, 1, 'the watchlist stays');
+    const bad = file('bad-catalog.yaml', 'kind: Component\nmetadata:\n  name: web\n  annotations:\n    vendor-status/dependencies: "nope-vendor"\n');
+    await assert.rejects(cli(['apply', '-f', bad, '--backstage', '--org', orgId]), (err: { code: number; stderr: string }) => {
+      assert.equal(err.code, 1);
+      assert.match(err.stderr, /component:web\.dependencies\[0\]\.vendor: unknown vendor 'nope-vendor'/);
+      return true;
+    });
+  });
 });
