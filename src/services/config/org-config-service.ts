@@ -17,6 +17,7 @@ import {
   planSummary,
 } from '../../domain/org-config.ts';
 import { sameEmail } from '../../domain/preferences.ts';
+import { watchlistLimit } from '../../domain/watchlist.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import { checkService, type Dependency, MAX_SERVICES, type Service } from '../../domain/team-services.ts';
 import { alertRoutesRepository } from '../../store/repositories/alert-routes-repository.ts';
@@ -156,6 +157,12 @@ export function orgConfigService(d: OrgConfigDeps) {
       if (!known.has(slug)) at(path, `unknown vendor '${slug}'`);
     };
     files.watchlists.forEach((l, i) => l.vendors.forEach((x, j) => vendorAt(['watchlists', i, 'vendors', j], x)));
+    // The plan's cap of vendors per list, as for the lists of the API (docs/teams.md "Named watchlists").
+    const limit = watchlistLimit(v.plan);
+    files.watchlists.forEach((l, i) => {
+      const n = new Set(l.vendors).size;
+      if (limit !== null && n > limit) at(['watchlists', i, 'vendors'], `names ${n} vendors; the plan allows ${limit} per watchlist`);
+    });
     const listNames = new Set([...files.watchlists.map((l) => l.name), ...cur.lists.map((l) => l.name)]);
     const routeNames = new Set([...files.routes.map((r) => r.name), ...cur.routes.map((r) => r.name)]);
     const storedRoute = new Map(cur.routes.map((r) => [r.id, r]));
