@@ -30,6 +30,7 @@ import { alertRouteRoutes } from './http/routes/alert-routes.ts';
 import { serviceRoutes } from './http/routes/services.ts';
 import { impactRoutes } from './http/routes/impact.ts';
 import { earlyWarningRoutes } from './http/routes/early-warning.ts';
+import { orgConfigRoutes } from './http/routes/org-config.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { ssoRoutes } from './http/routes/sso.ts';
@@ -390,6 +391,7 @@ export const appPlugin = fp(
         await web.register(serviceRoutes);
         await web.register(impactRoutes);
         await web.register(earlyWarningRoutes);
+        await web.register(orgConfigRoutes);
         await web.register(scimAdminRoutes);
         await web.register(ssoRoutes);
         await web.register(boardRoutes);

@@ -7,7 +7,7 @@ import { type Config, ConfigError, loadConfig } from './infra/config.ts';
 import { demoLoginFile } from './infra/demo-login-file.ts';
 import { logOutput, wantsPrettyLogs } from './infra/log-output.ts';
 import { listenForProbes, type ProbeListener } from './probe-listener.ts';
-import { type DemoLogin, ensureDemoLogin } from './services/demo-login.ts';
+import { type DemoLogin, ensureDemoLogin, ensureDemoServices } from './services/demo-login.ts';
 
 // Process shell only: configuration (environment, then flags), the app, listen,
 // signals. See docs/deployment.md for roles and the shutdown sequence.
@@ -131,6 +131,9 @@ async function main() {
   if (vault) {
     demo = await ensureDemoLogin(app.services, config.apiKeyMinPlan, vault);
     if (demo.created) app.log.info({ email: demo.email, file: vault.path }, 'demo login created');
+    // Example services on simulated vendors, so impact shows in the first minute.
+    const made = await ensureDemoServices(app.services, demo.email);
+    if (made) app.log.info({ services: made }, 'demo services created');
   }
   // The banner is for people: on a terminal (pretty logs), and always in demo mode.
   if (wantsPrettyLogs(config) || demo) {

@@ -3,6 +3,7 @@ import type { ChannelAvailability } from '../domain/alerts.ts';
 import { candidatesByVendor, needAccountEmail, routeEvents } from '../domain/alert-routing.ts';
 import { routeToRoutes } from '../domain/alert-routes.ts';
 import type { AlertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
+import type { ServicesRepository } from '../store/repositories/services-repository.ts';
 import type { NamedWatchlistsRepository } from '../store/repositories/named-watchlists-repository.ts';
 import type { StoredEvent } from '../domain/events.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
@@ -13,6 +14,10 @@ import type { MaintenancesRepository } from '../store/repositories/maintenances-
 import type { OrganisationsRepository } from '../store/repositories/organisations-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import { scanReminders } from './reminders.ts';
+import { scanOwnerReminders } from './owner-reminders.ts';
+import { type AffectedServicesDeps, affectedServicesOf, type HitsOf } from './affected-services.ts';
+import { payloadHits } from '../domain/alert-impact.ts';
+import type { AlertRoute } from '../domain/alert-routes.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
@@ -51,6 +56,10 @@ export interface DispatcherDeps {
   /** The organisations' alert routes (docs/alert-routes.md); none = preferences only. */
   routes?: Pick<AlertRoutesRepository, 'enabled'>;
   namedWatchlists?: Pick<NamedWatchlistsRepository, 'vendorsOfLists'>;
+  /** The organisations' services: rows then say which ones an alert hits (docs/alert-routes.md "Affected services in alerts"). */
+  affected?: AffectedServicesDeps & { services: Pick<ServicesRepository, 'criticalOwned'> };
+  /** Owner routes, for the reminders of critical services (docs/alert-routes.md "Reminders for critical services"). */
+  routesById?: Pick<AlertRoutesRepository, 'getMany'>;
 }
 
 async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promise<Map<string, PreferencesState>> {
@@ -76,7 +85,10 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
   const prefs = await preferencesOf(d.preferences, allUsers);
   const unproven = needAccountEmail(prefs);
   const accountEmails = unproven.length ? await d.owners.ownerEmails(unproven) : new Map<string, string>();
-  const rows: NewDelivery[] = routeEvents({ events, candidates, watchers, states: prefs, accountEmails, available: d.available, now: d.clock.now() });
+  const routes = d.routes ? await d.routes.enabled() : [];
+  // Once per (event, organisation), for every organisation a row may go to.
+  const hitsOf = await affectedServicesOf(events, [...allUsers, ...routes.map((r) => r.orgId)], d.affected);
+  const rows: NewDelivery[] = withHits(routeEvents({ events, candidates, watchers, states: prefs, accountEmails, available: d.available, now: d.clock.now() }), hitsOf);
   // Digests and quiet hours first: what they gather is not sent now, so it does not use up the flood cap.
   const at = d.clock.now();
   const settingsOf = (orgId: string) => prefs.get(orgId)?.settings;
@@ -85,7 +97,7 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
   const held = heldIds.length
     ? gatherHeld(rows, settingsOf, (r) => payloads.get(r.eventSeq!) ?? {}, await d.deliveries.getMany(heldIds), at)
     : { rows, summaries: [] };
-  const routed = await routeRowsFor(events, watchers, d);
+  const routed = await routeRowsFor(events, watchers, routes, hitsOf, d);
   if (!d.floodCap) return [...held.rows, ...held.summaries, ...routed];
   const capped = await applyFloodCap(held.rows, d.deliveries, d.floodCap, at);
   return [...capped.rows, ...capped.summaries, ...held.summaries, ...routed];
@@ -96,9 +108,7 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
  * delay each row; the preferences' digests, quiet-hours summaries and flood cap do not
  * apply to them (docs/alert-routes.md "Delivery").
  */
-async function routeRowsFor(events: StoredEvent[], watchers: Map<string, string[]>, d: DispatcherDeps): Promise<NewDelivery[]> {
-  if (!d.routes) return [];
-  const routes = await d.routes.enabled();
+async function routeRowsFor(events: StoredEvent[], watchers: Map<string, string[]>, routes: AlertRoute[], hitsOf: HitsOf, d: DispatcherDeps): Promise<NewDelivery[]> {
   if (!routes.length) return [];
   const listIds = [...new Set(routes.map((r) => r.filters.watchlistId).filter((id): id is string => id !== null))];
   const lists = listIds.length && d.namedWatchlists ? await d.namedWatchlists.vendorsOfLists(listIds) : new Map<string, string[]>();
@@ -106,7 +116,23 @@ async function routeRowsFor(events: StoredEvent[], watchers: Map<string, string[
     onWatchlist: (orgId: string, vendor: string) => watchers.get(vendor)?.includes(orgId) ?? false,
     onNamedWatchlist: (id: string, vendor: string) => lists.get(id)?.includes(vendor) ?? false,
   };
-  return routeToRoutes({ events, routes, scope, available: d.available, now: d.clock.now() });
+  return routeToRoutes({ events, routes, scope, available: d.available, now: d.clock.now(), hits: hitsOf });
+}
+
+/** The services each row's alert hits, stored with the row so every attempt sends the same. */
+function withHits<R extends NewDelivery>(rows: R[], hitsOf: HitsOf): R[] {
+  const json = new Map<string, string>();
+  for (const r of rows) {
+    if (r.eventSeq === null) continue;
+    const key = `${r.eventSeq}\u0000${r.orgId}`;
+    let j = json.get(key);
+    if (j === undefined) {
+      const hits = hitsOf(r.eventSeq, r.orgId);
+      json.set(key, (j = hits ? JSON.stringify(payloadHits(hits)) : ''));
+    }
+    if (j) r.affectedServicesJson = j;
+  }
+  return rows;
 }
 
 export interface Dispatcher {
@@ -126,7 +152,14 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
     const now = d.clock.now();
     if (!d.maintenances || now.getTime() - lastScan < REMINDER_SCAN_MS) return 0;
     lastScan = now.getTime();
-    return scanReminders(
+    const owners =
+      d.affected && d.routesById
+        ? await scanOwnerReminders(
+            { maintenances: d.maintenances, deliveries: d.deliveries, services: d.affected.services, routes: d.routesById, status: d.affected.status, vendors: d.vendors, available: d.available },
+            now,
+          )
+        : 0;
+    return owners + await scanReminders(
       {
         maintenances: d.maintenances,
         deliveries: d.deliveries,

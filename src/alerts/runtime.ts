@@ -96,6 +96,8 @@ export function createAlertRuntime(o: {
     floodCap: { limit: config.alertFloodLimit, windowMs: config.alertFloodWindowSeconds * 1000 },
     routes: repos.alertRoutes,
     namedWatchlists: repos.namedWatchlists,
+    affected: { services: repos.services, status: repos.status },
+    routesById: repos.alertRoutes,
   });
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,

@@ -20,6 +20,8 @@ import { quietUntil } from './quiet-hours.ts';
 import { IMPACTS, type Impact } from './records.ts';
 import { isTimeZone, parseClock } from './time-zones.ts';
 import { alertEventOf, type RoutedDelivery } from './alert-routing.ts';
+import { type AlertHit, payloadHits } from './alert-impact.ts';
+import { nameProblem } from './team-services.ts';
 
 // Alert routes (docs/alert-routes.md): an organisation's destinations, any number per
 // channel, each with filters of its own. These rules decide, with no I/O, whether an event
@@ -34,6 +36,7 @@ export const MAX_ROUTES = 50;
 export const MAX_ROUTE_VENDORS = 500;
 export const MAX_ROUTE_COMPONENTS = 100;
 export const MAX_EMAIL_RECIPIENTS = 20;
+export const MAX_ROUTE_SERVICES = 50;
 
 export type RouteDestination =
   | { channel: 'webhook'; url: string; format: WebhookFormat; secret: string }
@@ -69,6 +72,10 @@ export interface RouteFilters {
   /** Maintenance windows too (scheduled, started, completed), not only incidents. */
   maintenance: boolean;
   quietHours: QuietWindow | null;
+  /** Only events that hit one of the organisation's services (docs/alert-routes.md "Routing by service"). */
+  onlyAffectingServices: boolean;
+  /** Only events that hit one of these services (by name); empty = no such condition. */
+  services: string[];
 }
 
 export interface AlertRoute {
@@ -92,6 +99,8 @@ export const defaultRouteFilters = (): RouteFilters => ({
   kinds: ['created', 'status_changed', 'resolved'],
   maintenance: true,
   quietHours: null,
+  onlyAffectingServices: false,
+  services: [],
 });
 
 /** Paging channels page for incidents and the maintenance window itself, never for a schedule. */
@@ -114,6 +123,29 @@ export function inRouteScope(route: AlertRoute, vendor: string, scope: ScopeLook
   return scope.onWatchlist(route.orgId, vendor);
 }
 
+/** Whether a service the route owns (its `ownerRouteId`) is among the hits. */
+export const ownsHit = (route: AlertRoute, hits: readonly AlertHit[] | null): boolean => !!hits?.some((h) => h.ownerRouteId === route.id);
+
+/**
+ * The service filters (docs/alert-routes.md "Routing by service"): `onlyAffectingServices`
+ * wants a hit, `services` a hit on one of those names. A hit on a service the route owns
+ * passes both. `hits` null = the organisation has no services: nothing is hit.
+ */
+export function serviceFiltersAdmit(route: AlertRoute, hits: readonly AlertHit[] | null): boolean {
+  const f = route.filters;
+  if (!f.onlyAffectingServices && !f.services.length) return true;
+  if (ownsHit(route, hits)) return true;
+  if (!hits?.length) return false;
+  return !f.services.length || hits.some((h) => f.services.includes(h.serviceName));
+}
+
+/**
+ * Scope with the owner rule: a route is in scope for its vendors (or watchlist), and also
+ * for any event hitting a service whose `ownerRouteId` is this route, whatever the vendor.
+ */
+export const inRouteScopeOrOwner = (route: AlertRoute, vendor: string, scope: ScopeLookup, hits: readonly AlertHit[] | null) =>
+  inRouteScope(route, vendor, scope) || ownsHit(route, hits);
+
 /** Whether an event in the route's scope passes its filters. */
 export function routeAdmits(route: AlertRoute, event: AlertEvent): boolean {
   const f = route.filters;
@@ -127,6 +159,18 @@ export function routeAdmits(route: AlertRoute, event: AlertEvent): boolean {
   if (!maintenance && !atLeast(event.impact, f.minImpact)) return false;
   return componentsMatch(f.components, event.vendor, event.components);
 }
+
+/**
+ * Whether an owner route takes maintenance reminders of its critical services: switched on,
+ * taking maintenance, its channel available, and not a paging channel (they never page for a
+ * schedule) (docs/alert-routes.md "Reminders for critical services").
+ */
+export const takesOwnerReminders = (route: AlertRoute, available: { email: boolean; slack: boolean }) =>
+  route.enabled &&
+  route.filters.maintenance &&
+  !isPaging(route.destination.channel) &&
+  (route.destination.channel !== 'email' || available.email) &&
+  (route.destination.channel !== 'slack' || available.slack);
 
 /** How a route's row starts: due now, or held to the end of the route's quiet hours. */
 export function routeRowStart(route: AlertRoute, now: Date): { status: DeliveryStatus; nextAttemptAt: string } {
@@ -151,7 +195,15 @@ export function routeReceiver(d: RouteDestination): string {
 
 /** One row per (event, route) the routes let through, in event order. */
 export function routeToRoutes(
-  input: { events: readonly StoredEvent[]; routes: readonly AlertRoute[]; scope: ScopeLookup; available: { email: boolean; slack: boolean }; now: Date },
+  input: {
+    events: readonly StoredEvent[];
+    routes: readonly AlertRoute[];
+    scope: ScopeLookup;
+    available: { email: boolean; slack: boolean };
+    now: Date;
+    /** The services an event hits in an organisation; null = it has no services (none given: nobody has). */
+    hits?: (eventSeq: number, orgId: string) => AlertHit[] | null;
+  },
   newId: () => string = newDeliveryId,
 ): RoutedDelivery[] {
   const rows: RoutedDelivery[] = [];
@@ -160,7 +212,8 @@ export function routeToRoutes(
     const event = alertEventOf(e);
     const payloadJson = JSON.stringify(e.payload);
     for (const route of live) {
-      if (!inRouteScope(route, e.vendor, input.scope) || !routeAdmits(route, event)) continue;
+      const hits = input.hits ? input.hits(e.seq, route.orgId) : null;
+      if (!inRouteScopeOrOwner(route, e.vendor, input.scope, hits) || !routeAdmits(route, event) || !serviceFiltersAdmit(route, hits)) continue;
       rows.push({
         id: newId(),
         eventSeq: e.seq,
@@ -174,6 +227,7 @@ export function routeToRoutes(
         ...routeRowStart(route, input.now),
         receiver: routeReceiver(route.destination),
         routeId: route.id,
+        ...(hits ? { affectedServicesJson: JSON.stringify(payloadHits(hits)) } : {}),
       });
     }
   }
@@ -250,6 +304,9 @@ export function filterProblems(f: RouteFilters): Problem[] {
   if (f.components.length > MAX_ROUTE_COMPONENTS) out.push({ field: 'filters.components', why: `names at most ${MAX_ROUTE_COMPONENTS} components` });
   if (!IMPACTS.includes(f.minImpact)) out.push({ field: 'filters.minImpact', why: `must be one of ${IMPACTS.join(', ')}` });
   if (!f.kinds.length || f.kinds.some((k) => !CHANGE_KINDS.includes(k))) out.push({ field: 'filters.kinds', why: `must name kinds of ${CHANGE_KINDS.join(', ')}` });
+  if (f.services.length > MAX_ROUTE_SERVICES) out.push({ field: 'filters.services', why: `names at most ${MAX_ROUTE_SERVICES} services` });
+  const badService = f.services.find((n) => nameProblem(n) !== null);
+  if (badService !== undefined) out.push({ field: 'filters.services', why: `'${badService.slice(0, 80)}' is not a service name: ${nameProblem(badService)}` });
   const q = f.quietHours;
   if (q) {
     for (const k of ['start', 'end'] as const) if (parseClock(q[k]) === null) out.push({ field: `filters.quietHours.${k}`, why: 'must be a local time HH:MM (24 h)' });

@@ -102,6 +102,8 @@ export interface RoutedDelivery {
   receiver: string | null;
   /** The alert route of the row (src/domain/alert-routes.ts); absent = the notification preferences. */
   routeId?: string;
+  /** JSON of the organisation's services the event hits; absent = it has no services. */
+  affectedServicesJson?: string;
 }
 
 export interface RoutingInput {

@@ -1,3 +1,4 @@
+import { affectsLine } from './alert-impact.ts';
 import { eventLabel } from './events.ts';
 import { escapeHtml } from './html-escape.ts';
 import { cleanBody, cleanLine, httpUrlOrNull, LIMITS } from './upstream-text.ts';
@@ -20,6 +21,11 @@ export interface AlertText {
   latest: string | null;
   url: string | null;
   vendorName: string;
+  /**
+   * What the alert hits of the organisation's services, e.g. "affects checkout-api (critical)
+   * via Stripe: API"; null when nothing is hit or the organisation has no services.
+   */
+  affects: string | null;
 }
 
 /** What the wording is made from: a delivery row, or anything shaped like one. */
@@ -50,7 +56,14 @@ export function alertText(d: Omit<AlertSubject, 'occurredAt'>): AlertText {
     latest: newest ? cleanBody(str(newest.body)) || null : null,
     url: httpUrlOrNull(str(p.url)),
     vendorName,
+    affects: affectsOf(p.affectedServices),
   };
+}
+
+/** The affected services in one cleaned line (docs/alert-routes.md "Affected services in alerts"). */
+function affectsOf(value: unknown): string | null {
+  const line = affectsLine(value);
+  return line ? cleanLine(line, 1000) : null;
 }
 
 /** Cuts text to `max` characters, marking the cut. */
@@ -89,6 +102,7 @@ export function emailMessage(d: AlertSubject): { subject: string; text: string; 
     `Status: ${t.status || '-'}`,
     `Impact: ${t.impact}`,
     ...(t.components.length ? [`Components: ${t.components.join(', ')}`] : []),
+    ...(t.affects ? [`Services: ${t.affects}`] : []),
     ...(t.latest ? ['', t.latest] : []),
     ...(t.url ? ['', t.url] : []),
     '',
@@ -102,6 +116,7 @@ export function emailMessage(d: AlertSubject): { subject: string; text: string; 
     `<tr><th align="left">Status</th><td>${escapeHtml(t.status || '-')}</td></tr>`,
     `<tr><th align="left">Impact</th><td>${escapeHtml(t.impact)}</td></tr>`,
     ...(t.components.length ? [`<tr><th align="left">Components</th><td>${escapeHtml(t.components.join(', '))}</td></tr>`] : []),
+    ...(t.affects ? [`<tr><th align="left">Services</th><td>${escapeHtml(t.affects)}</td></tr>`] : []),
     '</table>',
     ...(t.latest ? [`<p>${escapeHtml(t.latest)}</p>`] : []),
     ...(t.url ? [`<p><a href="${escapeHtml(t.url)}">${escapeHtml(t.url)}</a></p>`] : []),

@@ -38,3 +38,9 @@ export function leadLabel(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
   return `${Math.round(ms / 60_000)}m`;
 }
+
+/**
+ * Lead times of the reminders an owner route gets, by default, for maintenance on a
+ * dependency of a `critical` service it owns (docs/alert-routes.md "Reminders for critical services").
+ */
+export const OWNER_ROUTE_LEAD_TIMES = ['24h', '1h'] as const;

@@ -37,3 +37,47 @@ export async function ensureDemoLogin(services: Pick<Services, 'accounts' | 'key
   vault.write(login);
   return { ...login, created: true };
 }
+
+/**
+ * The demo's example services (docs/operations.md "Demo"): a few services of the demo
+ * account's organisation depending on simulated vendors, so `/team/services` and
+ * `GET /orgs/{id}/impact` show what the fleet's incidents hit within the first minute.
+ * Whole vendors (and an AWS region): the simulator makes new component ids at every start.
+ */
+export const DEMO_SERVICES_CONFIG = `version: 1
+services:
+  - name: checkout-api
+    criticality: critical
+    tags: [team:payments]
+    dependencies:
+      - vendor: stripe
+      - vendor: amazon-web-services
+        regions: [us-east-1]
+  - name: ci-pipeline
+    criticality: high
+    tags: [team:platform]
+    dependencies:
+      - vendor: github
+  - name: website
+    criticality: medium
+    dependencies:
+      - vendor: cloudflare
+      - vendor: vercel
+        kind: soft
+  - name: notifications
+    criticality: low
+    dependencies:
+      - vendor: twilio
+      - vendor: slack
+        kind: soft
+`;
+
+/** Adds the example services when the demo account's organisation has none; returns how many were made. */
+export async function ensureDemoServices(services: Pick<Services, 'accounts' | 'orgConfig' | 'teamServices'>, email: string): Promise<number> {
+  const user = await services.accounts.findByEmail(email);
+  if (!user) return 0;
+  const viewer = await services.accounts.personalViewer(user.id);
+  if ((await services.teamServices.list(viewer, viewer.orgId)).length) return 0;
+  const r = await services.orgConfig.apply(viewer, viewer.orgId, { yaml: DEMO_SERVICES_CONFIG });
+  return r.summary.create;
+}

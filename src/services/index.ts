@@ -54,6 +54,7 @@ import { namedWatchlistsService } from './orgs/named-watchlists-service.ts';
 import { alertRoutesService } from './alerts/alert-routes-service.ts';
 import { alertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
 import { servicesService } from './team-services/services-service.ts';
+import { orgConfigService } from './config/org-config-service.ts';
 import { impactService } from './impact/impact-service.ts';
 import { recordAnnotator } from './impact/record-annotations.ts';
 import { earlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
@@ -283,6 +284,19 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       orgs,
       audit,
       clock,
+      onChange: (orgId) => privateReaders.changed(orgId),
+    }),
+    /** Services, named watchlists and alert routes from one file (docs/services.md "Config as code"). */
+    orgConfig: orgConfigService({
+      db: store.db,
+      box,
+      vendors: repos.vendors,
+      status: repos.status,
+      members: repos.organisations,
+      orgs,
+      audit,
+      clock,
+      allowPrivate: config.outboundAllowPrivate,
       onChange: (orgId) => privateReaders.changed(orgId),
     }),
     /** Which of those services vendor incidents and maintenance hit now (docs/services.md "Impact now"). */

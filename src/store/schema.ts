@@ -356,6 +356,8 @@ export interface DeliveriesTable {
   receiver: string | null;
   /** The alert route the row goes by; '' = the organisation's notification preferences (docs/alert-routes.md). */
   route_id: string;
+  /** JSON: the organisation's services the alert hits; '' = the organisation had no services (docs/alert-routes.md "Affected services in alerts"). */
+  affected_services: Generated<string>;
   /** In-app notifications: when the user marked it read. */
   read_at: string | null;
   created_at: string;

@@ -26,6 +26,7 @@ export function googleChatBody(d: Delivery): Record<string, unknown> {
     { decoratedText: { topLabel: 'Impact', text: html(t.impact) } },
   ];
   if (t.components.length) widgets.push({ decoratedText: { topLabel: 'Components', text: html(clip(t.components.join(', '), 1000)), wrapText: true } });
+  if (t.affects) widgets.push({ decoratedText: { topLabel: 'Services', text: html(clip(t.affects, 1000)), wrapText: true } });
   if (t.latest) widgets.push({ textParagraph: { text: html(clip(t.latest, 4000)) } });
   if (t.url) widgets.push({ buttonList: { buttons: [{ text: 'Open status page', onClick: { openLink: { url: t.url } } }] } });
   return {

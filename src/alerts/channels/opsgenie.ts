@@ -52,7 +52,7 @@ export function opsgenieRequest(d: Delivery, api: Pick<OpsApi, 'alertsPath'>): O
     body: {
       message: clip(t.title, 130),
       alias,
-      description: clip([t.headline, t.status && `Status: ${t.status}`, t.latest, t.url].filter(Boolean).join('\n'), 15_000),
+      description: clip([t.headline, t.status && `Status: ${t.status}`, t.affects && `Services: ${t.affects}`, t.latest, t.url].filter(Boolean).join('\n'), 15_000),
       priority: maintenance ? 'P5' : (PRIORITY[t.impact] ?? 'P3'),
       source,
       entity: clip(t.vendorName, 512),
@@ -62,6 +62,7 @@ export function opsgenieRequest(d: Delivery, api: Pick<OpsApi, 'alertsPath'>): O
         status: t.status,
         impact: t.impact,
         components: clip(t.components.join(', '), 1000),
+        ...(t.affects ? { services: clip(t.affects, 1000) } : {}),
         ...(t.url ? { url: t.url } : {}),
         delivery_id: d.id,
       },

@@ -50,6 +50,7 @@ export function slackMessage(d: Delivery): { text: string; blocks: unknown[] } {
     { type: 'mrkdwn', text: `*Status*\n${e(t.status || '-')}` },
     { type: 'mrkdwn', text: `*Impact*\n${e(t.impact)}` },
     ...(t.components.length ? [{ type: 'mrkdwn', text: clip(`*Components*\n${e(t.components.join(', '))}`, 2000) }] : []),
+    ...(t.affects ? [{ type: 'mrkdwn', text: clip(`*Services*\n${e(t.affects)}`, 2000) }] : []),
   ];
   const link = t.url ? slackLinkTarget(t.url) : null;
   const blocks: unknown[] = [

@@ -20,6 +20,7 @@ export function teamsBody(d: Delivery): Record<string, unknown> {
     { title: 'Status', value: clip(t.status || '-', 200) },
     { title: 'Impact', value: t.impact },
     ...(t.components.length ? [{ title: 'Components', value: clip(t.components.join(', '), 1000) }] : []),
+    ...(t.affects ? [{ title: 'Services', value: clip(t.affects, 1000) }] : []),
   ];
   const body: unknown[] = [
     { type: 'TextBlock', text: clip(t.headline, 200), weight: 'Bolder', size: 'Small', color: resolved ? 'Good' : (COLOR[t.impact] ?? 'Accent'), wrap: true },

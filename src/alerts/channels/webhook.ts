@@ -36,16 +36,20 @@ export function standardBody(d: Pick<Delivery, 'eventType' | 'occurredAt' | 'pay
 }
 
 function buildStandardBody(d: Pick<Delivery, 'eventType' | 'occurredAt' | 'payload'>): string {
-  let data: Record<string, unknown> = d.payload;
-  let body = JSON.stringify({ type: d.eventType, timestamp: d.occurredAt, data });
+  // The organisation's services the alert hits travel beside the record, not in it
+  // (docs/alert-routes.md "Affected services in alerts"); absent when it has no services.
+  const { affectedServices, ...record } = d.payload;
+  const extra = Array.isArray(affectedServices) ? { affectedServices, affects: alertText({ ...d, vendor: '', isTest: false }).affects } : {};
+  let data: Record<string, unknown> = record;
+  let body = JSON.stringify({ type: d.eventType, timestamp: d.occurredAt, data, ...extra });
   let keep = Array.isArray(data.updates) ? (data.updates as unknown[]).length : 0;
   while (Buffer.byteLength(body) > MAX_BODY_BYTES && keep > 1) {
     keep = Math.floor(keep / 2);
-    const updates = [...(d.payload.updates as { createdAt?: string }[])]
+    const updates = [...(record.updates as { createdAt?: string }[])]
       .sort((a, b) => String(b.createdAt ?? '').localeCompare(String(a.createdAt ?? '')))
       .slice(0, keep);
-    data = { ...d.payload, updates, updatesTruncated: true };
-    body = JSON.stringify({ type: d.eventType, timestamp: d.occurredAt, data });
+    data = { ...record, updates, updatesTruncated: true };
+    body = JSON.stringify({ type: d.eventType, timestamp: d.occurredAt, data, ...extra });
   }
   return body;
 }
@@ -70,6 +74,7 @@ export function discordBody(d: Delivery): string {
     { name: 'Status', value: clip(t.status || '-', 1024), inline: true },
     { name: 'Impact', value: clip(t.impact, 1024), inline: true },
     ...(t.components.length ? [{ name: 'Components', value: clip(t.components.join(', '), 1024), inline: false }] : []),
+    ...(t.affects ? [{ name: 'Services', value: clip(t.affects, 1024), inline: false }] : []),
   ];
   const embed = {
     title: clip(t.title, 256),

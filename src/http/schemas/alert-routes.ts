@@ -1,7 +1,8 @@
 import { DATADOG_SITES } from '../../domain/channel-targets.ts';
 import { Type } from '@sinclair/typebox';
 import { CHANGE_KINDS } from '../../domain/alert-rules.ts';
-import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_VENDORS, ROUTE_CHANNELS } from '../../domain/alert-routes.ts';
+import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_SERVICES, MAX_ROUTE_VENDORS, ROUTE_CHANNELS } from '../../domain/alert-routes.ts';
+import { MAX_SERVICE_NAME, SERVICE_NAME_PATTERN } from '../../domain/team-services.ts';
 import { OPSGENIE_REGIONS, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
 import { IMPACTS } from '../../domain/records.ts';
 import { DateTime, IdParam, Nullable, PLAIN_TEXT_PATTERN, SLUG_PATTERN, StringEnum } from './common.ts';
@@ -110,6 +111,13 @@ export const FiltersInput = Type.Object(
         ),
       ),
     ),
+   onlyAffectingServices: Type.Optional(Type.Boolean({ description: "Only events that hit one of the organisation's services (docs/alert-routes.md \"Routing by service\")" })),
+    services: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: MAX_SERVICE_NAME, pattern: SERVICE_NAME_PATTERN }), {
+        maxItems: MAX_ROUTE_SERVICES,
+        description: 'Only events that hit one of these services (by name); empty = no such condition',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -122,6 +130,8 @@ export const FiltersSchema = Type.Object({
   kinds: Type.Array(StringEnum(CHANGE_KINDS)),
   maintenance: Type.Boolean(),
   quietHours: Nullable(Type.Object({ start: Type.String(), end: Type.String(), timezone: Type.String() })),
+  onlyAffectingServices: Type.Boolean(),
+  services: Type.Array(Type.String()),
 });
 
 export const AlertRouteSchema = Type.Object({

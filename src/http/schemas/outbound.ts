@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { ALERT_EVENT_TYPES } from '../../domain/preferences.ts';
-import { StringEnum } from './common.ts';
+import { Nullable, StringEnum } from './common.ts';
 import { DIGEST_EVENT_TYPE, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, REMINDER_EVENT_TYPE } from '../../domain/alerts.ts';
 
 // What the alert channels send (docs/alerts.md, "Payloads in the OpenAPI document"), described so a
@@ -47,6 +47,24 @@ export const StandardWebhookBody = Type.Object(
     data: Type.Union([Type.Ref('Incident'), Type.Ref('Maintenance'), AlertSummary], {
       description: 'The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB',
     }),
+   affectedServices: Type.Optional(
+      Type.Array(
+        Type.Object({
+          serviceId: Str(),
+          serviceName: Str(),
+          criticality: StringEnum(['critical', 'high', 'medium', 'low'] as const),
+          confidence: StringEnum(['high', 'medium', 'low'] as const),
+          reasons: Type.Array(Str()),
+          via: Str('The dependency: the vendor\'s name, then the components or regions matched ("Stripe: API")'),
+        }),
+        {
+          maxItems: 50,
+          description:
+            "The receiving organisation's services the alert may hit, most certain and most critical first (the impact rules of docs/services.md); present only when the organisation has services, empty when none is hit",
+        },
+      ),
+    ),
+    affects: Type.Optional(Nullable(Str('The same in words: "affects checkout-api (critical) via Stripe: API"; null when none is hit'))),
   },
   {
     ...open,

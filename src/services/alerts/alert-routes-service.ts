@@ -105,6 +105,7 @@ export function alertRoutesService(d: {
     }
     f.components = [...new Set(f.components)];
     f.kinds = [...new Set(f.kinds)];
+    f.services = [...new Set(f.services)];
     return f;
   }
 

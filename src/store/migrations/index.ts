@@ -21,6 +21,7 @@ import { alertRoutesMigration } from './1420-alert-routes.ts';
 import { vendorHostnamesMigration } from './1460-vendor-hostnames.ts';
 import { pushAndAdaptivePollingMigration } from './1470-push-and-adaptive-polling.ts';
 import { earlyWarningMigration } from './1440-early-warning.ts';
+import { deliveryAffectedServicesMigration } from './1480-delivery-affected-services.ts';
 import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
 import { servicesMigration } from './1430-services.ts';
@@ -55,6 +56,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1440-early-warning': earlyWarningMigration(),
         '1460-vendor-hostnames': vendorHostnamesMigration(),
         '1470-push-and-adaptive-polling': pushAndAdaptivePollingMigration(),
+        '1480-delivery-affected-services': deliveryAffectedServicesMigration(),
       };
     },
   };

@@ -4,6 +4,7 @@ import type { SecretBox } from '../../domain/secret-box.ts';
 import type { AlertRoutesTable, Database } from '../schema.ts';
 import { chunks, ID_CHUNK } from './delivery-rows.ts';
 import { fromJson, toJson } from './json.ts';
+import { inTransaction } from './in-transaction.ts';
 
 // Alert routes (docs/alert-routes.md). The destination is sealed on write and opened on
 // read here, like every channel secret (docs/security.md "Channel secrets"). Methods an
@@ -67,7 +68,7 @@ export function alertRoutesRepository(db: Kysely<Database>, box: SecretBox) {
 
     async create(r: { id: string; orgId: string; name: string; enabled: boolean; destination: RouteDestination; receiver: string; filters: RouteFilters; now: Date }, cap: number): Promise<CreateOutcome> {
       const at = r.now.toISOString();
-      return db.transaction().execute(async (trx): Promise<CreateOutcome> => {
+      return inTransaction(db, async (trx): Promise<CreateOutcome> => {
         await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', r.orgId).execute();
         const { n } = await trx
           .selectFrom('alert_routes')
@@ -95,7 +96,7 @@ export function alertRoutesRepository(db: Kysely<Database>, box: SecretBox) {
     },
 
     async update(orgId: string, id: string, change: RouteChange & { receiver?: string }, now: Date): Promise<UpdateOutcome> {
-      return db.transaction().execute(async (trx): Promise<UpdateOutcome> => {
+      return inTransaction(db, async (trx): Promise<UpdateOutcome> => {
         const found = await trx.selectFrom('alert_routes').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
         if (!found) return { status: 'not_found' };
         if (change.name !== undefined && (await nameTaken(trx, orgId, change.name, id))) return { status: 'name_taken' };

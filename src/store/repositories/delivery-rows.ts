@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { AlertChannel, DeliveryEventType } from '../../domain/alerts.ts';
 import type { DeliveryStatus } from '../../domain/deliveries.ts';
 import type { Database, DeliveriesTable } from '../schema.ts';
@@ -56,6 +56,8 @@ export interface NewDelivery extends DeliveryKey {
   attempts?: number;
   /** Webhook host (with port) or the channel's service: the fair-share key (docs/alerts.md). */
   receiver?: string | null;
+  /** JSON of the organisation's services the alert hits; absent = it has none (docs/alert-routes.md "Affected services in alerts"). */
+  affectedServicesJson?: string;
 }
 
 export interface DeliveryAttempt {
@@ -87,7 +89,7 @@ export interface Completion {
 /** Rows of one event share one parsed payload object (read-only). */
 export type PayloadCache = Map<number, Record<string, unknown>>;
 
-const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Delivery => ({
+const toDelivery = (r: Selectable<DeliveriesTable>, payload: Record<string, unknown>): Delivery => ({
   id: r.id,
   eventSeq: r.event_seq === null ? null : Number(r.event_seq),
   orgId: r.org_id,
@@ -117,13 +119,27 @@ const toDelivery = (r: DeliveriesTable, payload: Record<string, unknown>): Deliv
  * Rows with their payloads: the event's from `alert_payloads` (one query per
  * call, each parsed once), or the row's own.
  */
-export async function withPayloads(db: Kysely<Database>, rows: DeliveriesTable[], cache: PayloadCache = new Map()): Promise<Delivery[]> {
+export async function withPayloads(db: Kysely<Database>, rows: Selectable<DeliveriesTable>[], cache: PayloadCache = new Map()): Promise<Delivery[]> {
   const missing = [...new Set(rows.filter((r) => r.payload === '' && r.event_seq !== null).map((r) => Number(r.event_seq)))].filter((s) => !cache.has(s));
   for (const part of chunks(missing, ID_CHUNK)) {
     const found = await db.selectFrom('alert_payloads').select(['event_seq', 'payload']).where('event_seq', 'in', part).execute();
     for (const f of found) cache.set(Number(f.event_seq), fromJson<Record<string, unknown>>(f.payload, {}));
   }
-  return rows.map((r) => {
+  // A row of an organisation with services carries them beside the record: one merged
+  // object per (record, stored list), so rows of one event and organisation still share it.
+  const merged = new Map<Record<string, unknown>, Map<string, Record<string, unknown>>>();
+  const withAffected = (r: Selectable<DeliveriesTable>, d: Delivery): Delivery => {
+    const json = r.affected_services ?? '';
+    if (!json) return d;
+    let byJson = merged.get(d.payload);
+    if (!byJson) merged.set(d.payload, (byJson = new Map()));
+    let p = byJson.get(json);
+    if (!p) byJson.set(json, (p = { ...d.payload, affectedServices: fromJson<unknown[]>(json, []) }));
+    return { ...d, payload: p };
+  };
+  return rows.map((r) => withAffected(r, plainDelivery(r)));
+
+  function plainDelivery(r: Selectable<DeliveriesTable>): Delivery {
     if (r.payload === '' && r.event_seq !== null) return toDelivery(r, cache.get(Number(r.event_seq)) ?? {});
     if (r.event_seq === null) return toDelivery(r, fromJson<Record<string, unknown>>(r.payload, {}));
     // Rows written before migration 0950: their own copy, parsed once per event.
@@ -131,11 +147,11 @@ export async function withPayloads(db: Kysely<Database>, rows: DeliveriesTable[]
     let p = cache.get(-seq - 1);
     if (!p) cache.set(-seq - 1, (p = fromJson<Record<string, unknown>>(r.payload, {})));
     return toDelivery(r, p);
-  });
+  }
 }
 
 /** Columns of a new row; `payload: ''` when the event's payload is stored apart. */
-export const toRow = (d: NewDelivery, now: string): DeliveriesTable => ({
+export const toRow = (d: NewDelivery, now: string): Insertable<DeliveriesTable> => ({
   id: d.id,
   event_seq: d.eventSeq,
   org_id: d.orgId,
@@ -154,6 +170,7 @@ export const toRow = (d: NewDelivery, now: string): DeliveriesTable => ({
   is_test: d.isTest ? 1 : 0,
   receiver: d.receiver ?? null,
   route_id: d.routeId ?? '',
+  affected_services: d.affectedServicesJson ?? '',
   read_at: null,
   created_at: now,
   updated_at: now,

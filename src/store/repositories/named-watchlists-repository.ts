@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.ts';
+import { inTransaction } from './in-transaction.ts';
 
 // Named watchlists (docs/teams.md, "Named watchlists"). Every method takes the
 // organisation id, so one organisation never reads or changes another's lists. Creating
@@ -58,7 +59,7 @@ export function namedWatchlistsRepository(db: Kysely<Database>) {
 
     async create(l: { id: string; orgId: string; name: string; vendors: string[]; now: Date }, cap: number): Promise<CreateOutcome> {
       const at = l.now.toISOString();
-      return db.transaction().execute(async (trx): Promise<CreateOutcome> => {
+      return inTransaction(db, async (trx): Promise<CreateOutcome> => {
         await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', l.orgId).execute();
         const { n } = await trx
           .selectFrom('org_watchlists')
@@ -74,7 +75,7 @@ export function namedWatchlistsRepository(db: Kysely<Database>) {
     },
 
     async update(orgId: string, id: string, change: { name?: string; vendors?: string[] }, now: Date): Promise<UpdateOutcome> {
-      return db.transaction().execute(async (trx): Promise<UpdateOutcome> => {
+      return inTransaction(db, async (trx): Promise<UpdateOutcome> => {
         const r = await trx
           .updateTable('org_watchlists')
           .set({ updated_at: now.toISOString() })

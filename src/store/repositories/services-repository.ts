@@ -3,6 +3,7 @@ import type { Criticality, Dependency, DependencyKind, Service } from '../../dom
 import type { Database, ServiceDependenciesTable, ServicesTable } from '../schema.ts';
 import { chunks, ID_CHUNK } from './delivery-rows.ts';
 import { fromJson, toJson } from './json.ts';
+import { inTransaction } from './in-transaction.ts';
 
 // An organisation's services and their dependencies (docs/services.md "Model"). Every
 // method takes the organisation id, so no call reaches another organisation's rows.
@@ -112,6 +113,76 @@ export function servicesRepository(db: Kysely<Database>) {
       return out;
     },
 
+    /**
+     * For the alert dispatcher: per organisation of `orgIds`, its services depending on one
+     * of `vendors` (with those dependencies only), and which of `orgIds` have any service.
+     * Each organisation's rows stay under its own key (docs/alert-routes.md "Affected services in alerts").
+     */
+    async forAlerts(orgIds: string[], vendors: string[]): Promise<{ withServices: Set<string>; byOrg: Map<string, Pick<Service, 'id' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[]> }> {
+      const withServices = new Set<string>();
+      const byOrg = new Map<string, Pick<Service, 'id' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[]>();
+      if (!orgIds.length) return { withServices, byOrg };
+      for (const part of chunks(orgIds, ID_CHUNK)) {
+        const rows = await db.selectFrom('services').select('org_id').distinct().where('org_id', 'in', part).execute();
+        for (const r of rows) withServices.add(r.org_id);
+      }
+      const orgs = [...withServices];
+      if (!orgs.length || !vendors.length) return { withServices, byOrg };
+      const deps: ServiceDependenciesTable[] = [];
+      for (const o of chunks(orgs, ID_CHUNK)) {
+        for (const v of chunks(vendors, ID_CHUNK)) {
+          deps.push(...(await db.selectFrom('service_dependencies').selectAll().where('org_id', 'in', o).where('vendor', 'in', v).execute()));
+        }
+      }
+      const byService = new Map<string, ServiceDependenciesTable[]>();
+      for (const d of deps) {
+        const list = byService.get(d.service_id) ?? [];
+        list.push(d);
+        byService.set(d.service_id, list);
+      }
+      for (const part of chunks([...byService.keys()], ID_CHUNK)) {
+        const rows = await db.selectFrom('services').select(['id', 'org_id', 'name', 'criticality', 'owner_route_id']).where('id', 'in', part).execute();
+        for (const r of rows) {
+          const dependencies = byService.get(r.id)!.filter((d) => d.org_id === r.org_id).sort((a, b) => a.position - b.position).map(toDependency);
+          const list = byOrg.get(r.org_id) ?? [];
+          list.push({ id: r.id, name: r.name, criticality: r.criticality as Criticality, ownerRouteId: r.owner_route_id, dependencies });
+          byOrg.set(r.org_id, list);
+        }
+      }
+      return { withServices, byOrg };
+    },
+
+    /**
+     * Critical services with an owner route, across organisations, with their dependencies on
+     * `vendors` (the reminders of docs/alert-routes.md "Reminders for critical services").
+     * Each service keeps its own organisation; its owner route is checked to be of it.
+     */
+    async criticalOwned(vendors: string[]): Promise<(Pick<Service, 'id' | 'orgId' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>)[]> {
+      if (!vendors.length) return [];
+      const rows = await db
+        .selectFrom('services')
+        .select(['id', 'org_id', 'name', 'criticality', 'owner_route_id'])
+        .where('criticality', '=', 'critical')
+        .where('owner_route_id', 'is not', null)
+        .limit(10_000)
+        .execute();
+      const out: (Pick<Service, 'id' | 'orgId' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>)[] = [];
+      for (const part of chunks(rows, ID_CHUNK)) {
+        const deps = await db
+          .selectFrom('service_dependencies')
+          .selectAll()
+          .where('service_id', 'in', part.map((r) => r.id))
+          .where('vendor', 'in', vendors)
+          .execute();
+        for (const r of part) {
+          const mine = deps.filter((d) => d.service_id === r.id && d.org_id === r.org_id).sort((a, b) => a.position - b.position);
+          if (!mine.length) continue;
+          out.push({ id: r.id, orgId: r.org_id, name: r.name, criticality: r.criticality as Criticality, ownerRouteId: r.owner_route_id, dependencies: mine.map(toDependency) });
+        }
+      }
+      return out;
+    },
+
     async count(orgId: string): Promise<number> {
       const { n } = await db.selectFrom('services').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
       return Number(n);
@@ -121,7 +192,7 @@ export function servicesRepository(db: Kysely<Database>) {
 
     async create(s: Omit<Service, 'createdAt' | 'updatedAt'> & { now: Date }, cap: number): Promise<CreateOutcome> {
       const at = s.now.toISOString();
-      return db.transaction().execute(async (trx): Promise<CreateOutcome> => {
+      return inTransaction(db, async (trx): Promise<CreateOutcome> => {
         await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', s.orgId).execute();
         const { n } = await trx
           .selectFrom('services')
@@ -140,7 +211,7 @@ export function servicesRepository(db: Kysely<Database>) {
     },
 
     async update(orgId: string, id: string, change: ServiceChange, now: Date): Promise<UpdateOutcome> {
-      return db.transaction().execute(async (trx): Promise<UpdateOutcome> => {
+      return inTransaction(db, async (trx): Promise<UpdateOutcome> => {
         const found = await trx.selectFrom('services').select('id').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
         if (!found) return { status: 'not_found' };
         if (change.name !== undefined && (await nameTaken(trx, orgId, change.name, id))) return { status: 'name_taken' };

@@ -79,6 +79,8 @@ const NEEDS: Record<string, Need> = {
   updateService: 'editor',
   deleteService: 'editor',
   getImpact: 'viewer',
+  exportOrgConfig: 'viewer',
+  applyOrgConfig: 'editor',
   listScimTokens: 'admin',
   createScimToken: 'admin',
   revokeScimToken: 'admin',
@@ -236,6 +238,8 @@ function bodyFor(id: string): unknown {
       return { name: 'checkout', dependencies: [{ vendor: 'github' }] };
     case 'updateService':
       return { criticality: 'low' };
+    case 'applyOrgConfig':
+      return { yaml: 'version: 1', dryRun: true };
     case 'createScimToken':
       return { name: 'x' };
     case 'setScimGroupRole':

@@ -304,6 +304,11 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       updateService: [{ method: 'PUT', path: org(`/services/${aTeam.serviceId}`), body: { criticality: 'low' }, ...notFound }],
       deleteService: [{ method: 'DELETE', path: org(`/services/${aTeam.serviceId}`), ...notFound }],
       getImpact: [{ method: 'GET', path: org('/impact'), ...notFound }],
+      exportOrgConfig: [{ method: 'GET', path: org('/config/export'), ...notFound }],
+      applyOrgConfig: [
+        { method: 'POST', path: org('/config/apply'), body: { yaml: 'version: 1', dryRun: true, prune: true }, ...notFound },
+        { method: 'POST', path: org('/config/apply'), body: { yaml: 'version: 1', prune: true }, ...notFound },
+      ],
       // SCIM settings of A's team: 404 as for everything of the team.
       listScimTokens: [{ method: 'GET', path: org('/scim/tokens'), ...notFound }],
       createScimToken: [{ method: 'POST', path: org('/scim/tokens'), body: { name: 'stolen' }, ...sessionOnly([404]) }],
