@@ -13,6 +13,9 @@ import { errors, USER_SECURITY } from './orgs.ts';
 // report problems, editors dismiss false alarms, admins make the signing secret, and the
 // organisation's own systems post signed observations. Unknown body fields are refused.
 
+/** The shape of an organisation id (IdParam). */
+const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 const tags = ['early warning'];
 const SESSION_SECURITY: Record<string, string[]>[] = [{ sessionCookie: [] }];
 const SIGNED: Record<string, string[]>[] = [{ signalSignature: [] }];
@@ -167,6 +170,8 @@ export async function earlyWarningRoutes(fastify: FastifyInstance) {
           const h = request.headers;
           const params = request.params as { orgId?: unknown };
           const orgId = typeof params.orgId === 'string' ? params.orgId : '';
+          // A malformed id names no organisation: left to the schema's 400, never sent to the store.
+          if (!ORG_ID.test(orgId)) return;
           request.signalMessageId = await inbound.verify(orgId, { id: h['webhook-id'], timestamp: h['webhook-timestamp'], signature: h['webhook-signature'] }, request.signalRawBody ?? '');
         },
       },
