@@ -32,7 +32,10 @@ export function datadogBody(d: Delivery): Record<string, unknown> {
           status: isClosing(d) ? 'ok' : t.impact === 'critical' || t.impact === 'major' ? 'error' : 'warn',
           priority: maintenance ? '5' : (PRIORITY[t.impact] ?? '3'),
         },
-        message: clip([t.headline, t.status && `Status: ${t.status}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.latest, t.url].filter(Boolean).join('\n'), 4000),
+        message: clip(
+          [t.headline, t.status && `Status: ${t.status}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.affects && `Services: ${t.affects}`, t.latest, t.url].filter(Boolean).join('\n'),
+          4000,
+        ),
         aggregation_key: aggregationKey(d),
         tags: [`vendor:${d.vendor}`, `impact:${t.impact}`, `event:${d.eventType}`, 'source:vendor-status'].map((x) => clip(x, 200)),
       },

@@ -17,8 +17,22 @@ export function incidentIoBody(d: Delivery): Record<string, unknown> {
     title: clip(t.title, 500),
     status: isClosing(d) ? 'resolved' : 'firing',
     deduplication_key: clip(`${d.vendor}:${d.entityId}`, 500),
-    description: clip([`**${t.headline}**`, t.status && `Status: ${t.status}`, `Impact: ${t.impact}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.latest].filter(Boolean).join('\n\n'), 10_000),
-    metadata: { vendor: d.vendor, vendor_name: t.vendorName, event_type: d.eventType, impact: t.impact, status: t.status, components: t.components.slice(0, 50), delivery_id: d.id },
+    description: clip(
+      [`**${t.headline}**`, t.status && `Status: ${t.status}`, `Impact: ${t.impact}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.affects && `Services: ${t.affects}`, t.latest]
+        .filter(Boolean)
+        .join('\n\n'),
+      10_000,
+    ),
+    metadata: {
+      vendor: d.vendor,
+      vendor_name: t.vendorName,
+      event_type: d.eventType,
+      impact: t.impact,
+      status: t.status,
+      components: t.components.slice(0, 50),
+      ...(t.affects ? { services: t.affects } : {}),
+      delivery_id: d.id,
+    },
     ...(t.url ? { source_url: t.url } : {}),
   };
 }

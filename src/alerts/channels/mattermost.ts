@@ -19,6 +19,7 @@ export function mattermostBody(d: Delivery): Record<string, unknown> {
   const fields = [{ title: 'Impact', value: markdownText(t.impact), short: true }];
   if (t.status) fields.push({ title: 'Status', value: markdownText(t.status), short: true });
   if (t.components.length) fields.push({ title: 'Components', value: markdownText(clip(t.components.join(', '), 1000)), short: false });
+  if (t.affects) fields.push({ title: 'Services', value: markdownText(clip(t.affects, 1000)), short: false });
   return {
     text: clip(`**${markdownText(t.headline)}**: ${markdownText(t.title)}`, 4000),
     attachments: [

@@ -71,6 +71,9 @@ describe('alert routes: incident.io, Datadog, Mattermost, Telegram', () => {
     const stored = JSON.stringify(await t.store.db.selectFrom('alert_routes').selectAll().execute());
     for (const secret of [IO_TOKEN, DD_KEY, TG_TOKEN, 'abc123']) assert.ok(!stored.includes(secret), `${secret.slice(0, 6)}… sealed at rest`);
 
+    // A service of the organisation that depends on GitHub: every tool names it.
+    const svc = await send(`${t.url}/api/v1/orgs/${orgId}/services`, 'POST', s(), { name: 'checkout-api', criticality: 'critical', dependencies: [{ vendor: 'github' }] });
+    assert.equal(svc.status, 201, JSON.stringify(svc.body));
     // Vendor text that tries markup and mentions.
     const inc = incident('github', { impact: 'major', title: '@channel <b>Actions</b> [click](https://evil.example) & co' });
     await emit(t, 'incident.created', inc);
@@ -101,6 +104,11 @@ describe('alert routes: incident.io, Datadog, Mattermost, Telegram', () => {
     assert.equal(tg[0].parse_mode, 'HTML');
     assert.ok(tg[0].text.includes('&lt;b&gt;Actions&lt;/b&gt;'), tg[0].text);
     assert.ok(!tg[0].text.includes('<b>Actions</b>'));
+
+    assert.match(io[0].metadata.services, /checkout-api \(critical\)/);
+    assert.match(dd[0].data.attributes.message, /Services: .*checkout-api/);
+    assert.ok(mm[0].attachments[0].fields.some((f: { title: string; value: string }) => f.title === 'Services' && f.value.includes('checkout')));
+    assert.match(tg[0].text, /Services: .*checkout-api/);
 
     const doc = (await getJson(`${t.url}/openapi.json`)).body;
     const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true, logger: false });
