@@ -633,7 +633,27 @@ export interface EwInboundMessagesTable {
   received_at: string;
 }
 
+export interface ProbesTable {
+  id: string;
+  vendor: string;
+  kind: string;
+  target: string;
+  spec: string;
+  retired: number;
+  next_run_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  samples: string;
+  anomalous: number;
+  anomaly_reason: string | null;
+  last_sample_at: string | null;
+  relax_steps: number;
+  relaxed_at: string | null;
+  updated_at: string;
+}
+
 export interface Database {
+  probes: ProbesTable;
   services: ServicesTable;
   service_dependencies: ServiceDependenciesTable;
   ew_signals: EwSignalsTable;
