@@ -30,6 +30,7 @@ import { alertRouteRoutes } from './http/routes/alert-routes.ts';
 import { serviceRoutes } from './http/routes/services.ts';
 import { impactRoutes } from './http/routes/impact.ts';
 import { earlyWarningRoutes } from './http/routes/early-warning.ts';
+import { telemetryConnectorRoutes } from './http/routes/telemetry-connectors.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { ssoRoutes } from './http/routes/sso.ts';
@@ -63,7 +64,7 @@ import {
   VendorSummarySchema,
 } from './http/schemas/records.ts';
 import { prepareCatalog } from './ingest/catalog.ts';
-import { createProbeRunner, type ProbeRunner } from './probes/index.ts';
+import { createProbeRunner, createTelemetryRunner, type ProbeRunner, type TelemetryRunner } from './probes/index.ts';
 import { createIngestRuntime, type IngestRuntime } from './ingest/runtime.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { createRepositories, createServices, type Services } from './services/index.ts';
@@ -126,6 +127,8 @@ declare module 'fastify' {
     ingest: IngestRuntime;
     /** The probe runner (PROBES on and the ingest role), else null. */
     probeRunner: ProbeRunner | null;
+    /** The evaluator of Prometheus connectors (started with the ingest role; tests call `runOnce`). */
+    telemetryRunner: TelemetryRunner;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
     alerts: AlertRuntime;
     /** Confirmation of early-warning signals by new incidents and clearing of quiet ones (docs/early-warning.md). */
@@ -303,6 +306,18 @@ export const appPlugin = fp(
       app.addHook('onClose', async () => runner.stop());
     }
     app.decorate('probeRunner', probeRunner);
+    // Prometheus connectors (docs/early-warning.md "Prometheus connectors"): evaluated by
+    // instances with the ingest role and TELEMETRY on, each connector once per interval across the fleet.
+    const telemetryRunner = createTelemetryRunner({
+      telemetry: services.earlyWarning.telemetry,
+      allowList: config.outboundAllowPrivate,
+      timeoutMs: config.telemetryTimeoutMs,
+      tickMs: Math.min(5_000, config.telemetryIntervalSeconds * 1000),
+      log: app.log.child({ component: 'telemetry' }),
+    });
+    if (config.telemetry && config.roles.includes('ingest')) app.addHook('onReady', async () => telemetryRunner.start());
+    app.addHook('onClose', async () => telemetryRunner.stop());
+    app.decorate('telemetryRunner', telemetryRunner);
     app.decorate('config', config);
     app.decorate('services', services);
     app.decorate('bus', bus);
@@ -414,6 +429,7 @@ export const appPlugin = fp(
         await web.register(serviceRoutes);
         await web.register(impactRoutes);
         await web.register(earlyWarningRoutes);
+        await web.register(telemetryConnectorRoutes);
         await web.register(scimAdminRoutes);
         await web.register(ssoRoutes);
         await web.register(boardRoutes);

@@ -60,6 +60,8 @@ import { earlyWarningRepository } from '../store/repositories/early-warning-repo
 import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
 import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
 import { probesRepository } from '../store/repositories/probes-repository.ts';
+import { telemetryRepository } from '../store/repositories/telemetry-repository.ts';
+import { telemetryService } from './probes/telemetry-service.ts';
 import { probesService, type ProbesService } from './probes/probes-service.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
@@ -74,6 +76,7 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     alertRoutes: alertRoutesRepository(store.db, box),
     earlyWarning: earlyWarningRepository(store.db, box),
     probes: probesRepository(store.db),
+    telemetry: telemetryRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
     deliveries: deliveriesRepository(store.db, store.dialect),
     dispatch: dispatchRepository(store.db),
@@ -309,6 +312,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       inbound: inboundSignalsService({ earlyWarning: repos.earlyWarning, signals, catalog, orgs, audit, clock }),
       /** Probes of vendors' public endpoints (docs/early-warning.md "Probes"). */
       probes,
+      /** An organisation's Prometheus connectors (docs/early-warning.md "Prometheus connectors"). */
+      telemetry: telemetryService({ telemetry: repos.telemetry, signals, catalog, orgs, audit, clock, allowPrivate: config.outboundAllowPrivate, intervalMs: config.telemetryIntervalSeconds * 1000 }),
     },
     /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
     scim: {

@@ -652,8 +652,29 @@ export interface ProbesTable {
   updated_at: string;
 }
 
+export interface TelemetryConnectorsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  base_url: string;
+  token: string | null;
+  token_last_four: string | null;
+  queries: string;
+  enabled: number;
+  query_states: string;
+  health: string;
+  last_error: string | null;
+  last_evaluated_at: string | null;
+  next_run_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   probes: ProbesTable;
+  telemetry_connectors: TelemetryConnectorsTable;
   services: ServicesTable;
   service_dependencies: ServiceDependenciesTable;
   ew_signals: EwSignalsTable;

@@ -443,6 +443,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/infrastructure/diagnose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which vendor an error message, host name or URL points at, what it reports now, and a verdict */
+        get: operations["diagnose"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/infrastructure/incidents": {
         parameters: {
             query?: never;
@@ -1147,6 +1164,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's services hit now by open vendor incidents and maintenance under way, with the records and reasons */
+        get: operations["getImpact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/invitations": {
         parameters: {
             query?: never;
@@ -1355,6 +1389,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/services": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's services and their vendor dependencies */
+        get: operations["listServices"];
+        put?: never;
+        /** Add a service (editors) */
+        post: operations["createService"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/services/{serviceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One service */
+        get: operations["getService"];
+        /** Change a service (editors): fields given replace those stored, dependencies as a whole */
+        put: operations["updateService"];
+        post?: never;
+        /** Delete a service (editors) */
+        delete: operations["deleteService"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/signal-secret": {
         parameters: {
             query?: never;
@@ -1496,6 +1567,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/telemetry-connectors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's Prometheus connectors with their health (members) */
+        get: operations["listTelemetryConnectors"];
+        put?: never;
+        /** Add a Prometheus connector (admins) */
+        post: operations["createTelemetryConnector"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/telemetry-connectors/{connectorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One Prometheus connector with its health */
+        get: operations["getTelemetryConnector"];
+        /** Change a Prometheus connector (admins): fields given replace those stored; new queries or URL start evaluation afresh */
+        put: operations["updateTelemetryConnector"];
+        post?: never;
+        /** Delete a Prometheus connector (admins) */
+        delete: operations["deleteTelemetryConnector"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/transfer": {
         parameters: {
             query?: never;
@@ -1545,6 +1653,26 @@ export interface paths {
         post?: never;
         /** Delete a named watchlist (editors) */
         delete: operations["deleteNamedWatchlist"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A vendor status platform's subscriber webhook: the vendor's sources are polled at once
+         * @description Any JSON body (Statuspage, Instatus, Better Stack shapes); it is not trusted as data. 202 once the sources are due; the poll follows within seconds, at most one per source every 10 s.
+         */
+        post: operations["receiveVendorPush"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1879,6 +2007,93 @@ export interface components {
                 url: string;
             }[];
         };
+        /** @description POST https://event-management-intake.<site>/api/v2/events (DD-API-KEY header) */
+        DatadogEvent: {
+            /** @description JSON:API data */
+            data: {
+                /** @description The event */
+                attributes: {
+                    /** @description One Datadog alert per vendor incident */
+                    aggregation_key: string;
+                    /** @description Alert attributes */
+                    attributes: {
+                        /** @enum {string} */
+                        priority: "1" | "2" | "3" | "4" | "5";
+                        /** @enum {string} */
+                        status: "error" | "warn" | "ok";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    category: "alert";
+                    message: string;
+                    tags: string[];
+                    title: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                type: "event";
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        Diagnosis: {
+            /** @enum {string} */
+            confidence: "high" | "medium" | "low";
+            errorHints: {
+                /** @enum {string} */
+                kind: "dns" | "connection" | "timeout" | "tls" | "server_error" | "rate_limited" | "client_error";
+                /** @description What in the input said so */
+                token: string;
+            }[];
+            /** @description Host names found in the input */
+            hosts: string[];
+            input: string;
+            matches: {
+                host: string;
+                /** @description The catalog host that matched: the host itself or a parent domain */
+                matched: string;
+                name: string;
+                /**
+                 * @description `listed`: a host the vendor documents; `derived`: its website or status page host
+                 * @enum {string}
+                 */
+                strength: "listed" | "derived";
+                vendor: string;
+            }[];
+            summary: string;
+            vendors: {
+                /** Format: date-time */
+                checkedAt: string | null;
+                incidents: {
+                    components: string[];
+                    id: string;
+                    impact: string;
+                    title: string;
+                }[];
+                /** @description The vendor's status indicator, `unknown` when its page was never read */
+                indicator: string;
+                maintenance: {
+                    components: string[];
+                    id: string;
+                    title: string;
+                }[];
+                /** @description False for a catalog vendor without a machine-readable status source */
+                monitored: boolean;
+                name: string;
+                /** @description Whether the vendor's page has been read successfully */
+                observed: boolean;
+                vendor: string;
+            }[];
+            /**
+             * @description `vendor_incident`: the vendor reports an open incident; `vendor_maintenance`: maintenance in progress; `vendor_reports_no_problem`: nothing reported (vendor pages lag outages, so not proof); `several_vendors`: the input names more than one; `no_vendor_matches`: no catalog vendor owns the hosts named
+             * @enum {string}
+             */
+            verdict: "vendor_incident" | "vendor_maintenance" | "vendor_reports_no_problem" | "several_vendors" | "no_vendor_matches";
+        };
         /** @description Discord execute-webhook body (`webhook.format: discord`) */
         DiscordMessage: {
             /** @description No pings */
@@ -2017,6 +2232,14 @@ export interface components {
         };
         /** @description Incident */
         Incident: {
+            /** @description The caller's organisation's services this record may hit; only for members of an organisation with services */
+            affectedServices?: {
+                /** @enum {string} */
+                confidence: "high" | "medium" | "low";
+                reasons: string[];
+                serviceId: string;
+                serviceName: string;
+            }[];
             components: string[];
             durationMinutes: number | null;
             /**
@@ -2042,6 +2265,8 @@ export interface components {
                 body: string;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description The upstream's own word for the phase, e.g. identified (docs/mappings.md "Vendor's own words") */
+                sourceStatus?: string;
                 status: string;
             }[];
             url: string | null;
@@ -2063,6 +2288,27 @@ export interface components {
              * @enum {string}
              */
             type: "incident.created";
+        };
+        /** @description POST to the HTTP alert source URL (Authorization: Bearer <source token>) */
+        IncidentIoAlertEvent: {
+            /** @description `vendor:recordId`: every event of one incident updates one alert */
+            deduplication_key: string;
+            /** @description Markdown */
+            description: string;
+            /** @description vendor, vendor_name, event_type, impact, status, components, delivery_id */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: uri
+             * @description The vendor's page of the incident
+             */
+            source_url?: string;
+            /** @enum {string} */
+            status: "firing" | "resolved";
+            title: string;
+        } & {
+            [key: string]: unknown;
         };
         /** @description An incident was resolved; `id:` = its event number */
         IncidentResolvedEvent: {
@@ -2094,6 +2340,14 @@ export interface components {
         };
         /** @description Maintenance window */
         Maintenance: {
+            /** @description The caller's organisation's services this record may hit; only for members of an organisation with services */
+            affectedServices?: {
+                /** @enum {string} */
+                confidence: "high" | "medium" | "low";
+                reasons: string[];
+                serviceId: string;
+                serviceName: string;
+            }[];
             /** Format: date-time */
             completedAt: string | null;
             components: string[];
@@ -2115,11 +2369,37 @@ export interface components {
                 body: string;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description The upstream's own word for the phase, e.g. identified (docs/mappings.md "Vendor's own words") */
+                sourceStatus?: string;
                 status: string;
             }[];
             url: string | null;
             vendor: string;
             vendorName: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description POST to the incoming webhook URL */
+        MattermostMessage: {
+            attachments: ({
+                color: string;
+                fallback: string;
+                fields: ({
+                    short: boolean;
+                    title: string;
+                    value: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                footer: string;
+                text: string;
+                title: string;
+                title_link?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description Markdown; vendor text escaped, mentions defused */
+            text: string;
         } & {
             [key: string]: unknown;
         };
@@ -2370,6 +2650,22 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description POST https://api.telegram.org/bot<token>/sendMessage */
+        TelegramSendMessage: {
+            chat_id: number | string;
+            /** @description Previews off */
+            link_preview_options: {
+                is_disabled: boolean;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            parse_mode: "HTML";
+            /** @description HTML: vendor text escaped */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Vendor profile */
         VendorProfile: {
             availableDataTypes: ("incidents" | "maintenance" | "advisories" | "updates")[];
@@ -2377,6 +2673,8 @@ export interface components {
             description: string;
             /** @description Vendor slug */
             id: string;
+            /** @description false: no machine-readable status source; its status is never known (docs/web.md "Not monitored") */
+            monitored: boolean;
             name: string;
             /** Format: uri */
             statusPageUrl: string;
@@ -2388,7 +2686,7 @@ export interface components {
         /** @description Incident and reliability statistics */
         VendorStats: {
             /**
-             * @description `unknown` when there is no uptime (not observed)
+             * @description `unknown` when there is no uptime (not enough observed data)
              * @enum {string}
              */
             badge: "excellent" | "good" | "fair" | "poor" | "unknown";
@@ -2404,8 +2702,10 @@ export interface components {
             longestIncidentMinutes: number | null;
             maintenanceCount: number;
             mttrMinutes: number | null;
+            /** @description How much of the window was observed, in percent */
+            observedPercent: number;
             timePeriod: string;
-            /** @description null when the vendor was not observed in the window (docs/statistics.md) */
+            /** @description null ("not enough data") while less than a quarter of the window was observed (docs/statistics.md "Minimum observed share") */
             uptimePercent: number | null;
             vendor: string;
         } & {
@@ -2426,6 +2726,10 @@ export interface components {
             description: string;
             /** @enum {string} */
             indicator: "operational" | "degraded" | "partial_outage" | "major_outage" | "maintenance" | "unknown";
+            /** @description false: no machine-readable status source; the indicator is unknown, never operational (docs/web.md "Not monitored") */
+            monitored: boolean;
+            /** @description The page's own status description as published; null when the indicator is derived (docs/mappings.md "Vendor's own words") */
+            sourceDescription: string | null;
             sourceHealth: {
                 lastError: string | null;
                 /** Format: date-time */
@@ -4019,6 +4323,8 @@ export interface operations {
                         token: string;
                         /** @description The public page; its token is in this response only (stored hashed) */
                         url: string;
+                        /** @description Present when a vendor on the board is not monitored (no machine-readable status source): the board shows it as such */
+                        warnings?: string[];
                     };
                 };
             };
@@ -5567,6 +5873,132 @@ export interface operations {
             };
         };
     };
+    diagnose: {
+        parameters: {
+            query: {
+                /** @description An error message, host name, URL or log line, e.g. `ECONNRESET api.stripe.com` */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One item: the diagnosis */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description History window applied to this response */
+                        dataWindow?: {
+                            /** @description The window used (`all` when unlimited) */
+                            applied: string;
+                            /** @description True when the request exceeded the plan's window */
+                            capped: boolean;
+                            /** @description The timePeriod asked for */
+                            requested: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Start of the applied window
+                             */
+                            since: string | null;
+                        };
+                        /** Format: date-time */
+                        fetchedAt?: string;
+                        hint?: string;
+                        items: components["schemas"]["Diagnosis"][];
+                        /**
+                         * Format: date-time
+                         * @description Newest successful poll of any source
+                         */
+                        lastUpdated?: string | null;
+                        /**
+                         * @description `demo` when served from the simulated fleet
+                         * @enum {string}
+                         */
+                        source?: "live" | "demo";
+                        success: boolean;
+                        total?: number;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Direct API call blocked, or plan too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown vendor, data type or route */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listIncidents: {
         parameters: {
             query?: {
@@ -6285,7 +6717,7 @@ export interface operations {
     listNotificationDeliveries: {
         parameters: {
             query: {
-                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie";
+                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram";
                 /** @description Newest first, 1..200 (default 50) */
                 limit: number;
                 status?: "pending" | "succeeded" | "failed" | "cancelled";
@@ -6306,7 +6738,7 @@ export interface operations {
                         items: {
                             attempts: number;
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie";
+                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram";
                             /** Format: date-time */
                             completedAt: string | null;
                             /** Format: date-time */
@@ -8431,7 +8863,7 @@ export interface operations {
                      * @description Channel to send the test alert on
                      * @enum {string}
                      */
-                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
+                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
                 };
             };
         };
@@ -8444,7 +8876,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;
@@ -9553,6 +9985,10 @@ export interface operations {
                                 status: boolean;
                                 stream: boolean;
                             };
+                            /** @description false: no machine-readable status source (docs/web.md "Not monitored") */
+                            monitored: boolean;
+                            /** @description Why there is no status, when not monitored */
+                            monitoring: string | null;
                             sources: {
                                 type: string;
                                 url: string;
@@ -10073,9 +10509,12 @@ export interface operations {
                                 none: number;
                             };
                             incidentCount: number;
+                            /** @description Vendors by current indicator; `not_monitored` for vendors without a machine-readable status source */
                             indicators: {
                                 [key: string]: number;
                             };
+                            /** @description Vendors without a machine-readable status source (docs/web.md "Not monitored") */
+                            notMonitored: number;
                             timePeriod: string;
                             vendorCount: number;
                         } & {
@@ -11028,6 +11467,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11162,6 +11603,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11303,6 +11746,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -11453,6 +11898,8 @@ export interface operations {
                         success: boolean;
                         /** @description Vendor slugs, in the order they were added */
                         vendors: string[];
+                        /** @description Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts */
+                        warnings?: string[];
                     };
                 };
             };
@@ -12706,15 +13153,18 @@ export interface operations {
                     "application/json": {
                         routes: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
                             destination: {
                                 /** @description Masked */
                                 apiKey?: string;
+                                /** @description Masked */
+                                botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                chatId?: string;
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -12724,7 +13174,11 @@ export interface operations {
                                 routingKey?: string;
                                 /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
                                 secret?: string;
+                                /** @enum {string} */
+                                site?: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
                                 to?: string[];
+                                /** @description Masked */
+                                token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
                             };
@@ -12883,6 +13337,40 @@ export interface operations {
                         /** @enum {string} */
                         region: "us" | "eu";
                     } | {
+                        /** @description Key of a JSM Operations "API" integration (a UUID); Opsgenie's successor, one host for every region */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "jsm";
+                    } | {
+                        /** @enum {string} */
+                        channel: "incident_io";
+                        /** @description The alert source's secret token (sent as a bearer token) */
+                        token: string;
+                        /** @description The HTTP alert source URL, https://api.incident.io/v2/alert_events/http/{config id} */
+                        url: string;
+                    } | {
+                        /** @description A Datadog API key (32 hexadecimal characters) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "datadog";
+                        /**
+                         * @description The organisation's Datadog site
+                         * @enum {string}
+                         */
+                        site: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
+                    } | {
+                        /** @enum {string} */
+                        channel: "mattermost";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @description The bot token from BotFather */
+                        botToken: string;
+                        /** @enum {string} */
+                        channel: "telegram";
+                        /** @description A chat id (e.g. -1001234567890) or a public channel @username; the bot must be a member */
+                        chatId: string;
+                    } | {
                         /** @enum {string} */
                         channel: "slack";
                         /** @description Channel id (C…, G…) in the organisation's installed workspace */
@@ -12945,15 +13433,18 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
                             destination: {
                                 /** @description Masked */
                                 apiKey?: string;
+                                /** @description Masked */
+                                botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                chatId?: string;
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -12963,7 +13454,11 @@ export interface operations {
                                 routingKey?: string;
                                 /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
                                 secret?: string;
+                                /** @enum {string} */
+                                site?: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
                                 to?: string[];
+                                /** @description Masked */
+                                token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
                             };
@@ -13126,15 +13621,18 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
                             destination: {
                                 /** @description Masked */
                                 apiKey?: string;
+                                /** @description Masked */
+                                botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                chatId?: string;
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -13144,7 +13642,11 @@ export interface operations {
                                 routingKey?: string;
                                 /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
                                 secret?: string;
+                                /** @enum {string} */
+                                site?: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
                                 to?: string[];
+                                /** @description Masked */
+                                token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
                             };
@@ -13305,6 +13807,40 @@ export interface operations {
                         /** @enum {string} */
                         region: "us" | "eu";
                     } | {
+                        /** @description Key of a JSM Operations "API" integration (a UUID); Opsgenie's successor, one host for every region */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "jsm";
+                    } | {
+                        /** @enum {string} */
+                        channel: "incident_io";
+                        /** @description The alert source's secret token (sent as a bearer token) */
+                        token: string;
+                        /** @description The HTTP alert source URL, https://api.incident.io/v2/alert_events/http/{config id} */
+                        url: string;
+                    } | {
+                        /** @description A Datadog API key (32 hexadecimal characters) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "datadog";
+                        /**
+                         * @description The organisation's Datadog site
+                         * @enum {string}
+                         */
+                        site: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
+                    } | {
+                        /** @enum {string} */
+                        channel: "mattermost";
+                        /** @description https URL (checked against the outbound URL rules) */
+                        url: string;
+                    } | {
+                        /** @description The bot token from BotFather */
+                        botToken: string;
+                        /** @enum {string} */
+                        channel: "telegram";
+                        /** @description A chat id (e.g. -1001234567890) or a public channel @username; the bot must be a member */
+                        chatId: string;
+                    } | {
                         /** @enum {string} */
                         channel: "slack";
                         /** @description Channel id (C…, G…) in the organisation's installed workspace */
@@ -13369,15 +13905,18 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
                             destination: {
                                 /** @description Masked */
                                 apiKey?: string;
+                                /** @description Masked */
+                                botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "slack" | "teams" | "google_chat" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                chatId?: string;
                                 conversation?: string;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
@@ -13387,7 +13926,11 @@ export interface operations {
                                 routingKey?: string;
                                 /** @description Webhook signing secret: in full only in the answer that made or rotated it, else masked */
                                 secret?: string;
+                                /** @enum {string} */
+                                site?: "datadoghq.com" | "us3.datadoghq.com" | "us5.datadoghq.com" | "datadoghq.eu" | "ap1.datadoghq.com" | "ap2.datadoghq.com" | "ddog-gov.com";
                                 to?: string[];
+                                /** @description Masked */
+                                token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
                             };
@@ -13684,7 +14227,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;
@@ -13866,6 +14409,154 @@ export interface operations {
                         success: boolean;
                     };
                     "text/csv": string;
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getImpact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Open incidents and maintenance windows under way of the vendors the services depend on */
+                        openRecords: number;
+                        /** @description Services hit now, most certain and most critical first */
+                        services: {
+                            /**
+                             * @description high: a listed component is one of the dependency; medium: one of its regions is named; low: only the vendor matches
+                             * @enum {string}
+                             */
+                            confidence: "high" | "medium" | "low";
+                            /** @enum {string} */
+                            criticality: "critical" | "high" | "medium" | "low";
+                            records: {
+                                /**
+                                 * @description high: a listed component is one of the dependency; medium: one of its regions is named; low: only the vendor matches
+                                 * @enum {string}
+                                 */
+                                confidence: "high" | "medium" | "low";
+                                id: string;
+                                impact: string;
+                                /** @enum {string} */
+                                kind: "incident" | "maintenance";
+                                /** @description Why, in words: "component 'Actions' listed", "us-east-1 named in the 14:02 update" */
+                                reasons: string[];
+                                /** Format: date-time */
+                                startedAt: string | null;
+                                status: string;
+                                title: string;
+                                url: string | null;
+                                vendor: string;
+                            }[];
+                            serviceId: string;
+                            serviceName: string;
+                        }[];
+                        success: boolean;
+                    };
                 };
             };
             /** @description Bad request: a parameter, the URL or the body is malformed */
@@ -16233,6 +16924,806 @@ export interface operations {
             };
         };
     };
+    listServices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        services: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            criticality: "critical" | "high" | "medium" | "low";
+                            dependencies: {
+                                components: {
+                                    id: string;
+                                    /** @description The component's current name; null when the vendor no longer reports it */
+                                    name: string | null;
+                                }[];
+                                /** @enum {string} */
+                                kind: "hard" | "soft";
+                                regions: {
+                                    cloud: string;
+                                    code: string;
+                                    name: string;
+                                }[];
+                                vendor: string;
+                            }[];
+                            id: string;
+                            name: string;
+                            ownerRouteId: string | null;
+                            tags: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Default medium
+                     * @enum {string}
+                     */
+                    criticality?: "critical" | "high" | "medium" | "low";
+                    /** @description One per vendor; replaces the stored list as a whole */
+                    dependencies?: {
+                        /** @description Ids of the vendor's components (an exact component name is taken as its id); empty = the whole vendor */
+                        components?: string[];
+                        /**
+                         * @description hard (default): the service fails with the vendor; soft: it degrades or falls back
+                         * @enum {string}
+                         */
+                        kind?: "hard" | "soft";
+                        /** @description Cloud regions (us-east-1, us-central1, eastus, "US East (N. Virginia)"), stored as codes; empty = every region */
+                        regions?: string[];
+                        /** @description Vendor slug of the catalog */
+                        vendor: string;
+                    }[];
+                    /** @description Unique in the organisation: lower-case letters, digits, and dashes or dots between them */
+                    name: string;
+                    /** @description An alert route of this organisation that reaches the owning team */
+                    ownerRouteId?: string | null;
+                    /** @description Free labels (team:payments, tier-1) */
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        service: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            criticality: "critical" | "high" | "medium" | "low";
+                            dependencies: {
+                                components: {
+                                    id: string;
+                                    /** @description The component's current name; null when the vendor no longer reports it */
+                                    name: string | null;
+                                }[];
+                                /** @enum {string} */
+                                kind: "hard" | "soft";
+                                regions: {
+                                    cloud: string;
+                                    code: string;
+                                    name: string;
+                                }[];
+                                vendor: string;
+                            }[];
+                            id: string;
+                            name: string;
+                            ownerRouteId: string | null;
+                            tags: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the service */
+                serviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        service: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            criticality: "critical" | "high" | "medium" | "low";
+                            dependencies: {
+                                components: {
+                                    id: string;
+                                    /** @description The component's current name; null when the vendor no longer reports it */
+                                    name: string | null;
+                                }[];
+                                /** @enum {string} */
+                                kind: "hard" | "soft";
+                                regions: {
+                                    cloud: string;
+                                    code: string;
+                                    name: string;
+                                }[];
+                                vendor: string;
+                            }[];
+                            id: string;
+                            name: string;
+                            ownerRouteId: string | null;
+                            tags: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the service */
+                serviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    criticality?: "critical" | "high" | "medium" | "low";
+                    /** @description One per vendor; replaces the stored list as a whole */
+                    dependencies?: {
+                        /** @description Ids of the vendor's components (an exact component name is taken as its id); empty = the whole vendor */
+                        components?: string[];
+                        /**
+                         * @description hard (default): the service fails with the vendor; soft: it degrades or falls back
+                         * @enum {string}
+                         */
+                        kind?: "hard" | "soft";
+                        /** @description Cloud regions (us-east-1, us-central1, eastus, "US East (N. Virginia)"), stored as codes; empty = every region */
+                        regions?: string[];
+                        /** @description Vendor slug of the catalog */
+                        vendor: string;
+                    }[];
+                    /** @description Unique in the organisation: lower-case letters, digits, and dashes or dots between them */
+                    name?: string;
+                    /** @description An alert route of this organisation that reaches the owning team */
+                    ownerRouteId?: string | null;
+                    /** @description Free labels (team:payments, tier-1) */
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        service: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            criticality: "critical" | "high" | "medium" | "low";
+                            dependencies: {
+                                components: {
+                                    id: string;
+                                    /** @description The component's current name; null when the vendor no longer reports it */
+                                    name: string | null;
+                                }[];
+                                /** @enum {string} */
+                                kind: "hard" | "soft";
+                                regions: {
+                                    cloud: string;
+                                    code: string;
+                                    name: string;
+                                }[];
+                                vendor: string;
+                            }[];
+                            id: string;
+                            name: string;
+                            ownerRouteId: string | null;
+                            tags: string[];
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteService: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the service */
+                serviceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getSignalSecret: {
         parameters: {
             query?: never;
@@ -18227,6 +19718,825 @@ export interface operations {
             };
         };
     };
+    listTelemetryConnectors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connectors: {
+                            baseUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            /**
+                             * @description `unknown` until the first evaluation; `unhealthy` when a query failed (see lastError)
+                             * @enum {string}
+                             */
+                            health: "unknown" | "ok" | "unhealthy";
+                            id: string;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastEvaluatedAt: string | null;
+                            name: string;
+                            queries: {
+                                /** Format: date-time */
+                                aboveSince: string | null;
+                                breaching: boolean;
+                                durationSeconds: number;
+                                error: string | null;
+                                /** Format: date-time */
+                                evaluatedAt: string | null;
+                                query: string;
+                                threshold: number;
+                                /** @description Highest finite value of the last answer; null when it had none */
+                                value: number | null;
+                                vendor: string;
+                            }[];
+                            token: {
+                                lastFour: string;
+                            } | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTelemetryConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Base URL of the Prometheus HTTP API (https; a private address only when the operator allows it) */
+                    baseUrl: string;
+                    enabled?: boolean;
+                    /** @description Name people see */
+                    name: string;
+                    queries: {
+                        /** @description How long the value must stay above the threshold */
+                        durationSeconds: number;
+                        /** @description PromQL instant query, one line; its highest value is compared with the threshold */
+                        query: string;
+                        /** @description A value above this is a breach (e.g. 0.2 for a 20 % error ratio) */
+                        threshold: number;
+                        /** @description Catalog slug of the vendor the query measures */
+                        vendor: string;
+                    }[];
+                    /** @description Bearer token sent to Prometheus (or its proxy); sealed at rest, never shown again */
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connector: {
+                            baseUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            /**
+                             * @description `unknown` until the first evaluation; `unhealthy` when a query failed (see lastError)
+                             * @enum {string}
+                             */
+                            health: "unknown" | "ok" | "unhealthy";
+                            id: string;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastEvaluatedAt: string | null;
+                            name: string;
+                            queries: {
+                                /** Format: date-time */
+                                aboveSince: string | null;
+                                breaching: boolean;
+                                durationSeconds: number;
+                                error: string | null;
+                                /** Format: date-time */
+                                evaluatedAt: string | null;
+                                query: string;
+                                threshold: number;
+                                /** @description Highest finite value of the last answer; null when it had none */
+                                value: number | null;
+                                vendor: string;
+                            }[];
+                            token: {
+                                lastFour: string;
+                            } | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTelemetryConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the telemetry connector */
+                connectorId: string;
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connector: {
+                            baseUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            /**
+                             * @description `unknown` until the first evaluation; `unhealthy` when a query failed (see lastError)
+                             * @enum {string}
+                             */
+                            health: "unknown" | "ok" | "unhealthy";
+                            id: string;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastEvaluatedAt: string | null;
+                            name: string;
+                            queries: {
+                                /** Format: date-time */
+                                aboveSince: string | null;
+                                breaching: boolean;
+                                durationSeconds: number;
+                                error: string | null;
+                                /** Format: date-time */
+                                evaluatedAt: string | null;
+                                query: string;
+                                threshold: number;
+                                /** @description Highest finite value of the last answer; null when it had none */
+                                value: number | null;
+                                vendor: string;
+                            }[];
+                            token: {
+                                lastFour: string;
+                            } | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateTelemetryConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the telemetry connector */
+                connectorId: string;
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Base URL of the Prometheus HTTP API (https; a private address only when the operator allows it) */
+                    baseUrl?: string;
+                    enabled?: boolean;
+                    /** @description Name people see */
+                    name?: string;
+                    queries?: {
+                        /** @description How long the value must stay above the threshold */
+                        durationSeconds: number;
+                        /** @description PromQL instant query, one line; its highest value is compared with the threshold */
+                        query: string;
+                        /** @description A value above this is a breach (e.g. 0.2 for a 20 % error ratio) */
+                        threshold: number;
+                        /** @description Catalog slug of the vendor the query measures */
+                        vendor: string;
+                    }[];
+                    /** @description Bearer token sent to Prometheus (or its proxy); sealed at rest, never shown again */
+                    token?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connector: {
+                            baseUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            /**
+                             * @description `unknown` until the first evaluation; `unhealthy` when a query failed (see lastError)
+                             * @enum {string}
+                             */
+                            health: "unknown" | "ok" | "unhealthy";
+                            id: string;
+                            lastError: string | null;
+                            /** Format: date-time */
+                            lastEvaluatedAt: string | null;
+                            name: string;
+                            queries: {
+                                /** Format: date-time */
+                                aboveSince: string | null;
+                                breaching: boolean;
+                                durationSeconds: number;
+                                error: string | null;
+                                /** Format: date-time */
+                                evaluatedAt: string | null;
+                                query: string;
+                                threshold: number;
+                                /** @description Highest finite value of the last answer; null when it had none */
+                                value: number | null;
+                                vendor: string;
+                            }[];
+                            token: {
+                                lastFour: string;
+                            } | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTelemetryConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the telemetry connector */
+                connectorId: string;
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     transferOwnership: {
         parameters: {
             query?: never;
@@ -19024,6 +21334,108 @@ export interface operations {
             };
             /** @description Rate limit exceeded */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receiveVendorPush: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of the push URL (`npm run cli -- push create`) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description The platform's webhook payload, ignored */
+        requestBody: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No push URL with this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
