@@ -3,7 +3,7 @@
 // exceptions: an edge that breaks a rule is fixed in the code, not allowed here.
 
 /** The adapters: each owns its folder and reaches another only through that one's index.ts. */
-const EDGES = '(http|mcp|web|cli|ingest|alerts|events)';
+const EDGES = '(http|mcp|web|cli|ingest|alerts|events|probes)';
 
 module.exports = {
   forbidden: [

@@ -31,6 +31,7 @@ import { serviceRoutes } from './http/routes/services.ts';
 import { impactRoutes } from './http/routes/impact.ts';
 import { earlyWarningRoutes } from './http/routes/early-warning.ts';
 import { orgConfigRoutes } from './http/routes/org-config.ts';
+import { telemetryConnectorRoutes } from './http/routes/telemetry-connectors.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { ssoRoutes } from './http/routes/sso.ts';
@@ -64,6 +65,7 @@ import {
   VendorSummarySchema,
 } from './http/schemas/records.ts';
 import { prepareCatalog } from './ingest/catalog.ts';
+import { createProbeRunner, createTelemetryRunner, type ProbeRunner, type TelemetryRunner } from './probes/index.ts';
 import { createIngestRuntime, type IngestRuntime } from './ingest/runtime.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
 import { createRepositories, createServices, type Services } from './services/index.ts';
@@ -124,6 +126,10 @@ declare module 'fastify' {
     streams: { hub: StreamHub; slots: StreamSlots; anonymous: StreamSlots };
     /** Polling (started only with INGEST=live and the ingest role; in the worker thread unless INGEST_WORKER=false) and, in demo mode, the simulated fleet. */
     ingest: IngestRuntime;
+    /** The probe runner (PROBES on and the ingest role), else null. */
+    probeRunner: ProbeRunner | null;
+    /** The evaluator of Prometheus connectors (started with the ingest role; tests call `runOnce`). */
+    telemetryRunner: TelemetryRunner;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
     alerts: AlertRuntime;
     /** Confirmation of early-warning signals by new incidents and clearing of quiet ones (docs/early-warning.md). */
@@ -170,7 +176,7 @@ export const appPlugin = fp(
     app.decorate('metrics', metrics);
     const ingestLog = app.log.child({ component: 'ingest' });
     await store.migrate();
-    const { simulator } = await prepareCatalog(store, config, clock, {
+    const { simulator, catalog: loadedCatalog } = await prepareCatalog(store, config, clock, {
       catalogFile: opts.catalogFile ?? config.catalogFile ?? undefined,
       log: ingestLog,
       freshDemo: true,
@@ -280,6 +286,39 @@ export const appPlugin = fp(
     if (config.ingest === 'live' && config.roles.includes('ingest')) {
       app.addHook('onReady', async () => ingest.start());
     }
+    // Probes of vendors' public endpoints (docs/early-warning.md "Probes"): the catalog's list
+    // is kept in the store on every start (the CLI reads it); instances with the ingest role
+    // and PROBES on run them, each probe once per interval across the fleet.
+    await services.earlyWarning.probes.syncCatalog(config.demo ? [] : loadedCatalog);
+    let probeRunner: ProbeRunner | null = null;
+    if (config.probes && config.roles.includes('ingest')) {
+      probeRunner = createProbeRunner({
+        probes: services.earlyWarning.probes,
+        allowList: config.outboundAllowPrivate,
+        concurrency: config.probeConcurrency,
+        hostConcurrency: config.probeHostConcurrency,
+        timeoutMs: config.probeTimeoutMs,
+        tickMs: Math.min(5_000, config.probeIntervalSeconds * 1000),
+        now: () => clock.now().getTime(),
+        log: app.log.child({ component: 'probes' }),
+      });
+      const runner = probeRunner;
+      app.addHook('onReady', async () => runner.start());
+      app.addHook('onClose', async () => runner.stop());
+    }
+    app.decorate('probeRunner', probeRunner);
+    // Prometheus connectors (docs/early-warning.md "Prometheus connectors"): evaluated by
+    // instances with the ingest role and TELEMETRY on, each connector once per interval across the fleet.
+    const telemetryRunner = createTelemetryRunner({
+      telemetry: services.earlyWarning.telemetry,
+      allowList: config.outboundAllowPrivate,
+      timeoutMs: config.telemetryTimeoutMs,
+      tickMs: Math.min(5_000, config.telemetryIntervalSeconds * 1000),
+      log: app.log.child({ component: 'telemetry' }),
+    });
+    if (config.telemetry && config.roles.includes('ingest')) app.addHook('onReady', async () => telemetryRunner.start());
+    app.addHook('onClose', async () => telemetryRunner.stop());
+    app.decorate('telemetryRunner', telemetryRunner);
     app.decorate('config', config);
     app.decorate('services', services);
     app.decorate('bus', bus);
@@ -392,6 +431,7 @@ export const appPlugin = fp(
         await web.register(impactRoutes);
         await web.register(earlyWarningRoutes);
         await web.register(orgConfigRoutes);
+        await web.register(telemetryConnectorRoutes);
         await web.register(scimAdminRoutes);
         await web.register(ssoRoutes);
         await web.register(boardRoutes);

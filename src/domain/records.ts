@@ -1,6 +1,8 @@
 // Normalised records shared by every layer. Shapes follow docs/api.md "Envelope and records"; all
 // timestamps are ISO-8601 UTC strings, ids are `<vendor>:<upstream id>`.
 
+import type { ProbeSpec } from './probes.ts';
+
 export const INCIDENT_STATUSES = ['investigating', 'monitoring', 'resolved'] as const;
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
 
@@ -248,6 +250,8 @@ export interface CatalogVendor {
   compliance: { sourceUrl: string | null; items: ComplianceEntry[] };
   /** Hosts the vendor documents for its API, CDN and console (docs/diagnose.md "Hosts"). */
   hostnames?: string[];
+  /** Public endpoints probed for early warning (docs/early-warning.md "Probes"). */
+  probes?: ProbeSpec[];
   /** Where the entry's facts come from (docs/catalog.md "Evidence"). */
   evidence?: CatalogEvidence[];
 }

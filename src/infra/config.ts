@@ -64,6 +64,20 @@ export interface Config {
   streamPingSeconds: number;
   /** How often quiet early-warning signals are cleared and new incidents confirm signals (docs/early-warning.md). */
   earlyWarningSweepSeconds: number;
+  /** Probes of vendors' public endpoints (PROBES; default on with live ingestion). */
+  probes: boolean;
+  /** Mean interval between two runs of one probe, jittered by a third either way (PROBE_INTERVAL_SECONDS). */
+  probeIntervalSeconds: number;
+  /** Probes in flight at once in this process, and per host (PROBE_CONCURRENCY, PROBE_HOST_CONCURRENCY). */
+  probeConcurrency: number;
+  probeHostConcurrency: number;
+  /** Deadline of one probe: resolve, connect, answer (PROBE_TIMEOUT_MS). */
+  probeTimeoutMs: number;
+  /** How often each Prometheus connector is evaluated, and the deadline of one query (TELEMETRY_INTERVAL_SECONDS, TELEMETRY_TIMEOUT_MS). */
+  telemetryIntervalSeconds: number;
+  /** Evaluate Prometheus connectors on this instance (TELEMETRY; default on with live ingestion). */
+  telemetry: boolean;
+  telemetryTimeoutMs: number;
   eventRetentionDays: number;
   /** Bytes an event-stream client may leave unread before it is dropped (STREAM_BUFFER_KB). */
   streamBufferBytes: number;
@@ -413,6 +427,14 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
     earlyWarningSweepSeconds: int(env, 'EARLY_WARNING_SWEEP_SECONDS', 60, 1, 3600),
+    probes: bool(env, 'PROBES', ingest === 'live' && !demo),
+    probeIntervalSeconds: int(env, 'PROBE_INTERVAL_SECONDS', 45, 1, 3600),
+    probeConcurrency: int(env, 'PROBE_CONCURRENCY', 16, 1, 256),
+    probeHostConcurrency: int(env, 'PROBE_HOST_CONCURRENCY', 2, 1, 64),
+    probeTimeoutMs: int(env, 'PROBE_TIMEOUT_MS', 5_000, 100, 60_000),
+    telemetryIntervalSeconds: int(env, 'TELEMETRY_INTERVAL_SECONDS', 60, 1, 3600),
+    telemetry: bool(env, 'TELEMETRY', ingest === 'live' && !demo),
+    telemetryTimeoutMs: int(env, 'TELEMETRY_TIMEOUT_MS', 5_000, 100, 60_000),
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
     streamBufferBytes: int(env, 'STREAM_BUFFER_KB', 256, 16, 65536) * 1024,
     passwordHashCost: int(env, 'PASSWORD_HASH_COST', 15, 10, 20),

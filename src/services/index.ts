@@ -60,6 +60,10 @@ import { recordAnnotator } from './impact/record-annotations.ts';
 import { earlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
 import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
 import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
+import { probesRepository } from '../store/repositories/probes-repository.ts';
+import { telemetryRepository } from '../store/repositories/telemetry-repository.ts';
+import { telemetryService } from './probes/telemetry-service.ts';
+import { probesService, type ProbesService } from './probes/probes-service.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
 import { scimTokensService } from './scim/scim-tokens-service.ts';
@@ -72,6 +76,8 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     preferences: preferencesRepository(store.db, box),
     alertRoutes: alertRoutesRepository(store.db, box),
     earlyWarning: earlyWarningRepository(store.db, box),
+    probes: probesRepository(store.db),
+    telemetry: telemetryRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
     deliveries: deliveriesRepository(store.db, store.dialect),
     dispatch: dispatchRepository(store.db),
@@ -178,7 +184,20 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     sso: repos.sso,
     audit,
   });
-  const signals = earlyWarningService({ earlyWarning: repos.earlyWarning, events: repos.events, cursors: repos.dispatch, catalog, orgs, audit, clock, notify: infra.signalNotices });
+  // Probes observe through the signals' use case; a dismissal relaxes the probes among its evidence.
+  let probes: ProbesService | null = null;
+  const signals = earlyWarningService({
+    earlyWarning: repos.earlyWarning,
+    events: repos.events,
+    cursors: repos.dispatch,
+    catalog,
+    orgs,
+    audit,
+    clock,
+    notify: infra.signalNotices,
+    onDismissed: async (evidence) => probes?.relaxFor(evidence),
+  });
+  probes = probesService({ probes: repos.probes, signals, clock, intervalMs: config.probeIntervalSeconds * 1000 });
   const privateReaders = privateReadersOf({
     ownsPrivateVendors: (orgId) => repos.customPages.ownsAny(orgId),
     servicesVersion: (orgId) => repos.services.version(orgId),
@@ -305,6 +324,10 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     earlyWarning: {
       signals,
       inbound: inboundSignalsService({ earlyWarning: repos.earlyWarning, signals, catalog, orgs, audit, clock }),
+      /** Probes of vendors' public endpoints (docs/early-warning.md "Probes"). */
+      probes,
+      /** An organisation's Prometheus connectors (docs/early-warning.md "Prometheus connectors"). */
+      telemetry: telemetryService({ telemetry: repos.telemetry, signals, catalog, orgs, audit, clock, allowPrivate: config.outboundAllowPrivate, intervalMs: config.telemetryIntervalSeconds * 1000 }),
     },
     /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
     scim: {

@@ -4,6 +4,8 @@ import type { Config } from '../infra/config.ts';
 import { openStore, type Store } from '../store/db.ts';
 import type { SourceRow } from '../store/repositories/sources-repository.ts';
 import { type PromoteInput, promotePage } from './vendors/custom-pages-promote.ts';
+import { probesRepository } from '../store/repositories/probes-repository.ts';
+import { type ProbeHealth, probeHealth } from './probes/probes-service.ts';
 import { createServices, type Services } from './index.ts';
 import { repositoriesOn } from './repositories.ts';
 
@@ -49,5 +51,13 @@ export async function withSourceAdmin<T>(
       list: (vendor) => repos.sources.list(vendor),
       promote: (input) => promotePage({ customPages: repos.customPages, clock }, input),
     });
+  });
+}
+
+/** `probes`: each probe's health from the configured, migrated store (no secrets key needed). */
+export async function withProbeHealth(config: Config, clock: Clock, vendor?: string): Promise<ProbeHealth[]> {
+  return withStore(config, async (store) => {
+    await store.migrate();
+    return probeHealth(probesRepository(store.db), clock.now(), vendor);
   });
 }

@@ -635,7 +635,48 @@ export interface EwInboundMessagesTable {
   received_at: string;
 }
 
+export interface ProbesTable {
+  id: string;
+  vendor: string;
+  kind: string;
+  target: string;
+  spec: string;
+  retired: number;
+  next_run_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  samples: string;
+  anomalous: number;
+  anomaly_reason: string | null;
+  last_sample_at: string | null;
+  relax_steps: number;
+  relaxed_at: string | null;
+  updated_at: string;
+}
+
+export interface TelemetryConnectorsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  base_url: string;
+  token: string | null;
+  token_last_four: string | null;
+  queries: string;
+  enabled: number;
+  query_states: string;
+  health: string;
+  last_error: string | null;
+  last_evaluated_at: string | null;
+  next_run_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  probes: ProbesTable;
+  telemetry_connectors: TelemetryConnectorsTable;
   services: ServicesTable;
   service_dependencies: ServiceDependenciesTable;
   ew_signals: EwSignalsTable;

@@ -101,8 +101,9 @@ test('every vendor has exactly the CatalogVendor fields', () => {
     'website',
   ];
   for (const v of vendors) {
-    // `hostnames` is optional: the hosts a vendor documents (docs/diagnose.md "Hosts").
-    assert.deepEqual(Object.keys(v).filter((k) => k !== 'hostnames').sort(), keys, `fields of ${v.slug}`);
+    // `hostnames` is optional: the hosts a vendor documents (docs/diagnose.md "Hosts");
+    // so is `probes`: its public endpoints probed for early warning (docs/early-warning.md "Probes").
+    assert.deepEqual(Object.keys(v).filter((k) => k !== 'hostnames' && k !== 'probes').sort(), keys, `fields of ${v.slug}`);
     assert.ok(v.name.trim().length > 0, `${v.slug}: empty name`);
     assert.ok(v.description.trim().length > 0, `${v.slug}: empty description`);
     assert.ok(Array.isArray(v.sources), `${v.slug}: sources must be an array`);
@@ -201,4 +202,25 @@ test('the catalog covers every data type', () => {
   assert.ok(count('maintenance') >= 1);
   assert.ok(count('updates') >= 5);
   assert.ok(count('advisories') >= 3);
+});
+
+test('catalog probes: at least 30 vendors, each probe under the vendor\'s hostnames; a bad probe stops the loader', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { readCatalog } = await import('../../src/services/vendors/catalog-loader.ts');
+  const probed = vendors.filter((v) => v.probes?.length);
+  assert.ok(probed.length >= 30, `${probed.length} vendors with probes`);
+  assert.ok(probed.every((v) => v.hostnames?.length), 'every probed vendor documents its hostnames');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-probes-'));
+  const github = vendors.find((v) => v.slug === 'github')!;
+  for (const [probe, why] of [
+    [{ kind: 'http', url: 'https://169.254.169.254/latest/meta-data', expect: [200] }, /probe 1: .*DNS name/],
+    [{ kind: 'http', url: 'https://api.stripe.com/', expect: [200] }, /probe 1: .*hostnames/],
+    [{ kind: 'tcp', host: 'api.github.com' }, /probe 1: host must be host:port/],
+  ] as const) {
+    const file = path.join(dir, 'vendors.json');
+    fs.writeFileSync(file, JSON.stringify([{ ...github, probes: [probe] }]));
+    assert.throws(() => readCatalog(file), why);
+  }
 });

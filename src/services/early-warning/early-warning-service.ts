@@ -142,6 +142,8 @@ export function earlyWarningService(d: {
   clock: Clock;
   rules?: EarlyWarningRules;
   notify?: (n: SignalNotice) => void;
+  /** A false alarm was dismissed: its evidence, for the sources that tune themselves by it (probes). */
+  onDismissed?: (evidence: readonly { source: string; actor: string }[]) => Promise<unknown>;
 }) {
   const rules = d.rules ?? DEFAULT_RULES;
   const tell = (orgId: string, change: SignalChangeKind, s: Signal) => d.notify?.({ orgId, change, signal: signalView(s) });
@@ -275,6 +277,7 @@ export function earlyWarningService(d: {
       if (!moved) throw new DomainError('conflict', 'The signal changed meanwhile; read it again');
       await d.audit.record(owner, v, 'signal.dismissed', `signal:${s.id}`, { before: { state: s.state }, after: { state: 'dismissed', reason: reason ?? null } });
       const [detail] = await d.earlyWarning.list(owner, { id: s.id, limit: 1 });
+      if (d.onDismissed) await d.onDismissed(detail!.observations.map((o) => ({ source: o.source, actor: o.actor })));
       return detailView(detail!);
     },
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isPrivateSlug } from '../../domain/custom-sources.ts';
 import { isCatalogHost } from '../../domain/diagnose.ts';
+import { probeSpecProblem } from '../../domain/probes.ts';
 import { DATA_TYPES, SOURCE_TYPES, type CatalogVendor } from '../../domain/records.ts';
 import type { VendorsRepository } from '../../store/repositories/vendors-repository.ts';
 
@@ -34,6 +35,13 @@ export function readCatalog(file = DEFAULT_CATALOG_PATH): CatalogVendor[] {
     if (!v.compliance || !Array.isArray(v.compliance.items)) throw new Error(`${where}: bad compliance`);
     if (v.hostnames !== undefined && (!Array.isArray(v.hostnames) || v.hostnames.some((h) => typeof h !== 'string' || !isCatalogHost(h)))) {
       throw new Error(`${where}: bad hostnames (lower-case DNS names, e.g. api.example.com)`);
+    }
+    if (v.probes !== undefined) {
+      if (!Array.isArray(v.probes)) throw new Error(`${where}: probes must be a list`);
+      v.probes.forEach((p, i) => {
+        const problem = probeSpecProblem(p, v.hostnames);
+        if (problem) throw new Error(`${where}: probe ${i + 1}: ${problem}`);
+      });
     }
     if (v.evidence !== undefined && (!Array.isArray(v.evidence) || v.evidence.some((e) => typeof e?.key !== 'string' || typeof e.commit !== 'string' || !Array.isArray(e.gave)))) {
       throw new Error(`${where}: bad evidence`);

@@ -104,6 +104,11 @@ const NEEDS: Record<string, Need> = {
   scimDeleteGroup: 'self',
   listSignals: 'viewer',
   dismissSignal: 'editor',
+  listTelemetryConnectors: 'viewer',
+  getTelemetryConnector: 'viewer',
+  createTelemetryConnector: 'admin',
+  updateTelemetryConnector: 'admin',
+  deleteTelemetryConnector: 'admin',
   reportVendorProblem: 'viewer',
   getSignalSecret: 'admin',
   rotateSignalSecret: 'admin',
@@ -210,6 +215,10 @@ function bodyFor(id: string): unknown {
       return { vendor: 'github' };
     case 'dismissSignal':
       return {};
+    case 'createTelemetryConnector':
+      return { name: 'prom', baseUrl: 'https://prom.example.com', queries: [{ vendor: 'stripe', query: 'up', threshold: 0.2, durationSeconds: 60 }] };
+    case 'updateTelemetryConnector':
+      return { enabled: false };
     case 'sendTestAlert':
       return { channel: 'webhook' };
     case 'createBoard':

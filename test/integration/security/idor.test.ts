@@ -40,7 +40,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; serviceId: string; signalId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; serviceId: string; signalId: string; connectorId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -100,6 +100,14 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     const report = await send(`${t.url}/api/v1/orgs/${teamId}/reports`, 'POST', aSession, { vendor: 'gitlab', summary: 'Report of A' });
     assert.equal(report.status, 201, JSON.stringify(report.body));
     assert.ok(report.body.signal?.id);
+    // A Prometheus connector of A's team (docs/early-warning.md "Prometheus connectors").
+    const connector = await send(`${t.url}/api/v1/orgs/${teamId}/telemetry-connectors`, 'POST', aSession, {
+      name: 'Prometheus of A',
+      baseUrl: 'https://prom-of-a.example.com',
+      token: 'token-of-a',
+      queries: [{ vendor: 'stripe', query: 'up', threshold: 0.2, durationSeconds: 60 }],
+    });
+    assert.equal(connector.status, 201, JSON.stringify(connector.body));
     // SCIM (docs/teams.md, "SCIM"): a token of A's team, a provisioned user and a group mapped to a role.
     const scimToken = await send(`${t.url}/api/v1/orgs/${teamId}/scim/tokens`, 'POST', aSession, { name: 'idp of A' });
     assert.equal(scimToken.status, 201, JSON.stringify(scimToken.body));
@@ -129,6 +137,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       routeId: route.body.route.id,
       serviceId: service.body.service.id,
       signalId: report.body.signal.id,
+      connectorId: connector.body.connector.id,
     };
   });
   after(async () => {
@@ -319,6 +328,13 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       ...scimProbes(),
       listSignals: [{ method: 'GET', path: org('/signals'), ...notFound }],
       dismissSignal: [{ method: 'POST', path: org(`/signals/${aTeam.signalId}/dismiss`), body: {}, ...notFound }],
+      listTelemetryConnectors: [{ method: 'GET', path: org('/telemetry-connectors'), ...notFound }],
+      getTelemetryConnector: [{ method: 'GET', path: org(`/telemetry-connectors/${aTeam.connectorId}`), ...notFound }],
+      createTelemetryConnector: [
+        { method: 'POST', path: org('/telemetry-connectors'), body: { name: 'x', baseUrl: 'https://prom.example.com', queries: [{ vendor: 'stripe', query: 'up', threshold: 0.2, durationSeconds: 60 }] }, ...notFound },
+      ],
+      updateTelemetryConnector: [{ method: 'PUT', path: org(`/telemetry-connectors/${aTeam.connectorId}`), body: { enabled: false }, ...notFound }],
+      deleteTelemetryConnector: [{ method: 'DELETE', path: org(`/telemetry-connectors/${aTeam.connectorId}`), ...notFound }],
       reportVendorProblem: [{ method: 'POST', path: org('/reports'), body: { vendor: 'gitlab' }, ...notFound }],
       getSignalSecret: [{ method: 'GET', path: org('/signal-secret'), ...notFound }],
       rotateSignalSecret: [{ method: 'POST', path: org('/signal-secret'), ...sessionOnly([404]) }],

@@ -1,0 +1,44 @@
+import { systemClock } from '../../domain/clock.ts';
+import { withProbeHealth } from '../../services/operator.ts';
+import { type Command, cliConfig, parseOptions } from '../command.ts';
+import { printTable } from '../table.ts';
+
+// `probes`: the health of every probe of vendors' public endpoints (docs/early-warning.md
+// "Probes"): its state, latency p50/p99 and error rate over its baseline. A probe that has
+// not answered yet is `unknown`, with no figures: nothing was observed.
+
+const ms = (v: number | null) => (v === null ? '-' : `${v} ms`);
+
+export const command: Command = {
+  usage: 'probes [--vendor SLUG] [--json]',
+  summary: "Each probe of vendors' public endpoints: state, latency p50/p99, error rate",
+  async run(argv) {
+    const opts = parseOptions(argv, { vendor: { type: 'string' }, json: { type: 'boolean' } }, this.usage);
+    const rows = await withProbeHealth(cliConfig(), systemClock, opts.vendor);
+    if (opts.json) {
+      console.log(JSON.stringify(rows, null, 2));
+      return 0;
+    }
+    if (!rows.length) {
+      console.log(opts.vendor ? `No probes for '${opts.vendor}' (or the server has not started on this store yet).` : 'No probes (the catalog lists none, or the server has not started on this store yet).');
+      return 0;
+    }
+    const head = ['STATE', 'VENDOR', 'KIND', 'P50', 'P99', 'ERRORS', 'SAMPLES', 'RELAXED', 'LAST SAMPLE', 'TARGET'];
+    const table = rows.map((r) => [
+      r.state,
+      r.vendor,
+      r.kind,
+      ms(r.p50Ms),
+      ms(r.p99Ms),
+      r.errorRate === null ? '-' : `${(r.errorRate * 100).toFixed(1)} %`,
+      String(r.samples),
+      r.relaxSteps ? String(r.relaxSteps) : '-',
+      r.lastSampleAt ?? '-',
+      r.target,
+    ]);
+    printTable((line) => console.log(line), head, table);
+    const bad = rows.filter((r) => r.state === 'anomalous');
+    console.log(`\n${rows.length} probes, ${bad.length} anomalous.${bad.length ? `\n${bad.map((r) => `  ${r.vendor} ${r.target}: ${r.reason}`).join('\n')}` : ''}`);
+    return 0;
+  },
+};

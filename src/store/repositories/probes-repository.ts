@@ -1,0 +1,157 @@
+import { type Kysely, sql } from 'kysely';
+import type { ProbeSample, ProbeSpec } from '../../domain/probes.ts';
+import type { Database } from '../schema.ts';
+
+// The probes of vendors' public endpoints and their baselines (docs/early-warning.md
+// "Probes"). Claimed and released like sources (sources-repository.ts): a probe is due at
+// `next_run_at`, taken under a lease so one instance runs it per interval, and its sample
+// is written only by the lease's holder.
+
+export interface ProbeRow {
+  id: string;
+  vendor: string;
+  spec: ProbeSpec;
+  samples: ProbeSample[];
+  anomalous: boolean;
+  anomalyReason: string | null;
+  lastSampleAt: string | null;
+  nextRunAt: string | null;
+  relaxSteps: number;
+  relaxedAt: string | null;
+  retired: boolean;
+}
+
+const parse = <T>(text: string, fallback: T): T => {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+const toProbe = (r: Database['probes']): ProbeRow => ({
+  id: r.id,
+  vendor: r.vendor,
+  spec: parse<ProbeSpec>(r.spec, { kind: 'dns', name: r.target }),
+  samples: parse<ProbeSample[]>(r.samples, []),
+  anomalous: Number(r.anomalous) === 1,
+  anomalyReason: r.anomaly_reason,
+  lastSampleAt: r.last_sample_at,
+  nextRunAt: r.next_run_at,
+  relaxSteps: Number(r.relax_steps),
+  relaxedAt: r.relaxed_at,
+  retired: Number(r.retired) === 1,
+});
+
+export interface ProbeResult {
+  samples: ProbeSample[];
+  anomalous: boolean;
+  anomalyReason: string | null;
+  at: string;
+  nextRunAt: string;
+  relaxSteps: number;
+}
+
+export function probesRepository(db: Kysely<Database>) {
+  const free = (now: string) => (eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
+  return {
+    /** Makes the rows match the catalog's probes: new ones added, dropped ones retired, listed ones active. */
+    async sync(probes: { id: string; vendor: string; kind: string; target: string; spec: ProbeSpec }[], now: Date): Promise<void> {
+      const at = now.toISOString();
+      await db.transaction().execute(async (trx) => {
+        const have = new Set((await trx.selectFrom('probes').select('id').execute()).map((r) => r.id));
+        for (const p of probes) {
+          if (have.has(p.id)) {
+            await trx.updateTable('probes').set({ retired: 0, spec: JSON.stringify(p.spec), vendor: p.vendor }).where('id', '=', p.id).execute();
+          } else {
+            await trx
+              .insertInto('probes')
+              .values({ id: p.id, vendor: p.vendor, kind: p.kind, target: p.target, spec: JSON.stringify(p.spec), retired: 0, next_run_at: null, lease_owner: null, lease_until: null, samples: '[]', anomalous: 0, anomaly_reason: null, last_sample_at: null, relax_steps: 0, relaxed_at: null, updated_at: at })
+              .execute();
+          }
+        }
+        const keep = probes.map((p) => p.id);
+        let q = trx.updateTable('probes').set({ retired: 1 });
+        if (keep.length) q = q.where('id', 'not in', keep);
+        await q.execute();
+      });
+    },
+
+    /** Takes the leases of due probes (never run first, then the longest overdue). */
+    async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ProbeRow[]> {
+      const now = o.now.toISOString();
+      const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
+      const ids = (
+        await db
+          .selectFrom('probes')
+          .select('id')
+          .where('retired', '=', 0)
+          .where(free(now))
+          .where((eb) => eb.or([eb('next_run_at', 'is', null), eb('next_run_at', '<=', now)]))
+          .orderBy(sql`coalesce(next_run_at, '')`)
+          .orderBy('id')
+          .limit(o.limit)
+          .execute()
+      ).map((r) => r.id);
+      if (!ids.length) return [];
+      const rows = await db.updateTable('probes').set({ lease_owner: o.owner, lease_until: until }).where('id', 'in', ids).where(free(now)).returningAll().execute();
+      return rows.map(toProbe);
+    },
+
+    /** Writes a sample's outcome and frees the lease; false when `owner` no longer holds it. */
+    async complete(id: string, owner: string, r: ProbeResult): Promise<boolean> {
+      const out = await db
+        .updateTable('probes')
+        .set({
+          samples: JSON.stringify(r.samples),
+          anomalous: r.anomalous ? 1 : 0,
+          anomaly_reason: r.anomalyReason,
+          last_sample_at: r.at,
+          next_run_at: r.nextRunAt,
+          relax_steps: r.relaxSteps,
+          updated_at: r.at,
+          lease_owner: null,
+          lease_until: null,
+        })
+        .where('id', '=', id)
+        .where('lease_owner', '=', owner)
+        .executeTakeFirst();
+      return Number(out.numUpdatedRows) === 1;
+    },
+
+    async list(vendor?: string): Promise<ProbeRow[]> {
+      let q = db.selectFrom('probes').selectAll().where('retired', '=', 0);
+      if (vendor) q = q.where('vendor', '=', vendor);
+      return (await q.orderBy('vendor').orderBy('id').execute()).map(toProbe);
+    },
+
+    async get(id: string): Promise<ProbeRow | null> {
+      const r = await db.selectFrom('probes').selectAll().where('id', '=', id).executeTakeFirst();
+      return r ? toProbe(r) : null;
+    },
+
+    /** One more relaxation step (a dismissed false alarm), at most `max`. */
+    async relax(id: string, steps: number, now: Date): Promise<boolean> {
+      const r = await db.updateTable('probes').set({ relax_steps: steps, relaxed_at: now.toISOString(), updated_at: now.toISOString() }).where('id', '=', id).executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
+    /**
+     * Organisations that follow a vendor: a service of theirs depends on it or one of their
+     * named watchlists lists it. A probe's observation goes to each of them.
+     */
+    async followers(vendor: string): Promise<string[]> {
+      const a = await db.selectFrom('service_dependencies').select('org_id').where('vendor', '=', vendor).distinct().execute();
+      const b = await db
+        .selectFrom('org_watchlist_vendors')
+        .innerJoin('org_watchlists', 'org_watchlists.id', 'org_watchlist_vendors.watchlist_id')
+        .select('org_watchlists.org_id')
+        .where('org_watchlist_vendors.vendor', '=', vendor)
+        .distinct()
+        .execute();
+      return [...new Set([...a.map((r) => r.org_id), ...b.map((r) => r.org_id)])].sort();
+    },
+  };
+}
+
+export type ProbesRepository = ReturnType<typeof probesRepository>;
