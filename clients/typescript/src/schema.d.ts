@@ -1164,6 +1164,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/config/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Apply a configuration file (editors): the plan per item, written in one transaction unless a dry run */
+        post: operations["applyOrgConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's services, named watchlists and alert routes as one YAML file */
+        get: operations["exportOrgConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/impact": {
         parameters: {
             query?: never;
@@ -2519,6 +2553,20 @@ export interface components {
         };
         /** @description Standard Webhooks body. Headers: `webhook-id` (delivery id, same on retries), `webhook-timestamp` (unix seconds), `webhook-signature` (`v1,<base64 HMAC-SHA256>` of `id.timestamp.body` per secret, space-separated during a rotation). */
         StandardWebhookBody: {
+            /** @description The receiving organisation's services the alert may hit, most certain and most critical first (the impact rules of docs/services.md); present only when the organisation has services, empty when none is hit */
+            affectedServices?: {
+                /** @enum {string} */
+                confidence: "high" | "medium" | "low";
+                /** @enum {string} */
+                criticality: "critical" | "high" | "medium" | "low";
+                reasons: string[];
+                serviceId: string;
+                serviceName: string;
+                /** @description The dependency: the vendor's name, then the components or regions matched ("Stripe: API") */
+                via: string;
+            }[];
+            /** @description The same in words: "affects checkout-api (critical) via Stripe: API"; null when none is hit */
+            affects?: string | null;
             /** @description The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB */
             data: components["schemas"]["Incident"] | components["schemas"]["Maintenance"] | ({
                 /** @description Quiet hours, digest: alerts gathered */
@@ -5502,6 +5550,7 @@ export interface operations {
                      *               "mttrMinutes": 42,
                      *               "longestIncidentMinutes": 61,
                      *               "uptimePercent": 99.64,
+                     *               "observedPercent": 100,
                      *               "maintenanceCount": 0,
                      *               "lastIncidentAt": "2026-03-01T09:12:00.000Z",
                      *               "badge": "good"
@@ -5519,6 +5568,7 @@ export interface operations {
                      *               "mttrMinutes": null,
                      *               "longestIncidentMinutes": null,
                      *               "uptimePercent": 100,
+                     *               "observedPercent": 100,
                      *               "maintenanceCount": 1,
                      *               "lastIncidentAt": null,
                      *               "badge": "excellent"
@@ -13191,11 +13241,13 @@ export interface operations {
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
+                                onlyAffectingServices: boolean;
                                 quietHours: {
                                     end: string;
                                     start: string;
                                     timezone: string;
                                 } | null;
+                                services: string[];
                                 vendors: string[] | null;
                                 watchlistId: string | null;
                             };
@@ -13404,6 +13456,8 @@ export interface operations {
                          * @enum {string}
                          */
                         minImpact?: "none" | "minor" | "major" | "critical";
+                        /** @description Only events that hit one of the organisation's services (docs/alert-routes.md "Routing by service") */
+                        onlyAffectingServices?: boolean;
                         /** @description Chat and e-mail alerts in this daily range are sent when it ends; paging channels are never held */
                         quietHours?: {
                             /** @description Local time HH:MM (24 h) */
@@ -13413,6 +13467,8 @@ export interface operations {
                             /** @description IANA time zone */
                             timezone: string;
                         } | null;
+                        /** @description Only events that hit one of these services (by name); empty = no such condition */
+                        services?: string[];
                         /** @description Vendor slugs; when set, the route is scoped by them, not by a watchlist */
                         vendors?: string[] | null;
                         /** @description A named watchlist's id; null = the organisation's watchlist */
@@ -13471,11 +13527,13 @@ export interface operations {
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
+                                onlyAffectingServices: boolean;
                                 quietHours: {
                                     end: string;
                                     start: string;
                                     timezone: string;
                                 } | null;
+                                services: string[];
                                 vendors: string[] | null;
                                 watchlistId: string | null;
                             };
@@ -13659,11 +13717,13 @@ export interface operations {
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
+                                onlyAffectingServices: boolean;
                                 quietHours: {
                                     end: string;
                                     start: string;
                                     timezone: string;
                                 } | null;
+                                services: string[];
                                 vendors: string[] | null;
                                 watchlistId: string | null;
                             };
@@ -13874,6 +13934,8 @@ export interface operations {
                          * @enum {string}
                          */
                         minImpact?: "none" | "minor" | "major" | "critical";
+                        /** @description Only events that hit one of the organisation's services (docs/alert-routes.md "Routing by service") */
+                        onlyAffectingServices?: boolean;
                         /** @description Chat and e-mail alerts in this daily range are sent when it ends; paging channels are never held */
                         quietHours?: {
                             /** @description Local time HH:MM (24 h) */
@@ -13883,6 +13945,8 @@ export interface operations {
                             /** @description IANA time zone */
                             timezone: string;
                         } | null;
+                        /** @description Only events that hit one of these services (by name); empty = no such condition */
+                        services?: string[];
                         /** @description Vendor slugs; when set, the route is scoped by them, not by a watchlist */
                         vendors?: string[] | null;
                         /** @description A named watchlist's id; null = the organisation's watchlist */
@@ -13943,11 +14007,13 @@ export interface operations {
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
+                                onlyAffectingServices: boolean;
                                 quietHours: {
                                     end: string;
                                     start: string;
                                     timezone: string;
                                 } | null;
+                                services: string[];
                                 vendors: string[] | null;
                                 watchlistId: string | null;
                             };
@@ -14409,6 +14475,285 @@ export interface operations {
                         success: boolean;
                     };
                     "text/csv": string;
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    applyOrgConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Only answer the plan; nothing is written */
+                    dryRun?: boolean;
+                    /** @description Delete the services, watchlists and routes the file does not name */
+                    prune?: boolean;
+                    /** @description The configuration file (YAML; docs/config.schema.json) */
+                    yaml: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether anything was written (false for a dry run and for a file that changes nothing) */
+                        applied: boolean;
+                        dryRun: boolean;
+                        items: {
+                            /** @enum {string} */
+                            action: "create" | "update" | "delete" | "unchanged";
+                            /** @description For updates: the fields that differ */
+                            fields?: string[];
+                            /** @enum {string} */
+                            kind: "service" | "watchlist" | "route";
+                            name: string;
+                        }[];
+                        success: boolean;
+                        summary: {
+                            create: number;
+                            delete: number;
+                            unchanged: number;
+                            update: number;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportOrgConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        /** @description The configuration file; destinations as `{channel, ref: <route id>}`, never their secrets */
+                        yaml: string;
+                    };
                 };
             };
             /** @description Bad request: a parameter, the URL or the body is malformed */
