@@ -88,8 +88,13 @@ export interface ProbeRules {
   /** Failed: at least `failN` of the last `failM` samples failed. */
   failN: number;
   failM: number;
-  /** Slow: the last `slowN` samples all answered slower than p99 × `slowFactor` of the samples before them. */
+  /**
+   * Slow: the last `slowN` samples all answered slower than the `slowPercentile` latency ×
+   * `slowFactor` of the samples before them. p95, not p99: over 120 samples p99 is the second
+   * slowest answer, which one short blip sets, and the rule would then miss a real slowdown.
+   */
   slowN: number;
+  slowPercentile: number;
   slowFactor: number;
   /** Below this latency (ms) nothing counts as slow, whatever the baseline. */
   slowFloorMs: number;
@@ -105,6 +110,7 @@ export const DEFAULT_PROBE_RULES: ProbeRules = {
   failN: 3,
   failM: 5,
   slowN: 3,
+  slowPercentile: 95,
   slowFactor: 3,
   slowFloorMs: 250,
   minBaseline: 20,
@@ -169,7 +175,11 @@ export interface Anomaly {
   reason: string;
 }
 
-/** Whether the newest samples make the probe anomalous; a single bad sample never does. */
+/**
+ * Whether the newest samples make the probe anomalous; a single bad sample never does. No
+ * hysteresis: keeping a probe anomalous on fewer failures caught slightly more partial
+ * outages in the benchmark but turned stray failures after blips into many more false alarms.
+ */
 export function anomalyOf(samples: readonly ProbeSample[], rules: ProbeRules = DEFAULT_PROBE_RULES): Anomaly {
   const recent = samples.slice(-rules.failM);
   const failed = recent.filter((s) => !s.ok);
@@ -179,12 +189,12 @@ export function anomalyOf(samples: readonly ProbeSample[], rules: ProbeRules = D
   if (samples.length >= rules.slowN + rules.minBaseline) {
     const last = samples.slice(-rules.slowN);
     const before = samples.slice(0, samples.length - rules.slowN);
-    const p99 = statsOf(before).p99;
-    const okBefore = before.filter((s) => s.ok).length;
-    if (p99 !== null && okBefore >= rules.minBaseline) {
-      const limit = Math.max(p99 * rules.slowFactor, rules.slowFloorMs);
+    const good = before.filter((s) => s.ok && s.latencyMs !== null).map((s) => s.latencyMs!);
+    const base = percentile(good, rules.slowPercentile);
+    if (base !== null && good.length >= rules.minBaseline) {
+      const limit = Math.max(base * rules.slowFactor, rules.slowFloorMs);
       if (last.every((s) => s.ok && s.latencyMs !== null && s.latencyMs > limit)) {
-        return { anomalous: true, reason: `the last ${rules.slowN} answers took over ${Math.round(limit)} ms (p99 ${Math.round(p99)} ms × ${rules.slowFactor})` };
+        return { anomalous: true, reason: `the last ${rules.slowN} answers took over ${Math.round(limit)} ms (p${rules.slowPercentile} ${Math.round(base)} ms × ${rules.slowFactor})` };
       }
     }
   }
