@@ -165,8 +165,9 @@ export async function teamPageRoutes(
     const readable = await audit.readable(v, { orgId: v.orgId, action: filters.action, actorKind: filters.actor });
     const page = await audit.list({ ...readable, limit: 50, before: before ? Number(before) : undefined });
     const org = await orgs.get(v, v.orgId);
-    const csv = new URLSearchParams({ format: 'csv', ...(filters.action ? { action: filters.action } : {}), ...(filters.actor ? { actor: filters.actor } : {}) });
-    return h.send(reply, h.context(request, reply), auditPage({ orgName: org.name, ...page, filters, csvUrl: `/api/v1/orgs/${v.orgId}/audit?${csv}` }));
+    const download = (format: 'csv' | 'ndjson') =>
+      `/api/v1/orgs/${v.orgId}/audit?${new URLSearchParams({ format, ...(filters.action ? { action: filters.action } : {}), ...(filters.actor ? { actor: filters.actor } : {}) })}`;
+    return h.send(reply, h.context(request, reply), auditPage({ orgName: org.name, ...page, filters, csvUrl: download('csv'), ndjsonUrl: download('ndjson') }));
   });
 
   const TOKEN_ROUTE = { ...PAGE, schema: { hide: true, params: { type: 'object', properties: { token: { type: 'string', maxLength: 128 } }, required: ['token'] } } };

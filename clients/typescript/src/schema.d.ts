@@ -1154,7 +1154,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit log, newest first, with filters and paging; `format=csv` downloads every match (admins) */
+        /** The audit log, newest first, with filters and paging; `format=csv` or `format=ndjson` downloads every match (admins) */
         get: operations["listAuditLog"];
         put?: never;
         post?: never;
@@ -14423,8 +14423,8 @@ export interface operations {
                 actor?: "user" | "key" | "scim" | "operator" | "system";
                 /** @description Entries before this `seq` (the `nextBefore` of the previous page) */
                 before?: number;
-                /** @description `csv`: every matching entry as a CSV download */
-                format?: "json" | "csv";
+                /** @description `json`: one page; `csv`: every matching entry as a CSV download; `ndjson`: every matching entry as a JSON-lines download */
+                format?: "json" | "csv" | "ndjson";
                 limit?: number;
                 since?: string;
                 until?: string;
@@ -14438,7 +14438,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of entries as JSON, or with `format=csv` every matching entry as CSV */
+            /** @description A page of entries as JSON, or every matching entry as CSV (`format=csv`) or JSON lines (`format=ndjson`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -14474,6 +14474,7 @@ export interface operations {
                         nextBefore: number | null;
                         success: boolean;
                     };
+                    "application/x-ndjson": string;
                     "text/csv": string;
                 };
             };

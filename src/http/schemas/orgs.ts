@@ -93,7 +93,11 @@ export const AuditQuery = Type.Object(
     actor: Type.Optional(StringEnum(['user', 'key', 'scim', 'operator', 'system'] as const)),
     since: Type.Optional(DateTime()),
     until: Type.Optional(DateTime()),
-    format: Type.Optional(StringEnum(['json', 'csv'] as const, { description: '`csv`: every matching entry as a CSV download' })),
+    format: Type.Optional(
+      StringEnum(['json', 'csv', 'ndjson'] as const, {
+        description: '`json`: one page; `csv`: every matching entry as a CSV download; `ndjson`: every matching entry as a JSON-lines download',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -150,6 +150,7 @@ export interface AuditPageData {
   nextBefore: number | null;
   filters: { action?: string; actor?: string };
   csvUrl: string;
+  ndjsonUrl: string;
 }
 
 const cell = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
@@ -169,7 +170,7 @@ export function auditPage(d: AuditPageData): Page {
     </select>
     <button type="submit" class="button button--small">Filter</button>
   </form>
-  <p><a href="${d.csvUrl}" download>Download as CSV</a></p>
+  <p><a href="${d.csvUrl}" download>Download as CSV</a> · <a href="${d.ndjsonUrl}" download>Download as JSON lines</a></p>
   ${
     d.entries.length
       ? html`<div class="table-scroll" role="region" aria-label="Audit entries" tabindex="0"><table data-audit>

@@ -287,6 +287,16 @@ describe('organisations: a team sets up and works together', () => {
     // starting with "=" would be prefixed (src/domain/csv.ts, unit-tested on its own).
     assert.ok(!/(^|,)"=/.test(text));
 
+    // JSON lines: every match, one entry per line, the same entries and hashes as the pages.
+    const lines = await fetch(api(`/orgs/${orgId}/audit?format=ndjson&action=key.created`), { headers: { cookie: ownerCookie } });
+    assert.equal(lines.status, 200);
+    assert.match(lines.headers.get('content-type')!, /^application\/x-ndjson/);
+    assert.match(lines.headers.get('content-disposition')!, /attachment; filename="audit-.+\.ndjson"/);
+    const exported = (await lines.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.deepEqual(exported, onlyKeys.body.entries);
+    assert.ok(!JSON.stringify(exported).includes('R0ABCDEF1234567890'));
+    assert.equal((await send(api(`/orgs/${orgId}/audit?format=xml`), 'GET', cookie(ownerCookie))).status, 400);
+
     // Another organisation's log: 404 as if it did not exist.
     assert.equal((await send(api(`/orgs/${orgId}/audit`), 'GET', cookie(strangerCookie))).status, 404);
   });

@@ -359,6 +359,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       listAuditLog: [
         { method: 'GET', path: org('/audit'), ...notFound },
         { method: 'GET', path: `${org('/audit')}?format=csv`, ...notFound },
+        { method: 'GET', path: `${org('/audit')}?format=ndjson`, ...notFound },
       ],
     };
   }

@@ -143,6 +143,7 @@ describe('team pages in a real browser', () => {
     await owner.page.getByRole('button', { name: 'Filter' }).click();
     assert.equal(await owner.page.locator('[data-audit] tbody tr').count(), 1);
     assert.match((await owner.page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href'))!, /format=csv&action=member.role_changed/);
+    assert.match((await owner.page.getByRole('link', { name: 'Download as JSON lines' }).getAttribute('href'))!, /format=ndjson&action=member.role_changed/);
 
     for (const p of [owner, mate, other]) assert.deepEqual(unexpected(p.problems, [/status of 40[39]/, /http 400 POST \/team\/invite/, /http 403 GET \/team\/audit/]), [], 'console problems');
   });
