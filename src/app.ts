@@ -98,6 +98,8 @@ import type { RedisHandle } from './infra/redis.ts';
 import { csrfPlugin } from './web/csrf.ts';
 import { webPlugin } from './web/plugin.ts';
 import { fastifyTrustProxy } from './http/trust-proxy.ts';
+import { periodicRound } from './infra/periodic-round.ts';
+import { type SourceRepairService, sourceRepairService } from './services/vendors/source-repair-service.ts';
 
 export { API_PREFIX } from './http/paths.ts';
 
@@ -130,6 +132,8 @@ declare module 'fastify' {
     probeRunner: ProbeRunner | null;
     /** The evaluator of Prometheus connectors (started with the ingest role; tests call `runOnce`). */
     telemetryRunner: TelemetryRunner;
+    /** Self-healing of catalog sources (docs/catalog.md "Self-healing"); scanned hourly with SOURCE_REPAIR and the ingest role. */
+    sourceRepairs: SourceRepairService;
     /** Alert dispatcher and delivery worker (running with the deliver role and DELIVER on). */
     alerts: AlertRuntime;
     /** Confirmation of early-warning signals by new incidents and clearing of quiet ones (docs/early-warning.md). */
@@ -319,6 +323,23 @@ export const appPlugin = fp(
     if (config.telemetry && config.roles.includes('ingest')) app.addHook('onReady', async () => telemetryRunner.start());
     app.addHook('onClose', async () => telemetryRunner.stop());
     app.decorate('telemetryRunner', telemetryRunner);
+    // Self-healing of catalog sources (docs/catalog.md "Self-healing"): instances with the
+    // ingest role and SOURCE_REPAIR on probe the pages of vendors whose sources keep failing.
+    const sourceRepairs = sourceRepairService({
+      repairs: repos.sourceRepairs,
+      detectPage,
+      clock,
+      onApplied: (r) => ingestLog.info({ vendor: r.vendor, from: r.from, to: r.to, pageName: r.pageName }, 'catalog sources repaired: the page moved platform and kept its name'),
+    });
+    app.decorate('sourceRepairs', sourceRepairs);
+    if (config.sourceRepair && config.roles.includes('ingest')) {
+      const repairRound = periodicRound(() => sourceRepairs.scan(), {
+        everyMs: config.sourceRepairIntervalSeconds * 1000,
+        onError: (err) => ingestLog.warn({ err }, 'source repair: a scan failed; retrying on the next one'),
+      });
+      app.addHook('onReady', async () => repairRound.start());
+      app.addHook('onClose', async () => repairRound.stop());
+    }
     app.decorate('config', config);
     app.decorate('services', services);
     app.decorate('bus', bus);

@@ -191,6 +191,8 @@ export type PageDetection =
       tried: ProbeAttempt[];
       /** What detection read at `url`, parsed for the vendor slug the page gets (stored at once, docs/per-user.md "Detection"). */
       read?: (vendor: string) => SourceSnapshot;
+      /** The name the page gives itself in what was read (docs/catalog.md "Self-healing"). */
+      pageName?: string | null;
     }
   | { found: false; tried: ProbeAttempt[] };
 

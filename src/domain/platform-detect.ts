@@ -82,3 +82,35 @@ export function platformMatches(declared: SourceType, detected: DetectedPlatform
   if (FEED_SOURCE_TYPES.has(declared)) return detected === 'feed';
   return detected === declared;
 }
+
+const MAX_PAGE_NAME = 200;
+
+const cleanName = (v: unknown): string | null => {
+  if (typeof v !== 'string') return null;
+  // A vendor's page is not trusted text: no control characters, bounded, trimmed.
+  const s = v.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_PAGE_NAME);
+  return s || null;
+};
+
+/**
+ * The name a status page gives itself in a fetched body (docs/catalog.md "Self-healing"):
+ * `page.name` (Statuspage, incident.io's compatible API, Instatus), Better Stack's
+ * `company_name`, status.io's `result.status_overall` has none; a feed's or HTML page's
+ * `<title>`. Null when the body names nothing.
+ */
+export function pageNameOf(body: Buffer): string | null {
+  const text = body.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (text[0] === '{') {
+    try {
+      const data = JSON.parse(text) as Record<string, unknown>;
+      if (isObj(data.page)) return cleanName(data.page.name);
+      const attributes = isObj(data.data) && isObj(data.data.attributes) ? data.data.attributes : null;
+      if (attributes) return cleanName(attributes.company_name ?? attributes.name);
+      return cleanName(data.name);
+    } catch {
+      return null;
+    }
+  }
+  const title = /<title[^>]*>([^<]{1,400})<\/title>/i.exec(text.slice(0, 65_536));
+  return title ? cleanName(title[1]!.replace(/&amp;/g, '&')) : null;
+}

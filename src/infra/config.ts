@@ -73,6 +73,9 @@ export interface Config {
   probeHostConcurrency: number;
   /** Deadline of one probe: resolve, connect, answer (PROBE_TIMEOUT_MS). */
   probeTimeoutMs: number;
+  /** Scan broken catalog sources for a platform move (SOURCE_REPAIR; default on with live ingestion), every SOURCE_REPAIR_INTERVAL_SECONDS. */
+  sourceRepair: boolean;
+  sourceRepairIntervalSeconds: number;
   /** How often each Prometheus connector is evaluated, and the deadline of one query (TELEMETRY_INTERVAL_SECONDS, TELEMETRY_TIMEOUT_MS). */
   telemetryIntervalSeconds: number;
   /** Evaluate Prometheus connectors on this instance (TELEMETRY; default on with live ingestion). */
@@ -432,6 +435,8 @@ export function loadConfig(env: Env = process.env): Config {
     probeConcurrency: int(env, 'PROBE_CONCURRENCY', 16, 1, 256),
     probeHostConcurrency: int(env, 'PROBE_HOST_CONCURRENCY', 2, 1, 64),
     probeTimeoutMs: int(env, 'PROBE_TIMEOUT_MS', 5_000, 100, 60_000),
+    sourceRepair: bool(env, 'SOURCE_REPAIR', ingest === 'live' && !demo),
+    sourceRepairIntervalSeconds: int(env, 'SOURCE_REPAIR_INTERVAL_SECONDS', 3600, 60, 86_400),
     telemetryIntervalSeconds: int(env, 'TELEMETRY_INTERVAL_SECONDS', 60, 1, 3600),
     telemetry: bool(env, 'TELEMETRY', ingest === 'live' && !demo),
     telemetryTimeoutMs: int(env, 'TELEMETRY_TIMEOUT_MS', 5_000, 100, 60_000),

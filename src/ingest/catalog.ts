@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/clock.ts';
 import type { CatalogVendor } from '../domain/records.ts';
+import { applyRepairs } from '../domain/source-repair.ts';
 import type { Config } from '../infra/config.ts';
 import { loadCatalog, readCatalog } from '../services/vendors/catalog-loader.ts';
 import { ensureDataMode } from '../services/ingest/data-mode.ts';
@@ -46,6 +47,9 @@ export async function prepareCatalog(
       feedIntervalSeconds: config.pollIntervalSeconds * 3,
     });
     o.log?.info({ simulator: simulator.url }, 'demo mode: polling the simulated vendor fleet');
+  } else {
+    // Repairs in force replace their vendors' sources at every start (docs/catalog.md "Self-healing").
+    catalog = applyRepairs(catalog, await repos.sourceRepairs.list());
   }
   try {
     await loadCatalog(repos.vendors, catalog, clock.now());

@@ -3,7 +3,7 @@
 // recognised by `detectPlatform` (the same recognition `catalog verify` uses) and must
 // then parse with the adapter of that platform. The first endpoint that passes both wins.
 import { feedSourceType, probePlan, statusIoApiUrl, type PageDetector, type ProbeAttempt } from '../domain/custom-sources.ts';
-import { detectPlatform } from '../domain/platform-detect.ts';
+import { detectPlatform, pageNameOf } from '../domain/platform-detect.ts';
 import type { SourceType } from '../domain/records.ts';
 import { parseSource } from './adapters/index.ts';
 import { createHttpFetcher, FetchError, type Fetcher } from '../infra/fetch.ts';
@@ -81,7 +81,14 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
             const apiRes = await fetchBody(api, o);
             const problem = detectPlatform(apiRes.body, apiRes.contentType) === 'statusio' ? accept('statusio', api, apiRes.body, apiRes.contentType) : 'not status.io data';
             if (problem === null) {
-              return { found: true, type: 'statusio', url: api, tried: [...tried, { url: api, result: 'statusio' }], read: reader('statusio', apiRes.url, apiRes.body, apiRes.contentType) };
+              return {
+                found: true,
+                type: 'statusio',
+                url: api,
+                tried: [...tried, { url: api, result: 'statusio' }],
+                read: reader('statusio', apiRes.url, apiRes.body, apiRes.contentType),
+                pageName: pageNameOf(res.body),
+              };
             }
             tried.push({ url: api, result: problem });
           } catch (err) {
@@ -98,7 +105,9 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
         continue;
       }
       const problem = accept(type, res.url, res.body, res.contentType);
-      if (problem === null) return { found: true, type, url: probe.url, tried: [...tried, { url: probe.url, result: type }], read: reader(type, res.url, res.body, res.contentType) };
+      if (problem === null) {
+        return { found: true, type, url: probe.url, tried: [...tried, { url: probe.url, result: type }], read: reader(type, res.url, res.body, res.contentType), pageName: pageNameOf(res.body) };
+      }
       tried.push({ url: probe.url, result: `looks like ${type} but does not parse` });
     }
     return { found: false, tried };

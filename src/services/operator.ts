@@ -8,6 +8,8 @@ import { probesRepository } from '../store/repositories/probes-repository.ts';
 import { type ProbeHealth, probeHealth } from './probes/probes-service.ts';
 import { createServices, type Services } from './index.ts';
 import { repositoriesOn } from './repositories.ts';
+import type { PageDetector } from '../domain/custom-sources.ts';
+import { type SourceRepairService, sourceRepairService } from './vendors/source-repair-service.ts';
 
 // The operator CLI's way to the store (docs/operations.md "Operator CLI",
 // docs/architecture.md): it opens the configured store here and gets use cases over
@@ -59,5 +61,13 @@ export async function withProbeHealth(config: Config, clock: Clock, vendor?: str
   return withStore(config, async (store) => {
     await store.migrate();
     return probeHealth(probesRepository(store.db), clock.now(), vendor);
+  });
+}
+
+/** `catalog repair`: the self-healing use cases over the configured, migrated store (no secrets key needed). */
+export async function withSourceRepairs<T>(config: Config, clock: Clock, detectPage: PageDetector, fn: (repairs: SourceRepairService) => Promise<T>): Promise<T> {
+  return withStore(config, async (store) => {
+    await store.migrate();
+    return fn(sourceRepairService({ repairs: repositoriesOn(store.db).sourceRepairs, detectPage, clock }));
   });
 }

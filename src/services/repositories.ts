@@ -23,6 +23,7 @@ import { maintenancesRepository } from '../store/repositories/maintenances-repos
 import { publicationsRepository } from '../store/repositories/publications-repository.ts';
 import { sourcesRepository } from '../store/repositories/sources-repository.ts';
 import { pushHooksRepository } from '../store/repositories/push-hooks-repository.ts';
+import { sourceRepairsRepository } from '../store/repositories/source-repairs-repository.ts';
 import { statusRepository } from '../store/repositories/status-repository.ts';
 import { vendorsRepository } from '../store/repositories/vendors-repository.ts';
 import { servicesRepository } from '../store/repositories/services-repository.ts';
@@ -36,6 +37,7 @@ export function repositoriesOn(db: Kysely<Database>) {
     vendors: vendorsRepository(db),
     sources: sourcesRepository(db),
     pushHooks: pushHooksRepository(db),
+    sourceRepairs: sourceRepairsRepository(db),
     status: statusRepository(db),
     incidents: incidentsRepository(db),
     incidentTimings: incidentTimingsRepository(db),

@@ -674,8 +674,23 @@ export interface TelemetryConnectorsTable {
   updated_at: string;
 }
 
+export interface SourceRepairsTable {
+  vendor: string;
+  from_sources: string;
+  to_sources: string;
+  platform: string | null;
+  page_name: string | null;
+  outcome: string;
+  reason: string;
+  tried: string;
+  checked_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+}
+
 export interface Database {
   probes: ProbesTable;
+  source_repairs: SourceRepairsTable;
   telemetry_connectors: TelemetryConnectorsTable;
   services: ServicesTable;
   service_dependencies: ServiceDependenciesTable;
