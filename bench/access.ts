@@ -169,7 +169,7 @@ export async function accessBench(args: string[]) {
     });
   }
 
-  const used = await app.services.limiter.peek(`o:${user.id}`, [
+  const used = await app.access.limiter.peek(`o:${user.id}`, [
     { name: 'day', limit: 1_000_000_000, windowSeconds: 86_400 },
   ]);
   console.log(`\nrequests counted by the limiter for the bench account today: ${used.windows[0].used}`);

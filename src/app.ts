@@ -68,7 +68,7 @@ import { prepareCatalog } from './ingest/catalog.ts';
 import { createProbeRunner, createTelemetryRunner, type ProbeRunner, type TelemetryRunner } from './probes/index.ts';
 import { createIngestRuntime, type IngestRuntime } from './ingest/runtime.ts';
 import { type Clock, systemClock } from './domain/clock.ts';
-import { createRepositories, createServices, type Services } from './services/index.ts';
+import { type Access, createAccess, createRepositories, createServices, type Services } from './services/index.ts';
 import { httpPageDetector } from './ingest/page-detect.ts';
 import type { DataWindow } from './domain/time-window.ts';
 import { openStore, type Store } from './store/db.ts';
@@ -116,6 +116,10 @@ declare module 'fastify' {
     config: Config;
     /** The use cases; repositories, store and bus stay here in the composition root (docs/architecture.md). */
     services: Services;
+    /** The authenticator and request counters of the access pipelines (REST, stream, MCP). */
+    access: Access;
+    /** The app's clock: what "now" is for answers (tests move it). */
+    clock: Clock;
     /** This instance's event bus (committed events), the one its stream hub, alert runtime and ingestion share. */
     bus: EventBus;
     /** The shared Redis connection (null without REDIS_URL); keys must start with its prefix. */
@@ -228,15 +232,17 @@ export const appPlugin = fp(
     // Single sign-on's OpenID Connect client (docs/teams.md): guarded requests, own pool.
     const relyingParty = oidcRelyingParty({ allowList: config.outboundAllowPrivate, timeoutMs: config.customSourcesProbeTimeoutMs, now: () => clock.now() });
     app.addHook('onClose', async () => relyingParty.close());
+    // Who calls and how much they may: the access pipelines' authenticator and counters,
+    // shared with the use cases that sign in and count (docs/access.md).
+    const access = createAccess(repos, config, clock, { limiter: infra.limiter, onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed') });
     const services = createServices(store, config, clock, {
+      access,
       secretBox,
       repos,
       detectPage,
       relyingParty,
       resolveTxt: opts.resolveTxt,
-      limiter: infra.limiter,
       bus,
-      onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
       signalNotices: (n) => notices.publish(n),
       alerts,
       slackOAuth:
@@ -342,6 +348,8 @@ export const appPlugin = fp(
     }
     app.decorate('config', config);
     app.decorate('services', services);
+    app.decorate('access', access);
+    app.decorate('clock', clock);
     app.decorate('bus', bus);
     app.decorate('redis', infra.redis);
     const checks: ReadinessCheck[] = [{ name: 'database', check: () => store.ping() }];

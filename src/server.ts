@@ -129,7 +129,7 @@ async function main() {
   let demo: DemoLogin | null = null;
   const vault = config.demo && serving ? demoLoginFile(config.dataDir) : null;
   if (vault) {
-    demo = await ensureDemoLogin(app.services, config.apiKeyMinPlan, vault);
+    demo = await ensureDemoLogin(app.services, app.access.auth, config.apiKeyMinPlan, vault);
     if (demo.created) app.log.info({ email: demo.email, file: vault.path }, 'demo login created');
     // Example services on simulated vendors, so impact shows in the first minute.
     const made = await ensureDemoServices(app.services, demo.email);

@@ -60,7 +60,7 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   const refuse = async () => {
     // A refused request is not counted.
     const m = request.metered;
-    if (m) await services.limiter.refund(m.subject, m.windows).catch(() => {});
+    if (m) await app.access.limiter.refund(m.subject, m.windows).catch(() => {});
     app.metrics.rateLimited(o.slot.plan, 'streams');
   };
   // Anonymous streams of this process, all addresses together: however many addresses

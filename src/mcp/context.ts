@@ -20,6 +20,8 @@ export type QuotaOutcome = { allowed: true } | { allowed: false; message: string
 /** What a tool sees: the services, who calls, and whether the quota let the call through. */
 export interface ToolContext {
   services: Services;
+  /** What "now" is for answers (the app's clock: tests move it). */
+  now: () => Date;
   caller: McpCaller;
   quota: QuotaOutcome;
   log: FastifyBaseLogger;

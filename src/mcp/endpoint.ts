@@ -22,6 +22,8 @@ export type BearerResult = { ok: true; caller: McpCaller } | { ok: false; descri
 
 export interface McpEndpointDeps {
   services: Services;
+  /** What "now" is for answers (the app's clock). */
+  now: () => Date;
   origins: Origins;
   /** Resolves a bearer token (OAuth access token or API key) to a caller. */
   authenticate(token: string, req: FastifyRequest): Promise<BearerResult>;
@@ -145,7 +147,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps) {
       if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
     }
     reply.raw.setHeader('X-Request-Id', req.id);
-    const server = mcp.buildMcpServer({ services: deps.services, caller, quota, log: req.log });
+    const server = mcp.buildMcpServer({ services: deps.services, now: deps.now, caller, quota, log: req.log });
     const transport = new http.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close();

@@ -7,7 +7,7 @@ import { planPolicy } from '../domain/plans.ts';
 import { rateLimitError, refusalKind, setRateLimitHeaders, errorsPlugin, httpMetricsPlugin, requestHygienePlugin, requestIdFor, fastifyTrustProxy } from '../http/index.ts';
 import { planWindows, requestSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
-import type { Services } from '../services/index.ts';
+import type { Access } from '../services/index.ts';
 import type { McpCaller, QuotaOutcome } from './context.ts';
 import { type BearerResult, mcpEndpoint } from './endpoint.ts';
 import { loginRoutes, webLogin } from './oauth/login.ts';
@@ -41,7 +41,7 @@ const portOf = (app: FastifyInstance | null): number | null => {
   return a && typeof a === 'object' ? a.port : null;
 };
 
-function bearerAuthenticator(services: Services, tokens: OAuthService, origins: Origins) {
+function bearerAuthenticator(auth: Access['auth'], tokens: OAuthService, origins: Origins) {
   return async (token: string, req: FastifyRequest): Promise<BearerResult> => {
     if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
       const t = await tokens.verifyAccess(token);
@@ -57,7 +57,7 @@ function bearerAuthenticator(services: Services, tokens: OAuthService, origins: 
       };
     }
     // Anything else must be an API key of the account area.
-    const key = await services.auth.verifyKey(token);
+    const key = await auth.verifyKey(token);
     if (!key) return { ok: false, description: 'The bearer token is neither a valid access token nor a valid API key' };
     return {
       ok: true,
@@ -70,14 +70,14 @@ function bearerAuthenticator(services: Services, tokens: OAuthService, origins: 
 }
 
 /** MCP tool calls count like REST calls: per account (key or OAuth), or per IP when anonymous. */
-function quotaMeter(services: Services, metrics: Metrics, config: Pick<Config, 'rateLimits' | 'ipv6ClientPrefix'>) {
+function quotaMeter(limiter: Access['limiter'], metrics: Metrics, config: Pick<Config, 'rateLimits' | 'ipv6ClientPrefix'>) {
   return async (req: FastifyRequest, reply: FastifyReply, caller: McpCaller, calls: number): Promise<QuotaOutcome> => {
     const v = caller.viewer;
     const windows = planWindows(planPolicy(v.plan, config.rateLimits));
     // Not clientKey(): this meter also serves the MCP port's own Fastify instance, which has no `config`.
     const subject = requestSubject(v, clientGroup(req.ip, config.ipv6ClientPrefix));
-    let result = await services.limiter.consume(subject, windows);
-    for (let i = 1; i < calls && result.allowed; i++) result = await services.limiter.consume(subject, windows);
+    let result = await limiter.consume(subject, windows);
+    for (let i = 1; i < calls && result.allowed; i++) result = await limiter.consume(subject, windows);
     setRateLimitHeaders(reply, windows, result);
     if (result.allowed) return { allowed: true };
     metrics.rateLimited(v.plan, refusalKind(result));
@@ -101,17 +101,18 @@ export const mcpPlugin = fp(
       mcpPort: () => portOf(own),
       onMcpListener: false,
     });
-    const meter = quotaMeter(services, app.metrics, config);
+    const meter = quotaMeter(app.access.limiter, app.metrics, config);
     const endpointDeps = (origins: Origins) => ({
       services,
+      now: () => app.clock.now(),
       origins,
-      authenticate: bearerAuthenticator(services, tokens, origins),
+      authenticate: bearerAuthenticator(app.access.auth, tokens, origins),
       anonymous,
       meter,
       allowedOrigins: [...config.webOrigins, ...(config.publicUrl ? [config.publicUrl] : [])],
     });
-    const login = webLogin(services, config.webOrigins);
-    const pages = oauthPages(standalonePages({ demo: config.demo, clock: services.clock }), async (req) => {
+    const login = webLogin(app.access.auth, services, config.webOrigins);
+    const pages = oauthPages(standalonePages({ demo: config.demo, clock: app.clock }), async (req) => {
       const user = await login.user(req);
       return user ? { plan: user.plan } : null;
     });
@@ -123,7 +124,7 @@ export const mcpPlugin = fp(
         origins: mainOrigins,
         login,
         pages,
-        clock: services.clock,
+        clock: app.clock,
         async meterAnonymous(req, reply) {
           return (await meter(req, reply, anonymous(), 1)).allowed;
         },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isUserPlan, type Plan, planAtLeast, type UserPlan } from '../domain/plans.ts';
+import type { Authenticator } from './access/authenticator.ts';
 import type { Services } from './index.ts';
 import type { DemoLoginVault } from '../infra/demo-login-file.ts';
 
@@ -19,9 +20,14 @@ export interface DemoLogin {
   created: boolean;
 }
 
-export async function ensureDemoLogin(services: Pick<Services, 'accounts' | 'keys' | 'auth'>, minPlan: Plan, vault: DemoLoginVault): Promise<DemoLogin> {
+export async function ensureDemoLogin(
+  services: Pick<Services, 'accounts' | 'keys'>,
+  auth: Pick<Authenticator, 'verifyKey'>,
+  minPlan: Plan,
+  vault: DemoLoginVault,
+): Promise<DemoLogin> {
   const saved = vault.read();
-  if (saved && (await services.accounts.findByEmail(saved.email)) && (await services.auth.verifyKey(saved.apiKey))) {
+  if (saved && (await services.accounts.findByEmail(saved.email)) && (await auth.verifyKey(saved.apiKey))) {
     return { ...saved, created: false };
   }
   let user = await services.accounts.findByEmail(DEMO_EMAIL);

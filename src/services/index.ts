@@ -9,7 +9,7 @@ import { preferencesRepository } from '../store/repositories/preferences-reposit
 import { keylessBox, loadSecretBox } from '../infra/secret-box.ts';
 import type { SecretBox } from '../domain/secret-box.ts';
 import { accountsService } from './access/accounts-service.ts';
-import { authenticator } from './access/authenticator.ts';
+import { type Authenticator, authenticator } from './access/authenticator.ts';
 import { keysService } from './access/keys-service.ts';
 import { type EventBus, memoryEventBus } from '../infra/event-bus.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -91,6 +91,8 @@ export type Repositories = ReturnType<typeof createRepositories>;
 export interface ServiceInfra {
   /** Request counters (REST, stream, MCP, login throttling); in-process unless given. */
   limiter?: RateLimiter;
+  /** The app's authenticator and counters (`createAccess`), shared with its access pipelines; made here unless given. */
+  access?: Access;
   /** Where credential-check failures that must not fail a request are reported. */
   onBackgroundError?: (err: unknown, what: string) => void;
   /** Fan-out of committed events; in-process unless a shared one is given. */
@@ -119,18 +121,35 @@ export function createIngestService(store: Store, config: Config, clock: Clock, 
   return ingestService({ store, clock, bus, sourceLabel: config.demo ? 'demo' : undefined });
 }
 
+/**
+ * What the edges' access pipelines need beside the use cases (docs/architecture.md): who
+ * calls (the authenticator and its credential cache) and how much they may (the request
+ * counters). Built once per app and shared with the use cases that sign in and count.
+ */
+export interface Access {
+  auth: Authenticator;
+  limiter: RateLimiter;
+}
+
+export function createAccess(repos: Pick<Repositories, 'apiKeys' | 'sessions'>, config: Config, clock: Clock, infra: Pick<ServiceInfra, 'limiter' | 'onBackgroundError'> = {}): Access {
+  return {
+    limiter: infra.limiter ?? new MemoryRateLimiter(() => clock.now().getTime()),
+    auth: authenticator({
+      apiKeys: repos.apiKeys,
+      sessions: repos.sessions,
+      clock,
+      cacheSeconds: config.authCacheSeconds,
+      onTouchError: (err) => infra.onBackgroundError?.(err, 'api key lastUsedAt'),
+    }),
+  };
+}
+
+/** The use cases over one store. The access pipelines' authenticator and counters are `infra.access` (else made here). */
 export function createServices(store: Store, config: Config, clock: Clock, infra: ServiceInfra = {}) {
   const box = infra.secretBox ?? loadSecretBox({ key: config.secretsKey, previous: config.secretsKeyPrevious, dataDir: config.dataDir });
   const repos = infra.repos ?? createRepositories(store, box);
   const bus = infra.bus ?? memoryEventBus();
-  const limiter = infra.limiter ?? new MemoryRateLimiter(() => clock.now().getTime());
-  const auth = authenticator({
-    apiKeys: repos.apiKeys,
-    sessions: repos.sessions,
-    clock,
-    cacheSeconds: config.authCacheSeconds,
-    onTouchError: (err) => infra.onBackgroundError?.(err, 'api key lastUsedAt'),
-  });
+  const { auth, limiter } = infra.access ?? createAccess(repos, config, clock, infra);
   const catalog = catalogService(repos.vendors, async (slug) =>
     (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
   );
@@ -204,7 +223,6 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     clock,
   });
   return {
-    clock,
     catalog,
     vendorLookup: vendorLookupService(repos.vendors),
     freshness: freshnessService({ sources: repos.sources, clock, demo: config.demo }),
@@ -242,8 +260,6 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, catalog, clock, audit }),
     trends: trendsService(base),
     search: searchService(base),
-    limiter,
-    auth,
     accounts,
     ssoSignIn: ssoSignIn({
       sso: repos.sso,

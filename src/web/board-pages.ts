@@ -31,7 +31,8 @@ function boardHeaders(reply: FastifyReply, frameAncestors: readonly string[]) {
 }
 
 export async function boardPageRoutes(app: FastifyInstance, opts: { assets: Assets }) {
-  const { boards, clock } = app.services;
+  const { boards } = app.services;
+  const { clock } = app;
 
   app.get<{ Params: { token: string } }>(`${BOARD_PATH}:token`, BOARD_ROUTE, async (request, reply) => {
     const board = await boards.publicView(request.params.token);

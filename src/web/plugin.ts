@@ -53,7 +53,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   });
 
   const context = (request: FastifyRequest, reply: FastifyReply): PageContext => ({
-    now: services.clock.now(),
+    now: app.clock.now(),
     viewer: request.viewer,
     account: request.viewer.authKind === 'session' ? { plan: request.viewer.plan } : null,
     csrfToken: ensureCsrfToken(request, reply),
@@ -282,6 +282,6 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   app.get('/partials/account/keys', PAGE, async (request, reply) => {
     const v = request.viewer;
     if (v.authKind !== 'session' || !v.userId) return reply.code(401).send('');
-    return sendPartial(reply, keysTable(await services.keys.list(v as UserViewer), services.clock.now()));
+    return sendPartial(reply, keysTable(await services.keys.list(v as UserViewer), app.clock.now()));
   });
 }

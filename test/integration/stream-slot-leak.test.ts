@@ -61,7 +61,7 @@ describe('stream slots of reset connections', () => {
     for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 20 }, () => openAndReset(t, {})));
     await fullCapOpens(t, 20);
     // The aborted requests were counted against the address.
-    assert.ok((await t.app.services.limiter.peek(ipSubject('127.0.0.1'), DAY)).windows[0].used >= 20);
+    assert.ok((await t.app.access.limiter.peek(ipSubject('127.0.0.1'), DAY)).windows[0].used >= 20);
   });
 
   test('60 resets by a pro key (cap 20) leave no slot taken; they are counted against the account', async () => {
@@ -69,6 +69,6 @@ describe('stream slots of reset connections', () => {
     const headers = { 'x-api-key': u.secret };
     for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 20 }, () => openAndReset(t, headers)));
     await fullCapOpens(t, 20, headers);
-    assert.ok((await t.app.services.limiter.peek(orgSubject(u.userId), DAY)).windows[0].used >= 20);
+    assert.ok((await t.app.access.limiter.peek(orgSubject(u.userId), DAY)).windows[0].used >= 20);
   });
 });

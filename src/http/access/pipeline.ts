@@ -26,7 +26,7 @@ const BUILT = Symbol('vis-access-chain');
 
 export const accessPipelinePlugin = fp(
   async (app: FastifyInstance) => {
-    const authDeps = { auth: app.services.auth, webOrigins: app.config.webOrigins, requireApiKey: app.config.requireApiKey };
+    const authDeps = { auth: app.access.auth, webOrigins: app.config.webOrigins, requireApiKey: app.config.requireApiKey };
     const { rateLimit, responseCache } = app;
 
     app.addHook('onRoute', (route: RouteOptions) => {

@@ -39,7 +39,7 @@ declare module 'fastify' {
 
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance) => {
-    const { limiter } = app.services;
+    const { limiter } = app.access;
     const windowsByPlan = planWindowsTable(app.config.rateLimits);
     const { metrics } = app;
     app.decorateRequest('metered', null);

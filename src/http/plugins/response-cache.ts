@@ -69,7 +69,9 @@ function replyWriter(reply: FastifyReply): HitWriter {
 
 export const responseCachePlugin = fp(
   async (app: FastifyInstance, opts: ResponseCachePluginOptions) => {
-    const { limiter, clock, privateReaders: readers } = app.services;
+    const { limiter } = app.access;
+    const { clock } = app;
+    const { privateReaders: readers } = app.services;
     const store = opts.cache;
     const { metrics } = app;
     /** Misses being computed, by cache key: concurrent callers wait for the first. */
@@ -100,7 +102,7 @@ export const responseCachePlugin = fp(
     app.decorate(
       'cacheHotPath',
       createHotPath({
-        auth: app.services.auth,
+        auth: app.access.auth,
         limiter,
         store,
         index,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { clientKey, SESSION_COOKIE, sessionToken } from '../../http/index.ts';
-import type { Services } from '../../services/index.ts';
+import type { Access, Services } from '../../services/index.ts';
 import type { Origins } from '../origins.ts';
 import { AUTHORIZE_PATH, type LoggedInUser, type WebLogin } from './authorize.ts';
 import { csrfToken, formPostProblem } from './csrf.ts';
@@ -17,12 +17,12 @@ const LOGIN_PATH = '/oauth/login';
 const safeReturn = (v: unknown): string | null =>
   typeof v === 'string' && v.startsWith(`${AUTHORIZE_PATH}?`) && v.length <= 8192 && !/[\r\n]/.test(v) ? v : null;
 
-export function webLogin(services: Services, allowedOrigins: string[]): WebLogin {
+export function webLogin(auth: Access['auth'], services: Pick<Services, 'accounts'>, allowedOrigins: string[]): WebLogin {
   return {
     allowedOrigins,
     async user(req: FastifyRequest): Promise<LoggedInUser | null> {
       const token = sessionToken(req.headers);
-      const session = token ? await services.auth.verifySession(token) : null;
+      const session = token ? await auth.verifySession(token) : null;
       if (!session) return null;
       const user = await services.accounts.findById(session.userId);
       return user ? { id: user.id, email: user.email, plan: session.plan, orgId: session.orgId } : null;

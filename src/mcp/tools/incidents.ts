@@ -32,7 +32,7 @@ export const getActiveIncidents = defineTool({
     ...DataFreshness,
   },
   requiresAuth: false,
-  async run({ vendors, impact }, { services, caller }) {
+  async run({ vendors, impact }, { services, caller, now: ctxNow }) {
     const selected = vendors?.length ? await services.vendorLookup.resolveAll(vendors, audienceFor(caller.viewer)) : undefined;
     const slugs = selected?.map((v) => v.id);
     const [result, statuses, catalog, { lastUpdated, source }, observed] = await Promise.all([
@@ -55,7 +55,7 @@ export const getActiveIncidents = defineTool({
       .map(([slug, s]) => ({ vendor: slug, vendorName: nameOf(names, slug), indicator: s.indicator, description: describeIndicator(s.indicator) }))
       .sort((a, b) => a.vendorName.localeCompare(b.vendorName));
 
-    const now = services.clock.now();
+    const now = ctxNow();
     const scope = selected ? ` for ${selected.map((v) => v.name).join(', ')}` : ' across all watched vendors';
     const floor = impact ? ` with impact ${impact} or worse` : '';
     const lines: string[] = [];
@@ -112,7 +112,7 @@ export const getIncidentHistory = defineTool({
     ...DataFreshness,
   },
   requiresAuth: true,
-  async run({ vendor, timePeriod, status, limit }, { services, caller }) {
+  async run({ vendor, timePeriod, status, limit }, { services, caller, now: ctxNow }) {
     const v = vendor ? await services.vendorLookup.resolve(vendor, audienceFor(caller.viewer)) : null;
     const plan = caller.viewer.plan;
     const planWindowDays = DEFAULT_PLAN_POLICIES[plan].windowDays;
@@ -124,7 +124,7 @@ export const getIncidentHistory = defineTool({
       services.freshness.current(),
     ]);
     const w = result.dataWindow;
-    const now = services.clock.now();
+    const now = ctxNow();
     const who = v ? v.name : 'all vendors';
     const span = w.since ? `the last ${w.applied} (since ${when(w.since)})` : 'all stored history';
     const lines: string[] = [];

@@ -82,12 +82,12 @@ export const getVendorStatus = defineTool({
     ...DataFreshness,
   },
   requiresAuth: false,
-  async run({ vendor }, { services, caller }) {
+  async run({ vendor }, { services, caller, now: ctxNow }) {
     const audience = audienceFor(caller.viewer);
     const v = await services.vendorLookup.resolve(vendor, audience);
     const [s, profile] = await Promise.all([services.status.vendorStatus(v.id, audience), services.catalog.info(v.id, audience)]);
     const { lastUpdated, source } = await services.freshness.current();
-    const now = services.clock.now();
+    const now = ctxNow();
     // Not observed (never read, or stale): the last state read is not stated as current (src/domain/state-summary.ts).
     const observed = isObserved({ indicator: s.indicator, stale: s.sourceHealth.stale, monitored: s.monitored });
     const name = oneLine(s.vendorName);

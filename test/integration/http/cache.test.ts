@@ -164,7 +164,7 @@ describe('response cache', () => {
     // A 304 is answered and not counted, even at the limit.
     const cond = await fetch(url, { headers: { ...h, 'if-none-match': miss.headers.get('etag')! } });
     assert.equal(cond.status, 304);
-    const used = await t.app.services.limiter.peek(`o:${free.userId}`, [{ name: 'minute', limit: 10, windowSeconds: 60 }]);
+    const used = await t.app.access.limiter.peek(`o:${free.userId}`, [{ name: 'minute', limit: 10, windowSeconds: 60 }]);
     assert.equal(used.windows[0].used, 10);
     // A revoked key is refused at once, cached response or not.
     await t.app.services.keys.revoke(ownerViewer(free.userId, free.plan), free.keyId);

@@ -78,7 +78,7 @@ describe('rate limits per plan', () => {
       // Fill the day up to one request short, then cross it over HTTP.
       const day = [{ name: 'day', limit: perDay, windowSeconds: 86_400 }];
       const fill: Promise<unknown>[] = [];
-      for (let i = perMinute + 1; i < perDay - 1; i++) fill.push(t.app.services.limiter.consume(subject, day));
+      for (let i = perMinute + 1; i < perDay - 1; i++) fill.push(t.app.access.limiter.consume(subject, day));
       await Promise.all(fill);
       clock.advance(60_000);
       const last = await getJson(url, { headers });
@@ -121,7 +121,7 @@ describe('rate limits per plan', () => {
     for (const headers of [{ 'x-api-key': u.secret }, { 'x-api-key': second.secret }, { cookie }] as Record<string, string>[]) {
       assert.equal((await getJson(`${t.api}/vendor-count`, { headers })).status, 429);
     }
-    assert.equal((await t.app.services.limiter.peek(orgSubject(u.userId), [{ name: 'day', limit: 100, windowSeconds: 86_400 }])).windows[0].used, 10);
+    assert.equal((await t.app.access.limiter.peek(orgSubject(u.userId), [{ name: 'day', limit: 100, windowSeconds: 86_400 }])).windows[0].used, 10);
     const acct = await getJson(`${t.url}/api/v1/account`, { headers: { cookie } });
     assert.equal(acct.status, 200);
     assert.equal(acct.body.limits.perMinute, 10);

@@ -224,10 +224,10 @@ routes:
     const vendors = ['amazon-web-services', 'google-cloud', 'microsoft-azure', 'cloudflare', 'github', 'gitlab', 'atlassian', 'bitbucket', 'confluence', 'jira-service-management', 'datadog'];
     const yaml = `version: 1\nwatchlists:\n  - name: big\n    vendors: [${vendors.join(', ')}]\n`;
     await t.repos.organisations.setPlan(orgId, 'pro', new Date());
-    t.app.services.auth.forgetOrg(orgId);
+    t.app.access.auth.forgetOrg(orgId);
     assert.equal((await apply(yaml, { dryRun: true })).status, 200, 'Pro has no cap');
     await t.repos.organisations.setPlan(orgId, 'free', new Date());
-    t.app.services.auth.forgetOrg(orgId);
+    t.app.access.auth.forgetOrg(orgId);
     const r = await apply(yaml, { dryRun: true });
     assert.equal(r.status, 400, JSON.stringify(r.body));
     assert.deepEqual(r.body.problems.map((p: any) => `${p.line} ${p.path}`), ['4 watchlists[0].vendors']);
