@@ -39,6 +39,7 @@ const BENCHES: BenchSpec[] = [
   { name: 'mcp', full: [], quick: ['--seconds', '1', '--connections', '2'], timeoutMin: 10 },
   { name: 'per-user', full: [], quick: ['--requests', '3', '--incidents', '10'], timeoutMin: 15 },
   { name: 'limiter', full: [], quick: ['2000'], timeoutMin: 5 },
+  { name: 'freshness', full: [], quick: ['60', '200', '2'], timeoutMin: 15 },
 ];
 
 type Figures = Record<string, number>;
@@ -118,6 +119,16 @@ const ROWS: Row[] = [
     unit: 's',
     target: { op: '<=', value: (f) => roundTargetS(f), text: (f) => roundTargetText(f) },
   },
+  // docs/benchmarks.md "Freshness": vendor publication -> first seen, per kind and path.
+  ...(['rest', 'stream'] as const).flatMap((p): Row[] => [
+    { bench: 'freshness', figure: `pushed source -> ${p}, p50`, key: `pushed.${p}P50S`, unit: 's', target: { op: '<=', value: () => 3, text: () => '≤ 3 s' } },
+    { bench: 'freshness', figure: `pushed source -> ${p}, p99`, key: `pushed.${p}P99S`, unit: 's', target: { op: '<=', value: () => 10, text: () => '≤ 10 s' } },
+    { bench: 'freshness', figure: `polled source -> ${p}, p50`, key: `polled.${p}P50S`, unit: 's', target: { op: '<=', value: () => 20, text: () => '≤ 20 s' } },
+    { bench: 'freshness', figure: `polled source -> ${p}, p99`, key: `polled.${p}P99S`, unit: 's', target: { op: '<=', value: () => 45, text: () => '≤ 45 s' } },
+  ]),
+  { bench: 'freshness', figure: 'pushed changes never received as a webhook', key: 'pushed.webhookMissing', unit: 'count', target: exactly(0, '0') },
+  { bench: 'freshness', figure: 'polled changes never received as a webhook', key: 'polled.webhookMissing', unit: 'count', target: exactly(0, '0') },
+  { bench: 'freshness', figure: 'invalid webhook signatures', key: 'signaturesInvalid', unit: 'count', target: exactly(0, '0') },
   { bench: 'ingest-round', figure: 'failed polls (healthy simulated fleet)', key: 'failures', unit: 'count', target: exactly(0, '0') },
   { bench: 'ingest-round', figure: 'API p99, cached list, no ingestion (filled store)', key: 'baseline.cachedP99Ms', unit: 'ms' },
   { bench: 'ingest-round', figure: 'API p99, cached list, during round 1', key: 'round1.cachedP99Ms', unit: 'ms', target: { op: '<=', value: () => 20, text: () => '≤ 20 ms' } },

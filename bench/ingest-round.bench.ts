@@ -1,4 +1,3 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { API_PREFIX, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/infra/config.ts';
-import type { CatalogVendor, SourceType } from '../src/domain/records.ts';
 import type { RoundReport } from '../src/ingest/scheduler.ts';
+import { firstLine, tsxFork } from './lib/fork.ts';
 import { reportFigures } from './lib/report.ts';
+import { syntheticCatalog } from './lib/synthetic-catalog.ts';
 
 // One full polling round of N sources (default 2,000, the catalog-scale target of docs/ingestion.md) served by the simulated fleet
 // (in a process of its own), through the real fetcher, adapters and store, on the
@@ -26,58 +26,6 @@ const concurrency = Number(process.argv[3] ?? 16);
 /** API requests per second during the measurements (open loop). */
 const rate = Number(process.argv[4] ?? 200);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-bench-'));
-
-/**
- * Vendors cycling through the formats the simulator serves (one status format per
- * vendor, as in the real catalog), until there are `n` sources.
- */
-function syntheticCatalog(n: number): CatalogVendor[] {
-  const mixes: [SourceType, string][][] = [
-    [['statuspage-v2', '/api/v2/summary.json'], ['statuspage-v2', '/api/v2/incidents.json'], ['statuspage-v2', '/api/v2/scheduled-maintenances.json'], ['release-feed', '/changelog.atom']],
-    [['incidentio', '/api/v2/summary.json'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-    [['instatus', '/summary.json'], ['release-feed', '/changelog.atom']],
-    [['gcp-json', '/incidents.json'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-    [['azure-rss', '/status/feed/'], ['release-feed', '/changelog.atom']],
-    [['statuspage-rss', '/history.rss'], ['advisory-feed', '/security.rss']],
-    [['statuspage-atom', '/history.atom'], ['release-feed', '/changelog.atom']],
-  ];
-  const vendors: CatalogVendor[] = [];
-  let count = 0;
-  for (let i = 0; count < n; i++) {
-    const slug = `bench-${String(i).padStart(4, '0')}`;
-    const host = `https://${slug}.example`;
-    const picked = mixes[i % mixes.length]!.slice(0, n - count);
-    count += picked.length;
-    vendors.push({
-      slug,
-      name: `Bench Vendor ${i}`,
-      website: host,
-      category: 'cloud',
-      description: 'Synthetic vendor for the ingestion benchmark.',
-      statusPageUrl: host,
-      availableDataTypes: ['incidents', 'maintenance', 'advisories', 'updates'],
-      sources: picked.map(([type, p]) => ({ type, url: `${host}${p}` })),
-      compliance: { sourceUrl: null, items: [] },
-    });
-  }
-  return vendors;
-}
-
-function tsxFork(file: string, args: string[]): ChildProcess {
-  return fork(file, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: root });
-}
-
-function firstLine(child: ChildProcess, prefix: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d) => {
-      buf += String(d);
-      const line = buf.split('\n').find((l) => l.startsWith(prefix));
-      if (line) resolve(line.slice(prefix.length).trim());
-    });
-    child.once('exit', (code) => reject(new Error(`${prefix} process exited (${code})`)));
-  });
-}
 
 interface Load {
   path: string;

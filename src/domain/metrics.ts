@@ -3,6 +3,8 @@
 // lives in infra/metrics.ts, so nothing outside it depends on prom-client, and the
 // ingestion worker thread can forward the same calls to the main thread.
 
+import type { Freshness, PollTrigger } from './poll-schedule.ts';
+
 /** How one poll of a source ended (the scheduler's PollStatus). */
 type PollResult = 'updated' | 'unchanged' | 'not_modified' | 'failed' | 'skipped';
 
@@ -20,8 +22,10 @@ export interface PollObservation {
   vendor: string;
   result: PollResult;
   durationMs: number;
-  /** Per change the poll found: seconds from the vendor publishing it to our record (docs/operations.md "Metrics"). */
-  freshnessSeconds?: number[];
+  /** Per change the poll found: seconds from the vendor publishing it to our record, and its kind (docs/operations.md "Metrics"). */
+  freshness?: Freshness[];
+  /** What brought the poll: a push from the vendor or the schedule. */
+  trigger?: PollTrigger;
 }
 
 export interface Metrics {

@@ -71,20 +71,45 @@ export function pushedPollAt(now: Date, lastPolledAt: string | null, nextPollAt:
 /** A change published longer ago than this is history found late (a first read, a backfill), not a measure of freshness. */
 export const FRESHNESS_HORIZON_MS = 6 * 3_600_000;
 
+/** What made a poll happen: a push from the vendor since the source's previous poll, else its schedule. */
+export type PollTrigger = 'push' | 'schedule';
+export const POLL_TRIGGERS: readonly PollTrigger[] = ['push', 'schedule'];
+
+/**
+ * A poll started at `polledAt` was brought by a push when the vendor pushed after the
+ * source's previous poll (success or failure) and before this one started; a push that
+ * arrives during the poll is answered by the next one (docs/ingestion.md "Push from vendors").
+ */
+export function pollTrigger(s: { pushedAt: string | null; lastSuccessAt: string | null; lastErrorAt: string | null }, polledAt: Date): PollTrigger {
+  if (!s.pushedAt) return 'schedule';
+  const pushed = Date.parse(s.pushedAt);
+  const previous = Math.max(...[s.lastSuccessAt, s.lastErrorAt].map((x) => (x ? Date.parse(x) : Number.NEGATIVE_INFINITY)));
+  return pushed > previous && pushed <= polledAt.getTime() ? 'push' : 'schedule';
+}
+
+/** One change found by a poll: seconds from the vendor publishing it to our record, and the kind of record. */
+export interface Freshness {
+  seconds: number;
+  kind: 'incident' | 'maintenance';
+}
+
 /**
  * Seconds from the vendor publishing each change to `recordedAt`: the newest update's time
  * of the record the event carries, else its own update time. Changes published in the future
  * (a clock ahead) count as 0; those older than FRESHNESS_HORIZON_MS are left out.
  */
-export function freshnessOf(changes: { payload: { updatedAt?: string | null; updates?: { createdAt: string }[] } }[], recordedAt: Date): number[] {
-  const out: number[] = [];
+export function freshnessOf(
+  changes: { entityKind: Freshness['kind']; payload: { updatedAt?: string | null; updates?: { createdAt: string }[] } }[],
+  recordedAt: Date,
+): Freshness[] {
+  const out: Freshness[] = [];
   for (const c of changes) {
     const times = (c.payload.updates ?? []).map((u) => Date.parse(u.createdAt)).filter(Number.isFinite);
     const published = times.length ? Math.max(...times) : Date.parse(c.payload.updatedAt ?? '');
     if (!Number.isFinite(published)) continue;
     const ms = recordedAt.getTime() - published;
     if (ms > FRESHNESS_HORIZON_MS) continue;
-    out.push(Math.max(0, ms) / 1000);
+    out.push({ seconds: Math.max(0, ms) / 1000, kind: c.entityKind });
   }
   return out;
 }

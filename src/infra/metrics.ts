@@ -1,6 +1,7 @@
 import { isPrivateSlug } from '../domain/custom-sources.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
 import type { Metrics } from '../domain/metrics.ts';
+import { type Freshness, POLL_TRIGGERS } from '../domain/poll-schedule.ts';
 
 // The Prometheus side of domain/metrics.ts: one Registry per app instance (tests run
 // many apps in one process, and each must see its own counts), never prom-client's
@@ -14,6 +15,7 @@ const POLL_RESULTS = ['updated', 'unchanged', 'not_modified', 'failed', 'skipped
 // Alerts are retried for hours (domain/alerts.ts), so the lag buckets reach that far.
 /** Seconds, finest around the few seconds a push takes and the tens of seconds a poll takes (docs/operations.md "Metrics"). */
 const FRESHNESS_BUCKETS = [1, 2, 3, 5, 10, 20, 30, 45, 60, 90, 120, 300, 900, 3600];
+const FRESHNESS_KINDS: readonly Freshness['kind'][] = ['incident', 'maintenance'];
 const LAG_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600];
 
 interface Series {
@@ -196,10 +198,13 @@ export function createMetricsRegistry(
   });
   const freshness = new Histogram({
     name: 'vis_ingest_freshness_seconds',
-    help: "From a vendor publishing a change (its update's own time) to our record of it, all vendors together; first reads and history older than 6 h are left out.",
+    help: "From a vendor publishing a change (its update's own time) to our record of it, by kind of record and by what brought the poll (push or schedule), all vendors together; first reads and history older than 6 h are left out.",
+    labelNames: ['kind', 'trigger'],
     buckets: FRESHNESS_BUCKETS,
     registers,
   });
+  // Every series from the start: a scrape shows 0 pushed changes rather than no series.
+  for (const kind of FRESHNESS_KINDS) for (const trigger of POLL_TRIGGERS) freshness.zero({ kind, trigger });
   const attempts = new Counter({
     name: 'vis_alert_delivery_attempts_total',
     help: 'Alert delivery attempts by channel and result (succeeded, retry, failed, disabled, cancelled).',
@@ -310,7 +315,8 @@ export function createMetricsRegistry(
       polledVendors.add(vendor);
       polls.inc({ vendor, result: p.result });
       pollDuration.observe({ result: p.result }, p.durationMs / 1000);
-      for (const seconds of p.freshnessSeconds ?? []) freshness.observe(seconds);
+      const trigger = p.trigger ?? 'schedule';
+      for (const f of p.freshness ?? []) freshness.observe({ kind: f.kind, trigger }, f.seconds);
     },
     deliveryAttempt(channel, result) {
       attempts.inc({ channel, result });

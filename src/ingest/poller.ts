@@ -49,7 +49,8 @@ export function createPoller(d: {
     random: d.random,
     log: d.log,
     onPoll: metrics
-      ? (o) => metrics.polled({ source: o.sourceId, vendor: o.vendor, result: o.status, durationMs: o.durationMs, ...(o.freshnessSeconds ? { freshnessSeconds: o.freshnessSeconds } : {}) })
+      ? (o) =>
+          metrics.polled({ source: o.sourceId, vendor: o.vendor, result: o.status, durationMs: o.durationMs, trigger: o.trigger, ...(o.freshness ? { freshness: o.freshness } : {}) })
       : undefined,
     settings: {
       concurrency: config.ingestConcurrency,

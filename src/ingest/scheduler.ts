@@ -10,7 +10,7 @@ import { AdapterError } from './adapters/adapter.ts';
 import { FetchError, type Fetcher } from '../infra/fetch.ts';
 import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 import { PollFailureTally, pollFailureMessage } from '../domain/poll-failures.ts';
-import { freshnessOf, hotReason, hotReasonOf, scheduleOf } from '../domain/poll-schedule.ts';
+import { type Freshness, freshnessOf, hotReason, hotReasonOf, type PollTrigger, pollTrigger, scheduleOf } from '../domain/poll-schedule.ts';
 
 // Polls every catalog source on its own jittered interval. Each poll is independent:
 // it takes a lease on its source row, fetches with a deadline and a byte cap, parses
@@ -86,7 +86,9 @@ export interface PollOutcome {
   durationMs: number;
   nextPollAt: string | null;
   /** Seconds from the vendor publishing each change found to its record (not on a source's first read). */
-  freshnessSeconds?: number[];
+  freshness?: Freshness[];
+  /** A push from the vendor brought this poll, or its schedule. */
+  trigger: PollTrigger;
 }
 
 export interface RoundReport {
@@ -158,7 +160,7 @@ export function createScheduler(d: SchedulerDeps) {
     const started = performance.now();
     const polledAt = d.clock.now();
     const interval = src.intervalSeconds ?? s.defaultIntervalSeconds;
-    const base = { sourceId: src.id, vendor: src.vendor, type: src.type, url: src.url };
+    const base = { sourceId: src.id, vendor: src.vendor, type: src.type, url: src.url, trigger: pollTrigger(src, polledAt) };
     const elapsed = () => Math.round(performance.now() - started);
     let httpStatus: number | null = null;
     try {
@@ -209,7 +211,7 @@ export function createScheduler(d: SchedulerDeps) {
       const w = out.written;
       const changed = w.incidents + w.maintenances + w.advisories + w.updates > 0 || w.components || w.status;
       // A first read finds history, not news: it says nothing of how fresh we are.
-      const freshnessSeconds = src.lastSuccessAt !== null && out.events.length ? freshnessOf(out.events, d.clock.now()) : undefined;
+      const freshness = src.lastSuccessAt !== null && out.events.length ? freshnessOf(out.events, d.clock.now()) : undefined;
       return {
         ...base,
         status: changed ? 'updated' : 'unchanged',
@@ -219,7 +221,7 @@ export function createScheduler(d: SchedulerDeps) {
         written: w,
         durationMs,
         nextPollAt: nextPollAt.toISOString(),
-        ...(freshnessSeconds?.length ? { freshnessSeconds } : {}),
+        ...(freshness?.length ? { freshness } : {}),
       };
     } catch (err) {
       const durationMs = elapsed();
@@ -269,7 +271,7 @@ export function createScheduler(d: SchedulerDeps) {
       targets.map((t) =>
         track(
           limiter.run(hostKey(t.url), async () => {
-            const base = { sourceId: t.id, vendor: t.vendor, type: t.type, url: t.url };
+            const base = { sourceId: t.id, vendor: t.vendor, type: t.type, url: t.url, trigger: 'schedule' as const };
             let outcome: PollOutcome;
             const src = stopping.signal.aborted
               ? null

@@ -18,6 +18,8 @@ export interface SourceRow {
   lastError: string | null;
   consecutiveFailures: number;
   nextPollAt: string | null;
+  /** The last push from the vendor (docs/ingestion.md "Push from vendors"), null if never. */
+  pushedAt: string | null;
   lastDurationMs: number | null;
   leaseOwner: string | null;
   leaseUntil: string | null;
@@ -81,6 +83,7 @@ const toSource = (r: Database['sources']): SourceRow => ({
   lastError: r.last_error,
   consecutiveFailures: r.consecutive_failures,
   nextPollAt: r.next_poll_at,
+  pushedAt: r.pushed_at,
   lastDurationMs: r.last_duration_ms,
   leaseOwner: r.lease_owner,
   leaseUntil: r.lease_until,

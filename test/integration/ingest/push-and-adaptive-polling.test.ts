@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import parsePrometheus from 'parse-prometheus-text-format';
 import { TestClock, type TestApp } from '../../helpers/app.ts';
 import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 
@@ -141,16 +142,39 @@ describe('adaptive polling and vendor push', () => {
     assert.ok(Date.parse((await row('openai')).nextPollAt!) - clock.now().getTime() >= 13_000);
   });
 
-  test('the freshness of each change shows on /metrics: vendor publication to our record', async () => {
+  test('the freshness of each change shows on /metrics by kind and trigger: vendor publication to our record', async () => {
+    const { token } = await t.app.services.push.create('railway');
     clock.advance(600_000);
+    // Found by the schedule, seven seconds after the vendor published it.
     fleet.sim.fleet.openIncident('openai', { impact: 'minor' });
     clock.advance(7_000);
     await t.app.ingest.scheduler.runRound({ vendor: 'openai', force: true });
+    // Pushed by the vendor two seconds after publishing; the push makes the source due.
+    fleet.sim.fleet.openIncident('railway', { impact: 'minor' });
+    clock.advance(2_000);
+    assert.equal((await push(token)).status, 202);
+    await t.app.ingest.scheduler.runRound({ vendor: 'railway' });
+
     const text = await (await fetch(`${t.url}/metrics`)).text();
-    const count = Number(/^vis_ingest_freshness_seconds_count (\d+)/m.exec(text)?.[1]);
-    assert.ok(count >= 1, text.split('\n').filter((l) => l.includes('freshness')).join('\n'));
-    // Seven seconds: in the 10 s bucket, not the 5 s one.
-    const le = (b: string) => Number(new RegExp(`^vis_ingest_freshness_seconds_bucket\\{le="${b}"\\} (\\d+)`, 'm').exec(text)?.[1]);
-    assert.ok(le('10') > le('5'));
+    // The parser reads the exposition format; it folds a histogram's labelled series into one,
+    // so the series are read from their sample lines.
+    assert.equal(parsePrometheus(text).find((f) => f.name === 'vis_ingest_freshness_seconds')?.type, 'HISTOGRAM');
+    const samples = [...text.matchAll(/^vis_ingest_freshness_seconds_(bucket|count)\{([^}]*)\} (\S+)$/gm)].map((m) => ({
+      what: m[1]!,
+      labels: Object.fromEntries([...m[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1]!, l[2]!])),
+      value: Number(m[3]),
+    }));
+    // Bounded labels: two kinds of record times two triggers, present before any observation.
+    const names = new Set(samples.filter((x) => x.what === 'count').map((x) => `${x.labels.kind}/${x.labels.trigger}`));
+    assert.deepEqual([...names].sort(), ['incident/push', 'incident/schedule', 'maintenance/push', 'maintenance/schedule']);
+    const sample = (kind: string, trigger: string, le?: string) =>
+      samples.find((x) => x.what === (le ? 'bucket' : 'count') && x.labels.kind === kind && x.labels.trigger === trigger && (!le || x.labels.le === le))?.value;
+    const of = (kind: string, trigger: string) => ({ count: sample(kind, trigger) });
+    const bucket = (kind: string, trigger: string, le: string) => sample(kind, trigger, le);
+    assert.ok(of('incident', 'schedule').count! >= 1);
+    assert.ok(bucket('incident', 'schedule', '10')! - bucket('incident', 'schedule', '5')! >= 1, 'seven seconds: in the 10 s bucket, not the 5 s one');
+    assert.ok(of('incident', 'push').count! >= 1);
+    assert.ok(bucket('incident', 'push', '2')! - bucket('incident', 'push', '1')! >= 1, 'two seconds after publishing');
+    assert.equal(Number(of('maintenance', 'push').count), 0);
   });
 });

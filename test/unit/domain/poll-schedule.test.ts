@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { freshnessOf, hotReason, hotReasonOf, pushedPollAt, scheduleOf } from '../../../src/domain/poll-schedule.ts';
+import { freshnessOf, hotReason, hotReasonOf, pollTrigger, pushedPollAt, scheduleOf } from '../../../src/domain/poll-schedule.ts';
 import type { IncidentRecord, MaintenanceRecord } from '../../../src/domain/records.ts';
 
 const now = new Date('2026-11-29T12:00:00.000Z');
@@ -68,15 +68,29 @@ describe('adaptive polling', () => {
     assert.deepEqual(
       freshnessOf(
         [
-          { payload: { updatedAt: iso(900_000), updates: [{ createdAt: iso(900_000) }, { createdAt: iso(12_000) }] } },
-          { payload: { updatedAt: iso(30_000) } },
-          { payload: { updatedAt: iso(-5_000) } },
-          { payload: { updatedAt: iso(7 * 3_600_000) } },
-          { payload: { updatedAt: 'garbage' } },
+          { entityKind: 'incident', payload: { updatedAt: iso(900_000), updates: [{ createdAt: iso(900_000) }, { createdAt: iso(12_000) }] } },
+          { entityKind: 'maintenance', payload: { updatedAt: iso(30_000) } },
+          { entityKind: 'incident', payload: { updatedAt: iso(-5_000) } },
+          { entityKind: 'incident', payload: { updatedAt: iso(7 * 3_600_000) } },
+          { entityKind: 'incident', payload: { updatedAt: 'garbage' } },
         ],
         at,
       ),
-      [12, 30, 0],
+      [
+        { seconds: 12, kind: 'incident' },
+        { seconds: 30, kind: 'maintenance' },
+        { seconds: 0, kind: 'incident' },
+      ],
     );
+  });
+
+  test('a poll is brought by a push only when the vendor pushed after the previous poll and before this one', () => {
+    const row = (pushedAt: string | null, lastSuccessAt: string | null, lastErrorAt: string | null = null) => ({ pushedAt, lastSuccessAt, lastErrorAt });
+    assert.equal(pollTrigger(row(null, iso(60_000)), now), 'schedule');
+    assert.equal(pollTrigger(row(iso(2_000), iso(60_000)), now), 'push');
+    assert.equal(pollTrigger(row(iso(2_000), null), now), 'push', 'a first poll after a push');
+    assert.equal(pollTrigger(row(iso(70_000), iso(60_000)), now), 'schedule', 'the previous poll answered that push');
+    assert.equal(pollTrigger(row(iso(30_000), iso(60_000), iso(10_000)), now), 'schedule', 'a failed poll after the push counts too');
+    assert.equal(pollTrigger(row(iso(-1_000), iso(60_000)), now), 'schedule', 'a push during this poll is for the next one');
   });
 });
