@@ -13,7 +13,13 @@ export const MAINTENANCE_LEAD_MS = 30 * 60_000;
 export const OPEN_INCIDENT_FRESH_MS = 48 * 3_600_000;
 /** 304 answers in a row after which a source counts as quiet. */
 export const QUIET_AFTER = 5;
-/** A quiet source waits twice its interval, at most this long. */
+/**
+ * A quiet source waits a fifth longer than its interval, at most this long. Not more: a
+ * change on a quiet page is found within the polled-source freshness targets (p50 <= 20 s,
+ * p99 <= 45 s: 36 s with the 30 s default, plus jitter and the read; docs/ingestion.md
+ * "Adaptive polling").
+ */
+export const QUIET_FACTOR = 1.2;
 export const QUIET_MAX_SECONDS = 300;
 /** A push makes a source due now, but never sooner than this after its previous poll. */
 export const PUSH_MIN_GAP_MS = 10_000;
@@ -51,7 +57,7 @@ export const hotReasonOf = (stored: string | null): IntervalReason => (HOT_REASO
 export function scheduleOf(baseSeconds: number, hot: IntervalReason | null, quietPolls: number): PollSchedule {
   if (hot) return { hot: true, quietPolls, intervalSeconds: Math.max(Math.min(HOT_MIN_SECONDS, baseSeconds), Math.round(baseSeconds / 4)), reason: hot };
   if (quietPolls >= QUIET_AFTER) {
-    return { hot: false, quietPolls, intervalSeconds: Math.max(baseSeconds, Math.min(baseSeconds * 2, QUIET_MAX_SECONDS)), reason: 'quiet' };
+    return { hot: false, quietPolls, intervalSeconds: Math.max(baseSeconds, Math.min(Math.round(baseSeconds * QUIET_FACTOR), QUIET_MAX_SECONDS)), reason: 'quiet' };
   }
   return { hot: false, quietPolls, intervalSeconds: baseSeconds, reason: 'default' };
 }

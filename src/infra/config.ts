@@ -446,7 +446,7 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheSeconds: int(env, 'AUTH_CACHE_SECONDS', 5, 0, 300),
     scimRequestsPerMinute: int(env, 'SCIM_REQUESTS_PER_MINUTE', 600, 1, 1_000_000),
     // The demo fleet changes every few seconds, so demo mode polls it more often.
-    pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', demo ? 10 : 60, 5, 86400),
+    pollIntervalSeconds: int(env, 'POLL_INTERVAL_SECONDS', demo ? 10 : 30, 5, 86400),
     ingestConcurrency,
     // The simulated fleet is one local host; real vendors each get a small share.
     ingestHostConcurrency: int(env, 'INGEST_HOST_CONCURRENCY', demo ? ingestConcurrency : 2, 1, 512),

@@ -16,6 +16,13 @@ export interface CachedResponse {
   contentType: string;
   /** Clock time (ms) after which the entry is stale. */
   expiresAt: number;
+  /**
+   * The data version (sequence of the last committed change seen on the event bus) when the
+   * answer started to be computed, and the clock time it was stored: an entry older than a
+   * newer change is computed again (docs/access.md "Response cache"). Absent: expiry only.
+   */
+  dataVersion?: number;
+  storedAt?: number;
 }
 
 export interface ResponseCacheStore {
@@ -95,7 +102,7 @@ export class RedisResponseCache implements ResponseCacheStore {
 
   async set(key: string, value: CachedResponse) {
     const ttl = Math.max(1, value.expiresAt - this.now());
-    const meta = JSON.stringify({ etag: value.etag, contentType: value.contentType, expiresAt: value.expiresAt });
+    const meta = JSON.stringify({ etag: value.etag, contentType: value.contentType, expiresAt: value.expiresAt, dataVersion: value.dataVersion, storedAt: value.storedAt });
     await this.client.set(this.redisKey(key), Buffer.concat([Buffer.from(`${meta}\n`), value.body]), 'PX', ttl);
   }
 

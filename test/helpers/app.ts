@@ -100,6 +100,9 @@ export async function startApp(opts: StartOptions = {}): Promise<TestApp> {
     RATE_LIMITS: UNLIMITED_RATE_LIMITS,
     // Cheap password hashes keep account tests fast; the format and code path are the same.
     PASSWORD_HASH_COST: '10',
+    // The tests' clocks move in steps written against a 60 s polling interval (the default
+    // was 60 s then; test/integration/ingest/demo.test.ts checks today's default).
+    POLL_INTERVAL_SECONDS: '60',
     ...opts.env,
   };
   // The template is used only where the store is the one set up here: a test that points

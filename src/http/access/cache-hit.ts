@@ -13,6 +13,20 @@ import { type Coding, codedEtag, COMPRESS_THRESHOLD, COMPRESSIBLE, compress, pre
 // compressed variant (br or gzip, as the request accepts) is made once per entry and coding
 // on its first hit (docs/access.md, "Compression").
 
+/**
+ * An entry older than this is computed again once a newer change was committed; a younger one
+ * is still served, so a burst of changes (a polling round) does not empty the cache.
+ */
+export const SUPERSEDED_AFTER_MS = 1_000;
+
+/**
+ * Whether a newer change than the one an entry was computed at has been seen, and the entry
+ * is older than SUPERSEDED_AFTER_MS (docs/access.md "Response cache"): a client polling a list
+ * sees a new incident within about a second, not at the end of the entry's 60 s.
+ */
+export const isSuperseded = (entry: CachedResponse, dataVersion: number, nowMs: number): boolean =>
+  entry.dataVersion !== undefined && entry.dataVersion < dataVersion && nowMs - (entry.storedAt ?? 0) >= SUPERSEDED_AFTER_MS;
+
 /** Header names and values, alternating (what `ServerResponse.writeHead` takes as a list). */
 export type HeaderList = (string | number)[];
 

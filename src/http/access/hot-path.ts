@@ -8,7 +8,7 @@ import type { Authenticator } from '../../services/access/authenticator.ts';
 import type { PrivateReaders } from '../../services/access/private-readers.ts';
 import { planWindowsTable } from '../../services/access/limits.ts';
 import type { Clock } from '../../domain/clock.ts';
-import { answerCacheHit, type HeaderList } from './cache-hit.ts';
+import { answerCacheHit, type HeaderList, isSuperseded } from './cache-hit.ts';
 import { identify } from './identify.ts';
 import type { HitIndex } from './hit-index.ts';
 import { rateLimitHeaderList } from './rate-limit-headers.ts';
@@ -35,6 +35,8 @@ export interface HotPathDeps {
   requestId: (req: IncomingMessage) => string;
   /** Answers given here never reach Fastify's hooks, so they are counted here. */
   metrics: Metrics;
+  /** The data version now: an entry it supersedes falls through and is computed again (cache-hit.ts `isSuperseded`). */
+  dataVersion: () => number;
   /** Leave requests with an Origin to Fastify, which adds the CORS headers (CORS_ORIGINS set). */
   crossOriginFallThrough?: boolean;
 }
@@ -56,7 +58,7 @@ export function createHotPath(d: HotPathDeps): HotPath {
     const route = d.index.find(req.url, identity.plan, await d.readers.orgOf(identity.orgId));
     if (!route || route.anonymousOnly) return false;
     const entry = await d.store.get(route.key);
-    if (!entry) return false;
+    if (!entry || isSuperseded(entry, d.dataVersion(), d.clock.now().getTime())) return false;
     const subject = identity.subject;
     const windows = windowsByPlan[identity.plan];
     const outcome = await answerCacheHit(

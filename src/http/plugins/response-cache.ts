@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { IncomingMessage } from 'node:http';
 import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
-import { answerCacheHit, type HitWriter, type Meter } from '../access/cache-hit.ts';
+import { answerCacheHit, type HitWriter, isSuperseded, type Meter } from '../access/cache-hit.ts';
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
 import { HitIndex } from '../access/hit-index.ts';
 import { createHotPath, type HotPath } from '../access/hot-path.ts';
@@ -40,6 +40,8 @@ type CacheState = 'MISS' | 'BYPASS';
 
 interface Fill {
   key: string;
+  /** The data version when the computation started (what the entry is stamped with). */
+  dataVersion: number;
   settle(entry: CachedResponse | undefined): void;
   settled: boolean;
 }
@@ -103,6 +105,7 @@ export const responseCachePlugin = fp(
       'cacheHotPath',
       createHotPath({
         auth: app.access.auth,
+        dataVersion: () => dataVersion,
         limiter,
         store,
         index,
@@ -123,6 +126,7 @@ export const responseCachePlugin = fp(
       inflight.set(key, promise);
       const fill: Fill = {
         key,
+        dataVersion,
         settled: false,
         settle(e) {
           if (fill.settled) return;
@@ -153,6 +157,8 @@ export const responseCachePlugin = fp(
         // A POST is not a conditional read.
         const ifNoneMatch = keyOf ? undefined : request.headers['if-none-match'];
         let entry = key ? await store.get(key) : undefined;
+        // Keyed entries carry the version in their key; the others are computed again once superseded.
+        if (entry && !keyOf && isSuperseded(entry, dataVersion, clock.now().getTime())) entry = undefined;
         if (entry) {
           await answerCacheHit(entry, { ifNoneMatch, acceptEncoding: request.headers['accept-encoding'], meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() }, replyWriter(reply));
           metrics.cache(route, 'hit', 'app');
@@ -167,7 +173,7 @@ export const responseCachePlugin = fp(
           // A computation may have finished while the lookup waited (a slow Redis):
           // its result is in `filled` before it leaves `inflight`.
           const done = pending ? undefined : filled.get(key);
-          if (done && done.expiresAt > clock.now().getTime()) entry = done;
+          if (done && done.expiresAt > clock.now().getTime() && (keyOf || !isSuperseded(done, dataVersion, clock.now().getTime()))) entry = done;
           else if (!pending) lead(request, key);
         }
         if (metered) await meter(request, reply);
@@ -208,6 +214,8 @@ export const responseCachePlugin = fp(
             etag,
             contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
             expiresAt: clock.now().getTime() + ttlSeconds * 1000,
+            dataVersion: fill.dataVersion,
+            storedAt: clock.now().getTime(),
           };
           if (!keyed) reply.header('cache-control', `private, max-age=${ttlSeconds}`);
           filled.set(fill.key, entry);

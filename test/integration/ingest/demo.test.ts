@@ -116,7 +116,7 @@ describe('demo mode settings', () => {
     assert.match(loadConfig({}).dataDir, /data$/);
     assert.equal(loadConfig({ DEMO: 'true', DATA_DIR: '/tmp/x' }).dataDir, '/tmp/x');
     assert.equal(loadConfig({ DEMO: 'true' }).pollIntervalSeconds, 10);
-    assert.equal(loadConfig({}).pollIntervalSeconds, 60);
+    assert.equal(loadConfig({}).pollIntervalSeconds, 30);
   });
 
   test('demo mode refuses a store that holds live data', async () => {

@@ -52,7 +52,7 @@ describe('adaptive polling and vendor push', () => {
     }
     const slow = await row('openai');
     assert.ok(slow.quietPolls >= 5, `${slow.quietPolls} answers 304 in a row`);
-    assert.deepEqual([slow.scheduleSeconds, slow.scheduleReason], [120, 'quiet']);
+    assert.deepEqual([slow.scheduleSeconds, slow.scheduleReason], [72, 'quiet']);
 
     // The schedule shows in the sources CLI's JSON (same rows).
     assert.equal(typeof slow.scheduleSeconds, 'number');

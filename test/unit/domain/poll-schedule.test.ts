@@ -38,16 +38,19 @@ describe('adaptive polling', () => {
     assert.equal(hotReason({}, now), null);
   });
 
-  test('intervals: a quarter while hot (never under 15 s), twice after 5 quiet 304s (at most 300 s), else the source own', () => {
+  test('intervals: a quarter while hot (never under 15 s), a fifth longer after 5 quiet 304s (at most 300 s), else the source own', () => {
     assert.deepEqual(scheduleOf(60, 'open incident', 0), { hot: true, quietPolls: 0, intervalSeconds: 15, reason: 'open incident' });
     assert.equal(scheduleOf(300, 'maintenance', 0).intervalSeconds, 75);
     assert.equal(scheduleOf(40, 'open incident', 0).intervalSeconds, 15);
     // A source polled every 10 s (the demo) is not polled faster than that.
     assert.equal(scheduleOf(10, 'open incident', 0).intervalSeconds, 10);
     assert.deepEqual(scheduleOf(60, null, 4), { hot: false, quietPolls: 4, intervalSeconds: 60, reason: 'default' });
-    assert.deepEqual(scheduleOf(60, null, 5), { hot: false, quietPolls: 5, intervalSeconds: 120, reason: 'quiet' });
+    assert.deepEqual(scheduleOf(60, null, 5), { hot: false, quietPolls: 5, intervalSeconds: 72, reason: 'quiet' });
+    assert.deepEqual(scheduleOf(30, null, 5), { hot: false, quietPolls: 5, intervalSeconds: 36, reason: 'quiet' });
+    assert.equal(scheduleOf(300, null, 50).intervalSeconds, 300, 'at most 300 s, never under its own interval');
     assert.equal(scheduleOf(3600, null, 9).intervalSeconds, 3600, 'never slower than its own interval... nor faster');
-    assert.equal(scheduleOf(200, null, 9).intervalSeconds, 300);
+    assert.equal(scheduleOf(200, null, 9).intervalSeconds, 240);
+    assert.equal(scheduleOf(280, null, 9).intervalSeconds, 300);
     // Hot wins over quiet.
     assert.equal(scheduleOf(60, 'page reports a problem', 9).intervalSeconds, 15);
     assert.equal(hotReasonOf('maintenance'), 'maintenance');
