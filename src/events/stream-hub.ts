@@ -52,6 +52,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class StreamHub implements ConnectionOwner {
   private readonly clients = new Set<StreamConnection>();
+  /** Open streams that carry an organisation's affected services: none, and no event looks for them. */
+  private withServices = 0;
   private high = 0;
   private started: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -98,11 +100,13 @@ export class StreamHub implements ConnectionOwner {
   async attach(conn: StreamConnection): Promise<void> {
     await this.start();
     // Its 'close' may have fired while the hub was starting: it would stay in the set for good.
-    if (!conn.closed) this.clients.add(conn);
+    if (conn.closed || this.clients.has(conn)) return;
+    this.clients.add(conn);
+    if (conn.filter.servicesOf) this.withServices++;
   }
 
   detach(conn: StreamConnection) {
-    this.clients.delete(conn);
+    if (this.clients.delete(conn) && conn.filter.servicesOf) this.withServices--;
   }
 
   dropped(conn: StreamConnection, reason: string) {
@@ -201,7 +205,7 @@ export class StreamHub implements ConnectionOwner {
    */
   private async framesByOrg(e: StoredEvent): Promise<Map<string, Buffer> | null> {
     const annotate = this.o.annotate;
-    if (!annotate) return null;
+    if (!annotate || this.withServices === 0) return null;
     const orgs = new Set<string>();
     for (const c of this.clients) if (c.filter.servicesOf && c.matches(e)) orgs.add(c.filter.servicesOf);
     if (!orgs.size) return null;
@@ -256,6 +260,7 @@ export class StreamHub implements ConnectionOwner {
       c.end(Buffer.concat([shutdownFrame(at, retryMs), CLOSING]));
     }
     this.clients.clear();
+    this.withServices = 0;
     await this.chain;
   }
 }
