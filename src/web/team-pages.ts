@@ -37,7 +37,6 @@ const STATUS: Partial<Record<string, number>> = {
   unavailable: 503,
 };
 
-
 export async function teamPageRoutes(app: FastifyInstance, h: PageHelpers) {
   const { orgs, accounts, audit, sso } = app.services;
   const base = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
