@@ -278,7 +278,14 @@ export const appPlugin = fp(
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }
-    const hub = new StreamHub({ bus, notices, events: repos.events, log: eventLog, pingMs: config.streamPingSeconds * 1000 });
+    const hub = new StreamHub({
+      bus,
+      notices,
+      events: repos.events,
+      log: eventLog,
+      pingMs: config.streamPingSeconds * 1000,
+      annotate: (orgId, events) => services.stream.affected(orgId, events),
+    });
     app.decorate('streams', { hub, slots: infra.streamSlots, anonymous: new MemoryStreamSlots() });
     registry.observe({
       pendingDeliveries: () => repos.deliveries.countPending(),

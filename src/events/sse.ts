@@ -36,9 +36,14 @@ function frame(id: number | null, event: string, data: unknown): Buffer {
   return Buffer.from(`${head}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-/** An incident event as sent: always with its `id:`, a resume point that misses nothing (docs/stream.md, ordering). */
-export function eventFrame(e: StoredEvent): Buffer {
-  return frame(e.seq, e.type, { type: e.type, occurredAt: e.occurredAt, incident: e.payload as Incident });
+/**
+ * An incident event as sent: always with its `id:`, a resume point that misses nothing
+ * (docs/stream.md, ordering). `affectedServices`: the reader's organisation's services the
+ * incident may hit, only on a member's stream (docs/stream.md "Affected services").
+ */
+export function eventFrame(e: StoredEvent, affectedServices?: readonly unknown[]): Buffer {
+  const incident = affectedServices ? { ...(e.payload as Incident), affectedServices } : (e.payload as Incident);
+  return frame(e.seq, e.type, { type: e.type, occurredAt: e.occurredAt, incident });
 }
 
 /** An early-warning notice (docs/early-warning.md "Outputs"): no `id:`, it is not in the event log. */

@@ -33,6 +33,8 @@ export interface StreamFilter {
   readerId: string | null;
   /** The organisation whose early-warning notices this stream gets (its signed-in member's); null: none. */
   noticesFor?: string | null;
+  /** The organisation whose affected services this stream's incidents carry (its member's); null: none. */
+  servicesOf?: string | null;
 }
 
 const PENDING_CAP = 1000;

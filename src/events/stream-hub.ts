@@ -1,6 +1,7 @@
 import type { StoredEvent } from '../domain/events.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
 import type { EventBus } from '../infra/event-bus.ts';
+import type { EventAnnotator } from '../services/impact/record-annotations.ts';
 import type { SignalNotice } from '../services/early-warning/early-warning-service.ts';
 import { CLOSING, eventFrame, noticeFrame, PING, SHUTDOWN_RETRY_MS, shutdownFrame } from './sse.ts';
 import type { ConnectionOwner, StreamConnection } from './stream-connection.ts';
@@ -34,6 +35,8 @@ export interface StreamHubOptions {
   catchUpMs?: number;
   /** Early-warning notices, written to the live streams of the owning organisation's members. */
   notices?: { subscribe(listener: (n: SignalNotice) => void): () => void };
+  /** The affected services of one organisation for incident events (docs/stream.md "Affected services"). */
+  annotate?: EventAnnotator;
   /** Called on every heartbeat (keeps shared stream-slot entries alive). */
   onTick?: () => void;
 }
@@ -49,6 +52,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class StreamHub implements ConnectionOwner {
   private readonly clients = new Set<StreamConnection>();
+  /** Open streams that carry an organisation's affected services: none, and no event looks for them. */
+  private withServices = 0;
   private high = 0;
   private started: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -95,11 +100,13 @@ export class StreamHub implements ConnectionOwner {
   async attach(conn: StreamConnection): Promise<void> {
     await this.start();
     // Its 'close' may have fired while the hub was starting: it would stay in the set for good.
-    if (!conn.closed) this.clients.add(conn);
+    if (conn.closed || this.clients.has(conn)) return;
+    this.clients.add(conn);
+    if (conn.filter.servicesOf) this.withServices++;
   }
 
   detach(conn: StreamConnection) {
-    this.clients.delete(conn);
+    if (this.clients.delete(conn) && conn.filter.servicesOf) this.withServices--;
   }
 
   dropped(conn: StreamConnection, reason: string) {
@@ -169,17 +176,49 @@ export class StreamHub implements ConnectionOwner {
     if (latest > this.high) await this.fill(latest, [], 'caughtUp');
   }
 
-  /** Encodes the event once (on the first matching client) and offers the same bytes to every matching client. */
+  /**
+   * Encodes the event once (on the first matching client) and offers the same bytes to
+   * every matching client; a member's stream of an organisation with services gets the
+   * frame of its organisation (encoded once per organisation) with its affected services.
+   */
   private async send(e: StoredEvent) {
     if (e.seq > this.high) this.high = e.seq;
     if (e.entityKind !== 'incident') return;
+    const own = await this.framesByOrg(e);
     let buf: Buffer | null = null;
+    let sent = false;
     await this.forEachClient((c) => {
       if (!c.matches(e)) return;
+      sent = true;
+      const mine = c.filter.servicesOf ? own?.get(c.filter.servicesOf) : undefined;
+      if (mine) return c.offer(e.seq, mine);
       buf ??= eventFrame(e);
       c.offer(e.seq, buf);
     });
-    if (buf) this.stats.sent++;
+    if (sent) this.stats.sent++;
+  }
+
+  /**
+   * The event's frame for each organisation with services among the matching streams. An
+   * organisation whose services cannot be read now gets the plain frame (no field: not
+   * known), never a made-up empty list, and the event is still delivered.
+   */
+  private async framesByOrg(e: StoredEvent): Promise<Map<string, Buffer> | null> {
+    const annotate = this.o.annotate;
+    if (!annotate || this.withServices === 0) return null;
+    const orgs = new Set<string>();
+    for (const c of this.clients) if (c.filter.servicesOf && c.matches(e)) orgs.add(c.filter.servicesOf);
+    if (!orgs.size) return null;
+    const out = new Map<string, Buffer>();
+    for (const orgId of orgs) {
+      try {
+        const hits = (await annotate(orgId, [e]))?.get(e.seq);
+        if (hits) out.set(orgId, eventFrame(e, hits));
+      } catch (err) {
+        this.o.log.warn({ err, orgId }, 'stream hub: affected services not read; event sent without them');
+      }
+    }
+    return out;
   }
 
   /**
@@ -221,6 +260,7 @@ export class StreamHub implements ConnectionOwner {
       c.end(Buffer.concat([shutdownFrame(at, retryMs), CLOSING]));
     }
     this.clients.clear();
+    this.withServices = 0;
     await this.chain;
   }
 }

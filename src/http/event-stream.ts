@@ -22,6 +22,8 @@ export interface EventStreamRequest {
   viewer: Viewer;
   /** Early-warning events of the viewer's organisation too (the incident stream, never a public board's). */
   notices?: boolean;
+  /** Incidents carry the viewer's organisation's affected services (the incident stream, never a public board's). */
+  affectedServices?: boolean;
 }
 
 const LAST_EVENT_ID = /^\d{1,15}$/;
@@ -107,10 +109,11 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   res.write(OPENING);
   flattenHeaderBlock(res);
   const { vendors, status, lastId } = o;
+  const servicesOf = o.affectedServices ? services.stream.servicesOf(o.viewer) : null;
   // The connection's one 'close' listener detaches it from the hub and gives the slot back.
   const conn = new StreamConnection(
     res,
-    { vendors: vendors ? new Set(vendors) : null, status: status ?? null, readerId: o.viewer.orgId, noticesFor: o.notices && o.viewer.orgId ? o.viewer.orgId : null },
+    { vendors: vendors ? new Set(vendors) : null, status: status ?? null, readerId: o.viewer.orgId, noticesFor: o.notices && o.viewer.orgId ? o.viewer.orgId : null, servicesOf },
     config.streamBufferBytes,
     hub,
     slot.release,
@@ -122,7 +125,8 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
     if (lastId !== null && (await services.stream.canResume(lastId))) {
       let through = lastId;
       for await (const page of services.stream.replay(lastId, { vendors, status }, o.viewer)) {
-        for (const e of page.events) await conn.writePaced(eventFrame(e));
+        const affected = await services.stream.affected(servicesOf, page.events);
+        for (const e of page.events) await conn.writePaced(eventFrame(e, affected?.get(e.seq)));
         through = page.through;
         if (conn.closed) return;
       }

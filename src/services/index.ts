@@ -56,7 +56,7 @@ import { alertRoutesRepository } from '../store/repositories/alert-routes-reposi
 import { servicesService } from './team-services/services-service.ts';
 import { orgConfigService } from './config/org-config-service.ts';
 import { impactService } from './impact/impact-service.ts';
-import { recordAnnotator } from './impact/record-annotations.ts';
+import { eventAnnotator, recordAnnotator } from './impact/record-annotations.ts';
 import { earlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
 import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
 import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
@@ -170,7 +170,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   });
   const alerts = alertsService({ deliveries: repos.deliveries, inbox: repos.inbox, preferences, clock, runtime: alertsRuntime });
   const stats = statsService(base);
-  const records = recordsService({ ...base, annotate: recordAnnotator({ services: repos.services, status: repos.status }) });
+  const annotate = recordAnnotator({ services: repos.services, status: repos.status });
+  const records = recordsService({ ...base, annotate });
   const status = statusService(base);
   const overview = overviewService(base);
   const orgs = orgsService({
@@ -227,7 +228,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     vendorLookup: vendorLookupService(repos.vendors),
     freshness: freshnessService({ sources: repos.sources, clock, demo: config.demo }),
     records,
-    stream: streamService({ events: repos.events, records, clock }),
+    stream: streamService({ events: repos.events, records, clock, annotate: eventAnnotator({ services: repos.services, status: repos.status }) }),
     status,
     health,
     badges: badgeService({ status }),
@@ -257,7 +258,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     favorites: favoritesService({ ...base, stats }),
     privateReaders,
     overview,
-    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, catalog, clock, audit }),
+    boards: boardService({ boards: repos.boards, watchlist: repos.watchlist, overview, catalog, clock, audit, annotate }),
     trends: trendsService(base),
     search: searchService(base),
     accounts,

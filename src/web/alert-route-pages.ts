@@ -7,8 +7,7 @@ import { roleAtLeast } from '../domain/org-roles.ts';
 import { IMPACTS, type Impact } from '../domain/records.ts';
 import type { DestinationInput } from '../services/alerts/alert-routes-service.ts';
 import type { UserViewer } from '../services/context.ts';
-import type { Page, PageContext } from './layout.ts';
-import { formField, signedInMember } from './page-forms.ts';
+import { commaList, formField, formPage, ID_ROUTE, PAGE_ROUTE, type PageHelpers } from './page-forms.ts';
 import { type AlertRoutesPageData, alertRoutesPage } from './pages/alert-routes.ts';
 
 // The alert routes page (docs/alert-routes.md; docs/web.md "Team"): plain forms posting to
@@ -33,11 +32,6 @@ const STATUS: Partial<Record<string, number>> = {
 
 type Body = Record<string, unknown> | null | undefined;
 const text = (body: Body, name: string, max = 300): string => formField(body, name, max).trim();
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 /** The REST body's destination, from the form's channel and its one destination field. */
 function destinationOf(body: Body): DestinationInput {
@@ -65,7 +59,7 @@ function destinationOf(body: Body): DestinationInput {
     case 'slack':
       return { channel: 'slack', conversation: target };
     case 'email':
-      return { channel: 'email', to: list(target) };
+      return { channel: 'email', to: commaList(target) };
     default:
       throw new DomainError('invalid_parameter', 'Choose a channel', { parameter: 'channel' });
   }
@@ -78,14 +72,8 @@ function kindsOf(body: Body): ChangeKind[] {
   return given;
 }
 
-export async function alertRoutePageRoutes(
-  app: FastifyInstance,
-  h: { context: (r: FastifyRequest, reply: FastifyReply) => PageContext; send: (reply: FastifyReply, ctx: PageContext, page: Page) => FastifyReply },
-) {
+export async function alertRoutePageRoutes(app: FastifyInstance, h: PageHelpers) {
   const { alertRoutes, namedWatchlists, orgs } = app.services;
-  const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
-  const ID = { ...PAGE, schema: { hide: true, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] } } };
-
 
   async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: AlertRoutesPageData['notice'], status = 200) {
     const [org, routes, watchlists] = await Promise.all([orgs.get(v, v.orgId), alertRoutes.list(v, v.orgId), namedWatchlists.list(v, v.orgId)]);
@@ -94,32 +82,15 @@ export async function alertRoutePageRoutes(
     return h.send(reply.code(status), ctx, { ...page, status });
   }
 
-  function action(path: string, opts: typeof PAGE | typeof ID, run: (v: UserViewer, request: FastifyRequest) => Promise<string>) {
-    app.post(path, opts, async (request, reply) => {
-      const v = signedInMember(request, reply);
-      if (!v) return reply;
-      try {
-        const done = await run(v, request);
-        if (DONE[done]) return reply.redirect(`/team/routes?done=${done}`, 303);
-        return show(request, reply, v, { kind: 'ok', text: done });
-      } catch (err) {
-        if (!(err instanceof DomainError) || !STATUS[err.code]) throw err;
-        return show(request, reply, v, { kind: 'error', text: err.message }, STATUS[err.code]);
-      }
-    });
-  }
+  const forms = formPage<NonNullable<AlertRoutesPageData['notice']>>(app, { path: '/team/routes', done: DONE, refusals: STATUS, show });
+  const action = forms.action;
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
 
-  app.get('/team/routes', PAGE, async (request, reply) => {
-    const v = signedInMember(request, reply);
-    if (!v) return reply;
-    const done = (request.query as { done?: unknown }).done;
-    return show(request, reply, v, typeof done === 'string' && DONE[done] ? { kind: 'ok', text: DONE[done] } : undefined);
-  });
+  forms.page();
 
-  action('/team/routes', PAGE, async (v, request) => {
+  action('/team/routes', PAGE_ROUTE, async (v, request) => {
     const body = request.body as Body;
-    const vendors = list(text(body, 'vendors', 5000));
+    const vendors = commaList(text(body, 'vendors', 5000));
     const impact = text(body, 'minImpact');
     await alertRoutes.create(v, v.orgId, {
       name: text(body, 'name', 200),
@@ -133,19 +104,19 @@ export async function alertRoutePageRoutes(
     });
     return 'added';
   });
-  action('/team/routes/:id/on', ID, async (v, request) => {
+  action('/team/routes/:id/on', ID_ROUTE, async (v, request) => {
     await alertRoutes.update(v, v.orgId, idOf(request), { enabled: true });
     return 'on';
   });
-  action('/team/routes/:id/off', ID, async (v, request) => {
+  action('/team/routes/:id/off', ID_ROUTE, async (v, request) => {
     await alertRoutes.update(v, v.orgId, idOf(request), { enabled: false });
     return 'off';
   });
-  action('/team/routes/:id/delete', ID, async (v, request) => {
+  action('/team/routes/:id/delete', ID_ROUTE, async (v, request) => {
     await alertRoutes.remove(v, v.orgId, idOf(request));
     return 'deleted';
   });
-  action('/team/routes/:id/test', ID, async (v, request) => {
+  action('/team/routes/:id/test', ID_ROUTE, async (v, request) => {
     const r = await alertRoutes.test(v, v.orgId, idOf(request));
     return r.delivered ? `Test alert delivered (${r.latencyMs} ms).` : `Test alert not delivered: ${r.error ?? `status ${r.statusCode}`}.`;
   });

@@ -132,15 +132,15 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   app.get('/', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    const [overview, watchlist] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request)]);
-    return send(reply, ctx, overviewPage(overview, ctx, filter, watchlist, hasStream()));
+    const [overview, watchlist, ours] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request), services.impact.ours(request.viewer)]);
+    return send(reply, ctx, overviewPage(overview, ctx, filter, watchlist, hasStream(), ours));
   });
 
   app.get('/partials/overview', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    const [overview, watchlist] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request)]);
-    return sendPartial(reply, overviewMain(overview, ctx, filter, watchlist));
+    const [overview, watchlist, ours] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request), services.impact.ours(request.viewer)]);
+    return sendPartial(reply, overviewMain(overview, ctx, filter, watchlist, ours));
   });
 
   const pageNumber = (q: unknown) => {

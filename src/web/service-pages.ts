@@ -3,16 +3,16 @@ import { DomainError } from '../domain/errors.ts';
 import { roleAtLeast } from '../domain/org-roles.ts';
 import { CRITICALITIES, type Criticality, DEPENDENCY_KINDS, type DependencyKind } from '../domain/team-services.ts';
 import type { UserViewer } from '../services/context.ts';
-import type { DependencyInput } from '../services/team-services/services-service.ts';
-import type { Page, PageContext } from './layout.ts';
-import { formField, signedInMember } from './page-forms.ts';
+import type { DependencyInput, ServiceView } from '../services/team-services/services-service.ts';
+import { type ServiceFormValues, serviceFormValues } from './pages/service-form.ts';
+import { commaList, formField, formPage, ID_ROUTE, PAGE_ROUTE, type PageHelpers } from './page-forms.ts';
 import { type ServicesPageData, servicesPage } from './pages/services.ts';
 
 // The services page (docs/services.md; docs/web.md "Team"): plain forms posting to these
 // routes, which call the same use cases as the REST API. A refused form shows the page
 // again with the reason and the refusal's status; a done one redirects (303).
 
-const DONE: Record<string, string> = { added: 'Service added.', deleted: 'Service deleted.' };
+const DONE: Record<string, string> = { added: 'Service added.', updated: 'Service saved.', deleted: 'Service deleted.' };
 
 const STATUS: Partial<Record<string, number>> = {
   invalid_parameter: 400,
@@ -23,11 +23,6 @@ const STATUS: Partial<Record<string, number>> = {
 };
 
 type Body = Record<string, unknown> | null | undefined;
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 /** The dependencies textarea: one `vendor | kind | components | regions` per line. */
 export function dependenciesOf(text: string): DependencyInput[] {
@@ -40,59 +35,95 @@ export function dependenciesOf(text: string): DependencyInput[] {
     if (kind && !(DEPENDENCY_KINDS as readonly string[]).includes(kind)) {
       throw new DomainError('invalid_parameter', `Dependencies, line ${i + 1}: the kind is hard or soft`, { parameter: 'dependencies' });
     }
-    out.push({ vendor: vendor.toLowerCase(), kind: (kind || 'hard') as DependencyKind, components: list(components), regions: list(regions) });
+    out.push({ vendor: vendor.toLowerCase(), kind: (kind || 'hard') as DependencyKind, components: commaList(components), regions: commaList(regions) });
   }
   return out;
 }
 
-export async function servicePageRoutes(
-  app: FastifyInstance,
-  h: { context: (r: FastifyRequest, reply: FastifyReply) => PageContext; send: (reply: FastifyReply, ctx: PageContext, page: Page) => FastifyReply },
-) {
-  const { teamServices, impact, orgs } = app.services;
-  const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
-  const ID = { ...PAGE, schema: { hide: true, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] } } };
+/** The form's fields as posted (a refused form is shown again with them). */
+function postedValues(body: Body): ServiceFormValues {
+  return {
+    name: formField(body, 'name', 200),
+    ownerRouteId: formField(body, 'ownerRouteId', 64),
+    criticality: formField(body, 'criticality', 20),
+    tags: formField(body, 'tags', 1000),
+    dependencies: formField(body, 'dependencies', 20000),
+  };
+}
+
+/** The use cases' input from the form: every field, so an edit replaces the service's values. */
+function serviceInput(body: Body) {
+  const v = postedValues(body);
+  return {
+    name: v.name.trim(),
+    ownerRouteId: v.ownerRouteId || null,
+    criticality: (CRITICALITIES as readonly string[]).includes(v.criticality) ? (v.criticality as Criticality) : 'medium',
+    tags: commaList(v.tags),
+    dependencies: dependenciesOf(v.dependencies),
+  };
+}
+
+const EDIT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const PAGE_PATH = '/team/services';
+const EDIT_PATH = '/team/services/:id';
+
+export async function servicePageRoutes(app: FastifyInstance, h: PageHelpers) {
+  const { teamServices, impact, orgs, alertRoutes } = app.services;
+
+  /**
+   * Which form the page shows filled: the edit form of `?edit=` (stored values) or of a
+   * refused edit (posted values), the add form of a refused add (posted values).
+   */
+  function formsOf(request: FastifyRequest, services: ServiceView[], status: number): Pick<ServicesPageData, 'adding' | 'editing'> | null {
+    const refused = request.method === 'POST' && status >= 400 ? request.routeOptions.url : null;
+    if (refused === EDIT_PATH) {
+      const id = (request.params as { id: string }).id;
+      const stored = services.find((s) => s.id === id);
+      return stored ? { editing: { id, storedName: stored.name, values: postedValues(request.body as Body) } } : {};
+    }
+    if (refused === PAGE_PATH) return { adding: postedValues(request.body as Body) };
+    const edit = (request.query as { edit?: unknown }).edit;
+    if (request.method !== 'GET' || typeof edit !== 'string') return {};
+    const stored = EDIT_ID.test(edit) ? services.find((s) => s.id === edit) : undefined;
+    // Another organisation's service, or none: not found, like the API.
+    return stored ? { editing: { id: stored.id, storedName: stored.name, values: serviceFormValues(stored) } } : null;
+  }
 
   async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: ServicesPageData['notice'], status = 200) {
-    const [org, services, now] = await Promise.all([orgs.get(v, v.orgId), teamServices.list(v, v.orgId), impact.now(v, v.orgId)]);
+    const canEdit = roleAtLeast(v.role, 'editor');
+    const [org, services, now, routes] = await Promise.all([
+      orgs.get(v, v.orgId),
+      teamServices.list(v, v.orgId),
+      impact.now(v, v.orgId),
+      canEdit ? alertRoutes.list(v, v.orgId) : [],
+    ]);
+    const forms = formsOf(request, services, status);
+    if (forms === null) [notice, status] = [{ kind: 'error', text: 'No such service in this organisation.' }, 404];
     const ctx = h.context(request, reply);
-    const page = servicesPage({ orgName: org.name, services, impact: now.services, canEdit: roleAtLeast(v.role, 'editor'), csrf: ctx.csrfToken, notice });
+    const page = servicesPage({
+      orgName: org.name,
+      services,
+      impact: now.services,
+      canEdit,
+      csrf: ctx.csrfToken,
+      notice,
+      routes: routes.map((r) => ({ id: r.id, name: r.name })),
+      ...forms,
+    });
     return h.send(reply.code(status), ctx, { ...page, status });
   }
 
-  function action(path: string, opts: typeof PAGE | typeof ID, run: (v: UserViewer, request: FastifyRequest) => Promise<string>) {
-    app.post(path, opts, async (request, reply) => {
-      const v = signedInMember(request, reply);
-      if (!v) return reply;
-      try {
-        const done = await run(v, request);
-        return reply.redirect(`/team/services?done=${done}`, 303);
-      } catch (err) {
-        if (!(err instanceof DomainError) || !STATUS[err.code]) throw err;
-        return show(request, reply, v, { kind: 'error', text: err.message }, STATUS[err.code]);
-      }
-    });
-  }
-
-  app.get('/team/services', PAGE, async (request, reply) => {
-    const v = signedInMember(request, reply);
-    if (!v) return reply;
-    const done = (request.query as { done?: unknown }).done;
-    return show(request, reply, v, typeof done === 'string' && DONE[done] ? { kind: 'ok', text: DONE[done] } : undefined);
-  });
-
-  action('/team/services', PAGE, async (v, request) => {
-    const body = request.body as Body;
-    const criticality = formField(body, 'criticality', 20);
-    await teamServices.create(v, v.orgId, {
-      name: formField(body, 'name', 200).trim(),
-      criticality: (CRITICALITIES as readonly string[]).includes(criticality) ? (criticality as Criticality) : 'medium',
-      tags: list(formField(body, 'tags', 1000)),
-      dependencies: dependenciesOf(formField(body, 'dependencies', 20000)),
-    });
+  const forms = formPage<NonNullable<ServicesPageData['notice']>>(app, { path: PAGE_PATH, done: DONE, refusals: STATUS, show });
+  forms.page();
+  forms.action(PAGE_PATH, PAGE_ROUTE, async (v, request) => {
+    await teamServices.create(v, v.orgId, serviceInput(request.body as Body));
     return 'added';
   });
-  action('/team/services/:id/delete', ID, async (v, request) => {
+  forms.action(EDIT_PATH, ID_ROUTE, async (v, request) => {
+    await teamServices.update(v, v.orgId, (request.params as { id: string }).id, serviceInput(request.body as Body));
+    return 'updated';
+  });
+  forms.action('/team/services/:id/delete', ID_ROUTE, async (v, request) => {
     await teamServices.remove(v, v.orgId, (request.params as { id: string }).id);
     return 'deleted';
   });

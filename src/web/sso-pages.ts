@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SSO_CALLBACK_PATH, SSO_PENDING_SECONDS, SsoProblem } from '../domain/sso.ts';
 import { clientKey, cookieValue, SESSION_COOKIE } from '../http/index.ts';
-import type { Page, PageContext } from './layout.ts';
-import { formField } from './page-forms.ts';
+import { formField, PAGE_ROUTE, type PageHelpers } from './page-forms.ts';
 import { localPath } from './pages/auth.ts';
 import { ssoContinuePage, ssoErrorPage } from './pages/sso.ts';
 
@@ -18,12 +17,9 @@ const COOKIE_PATH = '/auth/sso';
 /** Posted fields of the SSO forms are read up to 600 characters (a return path can be long). */
 const field = (body: unknown, name: string) => formField(body, name, 600);
 
-export async function ssoPageRoutes(
-  app: FastifyInstance,
-  h: { context: (r: FastifyRequest, reply: FastifyReply) => PageContext; send: (reply: FastifyReply, ctx: PageContext, page: Page) => FastifyReply },
-) {
+export async function ssoPageRoutes(app: FastifyInstance, h: PageHelpers) {
   const { ssoSignIn, accounts } = app.services;
-  const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
+  const PAGE = PAGE_ROUTE;
   const base = (request: FastifyRequest) => app.config.publicUrl ?? `${request.protocol}://${request.host}`;
   const secure = (request: FastifyRequest) => request.protocol === 'https';
 

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
 import { isOrgRole, roleAtLeast } from '../domain/org-roles.ts';
 import type { UserViewer } from '../services/context.ts';
-import type { Page, PageContext } from './layout.ts';
-import { formField, signedInMember } from './page-forms.ts';
+import { formField, formPage, PAGE_ROUTE, type PageHelpers, signedInMember } from './page-forms.ts';
 import { auditPage, invitationPage, type TeamPageData, teamPage } from './pages/team.ts';
 
 // The team pages (docs/teams.md; docs/web.md "Team"): plain forms posting to these
@@ -38,15 +37,10 @@ const STATUS: Partial<Record<string, number>> = {
   unavailable: 503,
 };
 
-
-export async function teamPageRoutes(
-  app: FastifyInstance,
-  h: { context: (r: FastifyRequest, reply: FastifyReply) => PageContext; send: (reply: FastifyReply, ctx: PageContext, page: Page) => FastifyReply },
-) {
+export async function teamPageRoutes(app: FastifyInstance, h: PageHelpers) {
   const { orgs, accounts, audit, sso } = app.services;
   const base = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-  const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
-
+  const PAGE = PAGE_ROUTE;
 
   async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: Notice, status = 200) {
     const [list, members, me] = await Promise.all([orgs.listMine(v), orgs.members(v, v.orgId), accounts.findById(v.userId)]);
@@ -61,28 +55,10 @@ export async function teamPageRoutes(
     return h.send(reply.code(status), ctx, { ...page, status });
   }
 
+  const forms = formPage<NonNullable<Notice>>(app, { path: '/team', done: DONE, refusals: STATUS, show });
   /** A form: done → 303 back to the page saying so; refused → the page with the reason. */
-  function action(path: string, run: (v: UserViewer, request: FastifyRequest) => Promise<string | Notice>) {
-    app.post(path, PAGE, async (request, reply) => {
-      const v = signedInMember(request, reply);
-      if (!v) return reply;
-      try {
-        const done = await run(v, request);
-        if (typeof done === 'string') return reply.redirect(`/team?done=${done}`, 303);
-        return show(request, reply, v, done, 201);
-      } catch (err) {
-        if (!(err instanceof DomainError) || !STATUS[err.code]) throw err;
-        return show(request, reply, v, { kind: 'error', text: err.message }, STATUS[err.code]);
-      }
-    });
-  }
-
-  app.get('/team', PAGE, async (request, reply) => {
-    const v = signedInMember(request, reply);
-    if (!v) return reply;
-    const done = (request.query as { done?: unknown }).done;
-    return show(request, reply, v, typeof done === 'string' && DONE[done] ? { kind: 'ok', text: DONE[done] } : undefined);
-  });
+  const action = (path: string, run: (v: UserViewer, request: FastifyRequest) => Promise<string | NonNullable<Notice>>) => forms.action(path, PAGE, run);
+  forms.page();
 
   action('/team/switch', async (v, request) => {
     if (!request.session) throw new DomainError('invalid_parameter', 'Switching needs a web session');

@@ -509,7 +509,7 @@ export interface paths {
         };
         /**
          * Live incident changes (server-sent events)
-         * @description A `text/event-stream`. First a `snapshot` event (the incidents matching the filters, honouring `limit` and `offset`), then `incident.created`, `incident.updated` and `incident.resolved` events, each with `id:` = the global sequence number of the event log and `data:` = `{type, occurredAt, incident}`. A `: ping` comment every 15 s; `retry: 5000`. A reconnecting client sends `Last-Event-ID` (or `lastEventId` in the query) and receives the events it missed instead of a snapshot, unless they are older than the log keeps. One open stream counts as one request; open streams are capped per plan. A signed-in member also gets `early_warning` events (no `id:`) when a signal of the organisation they act for opens or changes.
+         * @description A `text/event-stream`. First a `snapshot` event (the incidents matching the filters, honouring `limit` and `offset`), then `incident.created`, `incident.updated` and `incident.resolved` events, each with `id:` = the global sequence number of the event log and `data:` = `{type, occurredAt, incident}`. A `: ping` comment every 15 s; `retry: 5000`. A reconnecting client sends `Last-Event-ID` (or `lastEventId` in the query) and receives the events it missed instead of a snapshot, unless they are older than the log keeps. One open stream counts as one request; open streams are capped per plan. A signed-in member also gets `early_warning` events (no `id:`) when a signal of the organisation they act for opens or changes, and, when that organisation has services, `affectedServices` on each incident (snapshot, live and replayed events): its own services only.
          */
         get: operations["streamIncidents"];
         put?: never;
@@ -2643,7 +2643,7 @@ export interface components {
         };
         /** @description First event of a stream that does not resume: the current incidents; its `id:` is the newest event number of the log */
         StreamSnapshotEvent: {
-            /** @description The page of incidents selected by limit and offset */
+            /** @description The page of incidents selected by limit and offset; `affectedServices` only on the stream of a signed-in member of an organisation with services: that organisation's services the incident may hit; never for anonymous readers, other organisations or a board's stream */
             incidents: components["schemas"]["Incident"][];
             /**
              * Format: date-time
@@ -6381,7 +6381,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, `early_warning` for members of the organisation whose signal it is, and `shutdown` when the server stops. The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent, EarlyWarningEvent); the content schema is the `data:` of one event. */
+            /** @description Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, `early_warning` for members of the organisation whose signal it is, and `shutdown` when the server stops. Incidents carry `affectedServices` only on the stream of a signed-in member (the services of that organisation). The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent, EarlyWarningEvent); the content schema is the `data:` of one event. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -33,7 +33,8 @@ export async function streamRoutes(fastify: FastifyInstance) {
           'event log and `data:` = `{type, occurredAt, incident}`. A `: ping` comment every 15 s; `retry: 5000`.',
           'A reconnecting client sends `Last-Event-ID` (or `lastEventId` in the query) and receives the events it missed instead of',
           'a snapshot, unless they are older than the log keeps. One open stream counts as one request; open streams are capped per plan.',
-          "A signed-in member also gets `early_warning` events (no `id:`) when a signal of the organisation they act for opens or changes.",
+          "A signed-in member also gets `early_warning` events (no `id:`) when a signal of the organisation they act for opens or changes,",
+          "and, when that organisation has services, `affectedServices` on each incident (snapshot, live and replayed events): its own services only.",
         ].join(' '),
         tags: ['stream'],
         headers: Type.Object({
@@ -57,7 +58,7 @@ export async function streamRoutes(fastify: FastifyInstance) {
         response: {
           200: {
             description:
-              'Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, `early_warning` for members of the organisation whose signal it is, and `shutdown` when the server stops. The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent, EarlyWarningEvent); the content schema is the `data:` of one event.',
+              'Server-sent events: `snapshot`, then `incident.created | incident.updated | incident.resolved`, `early_warning` for members of the organisation whose signal it is, and `shutdown` when the server stops. Incidents carry `affectedServices` only on the stream of a signed-in member (the services of that organisation). The `data:` of each event is described by `x-sse-events` (components StreamSnapshotEvent, IncidentCreatedEvent, IncidentUpdatedEvent, IncidentResolvedEvent, StreamShutdownEvent, EarlyWarningEvent); the content schema is the `data:` of one event.',
             content: { 'text/event-stream': { schema: Type.Ref(StreamEventSchema) } },
           },
           ...errorResponses,
@@ -84,6 +85,7 @@ export async function streamRoutes(fastify: FastifyInstance) {
         slot: { subject, cap, plan: v.plan },
         viewer: v,
         notices: true,
+        affectedServices: true,
       });
     },
   );

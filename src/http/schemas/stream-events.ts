@@ -11,12 +11,16 @@ import { SignalSchema } from './early-warning.ts';
 
 const closed = { additionalProperties: false };
 
+/** Who gets `affectedServices` on the stream (docs/stream.md "Affected services"). */
+const AFFECTED =
+  "`affectedServices` only on the stream of a signed-in member of an organisation with services: that organisation's services the incident may hit; never for anonymous readers, other organisations or a board's stream";
+
 const StreamSnapshotEventSchema = Type.Object(
   {
     type: StringEnum(['snapshot'] as const),
     occurredAt: DateTime({ description: 'When the snapshot was read' }),
     total: Type.Integer({ minimum: 0, description: 'Incidents matching the filters (before limit and offset)' }),
-    incidents: Type.Array(Type.Ref(IncidentSchema), { description: 'The page of incidents selected by limit and offset' }),
+    incidents: Type.Array(Type.Ref(IncidentSchema), { description: `The page of incidents selected by limit and offset; ${AFFECTED}` }),
   },
   { ...closed, $id: 'StreamSnapshotEvent', description: 'First event of a stream that does not resume: the current incidents; its `id:` is the newest event number of the log' },
 );
@@ -26,7 +30,7 @@ const incidentEvent = (type: string, id: string, description: string) =>
     {
       type: StringEnum([type] as const),
       occurredAt: DateTime({ description: 'When the change was recorded' }),
-      incident: Type.Ref(IncidentSchema),
+      incident: Type.Ref(IncidentSchema, { description: `The incident as \`/incidents\` serves it; ${AFFECTED}` }),
     },
     { ...closed, $id: id, description },
   );

@@ -5,7 +5,8 @@ import { DomainError } from '../../domain/errors.ts';
 import type { BoardRecord, BoardsRepository } from '../../store/repositories/boards-repository.ts';
 import type { WatchlistRepository } from '../../store/repositories/watchlist-repository.ts';
 import { generateSessionToken, sha256hex } from '../access/secrets.ts';
-import { ownerOrg, type Viewer } from '../context.ts';
+import { anonymousViewer, ownerOrg, type Viewer } from '../context.ts';
+import type { AffectedServiceRef, RecordAnnotator } from '../impact/record-annotations.ts';
 import type { AuditService } from '../orgs/audit-service.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { CatalogService } from '../vendors/catalog-service.ts';
@@ -27,6 +28,11 @@ export interface PublicBoard {
   /** The board's vendors, for the stream filter. */
   slugs: string[];
   generatedAt: string;
+  /**
+   * For a member of the organisation that owns the board only: its services each active
+   * incident may hit, by incident id (docs/boards.md "Affected services"). Absent for anyone else.
+   */
+  affected?: Map<string, AffectedServiceRef[]>;
 }
 
 export const BOARD_PATH = '/b/';
@@ -34,7 +40,15 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const view = ({ orgId: _owner, ...rest }: BoardRecord): BoardView => rest;
 
-export function boardService(d: { boards: BoardsRepository; watchlist: WatchlistRepository; overview: OverviewService; catalog: CatalogService; clock: Clock; audit: Pick<AuditService, 'record'> }) {
+export function boardService(d: {
+  boards: BoardsRepository;
+  watchlist: WatchlistRepository;
+  overview: OverviewService;
+  catalog: CatalogService;
+  clock: Clock;
+  audit: Pick<AuditService, 'record'>;
+  annotate?: RecordAnnotator;
+}) {
   return {
     async create(viewer: Viewer, input: { title?: string; frameAncestors?: string[] }): Promise<{ board: BoardView; token: string; path: string; warnings: string[] }> {
       const orgId = ownerOrg(viewer, 'editor');
@@ -91,17 +105,26 @@ export function boardService(d: { boards: BoardsRepository; watchlist: Watchlist
       return d.catalog.visible(board.vendors, PUBLIC_AUDIENCE);
     },
 
-    async publicView(token: string): Promise<PublicBoard> {
+    /**
+     * What the page shows. `viewer`: who looks; a member of the owning organisation also
+     * gets its affected services, everyone else (anonymous, other organisations) the same
+     * public page.
+     */
+    async publicView(token: string, viewer: Viewer = anonymousViewer): Promise<PublicBoard> {
       const board = await this.find(token);
       // A board is public: it shows the public catalog only, never a page its author added.
       const overview: Overview = await d.overview.overview(PUBLIC_AUDIENCE);
       const bySlug = new Map(overview.vendors.map((v) => [v.vendor, v]));
+      const vendors = board.vendors.map((s) => bySlug.get(s)).filter((v): v is VendorOverview => v !== undefined);
+      const own = viewer.orgId === board.orgId && d.annotate;
+      const affected = own ? await d.annotate!(viewer, vendors.flatMap((v) => v.activeIncidents.map((record) => ({ kind: 'incident' as const, record })))) : null;
       return {
         title: board.title,
-        vendors: board.vendors.map((s) => bySlug.get(s)).filter((v): v is VendorOverview => v !== undefined),
+        vendors,
         frameAncestors: board.frameAncestors,
         slugs: board.vendors.filter((s) => bySlug.has(s)),
         generatedAt: overview.generatedAt,
+        ...(affected ? { affected } : {}),
       };
     },
   };

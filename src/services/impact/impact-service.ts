@@ -54,6 +54,11 @@ export interface ImpactNow {
   services: AffectedServiceView[];
 }
 
+/** For the web overview: how many services the organisation has, and those hit now. */
+export interface OurServicesNow extends ImpactNow {
+  serviceCount: number;
+}
+
 type Open = { kind: 'incident'; record: IncidentRecord } | { kind: 'maintenance'; record: MaintenanceRecord };
 
 /** A stored record as the impact rules read it. */
@@ -90,21 +95,20 @@ export function judgeRecords(records: readonly Open[], index: ImpactIndex, compo
 }
 
 export function impactService(d: ImpactReaders & { orgs: Pick<OrgsService, 'actingIn'> }) {
-  return {
-    /** The services of the organisation hit now, most certain and most critical first. */
-    async now(viewer: Viewer, orgId: string): Promise<ImpactNow> {
+  async function judge(viewer: Viewer, orgId: string): Promise<OurServicesNow> {
       const v = await d.orgs.actingIn(viewer, orgId);
       const owner = ownerOrg(v);
       const services = await d.services.list(owner);
+      const serviceCount = services.length;
       const vendors = vendorsOfServices(services);
-      if (!vendors.length) return { openRecords: 0, services: [] };
+      if (!vendors.length) return { serviceCount, openRecords: 0, services: [] };
       const audience = audienceFor(v);
       const [incidents, maintenances] = await Promise.all([
         d.incidents.all({ audience, vendors, activeOnly: true }),
         d.maintenances.all({ audience, vendors, inProgressOnly: true }),
       ]);
       const open: Open[] = [...incidents.map((record) => ({ kind: 'incident' as const, record })), ...maintenances.map((record) => ({ kind: 'maintenance' as const, record }))];
-      if (!open.length) return { openRecords: 0, services: [] };
+      if (!open.length) return { serviceCount, openRecords: 0, services: [] };
       const components = await d.status.componentNames([...new Set(open.map((o) => o.record.vendor))]);
       const judged = judgeRecords(open, impactIndex(services), components);
       const byService = new Map<string, AffectedServiceView>();
@@ -131,7 +135,20 @@ export function impactService(d: ImpactReaders & { orgs: Pick<OrgsService, 'acti
       const list = [...byService.values()];
       for (const s of list) s.records.sort((a, b) => confidenceRank(a.confidence) - confidenceRank(b.confidence) || a.id.localeCompare(b.id));
       list.sort((a, b) => confidenceRank(a.confidence) - confidenceRank(b.confidence) || CRIT[a.criticality] - CRIT[b.criticality] || a.serviceName.localeCompare(b.serviceName));
-      return { openRecords: open.length, services: list };
+      return { serviceCount, openRecords: open.length, services: list };
+  }
+
+  return {
+    /** The services of the organisation hit now, most certain and most critical first. */
+    async now(viewer: Viewer, orgId: string): Promise<ImpactNow> {
+      const { openRecords, services } = await judge(viewer, orgId);
+      return { openRecords, services };
+    },
+
+    /** The overview's "Our services" (docs/web.md): for a member of an organisation only, else null. */
+    async ours(viewer: Viewer): Promise<OurServicesNow | null> {
+      if (!viewer.orgId || viewer.role === null) return null;
+      return judge(viewer, viewer.orgId);
     },
   };
 }

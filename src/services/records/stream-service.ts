@@ -5,6 +5,7 @@ import type { EventsRepository } from '../../store/repositories/events-repositor
 import type { Viewer } from '../context.ts';
 import type { Clock } from '../../domain/clock.ts';
 import type { RecordsService } from './records-service.ts';
+import { type AffectedServiceRef, type EventAnnotator, readsOwnServices } from '../impact/record-annotations.ts';
 
 // What a stream reads from storage: the snapshot it starts with, and the events a
 // resuming client missed.
@@ -26,8 +27,21 @@ export interface Snapshot {
 
 const REPLAY_PAGE = 500;
 
-export function streamService(d: { events: EventsRepository; records: RecordsService; clock: Clock }) {
+export function streamService(d: { events: EventsRepository; records: RecordsService; clock: Clock; annotate?: EventAnnotator }) {
   return {
+    /**
+     * The organisation whose affected services a stream carries: a signed-in member's own
+     * (docs/stream.md "Affected services"); null for anonymous readers and public boards.
+     */
+    servicesOf(viewer: Viewer): string | null {
+      return d.annotate && readsOwnServices(viewer) ? viewer.orgId : null;
+    },
+
+    /** Affected services of the organisation per incident event (by sequence); null when none are carried. */
+    async affected(orgId: string | null, events: readonly StoredEvent[]): Promise<Map<number, AffectedServiceRef[]> | null> {
+      return orgId && d.annotate ? d.annotate(orgId, events) : null;
+    },
+
     /**
      * Whether every event after `lastId` is still in the log. False when the log no
      * longer reaches back that far (pruned after EVENT_RETENTION_DAYS), or when the

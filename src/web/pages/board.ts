@@ -25,7 +25,7 @@ export function boardMain(b: PublicBoard, now: Date): Html {
     <h2 id="board-incidents">Active incidents <span class="count">${incidents.length}</span></h2>
     ${
       incidents.length
-        ? html`<div class="record-list">${incidents.map((i) => incidentArticle(i, now, { headingLevel: 3, showVendor: true, collapsed: true }))}</div>`
+        ? html`<div class="record-list">${incidents.map((i) => incidentArticle(i, now, { headingLevel: 3, showVendor: true, collapsed: true, ourServices: b.affected?.get(i.id) }))}</div>`
         : html`<p class="empty">No vendor on this board reports an incident right now.</p>`
     }
   </section>

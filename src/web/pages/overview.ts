@@ -6,6 +6,8 @@ import { html, type Html } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
 import { categoryLabel, formatDate, INDICATOR_LABEL, INDICATOR_RANK, indicatorBadge, notMonitoredBadge, plural, time, toTheMinute } from '../views/format.ts';
 import { incidentArticle, maintenanceArticle } from '../views/records.ts';
+import { impactList } from '../views/impact.ts';
+import type { OurServicesNow } from '../../services/impact/impact-service.ts';
 
 // The overview: what is down right now first, then every vendor as a card with
 // search and category filter. The filter works without JavaScript (a GET form
@@ -162,7 +164,26 @@ function filterForm(o: Overview, f: OverviewFilter, signedIn: boolean): Html {
   </form>`;
 }
 
-export function overviewMain(all: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null): Html {
+/**
+ * "Our services", first for a signed-in member (docs/web.md "Our services first"): the
+ * organisation's services hit now and why, that none is, or that none is described yet.
+ */
+function ourServicesSection(ours: OurServicesNow): Html {
+  const n = ours.serviceCount;
+  return html`<section aria-labelledby="ours-title" class="panel" data-live-id="our-services" data-our-services-now>
+    <h2 id="ours-title">Our services</h2>
+    ${
+      n === 0
+        ? html`<p class="empty">No services described yet. <a href="/team/services">Describe your services</a> to see which vendor incidents hit them.</p>`
+        : ours.services.length
+          ? html`<p>${ours.services.length} of ${plural(n, 'service')} hit now:</p>${impactList(ours.services)}`
+          : html`<p class="empty">None of your ${plural(n, 'service')} is hit by an open incident or a maintenance under way.</p>`
+    }
+    ${n ? html`<p><a href="/team/services">All services</a></p>` : ''}
+  </section>`;
+}
+
+export function overviewMain(all: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null, ours: OurServicesNow | null = null): Html {
   const mine = overviewScope(f, watchlist);
   const o = mine ? narrowOverview(all, mine) : all;
   const sorted = [...o.vendors].sort(
@@ -170,6 +191,7 @@ export function overviewMain(all: Overview, ctx: PageContext, f: OverviewFilter,
   );
   const shown = sorted.filter((v) => matches(v, f)).length;
   return html`<h1 class="page-title">${mine ? 'Your vendors' : 'Vendor status'}</h1>
+  ${ours ? ourServicesSection(ours) : ''}
   ${watchlist && watchlist.size > 0 ? scopeSwitch(mine !== null, watchlist.size, all.vendors.length) : ''}
   ${summary(o)}
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>
@@ -196,10 +218,17 @@ function scopeSwitch(mine: boolean, watched: number, total: number): Html {
   </nav>`;
 }
 
-export function overviewPage(o: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null, stream: boolean): Page {
+export function overviewPage(
+  o: Overview,
+  ctx: PageContext,
+  f: OverviewFilter,
+  watchlist: ReadonlySet<string> | null,
+  stream: boolean,
+  ours: OurServicesNow | null = null,
+): Page {
   return {
     title: 'Overview',
-    main: overviewMain(o, ctx, f, watchlist),
+    main: overviewMain(o, ctx, f, watchlist, ours),
     scripts: ['js/overview.js'],
     mainAttrs: html` data-live-partial="/partials/overview${f.scope === 'all' ? '?scope=all' : ''}"${stream ? html` data-live-stream="/api/v1/infrastructure/incidents/stream"` : ''}`,
   };

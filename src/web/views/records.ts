@@ -1,4 +1,5 @@
 import type { Advisory, Incident, Maintenance, RecordUpdate, ReleaseUpdate } from '../../domain/records.ts';
+import type { AffectedServiceRef } from '../../services/impact/record-annotations.ts';
 import { html, type Html, safeUrl, trusted } from '../html.ts';
 import { formatDuration, humanize, impactBadge, time } from './format.ts';
 
@@ -40,6 +41,15 @@ export interface RecordOptions {
   showVendor?: boolean;
   /** Updates folded into a <details> (long history lists). */
   collapsed?: boolean;
+  /** The reader's organisation's services the record may hit; absent: not shown (not known to this reader). */
+  ourServices?: readonly AffectedServiceRef[];
+}
+
+/** "Our services: checkout-api (high: component 'Actions' listed)", or that none is hit. */
+export function ourServicesLine(hits: readonly AffectedServiceRef[]): Html {
+  return html`<p class="record__ours" data-our-services><span class="muted">Our services:</span> ${
+    hits.length ? hits.map((h) => `${h.serviceName} (${h.confidence}: ${h.reasons.join('; ')})`).join(', ') : 'none hit'
+  }</p>`;
 }
 
 export function incidentArticle(i: Incident, now: Date, opts: RecordOptions): Html {
@@ -54,6 +64,7 @@ export function incidentArticle(i: Incident, now: Date, opts: RecordOptions): Ht
   return html`<article class="record record--incident record--impact-${i.impact}" data-id="${i.id}">
     ${heading(opts.headingLevel, title, 'record__title')}
     ${meta}
+    ${opts.ourServices ? ourServicesLine(opts.ourServices) : ''}
     ${opts.collapsed ? html`<details><summary>${i.updates.length} update${i.updates.length === 1 ? '' : 's'}</summary>${body}</details>` : body}
   </article>`;
 }
