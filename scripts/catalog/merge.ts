@@ -249,7 +249,7 @@ export interface MergeReport {
   platforms: Record<string, number>;
 }
 
-function addEvidence(list: CatalogEvidence[], e: CatalogEvidence) {
+export function addEvidence(list: CatalogEvidence[], e: CatalogEvidence) {
   const same = list.find((x) => x.key === e.key && x.commit === e.commit);
   if (same) same.gave = [...new Set([...same.gave, ...e.gave])];
   else list.push({ ...e, gave: [...e.gave] });

@@ -28,7 +28,7 @@ const FEED_TYPES = new Set(['advisory-feed', 'release-feed']);
 const MAINTENANCE_TYPES = new Set(['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'sorry']);
 
 /** Source keys of docs/catalog.md "Evidence". */
-const EVIDENCE_KEYS = new Set(['VSW', 'VSW-PLATFORMS', 'PROBO', 'SPH', 'ASD', 'ACS', 'SG', 'FX', 'HEROKU-CLI', 'SVELTIA', 'VENDOR-DOCS', 'PROBE']);
+const EVIDENCE_KEYS = new Set(['VSW', 'VSW-PLATFORMS', 'PROBO', 'SPH', 'ASD', 'ACS', 'SG', 'FX', 'HEROKU-CLI', 'SVELTIA', 'VENDOR-DOCS', 'PROBE', 'STTS', 'MULTI', 'PILE']);
 const EVIDENCE_FACTS = new Set(['platform', 'statusPageUrl', 'website', 'category', 'endpoint', 'compliance', 'name', 'feed']);
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
