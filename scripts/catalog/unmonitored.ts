@@ -80,6 +80,27 @@ export const UNMONITORED: Unmonitored[] = [
     description: 'Google Workspace provides email, documents, chat and meetings (Gmail, Drive, Meet).',
     statusPageUrl: 'https://www.google.com/appsstatus/dashboard', evidence: [PROBO(['website', 'statusPageUrl', 'category'])],
   },
+  // Infrastructure vendors whose pages stts files under a platform we have no adapter for.
+  {
+    slug: 'civo', name: 'Civo', website: 'https://www.civo.com', category: 'cloud',
+    description: 'Civo provides managed Kubernetes and cloud compute.',
+    statusPageUrl: 'https://status.civo.com', evidence: [STTS(['platform', 'statusPageUrl', 'name'])],
+  },
+  {
+    slug: 'wp-engine', name: 'WP Engine', website: 'https://wpengine.com', category: 'hosting',
+    description: 'WP Engine provides managed WordPress hosting.',
+    statusPageUrl: 'https://wpenginestatus.com', evidence: [STTS(['platform', 'statusPageUrl', 'name'])],
+  },
+  {
+    slug: 'site24x7', name: 'Site24x7', website: 'https://www.site24x7.com', category: 'observability',
+    description: 'Site24x7 provides website, server and application monitoring.',
+    statusPageUrl: 'https://status.site24x7.com', evidence: [STTS(['platform', 'statusPageUrl', 'name'])],
+  },
+  {
+    slug: 'canonical', name: 'Canonical', website: 'https://canonical.com', category: 'devtools',
+    description: 'Canonical publishes Ubuntu and runs its online services such as Launchpad and the Snap Store.',
+    statusPageUrl: 'https://status.canonical.com', evidence: [STTS(['platform', 'statusPageUrl', 'name'])],
+  },
 ];
 
 /** Existing entries without a source whose page stts reads with a bespoke parser. */
