@@ -5,7 +5,7 @@
 import type { CatalogEvidence, CatalogSource, CatalogVendor } from '../../src/domain/records.ts';
 import { categorySentence, chooseCategory } from './categories.ts';
 import type { ListedPage, ListedPlatform } from './lists.ts';
-import { addEvidence, complianceFrom, dataTypesFor, findProbo, hostOf, indexProbo, PROBO_COMMIT, type ProboVendor, sourcesFor, websiteFromStatusHost, pageUrl } from './merge.ts';
+import { addEvidence, complianceFrom, dataTypesFor, findProbo, hostOf, indexProbo, pageUrl, proboEvidence, type ProboVendor, sourcesFor, websiteFromStatusHost } from './merge.ts';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const FEEDS = new Set(['advisory-feed', 'release-feed']);
@@ -135,13 +135,7 @@ export function mergeListed(catalog: CatalogVendor[], pages: ListedPage[], probo
     }
     const choice = p.category ? { category: p.category, by: 'list' as const } : chooseCategory({ proboCategory: pv?.category, name, slug, host });
     const evidence: CatalogEvidence[] = [{ key: p.key, commit: p.commit, gave: [...gaveOf(p), 'name', ...(choice.by === 'list' ? ['category'] : [])] }];
-    const proboGave = [
-      ...(pv?.websiteUrl ? ['website'] : []),
-      ...(choice.by === 'probo' ? ['category'] : []),
-      ...(pv && hostOf(pv.statusPageUrl) === host ? ['statusPageUrl'] : []),
-      ...(complianceFrom(pv).items.length ? ['compliance'] : []),
-    ];
-    if (pv && proboGave.length) evidence.push({ key: 'PROBO', commit: PROBO_COMMIT, gave: proboGave });
+    evidence.push(...proboEvidence(pv, host, choice.by === 'probo'));
     const entry: CatalogVendor = {
       slug,
       name,

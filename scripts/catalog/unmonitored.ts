@@ -9,15 +9,7 @@ const STTS = (gave: CatalogEvidence['gave']): CatalogEvidence => ({ key: 'STTS',
 const SPH: CatalogEvidence = { key: 'SPH', commit: SPH_COMMIT, gave: ['statusPageUrl'] };
 const PROBO = (gave: CatalogEvidence['gave']): CatalogEvidence => ({ key: 'PROBO', commit: PROBO_COMMIT, gave });
 
-interface Unmonitored {
-  slug: string;
-  name: string;
-  website: string;
-  category: string;
-  description: string;
-  statusPageUrl: string;
-  evidence: CatalogEvidence[];
-}
+type Unmonitored = Pick<CatalogVendor, 'slug' | 'name' | 'website' | 'category' | 'description' | 'statusPageUrl'> & { evidence: CatalogEvidence[] };
 
 export const UNMONITORED: Unmonitored[] = [
   {
@@ -119,17 +111,13 @@ export function addUnmonitored(catalog: CatalogVendor[]): { catalog: CatalogVend
   const added: string[] = [];
   for (const u of UNMONITORED) {
     if (slugs.has(u.slug) || hosts.has(hostOf(u.statusPageUrl))) continue;
+    const { evidence, ...fields } = u;
     out.push({
-      slug: u.slug,
-      name: u.name,
-      website: u.website,
-      category: u.category,
-      description: u.description,
-      statusPageUrl: u.statusPageUrl,
+      ...fields,
       availableDataTypes: [],
       sources: [],
       compliance: { sourceUrl: null, items: [] },
-      evidence: u.evidence.map((e) => ({ ...e, gave: [...e.gave] })),
+      evidence: evidence.map((e) => ({ ...e, gave: [...e.gave] })),
     });
     added.push(u.slug);
   }
