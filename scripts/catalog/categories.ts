@@ -47,18 +47,22 @@ export const PROBO_CATEGORIES: Record<string, string> = {
  * vendor is widely known for. A judgement, not a source: docs/catalog.md says so.
  */
 const NAMED: Record<string, string[]> = {
-  security: ['alert-logic', 'aqua', 'authentic8', 'bugcrowd', 'castle', 'check-point', 'cisco-umbrella', 'cybersmart', 'datagrail', 'dnsfilter', 'forcepoint-one', 'frontegg', 'greynoise', 'hackerone', 'hcaptcha', 'hennge-one', 'hornetsecurity', 'inky', 'ipvanish', 'knowbe4', 'mnemonic', 'openvpn', 'panther-labs', 'perimeterx', 'permit-io', 'red-canary', 'sailpoint', 'secureframe', 'secureworks', 'securityscorecard', 'securly', 'seon', 'sift', 'specops', 'threatx', 'transcend', 'wallarm', 'watchguard', 'cisco-systems'],
-  'cdn-edge': ['dnsimple', 'easyredir', 'f5', 'fasterize', 'i-want-my-name', 'infoblox', 'internetx', 'opensrs'],
-  devtools: ['alchemy', 'apify', 'apigee', 'apollo', 'apwide', 'balena', 'blazemeter', 'cloudbees', 'cloudrepo', 'cumulocity', 'datacake', 'exalate', 'filepicker', 'flatfile', 'font-awesome', 'frigade', 'gemfury', 'ghost-inspector', 'gitlabhost', 'herocoders', 'infura', 'ipdata', 'jama-software', 'jexo', 'judoscale', 'launchnotes', 'licensespring', 'ngrok', 'opencage', 'packagecloud', 'particle', 'phantombuster', 'playfab', 'popsql', 'progress-telerik', 'quicknode', 'shakebugs', 'smarty', 'testmo', 'testrail', 'the-linux-foundation', 'tyk', 'ubidots', 'uploadcare', 'webscrapingapi', 'zyte', 'formspree', 'arista-cloudvision', 'cisco-iot', 'cisco-meraki'],
-  hosting: ['aptible', 'binary-lane', 'cloudfanatic', 'digital-pacific', 'dongee', 'endless-group', 'gearhost', 'heart-internet', 'hyonix', 'kinghost', 'lumaserv', 'one', 'otava', 'plusserver', 'sashido', 'teraswitch', 'uk2', 'umbrellar', 'bigleaf'],
-  cloud: ['platform9', 'cdc-service'],
-  database: ['aiven', 'cloudera', 'flying-sphinx', 'juicefs', 'maxmind', 'opencorporates', 'mode', 'databox', 'geckoboard'],
-  observability: ['mxtoolbox', 'pdq'],
-  payments: ['blend', 'blockchain', 'cex-io', 'coinapi-io', 'coinbase-commerce', 'coinbase-prime', 'coingate', 'coinjar', 'coinlist', 'coinmarketcap', 'freshbooks', 'lunar', 'magensa', 'multiverse', 'opennode', 'osl-singapore', 'purse-io', 'recharge', 'shakepay'],
-  communications: ['voximplant', 'hiver', 'nowsta'],
+  security: ['alert-logic', 'aqua', 'authentic8', 'bugcrowd', 'castle', 'check-point', 'cisco-umbrella', 'cybersmart', 'datagrail', 'dnsfilter', 'forcepoint-one', 'frontegg', 'greynoise', 'hackerone', 'hcaptcha', 'hennge-one', 'hornetsecurity', 'inky', 'ipvanish', 'knowbe4', 'mnemonic', 'openvpn', 'panther-labs', 'perimeterx', 'permit-io', 'red-canary', 'sailpoint', 'secureframe', 'secureworks', 'securityscorecard', 'securly', 'seon', 'sift', 'specops', 'threatx', 'transcend', 'wallarm', 'watchguard', 'cisco-systems', 'securid', 'onelogin-eu', 'onelogin-us'],
+  'cdn-edge': ['dnsimple', 'easyredir', 'f5', 'fasterize', 'i-want-my-name', 'infoblox', 'internetx', 'opensrs', 'cloudinary'],
+  devtools: ['alchemy', 'apify', 'apigee', 'apollo', 'apwide', 'balena', 'blazemeter', 'cloudbees', 'cloudrepo', 'cumulocity', 'datacake', 'exalate', 'filepicker', 'flatfile', 'font-awesome', 'frigade', 'gemfury', 'ghost-inspector', 'gitlabhost', 'herocoders', 'infura', 'ipdata', 'jama-software', 'jexo', 'judoscale', 'launchnotes', 'licensespring', 'ngrok', 'opencage', 'packagecloud', 'particle', 'phantombuster', 'playfab', 'popsql', 'progress-telerik', 'quicknode', 'shakebugs', 'smarty', 'testmo', 'testrail', 'the-linux-foundation', 'tyk', 'ubidots', 'uploadcare', 'webscrapingapi', 'zyte', 'formspree', 'arista-cloudvision', 'cisco-iot', 'cisco-meraki', 'buildkite', 'codecov', 'coderpad', 'cypress'],
+  hosting: ['aptible', 'binary-lane', 'cloudfanatic', 'digital-pacific', 'dongee', 'endless-group', 'gearhost', 'heart-internet', 'hyonix', 'kinghost', 'lumaserv', 'one', 'otava', 'plusserver', 'sashido', 'teraswitch', 'uk2', 'umbrellar', 'bigleaf', 'wodby', 'fleek'],
+  cloud: ['platform9', 'cdc-service', 'red-hat', 'internet-computer'],
+  database: ['aiven', 'cloudera', 'flying-sphinx', 'juicefs', 'maxmind', 'opencorporates', 'mode', 'databox', 'geckoboard', 'redislabs', 'bonsai', 'websolr'],
+  observability: ['mxtoolbox', 'pdq', 'papertrail', 'victorops', 'checkly', 'pingdom', 'kentik'],
+  payments: ['blend', 'blockchain', 'cex-io', 'coinapi-io', 'coinbase-commerce', 'coinbase-prime', 'coingate', 'coinjar', 'coinlist', 'coinmarketcap', 'freshbooks', 'lunar', 'magensa', 'multiverse', 'opennode', 'osl-singapore', 'purse-io', 'recharge', 'shakepay', 'authorize-net', 'cybersource', 'dwolla', 'robinhood', 'klarna', 'lob'],
+  communications: ['voximplant', 'hiver', 'nowsta', 'dialpad', 'messagebird', 'onesignal', 'stream', 'emailable', 'proton'],
   productivity: ['bettercloud', 'degreed', 'docaposte', 'docevent', 'dracoon', 'formassembly', 'gathercontent', 'goodtime', 'hivebrite', 'inline-manual', 'maze', 'ninety', 'nitro', 'officernd', 'pipefy', 'savvycal', 'simplyq', 'smartpass', 'stacker', 'walkme', 'webdam', 'workiva', 'xporter', 'yasoon', 'zenqms', 'helpjuice', 'ada'],
-  consumer: ['amsoil-inc', 'booksy', 'hunter-douglas-inc', 'irobot', 'seek', 'uc-santa-barbara', 'hashnode'],
+  'ai-ml': ['deepseek', 'cursor'],
+  consumer: ['amsoil-inc', 'booksy', 'hunter-douglas-inc', 'irobot', 'seek', 'uc-santa-barbara', 'hashnode', 'zwift', 'vimeo', 'medium', 'unsplash'],
 };
+
+/** Vendors whose PROBO category misleads (SendGrid delivers e-mail); checked before PROBO. */
+const OVERRIDES: Record<string, string> = { sendgrid: 'communications' };
 
 const NAMED_CATEGORY = new Map(Object.entries(NAMED).flatMap(([category, slugs]) => slugs.map((slug) => [slug, category] as const)));
 
@@ -87,6 +91,8 @@ export interface CategoryChoice {
 }
 
 export function chooseCategory(o: { proboCategory?: string | null; name: string; slug: string; host: string }): CategoryChoice {
+  const override = OVERRIDES[o.slug];
+  if (override) return { category: override, by: 'named' };
   const fromProbo = o.proboCategory ? PROBO_CATEGORIES[o.proboCategory] : undefined;
   if (fromProbo) return { category: fromProbo, by: 'probo' };
   const named = NAMED_CATEGORY.get(o.slug);

@@ -241,6 +241,17 @@ export const EXISTING_EVIDENCE: Record<string, CatalogEvidence[]> = {
   'mistral-ai': [{ key: 'ACS', commit: ACS_COMMIT, gave: ['platform', 'endpoint', 'statusPageUrl'] }],
 };
 
+/** The PROBO evidence of a new entry: the facts PROBO gave it, or none. */
+export function proboEvidence(p: ProboVendor | undefined, statusHost: string, gaveCategory: boolean): CatalogEvidence[] {
+  const gave = [
+    ...(p?.websiteUrl ? ['website'] : []),
+    ...(gaveCategory ? ['category'] : []),
+    ...(p && hostOf(p.statusPageUrl) === statusHost ? ['statusPageUrl'] : []),
+    ...(complianceFrom(p).items.length ? ['compliance'] : []),
+  ];
+  return p && gave.length ? [{ key: 'PROBO', commit: PROBO_COMMIT, gave }] : [];
+}
+
 export interface MergeReport {
   kept: number;
   added: number;
@@ -249,7 +260,7 @@ export interface MergeReport {
   platforms: Record<string, number>;
 }
 
-function addEvidence(list: CatalogEvidence[], e: CatalogEvidence) {
+export function addEvidence(list: CatalogEvidence[], e: CatalogEvidence) {
   const same = list.find((x) => x.key === e.key && x.commit === e.commit);
   if (same) same.gave = [...new Set([...same.gave, ...e.gave])];
   else list.push({ ...e, gave: [...e.gave] });
@@ -316,13 +327,7 @@ export function mergeCatalog(existing: CatalogVendor[], src: Sources): { catalog
     const name = p?.name?.trim() || w.vendor.trim();
     const choice = chooseCategory({ proboCategory: p?.category, name, slug: w.slug, host });
     const evidence: CatalogEvidence[] = [{ key: 'VSW', commit: VSW_COMMIT, gave: ['platform', 'statusPageUrl', 'name'] }];
-    const proboGave = [
-      ...(p?.websiteUrl ? ['website'] : []),
-      ...(choice.by === 'probo' ? ['category'] : []),
-      ...(p && hostOf(p.statusPageUrl) === host ? ['statusPageUrl'] : []),
-      ...(complianceFrom(p).items.length ? ['compliance'] : []),
-    ];
-    if (p && proboGave.length) evidence.push({ key: 'PROBO', commit: PROBO_COMMIT, gave: proboGave });
+    evidence.push(...proboEvidence(p, host, choice.by === 'probo'));
     if (sphHosts.has(host)) evidence.push({ key: 'SPH', commit: SPH_COMMIT, gave: ['statusPageUrl'] });
     const sources = sourcesFor(platform, page, w.page_id);
     const entry: CatalogVendor = {

@@ -28,7 +28,7 @@ const FEED_TYPES = new Set(['advisory-feed', 'release-feed']);
 const MAINTENANCE_TYPES = new Set(['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'sorry']);
 
 /** Source keys of docs/catalog.md "Evidence". */
-const EVIDENCE_KEYS = new Set(['VSW', 'VSW-PLATFORMS', 'PROBO', 'SPH', 'ASD', 'ACS', 'SG', 'FX', 'HEROKU-CLI', 'SVELTIA', 'VENDOR-DOCS', 'PROBE']);
+const EVIDENCE_KEYS = new Set(['VSW', 'VSW-PLATFORMS', 'PROBO', 'SPH', 'ASD', 'ACS', 'SG', 'FX', 'HEROKU-CLI', 'SVELTIA', 'VENDOR-DOCS', 'PROBE', 'STTS', 'MULTI', 'PILE']);
 const EVIDENCE_FACTS = new Set(['platform', 'statusPageUrl', 'website', 'category', 'endpoint', 'compliance', 'name', 'feed']);
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -75,6 +75,21 @@ test('every vendor names its evidence: known source keys, a 40-hex commit, the f
     if (v.sources.some((s) => !FEED_TYPES.has(s.type))) {
       assert.ok(v.evidence!.some((e) => e.gave.includes('platform') || e.gave.includes('endpoint')), `${v.slug}: a status source without platform evidence`);
     }
+  }
+});
+
+test('the vendors teams asked for are in the catalog; those without a source are listed as not monitored with why', () => {
+  const asked = [
+    'pagerduty', 'sendgrid', 'auth0', 'zendesk', 'paypal', 'algolia', 'mailchimp', 'intercom', 'cloudinary', 'zscaler',
+    'hetzner', 'vultr', 'oracle-cloud', 'ibm-cloud', 'microsoft-365', 'google-workspace', 'stripe', 'okta', 'fastly', 'new-relic',
+  ];
+  const doc = readFileSync(new URL('../../docs/catalog.md', import.meta.url), 'utf8');
+  const table = doc.slice(doc.indexOf('## Vendors without a machine-readable source'), doc.indexOf('## Hand-curated sources'));
+  for (const slug of asked) assert.ok(vendors.some((v) => v.slug === slug), `${slug} is in the catalog`);
+  for (const v of vendors) {
+    if (v.sources.some((s) => !FEED_TYPES.has(s.type))) continue;
+    assert.deepEqual(v.availableDataTypes, [], `${v.slug}: no source, no data types`);
+    assert.match(table, new RegExp(`\\n\\| ${v.slug} \\| ${v.statusPageUrl.replace(/[.?]/g, '\\$&')} \\| [^|]{10,} \\|`), `${v.slug}: listed with its page and why`);
   }
 });
 

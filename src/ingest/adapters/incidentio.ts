@@ -181,10 +181,28 @@ function mapComponents(w: Widget, names: Map<string, string>): ComponentRecord[]
   return undefined;
 }
 
-function eventUpdates(e: RawEvent, status: (word: string | null | undefined) => string, fallbackAt: string | null): RecordUpdate[] {
-  const updates = (e.updates ?? []).flatMap((u) => {
+/**
+ * Each update keeps the phase it was written in. An update that names no status of its own
+ * did not change the phase, so it was written in the phase of the update before it, or in
+ * the opening phase when none came before; the event's current status belongs to the
+ * newest update that set it, not to every update (docs/mappings.md "incident.io").
+ */
+function eventUpdates(
+  e: RawEvent,
+  status: (word: string | null | undefined) => string,
+  openingWord: string,
+  fallbackAt: string | null,
+): RecordUpdate[] {
+  const dated = (e.updates ?? []).flatMap((u) => {
     const createdAt = isoOrNull(u.published_at) ?? fallbackAt;
-    return createdAt ? [{ status: status(u.to_status ?? u.status ?? e.status), ...ownWord(u.to_status ?? u.status), body: messageText(u.message), createdAt }] : [];
+    return createdAt ? [{ u, createdAt }] : [];
+  });
+  let phase = openingWord;
+  const oldestFirst = [...dated].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  const updates = oldestFirst.map(({ u, createdAt }) => {
+    const own = u.to_status ?? u.status;
+    if (own) phase = own;
+    return { status: status(phase), ...ownWord(own), body: messageText(u.message), createdAt };
   });
   const lastAt = isoOrNull(e.last_update_at);
   if (updates.length === 0 && e.last_update_message && lastAt) {
@@ -209,7 +227,7 @@ function eventUrl(e: RawEvent, origin: string | null): string | null {
 }
 
 function mapIncident(e: RawEvent, vendor: string, origin: string | null, names: Map<string, string>): IncidentRecord {
-  const updates = eventUpdates(e, (w) => incidentStatusFrom(w), isoOrNull(e.last_update_at));
+  const updates = eventUpdates(e, (w) => incidentStatusFrom(w), 'investigating', isoOrNull(e.last_update_at));
   const startedAt = requireIso(
     `${SOURCE}: incident ${e.id} published_at`,
     firstIso(isoOrNull(e.published_at), earliestIso(updates.map((u) => u.createdAt)), isoOrNull(e.last_update_at)),
@@ -251,7 +269,7 @@ function mapMaintenance(
     `${SOURCE}: maintenance ${e.id} starts_at`,
     e.starts_at ?? e.scheduled_start_at ?? e.started_at ?? e.published_at,
   );
-  const updates = eventUpdates(e, (w) => maintenanceStatusFrom(w ?? fallbackWord), isoOrNull(e.last_update_at));
+  const updates = eventUpdates(e, (w) => maintenanceStatusFrom(w ?? fallbackWord), 'maintenance_scheduled', isoOrNull(e.last_update_at));
   const updatedAt = latestIso([isoOrNull(e.last_update_at), updates[0]?.createdAt]);
   return {
     id: recordId(vendor, e.id),

@@ -24,7 +24,7 @@ import { incidentView, nameOf, withVendorName } from '../../domain/record-views.
 export const FAVORITE_SECTIONS = ['stats', 'maintenance', 'advisories', 'recentActivity'] as const;
 export type FavoriteSection = (typeof FAVORITE_SECTIONS)[number];
 export const DEFAULT_SECTIONS: FavoriteSection[] = ['stats', 'maintenance', 'advisories'];
-// Above the catalog's size (761 vendors), so a dashboard of every vendor is one request.
+// Above the catalog's size (961 vendors), so a dashboard of every vendor is one request.
 export const MAX_FAVORITE_VENDORS = 1000;
 export const DEFAULT_PER_VENDOR = 10;
 export const MAX_PER_VENDOR = 50;

@@ -119,6 +119,63 @@ describe('incident.io /proxy widget', () => {
     ]);
   });
 
+  test('an update without a status keeps the phase it was written in, not the current one', () => {
+    const text = (t: string) => ({ text_node: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: t }] }] } });
+    const resolved = {
+      summary: {
+        ongoing_incidents: [
+          {
+            id: '01INC2',
+            name: 'Webhook delays',
+            status: 'resolved',
+            published_at: '2026-03-04T10:00:00Z',
+            // Listed newest first, as the widget does; the phase follows time, not list order.
+            updates: [
+              { id: 'u4', published_at: '2026-03-04T11:00:00Z', to_status: 'resolved', message: text('Resolved.') },
+              { id: 'u3', published_at: '2026-03-04T10:45:00Z', message: text('Backlog half drained.') },
+              { id: 'u2', published_at: '2026-03-04T10:30:00Z', to_status: 'monitoring', message: text('Fix deployed.') },
+              { id: 'u1', published_at: '2026-03-04T10:00:00Z', message: text('Webhooks are delayed.') },
+            ],
+          },
+        ],
+        in_progress_maintenances: [
+          {
+            id: '01MNT3',
+            name: 'Database failover test',
+            status: 'maintenance_complete',
+            started_at: '2026-03-04T01:00:00Z',
+            updates: [
+              { id: 'm1', published_at: '2026-03-03T12:00:00Z', message: text('Planned for tonight.') },
+              { id: 'm2', published_at: '2026-03-04T01:00:00Z', to_status: 'maintenance_in_progress', message: text('Started.') },
+              { id: 'm3', published_at: '2026-03-04T01:20:00Z', message: text('Primary switched.') },
+              { id: 'm4', published_at: '2026-03-04T02:00:00Z', to_status: 'maintenance_complete', message: text('Done.') },
+            ],
+          },
+        ],
+      },
+    };
+    const s = incidentioAdapter.parse(input('example', 'https://status.example.test/proxy/status.example.test', JSON.stringify(resolved)));
+    assertSnapshotInvariants(s, 'example', 'incidentio');
+    assert.deepEqual(
+      s.incidents![0]!.updates.map((u) => [u.body, u.status, u.sourceStatus ?? null]),
+      [
+        ['Resolved.', 'resolved', 'resolved'],
+        ['Backlog half drained.', 'monitoring', null],
+        ['Fix deployed.', 'monitoring', 'monitoring'],
+        ['Webhooks are delayed.', 'investigating', null],
+      ],
+    );
+    assert.deepEqual(
+      s.maintenances![0]!.updates.map((u) => [u.body, u.status, u.sourceStatus ?? null]),
+      [
+        ['Done.', 'completed', 'maintenance_complete'],
+        ['Primary switched.', 'in_progress', null],
+        ['Started.', 'in_progress', 'maintenance_in_progress'],
+        ['Planned for tonight.', 'scheduled', null],
+      ],
+    );
+  });
+
   test('maintenances from both lists', () => {
     const s = incidentioAdapter.parse(input('example', 'https://status.example.test/proxy/status.example.test', JSON.stringify(widget)));
     assert.deepEqual(
