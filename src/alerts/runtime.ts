@@ -16,6 +16,11 @@ import { datadogChannel, datadogIntakeUrl } from './channels/datadog.ts';
 import { incidentIoChannel } from './channels/incident-io.ts';
 import { mattermostChannel } from './channels/mattermost.ts';
 import { telegramChannel } from './channels/telegram.ts';
+import { grafanaChannel } from './channels/grafana.ts';
+import { serviceNowChannel } from './channels/servicenow.ts';
+import { fireHydrantChannel } from './channels/firehydrant.ts';
+import { ROOTLY_BASE, rootlyChannel } from './channels/rootly.ts';
+import { INSTATUS_BASE, STATUSPAGE_BASE, statusPageChannel } from './channels/status-page-push.ts';
 import { JSM_BASE, jsmChannel, OPSGENIE_ALERTS_PATH, OPSGENIE_BASE, opsgenieChannel } from './channels/opsgenie.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { guardedAgent } from '../infra/ssrf-guard.ts';
@@ -75,6 +80,12 @@ export function createAlertRuntime(o: {
     datadog: datadogChannel({ ...guarded, urlFor: (site) => config.datadogEventsUrl ?? datadogIntakeUrl(site) }),
     mattermost: mattermostChannel(guarded),
     telegram: telegramChannel({ ...guarded, apiUrl: config.telegramApiUrl }),
+    grafana: grafanaChannel({ ...guarded, threads: repos.alertThreads }),
+    servicenow: serviceNowChannel(guarded),
+    firehydrant: fireHydrantChannel(guarded),
+    rootly: rootlyChannel({ ...guarded, baseUrl: config.rootlyApiUrl ?? ROOTLY_BASE, threads: repos.alertThreads }),
+    statuspage: statusPageChannel('statuspage', { ...guarded, baseUrl: config.statuspageApiUrl ?? STATUSPAGE_BASE, status: repos.status }),
+    instatus: statusPageChannel('instatus', { ...guarded, baseUrl: config.instatusApiUrl ?? INSTATUS_BASE, status: repos.status }),
     // Always on: users send with their own workspace's bot token (or the server's SLACK_BOT_TOKEN).
     slack: slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }),
   };
