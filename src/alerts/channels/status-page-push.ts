@@ -31,6 +31,17 @@ const readPath = (product: StatusPageProduct, pageId: string, componentId: strin
 /** The vendor component a mapping line names: by id, else by name. */
 const componentOf = (records: readonly ComponentRecord[], m: ComponentMapping) => records.find((r) => r.id === m.component) ?? records.find((r) => r.name === m.component) ?? null;
 
+/** Statuspage's `{"error": "…"}`, Instatus' `{"error": {"code", "message"}}`, else the common reading. */
+function pageDetail(body: string): string {
+  try {
+    const j = JSON.parse(body) as { error?: unknown };
+    if (typeof j.error === 'string') return j.error.slice(0, 200);
+  } catch {
+    /* not JSON */
+  }
+  return errorDetail(body);
+}
+
 export interface ComponentStatusReader {
   componentRecords(vendor: string): Promise<ComponentRecord[]>;
 }
@@ -41,7 +52,7 @@ export function statusPageChannel(product: StatusPageProduct, o: JsonPostDeps & 
   return {
     async send(d: Delivery, target, signal): Promise<SendOutcome> {
       const auth = product === 'statuspage' ? `OAuth ${target.apiKey}` : `Bearer ${target.apiKey}`;
-      const rules = { label, headers: { authorization: auth, accept: 'application/json' }, gone: REFUSED_FOR_GOOD, detail: errorDetail };
+      const rules = { label, headers: { authorization: auth, accept: 'application/json' }, gone: REFUSED_FOR_GOOD, detail: pageDetail };
       if (d.isTest) {
         for (const m of target.components) {
           const read = await exchangeJson(o, `${base}${readPath(product, target.pageId, m.pageComponentId)}`, null, signal, { ...rules, method: 'GET' });
