@@ -1,7 +1,8 @@
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import { alertText, clip } from '../../domain/alert-text.ts';
 import type { AlertThreadsRepository } from '../../store/repositories/alert-threads-repository.ts';
-import { type Channel, sent, type Target, threadKey } from './channel.ts';
+import { type Channel, type SendOutcome, sent, type Target, threadKey } from './channel.ts';
+import { oneAtATime } from './one-at-a-time.ts';
 import { answerId, errorDetail, exchangeJson, type JsonPostDeps, REFUSED_FOR_GOOD } from './json-post.ts';
 
 // Grafana annotations HTTP API (docs/alerts.md "Grafana"): a vendor incident or maintenance
@@ -57,31 +58,36 @@ const entity = (d: Delivery) => `${d.vendor}:${d.entityId}`;
 const base = (url: string) => url.replace(/\/+$/, '');
 
 export function grafanaChannel(o: JsonPostDeps & { threads: AlertThreadsRepository }): Channel<GrafanaTarget> {
+  const serial = oneAtATime();
   return {
-    async send(d, target, signal) {
-      const rules = {
-        label: 'Grafana',
-        headers: { authorization: `Bearer ${target.token}`, accept: 'application/json' },
-        gone: REFUSED_FOR_GOOD,
-        detail: errorDetail,
-      };
-      const body = grafanaAnnotation(d, target.dashboardUid);
-      // The annotation of this record on this Grafana (a changed URL starts anew).
-      const known = d.isTest ? null : await o.threads.get(d.orgId, threadKey(d), entity(d));
-      if (known && known.conversation === base(target.url)) {
-        const { dashboardUID: _unused, ...edit } = body;
-        const patched = await exchangeJson(o, `${base(target.url)}/api/annotations/${encodeURIComponent(known.ref)}`, edit, signal, { ...rules, method: 'PATCH', gone: [401, 403] });
-        // Someone deleted the annotation in Grafana: create it again rather than switch the route off.
-        if (patched.outcome.statusCode !== 404) return patched.outcome;
-        await o.threads.deleteOne(d.orgId, threadKey(d), entity(d));
-      }
-      const created = await exchangeJson(o, `${base(target.url)}/api/annotations`, body, signal, rules);
-      const id = created.outcome.ok ? answerId(created.body) : null;
-      if (id && !d.isTest) {
-        // Sent either way: an id that could not be kept only means the next event adds another annotation.
-        await o.threads.save(d.orgId, threadKey(d), entity(d), { conversation: base(target.url), ref: id }, o.clock.now()).catch(() => undefined);
-      }
-      return created.outcome.ok ? sent(created.outcome.statusCode) : created.outcome;
+    send(d, target, signal) {
+      return d.isTest ? sendOne(d, target, signal) : serial(`${threadKey(d)}\u0000${entity(d)}`, () => sendOne(d, target, signal));
     },
   };
+
+  async function sendOne(d: Delivery, target: GrafanaTarget, signal: AbortSignal): Promise<SendOutcome> {
+    const rules = {
+      label: 'Grafana',
+      headers: { authorization: `Bearer ${target.token}`, accept: 'application/json' },
+      gone: REFUSED_FOR_GOOD,
+      detail: errorDetail,
+    };
+    const body = grafanaAnnotation(d, target.dashboardUid);
+    // The annotation of this record on this Grafana (a changed URL starts anew).
+    const known = d.isTest ? null : await o.threads.get(d.orgId, threadKey(d), entity(d));
+    if (known && known.conversation === base(target.url)) {
+      const { dashboardUID: _unused, ...edit } = body;
+      const patched = await exchangeJson(o, `${base(target.url)}/api/annotations/${encodeURIComponent(known.ref)}`, edit, signal, { ...rules, method: 'PATCH', gone: [401, 403] });
+      // Someone deleted the annotation in Grafana: create it again rather than switch the route off.
+      if (patched.outcome.statusCode !== 404) return patched.outcome;
+      await o.threads.deleteOne(d.orgId, threadKey(d), entity(d));
+    }
+    const created = await exchangeJson(o, `${base(target.url)}/api/annotations`, body, signal, rules);
+    const id = created.outcome.ok ? answerId(created.body) : null;
+    if (id && !d.isTest) {
+      // Sent either way: an id that could not be kept only means the next event adds another annotation.
+      await o.threads.save(d.orgId, threadKey(d), entity(d), { conversation: base(target.url), ref: id }, o.clock.now()).catch(() => undefined);
+    }
+    return created.outcome.ok ? sent(created.outcome.statusCode) : created.outcome;
+  }
 }

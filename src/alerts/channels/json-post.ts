@@ -36,7 +36,7 @@ export interface JsonExchange {
   body: string;
 }
 
-// 420 is Statuspage's older rate-limit answer (docs/alerts.md "Our own status page").
+// 420 is Statuspage's older rate-limit answer (docs/alert-routes.md "Our own status page").
 const RETRYABLE_4XX = new Set([408, 409, 420, 425, 429]);
 
 export async function postJson(o: JsonPostDeps, target: string, payload: unknown, signal: AbortSignal, rules: JsonPostRules): Promise<SendOutcome> {

@@ -50,7 +50,7 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
     t = await startApp({
       clock,
       logStream,
-      env: { LOG_LEVEL: 'debug', DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', DELIVERY_TIMEOUT_MS: '500', ROOTLY_API_URL: `${fx.rx.url}/rootly` },
+      env: { LOG_LEVEL: 'debug', DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', DELIVERY_TIMEOUT_MS: '2000', ROOTLY_API_URL: `${fx.rx.url}/rootly` },
     });
     const owner = await createUser(t, 'pro');
     cookie = await loginCookie(t, owner);
@@ -79,8 +79,10 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
     for (const secret of [GRAFANA_TOKEN, SN.password, FH_JWT, ROOTLY_KEY]) assert.ok(!listed.includes(secret), `${secret.slice(0, 6)}… never answered again`);
 
     const inc = incident('github', { impact: 'major', components: ['Actions'], title: 'Actions <b>delayed</b>' });
-    for (const type of ['incident.created', 'incident.updated', 'incident.resolved'] as const) {
-      await emit(t, type, { ...inc, ...(type === 'incident.resolved' ? { status: 'resolved', resolvedAt: new Date(Date.parse(inc.startedAt) + 3_600_000).toISOString() } : {}) });
+    // The resolution carries when it ended, an hour after the start.
+    const resolved = { ...inc, status: 'resolved', resolvedAt: new Date(Date.parse(inc.startedAt) + 3_600_000).toISOString() } as unknown as typeof inc;
+    for (const [type, payload] of [['incident.created', inc], ['incident.updated', inc], ['incident.resolved', resolved]] as const) {
+      await emit(t, type, payload);
       await t.app.alerts.runOnce();
     }
 

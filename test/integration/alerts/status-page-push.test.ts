@@ -33,7 +33,7 @@ describe('status page push: Statuspage and Instatus', () => {
     fx = await startToolFakes({ grafanaToken: 'x', serviceNow: { user: 'x', password: 'x' }, fireHydrantToken: 'x', rootlyKey: 'x', statuspageKey: SP_KEY, instatusKey: IN_KEY });
     t = await startApp({
       clock,
-      env: { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', DELIVERY_TIMEOUT_MS: '500', STATUSPAGE_API_URL: `${fx.rx.url}/statuspage`, INSTATUS_API_URL: `${fx.rx.url}/instatus` },
+      env: { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', DELIVERY_TIMEOUT_MS: '2000', STATUSPAGE_API_URL: `${fx.rx.url}/statuspage`, INSTATUS_API_URL: `${fx.rx.url}/instatus` },
     });
     const owner = await createUser(t, 'pro');
     cookie = await loginCookie(t, owner);
