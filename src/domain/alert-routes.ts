@@ -165,9 +165,10 @@ export function routeAdmits(route: AlertRoute, event: AlertEvent): boolean {
   const f = route.filters;
   const channel = route.destination.channel;
   const maintenance = event.type.startsWith('maintenance.');
-  // A status page route takes only the vendors its mapping names.
+  // A status page route follows every incident and maintenance start or end of the vendors its
+  // mapping names, whatever the kinds, impact and components filters say: the page shows every change.
   const d = route.destination;
-  if ((d.channel === 'statuspage' || d.channel === 'instatus') && !d.components.some((c) => c.vendor === event.vendor)) return false;
+  if (d.channel === 'statuspage' || d.channel === 'instatus') return PAGING_TYPES.has(event.type) && d.components.some((c) => c.vendor === event.vendor);
   if (maintenance && !f.maintenance) return false;
   if (isPaging(channel) && !PAGING_TYPES.has(event.type)) return false;
   // A page left open for a resolved incident is worse than a resolve nobody asked for.

@@ -18,7 +18,7 @@ export interface ComponentMapping {
 export const MAX_MAPPED_COMPONENTS = 25;
 
 /** Page and component ids as both products issue them (Statuspage: 12+ lowercase alphanumerics; Instatus: cuid-like). */
-const PAGE_ID = /^[A-Za-z0-9_-]{4,64}$/;
+const PAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export const isPageObjectId = (v: string) => PAGE_ID.test(v);
 
 const VENDOR_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
