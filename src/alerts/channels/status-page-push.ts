@@ -44,6 +44,8 @@ function pageDetail(body: string): string {
 
 export interface ComponentStatusReader {
   componentRecords(vendor: string): Promise<ComponentRecord[]>;
+  /** A source of the vendor has been failing past the threshold: what we hold may be out of date. */
+  stale(vendor: string): Promise<boolean>;
 }
 
 export function statusPageChannel(product: StatusPageProduct, o: JsonPostDeps & { baseUrl: string; status: ComponentStatusReader }): Channel<PageTarget> {
@@ -62,6 +64,8 @@ export function statusPageChannel(product: StatusPageProduct, o: JsonPostDeps & 
       }
       const lines = target.components.filter((m) => m.vendor === d.vendor);
       if (!lines.length) return failed(`${label}: no component of ${d.vendor} is mapped to the page`, { permanent: true });
+      // Statuses last seen before the vendor's source started failing are not observed now.
+      if (await o.status.stale(d.vendor)) return failed(`${label}: nothing pushed: the status page of ${d.vendor} has not been read for a while, so its components are not observed now`, { permanent: true });
       const records = await o.status.componentRecords(d.vendor);
       let pushed = 0;
       let last: number | null = null;

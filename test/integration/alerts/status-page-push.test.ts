@@ -169,6 +169,29 @@ describe('status page push: Statuspage and Instatus', () => {
     }
   });
 
+  test('a vendor whose source has been failing is not observed now: nothing is pushed, the row says why', async () => {
+    fx.pageComponents.set('pg0003/cmpdns', 'major_outage');
+    await observe('cloudflare', [{ id: 'cf-dns', name: 'DNS', status: 'operational' }]);
+    const sources = await t.store.db.selectFrom('sources').select('id').where('vendor', '=', 'cloudflare').execute();
+    assert.ok(sources.length > 0, 'the catalog gives cloudflare a source');
+    const r = await send(routes(), 'POST', s(), {
+      name: 'stale',
+      destination: { channel: 'statuspage', pageId: 'pg0003', apiKey: SP_KEY, components: [{ vendor: 'cloudflare', component: 'DNS', pageComponentId: 'cmpdns' }] },
+      filters: { vendors: ['cloudflare'], ...all },
+    });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    // Failing for an hour: the operational status we hold was read before that.
+    const hourAgo = new Date(clock.now().getTime() - 3_600_000).toISOString();
+    await t.store.db.updateTable('sources').set({ consecutive_failures: 60, failing_since: hourAgo, last_error_at: clock.now().toISOString(), last_error: 'HTTP 503' }).where('vendor', '=', 'cloudflare').execute();
+    await emit(t, 'incident.resolved', { ...incident('cloudflare'), status: 'resolved' });
+    await t.app.alerts.runOnce();
+    const [row] = await rowsOf(r.body.route.id);
+    assert.equal(row!.status, 'failed');
+    assert.match(String(row!.last_error), /nothing pushed: the status page of cloudflare has not been read for a while/);
+    assert.equal(fx.pageComponents.get('pg0003/cmpdns'), 'major_outage', 'the page is not set to operational on an old reading');
+    assert.equal(fx.rx.requests.filter((x) => x.method === 'PATCH').length, 0);
+  });
+
   test('hostile destinations are refused with the field named, never stored', async () => {
     const m = (o: Record<string, unknown> = {}) => ({ vendor: 'github', component: 'Actions', pageComponentId: 'cmp1', ...o });
     const bad: [string, unknown][] = [
