@@ -8,6 +8,11 @@ import { slackMessage } from '../src/alerts/channels/slack.ts';
 import { teamsBody } from '../src/alerts/channels/teams.ts';
 import { discordBody, standardBody } from '../src/alerts/channels/webhook.ts';
 import { gatherHeld } from '../src/alerts/held-summaries.ts';
+import { grafanaAnnotation } from '../src/alerts/channels/grafana.ts';
+import { serviceNowBody } from '../src/alerts/channels/servicenow.ts';
+import { fireHydrantBody } from '../src/alerts/channels/firehydrant.ts';
+import { rootlyAlertBody, rootlyResolveBody } from '../src/alerts/channels/rootly.ts';
+import { componentCall } from '../src/alerts/channels/status-page-push.ts';
 import { defaultPreferences, mergePreferences } from '../src/domain/preferences.ts';
 import type { DeliveryEventType } from '../src/domain/alerts.ts';
 import type { Delivery, NewDelivery } from '../src/store/repositories/deliveries-repository.ts';
@@ -93,6 +98,9 @@ function summaryDelivery(kind: 'digest' | 'quiet'): Delivery {
   return delivery({ id: s.id, eventSeq: null, channel, eventType: s.eventType, entityId: s.entityId, payload: JSON.parse(s.payloadJson), occurredAt: s.occurredAt });
 }
 
+/** The sample incident as its resolution carries it. */
+const resolvedAt = (x: Delivery): Delivery => ({ ...x, payload: { ...x.payload, status: 'resolved', resolvedAt: '2026-03-02T11:05:00Z' } });
+
 export function payloadExamplesMarkdown(): string {
   const d = delivery();
   const created = delivery({ eventType: 'incident.created', id: 'dlv_0a9e3c55d2b14f0e8f6c7a1b2c3d4e5f' });
@@ -150,6 +158,19 @@ export function payloadExamplesMarkdown(): string {
     json([ops(created), ops(d), ops(resolved)]),
     '#### PagerDuty Events API v2: trigger, resolve',
     json([pagerdutyEvent(d, 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY12'), pagerdutyEvent(resolved, 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY12')]),
+    '#### Grafana annotation: create (incident.created, on dashboard `ops-overview`), then PATCH `/api/annotations/{id}` (incident.resolved)',
+    json([
+      { request: 'POST {grafana}/api/annotations', body: grafanaAnnotation(created, 'ops-overview') },
+      { request: 'PATCH {grafana}/api/annotations/{id}', body: (({ dashboardUID: _d, ...edit }) => edit)(grafanaAnnotation(resolvedAt(resolved), 'ops-overview')) },
+    ]),
+    '#### ServiceNow Event Management (`POST {instance}/api/global/em/jsonv2`): an update, then the clear',
+    json([serviceNowBody(d), serviceNowBody(resolved)]),
+    '#### FireHydrant Signals (`POST` to the event source\'s ingest URL): an update, then the close',
+    json([fireHydrantBody(d), fireHydrantBody(resolved)]),
+    '#### Rootly: create (`POST /v1/alerts`), resolve (`POST /v1/alerts/{id}/resolve`)',
+    json([rootlyAlertBody(d), rootlyResolveBody(resolved)]),
+    '#### Own status page: GitHub "Actions" observed `partial_outage`, mapped to page component `8kbf7d35c070`',
+    json([componentCall('statuspage', 'kctbh9vrtdwd', '8kbf7d35c070', 'partial_outage'), componentCall('instatus', 'ckf01fvnxywz', 'ckf01g0x5f7pq', 'PARTIALOUTAGE')]),
     '#### E-mail (an update: it replies to the incident\'s first message)',
     text(
       [

@@ -33,9 +33,10 @@ const key = (orgId: string, channel: string) => `${orgId}\u0000${channel}`;
  * would leave an incident (an Opsgenie or JSM alert) open for good. They do not use up
  * the cap either.
  */
+const CLOSES_BY_KEY = new Set(['pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus']);
 const uncapped = (r: NewDelivery) =>
   !isPushChannel(r.channel) ||
-  ((r.channel === 'pagerduty' || r.channel === 'opsgenie' || r.channel === 'jsm' || r.channel === 'incident_io' || r.channel === 'datadog') && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
+  (CLOSES_BY_KEY.has(r.channel) && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
 
 /** Same id for every batch of one window, so batches add to one summary row. */
 export const summaryId = (orgId: string, channel: string, windowStart: string) =>

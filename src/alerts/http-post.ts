@@ -1,6 +1,6 @@
 import { type Dispatcher, request } from 'undici';
 
-// One outbound POST with a deadline. The answer's body is read (up to 64 KiB, to
+// One outbound POST (or PATCH, PUT, GET) with a deadline. The answer's body is read (up to 64 KiB, to
 // keep the connection reusable) and returned as text for error messages.
 
 export interface PostResult {
@@ -17,8 +17,9 @@ export async function post(
   body: string,
   headers: Record<string, string>,
   signal: AbortSignal,
+  method: 'POST' | 'PATCH' | 'PUT' | 'GET' = 'POST',
 ): Promise<PostResult> {
-  const res = await request(url, { method: 'POST', body, headers, signal, ...(dispatcher ? { dispatcher } : {}) });
+  const res = await request(url, { method, ...(method === 'GET' ? {} : { body }), headers, signal, ...(dispatcher ? { dispatcher } : {}) });
   let text = '';
   for await (const chunk of res.body) {
     if (text.length < MAX_BODY) text += (chunk as Buffer).toString('utf8');

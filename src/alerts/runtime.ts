@@ -16,9 +16,15 @@ import { datadogChannel, datadogIntakeUrl } from './channels/datadog.ts';
 import { incidentIoChannel } from './channels/incident-io.ts';
 import { mattermostChannel } from './channels/mattermost.ts';
 import { telegramChannel } from './channels/telegram.ts';
+import { grafanaChannel } from './channels/grafana.ts';
+import { serviceNowChannel } from './channels/servicenow.ts';
+import { fireHydrantChannel } from './channels/firehydrant.ts';
+import { ROOTLY_BASE, rootlyChannel } from './channels/rootly.ts';
+import { INSTATUS_BASE, STATUSPAGE_BASE, statusPageChannel } from './channels/status-page-push.ts';
 import { JSM_BASE, jsmChannel, OPSGENIE_ALERTS_PATH, OPSGENIE_BASE, opsgenieChannel } from './channels/opsgenie.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { guardedAgent } from '../infra/ssrf-guard.ts';
+import { foldHealth } from '../domain/source-health.ts';
 import { createDeliveryWorker, type DeliveryWorker, type PushChannels } from './worker.ts';
 
 // Alert delivery wired from configuration: channels (SMTP and Slack only when
@@ -61,6 +67,11 @@ export function createAlertRuntime(o: {
   const agent = guardedAgent({ allowList: config.outboundAllowPrivate, timeoutMs: config.deliveryTimeoutMs, connections: 256 });
   // User-supplied and operator-set targets alike go through the guarded agent.
   const guarded = { dispatcher: agent, allowList: config.outboundAllowPrivate, clock };
+  // What the own-status-page routes push: component statuses, unless the vendor's source is stale.
+  const observed = {
+    componentRecords: (vendor: string) => repos.status.componentRecords(vendor),
+    stale: async (vendor: string) => foldHealth(await repos.sources.pollStates(vendor), clock.now(), config.pollIntervalSeconds).stale,
+  };
   const channels: PushChannels = {
     webhook: webhookChannel(guarded),
     pagerduty: pagerdutyChannel({ url: config.pagerdutyEventsUrl, clock }),
@@ -75,6 +86,12 @@ export function createAlertRuntime(o: {
     datadog: datadogChannel({ ...guarded, urlFor: (site) => config.datadogEventsUrl ?? datadogIntakeUrl(site) }),
     mattermost: mattermostChannel(guarded),
     telegram: telegramChannel({ ...guarded, apiUrl: config.telegramApiUrl }),
+    grafana: grafanaChannel({ ...guarded, threads: repos.alertThreads }),
+    servicenow: serviceNowChannel(guarded),
+    firehydrant: fireHydrantChannel(guarded),
+    rootly: rootlyChannel({ ...guarded, baseUrl: config.rootlyApiUrl ?? ROOTLY_BASE, threads: repos.alertThreads }),
+    statuspage: statusPageChannel('statuspage', { ...guarded, baseUrl: config.statuspageApiUrl ?? STATUSPAGE_BASE, status: observed }),
+    instatus: statusPageChannel('instatus', { ...guarded, baseUrl: config.instatusApiUrl ?? INSTATUS_BASE, status: observed }),
     // Always on: users send with their own workspace's bot token (or the server's SLACK_BOT_TOKEN).
     slack: slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }),
   };

@@ -92,6 +92,17 @@ export function resolveRouteTarget(d: Delivery, route: AlertRoute | null, s: Pre
       return { channel: 'mattermost', url: t.url };
     case 'telegram':
       return { channel: 'telegram', botToken: t.botToken, chatId: t.chatId };
+    case 'grafana':
+      return { channel: 'grafana', url: t.url, token: t.token, dashboardUid: t.dashboardUid };
+    case 'servicenow':
+      return { channel: 'servicenow', url: t.url, username: t.username, password: t.password };
+    case 'firehydrant':
+      return { channel: 'firehydrant', url: t.url };
+    case 'rootly':
+      return { channel: 'rootly', apiKey: t.apiKey };
+    case 'statuspage':
+    case 'instatus':
+      return { channel: t.channel, pageId: t.pageId, apiKey: t.apiKey, components: t.components };
     case 'teams':
       return { channel: 'teams', url: t.url };
     case 'google_chat':

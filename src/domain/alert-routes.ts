@@ -15,7 +15,11 @@ import {
   isTelegramChat,
   isTelegramToken,
   teamsUrlProblem,
+  isDashboardUid,
+  isServiceNowUser,
+  isSecretText,
 } from './channel-targets.ts';
+import { type ComponentMapping, isPageObjectId, mappingProblems, type StatusPageProduct } from './status-page-push.ts';
 import { quietUntil } from './quiet-hours.ts';
 import { IMPACTS, type Impact } from './records.ts';
 import { isTimeZone, parseClock } from './time-zones.ts';
@@ -28,7 +32,7 @@ import { nameProblem } from './team-services.ts';
 // goes to a route and how its delivery row starts; the dispatcher reads the routes and the
 // watchlists and writes the rows.
 
-export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'email'] as const;
+export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus', 'email'] as const;
 export type RouteChannel = (typeof ROUTE_CHANNELS)[number];
 
 /** Routes per organisation (each is read by every dispatch of its vendors). */
@@ -47,6 +51,11 @@ export type RouteDestination =
   | { channel: 'datadog'; site: DatadogSite; apiKey: string }
   | { channel: 'mattermost'; url: string }
   | { channel: 'telegram'; botToken: string; chatId: string }
+  | { channel: 'grafana'; url: string; token: string; dashboardUid: string | null }
+  | { channel: 'servicenow'; url: string; username: string; password: string }
+  | { channel: 'firehydrant'; url: string }
+  | { channel: 'rootly'; apiKey: string }
+  | { channel: StatusPageProduct; pageId: string; apiKey: string; components: ComponentMapping[] }
   | { channel: 'slack'; conversation: string }
   | { channel: 'teams'; url: string }
   | { channel: 'google_chat'; url: string }
@@ -106,7 +115,12 @@ export const defaultRouteFilters = (): RouteFilters => ({
 /** Paging channels page for incidents and the maintenance window itself, never for a schedule. */
 const PAGING_TYPES = new Set(['incident.created', 'incident.updated', 'incident.resolved', 'maintenance.started', 'maintenance.completed']);
 /** Channels that open an alert and resolve it by key: they page, or feed an incident tool that does. */
-const isPaging = (c: RouteChannel) => c === 'pagerduty' || c === 'opsgenie' || c === 'jsm' || c === 'incident_io' || c === 'datadog';
+const isPaging = (c: RouteChannel) => PAGING_CHANNELS.includes(c);
+/**
+ * Incident tools and status pages take incidents and maintenance windows, never schedules; a
+ * resolve always passes, or an alert (or a page component) would stay open for good.
+ */
+const PAGING_CHANNELS: readonly RouteChannel[] = ['pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus'];
 /** Channels read by people, whose rows quiet hours hold back. */
 const QUIET: readonly RouteChannel[] = ['slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'email'];
 
@@ -151,6 +165,10 @@ export function routeAdmits(route: AlertRoute, event: AlertEvent): boolean {
   const f = route.filters;
   const channel = route.destination.channel;
   const maintenance = event.type.startsWith('maintenance.');
+  // A status page route follows every incident and maintenance start or end of the vendors its
+  // mapping names, whatever the kinds, impact and components filters say: the page shows every change.
+  const d = route.destination;
+  if (d.channel === 'statuspage' || d.channel === 'instatus') return PAGING_TYPES.has(event.type) && d.components.some((c) => c.vendor === event.vendor);
   if (maintenance && !f.maintenance) return false;
   if (isPaging(channel) && !PAGING_TYPES.has(event.type)) return false;
   // A page left open for a resolved incident is worse than a resolve nobody asked for.
@@ -190,6 +208,7 @@ const hostOf = (url: string) => {
 /** Fair-share key of a route's rows: the host of a URL destination, else the channel's service. */
 export function routeReceiver(d: RouteDestination): string {
   if (d.channel === 'webhook' || d.channel === 'teams' || d.channel === 'google_chat' || d.channel === 'mattermost' || d.channel === 'incident_io') return hostOf(d.url) ?? d.channel;
+  if (d.channel === 'grafana' || d.channel === 'servicenow' || d.channel === 'firehydrant') return hostOf(d.url) ?? d.channel;
   return d.channel;
 }
 
@@ -282,6 +301,28 @@ export function destinationProblems(d: RouteDestination, allowPrivate: readonly 
       if (!isTelegramToken(d.botToken)) out.push({ field: 'destination.botToken', why: "must be the bot's token from BotFather (<id>:<secret>)" });
       if (!isTelegramChat(d.chatId)) out.push({ field: 'destination.chatId', why: 'must be a chat id (e.g. -1001234567890) or a public channel @username' });
       break;
+    case 'grafana':
+      url('destination.url', d.url);
+      if (!isBearerToken(d.token)) out.push({ field: 'destination.token', why: 'must be a Grafana service account token (printable, no spaces)' });
+      if (d.dashboardUid !== null && !isDashboardUid(d.dashboardUid)) out.push({ field: 'destination.dashboardUid', why: "must be a dashboard UID (up to 40 letters, digits, '-', '_') or null for an organisation annotation" });
+      break;
+    case 'servicenow':
+      url('destination.url', d.url);
+      if (!isServiceNowUser(d.username)) out.push({ field: 'destination.username', why: 'must be the user name of an evt_mgmt_integration user (printable, no spaces or colons)' });
+      if (!isSecretText(d.password)) out.push({ field: 'destination.password', why: 'must be 1 to 256 printable characters' });
+      break;
+    case 'firehydrant':
+      url('destination.url', d.url);
+      break;
+    case 'rootly':
+      if (!isBearerToken(d.apiKey)) out.push({ field: 'destination.apiKey', why: 'must be a Rootly API key (printable, no spaces)' });
+      break;
+    case 'statuspage':
+    case 'instatus':
+      if (!isPageObjectId(d.pageId)) out.push({ field: 'destination.pageId', why: "must be your page's id (letters, digits, '-', '_')" });
+      if (!isBearerToken(d.apiKey)) out.push({ field: 'destination.apiKey', why: 'must be an API key of the page (printable, no spaces)' });
+      out.push(...mappingProblems(d.components));
+      break;
     case 'slack':
       if (!isSlackConversation(d.conversation)) out.push({ field: 'destination.conversation', why: 'must be a Slack channel id (C…, G…)' });
       break;
@@ -343,6 +384,17 @@ export function maskedDestination(d: RouteDestination): Record<string, unknown> 
       return { channel: d.channel, url: maskedUrl(d.url) };
     case 'telegram':
       return { channel: d.channel, botToken: masked(d.botToken), chatId: d.chatId };
+    case 'grafana':
+      return { channel: d.channel, url: maskedUrl(d.url), token: masked(d.token), dashboardUid: d.dashboardUid };
+    case 'servicenow':
+      return { channel: d.channel, url: maskedUrl(d.url), username: d.username, password: masked(d.password) };
+    case 'firehydrant':
+      return { channel: d.channel, url: maskedUrl(d.url) };
+    case 'rootly':
+      return { channel: d.channel, apiKey: masked(d.apiKey) };
+    case 'statuspage':
+    case 'instatus':
+      return { channel: d.channel, pageId: d.pageId, apiKey: masked(d.apiKey), components: d.components.map((c) => ({ ...c })) };
     case 'slack':
       return { channel: d.channel, conversation: d.conversation };
     case 'email':

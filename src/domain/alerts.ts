@@ -6,11 +6,11 @@ import type { Impact } from './records.ts';
 // Alert rules with no I/O: which channels an event goes to for one user, and
 // when a failed delivery is tried again. docs/alerts.md explains the choices.
 
-export const ALERT_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'mattermost', 'telegram', 'in_app', 'rss'] as const;
+export const ALERT_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'mattermost', 'telegram', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus', 'in_app', 'rss'] as const;
 export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 
 /** Channels whose alerts are sent somewhere (retried, listed in /notification-deliveries). */
-export const PUSH_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'mattermost', 'telegram'] as const satisfies readonly AlertChannel[];
+export const PUSH_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'mattermost', 'telegram', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus'] as const satisfies readonly AlertChannel[];
 export type PushChannel = (typeof PUSH_CHANNELS)[number];
 /** Channels that are stored only: the in-app list and the personal feed read them. */
 export const STORED_CHANNELS = ['in_app', 'rss'] as const satisfies readonly AlertChannel[];

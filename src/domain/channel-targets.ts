@@ -43,3 +43,15 @@ export const isTelegramChat = (v: string) => TELEGRAM_CHAT.test(v);
 /** A bearer token as given by a tool's settings: printable ASCII, no spaces, 8 to 512 characters. */
 const BEARER = /^[\x21-\x7e]{8,512}$/;
 export const isBearerToken = (v: string) => BEARER.test(v);
+
+/** A Grafana dashboard UID: up to 40 letters, digits, `-` and `_`. */
+const DASHBOARD_UID = /^[A-Za-z0-9_-]{1,40}$/;
+export const isDashboardUid = (v: string) => DASHBOARD_UID.test(v);
+
+/** A ServiceNow user name for basic auth: printable, no spaces, no colon (it would split the credentials). */
+const SN_USER = /^[\x21-\x39\x3b-\x7e]{1,100}$/;
+export const isServiceNowUser = (v: string) => SN_USER.test(v);
+
+/** A password: printable ASCII (spaces allowed), 1 to 256 characters. */
+const SECRET_TEXT = /^[\x20-\x7e]{1,256}$/;
+export const isSecretText = (v: string) => SECRET_TEXT.test(v);

@@ -153,6 +153,12 @@ export interface Config {
   datadogEventsUrl: string | null;
   /** Telegram Bot API base (TELEGRAM_API_URL). */
   telegramApiUrl: string;
+  /** Rootly API base (ROOTLY_API_URL); null = https://api.rootly.com. */
+  rootlyApiUrl: string | null;
+  /** Atlassian Statuspage REST API base (STATUSPAGE_API_URL); null = https://api.statuspage.io. */
+  statuspageApiUrl: string | null;
+  /** Instatus API base (INSTATUS_API_URL); null = https://api.instatus.com. */
+  instatusApiUrl: string | null;
   /** Bearer token GET /metrics requires (METRICS_TOKEN); null = the endpoint is open. */
   metricsToken: string | null;
   /** Expose vis_component_status on /metrics (METRICS_COMPONENT_SERIES); off by default for its cardinality. */
@@ -478,6 +484,9 @@ export function loadConfig(env: Env = process.env): Config {
     jsmApiUrl: url(env, 'JSM_API_URL', ['http:', 'https:']),
     datadogEventsUrl: url(env, 'DATADOG_EVENTS_URL', ['http:', 'https:']),
     telegramApiUrl: url(env, 'TELEGRAM_API_URL', ['http:', 'https:']) ?? 'https://api.telegram.org',
+    rootlyApiUrl: url(env, 'ROOTLY_API_URL', ['http:', 'https:']),
+    statuspageApiUrl: url(env, 'STATUSPAGE_API_URL', ['http:', 'https:']),
+    instatusApiUrl: url(env, 'INSTATUS_API_URL', ['http:', 'https:']),
     metricsToken: metricsToken(env),
     corsOrigins: corsOrigins(env),
     metricsComponentSeries: bool(env, 'METRICS_COMPONENT_SERIES', false),

@@ -1,4 +1,5 @@
 import type { DatadogSite } from '../domain/channel-targets.ts';
+import type { ComponentMapping } from '../domain/status-page-push.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CHANGE_KINDS, type ChangeKind } from '../domain/alert-rules.ts';
 import type { RouteChannel } from '../domain/alert-routes.ts';
@@ -33,6 +34,19 @@ const STATUS: Partial<Record<string, number>> = {
 type Body = Record<string, unknown> | null | undefined;
 const text = (body: Body, name: string, max = 300): string => formField(body, name, max).trim();
 
+/** The status page mapping, one `vendor: component -> page component id` a line. */
+function mappingOf(value: string): ComponentMapping[] {
+  return value
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const m = /^([^:]+):(.+)->(.+)$/.exec(line);
+      if (!m) throw new DomainError('invalid_parameter', `Component mapping: write each line as vendor: component -> page component id ('${line.slice(0, 80)}')`, { parameter: 'mapping' });
+      return { vendor: m[1]!.trim(), component: m[2]!.trim(), pageComponentId: m[3]!.trim() };
+    });
+}
+
 /** The REST body's destination, from the form's channel and its one destination field. */
 function destinationOf(body: Body): DestinationInput {
   const channel = text(body, 'channel');
@@ -56,6 +70,17 @@ function destinationOf(body: Body): DestinationInput {
       return { channel: 'mattermost', url: target };
     case 'telegram':
       return { channel: 'telegram', chatId: target, botToken: text(body, 'secret', 512) };
+    case 'grafana':
+      return { channel: 'grafana', url: target, token: text(body, 'secret', 512), dashboardUid: text(body, 'dashboardUid', 40) || null };
+    case 'servicenow':
+      return { channel: 'servicenow', url: target, username: text(body, 'username', 100), password: formField(body, 'secret', 256) };
+    case 'firehydrant':
+      return { channel: 'firehydrant', url: target };
+    case 'rootly':
+      return { channel: 'rootly', apiKey: target };
+    case 'statuspage':
+    case 'instatus':
+      return { channel: channel as 'statuspage' | 'instatus', apiKey: target, pageId: text(body, 'pageId', 64), components: mappingOf(formField(body, 'mapping', 10_000)) };
     case 'slack':
       return { channel: 'slack', conversation: target };
     case 'email':

@@ -2226,6 +2226,31 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description POST to the generic webhook event source ingest URL (its token is in the URL) */
+        FireHydrantEvent: {
+            /** @description String values only */
+            annotations: {
+                [key: string]: string;
+            };
+            body: string;
+            /** @description One alert per vendor incident while it is open */
+            idempotency_key: string;
+            /** @enum {string} */
+            level: "INFO" | "WARN" | "ERROR" | "FATAL";
+            links: ({
+                /** Format: uri */
+                href: string;
+                text: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @enum {string} */
+            status: "OPEN" | "CLOSED";
+            summary: string;
+            tags: string[];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Google Chat space webhook body, posted with `messageReplyOption=REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD` */
         GoogleChatMessage: {
             cardsV2: ({
@@ -2261,6 +2286,20 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description POST <grafana>/api/annotations, then PATCH /api/annotations/{id} for later events (Authorization: Bearer <service account token>) */
+        GrafanaAnnotation: {
+            /** @description Only when the route names a dashboard; absent = an organisation annotation */
+            dashboardUID?: string;
+            /** @description vendor-status, vendor:<id>, impact:<impact>, incident or maintenance */
+            tags: string[];
+            text: string;
+            /** @description Epoch milliseconds: when the vendor says it started */
+            time: number;
+            /** @description Epoch milliseconds: when it was resolved (the annotation becomes a region) */
+            timeEnd?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2371,6 +2410,13 @@ export interface components {
              * @enum {string}
              */
             type: "incident.updated";
+        };
+        /** @description PUT https://api.instatus.com/v1/{page_id}/components/{component_id} (Authorization: Bearer <API key>) */
+        InstatusComponentUpdate: {
+            /** @enum {string} */
+            status: "OPERATIONAL" | "DEGRADEDPERFORMANCE" | "PARTIALOUTAGE" | "MAJOROUTAGE" | "UNDERMAINTENANCE";
+        } & {
+            [key: string]: unknown;
         };
         /** @description Maintenance window */
         Maintenance: {
@@ -2505,6 +2551,83 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description POST https://api.rootly.com/v1/alerts (Content-Type application/vnd.api+json; Authorization: Bearer <API key>) */
+        RootlyAlert: {
+            /** @description JSON:API data */
+            data: {
+                /** @description The alert */
+                attributes: {
+                    /** @description vendor, vendor_name, event_type, impact, status, components, delivery_id */
+                    data: {
+                        [key: string]: unknown;
+                    };
+                    /** @description `vendor:recordId` */
+                    deduplication_key: string;
+                    description: string;
+                    external_id: string;
+                    /** Format: uri */
+                    external_url?: string;
+                    /** @enum {string} */
+                    source: "api";
+                    summary: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                type: "alerts";
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description POST https://api.rootly.com/v1/alerts/{id}/resolve, id from the create answer */
+        RootlyResolve: {
+            /** @description JSON:API data */
+            data: {
+                /** @description The resolution */
+                attributes: {
+                    resolution_message: string;
+                    resolve_related_incidents: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                type: "alerts";
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description POST <instance>/api/global/em/jsonv2 (basic auth of an evt_mgmt_integration user) */
+        ServiceNowEvents: {
+            records: ({
+                /** @description A string holding a JSON object */
+                additional_info: string;
+                description: string;
+                event_class: string;
+                /** @description One ServiceNow alert per vendor incident */
+                message_key: string;
+                metric_name: string;
+                /** @description The vendor */
+                node: string;
+                /** @enum {string} */
+                resolution_state: "New" | "Closing";
+                /** @description Its components */
+                resource: string;
+                /** @enum {string} */
+                severity: "0" | "1" | "2" | "3" | "4";
+                source: string;
+                /** @description yyyy-MM-dd HH:mm:ss, GMT */
+                time_of_event: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Slack message: the body of an incoming webhook (`webhook.format: slack`), and the arguments of `chat.postMessage` (form-encoded, `blocks` as JSON) for the Slack app. */
         SlackMessage: {
             blocks: ({
@@ -2624,6 +2747,18 @@ export interface components {
              * @enum {string}
              */
             type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "maintenance.reminder" | "alerts.held" | "alerts.quiet" | "alerts.digest";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description PATCH https://api.statuspage.io/v1/pages/{page_id}/components/{component_id} (Authorization: OAuth <API key>) */
+        StatuspageComponentUpdate: {
+            /** @description The new status */
+            component: {
+                /** @enum {string} */
+                status: "operational" | "degraded_performance" | "partial_outage" | "major_outage" | "under_maintenance";
+            } & {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };
@@ -6767,7 +6902,7 @@ export interface operations {
     listNotificationDeliveries: {
         parameters: {
             query: {
-                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram";
+                channel?: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus";
                 /** @description Newest first, 1..200 (default 50) */
                 limit: number;
                 status?: "pending" | "succeeded" | "failed" | "cancelled";
@@ -6788,7 +6923,7 @@ export interface operations {
                         items: {
                             attempts: number;
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram";
+                            channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus";
                             /** Format: date-time */
                             completedAt: string | null;
                             /** Format: date-time */
@@ -8913,7 +9048,7 @@ export interface operations {
                      * @description Channel to send the test alert on
                      * @enum {string}
                      */
-                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
+                    channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "in_app" | "rss";
                 };
             };
         };
@@ -8926,7 +9061,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;
@@ -13203,7 +13338,7 @@ export interface operations {
                     "application/json": {
                         routes: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
@@ -13213,11 +13348,20 @@ export interface operations {
                                 /** @description Masked */
                                 botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "email";
                                 chatId?: string;
+                                components?: {
+                                    component: string;
+                                    pageComponentId: string;
+                                    vendor: string;
+                                }[];
                                 conversation?: string;
+                                dashboardUid?: string | null;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
+                                pageId?: string;
+                                /** @description Masked */
+                                password?: string;
                                 /** @enum {string} */
                                 region?: "us" | "eu";
                                 /** @description Masked */
@@ -13231,8 +13375,9 @@ export interface operations {
                                 token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
+                                username?: string;
                             };
-                            /** @description Why a delivery switched the route off (its destination answered 404 or 410) */
+                            /** @description Why a delivery switched the route off (its destination answered that it is gone, or refused our credentials) */
                             disabledReason: string | null;
                             enabled: boolean;
                             filters: {
@@ -13424,6 +13569,66 @@ export interface operations {
                         chatId: string;
                     } | {
                         /** @enum {string} */
+                        channel: "grafana";
+                        /** @description Annotate this dashboard; absent or null = an organisation annotation, shown on dashboards by its tags */
+                        dashboardUid?: string | null;
+                        /** @description A service account token with the annotations:create and annotations:write permissions (sent as a bearer token) */
+                        token: string;
+                        /** @description Base URL of the Grafana instance, e.g. https://grafana.example.com (annotations go to /api/annotations) */
+                        url: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "servicenow";
+                        /** @description That user's password (basic auth) */
+                        password: string;
+                        /** @description The instance, e.g. https://acme.service-now.com (events go to /api/global/em/jsonv2) */
+                        url: string;
+                        /** @description A user with the evt_mgmt_integration role */
+                        username: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "firehydrant";
+                        /** @description The ingest URL of a generic webhook event source, https://signals.firehydrant.com/v1/process/{token} */
+                        url: string;
+                    } | {
+                        /** @description A Rootly API key (global or team) allowed to create and resolve alerts */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "rootly";
+                    } | {
+                        /** @description A Statuspage API key (sent as OAuth <key>) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "statuspage";
+                        /** @description Which vendor component drives which component of your page */
+                        components: {
+                            /** @description The vendor's component: its id or its name as the vendor's components list shows it */
+                            component: string;
+                            /** @description The id of the component of your page it drives */
+                            pageComponentId: string;
+                            /** @description Vendor id, e.g. github */
+                            vendor: string;
+                        }[];
+                        /** @description Your page's id */
+                        pageId: string;
+                    } | {
+                        /** @description An Instatus API key (sent as a bearer token) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "instatus";
+                        /** @description Which vendor component drives which component of your page */
+                        components: {
+                            /** @description The vendor's component: its id or its name as the vendor's components list shows it */
+                            component: string;
+                            /** @description The id of the component of your page it drives */
+                            pageComponentId: string;
+                            /** @description Vendor id, e.g. github */
+                            vendor: string;
+                        }[];
+                        /** @description Your page's id */
+                        pageId: string;
+                    } | {
+                        /** @enum {string} */
                         channel: "slack";
                         /** @description Channel id (C…, G…) in the organisation's installed workspace */
                         conversation: string;
@@ -13489,7 +13694,7 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
@@ -13499,11 +13704,20 @@ export interface operations {
                                 /** @description Masked */
                                 botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "email";
                                 chatId?: string;
+                                components?: {
+                                    component: string;
+                                    pageComponentId: string;
+                                    vendor: string;
+                                }[];
                                 conversation?: string;
+                                dashboardUid?: string | null;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
+                                pageId?: string;
+                                /** @description Masked */
+                                password?: string;
                                 /** @enum {string} */
                                 region?: "us" | "eu";
                                 /** @description Masked */
@@ -13517,8 +13731,9 @@ export interface operations {
                                 token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
+                                username?: string;
                             };
-                            /** @description Why a delivery switched the route off (its destination answered 404 or 410) */
+                            /** @description Why a delivery switched the route off (its destination answered that it is gone, or refused our credentials) */
                             disabledReason: string | null;
                             enabled: boolean;
                             filters: {
@@ -13679,7 +13894,7 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
@@ -13689,11 +13904,20 @@ export interface operations {
                                 /** @description Masked */
                                 botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "email";
                                 chatId?: string;
+                                components?: {
+                                    component: string;
+                                    pageComponentId: string;
+                                    vendor: string;
+                                }[];
                                 conversation?: string;
+                                dashboardUid?: string | null;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
+                                pageId?: string;
+                                /** @description Masked */
+                                password?: string;
                                 /** @enum {string} */
                                 region?: "us" | "eu";
                                 /** @description Masked */
@@ -13707,8 +13931,9 @@ export interface operations {
                                 token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
+                                username?: string;
                             };
-                            /** @description Why a delivery switched the route off (its destination answered 404 or 410) */
+                            /** @description Why a delivery switched the route off (its destination answered that it is gone, or refused our credentials) */
                             disabledReason: string | null;
                             enabled: boolean;
                             filters: {
@@ -13902,6 +14127,66 @@ export interface operations {
                         chatId: string;
                     } | {
                         /** @enum {string} */
+                        channel: "grafana";
+                        /** @description Annotate this dashboard; absent or null = an organisation annotation, shown on dashboards by its tags */
+                        dashboardUid?: string | null;
+                        /** @description A service account token with the annotations:create and annotations:write permissions (sent as a bearer token) */
+                        token: string;
+                        /** @description Base URL of the Grafana instance, e.g. https://grafana.example.com (annotations go to /api/annotations) */
+                        url: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "servicenow";
+                        /** @description That user's password (basic auth) */
+                        password: string;
+                        /** @description The instance, e.g. https://acme.service-now.com (events go to /api/global/em/jsonv2) */
+                        url: string;
+                        /** @description A user with the evt_mgmt_integration role */
+                        username: string;
+                    } | {
+                        /** @enum {string} */
+                        channel: "firehydrant";
+                        /** @description The ingest URL of a generic webhook event source, https://signals.firehydrant.com/v1/process/{token} */
+                        url: string;
+                    } | {
+                        /** @description A Rootly API key (global or team) allowed to create and resolve alerts */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "rootly";
+                    } | {
+                        /** @description A Statuspage API key (sent as OAuth <key>) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "statuspage";
+                        /** @description Which vendor component drives which component of your page */
+                        components: {
+                            /** @description The vendor's component: its id or its name as the vendor's components list shows it */
+                            component: string;
+                            /** @description The id of the component of your page it drives */
+                            pageComponentId: string;
+                            /** @description Vendor id, e.g. github */
+                            vendor: string;
+                        }[];
+                        /** @description Your page's id */
+                        pageId: string;
+                    } | {
+                        /** @description An Instatus API key (sent as a bearer token) */
+                        apiKey: string;
+                        /** @enum {string} */
+                        channel: "instatus";
+                        /** @description Which vendor component drives which component of your page */
+                        components: {
+                            /** @description The vendor's component: its id or its name as the vendor's components list shows it */
+                            component: string;
+                            /** @description The id of the component of your page it drives */
+                            pageComponentId: string;
+                            /** @description Vendor id, e.g. github */
+                            vendor: string;
+                        }[];
+                        /** @description Your page's id */
+                        pageId: string;
+                    } | {
+                        /** @enum {string} */
                         channel: "slack";
                         /** @description Channel id (C…, G…) in the organisation's installed workspace */
                         conversation: string;
@@ -13969,7 +14254,7 @@ export interface operations {
                     "application/json": {
                         route: {
                             /** @enum {string} */
-                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                            channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "email";
                             /** Format: date-time */
                             createdAt: string;
                             /** @description The destination, masked */
@@ -13979,11 +14264,20 @@ export interface operations {
                                 /** @description Masked */
                                 botToken?: string;
                                 /** @enum {string} */
-                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "email";
+                                channel: "webhook" | "pagerduty" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "slack" | "teams" | "google_chat" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "email";
                                 chatId?: string;
+                                components?: {
+                                    component: string;
+                                    pageComponentId: string;
+                                    vendor: string;
+                                }[];
                                 conversation?: string;
+                                dashboardUid?: string | null;
                                 /** @enum {string} */
                                 format?: "standard" | "discord" | "slack";
+                                pageId?: string;
+                                /** @description Masked */
+                                password?: string;
                                 /** @enum {string} */
                                 region?: "us" | "eu";
                                 /** @description Masked */
@@ -13997,8 +14291,9 @@ export interface operations {
                                 token?: string;
                                 /** @description Scheme and host only; the path is a secret */
                                 url?: string;
+                                username?: string;
                             };
-                            /** @description Why a delivery switched the route off (its destination answered 404 or 410) */
+                            /** @description Why a delivery switched the route off (its destination answered that it is gone, or refused our credentials) */
                             disabledReason: string | null;
                             enabled: boolean;
                             filters: {
@@ -14293,7 +14588,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "in_app" | "rss";
+                        channel: "webhook" | "pagerduty" | "slack" | "email" | "teams" | "google_chat" | "opsgenie" | "jsm" | "incident_io" | "datadog" | "mattermost" | "telegram" | "grafana" | "servicenow" | "firehydrant" | "rootly" | "statuspage" | "instatus" | "in_app" | "rss";
                         /** @description The receiver accepted the alert */
                         delivered: boolean;
                         deliveryId: string;

@@ -1,4 +1,5 @@
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
+import type { ComponentMapping } from '../../domain/status-page-push.ts';
 
 // What every channel implements: send one delivery to its target and say how it
 // went. Channels never throw for a failed send; they report it, and the rules of
@@ -50,7 +51,12 @@ export type Target =
   | { channel: 'incident_io'; url: string; token: string }
   | { channel: 'datadog'; site: string; apiKey: string }
   | { channel: 'mattermost'; url: string }
-  | { channel: 'telegram'; botToken: string; chatId: string };
+  | { channel: 'telegram'; botToken: string; chatId: string }
+  | { channel: 'grafana'; url: string; token: string; dashboardUid: string | null }
+  | { channel: 'servicenow'; url: string; username: string; password: string }
+  | { channel: 'firehydrant'; url: string }
+  | { channel: 'rootly'; apiKey: string }
+  | { channel: 'statuspage' | 'instatus'; pageId: string; apiKey: string; components: readonly ComponentMapping[] };
 
 export interface Channel<T extends Target = Target> {
   send(delivery: Delivery, target: T, signal: AbortSignal): Promise<SendOutcome>;

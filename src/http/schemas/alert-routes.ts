@@ -1,4 +1,5 @@
 import { DATADOG_SITES } from '../../domain/channel-targets.ts';
+import { MAX_MAPPED_COMPONENTS, STATUS_PAGE_PRODUCTS } from '../../domain/status-page-push.ts';
 import { Type } from '@sinclair/typebox';
 import { CHANGE_KINDS } from '../../domain/alert-rules.ts';
 import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_SERVICES, MAX_ROUTE_VENDORS, ROUTE_CHANNELS } from '../../domain/alert-routes.ts';
@@ -12,6 +13,18 @@ import { OrgName } from './orgs.ts';
 // channel, told apart by `channel`; answers show it masked.
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https URL (checked against the outbound URL rules)' });
+
+const ComponentMappings = Type.Array(
+  Type.Object(
+    {
+      vendor: Type.String({ minLength: 1, maxLength: 64, description: 'Vendor id, e.g. github' }),
+      component: Type.String({ minLength: 1, maxLength: 200, description: "The vendor's component: its id or its name as the vendor's components list shows it" }),
+      pageComponentId: Type.String({ minLength: 1, maxLength: 64, description: 'The id of the component of your page it drives' }),
+    },
+    { additionalProperties: false },
+  ),
+  { minItems: 1, maxItems: MAX_MAPPED_COMPONENTS, description: 'Which vendor component drives which component of your page' },
+);
 
 export const DestinationInput = Type.Union(
   [
@@ -62,6 +75,46 @@ export const DestinationInput = Type.Union(
         chatId: Type.String({ minLength: 1, maxLength: 64, description: 'A chat id (e.g. -1001234567890) or a public channel @username; the bot must be a member' }),
       },
       { additionalProperties: false, title: 'Telegram destination' },
+    ),
+    Type.Object(
+      {
+        channel: Type.Literal('grafana'),
+        url: Type.String({ minLength: 1, maxLength: 2048, description: 'Base URL of the Grafana instance, e.g. https://grafana.example.com (annotations go to /api/annotations)' }),
+        token: Type.String({ minLength: 1, maxLength: 512, description: 'A service account token with the annotations:create and annotations:write permissions (sent as a bearer token)' }),
+        dashboardUid: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Annotate this dashboard; absent or null = an organisation annotation, shown on dashboards by its tags' }))),
+      },
+      { additionalProperties: false, title: 'Grafana annotations destination' },
+    ),
+    Type.Object(
+      {
+        channel: Type.Literal('servicenow'),
+        url: Type.String({ minLength: 1, maxLength: 2048, description: 'The instance, e.g. https://acme.service-now.com (events go to /api/global/em/jsonv2)' }),
+        username: Type.String({ minLength: 1, maxLength: 100, description: 'A user with the evt_mgmt_integration role' }),
+        password: Type.String({ minLength: 1, maxLength: 256, description: "That user's password (basic auth)" }),
+      },
+      { additionalProperties: false, title: 'ServiceNow Event Management destination' },
+    ),
+    Type.Object(
+      {
+        channel: Type.Literal('firehydrant'),
+        url: Type.String({ minLength: 1, maxLength: 2048, description: 'The ingest URL of a generic webhook event source, https://signals.firehydrant.com/v1/process/{token}' }),
+      },
+      { additionalProperties: false, title: 'FireHydrant Signals destination' },
+    ),
+    Type.Object(
+      { channel: Type.Literal('rootly'), apiKey: Type.String({ minLength: 1, maxLength: 512, description: 'A Rootly API key (global or team) allowed to create and resolve alerts' }) },
+      { additionalProperties: false, title: 'Rootly destination' },
+    ),
+    ...STATUS_PAGE_PRODUCTS.map((product) =>
+      Type.Object(
+        {
+          channel: Type.Literal(product),
+          pageId: Type.String({ minLength: 1, maxLength: 64, description: "Your page's id" }),
+          apiKey: Type.String({ minLength: 1, maxLength: 512, description: product === 'statuspage' ? 'A Statuspage API key (sent as OAuth <key>)' : 'An Instatus API key (sent as a bearer token)' }),
+          components: ComponentMappings,
+        },
+        { additionalProperties: false, title: product === 'statuspage' ? 'Atlassian Statuspage (own page) destination' : 'Instatus (own page) destination' },
+      ),
     ),
     Type.Object(
       { channel: Type.Literal('slack'), conversation: Type.String({ minLength: 1, maxLength: 32, description: "Channel id (C…, G…) in the organisation's installed workspace" }) },
@@ -138,7 +191,7 @@ export const AlertRouteSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   enabled: Type.Boolean(),
-  disabledReason: Nullable(Type.String({ description: 'Why a delivery switched the route off (its destination answered 404 or 410)' })),
+  disabledReason: Nullable(Type.String({ description: 'Why a delivery switched the route off (its destination answered that it is gone, or refused our credentials)' })),
   channel: StringEnum(ROUTE_CHANNELS),
   destination: Type.Object(
     {
@@ -155,6 +208,11 @@ export const AlertRouteSchema = Type.Object({
       site: Type.Optional(StringEnum(DATADOG_SITES)),
       botToken: Type.Optional(Type.String({ description: 'Masked' })),
       chatId: Type.Optional(Type.String()),
+      dashboardUid: Type.Optional(Nullable(Type.String())),
+      username: Type.Optional(Type.String()),
+      password: Type.Optional(Type.String({ description: 'Masked' })),
+      pageId: Type.Optional(Type.String()),
+      components: Type.Optional(Type.Array(Type.Object({ vendor: Type.String(), component: Type.String(), pageComponentId: Type.String() }))),
     },
     { description: 'The destination, masked' },
   ),

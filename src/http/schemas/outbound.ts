@@ -278,6 +278,97 @@ const TelegramSendMessage = Type.Object(
   { ...open, $id: 'TelegramSendMessage', description: 'POST https://api.telegram.org/bot<token>/sendMessage' },
 );
 
+const GrafanaAnnotation = Type.Object(
+  {
+    dashboardUID: Type.Optional(Str('Only when the route names a dashboard; absent = an organisation annotation')),
+    time: Type.Integer({ description: 'Epoch milliseconds: when the vendor says it started' }),
+    timeEnd: Type.Optional(Type.Integer({ description: 'Epoch milliseconds: when it was resolved (the annotation becomes a region)' })),
+    tags: Type.Array(Str(), { description: 'vendor-status, vendor:<id>, impact:<impact>, incident or maintenance' }),
+    text: Str(undefined, { maxLength: 4000 }),
+  },
+  { ...open, $id: 'GrafanaAnnotation', description: 'POST <grafana>/api/annotations, then PATCH /api/annotations/{id} for later events (Authorization: Bearer <service account token>)' },
+);
+
+const ServiceNowEvents = Type.Object(
+  {
+    records: Type.Array(
+      Obj(
+        {
+          source: Str(),
+          event_class: Str(),
+          node: Str('The vendor'),
+          resource: Str('Its components'),
+          metric_name: Str(),
+          type: Str(),
+          severity: StringEnum(['0', '1', '2', '3', '4'] as const),
+          message_key: Str('One ServiceNow alert per vendor incident', { maxLength: 255 }),
+          description: Str(),
+          time_of_event: Str('yyyy-MM-dd HH:mm:ss, GMT', { pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$' }),
+          resolution_state: StringEnum(['New', 'Closing'] as const),
+          additional_info: Str('A string holding a JSON object'),
+        },
+        'One event',
+      ),
+      { minItems: 1 },
+    ),
+  },
+  { ...open, $id: 'ServiceNowEvents', description: 'POST <instance>/api/global/em/jsonv2 (basic auth of an evt_mgmt_integration user)' },
+);
+
+const FireHydrantEvent = Type.Object(
+  {
+    summary: Str(undefined, { maxLength: 255 }),
+    body: Str(),
+    status: StringEnum(['OPEN', 'CLOSED'] as const),
+    level: StringEnum(['INFO', 'WARN', 'ERROR', 'FATAL'] as const),
+    idempotency_key: Str('One alert per vendor incident while it is open', { maxLength: 255 }),
+    tags: Type.Array(Str()),
+    annotations: Type.Record(Type.String(), Type.String(), { description: 'String values only' }),
+    links: Type.Array(Obj({ href: Str(undefined, { format: 'uri' }), text: Str() }, 'Link')),
+  },
+  { ...open, $id: 'FireHydrantEvent', description: 'POST to the generic webhook event source ingest URL (its token is in the URL)' },
+);
+
+const RootlyAlert = Type.Object(
+  {
+    data: Obj(
+      {
+        type: Type.Literal('alerts'),
+        attributes: Obj(
+          {
+            source: Type.Literal('api'),
+            summary: Str(undefined, { maxLength: 500 }),
+            description: Str(),
+            deduplication_key: Str('`vendor:recordId`'),
+            external_id: Str(),
+            external_url: Type.Optional(Str(undefined, { format: 'uri' })),
+            data: Type.Object({}, { ...open, description: 'vendor, vendor_name, event_type, impact, status, components, delivery_id' }),
+          },
+          'The alert',
+        ),
+      },
+      'JSON:API data',
+    ),
+  },
+  { ...open, $id: 'RootlyAlert', description: 'POST https://api.rootly.com/v1/alerts (Content-Type application/vnd.api+json; Authorization: Bearer <API key>)' },
+);
+
+const RootlyResolve = Type.Object(
+  { data: Obj({ type: Type.Literal('alerts'), attributes: Obj({ resolution_message: Str(), resolve_related_incidents: Type.Boolean() }, 'The resolution') }, 'JSON:API data') },
+  { ...open, $id: 'RootlyResolve', description: 'POST https://api.rootly.com/v1/alerts/{id}/resolve, id from the create answer' },
+);
+
+const PAGE_STATUSES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance'] as const;
+const StatuspageComponentUpdate = Type.Object(
+  { component: Obj({ status: StringEnum(PAGE_STATUSES) }, 'The new status') },
+  { ...open, $id: 'StatuspageComponentUpdate', description: 'PATCH https://api.statuspage.io/v1/pages/{page_id}/components/{component_id} (Authorization: OAuth <API key>)' },
+);
+
+const InstatusComponentUpdate = Type.Object(
+  { status: StringEnum(['OPERATIONAL', 'DEGRADEDPERFORMANCE', 'PARTIALOUTAGE', 'MAJOROUTAGE', 'UNDERMAINTENANCE'] as const) },
+  { ...open, $id: 'InstatusComponentUpdate', description: 'PUT https://api.instatus.com/v1/{page_id}/components/{component_id} (Authorization: Bearer <API key>)' },
+);
+
 export const OUTBOUND_SCHEMAS = [
   StandardWebhookBody,
   SlackMessage,
@@ -291,6 +382,13 @@ export const OUTBOUND_SCHEMAS = [
   DatadogEvent,
   MattermostMessage,
   TelegramSendMessage,
+  GrafanaAnnotation,
+  ServiceNowEvents,
+  FireHydrantEvent,
+  RootlyAlert,
+  RootlyResolve,
+  StatuspageComponentUpdate,
+  InstatusComponentUpdate,
 ];
 
 const hook = (operationId: string, summary: string, schema: string, responses: Record<string, string>) => ({
@@ -318,4 +416,11 @@ export const X_WEBHOOKS = {
   datadog: hook('receiveDatadogEvent', 'Datadog Events API v2', 'DatadogEvent', { '202': 'Accepted' }),
   mattermost: hook('receiveMattermost', 'Mattermost incoming webhook', 'MattermostMessage', { '200': 'Plain-text `ok`', '404': 'Webhook gone: the route is switched off' }),
   telegram: hook('receiveTelegram', 'Telegram Bot API sendMessage', 'TelegramSendMessage', { '200': '`{"ok":true,"result":{…}}`' }),
+  grafana: hook('receiveGrafanaAnnotation', 'Grafana annotations HTTP API', 'GrafanaAnnotation', { '200': '`{"message":"Annotation added","id":1}`', '401': 'Token refused: the route is switched off' }),
+  servicenow: hook('receiveServiceNowEvents', 'ServiceNow Event Management events (jsonv2)', 'ServiceNowEvents', { '200': 'Events inserted', '401': 'Credentials refused: the route is switched off' }),
+  firehydrant: hook('receiveFireHydrantEvent', 'FireHydrant Signals generic webhook event', 'FireHydrantEvent', { '202': '`{"success":true}`', '404': 'Event source gone: the route is switched off' }),
+  rootly: hook('receiveRootlyAlert', 'Rootly alerts API: create', 'RootlyAlert', { '201': 'Created; `data.id` is kept to resolve it', '401': 'Key refused: the route is switched off' }),
+  rootlyResolve: hook('receiveRootlyResolve', 'Rootly alerts API: resolve', 'RootlyResolve', { '200': 'Resolved' }),
+  statuspage: hook('receiveStatuspageComponent', 'Atlassian Statuspage: set a component status (PATCH)', 'StatuspageComponentUpdate', { '200': 'The component', '420': 'Rate limited: retried' }),
+  instatus: hook('receiveInstatusComponent', 'Instatus: set a component status (PUT)', 'InstatusComponentUpdate', { '200': 'The component' }),
 };

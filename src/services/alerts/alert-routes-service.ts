@@ -36,7 +36,8 @@ import { newWebhookSecret } from './channel-secrets.ts';
 /** A destination as the API takes it: the webhook's signing secret is made here. */
 export type DestinationInput =
   | { channel: 'webhook'; url: string; format?: 'standard' | 'discord' | 'slack' }
-  | Exclude<RouteDestination, { channel: 'webhook' }>;
+  | (Omit<Extract<RouteDestination, { channel: 'grafana' }>, 'dashboardUid'> & { dashboardUid?: string | null })
+  | Exclude<RouteDestination, { channel: 'webhook' | 'grafana' }>;
 
 export interface RouteInput {
   name: string;
@@ -90,6 +91,7 @@ export function alertRoutesService(d: {
   };
 
   function destinationOf(input: DestinationInput, previous: RouteDestination | null, rotate: boolean): RouteDestination {
+    if (input.channel === 'grafana') return { ...input, dashboardUid: input.dashboardUid ?? null };
     if (input.channel !== 'webhook') return input;
     const keep = previous?.channel === 'webhook' && !rotate ? previous.secret : null;
     return { channel: 'webhook', url: input.url, format: input.format ?? 'standard', secret: keep ?? newWebhookSecret() };

@@ -30,6 +30,12 @@ const CHANNEL_NAMES: Record<(typeof ROUTE_CHANNELS)[number], string> = {
   datadog: 'Datadog',
   mattermost: 'Mattermost',
   telegram: 'Telegram',
+  grafana: 'Grafana annotations',
+  servicenow: 'ServiceNow Event Management',
+  firehydrant: 'FireHydrant',
+  rootly: 'Rootly',
+  statuspage: 'Our Atlassian Statuspage',
+  instatus: 'Our Instatus page',
   slack: 'Slack channel',
   teams: 'Microsoft Teams',
   google_chat: 'Google Chat',
@@ -41,6 +47,8 @@ const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value
 function destinationText(r: RouteView): string {
   const d = r.destination as Record<string, unknown>;
   if (Array.isArray(d.to)) return d.to.join(', ');
+  if (Array.isArray(d.components)) return `page ${String(d.pageId)} · key ${String(d.apiKey)} · ${d.components.length} mapped component${d.components.length === 1 ? '' : 's'}`;
+  if (d.token || d.password) return `${String(d.url ?? '')} · ${String(d.token ?? d.password)}`;
   return String(d.url ?? d.routingKey ?? d.apiKey ?? d.conversation ?? '');
 }
 
@@ -83,12 +91,22 @@ function addForm(d: AlertRoutesPageData): Html {
         <select id="route-channel" name="channel">${ROUTE_CHANNELS.map((c) => html`<option value="${c}">${CHANNEL_NAMES[c]}</option>`)}</select></div>
       <div class="field"><label for="route-target">Destination</label>
         <input id="route-target" name="target" type="text" maxlength="2048" required autocomplete="off" aria-describedby="route-target-help">
-        <p id="route-target-help" class="field__hint">Webhook, Teams, Google Chat, Mattermost or incident.io: the URL. PagerDuty: the integration key.
-          Opsgenie, Jira Service Management or Datadog: the API key. Telegram: the chat id (or @channel). Slack: the channel id (C…).
-          E-mail: members' addresses, separated by commas.</p></div>
-      <div class="field"><label for="route-secret">Token (incident.io, Telegram)</label>
+        <p id="route-target-help" class="field__hint">Webhook, Teams, Google Chat, Mattermost, incident.io or FireHydrant: the URL. Grafana: the instance's URL.
+          ServiceNow: the instance's URL. PagerDuty: the integration key. Opsgenie, Jira Service Management, Datadog, Rootly, Statuspage or Instatus: the API key.
+          Telegram: the chat id (or @channel). Slack: the channel id (C…). E-mail: members' addresses, separated by commas.</p></div>
+      <div class="field"><label for="route-secret">Token or password (incident.io, Telegram, Grafana, ServiceNow)</label>
         <input id="route-secret" name="secret" type="password" maxlength="512" autocomplete="off" aria-describedby="route-secret-help">
-        <p id="route-secret-help" class="field__hint">incident.io: the alert source's secret token. Telegram: the bot token from BotFather.</p></div>
+        <p id="route-secret-help" class="field__hint">incident.io: the alert source's secret token. Telegram: the bot token from BotFather.
+          Grafana: a service account token. ServiceNow: the password of the user below.</p></div>
+      <div class="field"><label for="route-username">ServiceNow user</label>
+        <input id="route-username" name="username" type="text" maxlength="100" autocomplete="off"></div>
+      <div class="field"><label for="route-dashboard">Grafana dashboard UID (optional)</label>
+        <input id="route-dashboard" name="dashboardUid" type="text" maxlength="40" autocomplete="off"></div>
+      <div class="field"><label for="route-page">Status page id (Statuspage, Instatus)</label>
+        <input id="route-page" name="pageId" type="text" maxlength="64" autocomplete="off"></div>
+      <div class="field"><label for="route-mapping">Component mapping (Statuspage, Instatus)</label>
+        <textarea id="route-mapping" name="mapping" rows="3" maxlength="10000" aria-describedby="route-mapping-help"></textarea>
+        <p id="route-mapping-help" class="field__hint">One line per component: <code>vendor: vendor component -> your page's component id</code>, e.g. <code>github: Actions -> 8kbf7d35c070</code>.</p></div>
       <div class="field"><label for="route-site">Datadog site</label>
         <select id="route-site" name="site">${DATADOG_SITES.map((site) => html`<option value="${site}">${site}</option>`)}</select></div>
       <div class="field"><label for="route-region">Opsgenie region</label>
