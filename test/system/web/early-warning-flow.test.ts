@@ -14,7 +14,7 @@ import { launchBrowser, newPage } from '../../helpers/browser.ts';
 // report from the page that, agreeing with a signed call of the team's systems, opens a
 // signal shown with its state, confidence and evidence; a false alarm dismissed from the
 // keyboard; then the vendor page's own figures and the ranking, ordered by lead time.
-// Axe-clean and without sideways scrolling at phone width; the browser sets its own headers.
+// Axe-clean and without sideways scrolling at phone and desktop width; the browser sets its own headers.
 
 async function fits(page: Page, what: string) {
   assert.deepEqual(await violations(page), [], `${what}: axe`);
@@ -132,6 +132,11 @@ describe('early-warning page in a real browser', () => {
     await page.getByRole('link', { name: 'unposted outages' }).click();
     await page.waitForURL(/order=unposted/);
     assert.equal(await rows.count(), 2);
+    // The same pages at desktop width.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await fits(page, 'ranking at 1280 px');
+    await page.goto('/team/early-warning');
+    await fits(page, 'early warning at 1280 px');
     assert.deepEqual(problems, []);
 
     // A visitor sees neither the figures nor the page.
