@@ -98,6 +98,12 @@ export interface ProbeRules {
   slowFactor: number;
   /** Below this latency (ms) nothing counts as slow, whatever the baseline. */
   slowFloorMs: number;
+  /**
+   * How many slow answers before the last `slowN` may stay out of the baseline as part of the
+   * same slowdown: otherwise a slowdown enters its own p95 after a few samples and stops
+   * counting as slow before the hold opens a signal.
+   */
+  slowRunMax: number;
   /** Good samples the baseline needs before a latency rule applies. */
   minBaseline: number;
   /** Steps a dismissal relaxes, at most; one step wears off per `relaxDecayMs`. */
@@ -113,6 +119,7 @@ export const DEFAULT_PROBE_RULES: ProbeRules = {
   slowPercentile: 95,
   slowFactor: 3,
   slowFloorMs: 250,
+  slowRunMax: 20,
   minBaseline: 20,
   maxRelax: 3,
   relaxDecayMs: 24 * 3_600_000,
@@ -176,6 +183,26 @@ export interface Anomaly {
 }
 
 /**
+ * A slowdown at the end of the samples: the last k answers (k from `slowN` to `slowN +
+ * slowRunMax`) all slower than the p95 × factor of the good samples before them. The shortest
+ * such run wins; looking further back keeps a slowdown out of its own baseline once it has
+ * lasted long enough to move the p95. Null when there is none or not enough baseline.
+ */
+function slowRun(samples: readonly ProbeSample[], rules: ProbeRules): { k: number; base: number; limit: number } | null {
+  for (let k = rules.slowN; k <= rules.slowN + rules.slowRunMax && samples.length - k >= rules.minBaseline; k++) {
+    const run = samples.slice(-k);
+    // A failed or fast answer ends the run: looking further back cannot help.
+    if (!run.every((s) => s.ok && s.latencyMs !== null && s.latencyMs > rules.slowFloorMs)) return null;
+    const good = samples.slice(0, samples.length - k).filter((s) => s.ok && s.latencyMs !== null).map((s) => s.latencyMs!);
+    const base = percentile(good, rules.slowPercentile);
+    if (base === null || good.length < rules.minBaseline) return null;
+    const limit = Math.max(base * rules.slowFactor, rules.slowFloorMs);
+    if (run.every((s) => s.latencyMs! > limit)) return { k, base, limit };
+  }
+  return null;
+}
+
+/**
  * Whether the newest samples make the probe anomalous; a single bad sample never does. No
  * hysteresis: keeping a probe anomalous on fewer failures caught slightly more partial
  * outages in the benchmark but turned stray failures after blips into many more false alarms.
@@ -186,17 +213,9 @@ export function anomalyOf(samples: readonly ProbeSample[], rules: ProbeRules = D
   if (recent.length >= rules.failN && failed.length >= rules.failN) {
     return { anomalous: true, reason: `${failed.length} of the last ${recent.length} checks failed (${failed[failed.length - 1]!.reason ?? 'failed'})` };
   }
-  if (samples.length >= rules.slowN + rules.minBaseline) {
-    const last = samples.slice(-rules.slowN);
-    const before = samples.slice(0, samples.length - rules.slowN);
-    const good = before.filter((s) => s.ok && s.latencyMs !== null).map((s) => s.latencyMs!);
-    const base = percentile(good, rules.slowPercentile);
-    if (base !== null && good.length >= rules.minBaseline) {
-      const limit = Math.max(base * rules.slowFactor, rules.slowFloorMs);
-      if (last.every((s) => s.ok && s.latencyMs !== null && s.latencyMs > limit)) {
-        return { anomalous: true, reason: `the last ${rules.slowN} answers took over ${Math.round(limit)} ms (p${rules.slowPercentile} ${Math.round(base)} ms × ${rules.slowFactor})` };
-      }
-    }
+  const slow = slowRun(samples, rules);
+  if (slow) {
+    return { anomalous: true, reason: `the last ${slow.k} answers took over ${Math.round(slow.limit)} ms (p${rules.slowPercentile} ${Math.round(slow.base)} ms × ${rules.slowFactor})` };
   }
   return { anomalous: false, reason: 'within its baseline' };
 }

@@ -60,6 +60,8 @@ import { eventAnnotator, recordAnnotator } from './impact/record-annotations.ts'
 import { earlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
 import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
 import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
+import { transparencyService } from './early-warning/transparency-service.ts';
+import { signalHistoryRepository } from '../store/repositories/signal-history-repository.ts';
 import { probesRepository } from '../store/repositories/probes-repository.ts';
 import { telemetryRepository } from '../store/repositories/telemetry-repository.ts';
 import { telemetryService } from './probes/telemetry-service.ts';
@@ -76,6 +78,7 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     preferences: preferencesRepository(store.db, box),
     alertRoutes: alertRoutesRepository(store.db, box),
     earlyWarning: earlyWarningRepository(store.db, box),
+    signalHistory: signalHistoryRepository(store.db),
     probes: probesRepository(store.db),
     telemetry: telemetryRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
@@ -341,6 +344,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     earlyWarning: {
       signals,
       inbound: inboundSignalsService({ earlyWarning: repos.earlyWarning, signals, catalog, orgs, audit, clock }),
+      /** Lead time over the vendor's page, unposted outages, time to resolve, per organisation (docs/early-warning.md "Transparency"). */
+      transparency: transparencyService({ history: repos.signalHistory, catalog, orgs, clock }),
       /** Probes of vendors' public endpoints (docs/early-warning.md "Probes"). */
       probes,
       /** An organisation's Prometheus connectors (docs/early-warning.md "Prometheus connectors"). */

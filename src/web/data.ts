@@ -48,6 +48,8 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
   ]);
   // The viewer's organisation's own suspicion (docs/early-warning.md "Outputs"); none for visitors.
   const signal = viewer.orgId ? ((await s.earlyWarning.signals.activeFor(viewer)).get(slug) ?? null) : null;
+  // The organisation's own lead over the vendor's page (docs/early-warning.md "Transparency"); none for visitors.
+  const transparency = await s.earlyWarning.transparency.forViewer(viewer, slug);
   let compliance: VendorPageData['compliance'] = { state: 'none' };
   if (capabilities.features.compliance) {
     if (policy.compliance) {
@@ -76,5 +78,6 @@ export async function vendorPageData(s: Services, slug: string, viewer: Viewer, 
     compliance,
     watched: watchlist ? watchlist.vendors.includes(slug) : null,
     suspected: signal && signal.state === 'suspected' ? { confidence: signal.confidence, openedAt: signal.openedAt } : null,
+    transparency,
   };
 }

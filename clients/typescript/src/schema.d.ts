@@ -1198,6 +1198,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/early-warning/transparency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How far vendors' pages lag the organisation's signals over 90 days: lead time, unposted outages, time to resolve (members)
+         * @description Without `vendor`: every vendor the organisation had a signal about, ranked by `order`. Rules: docs/early-warning.md "Transparency".
+         */
+        get: operations["getVendorTransparency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/impact": {
         parameters: {
             query?: never;
@@ -2878,6 +2898,46 @@ export interface components {
                 major: number;
                 minor: number;
                 none: number;
+            };
+            /** @description Only for a caller acting for an organisation, on /vendor-stats/{vendor}: the organisation's own early-warning figures over 90 days (docs/early-warning.md "Transparency") */
+            earlyWarning?: {
+                /** @description Cleared signals whose confirmation window is still open */
+                awaitingConfirmationWindow: number;
+                /** @description From the signal's opening to the vendor's first post (the confirming incident arriving); null: see `unknown`. Minutes, one decimal; percentiles by nearest rank */
+                leadTimeMinutes: {
+                    count: number;
+                    max: number;
+                    min: number;
+                    p50: number;
+                    p90: number;
+                } | null;
+                outcomes: {
+                    cleared: number;
+                    confirmed: number;
+                    dismissed: number;
+                    suspected: number;
+                };
+                /** @description Signals about the vendor opened in the last 90 days */
+                signals: number;
+                /** @description From the signal's opening to the resolution of the vendor's incident that confirmed it; null: see `unknown`. Minutes, one decimal; percentiles by nearest rank */
+                timeToResolveMinutes: {
+                    count: number;
+                    max: number;
+                    min: number;
+                    p50: number;
+                    p90: number;
+                } | null;
+                /** @description Why each null figure is null */
+                unknown: {
+                    /** @enum {string} */
+                    figure: "leadTimeMinutes" | "unpostedOutages" | "timeToResolveMinutes";
+                    reason: string;
+                }[];
+                /** @description Cleared signals whose confirmation window ended without a matching incident, not dismissed; null without signals */
+                unpostedOutages: number | null;
+                /** @description Confirmed signals whose incident is not resolved */
+                unresolved: number;
+                vendor: string;
             };
             incidentCount: number;
             /** Format: date-time */
@@ -15049,6 +15109,170 @@ export interface operations {
                         success: boolean;
                         /** @description The configuration file; destinations as `{channel, ref: <route id>}`, never their secrets */
                         yaml: string;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getVendorTransparency: {
+        parameters: {
+            query?: {
+                /** @description lead: median lead time, longest first; unposted: unposted outages, most first */
+                order?: "lead" | "unposted";
+                /** @description One vendor, answered even without a signal */
+                vendor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        from: string;
+                        success: boolean;
+                        /** Format: date-time */
+                        to: string;
+                        vendors: {
+                            /** @description Cleared signals whose confirmation window is still open */
+                            awaitingConfirmationWindow: number;
+                            /** @description From the signal's opening to the vendor's first post (the confirming incident arriving); null: see `unknown`. Minutes, one decimal; percentiles by nearest rank */
+                            leadTimeMinutes: {
+                                count: number;
+                                max: number;
+                                min: number;
+                                p50: number;
+                                p90: number;
+                            } | null;
+                            outcomes: {
+                                cleared: number;
+                                confirmed: number;
+                                dismissed: number;
+                                suspected: number;
+                            };
+                            /** @description Signals about the vendor opened in the last 90 days */
+                            signals: number;
+                            /** @description From the signal's opening to the resolution of the vendor's incident that confirmed it; null: see `unknown`. Minutes, one decimal; percentiles by nearest rank */
+                            timeToResolveMinutes: {
+                                count: number;
+                                max: number;
+                                min: number;
+                                p50: number;
+                                p90: number;
+                            } | null;
+                            /** @description Why each null figure is null */
+                            unknown: {
+                                /** @enum {string} */
+                                figure: "leadTimeMinutes" | "unpostedOutages" | "timeToResolveMinutes";
+                                reason: string;
+                            }[];
+                            /** @description Cleared signals whose confirmation window ended without a matching incident, not dismissed; null without signals */
+                            unpostedOutages: number | null;
+                            /** @description Confirmed signals whose incident is not resolved */
+                            unresolved: number;
+                            vendor: string;
+                        }[];
+                        windowDays: number;
                     };
                 };
             };

@@ -6,6 +6,7 @@ import { requireOrg, requireUser } from '../plugins/viewer.ts';
 import { errorResponses } from '../schemas/common.ts';
 import { DismissBody, InboundSignalBody, ObservedAnswer, ReportBody, SignalDetailSchema, SignalParams, SignalSecretStatus, SignalsQuery } from '../schemas/early-warning.ts';
 import { OrgIdParams } from '../schemas/orgs.ts';
+import { TransparencyAnswerSchema, TransparencyQuery } from '../schemas/transparency.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
 import { errors, USER_SECURITY } from './orgs.ts';
 
@@ -35,7 +36,25 @@ export async function earlyWarningRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(strictValidatorCompiler());
   app.addHook('onSend', noStore);
-  const { signals, inbound } = app.services.earlyWarning;
+  const { signals, inbound, transparency } = app.services.earlyWarning;
+
+  app.get(
+    '/orgs/:orgId/early-warning/transparency',
+    {
+      schema: {
+        operationId: 'getVendorTransparency',
+        summary: "How far vendors' pages lag the organisation's signals over 90 days: lead time, unposted outages, time to resolve (members)",
+        description: 'Without `vendor`: every vendor the organisation had a signal about, ranked by `order`. Rules: docs/early-warning.md "Transparency".',
+        tags,
+        security: USER_SECURITY,
+        params: OrgIdParams,
+        querystring: TransparencyQuery,
+        response: { 200: TransparencyAnswerSchema, ...errors },
+      },
+      config: { auth: 'user' },
+    },
+    async (request) => ({ success: true, ...(await transparency.forOrg(requireOrg(request), request.params.orgId, request.query)) }),
+  );
 
   app.get(
     '/orgs/:orgId/signals',

@@ -94,7 +94,9 @@ export async function vendorRoutes(fastify: FastifyInstance) {
     },
     async (req) => {
       const { stats, dataWindow } = await s.stats.vendorStats(req.params.vendor, req.query.timePeriod, req.viewer);
-      return app.envelope([stats], { dataWindow });
+      // The caller's organisation's own figures, in the item's open properties (docs/early-warning.md "Transparency").
+      const earlyWarning = await s.earlyWarning.transparency.forViewer(req.viewer, req.params.vendor);
+      return app.envelope([earlyWarning ? { ...stats, earlyWarning } : stats], { dataWindow });
     },
   );
 

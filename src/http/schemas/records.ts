@@ -1,3 +1,5 @@
+import { TRANSPARENCY_DAYS } from '../../domain/early-warning-transparency.ts';
+import { VendorTransparencySchema } from './transparency.ts';
 import { Type } from '@sinclair/typebox';
 import {
   COMPONENT_STATUSES,
@@ -192,6 +194,10 @@ export const VendorStatsSchema = Type.Object(
     maintenanceCount: Type.Integer(),
     lastIncidentAt: Nullable(DateTime()),
     badge: StringEnum(BADGES, { description: '`unknown` when there is no uptime (not enough observed data)' }),
+    earlyWarning: Type.Optional({
+      ...VendorTransparencySchema,
+      description: `Only for a caller acting for an organisation, on /vendor-stats/{vendor}: the organisation's own early-warning figures over ${TRANSPARENCY_DAYS} days (docs/early-warning.md "Transparency")`,
+    }),
   },
   { ...open, $id: 'VendorStats', description: 'Incident and reliability statistics' },
 );

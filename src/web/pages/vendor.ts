@@ -6,6 +6,8 @@ import type { UptimeDay } from '../../domain/uptime-days.ts';
 import type { VendorProfile } from '../../services/vendors/catalog-service.ts';
 import type { VendorTrends } from '../../services/records/trends-service.ts';
 import { trendCharts } from '../views/trend-charts.ts';
+import { transparencyPanel } from '../views/transparency.ts';
+import type { VendorTransparency } from '../../domain/early-warning-transparency.ts';
 import { html, type Html, safeUrl } from '../html.ts';
 import type { Page, PageContext } from '../layout.ts';
 import {
@@ -52,6 +54,8 @@ export interface VendorPageData {
   watched: boolean | null;
   /** A suspected early-warning signal of the viewer's organisation about the vendor; null for visitors and when there is none. */
   suspected: { confidence: number; openedAt: string } | null;
+  /** The viewer's organisation's own transparency figures about the vendor; null for visitors. */
+  transparency: VendorTransparency | null;
 }
 
 /**
@@ -283,7 +287,7 @@ export function vendorMain(d: VendorPageData, ctx: PageContext): Html {
     <p class="vendor-header__links">${website ? html`<a href="${website}" rel="noopener noreferrer external" target="_blank">Website<span class="visually-hidden"> (opens in a new tab)</span></a>` : ''} ${externalLink(v.statusPageUrl, 'Official status page')} <a href="/api/v1/infrastructure/vendor-status/${v.id}">Status as JSON</a></p>
   </header>
   <nav class="section-nav" aria-label="On this page"><ul>
-    <li><a href="#uptime">Uptime</a></li><li><a href="#statistics">Statistics</a></li><li><a href="#trends">Trends</a></li><li><a href="#components">Components</a></li><li><a href="#history">Past incidents</a></li><li><a href="#maintenance">Maintenance</a></li>${d.advisories ? html`<li><a href="#advisories">Advisories</a></li>` : ''}${d.updates ? html`<li><a href="#updates">Release notes</a></li>` : ''}${d.compliance.state !== 'none' ? html`<li><a href="#compliance">Compliance</a></li>` : ''}
+    <li><a href="#uptime">Uptime</a></li><li><a href="#statistics">Statistics</a></li>${d.transparency ? html`<li><a href="#transparency">Early warning</a></li>` : ''}<li><a href="#trends">Trends</a></li><li><a href="#components">Components</a></li><li><a href="#history">Past incidents</a></li><li><a href="#maintenance">Maintenance</a></li>${d.advisories ? html`<li><a href="#advisories">Advisories</a></li>` : ''}${d.updates ? html`<li><a href="#updates">Release notes</a></li>` : ''}${d.compliance.state !== 'none' ? html`<li><a href="#compliance">Compliance</a></li>` : ''}
   </ul></nav>
   <p class="live-status" data-live-status role="status" aria-live="polite"></p>
   ${statusBanner(d, ctx)}
@@ -291,6 +295,7 @@ export function vendorMain(d: VendorPageData, ctx: PageContext): Html {
   ${activeSection(d, ctx)}
   ${uptimeSection(d)}
   ${statsSection(d)}
+  ${d.transparency ? transparencyPanel(v.name, d.transparency) : ''}
   ${trendCharts(v.name, d.trends, d.trendsLockedNote)}
   ${componentsSection(d)}
   ${pastSection(d, ctx)}

@@ -103,6 +103,7 @@ const NEEDS: Record<string, Need> = {
   scimPatchGroup: 'self',
   scimDeleteGroup: 'self',
   listSignals: 'viewer',
+  getVendorTransparency: 'viewer',
   dismissSignal: 'editor',
   listTelemetryConnectors: 'viewer',
   getTelemetryConnector: 'viewer',

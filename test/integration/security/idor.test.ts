@@ -327,6 +327,11 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       // The SCIM endpoints take only a SCIM token: B's key and session are 401 there, whatever the id.
       ...scimProbes(),
       listSignals: [{ method: 'GET', path: org('/signals'), ...notFound }],
+      // A's figures rest on A's signals (gitlab's among them): 404 for B, with or without a vendor.
+      getVendorTransparency: [
+        { method: 'GET', path: org('/early-warning/transparency'), ...notFound },
+        { method: 'GET', path: org('/early-warning/transparency?vendor=gitlab&order=unposted'), ...notFound },
+      ],
       dismissSignal: [{ method: 'POST', path: org(`/signals/${aTeam.signalId}/dismiss`), body: {}, ...notFound }],
       listTelemetryConnectors: [{ method: 'GET', path: org('/telemetry-connectors'), ...notFound }],
       getTelemetryConnector: [{ method: 'GET', path: org(`/telemetry-connectors/${aTeam.connectorId}`), ...notFound }],

@@ -95,6 +95,21 @@ test('one slow answer is no anomaly; three above p95 × 3 are; nothing is slow b
   assert.equal(anomalyOf(run(...steady(5, 100), ok(5000), ok(5000), ok(5000))).anomalous, false);
 });
 
+test('a slowdown stays slow after it has moved its own p95, for up to slowRunMax answers more', () => {
+  const base = steady(100, 100);
+  const slow = (k: number) => Array.from({ length: k }, () => ok(1000));
+  // Ten slow answers after 100: the p95 of everything before the last three is 1000 ms (seven
+  // slow answers are more than 5 %), yet the slowdown is measured against the answers before
+  // enough of it: the last five, over a baseline where the slow ones are under 5 %.
+  const ten = anomalyOf(run(...base, ...slow(10)));
+  assert.equal(ten.anomalous, true);
+  assert.match(ten.reason, /the last 5 answers took over 312 ms \(p95 104 ms × 3\)/);
+  // Beyond slowN + slowRunMax answers it is the new normal.
+  assert.equal(anomalyOf(run(...base, ...slow(DEFAULT_PROBE_RULES.slowN + DEFAULT_PROBE_RULES.slowRunMax + 8))).anomalous, false);
+  // A fast answer in the middle ends the run: the three after it are judged on their own.
+  assert.equal(anomalyOf(run(...base, ...slow(8), ok(100), ok(1000), ok(1000))).anomalous, false);
+});
+
 test('relaxation needs more failures and slower answers, and wears off a step a day', () => {
   const r1 = relaxedRules(DEFAULT_PROBE_RULES, 1);
   assert.deepEqual([r1.failN, r1.failM, r1.slowN, r1.slowFactor], [4, 6, 4, 4.5]);
