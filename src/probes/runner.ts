@@ -10,7 +10,8 @@ import { runCheck } from './checks.ts';
 // instances), measures them with bounds, and hands each sample to the probes' use case.
 // Bounds: at most `concurrency` checks in flight in this process, `hostConcurrency` per host,
 // each within `timeoutMs`; a round claims at most twice `concurrency` probes, and its lease
-// covers the worst wait for a host's slot. Rounds never overlap.
+// covers the worst wait for a host's slot. Rounds never overlap. Organisations' private probes
+// are claimed in the same rounds and count against the same bounds.
 
 type Log = { warn(obj: unknown, msg: string): void };
 
@@ -86,7 +87,7 @@ export function createProbeRunner(o: ProbeRunnerOptions): ProbeRunner {
     await Promise.all(
       due.map((p) =>
         withSlot(probeHost(p.spec), async () => {
-          const sample = await runCheck(p.spec, { agent, allowList: o.allowList, timeoutMs: o.timeoutMs, now: o.now, ca: o.ca });
+          const sample = await runCheck(p.spec, { agent, allowList: o.allowList, timeoutMs: o.timeoutMs, now: o.now, ca: o.ca }, p.credential);
           try {
             observations += (await o.probes.record(p, owner, sample)).observations;
           } catch (err) {

@@ -61,9 +61,11 @@ import { earlyWarningRepository } from '../store/repositories/early-warning-repo
 import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
 import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
 import { probesRepository } from '../store/repositories/probes-repository.ts';
+import { privateProbesRepository } from '../store/repositories/private-probes-repository.ts';
 import { telemetryRepository } from '../store/repositories/telemetry-repository.ts';
 import { telemetryService } from './probes/telemetry-service.ts';
 import { probesService, type ProbesService } from './probes/probes-service.ts';
+import { privateProbesService } from './probes/private-probes-service.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
 import { scimTokensService } from './scim/scim-tokens-service.ts';
@@ -76,7 +78,8 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     preferences: preferencesRepository(store.db, box),
     alertRoutes: alertRoutesRepository(store.db, box),
     earlyWarning: earlyWarningRepository(store.db, box),
-    probes: probesRepository(store.db),
+    probes: probesRepository(store.db, box),
+    privateProbes: privateProbesRepository(store.db, box),
     telemetry: telemetryRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
     deliveries: deliveriesRepository(store.db, store.dialect),
@@ -326,6 +329,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       inbound: inboundSignalsService({ earlyWarning: repos.earlyWarning, signals, catalog, orgs, audit, clock }),
       /** Probes of vendors' public endpoints (docs/early-warning.md "Probes"). */
       probes,
+      /** An organisation's own probes, with an optional credential (docs/early-warning.md "Private probes"). */
+      privateProbes: privateProbesService({ privateProbes: repos.privateProbes, catalog, orgs, audit, clock, allowPrivate: config.outboundAllowPrivate }),
       /** An organisation's Prometheus connectors (docs/early-warning.md "Prometheus connectors"). */
       telemetry: telemetryService({ telemetry: repos.telemetry, signals, catalog, orgs, audit, clock, allowPrivate: config.outboundAllowPrivate, intervalMs: config.telemetryIntervalSeconds * 1000 }),
     },

@@ -6,6 +6,9 @@ import type { SourceRow } from '../store/repositories/sources-repository.ts';
 import { type PromoteInput, promotePage } from './vendors/custom-pages-promote.ts';
 import { probesRepository } from '../store/repositories/probes-repository.ts';
 import { type ProbeHealth, probeHealth } from './probes/probes-service.ts';
+import { keylessBox } from '../infra/secret-box.ts';
+import { privateProbesRepository } from '../store/repositories/private-probes-repository.ts';
+import { type PrivateProbeView, privateProbeView } from './probes/private-probes-service.ts';
 import { createServices, type Services } from './index.ts';
 import { repositoriesOn } from './repositories.ts';
 
@@ -59,5 +62,17 @@ export async function withProbeHealth(config: Config, clock: Clock, vendor?: str
   return withStore(config, async (store) => {
     await store.migrate();
     return probeHealth(probesRepository(store.db), clock.now(), vendor);
+  });
+}
+
+/**
+ * `probes --org ID`: an organisation's private probes with their state, from the configured,
+ * migrated store; the credential is shown as its header name and last four characters only,
+ * and no secrets key is loaded (nothing is opened).
+ */
+export async function withPrivateProbeHealth(config: Config, orgId: string, vendor?: string): Promise<PrivateProbeView[]> {
+  return withStore(config, async (store) => {
+    await store.migrate();
+    return (await privateProbesRepository(store.db, keylessBox).list(orgId, vendor)).map(privateProbeView);
   });
 }
