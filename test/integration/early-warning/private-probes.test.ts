@@ -261,6 +261,17 @@ describe('private probes', () => {
     assert.equal(p.samples, 8);
     assert.equal(observations, 0);
     assert.equal((await send(`${t.url}/api/v1/orgs/${orgId}/signals`, 'GET', { cookie })).body.signals.length, before);
+    // The team's page shows the state and the credential's name and last four, never its value.
+    const page = await fetch(`${t.url}/team/probes`, { headers: { cookie: viewerCookie } });
+    assert.equal(page.status, 200);
+    const text = await page.text();
+    assert.match(text, new RegExp(`data-probe="${made.id}" data-probe-state="credential_rejected"`));
+    assert.match(text, /Credential rejected/);
+    assert.match(text, /<code>authorization<\/code> …6789/);
+    assert.ok(!text.includes('private-probe-secret'));
+    const elsewhere = await (await fetch(`${t.url}/team/probes`, { headers: { cookie: otherCookie } })).text();
+    assert.ok(!elsewhere.includes(made.id), "another organisation's page does not list it");
+    assert.equal((await fetch(`${t.url}/team/probes`, { redirect: 'manual' })).status, 303);
     // A replaced key that is accepted shows at once (the change makes it due) and is ok again.
     const changed = await send(`${base()}/${made.id}`, 'PUT', s(), { target: `http://localhost:${port}/user`, credential: { name: 'authorization', value: `${SECRET}-new` } });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
@@ -299,6 +310,18 @@ describe('private probes', () => {
     assert.equal((await t.repos.probes.get('prp_private_address'))!.samples[0]!.reason, 'refused: not a public address');
     await t.app.services.earlyWarning.probes.syncCatalog([]);
     await send(`${base()}/prp_private_address`, 'DELETE', s());
+  });
+
+  test('deleting an organisation deletes its private probes and their credentials', async () => {
+    const u = await createUser(t, 'pro');
+    const c = await loginCookie(t, u);
+    const gone = (await send(`${t.url}/api/v1/orgs`, 'POST', s(c), { name: 'Short-lived' })).body.organisation.id;
+    assert.equal((await send(`${t.url}/api/v1/orgs/${gone}/switch`, 'POST', s(c))).status, 200);
+    const made = await create(good(), c, gone);
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const del = await send(`${t.url}/api/v1/orgs/${gone}`, 'DELETE', s(c));
+    assert.equal(del.status, 200, JSON.stringify(del.body));
+    assert.equal(await t.repos.probes.get(made.body.probe.id), null);
   });
 
   test('the credential never reaches a log line, even at trace level', () => {
