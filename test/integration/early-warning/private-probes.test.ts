@@ -279,6 +279,13 @@ describe('private probes', () => {
     await r.runOnce();
     assert.equal((await send(`${base()}/${made.id}`, 'GET', { cookie })).body.probe.state, 'ok');
     assert.equal(seen[seen.length - 1]!.auth, `${SECRET}-new`);
+    // `credential: null` removes it: nothing is kept, nothing is sent.
+    const removed = await send(`${base()}/${made.id}`, 'PUT', s(), { credential: null });
+    assert.equal(removed.body.probe.credential, null);
+    const row = await t.store.db.selectFrom('probes').select(['credential_name', 'credential_value', 'credential_last_four']).where('id', '=', made.id).executeTakeFirstOrThrow();
+    assert.deepEqual(row, { credential_name: null, credential_value: null, credential_last_four: null });
+    await r.runOnce();
+    assert.equal(seen[seen.length - 1]!.auth, undefined);
     await send(`${base()}/${made.id}`, 'DELETE', s());
   });
 
