@@ -137,8 +137,14 @@ export function privateProbeProblems(p: Partial<PrivateProbeInput>, o: { allowLi
   return out;
 }
 
-/** The vendor refused the request as unauthorised (401) or forbidden (403): the key, not the vendor. */
-export const isCredentialRejection = (s: ProbeSample): boolean => !s.ok && (s.reason === 'status 401' || s.reason === 'status 403');
+/** The reason of a sample not taken: the credential is sealed with a secrets key this instance lacks. */
+export const CREDENTIAL_UNREADABLE = 'credential unreadable (secrets key changed; save the credential again)';
+
+/**
+ * The vendor refused the request as unauthorised (401) or forbidden (403), or the credential
+ * could not be opened: the key, not the vendor.
+ */
+export const isCredentialRejection = (s: ProbeSample): boolean => !s.ok && (s.reason === 'status 401' || s.reason === 'status 403' || s.reason === CREDENTIAL_UNREADABLE);
 
 /**
  * A private probe's state: `credential_rejected` while its newest sample was refused for its

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent } from 'undici';
+import { CREDENTIAL_UNREADABLE } from '../domain/private-probes.ts';
 import { probeHost } from '../domain/probes.ts';
 import { guardedAgent } from '../infra/ssrf-guard.ts';
 import type { ProbesService } from '../services/probes/probes-service.ts';
@@ -87,7 +88,10 @@ export function createProbeRunner(o: ProbeRunnerOptions): ProbeRunner {
     await Promise.all(
       due.map((p) =>
         withSlot(probeHost(p.spec), async () => {
-          const sample = await runCheck(p.spec, { agent, allowList: o.allowList, timeoutMs: o.timeoutMs, now: o.now, ca: o.ca }, p.credential);
+          // Without its credential the request would only be refused: no request at all.
+          const sample = p.credentialUnreadable
+            ? { at: new Date(o.now()).toISOString(), ok: false, latencyMs: null, reason: CREDENTIAL_UNREADABLE }
+            : await runCheck(p.spec, { agent, allowList: o.allowList, timeoutMs: o.timeoutMs, now: o.now, ca: o.ca }, p.credential);
           try {
             observations += (await o.probes.record(p, owner, sample)).observations;
           } catch (err) {

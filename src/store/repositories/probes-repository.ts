@@ -35,6 +35,8 @@ export interface ProbeRow {
 /** A claimed probe: with its credential opened, for the runner only. */
 export interface ClaimedProbe extends ProbeRow {
   credential: Credential | null;
+  /** The credential could not be opened (sealed with a key this instance does not have). */
+  credentialUnreadable: boolean;
 }
 
 const parse = <T>(text: string, fallback: T): T => {
@@ -121,7 +123,16 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
       ).map((r) => r.id);
       if (!ids.length) return [];
       const rows = await db.updateTable('probes').set({ lease_owner: o.owner, lease_until: until }).where('id', 'in', ids).where(free(now)).returningAll().execute();
-      return rows.map((r) => ({ ...toProbe(r), credential: r.credential_name && r.credential_value !== null && box ? { name: r.credential_name, value: box.open(r.credential_value) } : null }));
+      return rows.map((r) => {
+        if (!r.credential_name || r.credential_value === null) return { ...toProbe(r), credential: null, credentialUnreadable: false };
+        // A value sealed with a key this instance no longer has must not stop the whole round.
+        try {
+          if (!box) throw new Error('no secrets key');
+          return { ...toProbe(r), credential: { name: r.credential_name, value: box.open(r.credential_value) }, credentialUnreadable: false };
+        } catch {
+          return { ...toProbe(r), credential: null, credentialUnreadable: true };
+        }
+      });
     },
 
     /** Writes a sample's outcome and frees the lease; false when `owner` no longer holds it. */

@@ -319,6 +319,22 @@ describe('private probes', () => {
     await send(`${base()}/prp_private_address`, 'DELETE', s());
   });
 
+  test('a credential sealed with a key this instance lacks: no request, its own state, and the round goes on', async () => {
+    const unreadable = (await create(good())).body.probe;
+    const fine = (await create({ ...good(), target: `http://localhost:${port}/fine`, credential: null })).body.probe;
+    await t.store.db.updateTable('probes').set({ credential_value: 'sb1:00000000:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }).where('id', '=', unreadable.id).execute();
+    seen.length = 0;
+    clock.advance(3_600_000);
+    const round = await runner('private-e').runOnce();
+    assert.equal(round.measured, 2);
+    assert.deepEqual(seen.map((x) => x.path), ['/fine'], 'no request without its credential');
+    const p = (await send(`${base()}/${unreadable.id}`, 'GET', { cookie })).body.probe;
+    assert.equal(p.state, 'credential_rejected');
+    assert.match(p.reason, /credential unreadable/);
+    assert.equal((await send(`${base()}/${fine.id}`, 'GET', { cookie })).body.probe.state, 'ok');
+    for (const x of [unreadable, fine]) await send(`${base()}/${x.id}`, 'DELETE', s());
+  });
+
   test('deleting an organisation deletes its private probes and their credentials', async () => {
     const u = await createUser(t, 'pro');
     const c = await loginCookie(t, u);
