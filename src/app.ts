@@ -32,6 +32,7 @@ import { impactRoutes } from './http/routes/impact.ts';
 import { earlyWarningRoutes } from './http/routes/early-warning.ts';
 import { orgConfigRoutes } from './http/routes/org-config.ts';
 import { telemetryConnectorRoutes } from './http/routes/telemetry-connectors.ts';
+import { privateProbeRoutes } from './http/routes/private-probes.ts';
 import { scimAdminRoutes } from './http/routes/scim-admin.ts';
 import { SCIM_PREFIX, scimRoutes } from './http/routes/scim.ts';
 import { ssoRoutes } from './http/routes/sso.ts';
@@ -468,6 +469,7 @@ export const appPlugin = fp(
         await web.register(earlyWarningRoutes);
         await web.register(orgConfigRoutes);
         await web.register(telemetryConnectorRoutes);
+        await web.register(privateProbeRoutes);
         await web.register(scimAdminRoutes);
         await web.register(ssoRoutes);
         await web.register(boardRoutes);

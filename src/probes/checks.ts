@@ -3,6 +3,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { request, type Agent } from 'undici';
 import { bareHost, isAllowListed, isNonPublicAddress } from '../domain/outbound-url.ts';
+import type { Credential } from '../domain/private-probes.ts';
 import type { ProbeSample, ProbeSpec } from '../domain/probes.ts';
 import { assertAllowedUrl, BlockedDestinationError, guardedLookup } from '../infra/ssrf-guard.ts';
 
@@ -10,7 +11,8 @@ import { assertAllowedUrl, BlockedDestinationError, guardedLookup } from '../inf
 // names are resolved by the guard's lookup, which refuses private, loopback and link-local
 // answers unless OUTBOUND_ALLOW_PRIVATE lists the host or address. Every check has a
 // deadline; an HTTP answer's body is read to at most BODY_LIMIT bytes, then dropped, and
-// redirects are never followed (the status is compared with the probe's `expect`).
+// redirects are never followed (the status is compared with the probe's `expect`), so a
+// private probe's credential header reaches only the origin of its URL, never a redirect's.
 
 export const BODY_LIMIT = 64 * 1024;
 
@@ -55,11 +57,13 @@ const deadline = <T>(p: Promise<T>, ms: number, onTimeout: () => void): Promise<
     );
   });
 
-async function http(spec: Extract<ProbeSpec, { kind: 'http' }>, o: CheckOptions): Promise<{ ok: boolean; reason: string | null }> {
+async function http(spec: Extract<ProbeSpec, { kind: 'http' }>, o: CheckOptions, credential: Credential | null): Promise<{ ok: boolean; reason: string | null }> {
   const url = new URL(spec.url);
   assertAllowedUrl(url, o.allowList);
   const signal = AbortSignal.timeout(o.timeoutMs);
-  const res = await request(url, { method: 'GET', dispatcher: o.agent, signal, headers: { 'user-agent': 'vendor-status-probe/1', accept: '*/*' } });
+  const headers: Record<string, string> = { 'user-agent': 'vendor-status-probe/1', accept: '*/*' };
+  if (credential) headers[credential.name.toLowerCase()] = credential.value;
+  const res = await request(url, { method: 'GET', dispatcher: o.agent, signal, headers });
   let read = 0;
   try {
     for await (const chunk of res.body) {
@@ -101,13 +105,16 @@ async function resolve(name: string, o: CheckOptions): Promise<{ ok: boolean; re
   return { ok: all.length > 0, reason: all.length ? null : 'no address' };
 }
 
-/** Measures one probe once; never throws: a failure is a failed sample with its reason. */
-export async function runCheck(spec: ProbeSpec, o: CheckOptions): Promise<ProbeSample> {
+/**
+ * Measures one probe once; never throws: a failure is a failed sample with its reason. The
+ * credential (a private probe's one header) goes only with an http check.
+ */
+export async function runCheck(spec: ProbeSpec, o: CheckOptions, credential: Credential | null = null): Promise<ProbeSample> {
   const at = new Date(o.now()).toISOString();
   const started = performance.now();
   try {
     const r =
-      spec.kind === 'http' ? await http(spec, o) : spec.kind === 'dns' ? await resolve(spec.name, o) : await connect(spec.host, o, spec.kind === 'tls');
+      spec.kind === 'http' ? await http(spec, o, credential) : spec.kind === 'dns' ? await resolve(spec.name, o) : await connect(spec.host, o, spec.kind === 'tls');
     return { at, ok: r.ok, latencyMs: Math.max(0, Math.round(performance.now() - started)), reason: r.reason };
   } catch (err) {
     return { at, ok: false, latencyMs: null, reason: reasonOf(err) };

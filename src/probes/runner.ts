@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Agent } from 'undici';
+import { CREDENTIAL_UNREADABLE } from '../domain/private-probes.ts';
 import { probeHost } from '../domain/probes.ts';
 import { guardedAgent } from '../infra/ssrf-guard.ts';
 import type { ProbesService } from '../services/probes/probes-service.ts';
@@ -10,7 +11,8 @@ import { runCheck } from './checks.ts';
 // instances), measures them with bounds, and hands each sample to the probes' use case.
 // Bounds: at most `concurrency` checks in flight in this process, `hostConcurrency` per host,
 // each within `timeoutMs`; a round claims at most twice `concurrency` probes, and its lease
-// covers the worst wait for a host's slot. Rounds never overlap.
+// covers the worst wait for a host's slot. Rounds never overlap. Organisations' private probes
+// are claimed in the same rounds and count against the same bounds.
 
 type Log = { warn(obj: unknown, msg: string): void };
 
@@ -86,7 +88,10 @@ export function createProbeRunner(o: ProbeRunnerOptions): ProbeRunner {
     await Promise.all(
       due.map((p) =>
         withSlot(probeHost(p.spec), async () => {
-          const sample = await runCheck(p.spec, { agent, allowList: o.allowList, timeoutMs: o.timeoutMs, now: o.now, ca: o.ca });
+          // Without its credential the request would only be refused: no request at all.
+          const sample = p.credentialUnreadable
+            ? { at: new Date(o.now()).toISOString(), ok: false, latencyMs: null, reason: CREDENTIAL_UNREADABLE }
+            : await runCheck(p.spec, { agent, allowList: o.allowList, timeoutMs: o.timeoutMs, now: o.now, ca: o.ca }, p.credential);
           try {
             observations += (await o.probes.record(p, owner, sample)).observations;
           } catch (err) {

@@ -63,9 +63,11 @@ import { inboundSignalsService } from './early-warning/inbound-signals-service.t
 import { transparencyService } from './early-warning/transparency-service.ts';
 import { signalHistoryRepository } from '../store/repositories/signal-history-repository.ts';
 import { probesRepository } from '../store/repositories/probes-repository.ts';
+import { privateProbesRepository } from '../store/repositories/private-probes-repository.ts';
 import { telemetryRepository } from '../store/repositories/telemetry-repository.ts';
 import { telemetryService } from './probes/telemetry-service.ts';
 import { probesService, type ProbesService } from './probes/probes-service.ts';
+import { privateProbesService } from './probes/private-probes-service.ts';
 import { scimAccess } from './scim/scim-access.ts';
 import { scimGroupsService } from './scim/scim-groups-service.ts';
 import { scimTokensService } from './scim/scim-tokens-service.ts';
@@ -79,7 +81,8 @@ export function createRepositories(store: Store, box: SecretBox = keylessBox) {
     alertRoutes: alertRoutesRepository(store.db, box),
     earlyWarning: earlyWarningRepository(store.db, box),
     signalHistory: signalHistoryRepository(store.db),
-    probes: probesRepository(store.db),
+    probes: probesRepository(store.db, box),
+    privateProbes: privateProbesRepository(store.db, box),
     telemetry: telemetryRepository(store.db, box),
     alertThreads: alertThreadsRepository(store.db),
     deliveries: deliveriesRepository(store.db, store.dialect),
@@ -348,6 +351,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       transparency: transparencyService({ history: repos.signalHistory, catalog, orgs, clock }),
       /** Probes of vendors' public endpoints (docs/early-warning.md "Probes"). */
       probes,
+      /** An organisation's own probes, with an optional credential (docs/early-warning.md "Private probes"). */
+      privateProbes: privateProbesService({ privateProbes: repos.privateProbes, catalog, orgs, audit, clock, allowPrivate: config.outboundAllowPrivate }),
       /** An organisation's Prometheus connectors (docs/early-warning.md "Prometheus connectors"). */
       telemetry: telemetryService({ telemetry: repos.telemetry, signals, catalog, orgs, audit, clock, allowPrivate: config.outboundAllowPrivate, intervalMs: config.telemetryIntervalSeconds * 1000 }),
     },

@@ -6,6 +6,9 @@ import type { SourceRow } from '../store/repositories/sources-repository.ts';
 import { type PromoteInput, promotePage } from './vendors/custom-pages-promote.ts';
 import { probesRepository } from '../store/repositories/probes-repository.ts';
 import { type ProbeHealth, probeHealth } from './probes/probes-service.ts';
+import { keylessBox } from '../infra/secret-box.ts';
+import { privateProbesRepository } from '../store/repositories/private-probes-repository.ts';
+import { type PrivateProbeView, privateProbeView } from './probes/private-probes-service.ts';
 import { createServices, type Services } from './index.ts';
 import { repositoriesOn } from './repositories.ts';
 import type { PageDetector } from '../domain/custom-sources.ts';
@@ -69,5 +72,17 @@ export async function withSourceRepairs<T>(config: Config, clock: Clock, detectP
   return withStore(config, async (store) => {
     await store.migrate();
     return fn(sourceRepairService({ repairs: repositoriesOn(store.db).sourceRepairs, detectPage, clock }));
+  });
+}
+
+/**
+ * `probes --org ID`: an organisation's private probes with their state, from the configured,
+ * migrated store; the credential is shown as its header name and last four characters only,
+ * and no secrets key is loaded (nothing is opened).
+ */
+export async function withPrivateProbeHealth(config: Config, orgId: string, vendor?: string): Promise<PrivateProbeView[]> {
+  return withStore(config, async (store) => {
+    await store.migrate();
+    return (await privateProbesRepository(store.db, keylessBox).list(orgId, vendor)).map(privateProbeView);
   });
 }

@@ -652,6 +652,14 @@ export interface ProbesTable {
   relax_steps: number;
   relaxed_at: string | null;
   updated_at: string;
+  /** Null for a catalog probe; the owning organisation of a private probe. */
+  org_id: string | null;
+  interval_seconds: number | null;
+  credential_name: string | null;
+  /** Sealed with the secrets key. */
+  credential_value: string | null;
+  credential_last_four: string | null;
+  created_at: string | null;
 }
 
 export interface TelemetryConnectorsTable {

@@ -25,6 +25,7 @@ import { boardPageRoutes } from './board-pages.ts';
 import { teamPageRoutes } from './team-pages.ts';
 import { alertRoutePageRoutes } from './alert-route-pages.ts';
 import { servicePageRoutes } from './service-pages.ts';
+import { probePageRoutes } from './probe-pages.ts';
 import { scimPageRoutes } from './scim-pages.ts';
 import { earlyWarningPageRoutes } from './early-warning-pages.ts';
 import { ssoPageRoutes } from './sso-pages.ts';
@@ -173,6 +174,7 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   await teamPageRoutes(app, { context, send });
   await alertRoutePageRoutes(app, { context, send });
   await servicePageRoutes(app, { context, send });
+  await probePageRoutes(app, { context, send });
   await scimPageRoutes(app, { context, send });
   await earlyWarningPageRoutes(app, { context, send });
   await ssoPageRoutes(app, { context, send });

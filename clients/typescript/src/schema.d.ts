@@ -1357,6 +1357,43 @@ export interface paths {
         patch: operations["changeMemberRole"];
         trace?: never;
     };
+    "/api/v1/orgs/{orgId}/probes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's private probes with their state (members) */
+        get: operations["listPrivateProbes"];
+        put?: never;
+        /** Add a private probe, optionally with one credential header (editors) */
+        post: operations["createPrivateProbe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/orgs/{orgId}/probes/{probeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One private probe with its state */
+        get: operations["getPrivateProbe"];
+        /** Change a private probe (editors): fields given replace those stored; a new target starts its baseline afresh; `credential: null` removes the credential */
+        put: operations["updatePrivateProbe"];
+        post?: never;
+        /** Delete a private probe (editors) */
+        delete: operations["deletePrivateProbe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{orgId}/reports": {
         parameters: {
             query?: never;
@@ -16799,6 +16836,824 @@ export interface operations {
                 };
             };
         };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPrivateProbes: {
+        parameters: {
+            query?: {
+                vendor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        probes: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            credential: {
+                                /** @description Last four characters of the value (empty for a value under 12 characters); the value is never answered */
+                                lastFour: string;
+                                name: string;
+                            } | null;
+                            errorRate: number | null;
+                            expect: number[] | null;
+                            id: string;
+                            intervalSeconds: number;
+                            /**
+                             * @description `http`: a GET of `target` (a URL); `tcp`: a connection to `target` (host:port); `tls`: a verified TLS handshake with it
+                             * @enum {string}
+                             */
+                            kind: "http" | "tcp" | "tls";
+                            /** Format: date-time */
+                            lastSampleAt: string | null;
+                            p50Ms: number | null;
+                            p99Ms: number | null;
+                            reason: string | null;
+                            samples: number;
+                            /**
+                             * @description `unknown` before the first check; `credential_rejected` while the vendor answers 401/403 (the credential, not the vendor); `anomalous` by the probe rules
+                             * @enum {string}
+                             */
+                            state: "unknown" | "ok" | "anomalous" | "credential_rejected";
+                            target: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendor: string;
+                        }[];
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createPrivateProbe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One request header sent with each check (http only) */
+                    credential?: {
+                        /** @description Header name: authorization, api-key, apikey, private-token or an x- header */
+                        name: string;
+                        /** @description Header value (e.g. `Bearer …`); sealed at rest, never shown again */
+                        value: string;
+                    } | null;
+                    /** @description Statuses that count as a good answer (http; default [200]); redirects are never followed */
+                    expect?: number[];
+                    /** @description Seconds between checks (default 60) */
+                    intervalSeconds?: number;
+                    /**
+                     * @description `http`: a GET of `target` (a URL); `tcp`: a connection to `target` (host:port); `tls`: a verified TLS handshake with it
+                     * @enum {string}
+                     */
+                    kind: "http" | "tcp" | "tls";
+                    /** @description https URL (http) or host:port (tcp, tls), under the vendor's hostnames */
+                    target: string;
+                    /** @description Catalog slug of the vendor the probe checks */
+                    vendor: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        probe: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            credential: {
+                                /** @description Last four characters of the value (empty for a value under 12 characters); the value is never answered */
+                                lastFour: string;
+                                name: string;
+                            } | null;
+                            errorRate: number | null;
+                            expect: number[] | null;
+                            id: string;
+                            intervalSeconds: number;
+                            /**
+                             * @description `http`: a GET of `target` (a URL); `tcp`: a connection to `target` (host:port); `tls`: a verified TLS handshake with it
+                             * @enum {string}
+                             */
+                            kind: "http" | "tcp" | "tls";
+                            /** Format: date-time */
+                            lastSampleAt: string | null;
+                            p50Ms: number | null;
+                            p99Ms: number | null;
+                            reason: string | null;
+                            samples: number;
+                            /**
+                             * @description `unknown` before the first check; `credential_rejected` while the vendor answers 401/403 (the credential, not the vendor); `anomalous` by the probe rules
+                             * @enum {string}
+                             */
+                            state: "unknown" | "ok" | "anomalous" | "credential_rejected";
+                            target: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendor: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getPrivateProbe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the private probe */
+                probeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        probe: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            credential: {
+                                /** @description Last four characters of the value (empty for a value under 12 characters); the value is never answered */
+                                lastFour: string;
+                                name: string;
+                            } | null;
+                            errorRate: number | null;
+                            expect: number[] | null;
+                            id: string;
+                            intervalSeconds: number;
+                            /**
+                             * @description `http`: a GET of `target` (a URL); `tcp`: a connection to `target` (host:port); `tls`: a verified TLS handshake with it
+                             * @enum {string}
+                             */
+                            kind: "http" | "tcp" | "tls";
+                            /** Format: date-time */
+                            lastSampleAt: string | null;
+                            p50Ms: number | null;
+                            p99Ms: number | null;
+                            reason: string | null;
+                            samples: number;
+                            /**
+                             * @description `unknown` before the first check; `credential_rejected` while the vendor answers 401/403 (the credential, not the vendor); `anomalous` by the probe rules
+                             * @enum {string}
+                             */
+                            state: "unknown" | "ok" | "anomalous" | "credential_rejected";
+                            target: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendor: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updatePrivateProbe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the private probe */
+                probeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description One request header sent with each check (http only) */
+                    credential?: {
+                        /** @description Header name: authorization, api-key, apikey, private-token or an x- header */
+                        name: string;
+                        /** @description Header value (e.g. `Bearer …`); sealed at rest, never shown again */
+                        value: string;
+                    } | null;
+                    /** @description Statuses that count as a good answer (http; default [200]); redirects are never followed */
+                    expect?: number[];
+                    /** @description Seconds between checks (default 60) */
+                    intervalSeconds?: number;
+                    /**
+                     * @description `http`: a GET of `target` (a URL); `tcp`: a connection to `target` (host:port); `tls`: a verified TLS handshake with it
+                     * @enum {string}
+                     */
+                    kind?: "http" | "tcp" | "tls";
+                    /** @description https URL (http) or host:port (tcp, tls), under the vendor's hostnames */
+                    target?: string;
+                    vendor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        probe: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            credential: {
+                                /** @description Last four characters of the value (empty for a value under 12 characters); the value is never answered */
+                                lastFour: string;
+                                name: string;
+                            } | null;
+                            errorRate: number | null;
+                            expect: number[] | null;
+                            id: string;
+                            intervalSeconds: number;
+                            /**
+                             * @description `http`: a GET of `target` (a URL); `tcp`: a connection to `target` (host:port); `tls`: a verified TLS handshake with it
+                             * @enum {string}
+                             */
+                            kind: "http" | "tcp" | "tls";
+                            /** Format: date-time */
+                            lastSampleAt: string | null;
+                            p50Ms: number | null;
+                            p99Ms: number | null;
+                            reason: string | null;
+                            samples: number;
+                            /**
+                             * @description `unknown` before the first check; `credential_rejected` while the vendor answers 401/403 (the credential, not the vendor); `anomalous` by the probe rules
+                             * @enum {string}
+                             */
+                            state: "unknown" | "ok" | "anomalous" | "credential_rejected";
+                            target: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            vendor: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: a parameter, the URL or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role is below what the action needs (`role_required`), or a session is needed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such organisation (or the caller is not a member), member, invitation or key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change is not possible now: last owner, personal organisation, invitation decided or for another address */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body larger than 1 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A path parameter longer than 100 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit exceeded */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers (the URL included) larger than 16 kB */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Server error; retry with backoff */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable: the database cannot be reached or cannot store more data; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletePrivateProbe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the organisation */
+                orgId: string;
+                /** @description Id of the private probe */
+                probeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Default Response */
             200: {

@@ -14,8 +14,9 @@ import {
   relaxLeft,
   statsOf,
 } from '../../domain/probes.ts';
+import { isCredentialRejection, vendorSamples } from '../../domain/private-probes.ts';
 import type { CatalogVendor } from '../../domain/records.ts';
-import type { ProbeRow, ProbesRepository } from '../../store/repositories/probes-repository.ts';
+import type { ClaimedProbe, ProbeRow, ProbesRepository } from '../../store/repositories/probes-repository.ts';
 import type { EarlyWarningService } from '../early-warning/early-warning-service.ts';
 
 // Probes' use cases (docs/early-warning.md "Probes"): the catalog's probes become rows; a
@@ -23,7 +24,10 @@ import type { EarlyWarningService } from '../early-warning/early-warning-service
 // probe's baseline and, while the anomaly rule holds, becomes a `probe` observation for
 // every organisation that follows the vendor (one more, weak, when it recovers, so a good
 // answer breaks the run). A dismissed false alarm with a probe's evidence relaxes that
-// probe's rule.
+// probe's rule. An organisation's private probe (docs/early-warning.md "Private probes") is
+// claimed and measured the same way, but its observations go to its organisation alone, and
+// a sample its credential was refused for is no observation at all: a revoked key is not the
+// vendor failing.
 
 export const probeId = (vendor: string, spec: ProbeSpec) => `prb_${createHash('sha256').update(`${vendor}\n${spec.kind}\n${probeTarget(spec)}`).digest('hex').slice(0, 20)}`;
 export const probeActor = (id: string) => `probe:${id}`;
@@ -75,8 +79,13 @@ export function probesService(d: {
 }) {
   const rules = d.rules ?? DEFAULT_PROBE_RULES;
   const random = d.random ?? Math.random;
-  /** The next run: the interval, jittered by a third either way (45 s: 30..60 s), so probes spread out. */
-  const nextRun = (now: Date) => new Date(now.getTime() + d.intervalMs * (2 / 3 + (2 / 3) * random())).toISOString();
+  /**
+   * The next run: the interval, jittered by a third either way (45 s: 30..60 s), so probes
+   * spread out; a private probe's own interval is only ever lengthened (up to a fifth), so it
+   * never runs more often than its organisation asked.
+   */
+  const nextRun = (now: Date, p: ProbeRow) =>
+    new Date(now.getTime() + (p.intervalSeconds ? p.intervalSeconds * 1000 * (1 + 0.2 * random()) : d.intervalMs * (2 / 3 + (2 / 3) * random()))).toISOString();
 
   return {
     /** The catalog's probes as rows (at start-up and when the catalog is reloaded). */
@@ -86,7 +95,7 @@ export function probesService(d: {
       return rows.length;
     },
 
-    claimDue(owner: string, limit: number, leaseMs: number): Promise<ProbeRow[]> {
+    claimDue(owner: string, limit: number, leaseMs: number): Promise<ClaimedProbe[]> {
       return d.probes.claim({ owner, now: d.clock.now(), leaseMs, limit });
     },
 
@@ -98,14 +107,15 @@ export function probesService(d: {
       const now = d.clock.now();
       const steps = relaxLeft(p.relaxSteps, p.relaxedAt, now, rules);
       const samples = addSample(p.samples, sample, rules);
-      const a = anomalyOf(samples, relaxedRules(rules, steps));
-      const written = await d.probes.complete(p.id, owner, { samples, anomalous: a.anomalous, anomalyReason: a.anomalous ? a.reason : null, at: sample.at, nextRunAt: nextRun(now), relaxSteps: steps });
+      const a = anomalyOf(p.orgId ? vendorSamples(samples) : samples, relaxedRules(rules, steps));
+      const written = await d.probes.complete(p.id, owner, { samples, anomalous: a.anomalous, anomalyReason: a.anomalous ? a.reason : null, at: sample.at, nextRunAt: nextRun(now, p), relaxSteps: steps });
       if (!written) return { written, anomalous: a.anomalous, observations: 0 };
       if (!a.anomalous && !p.anomalous) return { written, anomalous: false, observations: 0 };
+      if (p.orgId && isCredentialRejection(sample)) return { written, anomalous: a.anomalous, observations: 0 };
       const target = probeTarget(p.spec);
       const summary = a.anomalous ? `${p.spec.kind} probe of ${target}: ${a.reason}` : `${p.spec.kind} probe of ${target} answers as usual again`;
       let observations = 0;
-      for (const orgId of await d.probes.followers(p.vendor)) {
+      for (const orgId of p.orgId ? [p.orgId] : await d.probes.followers(p.vendor)) {
         await d.signals.observe(orgId, { source: 'probe', vendor: p.vendor, strength: a.anomalous ? PROBE_FAILING_STRENGTH : PROBE_RECOVERED_STRENGTH, summary: summary.slice(0, 500), actor: probeActor(p.id) });
         observations++;
       }

@@ -1,11 +1,14 @@
 import { type Kysely, sql } from 'kysely';
+import type { Credential } from '../../domain/private-probes.ts';
 import type { ProbeSample, ProbeSpec } from '../../domain/probes.ts';
+import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database } from '../schema.ts';
 
 // The probes of vendors' public endpoints and their baselines (docs/early-warning.md
 // "Probes"). Claimed and released like sources (sources-repository.ts): a probe is due at
 // `next_run_at`, taken under a lease so one instance runs it per interval, and its sample
-// is written only by the lease's holder.
+// is written only by the lease's holder. An organisation's private probes share the table
+// (`org_id` set; private-probes-repository.ts writes them) so the same claim takes both.
 
 export interface ProbeRow {
   id: string;
@@ -19,6 +22,21 @@ export interface ProbeRow {
   relaxSteps: number;
   relaxedAt: string | null;
   retired: boolean;
+  /** Null for a catalog probe; the organisation of a private probe. */
+  orgId: string | null;
+  /** A private probe's own interval (seconds); null: the instance's. */
+  intervalSeconds: number | null;
+  credentialName: string | null;
+  credentialLastFour: string | null;
+  createdAt: string | null;
+  updatedAt: string;
+}
+
+/** A claimed probe: with its credential opened, for the runner only. */
+export interface ClaimedProbe extends ProbeRow {
+  credential: Credential | null;
+  /** The credential could not be opened (sealed with a key this instance does not have). */
+  credentialUnreadable: boolean;
 }
 
 const parse = <T>(text: string, fallback: T): T => {
@@ -29,7 +47,7 @@ const parse = <T>(text: string, fallback: T): T => {
   }
 };
 
-const toProbe = (r: Database['probes']): ProbeRow => ({
+export const toProbe = (r: Database['probes']): ProbeRow => ({
   id: r.id,
   vendor: r.vendor,
   spec: parse<ProbeSpec>(r.spec, { kind: 'dns', name: r.target }),
@@ -41,6 +59,12 @@ const toProbe = (r: Database['probes']): ProbeRow => ({
   relaxSteps: Number(r.relax_steps),
   relaxedAt: r.relaxed_at,
   retired: Number(r.retired) === 1,
+  orgId: r.org_id ?? null,
+  intervalSeconds: r.interval_seconds === null || r.interval_seconds === undefined ? null : Number(r.interval_seconds),
+  credentialName: r.credential_name ?? null,
+  credentialLastFour: r.credential_last_four ?? null,
+  createdAt: r.created_at ?? null,
+  updatedAt: r.updated_at,
 });
 
 export interface ProbeResult {
@@ -52,14 +76,15 @@ export interface ProbeResult {
   relaxSteps: number;
 }
 
-export function probesRepository(db: Kysely<Database>) {
+/** `box` opens private probes' credentials when they are claimed; readers without the secrets key pass none. */
+export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
   const free = (now: string) => (eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
   return {
     /** Makes the rows match the catalog's probes: new ones added, dropped ones retired, listed ones active. */
     async sync(probes: { id: string; vendor: string; kind: string; target: string; spec: ProbeSpec }[], now: Date): Promise<void> {
       const at = now.toISOString();
       await db.transaction().execute(async (trx) => {
-        const have = new Set((await trx.selectFrom('probes').select('id').execute()).map((r) => r.id));
+        const have = new Set((await trx.selectFrom('probes').select('id').where('org_id', 'is', null).execute()).map((r) => r.id));
         for (const p of probes) {
           if (have.has(p.id)) {
             await trx.updateTable('probes').set({ retired: 0, spec: JSON.stringify(p.spec), vendor: p.vendor }).where('id', '=', p.id).execute();
@@ -71,14 +96,17 @@ export function probesRepository(db: Kysely<Database>) {
           }
         }
         const keep = probes.map((p) => p.id);
-        let q = trx.updateTable('probes').set({ retired: 1 });
+        let q = trx.updateTable('probes').set({ retired: 1 }).where('org_id', 'is', null);
         if (keep.length) q = q.where('id', 'not in', keep);
         await q.execute();
       });
     },
 
-    /** Takes the leases of due probes (never run first, then the longest overdue). */
-    async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ProbeRow[]> {
+    /**
+     * Takes the leases of due probes, catalog and private alike (never run first, then the
+     * longest overdue); a private probe's credential is opened for the runner.
+     */
+    async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedProbe[]> {
       const now = o.now.toISOString();
       const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
       const ids = (
@@ -95,7 +123,16 @@ export function probesRepository(db: Kysely<Database>) {
       ).map((r) => r.id);
       if (!ids.length) return [];
       const rows = await db.updateTable('probes').set({ lease_owner: o.owner, lease_until: until }).where('id', 'in', ids).where(free(now)).returningAll().execute();
-      return rows.map(toProbe);
+      return rows.map((r) => {
+        if (!r.credential_name || r.credential_value === null) return { ...toProbe(r), credential: null, credentialUnreadable: false };
+        // A value sealed with a key this instance no longer has must not stop the whole round.
+        try {
+          if (!box) throw new Error('no secrets key');
+          return { ...toProbe(r), credential: { name: r.credential_name, value: box.open(r.credential_value) }, credentialUnreadable: false };
+        } catch {
+          return { ...toProbe(r), credential: null, credentialUnreadable: true };
+        }
+      });
     },
 
     /** Writes a sample's outcome and frees the lease; false when `owner` no longer holds it. */
@@ -119,8 +156,9 @@ export function probesRepository(db: Kysely<Database>) {
       return Number(out.numUpdatedRows) === 1;
     },
 
+    /** The catalog's probes (instance-wide); never an organisation's private ones. */
     async list(vendor?: string): Promise<ProbeRow[]> {
-      let q = db.selectFrom('probes').selectAll().where('retired', '=', 0);
+      let q = db.selectFrom('probes').selectAll().where('retired', '=', 0).where('org_id', 'is', null);
       if (vendor) q = q.where('vendor', '=', vendor);
       return (await q.orderBy('vendor').orderBy('id').execute()).map(toProbe);
     },

@@ -137,7 +137,7 @@ export function teamPage(d: TeamPageData): Page {
     main: html`<h1 class="page-title">Team</h1>
   ${notice(d.notice)}
   ${switcher(d)}
-  <p><a href="/team/routes" data-routes-link>Alert routes</a> · <a href="/team/services" data-services-link>Services</a> · <a href="/team/early-warning" data-early-warning-link>Early warning</a> · <a href="/team/scim">SCIM provisioning</a></p>
+  <p><a href="/team/routes" data-routes-link>Alert routes</a> · <a href="/team/services" data-services-link>Services</a> · <a href="/team/early-warning" data-early-warning-link>Early warning</a> · <a href="/team/probes" data-probes-link>Private probes</a> · <a href="/team/scim">SCIM provisioning</a></p>
   ${membersSection(d, current)}
   ${invitationsSection(d, current)}
   ${d.sso && !current.personal ? ssoSection(d.sso, d.csrf) : ''}`,

@@ -110,6 +110,11 @@ const NEEDS: Record<string, Need> = {
   createTelemetryConnector: 'admin',
   updateTelemetryConnector: 'admin',
   deleteTelemetryConnector: 'admin',
+  listPrivateProbes: 'viewer',
+  getPrivateProbe: 'viewer',
+  createPrivateProbe: 'editor',
+  updatePrivateProbe: 'editor',
+  deletePrivateProbe: 'editor',
   reportVendorProblem: 'viewer',
   getSignalSecret: 'admin',
   rotateSignalSecret: 'admin',
@@ -220,6 +225,10 @@ function bodyFor(id: string): unknown {
       return { name: 'prom', baseUrl: 'https://prom.example.com', queries: [{ vendor: 'stripe', query: 'up', threshold: 0.2, durationSeconds: 60 }] };
     case 'updateTelemetryConnector':
       return { enabled: false };
+    case 'createPrivateProbe':
+      return { vendor: 'github', kind: 'tls', target: 'api.github.com:443' };
+    case 'updatePrivateProbe':
+      return { intervalSeconds: 60 };
     case 'sendTestAlert':
       return { channel: 'webhook' };
     case 'createBoard':

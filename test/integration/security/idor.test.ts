@@ -40,7 +40,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; serviceId: string; signalId: string; connectorId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
+  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; serviceId: string; signalId: string; connectorId: string; probeId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -108,6 +108,14 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       queries: [{ vendor: 'stripe', query: 'up', threshold: 0.2, durationSeconds: 60 }],
     });
     assert.equal(connector.status, 201, JSON.stringify(connector.body));
+    // A private probe of A's team with its credential (docs/early-warning.md "Private probes").
+    const probe = await send(`${t.url}/api/v1/orgs/${teamId}/probes`, 'POST', aSession, {
+      vendor: 'github',
+      kind: 'http',
+      target: 'https://api.github.com/probe-of-a',
+      credential: { name: 'authorization', value: 'Bearer probe-credential-of-a' },
+    });
+    assert.equal(probe.status, 201, JSON.stringify(probe.body));
     // SCIM (docs/teams.md, "SCIM"): a token of A's team, a provisioned user and a group mapped to a role.
     const scimToken = await send(`${t.url}/api/v1/orgs/${teamId}/scim/tokens`, 'POST', aSession, { name: 'idp of A' });
     assert.equal(scimToken.status, 201, JSON.stringify(scimToken.body));
@@ -138,6 +146,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       serviceId: service.body.service.id,
       signalId: report.body.signal.id,
       connectorId: connector.body.connector.id,
+      probeId: probe.body.probe.id,
     };
   });
   after(async () => {
@@ -185,10 +194,10 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   async function teamOfA() {
     const h = { cookie: a.cookie };
     const base = `${t.url}/api/v1/orgs/${aTeam.id}`;
-    const [org, members, invitations, keys, audit, watchlists, scimTokens, scimGroups] = await Promise.all(
-      ['', '/members', '/invitations', '/keys', '/audit?limit=500', '/watchlists', '/scim/tokens', '/scim/groups'].map((p) => getJson(`${base}${p}`, { headers: h })),
+    const [org, members, invitations, keys, audit, watchlists, scimTokens, scimGroups, probes] = await Promise.all(
+      ['', '/members', '/invitations', '/keys', '/audit?limit=500', '/watchlists', '/scim/tokens', '/scim/groups', '/probes'].map((p) => getJson(`${base}${p}`, { headers: h })),
     );
-    for (const r of [org, members, invitations, keys, audit, watchlists, scimTokens, scimGroups]) assert.equal(r!.status, 200, JSON.stringify(r!.body));
+    for (const r of [org, members, invitations, keys, audit, watchlists, scimTokens, scimGroups, probes]) assert.equal(r!.status, 200, JSON.stringify(r!.body));
     return {
       name: org!.body.organisation.name,
       members: members!.body.members.map((m: { userId: string; role: string }) => [m.userId, m.role]),
@@ -197,6 +206,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       audit: audit!.body.entries.length,
       watchlists: watchlists!.body.watchlists.map((w: { id: string; name: string; vendors: string[] }) => [w.id, w.name, w.vendors]),
       scimTokens: scimTokens!.body.tokens.map((x: { id: string; name: string }) => [x.id, x.name]),
+      probes: probes!.body.probes.map((p: { id: string; target: string; intervalSeconds: number; credential: unknown }) => [p.id, p.target, p.intervalSeconds, p.credential]),
       scimGroups: scimGroups!.body.groups.map((g: { id: string; displayName: string; role: string | null; members: number }) => [g.id, g.displayName, g.role, g.members]),
       sso: await t.repos.sso.connection(aTeam.id),
       ssoDomains: await t.repos.sso.domains(aTeam.id),
@@ -204,7 +214,7 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.serviceId, 'service-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId, aTeam.signalId, 'Inbound of A', 'Report of A', 'ext-signal-of-a'];
+  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.serviceId, 'service-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId, aTeam.signalId, aTeam.probeId, 'probe-of-a', 'probe-credential-of-a', 'Inbound of A', 'Report of A', 'ext-signal-of-a'];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -340,6 +350,14 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       ],
       updateTelemetryConnector: [{ method: 'PUT', path: org(`/telemetry-connectors/${aTeam.connectorId}`), body: { enabled: false }, ...notFound }],
       deleteTelemetryConnector: [{ method: 'DELETE', path: org(`/telemetry-connectors/${aTeam.connectorId}`), ...notFound }],
+      listPrivateProbes: [{ method: 'GET', path: org('/probes'), ...notFound }],
+      getPrivateProbe: [{ method: 'GET', path: org(`/probes/${aTeam.probeId}`), ...notFound }],
+      createPrivateProbe: [{ method: 'POST', path: org('/probes'), body: { vendor: 'github', kind: 'tls', target: 'api.github.com:443' }, ...notFound }],
+      updatePrivateProbe: [
+        { method: 'PUT', path: org(`/probes/${aTeam.probeId}`), body: { intervalSeconds: 300 }, ...notFound },
+        { method: 'PUT', path: org(`/probes/${aTeam.probeId}`), body: { credential: null }, ...notFound },
+      ],
+      deletePrivateProbe: [{ method: 'DELETE', path: org(`/probes/${aTeam.probeId}`), ...notFound }],
       reportVendorProblem: [{ method: 'POST', path: org('/reports'), body: { vendor: 'gitlab' }, ...notFound }],
       getSignalSecret: [{ method: 'GET', path: org('/signal-secret'), ...notFound }],
       rotateSignalSecret: [{ method: 'POST', path: org('/signal-secret'), ...sessionOnly([404]) }],
