@@ -23,6 +23,7 @@ function detectJson(data: unknown): DetectedPlatform {
     return null;
   }
   if (!isObj(data)) return null;
+  if (isObj(data.status_page) && ('current_incident_type' in data.status_page || Array.isArray(data.services))) return 'statuspal';
   const result = data.result;
   if (isObj(result) && isObj(result.status_overall)) return 'statusio';
   const page = data.page;

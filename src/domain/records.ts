@@ -207,6 +207,7 @@ export const SOURCE_TYPES = [
   'salesforce-trust',
   'sorry',
   'cachet',
+  'statuspal',
   'advisory-feed',
   'release-feed',
 ] as const;
