@@ -87,9 +87,9 @@ export interface Probe {
 }
 
 /** Every platform the probes can detect, in probing order (named in the 422 answer). */
-export const DETECTABLE_PLATFORMS = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'feed'] as const;
+export const DETECTABLE_PLATFORMS = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed'] as const;
 
-const API_PLATFORMS: readonly (SourceType | 'feed')[] = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'feed'];
+const API_PLATFORMS: readonly (SourceType | 'feed')[] = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed'];
 
 /**
  * The endpoints probed for a page URL, in order (docs/per-user.md "Detection"): the URL
@@ -115,6 +115,7 @@ export function probePlan(pageUrl: URL): Probe[] {
     { url: under('/history.rss'), accepts: ['feed'] },
     { url: under('/feed.atom'), accepts: ['feed'] },
     { url: under('/feed.rss'), accepts: ['feed'] },
+    { url: under('/live/v2/status_page'), accepts: ['hund'] },
   ];
   const statuspal = statuspalSummaryUrl(base);
   if (statuspal) probes.splice(1, 0, { url: statuspal, accepts: ['statuspal'] });
@@ -175,6 +176,7 @@ const WITH_MAINTENANCE: ReadonlySet<SourceType> = new Set<SourceType>([
   'sorry',
   'cachet',
   'statuspal',
+  'hund',
   'statuspage-rss',
   'statuspage-atom',
 ]);

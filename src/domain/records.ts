@@ -208,6 +208,7 @@ export const SOURCE_TYPES = [
   'sorry',
   'cachet',
   'statuspal',
+  'hund',
   'advisory-feed',
   'release-feed',
 ] as const;

@@ -20,6 +20,7 @@ import { statuspageAtomAdapter, statuspageRssAdapter } from './statuspage-feed.t
 import { statuspageV2Adapter } from './statuspage-v2.ts';
 import { statusioAdapter } from './statusio.ts';
 import { statuspalAdapter } from './statuspal.ts';
+import { hundAdapter } from './hund.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
@@ -42,6 +43,7 @@ const adapters: Record<SourceType, Adapter> = {
   sorry: sorryAdapter,
   cachet: cachetAdapter,
   statuspal: statuspalAdapter,
+  hund: hundAdapter,
   'advisory-feed': advisoryFeedAdapter,
   'release-feed': releaseFeedAdapter,
 };

@@ -49,6 +49,7 @@ export const DEMO_TYPE: Record<SourceType, SourceType> = {
   sorry: 'sorry',
   cachet: 'cachet',
   statuspal: 'statuspage-v2',
+  hund: 'statuspage-v2',
   'advisory-feed': 'advisory-feed',
   'release-feed': 'release-feed',
 };
@@ -59,6 +60,7 @@ export function demoPath(type: SourceType, url: string): string {
   switch (type) {
     case 'betterstack':
     case 'statuspal':
+    case 'hund':
       return '/api/v2/summary.json';
     case 'checkly':
     case 'aws-rss':

@@ -57,6 +57,12 @@ describe('page detection', () => {
 
   before(async () => {
     server = http.createServer((req, res) => {
+      if ((req.url ?? '').startsWith('/hund/live/v2/status_page')) {
+        // Hund's live stream never ends: its opening event, then silence.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`event: init_event\ndata: ${JSON.stringify({ state: 'operational', issues: [] })}\n\n`);
+        return;
+      }
       const hit = BODIES[(req.url ?? '').split('?')[0]!];
       if (!hit) {
         res.writeHead(404).end('no');
@@ -84,6 +90,7 @@ describe('page detection', () => {
       ['/feed/feed.rss', 'statuspage-rss', '/feed/feed.rss'],
       ['/broken/', 'instatus', '/broken/summary.json'],
       ['/api/v2/status_pages/acme/summary', 'statuspal', '/api/v2/status_pages/acme/summary'],
+      ['/hund/', 'hund', '/hund/live/v2/status_page'],
     ];
     for (const [page, type, url] of expect) {
       const r = await detect(new URL(`${base}${page}`));
@@ -98,7 +105,7 @@ describe('page detection', () => {
   test('nothing there: every endpoint is listed with its answer', async () => {
     const r = await detect(new URL(`${base}/nothing/`));
     assert.equal(r.found, false);
-    assert.equal(r.tried.length, 9);
+    assert.equal(r.tried.length, 10);
     assert.ok(r.tried.every((x) => x.result === 'HTTP error'));
   });
 

@@ -88,6 +88,7 @@ describe('custom status pages: detection order and sources', () => {
         'https://status.acme.io/history.rss',
         'https://status.acme.io/feed.atom',
         'https://status.acme.io/feed.rss',
+        'https://status.acme.io/live/v2/status_page',
       ],
     );
     assert.deepEqual(plan[1]!.accepts, ['statuspage-v2', 'incidentio']);
