@@ -54,7 +54,7 @@ const CurrentEventSchema = Type.Object({
   ),
 });
 
-function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string): IncidentRecord {
+function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string, named: ReturnType<typeof eventComponents>): IncidentRecord {
   const key = `${e.service}_${e.date}`;
   const startedAt = requireIso(`aws-currentevents: event ${key} date`, epochSecondsToIso(e.date));
   const resolved = String(e.status) === '0';
@@ -79,7 +79,7 @@ function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string): 
     startedAt,
     updatedAt,
     resolvedAt: resolved ? updatedAt : null,
-    components: recordComponentNames(eventComponents(e).map((x) => x.component)),
+    components: recordComponentNames(named.map((x) => x.component)),
     updates,
     url: null,
     source: 'aws-currentevents',
@@ -151,10 +151,11 @@ export const awsCurrentEventsAdapter = defineAdapter('aws-currentevents', (input
     const events = check('aws-currentevents', Type.Array(CurrentEventSchema), data);
     // The endpoint lists exactly the events that are open now, so a service it does not name
     // is operating normally by AWS's own account: components seen before stay listed as such.
+    const named = events.map(eventComponents);
     const components = new CloudComponentList();
-    for (const e of events) for (const { component, status } of eventComponents(e)) components.add(component, status);
+    for (const list of named) for (const { component, status } of list) components.add(component, status);
     return {
-      incidents: events.map((e) => mapCurrentEvent(e, input.vendor)),
+      incidents: events.map((e, i) => mapCurrentEvent(e, input.vendor, named[i]!)),
       incidentsAreCompleteUnresolvedSet: true,
       components: components.records(),
       componentsKeepUnlisted: true,

@@ -27,6 +27,8 @@ export const cloudComponentName = (c: CloudComponent): string => {
   return c.location ? `${service} (${collapseWhitespace(c.location)})` : service;
 };
 
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const STATUS_RANK: Record<ComponentStatus, number> = {
   unknown: 0,
   operational: 1,
@@ -71,7 +73,8 @@ export class CloudComponentList {
       group: collapseWhitespace(c.service) || c.id,
       sortRegion: c.region?.code ?? '',
     }));
-    rows.sort((a, b) => a.group.localeCompare(b.group) || a.sortRegion.localeCompare(b.sortRegion) || a.id.localeCompare(b.id));
+    // Code-unit order: the same on every machine, and far cheaper than a locale's collation.
+    rows.sort((a, b) => cmp(a.group, b.group) || cmp(a.sortRegion, b.sortRegion) || cmp(a.id, b.id));
     return rows.map(({ id, name, status, group }, position) => ({ id, name, status, group, position }));
   }
 }
