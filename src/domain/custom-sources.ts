@@ -87,9 +87,9 @@ export interface Probe {
 }
 
 /** Every platform the probes can detect, in probing order (named in the 422 answer). */
-export const DETECTABLE_PLATFORMS = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'feed'] as const;
+export const DETECTABLE_PLATFORMS = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed'] as const;
 
-const API_PLATFORMS: readonly (SourceType | 'feed')[] = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'feed'];
+const API_PLATFORMS: readonly (SourceType | 'feed')[] = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed'];
 
 /**
  * The endpoints probed for a page URL, in order (docs/per-user.md "Detection"): the URL
@@ -115,13 +115,26 @@ export function probePlan(pageUrl: URL): Probe[] {
     { url: under('/history.rss'), accepts: ['feed'] },
     { url: under('/feed.atom'), accepts: ['feed'] },
     { url: under('/feed.rss'), accepts: ['feed'] },
+    { url: under('/live/v2/status_page'), accepts: ['hund'] },
   ];
+  const statuspal = statuspalSummaryUrl(base);
+  if (statuspal) probes.splice(1, 0, { url: statuspal, accepts: ['statuspal'] });
   const seen = new Set<string>();
   return probes.filter((p) => {
     if (seen.has(p.url)) return false;
     seen.add(p.url);
     return true;
   });
+}
+
+/**
+ * A page hosted at `<subdomain>.statuspal.io` (or `.statuspal.eu`) serves its data from
+ * Statuspal's API under that subdomain: `https://statuspal.io/api/v2/status_pages/<subdomain>/summary`.
+ */
+export function statuspalSummaryUrl(pageUrl: URL): string | null {
+  const m = /^([a-z0-9][a-z0-9-]{0,62})\.(statuspal\.(?:io|eu))$/i.exec(pageUrl.hostname.replace(/\.$/, ''));
+  if (!m || m[1]!.toLowerCase() === 'www') return null;
+  return `https://${m[2]!.toLowerCase()}/api/v2/status_pages/${m[1]!.toLowerCase()}/summary`;
 }
 
 /** status.io serves its data from its API host, keyed by the 24-hex page id found in the page. */
@@ -162,6 +175,8 @@ const WITH_MAINTENANCE: ReadonlySet<SourceType> = new Set<SourceType>([
   'statusio',
   'sorry',
   'cachet',
+  'statuspal',
+  'hund',
   'statuspage-rss',
   'statuspage-atom',
 ]);

@@ -1,4 +1,4 @@
-import { regionsNamedIn } from './regions.ts';
+import { regionsNamedIn, regionTagOf } from './regions.ts';
 import { CRITICALITIES, type Criticality, type Dependency, type DependencyKind } from './team-services.ts';
 
 // Which of an organisation's services a vendor's incident or maintenance may hit, how sure
@@ -76,13 +76,18 @@ const hhmm = (iso: string) => {
   return Number.isNaN(d.getTime()) ? null : d.toISOString().slice(11, 16);
 };
 
-/** Where a record names each region: the title, or the first update (oldest) that does. */
+/** Where a record names each region: the title, a listed component's region tag, or the first update (oldest) that does. */
 function regionMentions(record: ImpactRecord): Map<string, string> {
   const where = new Map<string, string>();
   const note = (text: string, place: string) => {
     for (const m of regionsNamedIn(text)) if (!where.has(m.region.code)) where.set(m.region.code, place);
   };
   note(record.title, 'the title');
+  // A listed component of one service in one region carries that region (docs/mappings.md "Cloud depth").
+  for (const c of record.components) {
+    const tag = regionTagOf(c.name);
+    if (tag && !where.has(tag.code)) where.set(tag.code, `the listed component '${c.name}'`);
+  }
   const updates = [...record.updates].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   for (const u of updates) {
     const at = hhmm(u.createdAt);

@@ -3,6 +3,7 @@
 // told apart by the keys each platform's documented payload has; HTML pages by the
 // markers their platform leaves in them. Pure: no I/O.
 import type { SourceType } from './records.ts';
+import { firstServerSentEvent, HUND_INIT_EVENT } from './server-sent-events.ts';
 
 /** A source type, `feed` (any RSS/Atom document), `html` (a page without a known marker), or null. */
 export type DetectedPlatform = SourceType | 'feed' | 'html' | null;
@@ -23,6 +24,7 @@ function detectJson(data: unknown): DetectedPlatform {
     return null;
   }
   if (!isObj(data)) return null;
+  if (isObj(data.status_page) && ('current_incident_type' in data.status_page || Array.isArray(data.services))) return 'statuspal';
   const result = data.result;
   if (isObj(result) && isObj(result.status_overall)) return 'statusio';
   const page = data.page;
@@ -54,6 +56,18 @@ const HTML_MARKERS: [RegExp, SourceType][] = [
   [/cachethq|powered by cachet/i, 'cachet'],
 ];
 
+/** A server-sent event stream: Hund's live stream opens with its page's state and issues. */
+function detectEventStream(text: string): DetectedPlatform {
+  const init = firstServerSentEvent(text, HUND_INIT_EVENT);
+  if (!init) return null;
+  try {
+    const data: unknown = JSON.parse(init.data);
+    return isObj(data) && typeof data.state === 'string' && Array.isArray(data.issues) ? 'hund' : null;
+  } catch {
+    return null;
+  }
+}
+
 export function detectPlatform(body: Buffer, contentType: string | null = null): DetectedPlatform {
   const text = body.toString('utf8').replace(/^\uFEFF/, '').trimStart();
   if (text === '') return null;
@@ -64,6 +78,7 @@ export function detectPlatform(body: Buffer, contentType: string | null = null):
       return null;
     }
   }
+  if (/^(?:event|data|id|retry)\s*:|^:/.test(text)) return detectEventStream(text);
   const head = text.slice(0, 2048).toLowerCase();
   if (/<rss[\s>]|<feed[\s>]|<rdf:rdf[\s>]/.test(head)) return 'feed';
   if (/<html[\s>]|<!doctype html/.test(head) || /text\/html/i.test(contentType ?? '')) {

@@ -152,6 +152,12 @@ export interface SourceSnapshot {
    */
   incidentsAreCompleteUnresolvedSet?: boolean;
   /**
+   * True when `components` lists only what this payload names, and a component it no longer
+   * names is operating normally by the source's own account (a cloud's list of open events):
+   * components stored before stay listed, as operational (docs/mappings.md "Cloud depth").
+   */
+  componentsKeepUnlisted?: boolean;
+  /**
    * True when `maintenances` is the complete list of the vendor's maintenances not
    * yet completed (Statuspage `summary.json`), so that one missing from it whose
    * window is over can be treated as completed.
@@ -201,6 +207,8 @@ export const SOURCE_TYPES = [
   'salesforce-trust',
   'sorry',
   'cachet',
+  'statuspal',
+  'hund',
   'advisory-feed',
   'release-feed',
 ] as const;

@@ -274,3 +274,15 @@ export function regionsNamedIn(text: string): RegionMention[] {
 
 /** The codes of the regions `text` names, each once. */
 export const regionCodesNamedIn = (text: string): Set<string> => new Set(regionsNamedIn(text).map((m) => m.region.code));
+
+/**
+ * A component's region tag (docs/mappings.md "Cloud depth"): a component named for one service
+ * in one region ends with that region's code in parentheses, "Amazon Elastic Compute Cloud
+ * (us-east-1)", "Cloud Spanner (asia-east1)", "App Service (westus)". Null when the name ends
+ * otherwise (a global service, a multi-region location, any other vendor's component).
+ */
+export function regionTagOf(name: string): Region | null {
+  if (typeof name !== 'string' || name.length > 1000) return null;
+  const m = /\(([a-z0-9-]{2,40})\)\s*$/.exec(name);
+  return m ? (BY_CODE.get(m[1]!) ?? null) : null;
+}

@@ -52,6 +52,11 @@ interface FetchOptions {
   signal?: AbortSignal;
   /** A URL a user gave: its own origin is guarded too, not only redirects. */
   untrusted?: boolean;
+  /**
+   * A body that is complete before the connection ends (a server-sent event stream, which
+   * never ends): reading stops, and the connection is closed, once this says what arrived is enough.
+   */
+  complete?: (received: Buffer) => boolean;
 }
 
 type FetchResult =
@@ -83,7 +88,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 }
 
 /** Reads a (possibly compressed) body, failing as soon as it grows past `maxBytes`. */
-async function readCapped(body: Readable, encoding: string | null, maxBytes: number): Promise<Buffer> {
+async function readCapped(body: Readable, encoding: string | null, maxBytes: number, complete?: (received: Buffer) => boolean): Promise<Buffer> {
   let stream: Readable = body;
   const enc = (encoding ?? '').trim().toLowerCase();
   if (enc === 'gzip' || enc === 'x-gzip') stream = pipeline(body, zlib.createGunzip(), () => {});
@@ -99,6 +104,14 @@ async function readCapped(body: Readable, encoding: string | null, maxBytes: num
       throw new FetchError('too_large', `payload larger than ${maxBytes} bytes`);
     }
     chunks.push(chunk as Buffer);
+    if (complete) {
+      const received = Buffer.concat(chunks, size);
+      if (complete(received)) {
+        body.destroy();
+        stream.destroy();
+        return received;
+      }
+    }
   }
   return Buffer.concat(chunks, size);
 }
@@ -198,7 +211,7 @@ export function createHttpFetcher(o: HttpFetcherOptions = {}): Fetcher & { close
           res.body.destroy();
           throw new FetchError('too_large', `payload larger than ${opts.maxBytes} bytes (Content-Length ${declared})`, res.statusCode);
         }
-        const body = await readCapped(res.body, header(h, 'content-encoding'), opts.maxBytes);
+        const body = await readCapped(res.body, header(h, 'content-encoding'), opts.maxBytes, opts.complete);
         return {
           notModified: false,
           status: res.statusCode,

@@ -4,6 +4,7 @@
 // then parse with the adapter of that platform. The first endpoint that passes both wins.
 import { feedSourceType, probePlan, statusIoApiUrl, type PageDetector, type ProbeAttempt } from '../domain/custom-sources.ts';
 import { detectPlatform, pageNameOf } from '../domain/platform-detect.ts';
+import { bodyHasEvent, HUND_INIT_EVENT } from '../domain/server-sent-events.ts';
 import type { SourceType } from '../domain/records.ts';
 import { parseSource } from './adapters/index.ts';
 import { createHttpFetcher, FetchError, type Fetcher } from '../infra/fetch.ts';
@@ -15,10 +16,20 @@ export interface PageDetectOptions {
   now: () => Date;
 }
 
-const ACCEPT = 'application/json, application/atom+xml, application/rss+xml, text/html;q=0.8, */*;q=0.5';
+const ACCEPT = 'application/json, application/atom+xml, application/rss+xml, text/html;q=0.8, text/event-stream;q=0.6, */*;q=0.5';
 
-async function fetchBody(url: string, o: PageDetectOptions) {
-  const res = await o.fetcher(url, { timeoutMs: o.timeoutMs, maxBytes: o.maxBytes, accept: ACCEPT, untrusted: true, maxRedirects: 3 });
+/** Hund's live stream never ends: an endpoint that may be one is read until its first event. */
+const untilHundInit = bodyHasEvent(HUND_INIT_EVENT);
+
+async function fetchBody(url: string, o: PageDetectOptions, mayBeStream = false) {
+  const res = await o.fetcher(url, {
+    timeoutMs: o.timeoutMs,
+    maxBytes: o.maxBytes,
+    accept: ACCEPT,
+    untrusted: true,
+    maxRedirects: 3,
+    ...(mayBeStream ? { complete: untilHundInit } : {}),
+  });
   if (res.notModified) throw new FetchError('http_status', 'HTTP 304', 304);
   return res;
 }
@@ -64,7 +75,7 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
     for (const probe of probePlan(pageUrl)) {
       let res;
       try {
-        res = await fetchBody(probe.url, o);
+        res = await fetchBody(probe.url, o, probe.accepts.includes('hund'));
       } catch (err) {
         const kind = probeFailureKind(err);
         tried.push({ url: probe.url, result: kind });

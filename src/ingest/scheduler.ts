@@ -11,6 +11,7 @@ import { FetchError, type Fetcher } from '../infra/fetch.ts';
 import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 import { PollFailureTally, pollFailureMessage } from '../domain/poll-failures.ts';
 import { type Freshness, freshnessOf, hotReason, hotReasonOf, type PollTrigger, pollTrigger, scheduleOf } from '../domain/poll-schedule.ts';
+import { bodyHasEvent, HUND_INIT_EVENT } from '../domain/server-sent-events.ts';
 
 // Polls every catalog source on its own jittered interval. Each poll is independent:
 // it takes a lease on its source row, fetches with a deadline and a byte cap, parses
@@ -107,9 +108,14 @@ export interface RoundOptions {
 
 const FEED_TYPES = new Set(['advisory-feed', 'release-feed', 'azure-rss', 'statuspage-rss', 'statuspage-atom']);
 const acceptFor = (type: string) =>
-  FEED_TYPES.has(type)
+  type === 'hund'
+    ? 'text/event-stream'
+    : FEED_TYPES.has(type)
     ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
     : 'application/json, */*;q=0.5';
+
+/** Sources whose body never ends: read until their first complete event (docs/mappings.md "Hund"). */
+const completeFor = (type: string) => (type === 'hund' ? bodyHasEvent(HUND_INIT_EVENT) : undefined);
 
 const hostKey = (url: string) => {
   try {
@@ -170,6 +176,7 @@ export function createScheduler(d: SchedulerDeps) {
         timeoutMs: s.timeoutMs,
         maxBytes: s.maxBytes,
         accept: acceptFor(src.type),
+        complete: completeFor(src.type),
         signal: stopping.signal,
         untrusted: src.guarded,
       });

@@ -7,10 +7,12 @@
 // by `<service key>_<epoch of its first post>` (the RSS guid fragment), which becomes
 // the upstream id, so the same event keeps one id across formats.
 import { Type, type Static } from '@sinclair/typebox';
-import type { Impact, IncidentRecord } from '../../domain/records.ts';
+import type { ComponentStatus, Impact, IncidentRecord } from '../../domain/records.ts';
 import { AdapterError, defineAdapter, type AdapterInput } from './adapter.ts';
+import { awsComponent, awsComponentStatus } from './aws-components.ts';
 import { parseAwsLog } from './aws-legacy-log.ts';
 import { parseJsonBody } from './body.ts';
+import { CloudComponentList, cloudComponentName, recordComponentNames } from './cloud-components.ts';
 import { parseFeedBody, type FeedEntry } from './feed.ts';
 import { newestFirst, recordId, worstImpact } from './mapping.ts';
 import { collapseWhitespace, htmlToText } from './text.ts';
@@ -52,7 +54,7 @@ const CurrentEventSchema = Type.Object({
   ),
 });
 
-function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string): IncidentRecord {
+function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string, named: ReturnType<typeof eventComponents>): IncidentRecord {
   const key = `${e.service}_${e.date}`;
   const startedAt = requireIso(`aws-currentevents: event ${key} date`, epochSecondsToIso(e.date));
   const resolved = String(e.status) === '0';
@@ -65,11 +67,7 @@ function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string): 
     })),
   );
   const updatedAt = latestIso([updates[0]?.createdAt, startedAt]) ?? startedAt;
-  const region = e.region_name ? ` (${e.region_name})` : '';
   const impacted = Object.values(e.impacted_services ?? {});
-  const components = impacted.length > 0
-    ? [...new Set(impacted.map((s) => s.service_name).filter((n) => n != null).map((n) => `${n}${region}`))]
-    : [`${e.service_name ?? e.service}${region}`];
   const severities = [e.status, ...log.map((l) => l.status), ...impacted.map((s) => s.max)].map((c) => awsImpact(c));
   return {
     id: recordId(vendor, key),
@@ -81,11 +79,23 @@ function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string): 
     startedAt,
     updatedAt,
     resolvedAt: resolved ? updatedAt : null,
-    components,
+    components: recordComponentNames(named.map((x) => x.component)),
     updates,
     url: null,
     source: 'aws-currentevents',
   };
+}
+
+/**
+ * The services and regions an event names, each with its status now: every impacted service
+ * by its own key (`ec2-me-central-1`, a global `route53`), else the event's own service.
+ */
+function eventComponents(e: Static<typeof CurrentEventSchema>) {
+  const impacted = Object.entries(e.impacted_services ?? {});
+  if (impacted.length > 0) {
+    return impacted.map(([key, s]) => ({ component: awsComponent(key, s.service_name ?? key), status: awsComponentStatus(s.current ?? e.status) }));
+  }
+  return [{ component: awsComponent(e.service, e.service_name ?? e.service), status: awsComponentStatus(e.status) }];
 }
 
 // ---- legacy data.json --------------------------------------------------------------
@@ -128,7 +138,7 @@ function mapLegacyEvent(e: Static<typeof LegacyEventSchema>, vendor: string, arc
     startedAt,
     updatedAt,
     resolvedAt: resolved ? updatedAt : null,
-    components: [e.service_name ?? e.service],
+    components: [cloudComponentName(awsComponent(e.service, e.service_name ?? e.service))],
     updates,
     url: null,
     source: 'aws-currentevents',
@@ -139,18 +149,30 @@ export const awsCurrentEventsAdapter = defineAdapter('aws-currentevents', (input
   const data = parseJsonBody('aws-currentevents', input.body, input.contentType);
   if (Array.isArray(data)) {
     const events = check('aws-currentevents', Type.Array(CurrentEventSchema), data);
-    // The endpoint lists exactly the events that are open now.
-    return { incidents: events.map((e) => mapCurrentEvent(e, input.vendor)), incidentsAreCompleteUnresolvedSet: true };
+    // The endpoint lists exactly the events that are open now, so a service it does not name
+    // is operating normally by AWS's own account: components seen before stay listed as such.
+    const named = events.map(eventComponents);
+    const components = new CloudComponentList();
+    for (const list of named) for (const { component, status } of list) components.add(component, status);
+    return {
+      incidents: events.map((e, i) => mapCurrentEvent(e, input.vendor, named[i]!)),
+      incidentsAreCompleteUnresolvedSet: true,
+      components: components.records(),
+      componentsKeepUnlisted: true,
+    };
   }
   if (typeof data === 'object' && data !== null && 'archive' in data) {
     const legacy = check('aws-currentevents', LegacySchema, data);
-    return {
-      incidents: [
-        ...legacy.current.map((e) => mapLegacyEvent(e, input.vendor, false)),
-        ...legacy.archive.map((e) => mapLegacyEvent(e, input.vendor, true)),
-      ],
-      incidentsAreCompleteUnresolvedSet: true,
-    };
+    const incidents = [
+      ...legacy.current.map((e) => mapLegacyEvent(e, input.vendor, false)),
+      ...legacy.archive.map((e) => mapLegacyEvent(e, input.vendor, true)),
+    ];
+    const components = new CloudComponentList();
+    const legacyStatus = (e: Static<typeof LegacyEventSchema>, archived: boolean): ComponentStatus =>
+      archived || /^\s*\[RESOLVED\]/i.test(e.summary) ? 'operational' : awsComponentStatus(e.status);
+    for (const e of legacy.current) components.add(awsComponent(e.service, e.service_name ?? e.service), legacyStatus(e, false));
+    for (const e of legacy.archive) components.add(awsComponent(e.service, e.service_name ?? e.service), legacyStatus(e, true));
+    return { incidents, incidentsAreCompleteUnresolvedSet: true, components: components.records(), componentsKeepUnlisted: true };
   }
   throw new AdapterError('aws-currentevents: expected the currentevents array or the legacy {archive, current} object', { kind: 'unrecognised payload' });
 });
@@ -240,7 +262,8 @@ function chainToIncident(chain: AwsItem[], vendor: string): IncidentRecord {
     startedAt: first.at,
     updatedAt: newest.at,
     resolvedAt: closing ? closing.at : null,
-    components: [first.serviceKey],
+    // The feed names a service by its key only (`ec2-us-east-1`): the key is the name, with its region tag.
+    components: [cloudComponentName(awsComponent(first.serviceKey, null))],
     updates,
     url: newest.entry.link,
     source: 'aws-rss',

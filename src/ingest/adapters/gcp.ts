@@ -1,9 +1,11 @@
 // Google Cloud `status.cloud.google.com/incidents.json`: a flat array of incidents,
 // newest first, open and closed alike (a history, not an unresolved set).
 import { Type, type Static } from '@sinclair/typebox';
-import type { Impact, IncidentRecord } from '../../domain/records.ts';
+import type { ComponentStatus, Impact, IncidentRecord } from '../../domain/records.ts';
+import { regionByCode } from '../../domain/regions.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
 import { parseJsonBody } from './body.ts';
+import { CloudComponentList, recordComponentNames, type CloudComponent } from './cloud-components.ts';
 import { joinUrl, newestFirst, recordId } from './mapping.ts';
 import { collapseWhitespace } from './text.ts';
 import { firstIso, isoOrNull, latestIso, requireIso } from './time.ts';
@@ -13,6 +15,8 @@ const SOURCE = 'gcp-json';
 const BASE = 'https://status.cloud.google.com/';
 
 const UpdateSchema = Type.Object({ created: OptStr, when: OptStr, text: OptStr, status: OptStr });
+
+const LocationSchema = Type.Object({ id: Type.String(), title: OptStr });
 
 const IncidentSchema = Type.Object({
   id: Type.String(),
@@ -27,7 +31,9 @@ const IncidentSchema = Type.Object({
   uri: OptStr,
   updates: Type.Optional(Nullable(Type.Array(UpdateSchema))),
   most_recent_update: Type.Optional(Nullable(UpdateSchema)),
-  affected_products: Type.Optional(Nullable(Type.Array(Type.Object({ title: Type.String() })))),
+  affected_products: Type.Optional(Nullable(Type.Array(Type.Object({ title: Type.String(), id: OptStr })))),
+  currently_affected_locations: Type.Optional(Nullable(Type.Array(LocationSchema))),
+  previously_affected_locations: Type.Optional(Nullable(Type.Array(LocationSchema))),
 });
 
 const PayloadSchema = Type.Array(IncidentSchema);
@@ -68,6 +74,36 @@ function incidentUrl(uri: string | null | undefined, id: string): string {
 /** GCP update statuses are impact words until the closing AVAILABLE. */
 const updateStatus = (word: string | null | undefined) => ((word ?? '').toUpperCase() === 'AVAILABLE' ? 'resolved' : 'investigating');
 
+type RawIncident = Static<typeof IncidentSchema>;
+type Location = Static<typeof LocationSchema>;
+
+/**
+ * Each product in each location as a component (docs/mappings.md "Cloud depth"): a location
+ * the region vocabulary knows (`us-central1`) is its region; `global` and multi-regions
+ * (`us`, "Multi-region: us") keep their own label and no region.
+ */
+function productComponents(raw: RawIncident, locations: readonly Location[]): CloudComponent[] {
+  const products = (raw.affected_products ?? []).map((p) => ({ id: p.id || p.title, title: p.title }));
+  if (products.length === 0 && raw.service_name) products.push({ id: raw.service_name, title: raw.service_name });
+  const out: CloudComponent[] = [];
+  for (const p of products) {
+    if (locations.length === 0) out.push({ id: p.id, service: p.title, region: null, location: null });
+    for (const l of locations) {
+      const region = regionByCode(l.id.trim().toLowerCase());
+      out.push({ id: `${p.id}:${l.id}`, service: p.title, region: region?.cloud === 'gcp' ? region : null, location: l.id });
+    }
+  }
+  return out;
+}
+
+const allLocations = (raw: RawIncident): Location[] => {
+  const seen = new Set<string>();
+  return [...(raw.currently_affected_locations ?? []), ...(raw.previously_affected_locations ?? [])].filter((l) => !seen.has(l.id) && !!seen.add(l.id));
+};
+
+const componentStatusOf = (impact: Impact): ComponentStatus =>
+  impact === 'critical' ? 'major_outage' : impact === 'major' ? 'partial_outage' : 'degraded_performance';
+
 function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): IncidentRecord {
   const startedAt = requireIso(`${SOURCE}: incident ${raw.id} begin`, raw.begin);
   const end = isoOrNull(raw.end);
@@ -83,7 +119,6 @@ function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): Incide
     })),
   );
   const updatedAt = latestIso([isoOrNull(raw.modified), updates[0]?.createdAt, startedAt]) ?? startedAt;
-  const products = (raw.affected_products ?? []).map((p) => p.title);
   return {
     id: recordId(vendor, raw.id),
     vendor,
@@ -94,7 +129,7 @@ function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): Incide
     startedAt,
     updatedAt,
     resolvedAt: resolved ? end : null,
-    components: products.length > 0 ? products : raw.service_name ? [raw.service_name] : [],
+    components: recordComponentNames(productComponents(raw, allLocations(raw))),
     updates,
     url: incidentUrl(raw.uri, raw.id),
     source: SOURCE,
@@ -103,5 +138,14 @@ function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): Incide
 
 export const gcpAdapter = defineAdapter('gcp-json', (input: AdapterInput) => {
   const payload = check(SOURCE, PayloadSchema, parseJsonBody(SOURCE, input.body, input.contentType));
-  return { incidents: payload.map((i) => mapIncident(i, input.vendor)) };
+  // The history names every product and location it ever affected; one is hit now only
+  // while an open incident lists it among its currently affected locations.
+  const components = new CloudComponentList();
+  for (const raw of payload) {
+    const open = isoOrNull(raw.end) === null;
+    const hit = new Set(open ? productComponents(raw, raw.currently_affected_locations ?? []).map((c) => c.id) : []);
+    const status = componentStatusOf(gcpImpact(raw.status_impact, raw.severity));
+    for (const c of productComponents(raw, allLocations(raw))) components.add(c, hit.has(c.id) ? status : 'operational');
+  }
+  return { incidents: payload.map((i) => mapIncident(i, input.vendor)), components: components.records(), componentsKeepUnlisted: true };
 });

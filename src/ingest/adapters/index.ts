@@ -19,6 +19,8 @@ import { sorryAdapter } from './sorry.ts';
 import { statuspageAtomAdapter, statuspageRssAdapter } from './statuspage-feed.ts';
 import { statuspageV2Adapter } from './statuspage-v2.ts';
 import { statusioAdapter } from './statusio.ts';
+import { statuspalAdapter } from './statuspal.ts';
+import { hundAdapter } from './hund.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
@@ -40,6 +42,8 @@ const adapters: Record<SourceType, Adapter> = {
   'salesforce-trust': salesforceTrustAdapter,
   sorry: sorryAdapter,
   cachet: cachetAdapter,
+  statuspal: statuspalAdapter,
+  hund: hundAdapter,
   'advisory-feed': advisoryFeedAdapter,
   'release-feed': releaseFeedAdapter,
 };

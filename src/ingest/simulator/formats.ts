@@ -48,6 +48,8 @@ export const DEMO_TYPE: Record<SourceType, SourceType> = {
   'salesforce-trust': 'salesforce-trust',
   sorry: 'sorry',
   cachet: 'cachet',
+  statuspal: 'statuspage-v2',
+  hund: 'statuspage-v2',
   'advisory-feed': 'advisory-feed',
   'release-feed': 'release-feed',
 };
@@ -57,6 +59,8 @@ export function demoPath(type: SourceType, url: string): string {
   const u = new URL(url);
   switch (type) {
     case 'betterstack':
+    case 'statuspal':
+    case 'hund':
       return '/api/v2/summary.json';
     case 'checkly':
     case 'aws-rss':

@@ -14,6 +14,7 @@ import type {
 } from '../../domain/records.ts';
 import { randomUUID } from 'node:crypto';
 import { completedByAbsence } from '../../domain/maintenance-window.ts';
+import { keepUnlistedComponents } from '../../domain/kept-components.ts';
 import { cleanSnapshot } from '../../domain/upstream-text.ts';
 import type { EventBus } from '../../infra/event-bus.ts';
 import { decideIncident, decideMaintenance, resolvedByAbsence } from '../../domain/changes.ts';
@@ -213,7 +214,8 @@ export function ingestService(d: IngestServiceDeps) {
 
       if (snapshot.components) {
         const current = await r.status.componentRecords(source.vendor);
-        const next = clean([...snapshot.components]).sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+        const polled = clean([...snapshot.components]).sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+        const next = snapshot.componentsKeepUnlisted ? keepUnlistedComponents(current, polled) : polled;
         if (!sameComponents(current, next)) {
           await r.status.replaceComponents(source.vendor, next, at);
           written.components = true;

@@ -28,6 +28,11 @@ const BODIES: Record<string, { type: string; body: string }> = {
     type: 'application/json',
     body: JSON.stringify({ meta: { pagination: { total: 0, count: 0, per_page: 20, current_page: 1, total_pages: 1, links: { next_page: null, previous_page: null } } }, data: [] }),
   },
+  // Statuspal's documented public summary, named directly by its URL.
+  '/api/v2/status_pages/acme/summary': {
+    type: 'application/json',
+    body: JSON.stringify({ status_page: { name: 'Acme', url: 'https://acme', current_incident_type: null }, services: [{ id: 1, name: 'API', current_incident_type: null, children: [] }], incidents: [], maintenances: [], upcoming_maintenances: [] }),
+  },
   '/feed/feed.rss': {
     type: 'application/rss+xml',
     body: `<?xml version="1.0"?><rss version="2.0"><channel><title>Feed status</title><link>https://feed</link><description>History</description><item><title>API errors</title><guid>https://feed/incidents/1</guid><pubDate>Thu, 01 Jan 2026 00:00:00 +0000</pubDate><link>https://feed/incidents/1</link><description>&lt;p&gt;&lt;small&gt;Jan &lt;var&gt;1&lt;/var&gt;, &lt;var&gt;01:00&lt;/var&gt; UTC&lt;/small&gt;&lt;br&gt;&lt;strong&gt;Resolved&lt;/strong&gt; - Fixed.&lt;/p&gt;</description></item></channel></rss>`,
@@ -52,6 +57,12 @@ describe('page detection', () => {
 
   before(async () => {
     server = http.createServer((req, res) => {
+      if ((req.url ?? '').startsWith('/hund/live/v2/status_page')) {
+        // Hund's live stream never ends: its opening event, then silence.
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`event: init_event\ndata: ${JSON.stringify({ state: 'operational', issues: [] })}\n\n`);
+        return;
+      }
       const hit = BODIES[(req.url ?? '').split('?')[0]!];
       if (!hit) {
         res.writeHead(404).end('no');
@@ -78,6 +89,8 @@ describe('page detection', () => {
       ['/feed/', 'statuspage-rss', '/feed/feed.rss'],
       ['/feed/feed.rss', 'statuspage-rss', '/feed/feed.rss'],
       ['/broken/', 'instatus', '/broken/summary.json'],
+      ['/api/v2/status_pages/acme/summary', 'statuspal', '/api/v2/status_pages/acme/summary'],
+      ['/hund/', 'hund', '/hund/live/v2/status_page'],
     ];
     for (const [page, type, url] of expect) {
       const r = await detect(new URL(`${base}${page}`));
@@ -92,7 +105,7 @@ describe('page detection', () => {
   test('nothing there: every endpoint is listed with its answer', async () => {
     const r = await detect(new URL(`${base}/nothing/`));
     assert.equal(r.found, false);
-    assert.equal(r.tried.length, 9);
+    assert.equal(r.tried.length, 10);
     assert.ok(r.tried.every((x) => x.result === 'HTTP error'));
   });
 

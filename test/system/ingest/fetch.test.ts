@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';
+import { bodyHasEvent } from '../../../src/domain/server-sent-events.ts';
 import { createHttpFetcher, FetchError, parseRetryAfter, USER_AGENT } from '../../../src/infra/fetch.ts';
 
 // The poller's HTTP client against a real local server misbehaving on purpose.
@@ -54,6 +55,15 @@ describe('fetch with limits', () => {
           res.on('close', () => clearInterval(timer));
           return;
         }
+        case '/stream': {
+          // A server-sent event stream that never ends: an opening event, then a heartbeat.
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('event: init_event\ndata: {"state":"operational",');
+          setTimeout(() => res.write('"issues":[]}\n\n'), 20);
+          const timer = setInterval(() => res.write(': keep-alive\n\n'), 50);
+          res.on('close', () => clearInterval(timer));
+          return;
+        }
         case '/busy':
           res.writeHead(503, { 'retry-after': '120' });
           return res.end('try later');
@@ -89,6 +99,17 @@ describe('fetch with limits', () => {
     assert.equal(r.etag, '"v1"');
     assert.equal(r.lastModified, 'Mon, 02 Mar 2026 10:00:00 GMT');
     assert.equal(seen.at(-1)!['user-agent'], USER_AGENT);
+  });
+
+  test('a body complete before the connection ends: reading stops at the first complete event', async () => {
+    const started = Date.now();
+    const res = await fetcher(`${base}/stream`, { ...opts, complete: bodyHasEvent('init_event') });
+    assert.equal(res.notModified, false);
+    if (res.notModified) return;
+    assert.match(res.body.toString('utf8'), /^event: init_event\ndata: \{"state":"operational","issues":\[\]\}\n\n/);
+    assert.ok(Date.now() - started < opts.timeoutMs, 'not read until the deadline');
+    // Without the rule the same stream runs into the deadline.
+    await assert.rejects(fetcher(`${base}/stream`, { ...opts, timeoutMs: 300 }), (e: unknown) => e instanceof FetchError && e.code === 'timeout');
   });
 
   test('decompresses gzip', async () => {

@@ -16,6 +16,7 @@ import {
   publicSlugOf,
   slugVisibleTo,
   statusIoApiUrl,
+  statuspalSummaryUrl,
 } from '../../../src/domain/custom-sources.ts';
 
 // Pure rules of user-added status pages (docs/per-user.md "Custom status pages").
@@ -87,6 +88,7 @@ describe('custom status pages: detection order and sources', () => {
         'https://status.acme.io/history.rss',
         'https://status.acme.io/feed.atom',
         'https://status.acme.io/feed.rss',
+        'https://status.acme.io/live/v2/status_page',
       ],
     );
     assert.deepEqual(plan[1]!.accepts, ['statuspage-v2', 'incidentio']);
@@ -96,6 +98,16 @@ describe('custom status pages: detection order and sources', () => {
     const direct = probePlan(new URL('https://status.acme.io/history.rss'));
     assert.equal(direct[0]!.url, 'https://status.acme.io/history.rss');
     assert.equal(direct.filter((p) => p.url === 'https://status.acme.io/history.rss/history.rss').length, 1, 'paths go under the URL');
+  });
+
+  test('a page at <subdomain>.statuspal.io is read from Statuspal\'s summary of that subdomain, probed second', () => {
+    const plan = probePlan(new URL('https://acme-cloud.statuspal.io/'));
+    assert.deepEqual(plan[1], { url: 'https://statuspal.io/api/v2/status_pages/acme-cloud/summary', accepts: ['statuspal'] });
+    assert.equal(probePlan(new URL('https://acme.statuspal.eu'))[1]!.url, 'https://statuspal.eu/api/v2/status_pages/acme/summary');
+    assert.equal(statuspalSummaryUrl(new URL('https://www.statuspal.io/')), null);
+    assert.equal(statuspalSummaryUrl(new URL('https://statuspal.io.evil.example/')), null);
+    assert.equal(statuspalSummaryUrl(new URL('https://status.acme.io/')), null);
+    assert.ok(!probePlan(new URL('https://status.acme.io/')).some((p) => p.accepts.includes('statuspal') && p.accepts.length === 1));
   });
 
   test('status.io is found through the page id in its HTML', () => {

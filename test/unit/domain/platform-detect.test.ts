@@ -22,6 +22,8 @@ test('JSON shapes of each platform', () => {
     [{ notices: [] }, 'sorry'],
     [{ data: 'Pong!' }, 'cachet'],
     [{ meta: { pagination: { total: 0 } }, data: [] }, 'cachet'],
+    [{ status_page: { name: 'Example', current_incident_type: null }, services: [] }, 'statuspal'],
+    [{ status_page: { name: 'Example' }, services: [{ id: 1, name: 'API' }], incidents: [] }, 'statuspal'],
     [{ something: 'else' }, null],
   ];
   for (const [body, expected] of cases) assert.equal(detectPlatform(json(body)), expected, JSON.stringify(body));

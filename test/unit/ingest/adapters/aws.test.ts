@@ -18,7 +18,11 @@ describe('aws currentevents (UTF-16 JSON)', () => {
     );
     const uae = s.incidents![0]!;
     assert.equal(uae.title, 'Increased Error Rates');
-    assert.equal(uae.components[0], 'Amazon CloudWatch Synthetics (UAE)');
+    // One component per impacted service in its own region (the key's suffix), global ones untagged.
+    assert.equal(uae.components[0], 'Amazon CloudWatch Synthetics (me-central-1)');
+    assert.ok(uae.components.includes('Amazon Elastic Compute Cloud (me-central-1)'));
+    assert.ok(uae.components.includes('Amazon Route 53'), 'a global service keeps its name alone');
+    assert.ok(!uae.components.some((c) => c.includes('(UAE)')));
     assert.ok(uae.updates.at(-1)!.body.startsWith('We are investigating issues'));
     assert.equal(uae.updates.at(-1)!.createdAt, '2026-03-01T12:51:25.000Z');
   });
@@ -41,7 +45,7 @@ describe('aws currentevents (UTF-16 JSON)', () => {
     assert.equal(i!.status, 'resolved');
     assert.equal(i!.impact, 'major');
     assert.equal(i!.resolvedAt, '2026-01-01T11:00:00.000Z');
-    assert.deepEqual(i!.components, ['Amazon EC2 (Ireland)']);
+    assert.deepEqual(i!.components, ['Amazon EC2 (eu-west-1)']);
     assert.deepEqual(i!.updates.map((u) => u.status), ['resolved', 'investigating']);
   });
 });
@@ -58,7 +62,7 @@ describe('aws legacy data.json', () => {
 
     const acm = incidents.find((i) => i.id === 'aws:certificatemanager-us-east-1_1624993969')!;
     assert.equal(acm.title, 'Increased API Error Rates and Latency', '[RESOLVED] prefix removed');
-    assert.deepEqual(acm.components, ['AWS Certificate Manager (N. Virginia)']);
+    assert.deepEqual(acm.components, ['AWS Certificate Manager (us-east-1)'], 'the place AWS appends becomes the region tag');
     assert.equal(acm.impact, 'critical');
     assert.equal(acm.startedAt, '2021-06-29T19:12:49.000Z');
     assert.equal(acm.updates.length, 10);
@@ -92,7 +96,7 @@ describe('aws legacy RSS', () => {
         startedAt: '2021-12-15T16:10:17.000Z',
         updatedAt: '2021-12-15T20:16:32.000Z',
         resolvedAt: '2021-12-15T16:10:17.000Z',
-        components: ['internetconnectivity-us-gov-west-1'],
+        components: ['internetconnectivity (us-gov-west-1)'],
         updates: s.incidents![0]!.updates,
         url: 'http://status.aws.amazon.com/',
         source: 'aws-rss',

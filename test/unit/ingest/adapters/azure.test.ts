@@ -20,9 +20,10 @@ describe('azure status RSS', () => {
       assert.equal(i.resolvedAt, null);
       assert.equal(i.updates.length, 1);
     }
-    assert.deepEqual(eus.incidents![0]!.components, ['Network Infrastructure', 'West US']);
-    assert.equal(wus.incidents![0]!.components.length, 15);
-    assert.ok(wus.incidents![0]!.components.includes('Azure Kubernetes Service (AKS)'));
+    // Categories are services and regions: each service in the region is one component.
+    assert.deepEqual(eus.incidents![0]!.components, ['Network Infrastructure (westus)']);
+    assert.equal(wus.incidents![0]!.components.length, 14);
+    assert.ok(wus.incidents![0]!.components.includes('Azure Kubernetes Service (AKS) (westus)'));
     assert.ok(eus.incidents![0]!.updates[0]!.body.startsWith('Starting at 14:44 UTC on 23 July'));
     // HTML paragraphs, links and &nbsp; end up as plain text.
     const body = wus.incidents![0]!.updates[0]!.body;
@@ -35,6 +36,8 @@ describe('azure status RSS', () => {
     assert.deepEqual(azureRssAdapter.parse(input('azure', 'https://azure.status.microsoft/en-us/status/feed/', feed)), {
       incidents: [],
       incidentsAreCompleteUnresolvedSet: true,
+      components: [],
+      componentsKeepUnlisted: true,
     });
   });
 });

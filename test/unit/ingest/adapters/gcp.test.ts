@@ -21,7 +21,10 @@ describe('gcp incidents.json', () => {
     assert.equal(first.startedAt, '2022-07-01T13:37:44.000Z');
     assert.equal(first.updatedAt, '2022-07-01T19:25:45.000Z');
     assert.equal(first.resolvedAt, '2022-07-01T19:25:45.000Z');
-    assert.deepEqual(first.components, ['Google BigQuery']);
+    // One component per product and location: the incident lists 29 locations of BigQuery.
+    assert.equal(first.components.length, 29);
+    assert.equal(first.components[0], 'Google BigQuery (asia-east1)');
+    assert.ok(first.components.includes('Google BigQuery (us-central1)'));
     assert.equal(first.url, 'https://status.cloud.google.com/incidents/TaA75H7XA1DQyM2ReK2f');
     assert.equal(first.updates.length, 5);
     assert.equal(first.updates[0]!.status, 'resolved');
@@ -31,7 +34,8 @@ describe('gcp incidents.json', () => {
     const outage = incidents.find((i) => i.id === 'gcp:iAgVMxJUfE1J9et7j9KB')!;
     assert.equal(outage.impact, 'critical');
     assert.equal(outage.title, 'Google Cloud Networking packet loss issue');
-    assert.equal(outage.components.length, 4);
+    assert.equal(outage.components.length, 24, '4 products in 6 locations');
+    assert.ok(outage.components.includes('Cloud NAT (europe-north1)'));
     assert.equal(outage.resolvedAt, '2022-06-16T09:44:00.000Z');
   });
 

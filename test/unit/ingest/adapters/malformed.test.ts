@@ -34,6 +34,12 @@ describe('malformed payloads', () => {
         rejects(type, '<<<< not xml >>>>', /invalid XML/);
         rejects(type, '<html><body><h1>502 Bad Gateway</h1></body></html>', /not an RSS or Atom feed \(root element <html>\)/);
         rejects(type, '{"page": {}}', type === 'advisory-feed' || type === 'release-feed' ? /invalid payload at \/version/ : /got JSON/);
+      } else if (type === 'hund') {
+        // A server-sent event stream: JSON, HTML or a stream without its opening event are refused.
+        rejects(type, '{"state": "operational", "issues": []}', /no complete init_event/);
+        rejects(type, '<html><body>502 Bad Gateway</body></html>', /no complete init_event/);
+        rejects(type, 'event: init_event\ndata: {"state": \n\n', /invalid JSON/);
+        rejects(type, 'event: init_event\ndata: {"unexpected": true}\n\n', /invalid payload/);
       } else {
         rejects(type, '{"page": {"id": "x", ', /invalid JSON/);
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /invalid JSON/);
