@@ -194,6 +194,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     orgs,
     audit,
     clock,
+    retentionMs: config.signalRetentionDays * 86_400_000,
     notify: infra.signalNotices,
     onDismissed: async (evidence) => probes?.relaxFor(evidence),
   });

@@ -141,6 +141,8 @@ export function earlyWarningService(d: {
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   rules?: EarlyWarningRules;
+  /** How long a signal that ended is kept with its evidence (docs/early-warning.md "Retention"); forever without. */
+  retentionMs?: number;
   notify?: (n: SignalNotice) => void;
   /** A false alarm was dismissed: its evidence, for the sources that tune themselves by it (probes). */
   onDismissed?: (evidence: readonly { source: string; actor: string }[]) => Promise<unknown>;
@@ -328,6 +330,16 @@ export function earlyWarningService(d: {
       }
       await d.earlyWarning.pruneLoose(new Date(now.getTime() - LOOSE_OBSERVATION_MS).toISOString());
       return cleared;
+    },
+
+    /**
+     * Forgets signals that ended longer ago than the retention, with their evidence and
+     * transitions (at most a batch per run; the next run takes the rest). Suspected signals
+     * are never forgotten. How many went.
+     */
+    async prune(): Promise<{ signals: number; observations: number }> {
+      if (d.retentionMs === undefined) return { signals: 0, observations: 0 };
+      return d.earlyWarning.pruneSignals(new Date(d.clock.now().getTime() - d.retentionMs).toISOString(), SWEEP_BATCH);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Observation, ObservationSource, Signal, SignalState, SignalTransition } from '../../domain/early-warning.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database, EwObservationsTable, EwSignalsTable } from '../schema.ts';
@@ -279,6 +279,33 @@ function over(db: Kysely<Database>, box: SecretBox) {
     async pruneLoose(before: string): Promise<number> {
       const r = await db.deleteFrom('ew_observations').where('signal_id', 'is', null).where('observed_at', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
+    },
+
+    /**
+     * Forgets signals that ended before `before`, with their evidence and transitions, at
+     * most `limit` of them: cleared or dismissed ones by when they closed, confirmed ones by
+     * their last observation (a confirmed signal stays confirmed; long after its quiet period
+     * it takes nothing more). A suspected signal is never forgotten, whatever its age.
+     */
+    async pruneSignals(before: string, limit: number): Promise<{ signals: number; observations: number }> {
+      return db.transaction().execute(async (trx) => {
+        const ended = (eb: ExpressionBuilder<Database, 'ew_signals'>) =>
+          eb.or([eb.and([eb('state', 'in', CLOSED), eb('closed_at', '<', before)]), eb.and([eb('state', '=', 'confirmed'), eb('last_observed_at', '<', before)])]);
+        const rows = await trx.selectFrom('ew_signals').select('id').where(ended).orderBy('opened_at').limit(limit).execute();
+        let signals = 0;
+        let observations = 0;
+        for (const part of chunks(
+          rows.map((r) => r.id),
+          ID_CHUNK,
+        )) {
+          const o = await trx.deleteFrom('ew_observations').where('signal_id', 'in', part).executeTakeFirst();
+          observations += Number(o.numDeletedRows);
+          await trx.deleteFrom('ew_transitions').where('signal_id', 'in', part).execute();
+          const s = await trx.deleteFrom('ew_signals').where('id', 'in', part).where(ended).executeTakeFirst();
+          signals += Number(s.numDeletedRows);
+        }
+        return { signals, observations };
+      });
     },
 
     /** Reports a member made since `from`, in all and about the vendor. */
