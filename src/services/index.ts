@@ -59,6 +59,7 @@ import { impactService } from './impact/impact-service.ts';
 import { recordAnnotator } from './impact/record-annotations.ts';
 import { earlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
 import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
+import { signalImpact } from './impact/signal-impact.ts';
 import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
 import { probesRepository } from '../store/repositories/probes-repository.ts';
 import { telemetryRepository } from '../store/repositories/telemetry-repository.ts';
@@ -195,6 +196,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     audit,
     clock,
     retentionMs: config.signalRetentionDays * 86_400_000,
+    impactOf: signalImpact({ services: repos.services, status: repos.status, vendors: repos.vendors }),
     notify: infra.signalNotices,
     onDismissed: async (evidence) => probes?.relaxFor(evidence),
   });

@@ -26,6 +26,7 @@ import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
 import { servicesMigration } from './1430-services.ts';
 import { probesMigration } from './1490-probes.ts';
+import { earlyWarningAlertsMigration } from './1520-early-warning-alerts.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -59,6 +60,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1470-push-and-adaptive-polling': pushAndAdaptivePollingMigration(),
         '1480-delivery-affected-services': deliveryAffectedServicesMigration(),
         '1490-probes': probesMigration(),
+        '1520-early-warning-alerts': earlyWarningAlertsMigration(),
       };
     },
   };

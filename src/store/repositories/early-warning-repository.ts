@@ -308,6 +308,45 @@ function over(db: Kysely<Database>, box: SecretBox) {
       });
     },
 
+    /**
+     * Transitions at or after `from` with their signals and the signals' evidence (newest
+     * first), oldest transition first, at most `limit`: what early-warning alerts are written from.
+     */
+    async transitionsSince(from: string, limit: number): Promise<{ transition: SignalTransition & { id: string }; signal: Signal; evidence: StoredObservation[] }[]> {
+      const ts = await db.selectFrom('ew_transitions').selectAll().where('at', '>=', from).orderBy('at').orderBy('id').limit(limit).execute();
+      if (!ts.length) return [];
+      const ids = [...new Set(ts.map((t) => t.signal_id))];
+      const rows: EwSignalsTable[] = [];
+      for (const part of chunks(ids, ID_CHUNK)) rows.push(...(await db.selectFrom('ew_signals').selectAll().where('id', 'in', part).execute()));
+      const ev = await evidenceOf(ids);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ts.flatMap((t) => {
+        const r = byId.get(t.signal_id);
+        if (!r) return [];
+        const evidence = [...(ev.get(r.id) ?? [])].reverse();
+        return [
+          {
+            transition: { id: t.id, signalId: t.signal_id, from: t.from_state as SignalState | null, to: t.to_state as SignalState, at: t.at, actor: t.actor, reason: t.reason },
+            signal: toSignal(r, evidence.map((o) => o.id)),
+            evidence,
+          },
+        ];
+      });
+    },
+
+    /** Signals the given vendor incidents confirmed, per organisation: `${orgId}\u0000${incidentId}` → signal id. */
+    async confirmedBy(incidentIds: string[]): Promise<Map<string, string>> {
+      const out = new Map<string, string>();
+      for (const part of chunks(incidentIds, ID_CHUNK)) {
+        const rows = await db.selectFrom('ew_signals').select(['id', 'org_id', 'incident_id']).where('incident_id', 'in', part).orderBy('opened_at').execute();
+        for (const r of rows) {
+          const key = `${r.org_id}\u0000${r.incident_id}`;
+          if (!out.has(key)) out.set(key, r.id);
+        }
+      }
+      return out;
+    },
+
     /** Reports a member made since `from`, in all and about the vendor. */
     async reportCounts(orgId: string, actor: string, vendor: string, from: string): Promise<{ all: number; vendorLatest: string | null }> {
       const rows = await db
