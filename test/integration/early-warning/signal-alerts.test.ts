@@ -5,6 +5,8 @@ import { emit, incident } from '../../helpers/alerts.ts';
 import { startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { slackWorkspace } from '../../helpers/chat-fakes.ts';
 import { type HttpReceiver, startReceiver } from '../../helpers/receivers.ts';
+import { csrfTokenOf } from '../../helpers/access.ts';
+import { connect, textOf } from '../../helpers/mcp.ts';
 import { createUser, loginCookie, send } from '../../helpers/users.ts';
 
 // Early-warning alerts (docs/alerts.md "Early warning") over the real store, the real
@@ -83,6 +85,22 @@ describe('early-warning alerts', () => {
     const plain = await createRoute({ name: 'plain', destination: { channel: 'webhook', url: `${hook.url}/plain` } });
     assert.equal(plain.status, 201, JSON.stringify(plain.body));
     assert.ok(!plain.body.route.filters.kinds.includes('early_warning'), 'default kinds leave early warning off');
+  });
+
+  test('web: the route form offers early warning unticked, and a route made there takes it', async () => {
+    const page = await fetch(`${t.url}/team/routes`, { headers: { cookie } });
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /<input type="checkbox" name="kinds" value="early_warning"> Early warning/);
+    assert.match(html, /value="created" checked/);
+    const form = new URLSearchParams({ _csrf: csrfTokenOf(cookie), name: 'web early', channel: 'webhook', target: `${hook.url}/web`, minImpact: 'none' });
+    form.append('kinds', 'early_warning');
+    form.append('kinds', 'bogus');
+    const posted = await fetch(`${t.url}/team/routes`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: t.url, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    assert.ok(posted.status < 400, `${posted.status}`);
+    const made = (await send(`${t.url}${routes}${orgId}/alert-routes`, 'GET', { cookie })).body.routes.find((r: any) => r.name === 'web early');
+    assert.deepEqual(made.filters.kinds, ['early_warning'], 'an unknown kind from the form is dropped');
+    assert.equal((await send(`${t.url}${routes}${orgId}/alert-routes/${made.id}`, 'DELETE', s())).status, 200);
   });
 
   test('a suspected signal alerts once, marked as ours; the confirming incident continues in the same thread', async () => {
@@ -178,6 +196,18 @@ describe('early-warning alerts', () => {
     const listed = (await send(`${t.url}/api/v1/orgs/${orgId}/signals?vendor=amazon-web-services`, 'GET', { cookie })).body.signals;
     assert.equal(listed[0].affectedServices[0].serviceName, 'checkout-api');
     assert.deepEqual(listed[0].affectedServices[0].reasons, ['us-east-1 named in the evidence']);
+    // And the MCP tool, for an organisation key of the team.
+    const key = await send(`${t.url}/api/v1/orgs/${orgId}/keys`, 'POST', s(), { name: 'assistant', role: 'viewer' });
+    assert.equal(key.status, 201, JSON.stringify(key.body));
+    const c = await connect(`${t.url}/mcp`, { token: key.body.secret });
+    try {
+      const r = await c.client.callTool({ name: 'list_signals', arguments: { vendor: 'amazon-web-services' } });
+      assert.equal(r.isError, undefined, textOf(r));
+      assert.equal((r.structuredContent as any).signals[0].affectedServices[0].serviceName, 'checkout-api');
+      assert.match(textOf(r), /may hit checkout-api \(critical, via .*us-east-1\)/);
+    } finally {
+      await c.close();
+    }
 
     const dismissed = await send(`${t.url}/api/v1/orgs/${orgId}/signals/${stripe}/dismiss`, 'POST', s(), { reason: 'our proxy' });
     assert.equal(dismissed.status, 200);
