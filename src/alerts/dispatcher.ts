@@ -38,6 +38,8 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 const DISPATCH_CURSOR = 'alerts';
 /** How often (by the dispatcher's clock) maintenance reminders are looked for. */
 const REMINDER_SCAN_MS = 30_000;
+/** How often (by the dispatcher's clock) early-warning transitions are looked for. */
+const SIGNAL_SCAN_MS = 5_000;
 const BATCH = 200;
 const USER_CHUNK = 1_000;
 
@@ -204,8 +206,14 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
     );
   };
 
-  const signalAlerts = () =>
-    d.earlyWarning && d.routes
+  let lastSignalScan = Number.NEGATIVE_INFINITY;
+  // Signal transitions are looked for every SIGNAL_SCAN_MS of the clock, not on every dispatch:
+  // each scan reads the transitions of the lookback (src/alerts/signal-alerts.ts).
+  const signalAlerts = () => {
+    const now = d.clock.now().getTime();
+    if (now - lastSignalScan < SIGNAL_SCAN_MS) return Promise.resolve(0);
+    lastSignalScan = now;
+    return d.earlyWarning && d.routes
       ? scanSignalAlerts(
           {
             earlyWarning: d.earlyWarning,
@@ -221,6 +229,7 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
           d.clock.now(),
         )
       : Promise.resolve(0);
+  };
   const afterEvents = async () => (await reminders()) + (await signalAlerts());
 
   const init = async () => {

@@ -21,8 +21,8 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 
 /** How far back a scan reads transitions: longer than any pause of every dispatcher at once. */
 export const SIGNAL_ALERT_LOOKBACK_MS = 6 * 3_600_000;
-/** Transitions one scan reads at most (the oldest first; the next scan takes the rest). */
-const SCAN_LIMIT = 500;
+/** Transitions read per page; a scan reads every page of the lookback. */
+const PAGE = 500;
 
 export interface SignalAlertDeps {
   earlyWarning: Pick<EarlyWarningRepository, 'transitionsSince'>;
@@ -38,8 +38,22 @@ export interface SignalAlertDeps {
 
 /** Writes the rows of signal transitions not alerted yet; how many were new. */
 export async function scanSignalAlerts(d: SignalAlertDeps, now: Date): Promise<number> {
-  const recent = await d.earlyWarning.transitionsSince(new Date(now.getTime() - SIGNAL_ALERT_LOOKBACK_MS).toISOString(), SCAN_LIMIT);
-  if (!recent.length) return 0;
+  const from = new Date(now.getTime() - SIGNAL_ALERT_LOOKBACK_MS).toISOString();
+  let added = 0;
+  let after: { at: string; id: string } | null = null;
+  for (;;) {
+    const page = await d.earlyWarning.transitionsSince(from, PAGE, after);
+    if (page.length) added += await rowsFor(d, page, now);
+    if (page.length < PAGE) return added;
+    const last = page[page.length - 1]!.transition;
+    after = { at: last.at, id: last.id };
+  }
+}
+
+type Recent = Awaited<ReturnType<SignalAlertDeps['earlyWarning']['transitionsSince']>>;
+
+/** The rows of one page of transitions, inserted unless they exist; how many were new. */
+async function rowsFor(d: SignalAlertDeps, recent: Recent, now: Date): Promise<number> {
   const orgs = new Set(recent.map((r) => r.signal.orgId));
   const routes = (await d.routes.enabled()).filter((r: AlertRoute) => orgs.has(r.orgId) && r.filters.kinds.includes(EARLY_WARNING_KIND));
   if (!routes.length) return 0;

@@ -309,11 +309,19 @@ function over(db: Kysely<Database>, box: SecretBox) {
     },
 
     /**
-     * Transitions at or after `from` with their signals and the signals' evidence (newest
-     * first), oldest transition first, at most `limit`: what early-warning alerts are written from.
+     * Transitions at or after `from` (and after `after`, the last of the page before) with
+     * their signals and the signals' evidence (newest first), oldest transition first, at most
+     * `limit`: what early-warning alerts are written from.
      */
-    async transitionsSince(from: string, limit: number): Promise<{ transition: SignalTransition & { id: string }; signal: Signal; evidence: StoredObservation[] }[]> {
-      const ts = await db.selectFrom('ew_transitions').selectAll().where('at', '>=', from).orderBy('at').orderBy('id').limit(limit).execute();
+    async transitionsSince(
+      from: string,
+      limit: number,
+      after: { at: string; id: string } | null = null,
+    ): Promise<{ transition: SignalTransition & { id: string }; signal: Signal; evidence: StoredObservation[] }[]> {
+      let q = db.selectFrom('ew_transitions').selectAll().where('at', '>=', from);
+      // Paging: strictly after the last one of the page before, in (at, id) order.
+      if (after) q = q.where((eb) => eb.or([eb('at', '>', after.at), eb.and([eb('at', '=', after.at), eb('id', '>', after.id)])]));
+      const ts = await q.orderBy('at').orderBy('id').limit(limit).execute();
       if (!ts.length) return [];
       const ids = [...new Set(ts.map((t) => t.signal_id))];
       const rows: EwSignalsTable[] = [];

@@ -224,7 +224,22 @@ describe('early-warning alerts', () => {
     // A route made after a signal opened is not sent that signal's later transitions alone.
     const late = await createRoute({ name: 'late', destination: { channel: 'webhook', url: `${hook.url}/late` }, filters: { kinds: ['early_warning'] } });
     assert.equal(late.status, 201);
+    clock.advance(10_000);
     await t.app.alerts.runOnce();
     assert.equal(bodiesAt('/late').length, 0);
+
+    // The scan reads every page of the lookback in (time, id) order, not only the first page.
+    const from = new Date(clock.now().getTime() - 24 * 3_600_000).toISOString();
+    const all = await t.repos.earlyWarning.transitionsSince(from, 1000);
+    assert.ok(all.length >= 6, `${all.length}`);
+    const paged: string[] = [];
+    let after: { at: string; id: string } | null = null;
+    for (;;) {
+      const page = await t.repos.earlyWarning.transitionsSince(from, 2, after);
+      paged.push(...page.map((p) => p.transition.id));
+      if (page.length < 2) break;
+      after = { at: page[1]!.transition.at, id: page[1]!.transition.id };
+    }
+    assert.deepEqual(paged, all.map((p) => p.transition.id));
   });
 });
