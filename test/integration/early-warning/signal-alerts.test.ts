@@ -242,4 +242,22 @@ describe('early-warning alerts', () => {
     }
     assert.deepEqual(paged, all.map((p) => p.transition.id));
   });
+
+  test('two instances over one store: each route gets the alert once', async () => {
+    const second = await startApp({ clock, shareStoreWith: t, env: { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', SLACK_BOT_TOKEN: BOT, SLACK_API_URL: `${slackApi.url}/api/` } });
+    try {
+      clock.advance(60 * 60_000);
+      hook.requests.length = 0;
+      const id = await open('github', { summary: 'both instances see it' });
+      await Promise.all([t.app.alerts.runOnce(), second.app.alerts.runOnce()]);
+      clock.advance(10_000);
+      await Promise.all([second.app.alerts.runOnce(), t.app.alerts.runOnce()]);
+      const got = bodiesAt('/ew').filter((b) => b.data.id === id);
+      assert.deepEqual(got.map((b) => b.type), ['early_warning.suspected']);
+      const rows = await t.store.db.selectFrom('deliveries').select('route_id').where('entity_id', '=', id).execute();
+      assert.equal(rows.length, new Set(rows.map((r) => r.route_id)).size, 'one row per route');
+    } finally {
+      await second.close();
+    }
+  });
 });
