@@ -221,7 +221,17 @@ export const appPlugin = fp(
     // Repositories first: alert delivery and the services share them, and the services get
     // the delivery runtime as a finished object (docs/architecture.md).
     const repos = createRepositories(store, secretBox);
-    const alerts = createAlertRuntime({ config, clock, repos, bus, log: app.log.child({ component: 'alerts' }), metrics });
+    // Early-warning confirmation runs before a new incident's alerts are written (the
+    // signal's thread continues with them); the services exist by the time it is called.
+    const alerts = createAlertRuntime({
+      config,
+      clock,
+      repos,
+      bus,
+      log: app.log.child({ component: 'alerts' }),
+      metrics,
+      confirmSignals: () => services.earlyWarning.signals.confirmFromLog(),
+    });
     // Detection of user-added pages (docs/per-user.md): guarded requests, own pool.
     const detectPage = httpPageDetector({
       allowList: config.outboundAllowPrivate,

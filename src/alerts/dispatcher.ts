@@ -15,6 +15,8 @@ import type { OrganisationsRepository } from '../store/repositories/organisation
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
 import { scanReminders } from './reminders.ts';
 import { scanOwnerReminders } from './owner-reminders.ts';
+import { scanSignalAlerts } from './signal-alerts.ts';
+import type { EarlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
 import { type AffectedServicesDeps, affectedServicesOf, type HitsOf } from './affected-services.ts';
 import { payloadHits } from '../domain/alert-impact.ts';
 import type { AlertRoute } from '../domain/alert-routes.ts';
@@ -36,6 +38,8 @@ import type { WatchlistRepository } from '../store/repositories/watchlist-reposi
 const DISPATCH_CURSOR = 'alerts';
 /** How often (by the dispatcher's clock) maintenance reminders are looked for. */
 const REMINDER_SCAN_MS = 30_000;
+/** How often (by the dispatcher's clock) early-warning transitions are looked for. */
+const SIGNAL_SCAN_MS = 5_000;
 const BATCH = 200;
 const USER_CHUNK = 1_000;
 
@@ -60,6 +64,14 @@ export interface DispatcherDeps {
   affected?: AffectedServicesDeps & { services: Pick<ServicesRepository, 'criticalOwned'> };
   /** Owner routes, for the reminders of critical services (docs/alert-routes.md "Reminders for critical services"). */
   routesById?: Pick<AlertRoutesRepository, 'getMany'>;
+  /**
+   * Early-warning signals: their transitions alert the routes that list the kind, and a
+   * vendor incident that confirmed a signal posts in the signal's thread (docs/alerts.md
+   * "Early warning"). `confirmSignals` confirms with the log's new incidents before their
+   * rows are written, so the thread is known when the first incident alert goes out.
+   */
+  earlyWarning?: Pick<EarlyWarningRepository, 'transitionsSince' | 'confirmedBy'>;
+  confirmSignals?: () => Promise<unknown>;
 }
 
 async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promise<Map<string, PreferencesState>> {
@@ -98,9 +110,29 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
     ? gatherHeld(rows, settingsOf, (r) => payloads.get(r.eventSeq!) ?? {}, await d.deliveries.getMany(heldIds), at)
     : { rows, summaries: [] };
   const routed = await routeRowsFor(events, watchers, routes, hitsOf, d);
-  if (!d.floodCap) return [...held.rows, ...held.summaries, ...routed];
+  if (!d.floodCap) return inSignalThreads([...held.rows, ...held.summaries, ...routed], events, d);
   const capped = await applyFloodCap(held.rows, d.deliveries, d.floodCap, at);
-  return [...capped.rows, ...capped.summaries, ...held.summaries, ...routed];
+  return inSignalThreads([...capped.rows, ...capped.summaries, ...held.summaries, ...routed], events, d);
+}
+
+/**
+ * Rows of a vendor incident that confirmed one of the organisation's signals post in that
+ * signal's thread (docs/alerts.md "Early warning"): one thread from the suspicion to the
+ * vendor's resolution. Confirmation runs first, so the incident's first alert already knows.
+ */
+async function inSignalThreads(rows: NewDelivery[], events: StoredEvent[], d: DispatcherDeps): Promise<NewDelivery[]> {
+  if (!d.earlyWarning) return rows;
+  const incidents = events.filter((e) => e.entityKind === 'incident');
+  if (!incidents.length) return rows;
+  if (d.confirmSignals && incidents.some((e) => e.type === 'incident.created')) await d.confirmSignals();
+  const threads = await d.earlyWarning.confirmedBy([...new Set(incidents.map((e) => e.entityId))]);
+  if (!threads.size) return rows;
+  for (const r of rows) {
+    if (r.eventSeq === null) continue;
+    const signalId = threads.get(`${r.orgId}\u0000${r.entityId}`);
+    if (signalId) r.threadEntity = signalId;
+  }
+  return rows;
 }
 
 /**
@@ -174,6 +206,32 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
     );
   };
 
+  let lastSignalScan = Number.NEGATIVE_INFINITY;
+  // Signal transitions are looked for every SIGNAL_SCAN_MS of the clock, not on every dispatch:
+  // each scan reads the transitions of the lookback (src/alerts/signal-alerts.ts).
+  const signalAlerts = () => {
+    const now = d.clock.now().getTime();
+    if (now - lastSignalScan < SIGNAL_SCAN_MS) return Promise.resolve(0);
+    lastSignalScan = now;
+    return d.earlyWarning && d.routes
+      ? scanSignalAlerts(
+          {
+            earlyWarning: d.earlyWarning,
+            routes: d.routes,
+            watchlist: d.watchlist,
+            namedWatchlists: d.namedWatchlists,
+            services: d.affected?.services,
+            status: d.affected?.status,
+            vendors: d.vendors,
+            deliveries: d.deliveries,
+            available: d.available,
+          },
+          d.clock.now(),
+        )
+      : Promise.resolve(0);
+  };
+  const afterEvents = async () => (await reminders()) + (await signalAlerts());
+
   const init = async () => {
     await d.dispatch.ensureCursor(DISPATCH_CURSOR, await d.events.latestSeq(), d.clock.now());
     initialised = true;
@@ -187,13 +245,13 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
       for (;;) {
         const cursor = await d.dispatch.cursor(DISPATCH_CURSOR);
         const events = await d.events.after(cursor, batch);
-        if (!events.length) return created + (await reminders());
+        if (!events.length) return created + (await afterEvents());
         const rows = await deliveriesFor(events, d);
         const last = events[events.length - 1]!.seq;
         const committed = await d.dispatch.commitDispatch(DISPATCH_CURSOR, cursor, last, rows, d.clock.now());
         if (committed) created += rows.length;
         // Not committed: another dispatcher moved the cursor; read again from there.
-        if (committed && events.length < batch) return created + (await reminders());
+        if (committed && events.length < batch) return created + (await afterEvents());
       }
     },
   };

@@ -62,6 +62,8 @@ export function createAlertRuntime(o: {
   bus: EventBus;
   log: Log;
   metrics?: Pick<Metrics, 'deliveryAttempt' | 'delivered'>;
+  /** Confirms early-warning signals with the log's new incidents (before their alerts are written). */
+  confirmSignals?: () => Promise<unknown>;
 }): AlertRuntime {
   const { config, clock, repos } = o;
   const agent = guardedAgent({ allowList: config.outboundAllowPrivate, timeoutMs: config.deliveryTimeoutMs, connections: 256 });
@@ -115,6 +117,8 @@ export function createAlertRuntime(o: {
     namedWatchlists: repos.namedWatchlists,
     affected: { services: repos.services, status: repos.status },
     routesById: repos.alertRoutes,
+    earlyWarning: repos.earlyWarning,
+    confirmSignals: o.confirmSignals,
   });
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,

@@ -1,4 +1,4 @@
-import { affectedServices, type Confidence, type ImpactIndex, type ImpactRecord, recordComponents } from './impact.ts';
+import { affectedServices, type Confidence, type ImpactIndex, impactIndex, type ImpactRecord, recordComponents, signalImpactRecord } from './impact.ts';
 import { regionsNamedIn } from './regions.ts';
 import type { Criticality, Dependency } from './team-services.ts';
 
@@ -67,6 +67,21 @@ export function alertHits(record: ImpactRecord, vendorName: string, services: re
       ownerRouteId: service?.ownerRouteId ?? null,
     };
   });
+}
+
+/**
+ * The services an early-warning signal may hit (docs/services.md "Impact rules"): the same
+ * rules as a record's, read from the components and regions its evidence names.
+ */
+export function signalHits(
+  signal: { id: string; vendor: string; components: readonly string[]; regions: readonly string[] },
+  summaries: readonly string[],
+  vendorName: string,
+  services: readonly AlertService[],
+  known: ReadonlyMap<string, string> | undefined,
+): AlertHit[] {
+  if (!services.length) return [];
+  return alertHits(signalImpactRecord(signal, summaries, known), vendorName, services, impactIndex(services));
 }
 
 /** Services an alert lists at most: the most certain and most critical first (its body stays small). */

@@ -1,5 +1,5 @@
 import type { AlertEvent } from './alerts.ts';
-import { atLeast, CHANGE_KINDS, type ChangeKind, componentsMatch } from './alert-rules.ts';
+import { atLeast, CHANGE_KINDS, componentsMatch } from './alert-rules.ts';
 import { type DeliveryStatus, newDeliveryId } from './deliveries.ts';
 import type { StoredEvent } from './events.ts';
 import { webhookUrlProblem } from './outbound-url.ts';
@@ -26,6 +26,7 @@ import { isTimeZone, parseClock } from './time-zones.ts';
 import { alertEventOf, type RoutedDelivery } from './alert-routing.ts';
 import { type AlertHit, payloadHits } from './alert-impact.ts';
 import { nameProblem } from './team-services.ts';
+import { EARLY_WARNING_KIND } from './signal-alerts.ts';
 
 // Alert routes (docs/alert-routes.md): an organisation's destinations, any number per
 // channel, each with filters of its own. These rules decide, with no I/O, whether an event
@@ -34,6 +35,13 @@ import { nameProblem } from './team-services.ts';
 
 export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus', 'email'] as const;
 export type RouteChannel = (typeof ROUTE_CHANNELS)[number];
+
+/**
+ * Kinds a route can alert on: the kinds of change of vendors' records, and early-warning
+ * signals (docs/alerts.md "Early warning"), which no route takes unless it lists them.
+ */
+export const ROUTE_KINDS = [...CHANGE_KINDS, EARLY_WARNING_KIND] as const;
+export type RouteKind = (typeof ROUTE_KINDS)[number];
 
 /** Routes per organisation (each is read by every dispatch of its vendors). */
 export const MAX_ROUTES = 50;
@@ -77,7 +85,7 @@ export interface RouteFilters {
   vendors: string[] | null;
   components: string[];
   minImpact: Impact;
-  kinds: ChangeKind[];
+  kinds: RouteKind[];
   /** Maintenance windows too (scheduled, started, completed), not only incidents. */
   maintenance: boolean;
   quietHours: QuietWindow | null;
@@ -176,6 +184,30 @@ export function routeAdmits(route: AlertRoute, event: AlertEvent): boolean {
   if (!f.kinds.includes(event.kind ?? 'updated')) return false;
   if (!maintenance && !atLeast(event.impact, f.minImpact)) return false;
   return componentsMatch(f.components, event.vendor, event.components);
+}
+
+/** A signal as a route reads it: its organisation, vendor and the components it names. */
+export interface SignalForRoute {
+  orgId: string;
+  vendor: string;
+  components: readonly string[];
+  /** When it opened: a route made after that does not take its later transitions alone. */
+  openedAt: string;
+}
+
+/**
+ * Whether a route takes a signal's alerts (docs/alerts.md "Early warning"): switched on, its
+ * channel available, `early_warning` among its kinds, the signal of its own organisation, in
+ * its scope (or hitting a service it owns), through its service and component filters, and
+ * made before the signal opened (so a route never gets an update of a signal it was not told of).
+ */
+export function routeTakesSignal(route: AlertRoute, signal: SignalForRoute, scope: ScopeLookup, hits: readonly AlertHit[] | null, available: { email: boolean; slack: boolean }): boolean {
+  const f = route.filters;
+  if (!route.enabled || route.orgId !== signal.orgId || !f.kinds.includes(EARLY_WARNING_KIND)) return false;
+  if ((route.destination.channel === 'email' && !available.email) || (route.destination.channel === 'slack' && !available.slack)) return false;
+  if (route.createdAt > signal.openedAt) return false;
+  if (!inRouteScopeOrOwner(route, signal.vendor, scope, hits) || !serviceFiltersAdmit(route, hits)) return false;
+  return componentsMatch(f.components, signal.vendor, signal.components);
 }
 
 /**
@@ -344,7 +376,7 @@ export function filterProblems(f: RouteFilters): Problem[] {
   if (f.vendors && f.watchlistId) out.push({ field: 'filters.watchlistId', why: 'cannot be combined with filters.vendors: a route is scoped by one or the other' });
   if (f.components.length > MAX_ROUTE_COMPONENTS) out.push({ field: 'filters.components', why: `names at most ${MAX_ROUTE_COMPONENTS} components` });
   if (!IMPACTS.includes(f.minImpact)) out.push({ field: 'filters.minImpact', why: `must be one of ${IMPACTS.join(', ')}` });
-  if (!f.kinds.length || f.kinds.some((k) => !CHANGE_KINDS.includes(k))) out.push({ field: 'filters.kinds', why: `must name kinds of ${CHANGE_KINDS.join(', ')}` });
+  if (!f.kinds.length || f.kinds.some((k) => !ROUTE_KINDS.includes(k))) out.push({ field: 'filters.kinds', why: `must name kinds of ${ROUTE_KINDS.join(', ')}` });
   if (f.services.length > MAX_ROUTE_SERVICES) out.push({ field: 'filters.services', why: `names at most ${MAX_ROUTE_SERVICES} services` });
   const badService = f.services.find((n) => nameProblem(n) !== null);
   if (badService !== undefined) out.push({ field: 'filters.services', why: `'${badService.slice(0, 80)}' is not a service name: ${nameProblem(badService)}` });

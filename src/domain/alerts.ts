@@ -2,6 +2,7 @@ import type { EventType } from './events.ts';
 import { ALERT_EVENT_TYPES, type RuleChannel, type StoredPreferences } from './preferences.ts';
 import { atLeast, type ChangeKind, componentsMatch, passesChannelRules } from './alert-rules.ts';
 import type { Impact } from './records.ts';
+import { SIGNAL_ALERT_TYPES } from './signal-alerts.ts';
 
 // Alert rules with no I/O: which channels an event goes to for one user, and
 // when a failed delivery is tried again. docs/alerts.md explains the choices.
@@ -42,8 +43,8 @@ export const REMINDER_EVENT_TYPE = 'maintenance.reminder';
  */
 export const NOTIFICATION_EVENT_TYPES = [...ALERT_EVENT_TYPES, REMINDER_EVENT_TYPE] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
-/** Event types a delivery row can carry: the event log's, the summaries of held alerts, reminders (docs/alerts.md). */
-export const DELIVERY_EVENT_TYPES = [...ALERT_EVENT_TYPES, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, DIGEST_EVENT_TYPE, REMINDER_EVENT_TYPE] as const;
+/** Event types a delivery row can carry: the event log's, the summaries of held alerts, reminders, early-warning transitions (docs/alerts.md). */
+export const DELIVERY_EVENT_TYPES = [...ALERT_EVENT_TYPES, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, DIGEST_EVENT_TYPE, REMINDER_EVENT_TYPE, ...SIGNAL_ALERT_TYPES] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 /** What a user has set up beyond the settings document (secrets, connections, watchlist). */

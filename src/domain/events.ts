@@ -1,4 +1,5 @@
 import type { Incident, Maintenance } from './records.ts';
+import { SIGNAL_ALERT_LABELS } from './signal-alerts.ts';
 
 // The event log (outbox): every ingested change to an incident or a maintenance
 // window becomes one row, written in the same transaction as the change. The
@@ -35,6 +36,7 @@ const ALERT_LABELS: Record<string, string> = {
   'alerts.quiet': 'Quiet hours summary',
   'alerts.digest': 'Digest',
   'maintenance.reminder': 'Maintenance reminder',
+  ...SIGNAL_ALERT_LABELS,
 };
 
 /** The label of an event type, or the type itself for one this build does not know. */

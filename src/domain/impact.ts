@@ -14,12 +14,14 @@ export interface RecordComponent {
   name: string;
 }
 
-/** An incident or a maintenance as the rules read it. */
+/** An incident, a maintenance or an early-warning signal as the rules read it. */
 export interface ImpactRecord {
-  kind: 'incident' | 'maintenance';
+  kind: 'incident' | 'maintenance' | 'signal';
   id: string;
   vendor: string;
   title: string;
+  /** Where `title` comes from in a reason ("us-east-1 named in the evidence"); default "the title". */
+  titlePlace?: string;
   components: RecordComponent[];
   updates: { createdAt: string; body: string }[];
 }
@@ -82,7 +84,7 @@ function regionMentions(record: ImpactRecord): Map<string, string> {
   const note = (text: string, place: string) => {
     for (const m of regionsNamedIn(text)) if (!where.has(m.region.code)) where.set(m.region.code, place);
   };
-  note(record.title, 'the title');
+  note(record.title, record.titlePlace ?? 'the title');
   // A listed component of one service in one region carries that region (docs/mappings.md "Cloud depth").
   for (const c of record.components) {
     const tag = regionTagOf(c.name);
@@ -152,3 +154,24 @@ export function affectedServices(record: ImpactRecord, index: ImpactIndex): Serv
 
 export const moreCertain = (a: Confidence, b: Confidence): Confidence => (RANK[a] <= RANK[b] ? a : b);
 export const confidenceRank = (c: Confidence) => RANK[c];
+
+/**
+ * An early-warning signal as the impact rules read it (docs/services.md "Impact rules"): the
+ * components its evidence names (read against the vendor's list, like a record's), and the
+ * regions it names and its evidence's summaries as the text regions are looked for in.
+ */
+export function signalImpactRecord(
+  signal: { id: string; vendor: string; components: readonly string[]; regions: readonly string[] },
+  summaries: readonly string[],
+  known: ReadonlyMap<string, string> | undefined,
+): ImpactRecord {
+  return {
+    kind: 'signal',
+    id: signal.id,
+    vendor: signal.vendor,
+    title: [...signal.regions, ...summaries].join('\n'),
+    titlePlace: 'the evidence',
+    components: recordComponents(signal.components, known),
+    updates: [],
+  };
+}

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CHANGE_KINDS } from './alert-rules.ts';
-import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_SERVICES, MAX_ROUTE_VENDORS, ROUTE_CHANNELS } from './alert-routes.ts';
+import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_SERVICES, MAX_ROUTE_VENDORS, ROUTE_CHANNELS, ROUTE_KINDS } from './alert-routes.ts';
 import { OPSGENIE_REGIONS, WEBHOOK_FORMATS } from './preferences.ts';
 import { IMPACTS } from './records.ts';
 import {
@@ -81,7 +80,7 @@ const FiltersSchema = Type.Object(
     vendors: Type.Optional(Type.Union([Type.Array(Slug, { maxItems: MAX_ROUTE_VENDORS }), Type.Null()])),
     components: Type.Optional(Type.Array(Text(200), { maxItems: MAX_ROUTE_COMPONENTS })),
     minImpact: Type.Optional(Type.Union(IMPACTS.map((i) => Type.Literal(i)))),
-    kinds: Type.Optional(Type.Array(Type.Union(CHANGE_KINDS.map((k) => Type.Literal(k))), { minItems: 1, maxItems: CHANGE_KINDS.length })),
+    kinds: Type.Optional(Type.Array(Type.Union(ROUTE_KINDS.map((k) => Type.Literal(k))), { minItems: 1, maxItems: ROUTE_KINDS.length })),
     maintenance: Type.Optional(Type.Boolean()),
     quietHours: Type.Optional(Type.Union([Type.Object({ start: Clock, end: Clock, timezone: Text(64) }, strict), Type.Null()])),
     onlyAffectingServices: Type.Optional(Type.Boolean()),

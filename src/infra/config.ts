@@ -64,6 +64,11 @@ export interface Config {
   streamPingSeconds: number;
   /** How often quiet early-warning signals are cleared and new incidents confirm signals (docs/early-warning.md). */
   earlyWarningSweepSeconds: number;
+  /**
+   * Days a closed early-warning signal and its evidence are kept (SIGNAL_RETENTION_DAYS; at
+   * least 90, the span of the lead-time figures; docs/early-warning.md "Retention").
+   */
+  signalRetentionDays: number;
   /** Probes of vendors' public endpoints (PROBES; default on with live ingestion). */
   probes: boolean;
   /** Mean interval between two runs of one probe, jittered by a third either way (PROBE_INTERVAL_SECONDS). */
@@ -436,6 +441,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl === null ? null : new URL(publicUrl).origin,
     streamPingSeconds: int(env, 'STREAM_PING_SECONDS', 15, 1, 3600),
     earlyWarningSweepSeconds: int(env, 'EARLY_WARNING_SWEEP_SECONDS', 60, 1, 3600),
+    signalRetentionDays: int(env, 'SIGNAL_RETENTION_DAYS', 180, 90, 3650),
     probes: bool(env, 'PROBES', ingest === 'live' && !demo),
     probeIntervalSeconds: int(env, 'PROBE_INTERVAL_SECONDS', 45, 1, 3600),
     probeConcurrency: int(env, 'PROBE_CONCURRENCY', 16, 1, 256),

@@ -59,6 +59,7 @@ import { impactService } from './impact/impact-service.ts';
 import { eventAnnotator, recordAnnotator } from './impact/record-annotations.ts';
 import { earlyWarningRepository } from '../store/repositories/early-warning-repository.ts';
 import { earlyWarningService, type SignalNotice } from './early-warning/early-warning-service.ts';
+import { signalImpact } from './impact/signal-impact.ts';
 import { inboundSignalsService } from './early-warning/inbound-signals-service.ts';
 import { transparencyService } from './early-warning/transparency-service.ts';
 import { signalHistoryRepository } from '../store/repositories/signal-history-repository.ts';
@@ -220,6 +221,8 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     orgs,
     audit,
     clock,
+    retentionMs: config.signalRetentionDays * 86_400_000,
+    impactOf: signalImpact({ services: repos.services, status: repos.status, vendors: repos.vendors }),
     notify: infra.signalNotices,
     onDismissed: async (evidence) => probes?.relaxFor(evidence),
   });

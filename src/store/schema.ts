@@ -358,6 +358,8 @@ export interface DeliveriesTable {
   route_id: string;
   /** JSON: the organisation's services the alert hits; '' = the organisation had no services (docs/alert-routes.md "Affected services in alerts"). */
   affected_services: Generated<string>;
+  /** The entity whose thread the row posts into; '' = its own (a confirmed signal's incident: the signal's). */
+  thread_entity: Generated<string>;
   /** In-app notifications: when the user marked it read. */
   read_at: string | null;
   created_at: string;

@@ -1,8 +1,7 @@
 import type { DatadogSite } from '../domain/channel-targets.ts';
 import type { ComponentMapping } from '../domain/status-page-push.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CHANGE_KINDS, type ChangeKind } from '../domain/alert-rules.ts';
-import type { RouteChannel } from '../domain/alert-routes.ts';
+import { ROUTE_KINDS, type RouteChannel, type RouteKind } from '../domain/alert-routes.ts';
 import { DomainError } from '../domain/errors.ts';
 import { roleAtLeast } from '../domain/org-roles.ts';
 import { IMPACTS, type Impact } from '../domain/records.ts';
@@ -90,9 +89,9 @@ function destinationOf(body: Body): DestinationInput {
   }
 }
 
-function kindsOf(body: Body): ChangeKind[] {
+function kindsOf(body: Body): RouteKind[] {
   const raw = body?.kinds;
-  const given = (Array.isArray(raw) ? raw : [raw]).filter((k): k is ChangeKind => typeof k === 'string' && (CHANGE_KINDS as readonly string[]).includes(k));
+  const given = (Array.isArray(raw) ? raw : [raw]).filter((k): k is RouteKind => typeof k === 'string' && (ROUTE_KINDS as readonly string[]).includes(k));
   if (!given.length) throw new DomainError('invalid_parameter', 'Choose at least one kind of change to alert on', { parameter: 'kinds' });
   return given;
 }

@@ -2793,6 +2793,71 @@ export interface components {
                 windowStart?: string;
             } & {
                 [key: string]: unknown;
+            }) | ({
+                components: string[];
+                confidence: number;
+                evidence: ({
+                    /** Format: date-time */
+                    observedAt: string;
+                    source: string;
+                    strength: number;
+                    summary: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                /** @description The signal id */
+                id: string;
+                /**
+                 * @description A suspicion measures no impact of the vendor's
+                 * @enum {string}
+                 */
+                impact: "unknown";
+                /** @description The vendor's incident that confirmed it */
+                incidentId: string | null;
+                /**
+                 * @description Our own suspicion, never the vendor's status
+                 * @enum {string}
+                 */
+                kind: "early_warning";
+                /** Format: date-time */
+                lastObservedAt: string;
+                /** Format: date-time */
+                openedAt: string;
+                regions: string[];
+                /**
+                 * @description The state the signal moved to
+                 * @enum {string}
+                 */
+                status: "suspected" | "confirmed" | "cleared" | "dismissed";
+                /** @description The transition in words, e.g. "suspected problem: our early warning, not the vendor's status" */
+                title: string;
+                /** @description The transition this alert is about */
+                transition: {
+                    actor: string;
+                    /** Format: date-time */
+                    at: string;
+                    /** @enum {string|null} */
+                    from: "suspected" | "confirmed" | "cleared" | "dismissed" | null;
+                    reason: string;
+                    /** @enum {string} */
+                    to: "suspected" | "confirmed" | "cleared" | "dismissed";
+                } & {
+                    [key: string]: unknown;
+                };
+                updates: ({
+                    body: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                    status: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                /** @enum {object|null} */
+                url: never | null;
+                vendor: string;
+                vendorName: string;
+            } & {
+                [key: string]: unknown;
             });
             /**
              * Format: date-time
@@ -2800,10 +2865,10 @@ export interface components {
              */
             timestamp: string;
             /**
-             * @description Event type; `maintenance.reminder` carries the Maintenance with `reminder {leadTime, startsAt}`; `alerts.held` and `alerts.quiet` carry a summary (docs/alerts.md)
+             * @description Event type; `maintenance.reminder` carries the Maintenance with `reminder {leadTime, startsAt}`; `alerts.held` and `alerts.quiet` carry a summary; `early_warning.*` carry a signal at a transition, our suspicion and not the vendor's status (docs/alerts.md)
              * @enum {string}
              */
-            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "maintenance.reminder" | "alerts.held" | "alerts.quiet" | "alerts.digest";
+            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "maintenance.reminder" | "alerts.held" | "alerts.quiet" | "alerts.digest" | "early_warning.suspected" | "early_warning.confirmed" | "early_warning.cleared" | "early_warning.dismissed";
         } & {
             [key: string]: unknown;
         };
@@ -7057,7 +7122,7 @@ export interface operations {
                              * @description Event the alert is about; `alerts.held`: the summary of alerts held back by the flood cap; `alerts.quiet`: alerts held during quiet hours; `alerts.digest`: an e-mail digest; `maintenance.reminder`: a reminder before a maintenance window (docs/alerts.md)
                              * @enum {string}
                              */
-                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "alerts.held" | "alerts.quiet" | "alerts.digest" | "maintenance.reminder";
+                            type: "incident.created" | "incident.updated" | "incident.resolved" | "maintenance.scheduled" | "maintenance.started" | "maintenance.updated" | "maintenance.completed" | "alerts.held" | "alerts.quiet" | "alerts.digest" | "maintenance.reminder" | "early_warning.suspected" | "early_warning.confirmed" | "early_warning.cleared" | "early_warning.dismissed";
                             vendor: string;
                         }[];
                         success: boolean;
@@ -13479,7 +13544,7 @@ export interface operations {
                             enabled: boolean;
                             filters: {
                                 components: string[];
-                                kinds: ("created" | "status_changed" | "resolved" | "updated")[];
+                                kinds: ("created" | "status_changed" | "resolved" | "updated" | "early_warning")[];
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
@@ -13749,8 +13814,8 @@ export interface operations {
                     filters?: {
                         /** @description Only events naming one of these components (case-insensitive); empty = every component */
                         components?: string[];
-                        /** @description Kinds of change that alert */
-                        kinds?: ("created" | "status_changed" | "resolved" | "updated")[];
+                        /** @description Kinds of change that alert; `early_warning` (off by default) adds our early-warning signals about the vendors in scope (docs/alerts.md "Early warning") */
+                        kinds?: ("created" | "status_changed" | "resolved" | "updated" | "early_warning")[];
                         /** @description Maintenance windows alert too */
                         maintenance?: boolean;
                         /**
@@ -13835,7 +13900,7 @@ export interface operations {
                             enabled: boolean;
                             filters: {
                                 components: string[];
-                                kinds: ("created" | "status_changed" | "resolved" | "updated")[];
+                                kinds: ("created" | "status_changed" | "resolved" | "updated" | "early_warning")[];
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
@@ -14035,7 +14100,7 @@ export interface operations {
                             enabled: boolean;
                             filters: {
                                 components: string[];
-                                kinds: ("created" | "status_changed" | "resolved" | "updated")[];
+                                kinds: ("created" | "status_changed" | "resolved" | "updated" | "early_warning")[];
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
@@ -14307,8 +14372,8 @@ export interface operations {
                     filters?: {
                         /** @description Only events naming one of these components (case-insensitive); empty = every component */
                         components?: string[];
-                        /** @description Kinds of change that alert */
-                        kinds?: ("created" | "status_changed" | "resolved" | "updated")[];
+                        /** @description Kinds of change that alert; `early_warning` (off by default) adds our early-warning signals about the vendors in scope (docs/alerts.md "Early warning") */
+                        kinds?: ("created" | "status_changed" | "resolved" | "updated" | "early_warning")[];
                         /** @description Maintenance windows alert too */
                         maintenance?: boolean;
                         /**
@@ -14395,7 +14460,7 @@ export interface operations {
                             enabled: boolean;
                             filters: {
                                 components: string[];
-                                kinds: ("created" | "status_changed" | "resolved" | "updated")[];
+                                kinds: ("created" | "status_changed" | "resolved" | "updated" | "early_warning")[];
                                 maintenance: boolean;
                                 /** @enum {string} */
                                 minImpact: "none" | "minor" | "major" | "critical";
@@ -19726,6 +19791,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         signals: {
+                            /** @description The organisation's services the signal may hit, by the impact rules (docs/services.md "Impact of signals"); empty when none */
+                            affectedServices: {
+                                /** @enum {string} */
+                                confidence: "high" | "medium" | "low";
+                                /** @enum {string} */
+                                criticality: "critical" | "high" | "medium" | "low";
+                                reasons: string[];
+                                serviceId: string;
+                                serviceName: string;
+                                /** @description The dependency: the vendor's name, then the components or regions matched ("Stripe: API") */
+                                via: string;
+                            }[];
                             components: string[];
                             confidence: number;
                             evidence: {
@@ -20060,6 +20137,18 @@ export interface operations {
                 content: {
                     "application/json": {
                         signal: {
+                            /** @description The organisation's services the signal may hit, by the impact rules (docs/services.md "Impact of signals"); empty when none */
+                            affectedServices: {
+                                /** @enum {string} */
+                                confidence: "high" | "medium" | "low";
+                                /** @enum {string} */
+                                criticality: "critical" | "high" | "medium" | "low";
+                                reasons: string[];
+                                serviceId: string;
+                                serviceName: string;
+                                /** @description The dependency: the vendor's name, then the components or regions matched ("Stripe: API") */
+                                via: string;
+                            }[];
                             components: string[];
                             confidence: number;
                             evidence: {

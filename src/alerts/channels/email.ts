@@ -93,7 +93,7 @@ export function emailChannel(o: {
    */
   async function threadRoot(d: Delivery, to: string, messageId: string): Promise<string | null> {
     if (!o.threads || !threads(d)) return null;
-    const entity = `${d.vendor}:${d.entityId}`;
+    const entity = `${d.vendor}:${d.threadEntity ?? d.entityId}`;
     const key = threadKey(d);
     const found = await o.threads.get(d.orgId, key, entity);
     if (found && found.conversation.toLowerCase() === to.toLowerCase()) return found.ref === messageId ? null : found.ref;

@@ -16,8 +16,8 @@ const html = escapeText;
 /** Top-level text uses `<url|label>` links and `*bold*`: its control characters are escaped the same way. */
 const chatText = html;
 
-/** Thread key of an incident: the same for all its events, unique per vendor (max 4000 characters). */
-export const threadKey = (d: Pick<Delivery, 'vendor' | 'entityId'>) => clip(`${d.vendor}:${d.entityId}`, 4000);
+/** Thread key of an incident: the same for all its events, unique per vendor (max 4000 characters); an incident that confirmed a signal continues the signal's. */
+export const threadKey = (d: Pick<Delivery, 'vendor' | 'entityId' | 'threadEntity'>) => clip(`${d.vendor}:${d.threadEntity ?? d.entityId}`, 4000);
 
 export function googleChatBody(d: Delivery): Record<string, unknown> {
   const t = alertText(d);

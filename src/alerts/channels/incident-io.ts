@@ -2,6 +2,7 @@ import type { Delivery } from '../../store/repositories/deliveries-repository.ts
 import { alertText, clip } from '../../domain/alert-text.ts';
 import type { Channel, Target } from './channel.ts';
 import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
+import { isClosingType } from '../../domain/signal-alerts.ts';
 
 // incident.io HTTP alert source (docs/alerts.md "incident.io"): one alert per vendor
 // incident, keyed by `deduplication_key`; every event fires it again with the latest text
@@ -9,7 +10,7 @@ import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
 
 type IncidentIoTarget = Extract<Target, { channel: 'incident_io' }>;
 
-export const isClosing = (d: Pick<Delivery, 'eventType'>) => d.eventType === 'incident.resolved' || d.eventType === 'maintenance.completed';
+export const isClosing = (d: Pick<Delivery, 'eventType'>) => isClosingType(d.eventType);
 
 export function incidentIoBody(d: Delivery): Record<string, unknown> {
   const t = alertText(d);

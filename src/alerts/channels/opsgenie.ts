@@ -2,6 +2,7 @@ import type { Delivery } from '../../store/repositories/deliveries-repository.ts
 import { alertText, clip } from '../../domain/alert-text.ts';
 import type { Channel, Target } from './channel.ts';
 import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
+import { isClosingType } from '../../domain/signal-alerts.ts';
 
 // Opsgenie Alert API v2 (docs/alerts.md, "Opsgenie"): an incident opens an alert
 // whose alias is the incident (so repeats de-duplicate on Opsgenie's side),
@@ -40,10 +41,10 @@ export function opsgenieRequest(d: Delivery, api: Pick<OpsApi, 'alertsPath'>): O
   const alias = clip(`${d.vendor}:${d.entityId}`, 512);
   const byAlias = (action: string) => `${api.alertsPath}/${encodeURIComponent(alias)}/${action}?identifierType=alias`;
   const source = 'Vendor Status API';
-  if (d.eventType === 'incident.resolved' || d.eventType === 'maintenance.completed') {
+  if (isClosingType(d.eventType)) {
     return { path: byAlias('close'), body: { source, note: clip(`${t.headline}${t.latest ? `: ${t.latest}` : ''}`, 25_000) } };
   }
-  if (d.eventType === 'incident.updated' || d.eventType === 'maintenance.updated') {
+  if (d.eventType === 'incident.updated' || d.eventType === 'maintenance.updated' || d.eventType === 'early_warning.confirmed') {
     return { path: byAlias('notes'), body: { source, note: clip(`${t.status ? `[${t.status}] ` : ''}${t.latest ?? t.headline}`, 25_000) } };
   }
   const maintenance = d.eventType.startsWith('maintenance.');

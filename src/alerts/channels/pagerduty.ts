@@ -5,6 +5,7 @@ import type { Delivery } from '../../store/repositories/deliveries-repository.ts
 import { header, post } from '../http-post.ts';
 import { alertText, clip } from '../../domain/alert-text.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
+import { isClosingType } from '../../domain/signal-alerts.ts';
 
 // PagerDuty Events API v2: `trigger` when an incident opens or changes (and when
 // a maintenance window starts), `resolve` when it is resolved (completed).
@@ -24,7 +25,7 @@ const SEVERITY: Record<string, 'critical' | 'error' | 'warning' | 'info'> = {
 const DEFAULT_429_WAIT_MS = 30_000;
 
 export function pagerdutyEvent(d: Delivery, routingKey: string): Record<string, unknown> {
-  const resolve = d.eventType === 'incident.resolved' || d.eventType === 'maintenance.completed';
+  const resolve = isClosingType(d.eventType);
   const dedupKey = clip(d.entityId, 255);
   if (resolve) return { routing_key: routingKey, event_action: 'resolve', dedup_key: dedupKey };
   const t = alertText(d);

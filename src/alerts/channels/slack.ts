@@ -71,8 +71,8 @@ const escapeMrkdwn = escapeText;
 /** A URL inside `<url|label>`: `|` would end it early, so it is percent-encoded; `&<>` escaped. */
 const slackLinkTarget = (url: string) => escapeMrkdwn(url.replace(/\|/g, '%7C'));
 
-/** Thread of an incident: one per vendor record. */
-const threadEntity = (d: Delivery) => `${d.vendor}:${d.entityId}`;
+/** Thread of an incident: one per vendor record; an incident that confirmed a signal continues the signal's. */
+const threadEntity = (d: Delivery) => `${d.vendor}:${d.threadEntity ?? d.entityId}`;
 
 /** Clients by bot token, so a burst of alerts for one workspace reuses one. */
 const MAX_CLIENTS = 1_000;

@@ -2,6 +2,7 @@ import type { Delivery } from '../../store/repositories/deliveries-repository.ts
 import { alertText, clip } from '../../domain/alert-text.ts';
 import type { Channel, Target } from './channel.ts';
 import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
+import { isClosingType } from '../../domain/signal-alerts.ts';
 
 // Microsoft Teams through a Workflows webhook ("Post to a channel when a webhook
 // request is received"): a `message` envelope whose `attachments[]` carry one
@@ -15,7 +16,7 @@ const COLOR: Record<string, string> = { critical: 'Attention', major: 'Attention
 
 export function teamsBody(d: Delivery): Record<string, unknown> {
   const t = alertText(d);
-  const resolved = d.eventType === 'incident.resolved' || d.eventType === 'maintenance.completed';
+  const resolved = isClosingType(d.eventType);
   const facts = [
     { title: 'Status', value: clip(t.status || '-', 200) },
     { title: 'Impact', value: t.impact },

@@ -8,6 +8,7 @@ import { alertText, clip } from '../../domain/alert-text.ts';
 import { assertAllowedUrl } from '../../infra/ssrf-guard.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
 import { slackMessage } from './slack.ts';
+import { isClosingType } from '../../domain/signal-alerts.ts';
 
 // Webhooks: Standard Webhooks (https://www.standardwebhooks.com) or, for Discord
 // URLs, Discord's execute-webhook body, or for Slack incoming webhooks a Block
@@ -69,7 +70,7 @@ const COLORS: Record<string, number> = { critical: 0xb91c1c, major: 0xea580c, mi
 /** Discord execute-webhook body: one embed within Discord's limits, no pings. */
 export function discordBody(d: Delivery): string {
   const t = alertText(d);
-  const resolved = d.eventType === 'incident.resolved' || d.eventType === 'maintenance.completed';
+  const resolved = isClosingType(d.eventType);
   const fields = [
     { name: 'Status', value: clip(t.status || '-', 1024), inline: true },
     { name: 'Impact', value: clip(t.impact, 1024), inline: true },

@@ -1,8 +1,7 @@
 import { DATADOG_SITES } from '../../domain/channel-targets.ts';
 import { MAX_MAPPED_COMPONENTS, STATUS_PAGE_PRODUCTS } from '../../domain/status-page-push.ts';
 import { Type } from '@sinclair/typebox';
-import { CHANGE_KINDS } from '../../domain/alert-rules.ts';
-import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_SERVICES, MAX_ROUTE_VENDORS, ROUTE_CHANNELS } from '../../domain/alert-routes.ts';
+import { MAX_EMAIL_RECIPIENTS, MAX_ROUTE_COMPONENTS, MAX_ROUTE_SERVICES, MAX_ROUTE_VENDORS, ROUTE_CHANNELS, ROUTE_KINDS } from '../../domain/alert-routes.ts';
 import { MAX_SERVICE_NAME, SERVICE_NAME_PATTERN } from '../../domain/team-services.ts';
 import { OPSGENIE_REGIONS, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
 import { IMPACTS } from '../../domain/records.ts';
@@ -154,7 +153,13 @@ export const FiltersInput = Type.Object(
       }),
     ),
     minImpact: Type.Optional(StringEnum(IMPACTS, { description: 'Lowest impact of an incident that alerts' })),
-    kinds: Type.Optional(Type.Array(StringEnum(CHANGE_KINDS), { minItems: 1, maxItems: CHANGE_KINDS.length, description: 'Kinds of change that alert' })),
+    kinds: Type.Optional(
+      Type.Array(StringEnum(ROUTE_KINDS), {
+        minItems: 1,
+        maxItems: ROUTE_KINDS.length,
+        description: 'Kinds of change that alert; `early_warning` (off by default) adds our early-warning signals about the vendors in scope (docs/alerts.md "Early warning")',
+      }),
+    ),
     maintenance: Type.Optional(Type.Boolean({ description: 'Maintenance windows alert too' })),
     quietHours: Type.Optional(
       Nullable(
@@ -180,7 +185,7 @@ export const FiltersSchema = Type.Object({
   vendors: Nullable(Type.Array(Type.String())),
   components: Type.Array(Type.String()),
   minImpact: StringEnum(IMPACTS),
-  kinds: Type.Array(StringEnum(CHANGE_KINDS)),
+  kinds: Type.Array(StringEnum(ROUTE_KINDS)),
   maintenance: Type.Boolean(),
   quietHours: Nullable(Type.Object({ start: Type.String(), end: Type.String(), timezone: Type.String() })),
   onlyAffectingServices: Type.Boolean(),

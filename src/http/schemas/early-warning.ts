@@ -72,6 +72,17 @@ export const SignalSchema = Type.Object(signalFields);
 
 export const SignalDetailSchema = Type.Object({
   ...signalFields,
+  affectedServices: Type.Array(
+    Type.Object({
+      serviceId: Type.String(),
+      serviceName: Type.String(),
+      criticality: StringEnum(['critical', 'high', 'medium', 'low'] as const),
+      confidence: StringEnum(['high', 'medium', 'low'] as const),
+      reasons: Type.Array(Type.String()),
+      via: Type.String({ description: 'The dependency: the vendor\'s name, then the components or regions matched ("Stripe: API")' }),
+    }),
+    { description: "The organisation's services the signal may hit, by the impact rules (docs/services.md \"Impact of signals\"); empty when none" },
+  ),
   evidence: Type.Array(ObservationSchema),
   transitions: Type.Array(
     Type.Object({

@@ -2,6 +2,8 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { ALERT_EVENT_TYPES } from '../../domain/preferences.ts';
 import { Nullable, StringEnum } from './common.ts';
 import { DIGEST_EVENT_TYPE, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, REMINDER_EVENT_TYPE } from '../../domain/alerts.ts';
+import { EARLY_WARNING_KIND, SIGNAL_ALERT_TYPES } from '../../domain/signal-alerts.ts';
+import { SIGNAL_STATES } from '../../domain/early-warning.ts';
 
 // What the alert channels send (docs/alerts.md, "Payloads in the OpenAPI document"), described so a
 // receiver can be generated from the OpenAPI document. OpenAPI 3.0 has no
@@ -38,13 +40,43 @@ const AlertSummary = Obj(
   'A summary of several alerts (flood cap, quiet hours, digest)',
 );
 
+/** An early-warning signal's transition in a body's `data` (docs/alerts.md "Early warning"). */
+const SignalAlert = Obj(
+  {
+    id: Str('The signal id'),
+    kind: StringEnum([EARLY_WARNING_KIND] as const, { description: "Our own suspicion, never the vendor's status" }),
+    vendor: Str(),
+    vendorName: Str(),
+    title: Str('The transition in words, e.g. "suspected problem: our early warning, not the vendor\'s status"'),
+    status: StringEnum(SIGNAL_STATES, { description: 'The state the signal moved to' }),
+    impact: StringEnum(['unknown'] as const, { description: 'A suspicion measures no impact of the vendor\'s' }),
+    components: Type.Array(Str()),
+    regions: Type.Array(Str()),
+    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    openedAt: Str(undefined, { format: 'date-time' }),
+    lastObservedAt: Str(undefined, { format: 'date-time' }),
+    incidentId: Nullable(Str("The vendor's incident that confirmed it")),
+    url: Type.Null(),
+    transition: Obj(
+      { from: Nullable(StringEnum(SIGNAL_STATES)), to: StringEnum(SIGNAL_STATES), at: Str(undefined, { format: 'date-time' }), actor: Str(), reason: Str() },
+      'The transition this alert is about',
+    ),
+    evidence: Type.Array(
+      Obj({ source: Str(), strength: Type.Number({ minimum: 0, maximum: 1 }), summary: Str(), observedAt: Str(undefined, { format: 'date-time' }) }, 'One observation, newest first'),
+      { maxItems: 5 },
+    ),
+    updates: Type.Array(Obj({ status: Str(), body: Str(), createdAt: Str(undefined, { format: 'date-time' }) }, 'The transition in words'), { maxItems: 1 }),
+  },
+  'An early-warning signal at one of its transitions (suspected, confirmed, cleared, dismissed)',
+);
+
 export const StandardWebhookBody = Type.Object(
   {
-    type: StringEnum([...ALERT_EVENT_TYPES, REMINDER_EVENT_TYPE, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, DIGEST_EVENT_TYPE] as const, {
-      description: `Event type; \`${REMINDER_EVENT_TYPE}\` carries the Maintenance with \`reminder {leadTime, startsAt}\`; \`${HELD_EVENT_TYPE}\` and \`${QUIET_EVENT_TYPE}\` carry a summary (docs/alerts.md)`,
+    type: StringEnum([...ALERT_EVENT_TYPES, REMINDER_EVENT_TYPE, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, DIGEST_EVENT_TYPE, ...SIGNAL_ALERT_TYPES] as const, {
+      description: `Event type; \`${REMINDER_EVENT_TYPE}\` carries the Maintenance with \`reminder {leadTime, startsAt}\`; \`${HELD_EVENT_TYPE}\` and \`${QUIET_EVENT_TYPE}\` carry a summary; \`early_warning.*\` carry a signal at a transition, our suspicion and not the vendor's status (docs/alerts.md)`,
     }),
     timestamp: Str('When the change was detected (ISO 8601)', { format: 'date-time' }),
-    data: Type.Union([Type.Ref('Incident'), Type.Ref('Maintenance'), AlertSummary], {
+    data: Type.Union([Type.Ref('Incident'), Type.Ref('Maintenance'), AlertSummary, SignalAlert], {
       description: 'The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB',
     }),
    affectedServices: Type.Optional(

@@ -23,6 +23,7 @@ const SignalOut = z.object({
   lastObservedAt: z.string(),
   incidentId: z.string().nullable(),
   evidence: z.array(z.object({ source: z.enum(OBSERVATION_SOURCES), strength: z.number(), summary: z.string(), observedAt: z.string() })),
+  affectedServices: z.array(z.object({ serviceId: z.string(), serviceName: z.string(), criticality: z.string(), confidence: z.string(), reasons: z.array(z.string()), via: z.string() })),
 });
 
 const orgOf = (viewer: { orgId: string | null }) => {
@@ -59,6 +60,7 @@ export const listSignals = defineTool({
       lastObservedAt: s.lastObservedAt,
       incidentId: s.incidentId,
       evidence: s.evidence.map((e) => ({ source: e.source, strength: e.strength, summary: e.summary, observedAt: e.observedAt })),
+      affectedServices: s.affectedServices,
     }));
     const lines = signals.length
       ? [
@@ -67,7 +69,8 @@ export const listSignals = defineTool({
             (s) =>
               `- ${s.vendor}: ${s.state}${s.state === 'suspected' ? ' (not confirmed by the vendor)' : ''}, confidence ${Math.round(s.confidence * 100)}%, ` +
               `opened ${when(s.openedAt)}, last observed ${when(s.lastObservedAt)}; ${plural(s.evidence.length, 'observation')} (${[...new Set(s.evidence.map((e) => e.source))].join(', ')})` +
-              `${s.components.length ? `; components: ${s.components.join(', ')}` : ''}${s.incidentId ? `; vendor incident ${s.incidentId}` : ''}`,
+              `${s.components.length ? `; components: ${s.components.join(', ')}` : ''}${s.incidentId ? `; vendor incident ${s.incidentId}` : ''}` +
+              `${s.affectedServices.length ? `; may hit ${s.affectedServices.map((a) => `${a.serviceName} (${a.criticality}, via ${a.via})`).join(', ')}` : ''}`,
           ),
         ]
       : [`No${state ? ` ${state}` : ''} signals${v ? ` about ${v.name}` : ''}.`];
@@ -87,7 +90,7 @@ export const reportVendorProblem = defineTool({
     components: z.array(Text.min(1)).max(MAX_SIGNAL_COMPONENTS).optional().describe('Affected components, as the vendor names them'),
     summary: z.string().trim().max(MAX_SIGNAL_SUMMARY).regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters').optional().describe('What you see'),
   },
-  outputSchema: { reported: z.boolean(), vendor: z.string(), signal: SignalOut.omit({ evidence: true }).nullable() },
+  outputSchema: { reported: z.boolean(), vendor: z.string(), signal: SignalOut.omit({ evidence: true, affectedServices: true }).nullable() },
   requiresAuth: true,
   readOnly: false,
   async run({ vendor, components, summary }, { services, caller }) {

@@ -3,20 +3,21 @@ import type { EarlyWarningService } from './early-warning-service.ts';
 
 // The periodic side of early warning (docs/early-warning.md "Lifecycle"): confirmation
 // reads new incidents from the event log when the bus announces events and on every
-// tick (what another instance committed), and the sweep clears quiet signals on every
-// tick, like the alert dispatcher's timer. Runs never overlap; a run asked for while one
-// is going happens once after it. Both read the injected clock: tests call `runOnce`.
+// tick (what another instance committed); the sweep clears quiet signals and forgets
+// those past the retention on every tick, like the alert dispatcher's timer. Runs never
+// overlap; a run asked for while one is going happens once after it. All read the
+// injected clock: tests call `runOnce`.
 
 type Log = { warn(obj: unknown, msg: string): void };
 
 export interface EarlyWarningRuntime {
   start(): void;
   stop(): Promise<void>;
-  /** Confirm from the log, then sweep; what each did. */
-  runOnce(): Promise<{ confirmed: number; cleared: number }>;
+  /** Confirm from the log, then sweep, then prune what outlived the retention; what each did. */
+  runOnce(): Promise<{ confirmed: number; cleared: number; pruned: number }>;
 }
 
-export function createEarlyWarningRuntime(o: { signals: Pick<EarlyWarningService, 'confirmFromLog' | 'sweep'>; bus: EventBus; log: Log; intervalMs: number }): EarlyWarningRuntime {
+export function createEarlyWarningRuntime(o: { signals: Pick<EarlyWarningService, 'confirmFromLog' | 'sweep' | 'prune'>; bus: EventBus; log: Log; intervalMs: number }): EarlyWarningRuntime {
   let timer: NodeJS.Timeout | null = null;
   let unsubscribe: (() => void) | null = null;
   let running: Promise<unknown> | null = null;
@@ -25,7 +26,8 @@ export function createEarlyWarningRuntime(o: { signals: Pick<EarlyWarningService
   const runOnce = async () => {
     const confirmed = await o.signals.confirmFromLog();
     const cleared = await o.signals.sweep();
-    return { confirmed, cleared };
+    const pruned = (await o.signals.prune()).signals;
+    return { confirmed, cleared, pruned };
   };
   const kick = () => {
     if (running) {

@@ -26,6 +26,8 @@ import type { CatalogService } from '../vendors/catalog-service.ts';
 import { ownerOrg, type Viewer } from '../context.ts';
 import type { AuditService } from '../orgs/audit-service.ts';
 import type { OrgsService } from '../orgs/orgs-service.ts';
+import type { AlertAffectedService } from '../../domain/alert-impact.ts';
+import type { SignalImpact } from '../impact/signal-impact.ts';
 
 // Early warning's use cases (docs/early-warning.md): an observation arrives (an inbound
 // signal, a member's report; probes and telemetry later, through `observe`), is stored
@@ -83,6 +85,8 @@ export interface ObservationView {
 }
 
 export interface SignalDetailView extends SignalView {
+  /** The organisation's services the signal may hit (docs/services.md "Impact of signals"); empty when none. */
+  affectedServices: AlertAffectedService[];
   evidence: ObservationView[];
   transitions: { from: SignalState | null; to: SignalState; at: string; actor: string; reason: string }[];
 }
@@ -112,8 +116,9 @@ const observationView = (o: StoredObservation | (Observation & { externalId?: st
   externalId: o.externalId ?? null,
 });
 
-const detailView = (d: SignalDetail): SignalDetailView => ({
+const detailView = (d: SignalDetail, affected: AlertAffectedService[] = []): SignalDetailView => ({
   ...signalView(d.signal),
+  affectedServices: affected,
   evidence: d.observations.map(observationView),
   transitions: d.transitions.map((t) => ({ from: t.from, to: t.to, at: t.at, actor: t.actor, reason: t.reason })),
 });
@@ -141,12 +146,27 @@ export function earlyWarningService(d: {
   audit: Pick<AuditService, 'record'>;
   clock: Clock;
   rules?: EarlyWarningRules;
+  /** The services of the organisation each signal may hit; none without. */
+  impactOf?: SignalImpact;
+  /** How long a signal that ended is kept with its evidence (docs/early-warning.md "Retention"); forever without. */
+  retentionMs?: number;
   notify?: (n: SignalNotice) => void;
   /** A false alarm was dismissed: its evidence, for the sources that tune themselves by it (probes). */
   onDismissed?: (evidence: readonly { source: string; actor: string }[]) => Promise<unknown>;
 }) {
   const rules = d.rules ?? DEFAULT_RULES;
   const tell = (orgId: string, change: SignalChangeKind, s: Signal) => d.notify?.({ orgId, change, signal: signalView(s) });
+
+  /** Detail views with the organisation's services each signal may hit. */
+  async function withImpact(orgId: string, rows: SignalDetail[]): Promise<SignalDetailView[]> {
+    const hits = d.impactOf
+      ? await d.impactOf(
+          orgId,
+          rows.map((r) => ({ id: r.signal.id, vendor: r.signal.vendor, components: r.signal.components, regions: r.signal.regions, summaries: r.observations.map((o) => o.summary) })),
+        )
+      : new Map<string, AlertAffectedService[]>();
+    return rows.map((r) => detailView(r, hits.get(r.signal.id) ?? []));
+  }
 
   /**
    * Stores one observation of an organisation and fuses: joins the signal about the
@@ -262,7 +282,7 @@ export function earlyWarningService(d: {
       const v = await d.orgs.actingIn(viewer, orgId);
       const owner = ownerOrg(v, 'viewer');
       const rows = await d.earlyWarning.list(owner, { state: f.state, vendor: f.vendor, limit: Math.min(f.limit ?? 50, MAX_SIGNAL_LIST) });
-      return rows.map(detailView);
+      return withImpact(owner, rows);
     },
 
     /** A false alarm (editors): suspected or confirmed to dismissed. */
@@ -278,7 +298,7 @@ export function earlyWarningService(d: {
       await d.audit.record(owner, v, 'signal.dismissed', `signal:${s.id}`, { before: { state: s.state }, after: { state: 'dismissed', reason: reason ?? null } });
       const [detail] = await d.earlyWarning.list(owner, { id: s.id, limit: 1 });
       if (d.onDismissed) await d.onDismissed(detail!.observations.map((o) => ({ source: o.source, actor: o.actor })));
-      return detailView(detail!);
+      return (await withImpact(owner, [detail!]))[0]!;
     },
 
     /** Suspected and confirmed signals of the viewer's organisation (the vendor page marker); none for anonymous callers. */
@@ -328,6 +348,16 @@ export function earlyWarningService(d: {
       }
       await d.earlyWarning.pruneLoose(new Date(now.getTime() - LOOSE_OBSERVATION_MS).toISOString());
       return cleared;
+    },
+
+    /**
+     * Forgets signals that ended longer ago than the retention, with their evidence and
+     * transitions (at most a batch per run; the next run takes the rest). Suspected signals
+     * are never forgotten. How many went.
+     */
+    async prune(): Promise<{ signals: number; observations: number }> {
+      if (d.retentionMs === undefined) return { signals: 0, observations: 0 };
+      return d.earlyWarning.pruneSignals(new Date(d.clock.now().getTime() - d.retentionMs).toISOString(), SWEEP_BATCH);
     },
   };
 }

@@ -26,6 +26,7 @@ import { scimMigration } from './1400-scim.ts';
 import { ssoMigration } from './1410-sso.ts';
 import { servicesMigration } from './1430-services.ts';
 import { probesMigration } from './1490-probes.ts';
+import { earlyWarningAlertsMigration } from './1520-early-warning-alerts.ts';
 import { privateProbesMigration } from './1560-private-probes.ts';
 import { sourceRepairsMigration } from './1570-source-repairs.ts';
 
@@ -61,6 +62,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1470-push-and-adaptive-polling': pushAndAdaptivePollingMigration(),
         '1480-delivery-affected-services': deliveryAffectedServicesMigration(),
         '1490-probes': probesMigration(),
+        '1520-early-warning-alerts': earlyWarningAlertsMigration(),
         '1560-private-probes': privateProbesMigration(),
         '1570-source-repairs': sourceRepairsMigration(),
       };

@@ -20,6 +20,8 @@ interface DeliveryKey {
   entityId: string;
   /** The alert route the row goes by; null = the notification preferences (docs/alert-routes.md). */
   routeId?: string | null;
+  /** The entity whose thread a threaded channel posts into; null = its own (docs/alerts.md "Early warning"). */
+  threadEntity?: string | null;
 }
 
 export interface Delivery extends DeliveryKey {
@@ -109,6 +111,7 @@ const toDelivery = (r: Selectable<DeliveriesTable>, payload: Record<string, unkn
   isTest: Boolean(r.is_test),
   receiver: r.receiver ?? null,
   routeId: r.route_id ? r.route_id : null,
+  threadEntity: r.thread_entity ? r.thread_entity : null,
   readAt: r.read_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -171,6 +174,7 @@ export const toRow = (d: NewDelivery, now: string): Insertable<DeliveriesTable> 
   receiver: d.receiver ?? null,
   route_id: d.routeId ?? '',
   affected_services: d.affectedServicesJson ?? '',
+  thread_entity: d.threadEntity ?? '',
   read_at: null,
   created_at: now,
   updated_at: now,

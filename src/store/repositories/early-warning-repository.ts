@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Observation, ObservationSource, Signal, SignalState, SignalTransition } from '../../domain/early-warning.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database, EwObservationsTable, EwSignalsTable } from '../schema.ts';
@@ -279,6 +279,80 @@ function over(db: Kysely<Database>, box: SecretBox) {
     async pruneLoose(before: string): Promise<number> {
       const r = await db.deleteFrom('ew_observations').where('signal_id', 'is', null).where('observed_at', '<', before).executeTakeFirst();
       return Number(r.numDeletedRows);
+    },
+
+    /**
+     * Forgets signals that ended before `before`, with their evidence and transitions, at
+     * most `limit` of them: cleared or dismissed ones by when they closed, confirmed ones by
+     * their last observation (a confirmed signal stays confirmed; long after its quiet period
+     * it takes nothing more). A suspected signal is never forgotten, whatever its age.
+     */
+    async pruneSignals(before: string, limit: number): Promise<{ signals: number; observations: number }> {
+      return db.transaction().execute(async (trx) => {
+        const ended = (eb: ExpressionBuilder<Database, 'ew_signals'>) =>
+          eb.or([eb.and([eb('state', 'in', CLOSED), eb('closed_at', '<', before)]), eb.and([eb('state', '=', 'confirmed'), eb('last_observed_at', '<', before)])]);
+        const rows = await trx.selectFrom('ew_signals').select('id').where(ended).orderBy('opened_at').limit(limit).execute();
+        let signals = 0;
+        let observations = 0;
+        for (const part of chunks(
+          rows.map((r) => r.id),
+          ID_CHUNK,
+        )) {
+          const o = await trx.deleteFrom('ew_observations').where('signal_id', 'in', part).executeTakeFirst();
+          observations += Number(o.numDeletedRows);
+          await trx.deleteFrom('ew_transitions').where('signal_id', 'in', part).execute();
+          const s = await trx.deleteFrom('ew_signals').where('id', 'in', part).where(ended).executeTakeFirst();
+          signals += Number(s.numDeletedRows);
+        }
+        return { signals, observations };
+      });
+    },
+
+    /**
+     * Transitions at or after `from` (and after `after`, the last of the page before) with
+     * their signals and the signals' evidence (newest first), oldest transition first, at most
+     * `limit`: what early-warning alerts are written from.
+     */
+    async transitionsSince(
+      from: string,
+      limit: number,
+      after: { at: string; id: string } | null = null,
+    ): Promise<{ transition: SignalTransition & { id: string }; signal: Signal; evidence: StoredObservation[] }[]> {
+      let q = db.selectFrom('ew_transitions').selectAll().where('at', '>=', from);
+      // Paging: strictly after the last one of the page before, in (at, id) order.
+      if (after) q = q.where((eb) => eb.or([eb('at', '>', after.at), eb.and([eb('at', '=', after.at), eb('id', '>', after.id)])]));
+      const ts = await q.orderBy('at').orderBy('id').limit(limit).execute();
+      if (!ts.length) return [];
+      const ids = [...new Set(ts.map((t) => t.signal_id))];
+      const rows: EwSignalsTable[] = [];
+      for (const part of chunks(ids, ID_CHUNK)) rows.push(...(await db.selectFrom('ew_signals').selectAll().where('id', 'in', part).execute()));
+      const ev = await evidenceOf(ids);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ts.flatMap((t) => {
+        const r = byId.get(t.signal_id);
+        if (!r) return [];
+        const evidence = [...(ev.get(r.id) ?? [])].reverse();
+        return [
+          {
+            transition: { id: t.id, signalId: t.signal_id, from: t.from_state as SignalState | null, to: t.to_state as SignalState, at: t.at, actor: t.actor, reason: t.reason },
+            signal: toSignal(r, evidence.map((o) => o.id)),
+            evidence,
+          },
+        ];
+      });
+    },
+
+    /** Signals the given vendor incidents confirmed, per organisation: `${orgId}\u0000${incidentId}` → signal id. */
+    async confirmedBy(incidentIds: string[]): Promise<Map<string, string>> {
+      const out = new Map<string, string>();
+      for (const part of chunks(incidentIds, ID_CHUNK)) {
+        const rows = await db.selectFrom('ew_signals').select(['id', 'org_id', 'incident_id']).where('incident_id', 'in', part).orderBy('opened_at').execute();
+        for (const r of rows) {
+          const key = `${r.org_id}\u0000${r.incident_id}`;
+          if (!out.has(key)) out.set(key, r.id);
+        }
+      }
+      return out;
     },
 
     /** Reports a member made since `from`, in all and about the vendor. */

@@ -175,11 +175,13 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
     },
 
     /**
-     * Organisations that follow a vendor: a service of theirs depends on it or one of their
+     * Organisations that follow a vendor: a service of theirs depends on it, or their own
+     * watchlist (`watchlist_vendors`, the one alerts and the overview follow) or one of their
      * named watchlists lists it. A probe's observation goes to each of them.
      */
     async followers(vendor: string): Promise<string[]> {
       const a = await db.selectFrom('service_dependencies').select('org_id').where('vendor', '=', vendor).distinct().execute();
+      const own = await db.selectFrom('watchlist_vendors').select('org_id').where('vendor', '=', vendor).distinct().execute();
       const b = await db
         .selectFrom('org_watchlist_vendors')
         .innerJoin('org_watchlists', 'org_watchlists.id', 'org_watchlist_vendors.watchlist_id')
@@ -187,7 +189,7 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
         .where('org_watchlist_vendors.vendor', '=', vendor)
         .distinct()
         .execute();
-      return [...new Set([...a.map((r) => r.org_id), ...b.map((r) => r.org_id)])].sort();
+      return [...new Set([...a, ...own, ...b].map((r) => r.org_id))].sort();
     },
   };
 }

@@ -1,6 +1,5 @@
 import { DATADOG_SITES } from '../../domain/channel-targets.ts';
-import { CHANGE_KINDS } from '../../domain/alert-rules.ts';
-import { ROUTE_CHANNELS } from '../../domain/alert-routes.ts';
+import { ROUTE_CHANNELS, ROUTE_KINDS } from '../../domain/alert-routes.ts';
 import { IMPACTS } from '../../domain/records.ts';
 import type { RouteView } from '../../services/alerts/alert-routes-service.ts';
 import type { NamedWatchlist } from '../../services/orgs/named-watchlists-service.ts';
@@ -119,7 +118,7 @@ function addForm(d: AlertRoutesPageData): Html {
       <div class="field"><label for="route-impact">Lowest impact</label>
         <select id="route-impact" name="minImpact">${IMPACTS.map((i) => html`<option value="${i}">${humanize(i)}</option>`)}</select></div>
       <fieldset class="field"><legend>Alert on</legend>
-        ${CHANGE_KINDS.map((k) => html`<label><input type="checkbox" name="kinds" value="${k}"${k === 'updated' ? '' : html` checked`}> ${humanize(k)}</label> `)}
+        ${ROUTE_KINDS.map((k) => html`<label><input type="checkbox" name="kinds" value="${k}"${k === 'updated' || k === 'early_warning' ? '' : html` checked`}> ${k === 'early_warning' ? "Early warning (our suspicion, before the vendor's page)" : humanize(k)}</label> `)}
       </fieldset>
       <div class="form-actions"><button type="submit" class="button">Add route</button></div>
     </form>

@@ -24,6 +24,8 @@ describe('probes', () => {
   let orgId: string;
   let otherOrg: string;
   let otherCookie: string;
+  let watchOrg: string;
+  let watchCookie: string;
   let status = 200;
   let hits = 0;
   let redirectedHits = 0;
@@ -99,6 +101,14 @@ describe('probes', () => {
     otherCookie = await loginCookie(t, u);
     otherOrg = (await send(`${t.url}/api/v1/orgs`, 'POST', s(otherCookie), { name: 'Elsewhere' })).body.organisation.id;
     assert.equal((await send(`${t.url}/api/v1/orgs/${otherOrg}/switch`, 'POST', s(otherCookie))).status, 200);
+    // An organisation that follows github only through its own (main) watchlist: no service,
+    // no named watchlist. It follows the vendor all the same.
+    const w = await createUser(t, 'pro');
+    watchCookie = await loginCookie(t, w);
+    watchOrg = (await send(`${t.url}/api/v1/orgs`, 'POST', s(watchCookie), { name: 'Watch only' })).body.organisation.id;
+    assert.equal((await send(`${t.url}/api/v1/orgs/${watchOrg}/switch`, 'POST', s(watchCookie))).status, 200);
+    const put = await send(`${t.url}/api/v1/infrastructure/watchlist`, 'PUT', s(watchCookie), { vendors: ['github'] });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
   });
   after(async () => {
     for (const r of runners) await r.stop();
@@ -150,7 +160,7 @@ describe('probes', () => {
     clock.advance(61_000);
     assert.equal((await r.runOnce()).observations, 0);
     clock.advance(61_000);
-    assert.equal((await r.runOnce()).observations, 1, 'the third failure: the follower observes');
+    assert.equal((await r.runOnce()).observations, 2, 'the third failure: both followers observe (by a service, by the own watchlist)');
     [h] = await health();
     assert.equal(h!.state, 'anomalous');
     assert.match(h!.reason!, /3 of the last 5 .*status 503/);
@@ -166,6 +176,10 @@ describe('probes', () => {
     assert.ok(signals[0].evidence.length >= 3);
     const others = (await send(`${t.url}/api/v1/orgs/${otherOrg}/signals`, 'GET', { cookie: otherCookie })).body.signals as any[];
     assert.equal(others.length, 0, 'an organisation that does not follow the vendor observes nothing');
+    const watched = (await send(`${t.url}/api/v1/orgs/${watchOrg}/signals`, 'GET', { cookie: watchCookie })).body.signals as any[];
+    assert.equal(watched.length, 1, 'an organisation following the vendor through its own watchlist gets the signal too');
+    assert.equal(watched[0].vendor, 'github');
+    assert.ok(watched[0].evidence.every((e: any) => e.source === 'probe'));
 
     // Recovery: the anomaly holds until fewer than three of the last five failed, then one
     // weak observation breaks the run, and no more follow.
