@@ -81,7 +81,9 @@ export async function accessBench(args: string[]) {
 
   const targets = [`${API_PREFIX}/incidents?limit=50`, `${API_PREFIX}/vendor-status/github`];
   const figures: Record<string, number> = {};
-  console.log(`access pipeline vs bare node:http — ${connections} connections, ${seconds} s per run, ${rounds} rounds, limiter+cache: ${config.redisUrl ? 'redis' : 'in-process'}`);
+  console.log(
+    `access pipeline vs bare node:http — ${connections} connections, ${seconds} s per run, ${rounds} rounds, limiter+cache: ${config.redisUrl ? 'redis' : 'in-process'}`,
+  );
   for (const target of targets) {
     const warm = await fetch(`http://127.0.0.1:${appPort}${target}`, { headers });
     const body = Buffer.from(await warm.arrayBuffer());
@@ -169,9 +171,7 @@ export async function accessBench(args: string[]) {
     });
   }
 
-  const used = await app.access.limiter.peek(`o:${user.id}`, [
-    { name: 'day', limit: 1_000_000_000, windowSeconds: 86_400 },
-  ]);
+  const used = await app.access.limiter.peek(`o:${user.id}`, [{ name: 'day', limit: 1_000_000_000, windowSeconds: 86_400 }]);
   console.log(`\nrequests counted by the limiter for the bench account today: ${used.windows[0].used}`);
   reportFigures('access', figures, { connections, seconds, rounds, limiter: config.redisUrl ? 'redis' : 'in-process' });
   await app.close();

@@ -122,7 +122,14 @@ receiver.send({ start: true });
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const event = await store.db.transaction().execute((trx) =>
-  repos.events.append(trx, { type: 'incident.created', vendor: 'github', entityKind: 'incident', entityId: inc.id, occurredAt: new Date().toISOString(), payload: inc as never }),
+  repos.events.append(trx, {
+    type: 'incident.created',
+    vendor: 'github',
+    entityKind: 'incident',
+    entityId: inc.id,
+    occurredAt: new Date().toISOString(),
+    payload: inc as never,
+  }),
 );
 app.bus.publish([event]);
 let dispatchedAt = 0;
@@ -142,12 +149,19 @@ const cpuMs = (cpu.user + cpu.system) / 1000;
 clearInterval(sampler);
 receiver.send({ report: true });
 const report = await next<{ ok: number; bad: number; cpuMs: number }>();
-console.log(`database:            ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}; concurrency ${config.deliveryConcurrency}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model}); load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(
+  `database:            ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}; concurrency ${config.deliveryConcurrency}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model}); load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
 console.log(`deliveries created:  ${users} in ${dispatchedAt.toFixed(0)} ms (dispatcher)`);
 console.log(`all succeeded after: ${(elapsed / 1000).toFixed(2)} s  (event committed -> last delivery recorded)`);
 console.log(`throughput:          ${Math.round(users / (elapsed / 1000))} deliveries/s`);
 console.log(`receiver:            ${report.ok} signatures valid, ${report.bad} invalid`);
-console.log(`CPU time:            service ${(cpuMs / 1000).toFixed(2)} s (${((cpuMs * 1000) / users).toFixed(0)} µs per delivery), receiver ${(report.cpuMs / 1000).toFixed(2)} s`);
+console.log(
+  `CPU time:            service ${(cpuMs / 1000).toFixed(2)} s (${((cpuMs * 1000) / users).toFixed(0)} µs per delivery), receiver ${(report.cpuMs / 1000).toFixed(2)} s`,
+);
 console.log(`peak RSS:            ${(peakRss / 1048576).toFixed(0)} MiB (before the event: ${(rssBefore / 1048576).toFixed(0)} MiB)`);
 reportFigures(
   'alerts',

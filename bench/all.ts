@@ -74,14 +74,31 @@ const roundTargetText = (f: Figures) => ((f.sources ?? 0) <= 2000 ? '≤ 10 s (2
 const ROWS: Row[] = [
   { bench: 'access', figure: 'cached `/incidents?limit=50`: app ÷ bare node:http req/s', key: 'incidents.ratio', unit: 'ratio', target: ACCESS_RATIO },
   { bench: 'access', figure: 'cached `/vendor-status/github`: app ÷ bare req/s', key: 'vendorStatus.ratio', unit: 'ratio', target: ACCESS_RATIO },
-  { bench: 'access', figure: '`/incidents` app p99 at -c 50', key: 'incidents.appP99Ms', unit: 'ms', target: { op: '<=', value: () => 5, text: () => '≤ 5 ms' } },
-  { bench: 'access', figure: '`/vendor-status` app p99 at -c 50', key: 'vendorStatus.appP99Ms', unit: 'ms', target: { op: '<=', value: () => 5, text: () => '≤ 5 ms' } },
+  {
+    bench: 'access',
+    figure: '`/incidents` app p99 at -c 50',
+    key: 'incidents.appP99Ms',
+    unit: 'ms',
+    target: { op: '<=', value: () => 5, text: () => '≤ 5 ms' },
+  },
+  {
+    bench: 'access',
+    figure: '`/vendor-status` app p99 at -c 50',
+    key: 'vendorStatus.appP99Ms',
+    unit: 'ms',
+    target: { op: '<=', value: () => 5, text: () => '≤ 5 ms' },
+  },
   { bench: 'access', figure: '`/incidents` 304 req/s ÷ 200 req/s (app)', key: 'incidents.notModifiedVsOk', unit: 'ratio', target: atLeast(1, '≥ 1') },
   { bench: 'access', figure: '`/vendor-status` 304 req/s ÷ 200 req/s (app)', key: 'vendorStatus.notModifiedVsOk', unit: 'ratio', target: atLeast(1, '≥ 1') },
   { bench: 'access', figure: '`/incidents` server CPU per request, bare ÷ app', key: 'incidents.cpuRatio', unit: 'ratio' },
   { bench: 'access', figure: '`/vendor-status` server CPU per request, bare ÷ app', key: 'vendorStatus.cpuRatio', unit: 'ratio' },
-  { bench: 'access', figure: '`/incidents` app ÷ bare req/s, bare writing the app\'s header block too', key: 'incidents.sameHeadersRatio', unit: 'ratio' },
-  { bench: 'access', figure: '`/vendor-status` app ÷ bare req/s, bare writing the app\'s header block too', key: 'vendorStatus.sameHeadersRatio', unit: 'ratio' },
+  { bench: 'access', figure: "`/incidents` app ÷ bare req/s, bare writing the app's header block too", key: 'incidents.sameHeadersRatio', unit: 'ratio' },
+  {
+    bench: 'access',
+    figure: "`/vendor-status` app ÷ bare req/s, bare writing the app's header block too",
+    key: 'vendorStatus.sameHeadersRatio',
+    unit: 'ratio',
+  },
   { bench: 'access', figure: '`/incidents` app req/s (key + limit + cache HIT)', key: 'incidents.appRps', unit: 'req/s' },
   {
     bench: 'stream',
@@ -90,7 +107,13 @@ const ROWS: Row[] = [
     unit: 'count',
     target: { op: '>=', value: (f) => f.clients ?? 20_000, text: (f) => `≥ ${n0(f.clients ?? 20_000)} (all requested)` },
   },
-  { bench: 'stream', figure: 'server RSS per open stream (after a full GC in the server)', key: 'rssPerClientKb', unit: 'KB', target: { op: '<=', value: () => 15, text: () => '≤ 15 KB' } },
+  {
+    bench: 'stream',
+    figure: 'server RSS per open stream (after a full GC in the server)',
+    key: 'rssPerClientKb',
+    unit: 'KB',
+    target: { op: '<=', value: () => 15, text: () => '≤ 15 KB' },
+  },
   { bench: 'stream', figure: 'poll → client delivery, p99', key: 'p99Ms', unit: 'ms', target: below(1000, '< 1 s') },
   { bench: 'stream', figure: 'poll → client delivery, p50', key: 'p50Ms', unit: 'ms' },
   { bench: 'stream', figure: 'poll → client delivery, max', key: 'maxMs', unit: 'ms' },
@@ -122,16 +145,40 @@ const ROWS: Row[] = [
   // docs/benchmarks.md "Freshness": vendor publication -> first seen, per kind and path.
   ...(['rest', 'stream'] as const).flatMap((p): Row[] => [
     { bench: 'freshness', figure: `pushed source -> ${p}, p50`, key: `pushed.${p}P50S`, unit: 's', target: { op: '<=', value: () => 3, text: () => '≤ 3 s' } },
-    { bench: 'freshness', figure: `pushed source -> ${p}, p99`, key: `pushed.${p}P99S`, unit: 's', target: { op: '<=', value: () => 10, text: () => '≤ 10 s' } },
-    { bench: 'freshness', figure: `polled source -> ${p}, p50`, key: `polled.${p}P50S`, unit: 's', target: { op: '<=', value: () => 20, text: () => '≤ 20 s' } },
-    { bench: 'freshness', figure: `polled source -> ${p}, p99`, key: `polled.${p}P99S`, unit: 's', target: { op: '<=', value: () => 45, text: () => '≤ 45 s' } },
+    {
+      bench: 'freshness',
+      figure: `pushed source -> ${p}, p99`,
+      key: `pushed.${p}P99S`,
+      unit: 's',
+      target: { op: '<=', value: () => 10, text: () => '≤ 10 s' },
+    },
+    {
+      bench: 'freshness',
+      figure: `polled source -> ${p}, p50`,
+      key: `polled.${p}P50S`,
+      unit: 's',
+      target: { op: '<=', value: () => 20, text: () => '≤ 20 s' },
+    },
+    {
+      bench: 'freshness',
+      figure: `polled source -> ${p}, p99`,
+      key: `polled.${p}P99S`,
+      unit: 's',
+      target: { op: '<=', value: () => 45, text: () => '≤ 45 s' },
+    },
   ]),
   { bench: 'freshness', figure: 'pushed changes never received as a webhook', key: 'pushed.webhookMissing', unit: 'count', target: exactly(0, '0') },
   { bench: 'freshness', figure: 'polled changes never received as a webhook', key: 'polled.webhookMissing', unit: 'count', target: exactly(0, '0') },
   { bench: 'freshness', figure: 'invalid webhook signatures', key: 'signaturesInvalid', unit: 'count', target: exactly(0, '0') },
   { bench: 'ingest-round', figure: 'failed polls (healthy simulated fleet)', key: 'failures', unit: 'count', target: exactly(0, '0') },
   { bench: 'ingest-round', figure: 'API p99, cached list, no ingestion (filled store)', key: 'baseline.cachedP99Ms', unit: 'ms' },
-  { bench: 'ingest-round', figure: 'API p99, cached list, during round 1', key: 'round1.cachedP99Ms', unit: 'ms', target: { op: '<=', value: () => 20, text: () => '≤ 20 ms' } },
+  {
+    bench: 'ingest-round',
+    figure: 'API p99, cached list, during round 1',
+    key: 'round1.cachedP99Ms',
+    unit: 'ms',
+    target: { op: '<=', value: () => 20, text: () => '≤ 20 ms' },
+  },
   { bench: 'ingest-round', figure: 'cache hit ratio of the cached list, round 1', key: 'round1.cachedHitRatio', unit: 'ratio' },
   { bench: 'ingest-round', figure: 'API p99, uncached list, during round 1', key: 'round1.uncachedP99Ms', unit: 'ms' },
   { bench: 'ingest-round', figure: 'API thread event-loop delay p99, round 1', key: 'loopP99Round1Ms', unit: 'ms' },
@@ -147,9 +194,20 @@ const ROWS: Row[] = [
   { bench: 'mcp', figure: '`get_incident_history` 30d (API key): REST ÷ MCP req/s', key: 'historyKey.restOverMcp', unit: 'ratio' },
   { bench: 'per-user', figure: '`POST /dashboard-favorites`, 10 vendors, p95', key: 'bundle.10.p95Ms', unit: 'ms' },
   { bench: 'per-user', figure: '`POST /dashboard-favorites`, 40 vendors, p95', key: 'bundle.40.p95Ms', unit: 'ms' },
-  { bench: 'per-user', figure: '`POST /dashboard-favorites`, whole catalog, same body repeated, p95', key: 'bundle.all.p95Ms', unit: 'ms', target: { op: '<=', value: () => 100, text: () => '≤ 100 ms' } },
+  {
+    bench: 'per-user',
+    figure: '`POST /dashboard-favorites`, whole catalog, same body repeated, p95',
+    key: 'bundle.all.p95Ms',
+    unit: 'ms',
+    target: { op: '<=', value: () => 100, text: () => '≤ 100 ms' },
+  },
   { bench: 'per-user', figure: '`POST /dashboard-favorites`, whole catalog, built each time (new key), p95', key: 'bundle.all.coldP95Ms', unit: 'ms' },
-  { bench: 'per-user', figure: '`POST /dashboard-favorites`, whole catalog, first request of a second account', key: 'bundle.all.otherAccountFirstMs', unit: 'ms' },
+  {
+    bench: 'per-user',
+    figure: '`POST /dashboard-favorites`, whole catalog, first request of a second account',
+    key: 'bundle.all.otherAccountFirstMs',
+    unit: 'ms',
+  },
   { bench: 'per-user', figure: '20 concurrent watchlist adds (free plan cap)', key: 'watchlist.concurrent20Ms', unit: 'ms' },
 ];
 
@@ -188,8 +246,7 @@ function verdict(row: Row, f: Figures): { ratio: string; verdict: string } {
   const v = f[row.key];
   if (!row.target || v === undefined) return { ratio: '—', verdict: '—' };
   const t = row.target.value(f);
-  const met =
-    row.target.op === '>=' ? v >= t : row.target.op === '<' ? v < t : row.target.op === '<=' ? v <= t : v === t;
+  const met = row.target.op === '>=' ? v >= t : row.target.op === '<' ? v < t : row.target.op === '<=' ? v <= t : v === t;
   const ratio = t === 0 ? '—' : (v / t).toFixed(2);
   return { ratio, verdict: `${met ? 'met' : '**not met**'}${quick ? ' (quick)' : ''}` };
 }
@@ -211,7 +268,11 @@ function machine() {
   };
 }
 
-const loadavg = () => os.loadavg().map((l) => l.toFixed(2)).join(' / ');
+const loadavg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   try {
@@ -260,7 +321,10 @@ function runOne(spec: BenchSpec): Promise<Outcome> {
     child.once('exit', (code) => {
       clearTimeout(timer);
       current = null;
-      const line = out.split('\n').reverse().find((l) => l.startsWith(RESULT_PREFIX));
+      const line = out
+        .split('\n')
+        .reverse()
+        .find((l) => l.startsWith(RESULT_PREFIX));
       let figures: Figures | null = null;
       let notes: Record<string, unknown> = {};
       let error: string | null = null;
@@ -302,7 +366,9 @@ async function main() {
   lines.push(`- Memory: ${m.memory}`);
   lines.push(`- Node: ${m.node}; ${m.os}`);
   lines.push(`- Load average (1 / 5 / 15 min): ${loadStart} at start, ${loadEnd} at end`);
-  lines.push(`- Store: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'SQLite'}; Redis: ${process.env.REDIS_URL ? 'yes (REDIS_URL)' : 'no'}; commit ${m.commit}`);
+  lines.push(
+    `- Store: ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'SQLite'}; Redis: ${process.env.REDIS_URL ? 'yes (REDIS_URL)' : 'no'}; commit ${m.commit}`,
+  );
   if (quick) {
     lines.push('- **Quick mode**: reduced sizes to check that every benchmark runs; the figures are not evidence for or against the targets.');
   }
@@ -317,13 +383,17 @@ async function main() {
       const f = o.figures!;
       const v = f[r.key];
       const { ratio, verdict: vd } = verdict(r, f);
-      lines.push(`| ${r.bench} | ${cell(r.figure)} | ${r.target ? cell(r.target.text(f)) : '—'} | ${v === undefined ? 'no sample' : format(v, r.unit)} | ${ratio} | ${vd} |`);
+      lines.push(
+        `| ${r.bench} | ${cell(r.figure)} | ${r.target ? cell(r.target.text(f)) : '—'} | ${v === undefined ? 'no sample' : format(v, r.unit)} | ${ratio} | ${vd} |`,
+      );
     }
     if (o.error) lines.push(`| ${o.spec.name} | — | — | ${cell(o.error)} | — | — |`);
   }
   lines.push('', '| Benchmark | Arguments | Run time | Load average at its start | Result |', '|---|---|---|---|---|');
   for (const o of outcomes) {
-    const notes = Object.entries(o.notes).map(([k, v]) => `${k} ${v}`).join(', ');
+    const notes = Object.entries(o.notes)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
     lines.push(
       `| ${o.spec.name} | ${o.args.length ? `\`${o.args.join(' ')}\`` : '(defaults)'} | ${o.seconds.toFixed(0)} s | ${o.loadAtStart.toFixed(2)} | ${o.error ? cell(o.error) : `ok${notes ? `; ${cell(notes)}` : ''}`} |`,
     );

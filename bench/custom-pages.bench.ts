@@ -18,7 +18,6 @@ import { pct, reportFigures } from './lib/report.ts';
 //   npm run bench -- custom-pages
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- custom-pages
 
-
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
@@ -68,15 +67,21 @@ try {
     });
 
   const found: number[] = [];
-  for (let i = 0; i < 20; i++) found.push(await timed(async () => {
-    const s = await add(`${pages}/p${i}/`);
-    if (s !== 201) throw new Error(`add: ${s}`);
-  }));
+  for (let i = 0; i < 20; i++)
+    found.push(
+      await timed(async () => {
+        const s = await add(`${pages}/p${i}/`);
+        if (s !== 201) throw new Error(`add: ${s}`);
+      }),
+    );
   const missing: number[] = [];
-  for (let i = 0; i < 5; i++) missing.push(await timed(async () => {
-    const s = await add(`${pages}/none${i}/`);
-    if (s !== 422) throw new Error(`undetected: ${s}`);
-  }));
+  for (let i = 0; i < 5; i++)
+    missing.push(
+      await timed(async () => {
+        const s = await add(`${pages}/none${i}/`);
+        if (s !== 422) throw new Error(`undetected: ${s}`);
+      }),
+    );
 
   const list = async (h: Record<string, string>, n: number) => {
     const xs: number[] = [];

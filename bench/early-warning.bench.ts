@@ -69,7 +69,13 @@ function simulateVendor(v: number) {
     // The page's lag: lognormal around a 16 min median (mean ~29), capped at 121 min.
     const lag = Math.min(121, Math.max(2, lognormal(16, 0.9))) * MIN;
     const kind = rand();
-    outages.push({ start: t, end: t + duration, page: t + lag, failP: kind < 0.6 ? 0.9 + rand() * 0.1 : kind < 0.85 ? 0.5 + rand() * 0.4 : 0.05, slow: kind >= 0.85 ? 6 + rand() * 6 : 1 });
+    outages.push({
+      start: t,
+      end: t + duration,
+      page: t + lag,
+      failP: kind < 0.6 ? 0.9 + rand() * 0.1 : kind < 0.85 ? 0.5 + rand() * 0.4 : 0.05,
+      slow: kind >= 0.85 ? 6 + rand() * 6 : 1,
+    });
   }
   // Blips: several a day, one to three samples long.
   for (let t = T0; t < T0 + SPAN; t += lognormal(4 * 60, 0.8) * MIN) {
@@ -102,7 +108,18 @@ function simulateVendor(v: number) {
       signalLast = null;
     }
     if (a || anomalous) {
-      const ob: Observation = { id: `o${v}-${n++}`, orgId: 'o', source: 'probe', vendor: `v${v}`, components: [], regions: [], strength: a ? PROBE_FAILING_STRENGTH : PROBE_RECOVERED_STRENGTH, observedAt: now.toISOString(), summary: '', actor: 'probe:x' };
+      const ob: Observation = {
+        id: `o${v}-${n++}`,
+        orgId: 'o',
+        source: 'probe',
+        vendor: `v${v}`,
+        components: [],
+        regions: [],
+        strength: a ? PROBE_FAILING_STRENGTH : PROBE_RECOVERED_STRENGTH,
+        observedAt: now.toISOString(),
+        summary: '',
+        actor: 'probe:x',
+      };
       obs.push(ob);
       if (signalLast !== null) signalLast = t;
       else {
@@ -125,7 +142,9 @@ function simulateVendor(v: number) {
       leads.push((o.page - s) / MIN);
     } else if (process.env.BENCH_DEBUG) {
       const after = signals.find((x) => x >= o.start - 5 * MIN && x <= o.end + 30 * MIN);
-      console.log(`miss: lag ${((o.page - o.start) / MIN).toFixed(1)} min, failP ${o.failP.toFixed(2)}, slow ${o.slow.toFixed(1)}, dur ${((o.end - o.start) / MIN).toFixed(0)}, signal ${after === undefined ? 'none' : `${((after - o.start) / MIN).toFixed(1)} min after start`}`);
+      console.log(
+        `miss: lag ${((o.page - o.start) / MIN).toFixed(1)} min, failP ${o.failP.toFixed(2)}, slow ${o.slow.toFixed(1)}, dur ${((o.end - o.start) / MIN).toFixed(0)}, signal ${after === undefined ? 'none' : `${((after - o.start) / MIN).toFixed(1)} min after start`}`,
+      );
     }
   }
   const falseAlarms = signals.filter((s) => !outages.some((o) => s >= o.start - 5 * MIN && s <= o.end + DEFAULT_RULES.quietMs)).length;
@@ -149,20 +168,44 @@ const detectedPct = outages ? (100 * before) / outages : 0;
 const faPerVendorWeek = falseAlarms / VENDORS / WEEKS;
 console.log(`simulation: ${VENDORS} vendors, ${WEEKS} weeks, ${outages} outages (a tenth or so only slow, not failing)`);
 console.log(`detected before the page: ${before}/${outages} = ${detectedPct.toFixed(1)} %  (target >= 90 %) ${detectedPct >= 90 ? 'met' : 'NOT met'}`);
-console.log(`median lead over the page: ${median === null ? 'n/a' : `${median.toFixed(1)} min`}  (target >= 5 min) ${median !== null && median >= 5 ? 'met' : 'NOT met'}`);
+console.log(
+  `median lead over the page: ${median === null ? 'n/a' : `${median.toFixed(1)} min`}  (target >= 5 min) ${median !== null && median >= 5 ? 'met' : 'NOT met'}`,
+);
 console.log(`false alarms: ${falseAlarms} = ${faPerVendorWeek.toFixed(2)} per vendor per week  (target <= 1) ${faPerVendorWeek <= 1 ? 'met' : 'NOT met'}`);
 
 // CPU of 500 probes a minute: real checks, real store writes.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ew-bench-'));
-const server = spawn(process.execPath, ['-e', "require('node:http').createServer((q,s)=>{s.writeHead(401,{'content-type':'application/json'});s.end('{\"message\":\"unauthorized\"}')}).listen(0,'127.0.0.1',function(){process.send(this.address().port)})"], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const server = spawn(
+  process.execPath,
+  [
+    '-e',
+    "require('node:http').createServer((q,s)=>{s.writeHead(401,{'content-type':'application/json'});s.end('{\"message\":\"unauthorized\"}')}).listen(0,'127.0.0.1',function(){process.send(this.address().port)})",
+  ],
+  { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+);
 const port = await new Promise<number>((r) => server.once('message', (m) => r(Number(m))));
-const config = loadConfig({ DATA_DIR: dir, INGEST: 'off', LOG_LEVEL: 'silent', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}) });
+const config = loadConfig({
+  DATA_DIR: dir,
+  INGEST: 'off',
+  LOG_LEVEL: 'silent',
+  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+});
 const store = openStore(config);
 await store.migrate();
 const clock = { now: () => new Date() };
-const probes = probesService({ probes: probesRepository(store.db), signals: { observe: async () => ({ observation: null as never, signal: null }) }, clock, intervalMs: 60_000 });
+const probes = probesService({
+  probes: probesRepository(store.db),
+  signals: { observe: async () => ({ observation: null as never, signal: null }) },
+  clock,
+  intervalMs: 60_000,
+});
 const PROBES = 500;
-await probes.syncCatalog([{ slug: 'bench', probes: Array.from({ length: PROBES }, (_, i) => ({ kind: 'http' as const, url: `http://localhost:${port}/v1/x?${i}`, expect: [200, 401] })) } as CatalogVendor]);
+await probes.syncCatalog([
+  {
+    slug: 'bench',
+    probes: Array.from({ length: PROBES }, (_, i) => ({ kind: 'http' as const, url: `http://localhost:${port}/v1/x?${i}`, expect: [200, 401] })),
+  } as CatalogVendor,
+]);
 const agent = guardedAgent({ allowList: ['localhost'], timeoutMs: 5_000, connections: 16 });
 const claimed = await probes.claimDue('bench', PROBES, 120_000);
 const cpu0 = process.cpuUsage();
@@ -181,7 +224,9 @@ const cpu = process.cpuUsage(cpu0);
 const wall = performance.now() - wall0;
 const cpuMs = (cpu.user + cpu.system) / 1000;
 const pctCore = (100 * cpuMs) / 60_000;
-console.log(`cpu of ${claimed.length} probes (${okCount} good; checks and store writes, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}): ${cpuMs.toFixed(0)} ms of CPU in ${wall.toFixed(0)} ms = ${pctCore.toFixed(2)} % of one core at 500 a minute  (target <= 2 %) ${pctCore <= 2 ? 'met' : 'NOT met'}`);
+console.log(
+  `cpu of ${claimed.length} probes (${okCount} good; checks and store writes, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}): ${cpuMs.toFixed(0)} ms of CPU in ${wall.toFixed(0)} ms = ${pctCore.toFixed(2)} % of one core at 500 a minute  (target <= 2 %) ${pctCore <= 2 ? 'met' : 'NOT met'}`,
+);
 await agent.close();
 await store.close();
 server.kill();

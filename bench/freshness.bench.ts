@@ -157,8 +157,12 @@ await repos.preferences.update(userId, now, (s) => ({
   settings: { ...s.settings, in_app: { enabled: false }, webhook: { ...s.settings.webhook, enabled: true, url: `http://127.0.0.1:${receiverPort}/${userId}` } },
 }));
 
-console.log(`${sourceCount} sources (${vendors.length} vendors) on ${simUrl} (simulator process), ${db}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}`);
-console.log(`polling interval ${config.pollIntervalSeconds} s, scheduler tick 1 s; ${total} changes, one every ${intervalS} s, half pushed; load average ${os.loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `${sourceCount} sources (${vendors.length} vendors) on ${simUrl} (simulator process), ${db}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model}), Node ${process.version}`,
+);
+console.log(
+  `polling interval ${config.pollIntervalSeconds} s, scheduler tick 1 s; ${total} changes, one every ${intervalS} s, half pushed; load average ${os.loadavg()[0]!.toFixed(1)}`,
+);
 
 // The first round: every source read once (a first read is history, not news).
 const t0 = Date.now();
@@ -222,7 +226,8 @@ for (const [i, vendor] of picked.entries()) {
   changes.push(c);
   const hook = pushUrls.get(vendor);
   // The platforms' subscriber webhooks carry a body; it is never read as data.
-  if (hook) void fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ incident: { name: title } }) }).catch(() => {});
+  if (hook)
+    void fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ incident: { name: title } }) }).catch(() => {});
 }
 const drainUntil = Date.now() + (config.pollIntervalSeconds + 15) * 1000;
 while (Date.now() < drainUntil && PATHS.some((p) => outstanding(p).length)) await sleep(500);
@@ -250,7 +255,12 @@ for (const kind of ['pushed', 'polled'] as const) {
     lines.push(
       `${kind.padEnd(7)} ${p.padEnd(11)} n=${String(got.length).padStart(3)}${missing ? ` (${missing} not seen)` : ''}  p50 ${fmt(p50).padStart(8)}  p90 ${fmt(p90).padStart(8)}  p99 ${fmt(p99).padStart(8)}  max ${fmt(all.length ? Math.max(...all) : Number.NaN).padStart(8)}   target p50 <= ${t.p50} s, p99 <= ${t.p99} s: ${p === 'restCached' ? 'shown' : met ? 'met' : 'NOT MET'}`,
     );
-    for (const [q, v] of [['P50S', p50], ['P90S', p90], ['P99S', p99]] as const) if (Number.isFinite(v)) figures[`${kind}.${p}${q}`] = v;
+    for (const [q, v] of [
+      ['P50S', p50],
+      ['P90S', p90],
+      ['P99S', p99],
+    ] as const)
+      if (Number.isFinite(v)) figures[`${kind}.${p}${q}`] = v;
     figures[`${kind}.${p}Missing`] = missing;
   }
 }

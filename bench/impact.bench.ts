@@ -43,7 +43,13 @@ const popular = vendors.slice(0, 10);
 const components = new Map<string, ComponentRecord[]>(
   vendors.map((v) => [
     v,
-    Array.from({ length: COMPONENTS_PER_VENDOR }, (_, j) => ({ id: `${v}-c${j}`, name: `Component ${j} of ${v}`, status: 'operational' as const, group: null, position: j })),
+    Array.from({ length: COMPONENTS_PER_VENDOR }, (_, j) => ({
+      id: `${v}-c${j}`,
+      name: `Component ${j} of ${v}`,
+      status: 'operational' as const,
+      group: null,
+      position: j,
+    })),
   ]),
 );
 const names = new Map([...components].map(([v, list]) => [v, new Map(list.map((c) => [c.id, c.name]))]));

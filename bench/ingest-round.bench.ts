@@ -47,7 +47,13 @@ async function load(urls: string[], o: { ms?: number; until?: Promise<unknown> }
     child.stdout!.on('data', (d) => (out += String(d)));
     child.once('exit', () => {
       try {
-        resolve(out.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)));
+        resolve(
+          out
+            .trim()
+            .split('\n')
+            .filter((l) => l.startsWith('{'))
+            .map((l) => JSON.parse(l)),
+        );
       } catch (err) {
         reject(err);
       }
@@ -64,7 +70,10 @@ async function load(urls: string[], o: { ms?: number; until?: Promise<unknown> }
 
 const fmtLoad = (ls: Load[]) =>
   ls
-    .map((l) => `${l.path.padEnd(58)} ${l.rps.toFixed(0).padStart(4)} req/s   p50 ${l.p50.toFixed(1).padStart(7)} ms   p99 ${l.p99.toFixed(1).padStart(7)} ms   errors ${l.errors}   cache hits ${l.requests ? ((100 * l.hits) / l.requests).toFixed(0) : '-'} %`)
+    .map(
+      (l) =>
+        `${l.path.padEnd(58)} ${l.rps.toFixed(0).padStart(4)} req/s   p50 ${l.p50.toFixed(1).padStart(7)} ms   p99 ${l.p99.toFixed(1).padStart(7)} ms   errors ${l.errors}   cache hits ${l.requests ? ((100 * l.hits) / l.requests).toFixed(0) : '-'} %`,
+    )
     .join('\n      ');
 const fmtRound = (r: RoundReport) => {
   const by = (s: string) => r.outcomes.filter((o) => o.status === s).length;
@@ -105,11 +114,7 @@ async function main() {
   const addr = app.server.address();
   const base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
   // A cached list (X-Cache: HIT after the first), the same list uncached, and /healthz (no work at all).
-  const endpoints = [
-    `${base}${API_PREFIX}/incidents?limit=20`,
-    `${base}${API_PREFIX}/incidents?limit=20&skipCache=true`,
-    `${base}/healthz`,
-  ];
+  const endpoints = [`${base}${API_PREFIX}/incidents?limit=20`, `${base}${API_PREFIX}/incidents?limit=20&skipCache=true`, `${base}/healthz`];
 
   const db = config.databaseUrl ? `PostgreSQL` : 'SQLite';
   console.log(`${sources} sources on ${simUrl} (simulator process), ${db}, concurrency ${concurrency}, ${os.cpus().length} CPUs, Node ${process.version}`);
@@ -120,8 +125,15 @@ async function main() {
     const cpu0 = process.cpuUsage();
     const r = await app.ingest.roundInWorker({ force: true });
     const cpu = process.cpuUsage(cpu0);
-    console.log(`Round without API load: ${fmtRound(r)}; service CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(1)}`);
-    reportFigures('ingest-round', { sources, round1S: r.durationMs / 1000, failures: r.outcomes.filter((o) => o.status === 'failed').length, events1: r.events });
+    console.log(
+      `Round without API load: ${fmtRound(r)}; service CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s; load average ${os.loadavg()[0]!.toFixed(1)}`,
+    );
+    reportFigures('ingest-round', {
+      sources,
+      round1S: r.durationMs / 1000,
+      failures: r.outcomes.filter((o) => o.status === 'failed').length,
+      events1: r.events,
+    });
     await app.close();
     sim.kill('SIGTERM');
     if (config.databaseUrl) await dropSchema(config.databaseUrl);
@@ -173,7 +185,13 @@ async function main() {
   console.log(`Load average at the end: ${os.loadavg()[0]!.toFixed(1)}`);
   console.log(`Peak RSS of the service process: ${rss.toFixed(0)} MB`);
   const failed = [...r1.outcomes, ...r2.outcomes].filter((o) => o.status === 'failed');
-  if (failed.length) console.log(`Failures: ${failed.slice(0, 5).map((o) => `${o.url}: ${o.error}`).join('; ')}`);
+  if (failed.length)
+    console.log(
+      `Failures: ${failed
+        .slice(0, 5)
+        .map((o) => `${o.url}: ${o.error}`)
+        .join('; ')}`,
+    );
   // Per phase: p99 of the cached list, the uncached list and /healthz (left out when a short
   // round left no answered request to measure), and errors of all three.
   const phase = (name: string, ls: Load[]) => {

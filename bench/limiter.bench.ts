@@ -78,10 +78,18 @@ const small: LimitWindow[] = [
   { name: 'day', limit: 5, windowSeconds: 86_400 },
 ];
 const oursSmall = new MemoryRateLimiter(now);
-figures.memoryOursCountedMinute = await countedAfterBurst({ consume: async (s) => (await oursSmall.consume(s, small)).allowed }, async () => (await oursSmall.peek('burst', small)).windows[0]!.used);
+figures.memoryOursCountedMinute = await countedAfterBurst(
+  { consume: async (s) => (await oursSmall.consume(s, small)).allowed },
+  async () => (await oursSmall.peek('burst', small)).windows[0]!.used,
+);
 const fMinute = new RateLimiterMemory({ points: 1000, duration: 60 });
-figures.memoryFlexibleCountedMinute = await countedAfterBurst(flexiblePair(fMinute, new RateLimiterMemory({ points: 5, duration: 86_400 })), async () => (await fMinute.get('burst'))?.consumedPoints ?? 0);
-console.log(`  minute window after 20 attempts on a full day window of 5: ours ${figures.memoryOursCountedMinute}, rate-limiter-flexible ${figures.memoryFlexibleCountedMinute} (5 expected)`);
+figures.memoryFlexibleCountedMinute = await countedAfterBurst(
+  flexiblePair(fMinute, new RateLimiterMemory({ points: 5, duration: 86_400 })),
+  async () => (await fMinute.get('burst'))?.consumedPoints ?? 0,
+);
+console.log(
+  `  minute window after 20 attempts on a full day window of 5: ours ${figures.memoryOursCountedMinute}, rate-limiter-flexible ${figures.memoryFlexibleCountedMinute} (5 expected)`,
+);
 
 const url = process.env.REDIS_URL;
 if (url) {
@@ -90,7 +98,12 @@ if (url) {
   const redisCalls = Math.min(calls, 50_000);
   console.log(`Redis ${url}, ${redisCalls.toLocaleString('en')} consumes:`);
   const oursRedis = new RedisRateLimiter(redis, prefix, now);
-  figures.redisOursPerS = await rate('ours (one script call, both windows)', { consume: async (s) => (await oursRedis.consume(s, WINDOWS)).allowed }, 1000, redisCalls);
+  figures.redisOursPerS = await rate(
+    'ours (one script call, both windows)',
+    { consume: async (s) => (await oursRedis.consume(s, WINDOWS)).allowed },
+    1000,
+    redisCalls,
+  );
   const flexRedis = flexiblePair(
     new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}m`, points: 1_000_000_000, duration: 60 }),
     new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}d`, points: 1_000_000_000, duration: 86_400 }),

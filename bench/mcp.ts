@@ -166,14 +166,24 @@ export async function mcpBench(args: string[]) {
   const scenarios: [string, Target, (text: string) => boolean][] = [
     ['MCP tools/list (anonymous)', mcp(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' })), ok],
     ['MCP get_active_incidents (anonymous)', mcp(call('get_active_incidents', {})), ok],
-    ['REST /incidents?activeOnly=true (anonymous)', { method: 'GET', path: `${API_PREFIX}/incidents?activeOnly=true&limit=200&skipCache=true`, headers: {} }, rest],
+    [
+      'REST /incidents?activeOnly=true (anonymous)',
+      { method: 'GET', path: `${API_PREFIX}/incidents?activeOnly=true&limit=200&skipCache=true`, headers: {} },
+      rest,
+    ],
     ['MCP get_incident_history 30d (OAuth token)', mcp(history, { authorization: `Bearer ${access_token}` }), ok],
     ['MCP get_incident_history 30d (API key)', mcp(history, { authorization: `Bearer ${secret}` }), ok],
-    ['REST /vendors/github/incidents 30d (API key)', { method: 'GET', path: `${API_PREFIX}/vendors/github/incidents?timePeriod=30d&limit=20&skipCache=true`, headers: { 'x-api-key': secret } }, rest],
+    [
+      'REST /vendors/github/incidents 30d (API key)',
+      { method: 'GET', path: `${API_PREFIX}/vendors/github/incidents?timePeriod=30d&limit=20&skipCache=true`, headers: { 'x-api-key': secret } },
+      rest,
+    ],
   ];
 
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections, pipelining: 1 });
-  console.log(`MCP Streamable HTTP (stateless) — ${connections} connections, ${seconds} s per scenario, store: ${config.databaseUrl ? 'postgres' : 'sqlite'}, limiter: ${config.redisUrl ? 'redis' : 'in-process'}`);
+  console.log(
+    `MCP Streamable HTTP (stateless) — ${connections} connections, ${seconds} s per scenario, store: ${config.databaseUrl ? 'postgres' : 'sqlite'}, limiter: ${config.redisUrl ? 'redis' : 'in-process'}`,
+  );
   for (const [i, [label, target, check]] of scenarios.entries()) {
     const sample = await send(pool, target);
     if (sample.status !== 200 || !check(sample.text)) throw new Error(`${label}: ${sample.status} ${sample.text.slice(0, 300)}`);

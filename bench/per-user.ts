@@ -104,7 +104,18 @@ export async function perUserBench(args: string[]) {
           );
           const pubAt = new Date(now - i * 3 * 86_400_000).toISOString();
           await p2.upsertAdvisory(
-            { id: `${v}:a${i}`, vendor: v, title: `Advisory ${i}`, severity: 'high', cves: [], publishedAt: pubAt, updatedAt: pubAt, summary: 's', url: null, source: 'bench' },
+            {
+              id: `${v}:a${i}`,
+              vendor: v,
+              title: `Advisory ${i}`,
+              severity: 'high',
+              cves: [],
+              publishedAt: pubAt,
+              updatedAt: pubAt,
+              summary: 's',
+              url: null,
+              source: 'bench',
+            },
             'f',
           );
           await p2.upsertUpdate(

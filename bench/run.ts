@@ -16,7 +16,10 @@ const named: Record<string, () => Promise<(args: string[]) => Promise<void>>> = 
 };
 
 const dir = path.dirname(fileURLToPath(import.meta.url));
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.bench.ts')).sort();
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 const [name, ...args] = process.argv.slice(2);
 
 if (name && named[name]) {

@@ -98,7 +98,9 @@ try {
   const n = open.ready;
   console.log(`${n} streams open (${open.failed} failed), hub holds ${app.streams.hub.size}`);
   const per = (k: keyof NodeJS.MemoryUsage) => (((after[k] as number) - (before[k] as number)) / n / 1024).toFixed(2);
-  console.log(`per stream after GC: heapUsed ${per('heapUsed')} KB, external ${per('external')} KB, arrayBuffers ${per('arrayBuffers')} KB, rss ${per('rss')} KB`);
+  console.log(
+    `per stream after GC: heapUsed ${per('heapUsed')} KB, external ${per('external')} KB, arrayBuffers ${per('arrayBuffers')} KB, rss ${per('rss')} KB`,
+  );
 
   const a = census(snap0);
   const b = census(snap1);

@@ -200,8 +200,12 @@ try {
     `time from the poll (event occurredAt) to delivery: p50 ${pct(all, 50)} ms, p99 ${pct(all, 99)} ms, max ${all[all.length - 1]} ms` +
       ` (first ${all[0]} ms)`,
   );
-  console.log(`server RSS: ${(rssBefore / 1024).toFixed(1)} MB without streams, ${(rssConnected / 1024).toFixed(1)} MB with ${connected} streams, ${(rssAfter / 1024).toFixed(1)} MB after the event`);
-  console.log(`RSS growth per client, as read (no GC): ${(((rssConnected - rssBefore) / connected) * 1.024).toFixed(1)} KB (connected), ${(((rssAfter - rssBefore) / connected) * 1.024).toFixed(1)} KB (after the event)`);
+  console.log(
+    `server RSS: ${(rssBefore / 1024).toFixed(1)} MB without streams, ${(rssConnected / 1024).toFixed(1)} MB with ${connected} streams, ${(rssAfter / 1024).toFixed(1)} MB after the event`,
+  );
+  console.log(
+    `RSS growth per client, as read (no GC): ${(((rssConnected - rssBefore) / connected) * 1.024).toFixed(1)} KB (connected), ${(((rssAfter - rssBefore) / connected) * 1.024).toFixed(1)} KB (after the event)`,
+  );
   console.log(
     `after a full GC in the server: ${(rssBeforeGc / 1024).toFixed(1)} MB without streams, ${(rssConnectedGc / 1024).toFixed(1)} MB with ${connected} streams:` +
       ` ${(((rssConnectedGc - rssBeforeGc) / connected) * 1.024).toFixed(1)} KB per client;` +

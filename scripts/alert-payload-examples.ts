@@ -94,9 +94,23 @@ function summaryDelivery(kind: 'digest' | 'quiet'): Delivery {
   });
   const other = { ...incident, id: 'github-p0c4x1', title: 'Git Operations slow', impact: 'minor', status: 'resolved', url: null };
   const rows = [row('incident.created', incident.id), row('incident.updated', incident.id), row('incident.resolved', other.id)];
-  const held = gatherHeld(rows, () => settings, (r) => (r.entityId === incident.id ? incident : other), new Map(), new Date(at));
+  const held = gatherHeld(
+    rows,
+    () => settings,
+    (r) => (r.entityId === incident.id ? incident : other),
+    new Map(),
+    new Date(at),
+  );
   const s = held.summaries[0]!;
-  return delivery({ id: s.id, eventSeq: null, channel, eventType: s.eventType, entityId: s.entityId, payload: JSON.parse(s.payloadJson), occurredAt: s.occurredAt });
+  return delivery({
+    id: s.id,
+    eventSeq: null,
+    channel,
+    eventType: s.eventType,
+    entityId: s.entityId,
+    payload: JSON.parse(s.payloadJson),
+    occurredAt: s.occurredAt,
+  });
 }
 
 /** The sample incident as its resolution carries it. */
@@ -169,7 +183,16 @@ export function payloadExamplesMarkdown(): string {
         evidence,
         vendorName: 'GitHub',
       }),
-      affectedServices: [{ serviceId: 'svc_1', serviceName: 'ci-runner', criticality: 'high', confidence: 'high', reasons: ["component 'Actions' listed"], via: 'GitHub: Actions' }],
+      affectedServices: [
+        {
+          serviceId: 'svc_1',
+          serviceName: 'ci-runner',
+          criticality: 'high',
+          confidence: 'high',
+          reasons: ["component 'Actions' listed"],
+          via: 'GitHub: Actions',
+        },
+      ],
     },
   });
   const confirmedAt = '2026-03-02T10:01:30.000Z';
@@ -209,17 +232,23 @@ export function payloadExamplesMarkdown(): string {
     '#### Grafana annotation: create (incident.created, on dashboard `ops-overview`), then PATCH `/api/annotations/{id}` (incident.resolved)',
     json([
       { request: 'POST {grafana}/api/annotations', body: grafanaAnnotation(created, 'ops-overview') },
-      { request: 'PATCH {grafana}/api/annotations/{id}', body: (({ dashboardUID: _d, ...edit }) => edit)(grafanaAnnotation(resolvedAt(resolved), 'ops-overview')) },
+      {
+        request: 'PATCH {grafana}/api/annotations/{id}',
+        body: (({ dashboardUID: _d, ...edit }) => edit)(grafanaAnnotation(resolvedAt(resolved), 'ops-overview')),
+      },
     ]),
     '#### ServiceNow Event Management (`POST {instance}/api/global/em/jsonv2`): an update, then the clear',
     json([serviceNowBody(d), serviceNowBody(resolved)]),
-    '#### FireHydrant Signals (`POST` to the event source\'s ingest URL): an update, then the close',
+    "#### FireHydrant Signals (`POST` to the event source's ingest URL): an update, then the close",
     json([fireHydrantBody(d), fireHydrantBody(resolved)]),
     '#### Rootly: create (`POST /v1/alerts`), resolve (`POST /v1/alerts/{id}/resolve`)',
     json([rootlyAlertBody(d), rootlyResolveBody(resolved)]),
     '#### Own status page: GitHub "Actions" observed `partial_outage`, mapped to page component `8kbf7d35c070`',
-    json([componentCall('statuspage', 'kctbh9vrtdwd', '8kbf7d35c070', 'partial_outage'), componentCall('instatus', 'ckf01fvnxywz', 'ckf01g0x5f7pq', 'PARTIALOUTAGE')]),
-    '#### E-mail (an update: it replies to the incident\'s first message)',
+    json([
+      componentCall('statuspage', 'kctbh9vrtdwd', '8kbf7d35c070', 'partial_outage'),
+      componentCall('instatus', 'ckf01fvnxywz', 'ckf01g0x5f7pq', 'PARTIALOUTAGE'),
+    ]),
+    "#### E-mail (an update: it replies to the incident's first message)",
     text(
       [
         `Message-ID: ${messageIdOf(d.id)}`,

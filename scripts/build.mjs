@@ -45,7 +45,9 @@ if (process.argv.includes('--if-needed')) {
   if (!fs.existsSync(tsc) && builtAt() >= 0) process.exit(0);
 }
 if (!fs.existsSync(tsc)) {
-  console.error('dist/ is missing and TypeScript is not installed: build in a full install (`npm ci && npm run build`), then prune (docs/deployment.md, "Runtime").');
+  console.error(
+    'dist/ is missing and TypeScript is not installed: build in a full install (`npm ci && npm run build`), then prune (docs/deployment.md, "Runtime").',
+  );
   process.exit(1);
 }
 

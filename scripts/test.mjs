@@ -68,7 +68,11 @@ function storeIndependent(tier, file) {
 const ORDER = ['system', 'integration', 'unit'];
 const entries = [...tiers]
   .sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b))
-  .flatMap((tier) => list(path.join(root, 'test', tier)).sort().map((file) => ({ tier, file })))
+  .flatMap((tier) =>
+    list(path.join(root, 'test', tier))
+      .sort()
+      .map((file) => ({ tier, file })),
+  )
   .filter(({ tier, file }) => store === 'all' || (store === 'independent') === storeIndependent(tier, file));
 const files = entries.map(({ file }) => file);
 
@@ -159,7 +163,10 @@ function makeBatches() {
     bin.weight += f.weight;
     bin.files.push(f.file);
   }
-  return bins.filter((b) => b.files.length).sort((a, b) => b.weight - a.weight).map((b) => b.files);
+  return bins
+    .filter((b) => b.files.length)
+    .sort((a, b) => b.weight - a.weight)
+    .map((b) => b.files);
 }
 
 // Our summary reporter rides beside spec unless the caller chose reporters of their own.
@@ -181,7 +188,9 @@ async function runBatch(batch, index) {
   const t0 = Date.now();
   const code = await run(process.execPath, [...args, ...passed, ...batch]);
   // When each batch ended shows how well the batches were balanced (the run's tail).
-  console.log(`# batch ${index + 1}: ${batch.length} files, ${((Date.now() - t0) / 1000).toFixed(1)} s, ended at ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `# batch ${index + 1}: ${batch.length} files, ${((Date.now() - t0) / 1000).toFixed(1)} s, ended at ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   let summary = null;
   try {
     summary = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -215,23 +224,31 @@ console.log(
 const jobs = [];
 if (typecheck) {
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  jobs.push(run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']).then((code) => {
-    if (code) console.error('# typecheck failed');
-    return code;
-  }));
-  // Biome's lint rules (biome.json; docs/testing.md, "Lint") beside the typecheck.
+  jobs.push(
+    run(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit']).then((code) => {
+      if (code) console.error('# typecheck failed');
+      return code;
+    }),
+  );
+  // Biome's lint rules and formatting (biome.json; docs/testing.md, "Lint") beside the typecheck.
   const biome = path.join(root, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');
-  jobs.push(run(process.execPath, [biome, 'lint', '--error-on-warnings']).then((code) => {
-    if (code) console.error('# lint failed: run `npm run lint`');
-    return code;
-  }));
+  jobs.push(
+    run(process.execPath, [biome, 'check', '--error-on-warnings']).then((code) => {
+      if (code) console.error('# lint failed: run `npm run lint`');
+      return code;
+    }),
+  );
 }
 let results = [];
 if (files.length) {
-  jobs.push(warmUp().then(() => runQueue(batches)).then((r) => {
-    results = r;
-    return r.some((b) => b.code !== 0) ? 1 : 0;
-  }));
+  jobs.push(
+    warmUp()
+      .then(() => runQueue(batches))
+      .then((r) => {
+        results = r;
+        return r.some((b) => b.code !== 0) ? 1 : 0;
+      }),
+  );
 }
 // Ctrl-C reaches the children too (one process group); the templates go once they have stopped.
 process.on('SIGINT', () => {});
@@ -246,11 +263,18 @@ for (const r of results) {
   if (r.code !== 0) console.log(`# failed: the batch of ${r.files.join(', ')}`);
 }
 if (ownReporters && results.length) {
-  console.log(`# tests ${totals.tests}: ${totals.passed} passed, ${totals.failed} failed, ${totals.cancelled} cancelled, ${totals.skipped} skipped, ${totals.todo} todo`);
+  console.log(
+    `# tests ${totals.tests}: ${totals.passed} passed, ${totals.failed} failed, ${totals.cancelled} cancelled, ${totals.skipped} skipped, ${totals.todo} todo`,
+  );
 }
 if (record && Object.keys(durations).length) {
   const merged = { ...recorded, ...durations };
-  const sorted = Object.fromEntries(Object.keys(merged).filter((f) => fs.existsSync(path.join(root, f))).sort().map((f) => [f, merged[f]]));
+  const sorted = Object.fromEntries(
+    Object.keys(merged)
+      .filter((f) => fs.existsSync(path.join(root, f)))
+      .sort()
+      .map((f) => [f, merged[f]]),
+  );
   fs.writeFileSync(DURATIONS_FILE, `${JSON.stringify(sorted, null, 2)}\n`);
   console.log(`# durations of ${Object.keys(durations).length} files written to ${path.relative(root, DURATIONS_FILE)}`);
 }

@@ -245,7 +245,10 @@ export const appPlugin = fp(
     app.addHook('onClose', async () => relyingParty.close());
     // Who calls and how much they may: the access pipelines' authenticator and counters,
     // shared with the use cases that sign in and count (docs/access.md).
-    const access = createAccess(repos, config, clock, { limiter: infra.limiter, onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed') });
+    const access = createAccess(repos, config, clock, {
+      limiter: infra.limiter,
+      onBackgroundError: (err, what) => app.log.warn({ err, what }, 'background write failed'),
+    });
     const services = createServices(store, config, clock, {
       access,
       secretBox,
@@ -353,7 +356,11 @@ export const appPlugin = fp(
       repairs: repos.sourceRepairs,
       detectPage,
       clock,
-      onApplied: (r) => ingestLog.info({ vendor: r.vendor, from: r.from, to: r.to, pageName: r.pageName }, 'catalog sources repaired: the page moved platform and kept its name'),
+      onApplied: (r) =>
+        ingestLog.info(
+          { vendor: r.vendor, from: r.from, to: r.to, pageName: r.pageName },
+          'catalog sources repaired: the page moved platform and kept its name',
+        ),
     });
     app.decorate('sourceRepairs', sourceRepairs);
     if (config.sourceRepair && config.roles.includes('ingest')) {
@@ -531,10 +538,7 @@ export function fastifyOptions(config: Config, logStream?: NodeJS.WritableStream
 }
 
 /** Builds the whole service on a new Fastify instance (what server.ts and the tests run). */
-export async function buildApp(
-  config: Config,
-  opts: Omit<AppOptions, 'config'> & { logStream?: NodeJS.WritableStream } = {},
-): Promise<FastifyInstance> {
+export async function buildApp(config: Config, opts: Omit<AppOptions, 'config'> & { logStream?: NodeJS.WritableStream } = {}): Promise<FastifyInstance> {
   const { logStream, ...appOpts } = opts;
   // Our own HTTP server so plain cache hits can be answered before Fastify (see
   // http/access/hot-path.ts); the server settings are Fastify's defaults.

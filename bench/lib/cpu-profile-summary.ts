@@ -28,7 +28,12 @@ export function summarize(profile: Profile, top: number, lastSeconds = Infinity)
     const dt = profile.timeDeltas[i] ?? 0;
     if (!n) continue;
     const f = n.callFrame;
-    const file = f.url ? f.url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace(/^.*\/src\//, 'src/') : '';
+    const file = f.url
+      ? f.url
+          .replace(/^file:\/\//, '')
+          .replace(/^.*node_modules\//, '')
+          .replace(/^.*\/src\//, 'src/')
+      : '';
     const label = `${f.functionName || '(anonymous)'} ${file ? `${path.basename(path.dirname(file))}/${path.basename(file)}:${f.lineNumber + 1}` : ''}`.trim();
     self.set(label, (self.get(label) ?? 0) + dt);
     total += dt;
@@ -46,7 +51,14 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   const l = process.argv.indexOf('--last');
   const last = l > 0 ? Number(process.argv[l + 1]) : Infinity;
   const file = fs.statSync(target).isDirectory()
-    ? path.join(target, fs.readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).sort().at(-1)!)
+    ? path.join(
+        target,
+        fs
+          .readdirSync(target)
+          .filter((f) => f.endsWith('.cpuprofile'))
+          .sort()
+          .at(-1)!,
+      )
     : target;
   console.log(summarize(JSON.parse(fs.readFileSync(file, 'utf8')) as Profile, top, last));
 }

@@ -62,7 +62,17 @@ const q = (l: number[], p: number) => (l.length ? l[Math.min(l.length - 1, Math.
 for (const [i, path] of paths.entries()) {
   const l = latencies[i]!.sort((a, b) => a - b);
   console.log(
-    JSON.stringify({ path, requests: l.length, errors: errors[i], hits: hits[i], seconds: elapsed / 1000, rps: l.length / (elapsed / 1000), p50: q(l, 0.5), p99: q(l, 0.99), max: l.at(-1) ?? 0 }),
+    JSON.stringify({
+      path,
+      requests: l.length,
+      errors: errors[i],
+      hits: hits[i],
+      seconds: elapsed / 1000,
+      rps: l.length / (elapsed / 1000),
+      p50: q(l, 0.5),
+      p99: q(l, 0.99),
+      max: l.at(-1) ?? 0,
+    }),
   );
 }
 await Promise.all(pools.map((p) => p.close()));

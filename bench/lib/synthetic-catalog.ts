@@ -6,13 +6,38 @@ import type { CatalogVendor, SourceType } from '../../src/domain/records.ts';
 // are `n` sources. Every vendor's first source is a status source.
 
 const MIXES: [SourceType, string][][] = [
-  [['statuspage-v2', '/api/v2/summary.json'], ['statuspage-v2', '/api/v2/incidents.json'], ['statuspage-v2', '/api/v2/scheduled-maintenances.json'], ['release-feed', '/changelog.atom']],
-  [['incidentio', '/api/v2/summary.json'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-  [['instatus', '/summary.json'], ['release-feed', '/changelog.atom']],
-  [['gcp-json', '/incidents.json'], ['advisory-feed', '/security.rss'], ['release-feed', '/changelog.atom']],
-  [['azure-rss', '/status/feed/'], ['release-feed', '/changelog.atom']],
-  [['statuspage-rss', '/history.rss'], ['advisory-feed', '/security.rss']],
-  [['statuspage-atom', '/history.atom'], ['release-feed', '/changelog.atom']],
+  [
+    ['statuspage-v2', '/api/v2/summary.json'],
+    ['statuspage-v2', '/api/v2/incidents.json'],
+    ['statuspage-v2', '/api/v2/scheduled-maintenances.json'],
+    ['release-feed', '/changelog.atom'],
+  ],
+  [
+    ['incidentio', '/api/v2/summary.json'],
+    ['advisory-feed', '/security.rss'],
+    ['release-feed', '/changelog.atom'],
+  ],
+  [
+    ['instatus', '/summary.json'],
+    ['release-feed', '/changelog.atom'],
+  ],
+  [
+    ['gcp-json', '/incidents.json'],
+    ['advisory-feed', '/security.rss'],
+    ['release-feed', '/changelog.atom'],
+  ],
+  [
+    ['azure-rss', '/status/feed/'],
+    ['release-feed', '/changelog.atom'],
+  ],
+  [
+    ['statuspage-rss', '/history.rss'],
+    ['advisory-feed', '/security.rss'],
+  ],
+  [
+    ['statuspage-atom', '/history.atom'],
+    ['release-feed', '/changelog.atom'],
+  ],
 ];
 
 export function syntheticCatalog(n: number): CatalogVendor[] {

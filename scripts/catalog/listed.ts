@@ -5,7 +5,19 @@
 import type { CatalogEvidence, CatalogSource, CatalogVendor } from '../../src/domain/records.ts';
 import { categorySentence, chooseCategory } from './categories.ts';
 import type { ListedPage, ListedPlatform } from './lists.ts';
-import { addEvidence, complianceFrom, dataTypesFor, findProbo, hostOf, indexProbo, pageUrl, proboEvidence, type ProboVendor, sourcesFor, websiteFromStatusHost } from './merge.ts';
+import {
+  addEvidence,
+  complianceFrom,
+  dataTypesFor,
+  findProbo,
+  hostOf,
+  indexProbo,
+  pageUrl,
+  proboEvidence,
+  type ProboVendor,
+  sourcesFor,
+  websiteFromStatusHost,
+} from './merge.ts';
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const FEEDS = new Set(['advisory-feed', 'release-feed']);

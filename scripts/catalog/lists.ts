@@ -8,7 +8,16 @@ export const MULTI_COMMIT = '3c18f063bdc315bd36b5bce0eb154e736866a93b';
 export const PILE_COMMIT = 'b590b42031f90f96bf900449c3da0ef0230f97b1';
 
 /** Platforms a list can evidence that we can poll; `statuspage-atom` carries its feed URL. */
-export type ListedPlatform = 'statuspage' | 'incidentio-compat' | 'statusio' | 'instatus' | 'betterstack' | 'incidentio' | 'sorry' | 'cachet' | 'statuspage-atom';
+export type ListedPlatform =
+  | 'statuspage'
+  | 'incidentio-compat'
+  | 'statusio'
+  | 'instatus'
+  | 'betterstack'
+  | 'incidentio'
+  | 'sorry'
+  | 'cachet'
+  | 'statuspage-atom';
 
 export interface ListedPage {
   key: 'STTS' | 'MULTI' | 'PILE';
@@ -81,7 +90,17 @@ export function readStts(text: string): ListedPage[] {
     const shared = group.length > 1;
     const page = shared ? `https://${new URL(pageUrl(first.url)!).host}` : pageUrl(first.url)!;
     const name = shared ? first.name.split(/ - | \(/)[0]!.trim() : first.name.trim();
-    out.push({ key: 'STTS', commit: STTS_COMMIT, name, page, platform: sttsPlatform(first.list, first.id), listPlatform: first.list, pageId: first.id, endpoint: null, category: null });
+    out.push({
+      key: 'STTS',
+      commit: STTS_COMMIT,
+      name,
+      page,
+      platform: sttsPlatform(first.list, first.id),
+      listPlatform: first.list,
+      pageId: first.id,
+      endpoint: null,
+      category: null,
+    });
   }
   return out;
 }
@@ -113,7 +132,12 @@ const MULTI_CATEGORIES: Record<string, string> = {
 };
 
 const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1] ?? null;
-const unescapeXml = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /**
  * lwindolf/multi-status `frontend/feeds.opml`. Only Statuspage history feeds
@@ -135,7 +159,17 @@ export function readMultiStatus(text: string): ListedPage[] {
     const page = feed.slice(0, -'/history.atom'.length);
     const name = unescapeXml(attr(tag, 'text') ?? '').trim();
     if (!name) continue;
-    out.push({ key: 'MULTI', commit: MULTI_COMMIT, name, page, platform: 'statuspage-atom', listPlatform: 'statuspage', pageId: null, endpoint: feed, category: (heading && MULTI_CATEGORIES[heading]) ?? null });
+    out.push({
+      key: 'MULTI',
+      commit: MULTI_COMMIT,
+      name,
+      page,
+      platform: 'statuspage-atom',
+      listPlatform: 'statuspage',
+      pageId: null,
+      endpoint: feed,
+      category: (heading && MULTI_CATEGORIES[heading]) ?? null,
+    });
   }
   return out;
 }

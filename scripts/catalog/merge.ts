@@ -144,11 +144,38 @@ export function dataTypesFor(sources: CatalogSource[]): DataType[] {
 }
 
 const COMPLIANCE: [RegExp, Omit<ComplianceEntry, 'compliancePageLink' | 'researchedAt'>][] = [
-  [/SOC ?2/i, { name: 'SOC 2', category: 'security', description: "AICPA SOC 2 attestation report on the vendor's controls for security and related trust services criteria." }],
-  [/ISO\/?(IEC)? ?27001/i, { name: 'ISO/IEC 27001', category: 'security', description: "Certification of the vendor's information security management system against ISO/IEC 27001." }],
-  [/PCI/i, { name: 'PCI DSS', category: 'industry', description: 'Compliance with the Payment Card Industry Data Security Standard for handling cardholder data.' }],
-  [/HIPAA/i, { name: 'HIPAA', category: 'privacy', description: 'Listed as supporting US HIPAA safeguards for protected health information (HIPAA is a law, not a certification).' }],
-  [/FedRAMP/i, { name: 'FedRAMP', category: 'government', description: 'Authorization under the US Federal Risk and Authorization Management Program for cloud services used by federal agencies.' }],
+  [
+    /SOC ?2/i,
+    {
+      name: 'SOC 2',
+      category: 'security',
+      description: "AICPA SOC 2 attestation report on the vendor's controls for security and related trust services criteria.",
+    },
+  ],
+  [
+    /ISO\/?(IEC)? ?27001/i,
+    { name: 'ISO/IEC 27001', category: 'security', description: "Certification of the vendor's information security management system against ISO/IEC 27001." },
+  ],
+  [
+    /PCI/i,
+    { name: 'PCI DSS', category: 'industry', description: 'Compliance with the Payment Card Industry Data Security Standard for handling cardholder data.' },
+  ],
+  [
+    /HIPAA/i,
+    {
+      name: 'HIPAA',
+      category: 'privacy',
+      description: 'Listed as supporting US HIPAA safeguards for protected health information (HIPAA is a law, not a certification).',
+    },
+  ],
+  [
+    /FedRAMP/i,
+    {
+      name: 'FedRAMP',
+      category: 'government',
+      description: 'Authorization under the US Federal Risk and Authorization Management Program for cloud services used by federal agencies.',
+    },
+  ],
 ];
 
 /** PROBO's certifications reduced to the five flags the catalog carries. */

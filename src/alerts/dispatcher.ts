@@ -100,7 +100,10 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
   const routes = d.routes ? await d.routes.enabled() : [];
   // Once per (event, organisation), for every organisation a row may go to.
   const hitsOf = await affectedServicesOf(events, [...allUsers, ...routes.map((r) => r.orgId)], d.affected);
-  const rows: NewDelivery[] = withHits(routeEvents({ events, candidates, watchers, states: prefs, accountEmails, available: d.available, now: d.clock.now() }), hitsOf);
+  const rows: NewDelivery[] = withHits(
+    routeEvents({ events, candidates, watchers, states: prefs, accountEmails, available: d.available, now: d.clock.now() }),
+    hitsOf,
+  );
   // Digests and quiet hours first: what they gather is not sent now, so it does not use up the flood cap.
   const at = d.clock.now();
   const settingsOf = (orgId: string) => prefs.get(orgId)?.settings;
@@ -140,7 +143,13 @@ async function inSignalThreads(rows: NewDelivery[], events: StoredEvent[], d: Di
  * delay each row; the preferences' digests, quiet-hours summaries and flood cap do not
  * apply to them (docs/alert-routes.md "Delivery").
  */
-async function routeRowsFor(events: StoredEvent[], watchers: Map<string, string[]>, routes: AlertRoute[], hitsOf: HitsOf, d: DispatcherDeps): Promise<NewDelivery[]> {
+async function routeRowsFor(
+  events: StoredEvent[],
+  watchers: Map<string, string[]>,
+  routes: AlertRoute[],
+  hitsOf: HitsOf,
+  d: DispatcherDeps,
+): Promise<NewDelivery[]> {
   if (!routes.length) return [];
   const listIds = [...new Set(routes.map((r) => r.filters.watchlistId).filter((id): id is string => id !== null))];
   const lists = listIds.length && d.namedWatchlists ? await d.namedWatchlists.vendorsOfLists(listIds) : new Map<string, string[]>();
@@ -187,22 +196,33 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
     const owners =
       d.affected && d.routesById
         ? await scanOwnerReminders(
-            { maintenances: d.maintenances, deliveries: d.deliveries, services: d.affected.services, routes: d.routesById, status: d.affected.status, vendors: d.vendors, available: d.available },
+            {
+              maintenances: d.maintenances,
+              deliveries: d.deliveries,
+              services: d.affected.services,
+              routes: d.routesById,
+              status: d.affected.status,
+              vendors: d.vendors,
+              available: d.available,
+            },
             now,
           )
         : 0;
-    return owners + await scanReminders(
-      {
-        maintenances: d.maintenances,
-        deliveries: d.deliveries,
-        preferences: d.preferences,
-        watchlist: d.watchlist,
-        owners: d.owners,
-        vendors: d.vendors,
-        available: d.available,
-        receiverOf,
-      },
-      now,
+    return (
+      owners +
+      (await scanReminders(
+        {
+          maintenances: d.maintenances,
+          deliveries: d.deliveries,
+          preferences: d.preferences,
+          watchlist: d.watchlist,
+          owners: d.owners,
+          vendors: d.vendors,
+          available: d.available,
+          receiverOf,
+        },
+        now,
+      ))
     );
   };
 

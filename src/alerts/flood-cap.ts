@@ -33,10 +33,21 @@ const key = (orgId: string, channel: string) => `${orgId}\u0000${channel}`;
  * would leave an incident (an Opsgenie or JSM alert) open for good. They do not use up
  * the cap either.
  */
-const CLOSES_BY_KEY = new Set(['pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus']);
+const CLOSES_BY_KEY = new Set([
+  'pagerduty',
+  'opsgenie',
+  'jsm',
+  'incident_io',
+  'datadog',
+  'grafana',
+  'servicenow',
+  'firehydrant',
+  'rootly',
+  'statuspage',
+  'instatus',
+]);
 const uncapped = (r: NewDelivery) =>
-  !isPushChannel(r.channel) ||
-  (CLOSES_BY_KEY.has(r.channel) && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
+  !isPushChannel(r.channel) || (CLOSES_BY_KEY.has(r.channel) && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
 
 /** Same id for every batch of one window, so batches add to one summary row. */
 export const summaryId = (orgId: string, channel: string, windowStart: string) =>
@@ -67,7 +78,10 @@ export function splitByCap(rows: NewDelivery[], already: Map<string, number>, li
 
 function summaryPayload(s: HeldSummary, id: string) {
   const vendors = Object.entries(s.vendors).sort((a, b) => b[1] - a[1]);
-  const named = vendors.slice(0, 5).map(([v, n]) => `${v} (${n})`).join(', ');
+  const named = vendors
+    .slice(0, 5)
+    .map(([v, n]) => `${v} (${n})`)
+    .join(', ');
   return {
     id,
     vendor: vendors[0]?.[0] ?? '',

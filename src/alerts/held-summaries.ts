@@ -103,7 +103,11 @@ function itemOf(row: NewDelivery, payload: Record<string, unknown>): SummaryItem
 function titleOf(p: Pick<SummaryPayload, 'kind' | 'count' | 'items' | 'more'>, frequency: string): string {
   const vendors = new Map<string, number>();
   for (const i of p.items) vendors.set(i.vendor, (vendors.get(i.vendor) ?? 0) + i.changes.length);
-  const named = [...vendors].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([v, n]) => `${v} (${n})`).join(', ');
+  const named = [...vendors]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([v, n]) => `${v} (${n})`)
+    .join(', ');
   const records = p.items.length + p.more;
   if (p.kind === 'digest') {
     return `${frequency === 'hourly' ? 'Hourly' : 'Daily'} digest: ${p.count} change${p.count === 1 ? '' : 's'} to ${records} record${records === 1 ? '' : 's'}${named ? `: ${named}` : ''}`;
@@ -114,7 +118,8 @@ function titleOf(p: Pick<SummaryPayload, 'kind' | 'count' | 'items' | 'more'>, f
 /** One line per record: what changed and where it stands now. */
 export function summaryLines(items: SummaryItem[], more: number): string {
   const lines = items.map(
-    (i) => `• ${i.vendorName}: ${i.title || i.entityId} — ${i.changes.map(eventLabel).join(', ')}; now ${i.status || 'unknown'} (${i.impact})${i.url ? ` ${i.url}` : ''}`,
+    (i) =>
+      `• ${i.vendorName}: ${i.title || i.entityId} — ${i.changes.map(eventLabel).join(', ')}; now ${i.status || 'unknown'} (${i.impact})${i.url ? ` ${i.url}` : ''}`,
   );
   if (more) lines.push(`… and ${more} more`);
   return lines.join('\n');
@@ -172,7 +177,13 @@ export function gatherHeld(
     const fresh = itemOf(row, payloadOf(row));
     if (found) {
       found.changes.push(row.eventType);
-      Object.assign(found, { title: fresh.title || found.title, status: fresh.status, impact: fresh.impact, url: fresh.url ?? found.url, lastAt: fresh.lastAt });
+      Object.assign(found, {
+        title: fresh.title || found.title,
+        status: fresh.status,
+        impact: fresh.impact,
+        url: fresh.url ?? found.url,
+        lastAt: fresh.lastAt,
+      });
     } else if (p.items.length < MAX_SUMMARY_ITEMS) p.items.push(fresh);
     else p.more++;
   }

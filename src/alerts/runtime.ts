@@ -97,7 +97,9 @@ export function createAlertRuntime(o: {
     // Always on: users send with their own workspace's bot token (or the server's SLACK_BOT_TOKEN).
     slack: slackChannel({ token: config.slackBotToken, apiUrl: config.slackApiUrl, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }),
   };
-  const email = config.smtpUrl ? emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock }) : null;
+  const email = config.smtpUrl
+    ? emailChannel({ smtpUrl: config.smtpUrl, from: config.emailFrom, timeoutMs: config.deliveryTimeoutMs, threads: repos.alertThreads, clock })
+    : null;
   if (email) channels.email = email;
   const available: ChannelAvailability = { email: Boolean(channels.email), slack: true };
 

@@ -72,7 +72,13 @@ async function rowsFor(d: SignalAlertDeps, recent: Recent, now: Date): Promise<n
   for (const { transition, signal, evidence } of recent) {
     const vendorName = names.get(signal.vendor) ?? signal.vendor;
     const hits = withServices.has(signal.orgId)
-      ? signalHits(signal, evidence.map((e) => e.summary), vendorName, byOrg.get(signal.orgId) ?? [], components.get(signal.vendor))
+      ? signalHits(
+          signal,
+          evidence.map((e) => e.summary),
+          vendorName,
+          byOrg.get(signal.orgId) ?? [],
+          components.get(signal.vendor),
+        )
       : null;
     const takers = routes.filter((r) => routeTakesSignal(r, signal, scope, hits, d.available));
     if (!takers.length) continue;

@@ -114,7 +114,11 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
     const { send: rows, giveBack } = withinShare(claimed, busy, share);
     if (giveBack.length) {
       narrowUntil = performance.now() + NARROW_MS;
-      await d.deliveries.release(owner, giveBack.map((r) => r.id), now);
+      await d.deliveries.release(
+        owner,
+        giveBack.map((r) => r.id),
+        now,
+      );
     }
     if (!rows.length) return 0;
     inFlight += rows.length;

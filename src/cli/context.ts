@@ -64,7 +64,8 @@ export function servicesCommand(usage: string, summary: string, run: CliCommand)
 }
 
 /** An option's value; undefined when absent or given as a bare flag. */
-export const optionValue = (options: Record<string, string>, name: string): string | undefined => (options[name] && options[name] !== 'true' ? options[name] : undefined);
+export const optionValue = (options: Record<string, string>, name: string): string | undefined =>
+  options[name] && options[name] !== 'true' ? options[name] : undefined;
 
 /** An option the command cannot do without (`--name value`); a bare flag does not count. */
 export function requiredOption(options: Record<string, string>, name: string): string {

@@ -27,7 +27,7 @@ async function loadCommand(name: string): Promise<Command> {
 }
 
 async function usage(): Promise<string> {
-  const lines = ['Usage: npm run cli -- [--demo] <command> [options]', '', '--demo (or DEMO=true) works on the demo\'s store (./data/demo).', '', 'Commands:'];
+  const lines = ['Usage: npm run cli -- [--demo] <command> [options]', '', "--demo (or DEMO=true) works on the demo's store (./data/demo).", '', 'Commands:'];
   for (const name of commandNames()) {
     const c = await loadCommand(name);
     lines.push(`  ${c.usage.padEnd(44)} ${c.summary}`);

@@ -33,7 +33,12 @@ export type AlertHit = AlertAffectedService & { ownerRouteId: string | null };
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** An event's payload (the Incident or Maintenance record) as the impact rules read it. */
-export function impactRecordOfPayload(vendor: string, eventType: string, payload: Record<string, unknown>, components: ReadonlyMap<string, string> | undefined): ImpactRecord {
+export function impactRecordOfPayload(
+  vendor: string,
+  eventType: string,
+  payload: Record<string, unknown>,
+  components: ReadonlyMap<string, string> | undefined,
+): ImpactRecord {
   const names = Array.isArray(payload.components) ? payload.components.map((c) => String(c)) : [];
   const updates = Array.isArray(payload.updates) ? (payload.updates as { createdAt?: unknown; body?: unknown }[]) : [];
   return {

@@ -33,7 +33,26 @@ import { EARLY_WARNING_KIND } from './signal-alerts.ts';
 // goes to a route and how its delivery row starts; the dispatcher reads the routes and the
 // watchlists and writes the rows.
 
-export const ROUTE_CHANNELS = ['webhook', 'pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus', 'email'] as const;
+export const ROUTE_CHANNELS = [
+  'webhook',
+  'pagerduty',
+  'opsgenie',
+  'jsm',
+  'incident_io',
+  'datadog',
+  'slack',
+  'teams',
+  'google_chat',
+  'mattermost',
+  'telegram',
+  'grafana',
+  'servicenow',
+  'firehydrant',
+  'rootly',
+  'statuspage',
+  'instatus',
+  'email',
+] as const;
 export type RouteChannel = (typeof ROUTE_CHANNELS)[number];
 
 /**
@@ -128,7 +147,19 @@ const isPaging = (c: RouteChannel) => PAGING_CHANNELS.includes(c);
  * Incident tools and status pages take incidents and maintenance windows, never schedules; a
  * resolve always passes, or an alert (or a page component) would stay open for good.
  */
-const PAGING_CHANNELS: readonly RouteChannel[] = ['pagerduty', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus'];
+const PAGING_CHANNELS: readonly RouteChannel[] = [
+  'pagerduty',
+  'opsgenie',
+  'jsm',
+  'incident_io',
+  'datadog',
+  'grafana',
+  'servicenow',
+  'firehydrant',
+  'rootly',
+  'statuspage',
+  'instatus',
+];
 /** Channels read by people, whose rows quiet hours hold back. */
 const QUIET: readonly RouteChannel[] = ['slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'email'];
 
@@ -201,7 +232,13 @@ export interface SignalForRoute {
  * its scope (or hitting a service it owns), through its service and component filters, and
  * made before the signal opened (so a route never gets an update of a signal it was not told of).
  */
-export function routeTakesSignal(route: AlertRoute, signal: SignalForRoute, scope: ScopeLookup, hits: readonly AlertHit[] | null, available: { email: boolean; slack: boolean }): boolean {
+export function routeTakesSignal(
+  route: AlertRoute,
+  signal: SignalForRoute,
+  scope: ScopeLookup,
+  hits: readonly AlertHit[] | null,
+  available: { email: boolean; slack: boolean },
+): boolean {
   const f = route.filters;
   if (!route.enabled || route.orgId !== signal.orgId || !f.kinds.includes(EARLY_WARNING_KIND)) return false;
   if ((route.destination.channel === 'email' && !available.email) || (route.destination.channel === 'slack' && !available.slack)) return false;
@@ -239,7 +276,8 @@ const hostOf = (url: string) => {
 
 /** Fair-share key of a route's rows: the host of a URL destination, else the channel's service. */
 export function routeReceiver(d: RouteDestination): string {
-  if (d.channel === 'webhook' || d.channel === 'teams' || d.channel === 'google_chat' || d.channel === 'mattermost' || d.channel === 'incident_io') return hostOf(d.url) ?? d.channel;
+  if (d.channel === 'webhook' || d.channel === 'teams' || d.channel === 'google_chat' || d.channel === 'mattermost' || d.channel === 'incident_io')
+    return hostOf(d.url) ?? d.channel;
   if (d.channel === 'grafana' || d.channel === 'servicenow' || d.channel === 'firehydrant') return hostOf(d.url) ?? d.channel;
   return d.channel;
 }
@@ -258,7 +296,9 @@ export function routeToRoutes(
   newId: () => string = newDeliveryId,
 ): RoutedDelivery[] {
   const rows: RoutedDelivery[] = [];
-  const live = input.routes.filter((r) => r.enabled && (r.destination.channel !== 'email' || input.available.email) && (r.destination.channel !== 'slack' || input.available.slack));
+  const live = input.routes.filter(
+    (r) => r.enabled && (r.destination.channel !== 'email' || input.available.email) && (r.destination.channel !== 'slack' || input.available.slack),
+  );
   for (const e of input.events) {
     const event = alertEventOf(e);
     const payloadJson = JSON.stringify(e.payload);
@@ -336,11 +376,16 @@ export function destinationProblems(d: RouteDestination, allowPrivate: readonly 
     case 'grafana':
       url('destination.url', d.url);
       if (!isBearerToken(d.token)) out.push({ field: 'destination.token', why: 'must be a Grafana service account token (printable, no spaces)' });
-      if (d.dashboardUid !== null && !isDashboardUid(d.dashboardUid)) out.push({ field: 'destination.dashboardUid', why: "must be a dashboard UID (up to 40 letters, digits, '-', '_') or null for an organisation annotation" });
+      if (d.dashboardUid !== null && !isDashboardUid(d.dashboardUid))
+        out.push({
+          field: 'destination.dashboardUid',
+          why: "must be a dashboard UID (up to 40 letters, digits, '-', '_') or null for an organisation annotation",
+        });
       break;
     case 'servicenow':
       url('destination.url', d.url);
-      if (!isServiceNowUser(d.username)) out.push({ field: 'destination.username', why: 'must be the user name of an evt_mgmt_integration user (printable, no spaces or colons)' });
+      if (!isServiceNowUser(d.username))
+        out.push({ field: 'destination.username', why: 'must be the user name of an evt_mgmt_integration user (printable, no spaces or colons)' });
       if (!isSecretText(d.password)) out.push({ field: 'destination.password', why: 'must be 1 to 256 printable characters' });
       break;
     case 'firehydrant':
@@ -373,16 +418,19 @@ export function destinationProblems(d: RouteDestination, allowPrivate: readonly 
 export function filterProblems(f: RouteFilters): Problem[] {
   const out: Problem[] = [];
   if (f.vendors && f.vendors.length > MAX_ROUTE_VENDORS) out.push({ field: 'filters.vendors', why: `names at most ${MAX_ROUTE_VENDORS} vendors` });
-  if (f.vendors && f.watchlistId) out.push({ field: 'filters.watchlistId', why: 'cannot be combined with filters.vendors: a route is scoped by one or the other' });
+  if (f.vendors && f.watchlistId)
+    out.push({ field: 'filters.watchlistId', why: 'cannot be combined with filters.vendors: a route is scoped by one or the other' });
   if (f.components.length > MAX_ROUTE_COMPONENTS) out.push({ field: 'filters.components', why: `names at most ${MAX_ROUTE_COMPONENTS} components` });
   if (!IMPACTS.includes(f.minImpact)) out.push({ field: 'filters.minImpact', why: `must be one of ${IMPACTS.join(', ')}` });
-  if (!f.kinds.length || f.kinds.some((k) => !ROUTE_KINDS.includes(k))) out.push({ field: 'filters.kinds', why: `must name kinds of ${ROUTE_KINDS.join(', ')}` });
+  if (!f.kinds.length || f.kinds.some((k) => !ROUTE_KINDS.includes(k)))
+    out.push({ field: 'filters.kinds', why: `must name kinds of ${ROUTE_KINDS.join(', ')}` });
   if (f.services.length > MAX_ROUTE_SERVICES) out.push({ field: 'filters.services', why: `names at most ${MAX_ROUTE_SERVICES} services` });
   const badService = f.services.find((n) => nameProblem(n) !== null);
   if (badService !== undefined) out.push({ field: 'filters.services', why: `'${badService.slice(0, 80)}' is not a service name: ${nameProblem(badService)}` });
   const q = f.quietHours;
   if (q) {
-    for (const k of ['start', 'end'] as const) if (parseClock(q[k]) === null) out.push({ field: `filters.quietHours.${k}`, why: 'must be a local time HH:MM (24 h)' });
+    for (const k of ['start', 'end'] as const)
+      if (parseClock(q[k]) === null) out.push({ field: `filters.quietHours.${k}`, why: 'must be a local time HH:MM (24 h)' });
     if (!isTimeZone(q.timezone)) out.push({ field: 'filters.quietHours.timezone', why: 'must be an IANA time zone name such as Europe/Berlin or UTC' });
   }
   return out;

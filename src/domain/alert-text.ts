@@ -71,7 +71,6 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-
 const cleanTitle = (s: string) => s.replace(/[\u0000-\u001f]+/g, ' ').trim();
 
 /** Digests and quiet-hour summaries (docs/alerts.md): their title and one line per record. */

@@ -7,11 +7,51 @@ import { SIGNAL_ALERT_TYPES } from './signal-alerts.ts';
 // Alert rules with no I/O: which channels an event goes to for one user, and
 // when a failed delivery is tried again. docs/alerts.md explains the choices.
 
-export const ALERT_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'mattermost', 'telegram', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus', 'in_app', 'rss'] as const;
+export const ALERT_CHANNELS = [
+  'webhook',
+  'pagerduty',
+  'slack',
+  'email',
+  'teams',
+  'google_chat',
+  'opsgenie',
+  'jsm',
+  'incident_io',
+  'datadog',
+  'mattermost',
+  'telegram',
+  'grafana',
+  'servicenow',
+  'firehydrant',
+  'rootly',
+  'statuspage',
+  'instatus',
+  'in_app',
+  'rss',
+] as const;
 export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 
 /** Channels whose alerts are sent somewhere (retried, listed in /notification-deliveries). */
-export const PUSH_CHANNELS = ['webhook', 'pagerduty', 'slack', 'email', 'teams', 'google_chat', 'opsgenie', 'jsm', 'incident_io', 'datadog', 'mattermost', 'telegram', 'grafana', 'servicenow', 'firehydrant', 'rootly', 'statuspage', 'instatus'] as const satisfies readonly AlertChannel[];
+export const PUSH_CHANNELS = [
+  'webhook',
+  'pagerduty',
+  'slack',
+  'email',
+  'teams',
+  'google_chat',
+  'opsgenie',
+  'jsm',
+  'incident_io',
+  'datadog',
+  'mattermost',
+  'telegram',
+  'grafana',
+  'servicenow',
+  'firehydrant',
+  'rootly',
+  'statuspage',
+  'instatus',
+] as const satisfies readonly AlertChannel[];
 export type PushChannel = (typeof PUSH_CHANNELS)[number];
 /** Channels that are stored only: the in-app list and the personal feed read them. */
 export const STORED_CHANNELS = ['in_app', 'rss'] as const satisfies readonly AlertChannel[];
@@ -44,7 +84,14 @@ export const REMINDER_EVENT_TYPE = 'maintenance.reminder';
 export const NOTIFICATION_EVENT_TYPES = [...ALERT_EVENT_TYPES, REMINDER_EVENT_TYPE] as const;
 export type NotificationEventType = (typeof NOTIFICATION_EVENT_TYPES)[number];
 /** Event types a delivery row can carry: the event log's, the summaries of held alerts, reminders, early-warning transitions (docs/alerts.md). */
-export const DELIVERY_EVENT_TYPES = [...ALERT_EVENT_TYPES, HELD_EVENT_TYPE, QUIET_EVENT_TYPE, DIGEST_EVENT_TYPE, REMINDER_EVENT_TYPE, ...SIGNAL_ALERT_TYPES] as const;
+export const DELIVERY_EVENT_TYPES = [
+  ...ALERT_EVENT_TYPES,
+  HELD_EVENT_TYPE,
+  QUIET_EVENT_TYPE,
+  DIGEST_EVENT_TYPE,
+  REMINDER_EVENT_TYPE,
+  ...SIGNAL_ALERT_TYPES,
+] as const;
 export type DeliveryEventType = (typeof DELIVERY_EVENT_TYPES)[number];
 
 /** What a user has set up beyond the settings document (secrets, connections, watchlist). */
@@ -68,13 +115,7 @@ export interface ChannelAvailability {
 }
 
 /** PagerDuty and Opsgenie page for incidents; of maintenance only the window itself (start, completion). */
-const PAGERDUTY_TYPES: readonly EventType[] = [
-  'incident.created',
-  'incident.updated',
-  'incident.resolved',
-  'maintenance.started',
-  'maintenance.completed',
-];
+const PAGERDUTY_TYPES: readonly EventType[] = ['incident.created', 'incident.updated', 'incident.resolved', 'maintenance.started', 'maintenance.completed'];
 
 /** Whether the user's global content filters and mutes let the event through (channels without rules of their own). */
 export function passesFilters(event: AlertEvent, settings: StoredPreferences): boolean {
@@ -135,12 +176,7 @@ function channelsBeforeRules(event: AlertEvent, r: RecipientState, available: Ch
   const s = r.settings;
   const out: AlertChannel[] = [];
   if (s.webhook.enabled && s.webhook.url && inScope(s.webhook.vendors, event, r.watching)) out.push('webhook');
-  if (
-    s.pagerduty.enabled &&
-    r.hasRoutingKey &&
-    PAGERDUTY_TYPES.includes(event.type) &&
-    inScope(s.pagerduty.vendors, event, r.watching)
-  ) {
+  if (s.pagerduty.enabled && r.hasRoutingKey && PAGERDUTY_TYPES.includes(event.type) && inScope(s.pagerduty.vendors, event, r.watching)) {
     out.push('pagerduty');
   }
   if (s.opsgenie.enabled && r.hasOpsgenieKey && PAGERDUTY_TYPES.includes(event.type) && inScope(s.opsgenie.vendors, event, r.watching)) {

@@ -27,7 +27,15 @@ export function teamsUrlProblem(value: string): string | null {
 }
 
 /** Datadog sites (docs/alerts.md "Datadog"): the events intake is `event-management-intake.<site>`. */
-export const DATADOG_SITES = ['datadoghq.com', 'us3.datadoghq.com', 'us5.datadoghq.com', 'datadoghq.eu', 'ap1.datadoghq.com', 'ap2.datadoghq.com', 'ddog-gov.com'] as const;
+export const DATADOG_SITES = [
+  'datadoghq.com',
+  'us3.datadoghq.com',
+  'us5.datadoghq.com',
+  'datadoghq.eu',
+  'ap1.datadoghq.com',
+  'ap2.datadoghq.com',
+  'ddog-gov.com',
+] as const;
 export type DatadogSite = (typeof DATADOG_SITES)[number];
 /** Datadog API keys are 32 hexadecimal characters. */
 const DATADOG_KEY = /^[0-9a-f]{32}$/;

@@ -89,7 +89,17 @@ export interface Probe {
 /** Every platform the probes can detect, in probing order (named in the 422 answer). */
 export const DETECTABLE_PLATFORMS = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed'] as const;
 
-const API_PLATFORMS: readonly (SourceType | 'feed')[] = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed'];
+const API_PLATFORMS: readonly (SourceType | 'feed')[] = [
+  'statuspage-v2',
+  'incidentio',
+  'instatus',
+  'betterstack',
+  'statusio',
+  'cachet',
+  'statuspal',
+  'hund',
+  'feed',
+];
 
 /**
  * The endpoints probed for a page URL, in order (docs/per-user.md "Detection"): the URL
@@ -186,8 +196,7 @@ export const CUSTOM_PAGE_DATA_TYPES = ['incidents', 'maintenance'] as const sati
 export type CustomPageDataType = (typeof CUSTOM_PAGE_DATA_TYPES)[number];
 
 /** The data types a page of that platform publishes (the catalog's rules, docs/catalog.md). */
-export const customPageDataTypes = (type: SourceType): CustomPageDataType[] =>
-  WITH_MAINTENANCE.has(type) ? ['incidents', 'maintenance'] : ['incidents'];
+export const customPageDataTypes = (type: SourceType): CustomPageDataType[] => (WITH_MAINTENANCE.has(type) ? ['incidents', 'maintenance'] : ['incidents']);
 
 /** The category every user-added page is filed under. */
 export const CUSTOM_CATEGORY = 'custom';

@@ -41,7 +41,33 @@ export interface ErrorHint {
 // reads as `bar.com` and `api.stripe.com:443` as `api.stripe.com`.
 const HOST = /(?<![a-z0-9-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24})(?![a-z0-9-])/g;
 // File names and code that look like hosts: `index.js`, `package.json`, `app.ts`.
-const NOT_A_TLD = new Set(['js', 'ts', 'mjs', 'cjs', 'json', 'yaml', 'yml', 'txt', 'log', 'md', 'html', 'css', 'py', 'rb', 'go', 'java', 'php', 'sh', 'exe', 'dll', 'zip', 'gz', 'png', 'jpg', 'svg']);
+const NOT_A_TLD = new Set([
+  'js',
+  'ts',
+  'mjs',
+  'cjs',
+  'json',
+  'yaml',
+  'yml',
+  'txt',
+  'log',
+  'md',
+  'html',
+  'css',
+  'py',
+  'rb',
+  'go',
+  'java',
+  'php',
+  'sh',
+  'exe',
+  'dll',
+  'zip',
+  'gz',
+  'png',
+  'jpg',
+  'svg',
+]);
 
 /** A host as the catalog may list it: a lower-case DNS name with a dot, nothing else. */
 export const isCatalogHost = (h: string): boolean => h.length <= 253 && new RegExp(`^${HOST.source}$`).test(h);
@@ -64,7 +90,10 @@ const HINTS: [RegExp, ErrorKind][] = [
   [/\b(ENOTFOUND|EAI_AGAIN|NXDOMAIN|SERVFAIL|getaddrinfo)\b/i, 'dns'],
   [/\b(ETIMEDOUT|ESOCKETTIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|timed? ?out|deadline exceeded)\b/i, 'timeout'],
   [/\b(ECONNRESET|ECONNREFUSED|EHOSTUNREACH|ENETUNREACH|EPIPE|socket hang up|connection (?:reset|refused|closed))\b/i, 'connection'],
-  [/\b(CERT_[A-Z_]+|UNABLE_TO_VERIFY_LEAF_SIGNATURE|DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_[A-Z_]+|certificate has expired|handshake failure|SSL routines)\b/i, 'tls'],
+  [
+    /\b(CERT_[A-Z_]+|UNABLE_TO_VERIFY_LEAF_SIGNATURE|DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_[A-Z_]+|certificate has expired|handshake failure|SSL routines)\b/i,
+    'tls',
+  ],
   [/\b(429|too many requests|rate[- ]limit(?:ed)?|throttl(?:ed|ing))\b/i, 'rate_limited'],
   [/\b(50[0-4]|bad gateway|service unavailable|gateway time-?out|internal server error)\b/i, 'server_error'],
   [/\b(40[0-4]|unauthori[sz]ed|forbidden)\b/i, 'client_error'],

@@ -110,9 +110,15 @@ export function transparencyOf(
     const reason = `no signal about the vendor in the last ${days}`;
     unknown.push({ figure: 'leadTimeMinutes', reason }, { figure: 'unpostedOutages', reason }, { figure: 'timeToResolveMinutes', reason });
   } else {
-    if (!leadTimeMinutes) unknown.push({ figure: 'leadTimeMinutes', reason: `none of ${mine.length} signals in the last ${days} was confirmed by an incident of the vendor` });
+    if (!leadTimeMinutes)
+      unknown.push({ figure: 'leadTimeMinutes', reason: `none of ${mine.length} signals in the last ${days} was confirmed by an incident of the vendor` });
     if (!timeToResolveMinutes) {
-      unknown.push({ figure: 'timeToResolveMinutes', reason: outcomes.confirmed ? `no incident that confirmed a signal is resolved yet` : `no signal in the last ${days} was confirmed by an incident of the vendor` });
+      unknown.push({
+        figure: 'timeToResolveMinutes',
+        reason: outcomes.confirmed
+          ? `no incident that confirmed a signal is resolved yet`
+          : `no signal in the last ${days} was confirmed by an incident of the vendor`,
+      });
     }
   }
   return {

@@ -155,7 +155,12 @@ export function fuse(observations: readonly Observation[], now: Date, rules: Ear
   const agreeing = live.filter((o) => o.strength >= rules.agreeMinStrength);
   const kinds = OBSERVATION_SOURCES.filter((k) => agreeing.some((o) => o.source === k));
   if (kinds.length >= 2) {
-    return { open: true, reason: `${kinds.join(' and ')} agree within ${Math.round(rules.windowMs / MIN)} min`, evidence: agreeing, confidence: confidenceOf(agreeing) };
+    return {
+      open: true,
+      reason: `${kinds.join(' and ')} agree within ${Math.round(rules.windowMs / MIN)} min`,
+      evidence: agreeing,
+      confidence: confidenceOf(agreeing),
+    };
   }
   for (const source of OBSERVATION_SOURCES) {
     const rule = rules.solo[source];

@@ -35,8 +35,7 @@ export class DomainError extends Error {
   }
 }
 
-export const invalidParameter = (name: string, why: string) =>
-  new DomainError('invalid_parameter', `Invalid parameter '${name}': ${why}`, { parameter: name });
+export const invalidParameter = (name: string, why: string) => new DomainError('invalid_parameter', `Invalid parameter '${name}': ${why}`, { parameter: name });
 
 /** A member below `needed` tried something that needs it (403 with `role` and `requiredRole`). */
 export const roleRequired = (role: string | null, needed: string) =>

@@ -8,12 +8,7 @@ import { SIGNAL_ALERT_LABELS } from './signal-alerts.ts';
 export const INCIDENT_EVENT_TYPES = ['incident.created', 'incident.updated', 'incident.resolved'] as const;
 export type IncidentEventType = (typeof INCIDENT_EVENT_TYPES)[number];
 
-const MAINTENANCE_EVENT_TYPES = [
-  'maintenance.scheduled',
-  'maintenance.started',
-  'maintenance.completed',
-  'maintenance.updated',
-] as const;
+const MAINTENANCE_EVENT_TYPES = ['maintenance.scheduled', 'maintenance.started', 'maintenance.completed', 'maintenance.updated'] as const;
 export type MaintenanceEventType = (typeof MAINTENANCE_EVENT_TYPES)[number];
 
 const EVENT_TYPES = [...INCIDENT_EVENT_TYPES, ...MAINTENANCE_EVENT_TYPES] as const;

@@ -22,5 +22,7 @@ function stable(value: unknown, top: boolean): unknown {
 }
 
 export function fingerprint(record: object): string {
-  return createHash('sha256').update(JSON.stringify(stable(record, true))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(stable(record, true)))
+    .digest('hex');
 }

@@ -125,7 +125,9 @@ function judge(record: ImpactRecord, dep: Dependency, regions: Map<string, strin
     if (!dep.components.length && !dep.regions.length) reasons.push(`the dependency on ${record.vendor} names no components or regions`);
     else {
       if (dep.components.length) {
-        reasons.push(record.components.length ? `the ${record.kind} lists no component of ${record.vendor}'s component list` : `the ${record.kind} lists no components`);
+        reasons.push(
+          record.components.length ? `the ${record.kind} lists no component of ${record.vendor}'s component list` : `the ${record.kind} lists no components`,
+        );
       }
       if (dep.regions.length) reasons.push(`the ${record.kind} names no region`);
     }
@@ -147,7 +149,14 @@ export function affectedServices(record: ImpactRecord, index: ImpactIndex): Serv
   for (const { service, dependency } of candidates) {
     const j = judge(record, dependency, regions);
     if (!j) continue;
-    out.push({ serviceId: service.id, serviceName: service.name, criticality: service.criticality, dependencyKind: dependency.kind, confidence: j.confidence, reasons: j.reasons });
+    out.push({
+      serviceId: service.id,
+      serviceName: service.name,
+      criticality: service.criticality,
+      dependencyKind: dependency.kind,
+      confidence: j.confidence,
+      reasons: j.reasons,
+    });
   }
   return out.sort((a, b) => RANK[a.confidence] - RANK[b.confidence] || CRIT[a.criticality] - CRIT[b.criticality] || a.serviceName.localeCompare(b.serviceName));
 }

@@ -15,5 +15,4 @@ export const NOT_MONITORED_SENTENCE = 'Not monitored: no machine-readable status
 export const isMonitored = (v: { availableDataTypes: readonly DataType[] }): boolean => v.availableDataTypes.includes('incidents');
 
 /** The warning given when someone follows a vendor that is not monitored (watchlist, board). */
-export const notMonitoredWarning = (name: string): string =>
-  `${name} is ${NOT_MONITORED}; following it will show no status, incidents or alerts.`;
+export const notMonitoredWarning = (name: string): string => `${name} is ${NOT_MONITORED}; following it will show no status, incidents or alerts.`;

@@ -24,11 +24,7 @@ export class OAuthError extends Error {
   readonly description: string;
   readonly status: number;
 
-  constructor(
-    code: OAuthErrorCode,
-    description: string,
-    status = code === 'invalid_client' ? 401 : code === 'slow_down' ? 429 : 400,
-  ) {
+  constructor(code: OAuthErrorCode, description: string, status = code === 'invalid_client' ? 401 : code === 'slow_down' ? 429 : 400) {
     super(description);
     this.code = code;
     this.description = description;

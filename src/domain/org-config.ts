@@ -62,15 +62,31 @@ const WatchlistSchema = Type.Object({ name: Text(80), vendors: Type.Array(Slug, 
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
 /** A destination with its fields (a new route), or `ref`: keep the stored destination of that route. */
 const DestinationSchema = Type.Union([
-  Type.Object({ channel: Type.Optional(Type.Union(ROUTE_CHANNELS.map((c) => Type.Literal(c)))), ref: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) }, { ...strict, title: 'Kept destination' }),
+  Type.Object(
+    {
+      channel: Type.Optional(Type.Union(ROUTE_CHANNELS.map((c) => Type.Literal(c)))),
+      ref: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }),
+    },
+    { ...strict, title: 'Kept destination' },
+  ),
   Type.Object({ channel: Type.Literal('webhook'), url: Url, format: Type.Optional(Type.Union(WEBHOOK_FORMATS.map((f) => Type.Literal(f)))) }, strict),
   Type.Object({ channel: Type.Literal('pagerduty'), routingKey: Type.String({ minLength: 1, maxLength: 64 }) }, strict),
-  Type.Object({ channel: Type.Literal('opsgenie'), apiKey: Type.String({ minLength: 1, maxLength: 64 }), region: Type.Optional(Type.Union(OPSGENIE_REGIONS.map((r) => Type.Literal(r)))) }, strict),
+  Type.Object(
+    {
+      channel: Type.Literal('opsgenie'),
+      apiKey: Type.String({ minLength: 1, maxLength: 64 }),
+      region: Type.Optional(Type.Union(OPSGENIE_REGIONS.map((r) => Type.Literal(r)))),
+    },
+    strict,
+  ),
   Type.Object({ channel: Type.Literal('jsm'), apiKey: Type.String({ minLength: 1, maxLength: 64 }) }, strict),
   Type.Object({ channel: Type.Literal('slack'), conversation: Type.String({ minLength: 1, maxLength: 64 }) }, strict),
   Type.Object({ channel: Type.Literal('teams'), url: Url }, strict),
   Type.Object({ channel: Type.Literal('google_chat'), url: Url }, strict),
-  Type.Object({ channel: Type.Literal('email'), to: Type.Array(Type.String({ minLength: 3, maxLength: 254 }), { minItems: 1, maxItems: MAX_EMAIL_RECIPIENTS }) }, strict),
+  Type.Object(
+    { channel: Type.Literal('email'), to: Type.Array(Type.String({ minLength: 3, maxLength: 254 }), { minItems: 1, maxItems: MAX_EMAIL_RECIPIENTS }) },
+    strict,
+  ),
 ]);
 
 const Clock = Type.String({ pattern: '^\\d{2}:\\d{2}$' });
@@ -84,12 +100,17 @@ const FiltersSchema = Type.Object(
     maintenance: Type.Optional(Type.Boolean()),
     quietHours: Type.Optional(Type.Union([Type.Object({ start: Clock, end: Clock, timezone: Text(64) }, strict), Type.Null()])),
     onlyAffectingServices: Type.Optional(Type.Boolean()),
-    services: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: MAX_SERVICE_NAME, pattern: SERVICE_NAME_PATTERN }), { maxItems: MAX_ROUTE_SERVICES })),
+    services: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: MAX_SERVICE_NAME, pattern: SERVICE_NAME_PATTERN }), { maxItems: MAX_ROUTE_SERVICES }),
+    ),
   },
   strict,
 );
 
-const RouteSchema = Type.Object({ name: Text(80), enabled: Type.Optional(Type.Boolean()), destination: DestinationSchema, filters: Type.Optional(FiltersSchema) }, strict);
+const RouteSchema = Type.Object(
+  { name: Text(80), enabled: Type.Optional(Type.Boolean()), destination: DestinationSchema, filters: Type.Optional(FiltersSchema) },
+  strict,
+);
 
 export const ConfigFileSchema = Type.Object(
   {
@@ -102,7 +123,7 @@ export const ConfigFileSchema = Type.Object(
     ...strict,
     $id: 'https://vendor-status.example/config.schema.json',
     title: 'Organisation configuration',
-    description: "An organisation's services, named watchlists and alert routes (docs/services.md \"Config as code\")",
+    description: 'An organisation\'s services, named watchlists and alert routes (docs/services.md "Config as code")',
   },
 );
 
@@ -148,7 +169,9 @@ export interface Comparable {
 }
 
 const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+  JSON.stringify(v, (_k, x) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x,
+  );
 
 /**
  * What applying `desired` to `stored` does for one kind: create, update (naming the

@@ -17,7 +17,8 @@ function detectJson(data: unknown): DetectedPlatform {
   if (Array.isArray(data)) {
     const first = data.find(isObj);
     if (!first) return null;
-    if ('IncidentImpacts' in first || 'instanceKeys' in first || 'plannedStartTime' in first || ('key' in first && 'isActive' in first)) return 'salesforce-trust';
+    if ('IncidentImpacts' in first || 'instanceKeys' in first || 'plannedStartTime' in first || ('key' in first && 'isActive' in first))
+      return 'salesforce-trust';
     if ('external_desc' in first && 'begin' in first) return 'gcp-json';
     if ('service' in first && 'summary' in first && 'date' in first) return 'aws-currentevents';
     if ('title' in first && 'notes' in first && 'services' in first) return 'slack-status';
@@ -69,7 +70,10 @@ function detectEventStream(text: string): DetectedPlatform {
 }
 
 export function detectPlatform(body: Buffer, contentType: string | null = null): DetectedPlatform {
-  const text = body.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = body
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (text === '') return null;
   if (text[0] === '{' || text[0] === '[') {
     try {
@@ -89,7 +93,14 @@ export function detectPlatform(body: Buffer, contentType: string | null = null):
 }
 
 /** Source types whose payload is an RSS/Atom feed. */
-export const FEED_SOURCE_TYPES: ReadonlySet<SourceType> = new Set<SourceType>(['advisory-feed', 'release-feed', 'statuspage-rss', 'statuspage-atom', 'azure-rss', 'aws-rss']);
+export const FEED_SOURCE_TYPES: ReadonlySet<SourceType> = new Set<SourceType>([
+  'advisory-feed',
+  'release-feed',
+  'statuspage-rss',
+  'statuspage-atom',
+  'azure-rss',
+  'aws-rss',
+]);
 
 /** True when a detection is consistent with the catalog's declared type (null says nothing). */
 export function platformMatches(declared: SourceType, detected: DetectedPlatform): boolean {
@@ -103,7 +114,11 @@ const MAX_PAGE_NAME = 200;
 const cleanName = (v: unknown): string | null => {
   if (typeof v !== 'string') return null;
   // A vendor's page is not trusted text: no control characters, bounded, trimmed.
-  const s = v.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_PAGE_NAME);
+  const s = v
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_PAGE_NAME);
   return s || null;
 };
 
@@ -114,7 +129,10 @@ const cleanName = (v: unknown): string | null => {
  * `<title>`. Null when the body names nothing.
  */
 export function pageNameOf(body: Buffer): string | null {
-  const text = body.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = body
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (text[0] === '{') {
     try {
       const data = JSON.parse(text) as Record<string, unknown>;

@@ -51,13 +51,19 @@ export function hotReason(snapshot: SourceSnapshot, now: Date): IntervalReason |
 const HOT_REASONS: readonly IntervalReason[] = ['open incident', 'page reports a problem', 'maintenance'];
 
 /** A stored reason read back: a hot one, or 'open incident' for a hot row stored without one. */
-export const hotReasonOf = (stored: string | null): IntervalReason => (HOT_REASONS as readonly string[]).includes(stored ?? '') ? (stored as IntervalReason) : 'open incident';
+export const hotReasonOf = (stored: string | null): IntervalReason =>
+  (HOT_REASONS as readonly string[]).includes(stored ?? '') ? (stored as IntervalReason) : 'open incident';
 
 /** The schedule after a poll: hot first, then quiet, else the source's own interval. */
 export function scheduleOf(baseSeconds: number, hot: IntervalReason | null, quietPolls: number): PollSchedule {
   if (hot) return { hot: true, quietPolls, intervalSeconds: Math.max(Math.min(HOT_MIN_SECONDS, baseSeconds), Math.round(baseSeconds / 4)), reason: hot };
   if (quietPolls >= QUIET_AFTER) {
-    return { hot: false, quietPolls, intervalSeconds: Math.max(baseSeconds, Math.min(Math.round(baseSeconds * QUIET_FACTOR), QUIET_MAX_SECONDS)), reason: 'quiet' };
+    return {
+      hot: false,
+      quietPolls,
+      intervalSeconds: Math.max(baseSeconds, Math.min(Math.round(baseSeconds * QUIET_FACTOR), QUIET_MAX_SECONDS)),
+      reason: 'quiet',
+    };
   }
   return { hot: false, quietPolls, intervalSeconds: baseSeconds, reason: 'default' };
 }

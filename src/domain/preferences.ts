@@ -166,8 +166,7 @@ export function defaultPreferences(): StoredPreferences {
   };
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Deep merge: objects merge key by key, anything else (arrays, null, scalars)
@@ -301,7 +300,6 @@ export function emailAddressStatus(address: string | null, accountEmail: string 
   return address === null || sameEmail(address, accountEmail) || sameEmail(address, confirmed) ? 'confirmed' : 'pending';
 }
 
-
 export interface ValidationContext {
   /** OUTBOUND_ALLOW_PRIVATE: hosts/CIDRs allowed for http:// and private addresses. */
   allowPrivate: readonly string[];
@@ -344,8 +342,10 @@ export function patchProblems(patch: PreferencesPatch, ctx: ValidationContext): 
   for (const ch of RULE_CHANNELS) {
     const rules = patch[ch]?.alert_on;
     if (!rules) continue;
-    if (rules.min_impact !== undefined && !IMPACTS.includes(rules.min_impact)) out.push({ field: `${ch}.alert_on.min_impact`, why: `must be one of ${IMPACTS.join(', ')}` });
-    if (rules.changes?.some((c) => !CHANGE_KINDS.includes(c))) out.push({ field: `${ch}.alert_on.changes`, why: `must name kinds of ${CHANGE_KINDS.join(', ')}` });
+    if (rules.min_impact !== undefined && !IMPACTS.includes(rules.min_impact))
+      out.push({ field: `${ch}.alert_on.min_impact`, why: `must be one of ${IMPACTS.join(', ')}` });
+    if (rules.changes?.some((c) => !CHANGE_KINDS.includes(c)))
+      out.push({ field: `${ch}.alert_on.changes`, why: `must name kinds of ${CHANGE_KINDS.join(', ')}` });
     if (rules.components) out.push(...componentProblems(`${ch}.alert_on.components`, rules.components));
   }
   if (patch.timezone !== undefined && !isTimeZone(patch.timezone)) {
@@ -368,7 +368,6 @@ function componentProblems(field: string, f: ComponentFilter): { field: string; 
   if (componentFilterSize(f).names > MAX_COMPONENT_FILTERS) return [{ field, why: `names at most ${MAX_COMPONENT_FILTERS} components` }];
   return [];
 }
-
 
 /** Which secrets a user holds, for the checks of the merged result. */
 export interface SecretsPresent {

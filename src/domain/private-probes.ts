@@ -73,9 +73,10 @@ const VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 export function headerNameProblem(raw: string): string | null {
   if (CONTROL.test(raw)) return 'must not contain control characters';
   const name = raw.toLowerCase();
-  if (!name || name.length > MAX_HEADER_NAME_LENGTH || !TOKEN.test(name)) return `must be a header name (letters, digits and '-', at most ${MAX_HEADER_NAME_LENGTH})`;
+  if (!name || name.length > MAX_HEADER_NAME_LENGTH || !TOKEN.test(name))
+    return `must be a header name (letters, digits and '-', at most ${MAX_HEADER_NAME_LENGTH})`;
   if (REFUSED.has(name) || name.startsWith('x-forwarded-') || name.startsWith('proxy-') || name.startsWith('sec-')) return `'${name}' may not be set`;
-  if (!ALLOWED_EXACT.has(name) && !name.startsWith('x-')) return "must be authorization, api-key, apikey, private-token or an x- header";
+  if (!ALLOWED_EXACT.has(name) && !name.startsWith('x-')) return 'must be authorization, api-key, apikey, private-token or an x- header';
   return null;
 }
 
@@ -103,7 +104,8 @@ function targetHost(kind: PrivateProbeKind, target: string, allowList: readonly 
   const m = /^(.+):(\d{1,5})$/.exec(target);
   if (!m || Number(m[2]) < 1 || Number(m[2]) > 65535) return { why: 'must be host:port' };
   const host = bareHost(m[1]!);
-  if (!isAllowListed(host, allowList) && !DNS_NAME.test(host)) return { why: `'${host}' must be a lower-case DNS name (an address only when the operator allows it)` };
+  if (!isAllowListed(host, allowList) && !DNS_NAME.test(host))
+    return { why: `'${host}' must be a lower-case DNS name (an address only when the operator allows it)` };
   return { host };
 }
 
@@ -124,7 +126,10 @@ export function privateProbeProblems(p: Partial<PrivateProbeInput>, o: { allowLi
   }
   if (p.expect !== undefined && kind !== 'http') out.push({ field: 'expect', why: 'only http probes compare a status' });
   if (p.expect?.some((s) => !Number.isInteger(s) || s < 100 || s > 599)) out.push({ field: 'expect', why: 'must list HTTP statuses (100..599)' });
-  if (p.intervalSeconds !== undefined && (!Number.isInteger(p.intervalSeconds) || p.intervalSeconds < MIN_PRIVATE_INTERVAL_SECONDS || p.intervalSeconds > MAX_PRIVATE_INTERVAL_SECONDS)) {
+  if (
+    p.intervalSeconds !== undefined &&
+    (!Number.isInteger(p.intervalSeconds) || p.intervalSeconds < MIN_PRIVATE_INTERVAL_SECONDS || p.intervalSeconds > MAX_PRIVATE_INTERVAL_SECONDS)
+  ) {
     out.push({ field: 'intervalSeconds', why: `must be ${MIN_PRIVATE_INTERVAL_SECONDS}..${MAX_PRIVATE_INTERVAL_SECONDS}` });
   }
   if (p.credential) {
@@ -144,7 +149,8 @@ export const CREDENTIAL_UNREADABLE = 'credential unreadable (secrets key changed
  * The vendor refused the request as unauthorised (401) or forbidden (403), or the credential
  * could not be opened: the key, not the vendor.
  */
-export const isCredentialRejection = (s: ProbeSample): boolean => !s.ok && (s.reason === 'status 401' || s.reason === 'status 403' || s.reason === CREDENTIAL_UNREADABLE);
+export const isCredentialRejection = (s: ProbeSample): boolean =>
+  !s.ok && (s.reason === 'status 401' || s.reason === 'status 403' || s.reason === CREDENTIAL_UNREADABLE);
 
 /**
  * A private probe's state: `credential_rejected` while its newest sample was refused for its

@@ -193,7 +193,10 @@ function slowRun(samples: readonly ProbeSample[], rules: ProbeRules): { k: numbe
     const run = samples.slice(-k);
     // A failed or fast answer ends the run: looking further back cannot help.
     if (!run.every((s) => s.ok && s.latencyMs !== null && s.latencyMs > rules.slowFloorMs)) return null;
-    const good = samples.slice(0, samples.length - k).filter((s) => s.ok && s.latencyMs !== null).map((s) => s.latencyMs!);
+    const good = samples
+      .slice(0, samples.length - k)
+      .filter((s) => s.ok && s.latencyMs !== null)
+      .map((s) => s.latencyMs!);
     const base = percentile(good, rules.slowPercentile);
     if (base === null || good.length < rules.minBaseline) return null;
     const limit = Math.max(base * rules.slowFactor, rules.slowFloorMs);
@@ -215,7 +218,10 @@ export function anomalyOf(samples: readonly ProbeSample[], rules: ProbeRules = D
   }
   const slow = slowRun(samples, rules);
   if (slow) {
-    return { anomalous: true, reason: `the last ${slow.k} answers took over ${Math.round(slow.limit)} ms (p${rules.slowPercentile} ${Math.round(slow.base)} ms × ${rules.slowFactor})` };
+    return {
+      anomalous: true,
+      reason: `the last ${slow.k} answers took over ${Math.round(slow.limit)} ms (p${rules.slowPercentile} ${Math.round(slow.base)} ms × ${rules.slowFactor})`,
+    };
   }
   return { anomalous: false, reason: 'within its baseline' };
 }

@@ -15,14 +15,7 @@ export type MaintenanceStatus = (typeof MAINTENANCE_STATUSES)[number];
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export const INDICATORS = [
-  'operational',
-  'degraded',
-  'partial_outage',
-  'major_outage',
-  'maintenance',
-  'unknown',
-] as const;
+export const INDICATORS = ['operational', 'degraded', 'partial_outage', 'major_outage', 'maintenance', 'unknown'] as const;
 export type Indicator = (typeof INDICATORS)[number];
 
 export const DATA_TYPES = ['incidents', 'maintenance', 'advisories', 'updates'] as const;
@@ -117,14 +110,7 @@ export interface ReleaseUpdate extends UpdateRecord {
   vendorName: string;
 }
 
-export const COMPONENT_STATUSES = [
-  'operational',
-  'degraded_performance',
-  'partial_outage',
-  'major_outage',
-  'under_maintenance',
-  'unknown',
-] as const;
+export const COMPONENT_STATUSES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance', 'unknown'] as const;
 export type ComponentStatus = (typeof COMPONENT_STATUSES)[number];
 
 export interface ComponentRecord {

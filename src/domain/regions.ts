@@ -171,13 +171,7 @@ const BY_CODE = new Map(REGIONS.map((r) => [r.code, r]));
 export const regionByCode = (code: string): Region | null => BY_CODE.get(code) ?? null;
 
 /** Folds case, accents and spacing so "sao  paulo" reads as "São Paulo". */
-const fold = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 
 // Every name and place, folded, to the regions it names.
 const BY_WORDS = new Map<string, Region[]>();
@@ -242,8 +236,7 @@ const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 // Country names ("Spain", "Mexico") are places of a region but too common in prose to read
 // as one; a text names those regions by code or display name ("Europe (Spain)").
 const NOT_IN_TEXT = new Set(['Spain', 'Malaysia', 'Thailand', 'UAE', 'Mexico', 'Bahrain', 'Ireland', 'Finland', 'Belgium', 'Netherlands', 'Taiwan']);
-const WORD_ALIASES = [...new Set(REGIONS.flatMap((r) => [r.name, ...r.places]))]
-  .filter((w) => !NOT_IN_TEXT.has(w)).sort((a, b) => b.length - a.length);
+const WORD_ALIASES = [...new Set(REGIONS.flatMap((r) => [r.name, ...r.places]))].filter((w) => !NOT_IN_TEXT.has(w)).sort((a, b) => b.length - a.length);
 const WORD_PATTERN = new RegExp(`(?<![\\p{L}\\p{N}-])(?:${WORD_ALIASES.map(literal).join('|')})(?![\\p{L}\\p{N}-]|\\s\\d)`, 'gu');
 // Codes are read from tokens of letters, digits and dashes, so `us-east-10` is one token and
 // never `us-east-1`, and `s3.us-east-1.amazonaws.com` holds the token `us-east-1`.

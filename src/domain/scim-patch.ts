@@ -52,7 +52,8 @@ export function patchOperations(body: unknown): RawOp[] {
   return ops.map((o, i) => {
     if (!isObject(o)) throw scimBadRequest('invalidSyntax', `Operations[${i}] must be an object`);
     const op = attr(o, 'op');
-    if (typeof op !== 'string' || !/^(add|remove|replace)$/i.test(op)) throw scimBadRequest('invalidSyntax', `Operations[${i}].op must be add, remove or replace`);
+    if (typeof op !== 'string' || !/^(add|remove|replace)$/i.test(op))
+      throw scimBadRequest('invalidSyntax', `Operations[${i}].op must be add, remove or replace`);
     const rawPath = attr(o, 'path');
     let path: string | null = null;
     if (rawPath !== undefined && rawPath !== null && rawPath !== '') {

@@ -17,7 +17,10 @@ const MAX_EVENTS = 1000;
 /** The complete events of `text` (a block without its closing blank line is not complete). */
 export function parseServerSentEvents(text: string): ServerSentEvent[] {
   const out: ServerSentEvent[] = [];
-  const blocks = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n\n');
+  const blocks = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n\n');
   // The last piece has no closing blank line: the event is not over yet.
   blocks.pop();
   for (const block of blocks) {
@@ -52,8 +55,10 @@ export function firstServerSentEvent(text: string, name: string): ServerSentEven
  * When a body received so far is enough: a stream that never ends is read until its first
  * complete `name` event. Cheap on chunks that cannot have closed an event.
  */
-export const bodyHasEvent = (name: string) => (received: Buffer): boolean => {
-  const text = received.toString('utf8');
-  if (!/\n\r?\n/.test(text)) return false;
-  return firstServerSentEvent(text, name) !== null;
-};
+export const bodyHasEvent =
+  (name: string) =>
+  (received: Buffer): boolean => {
+    const text = received.toString('utf8');
+    if (!/\n\r?\n/.test(text)) return false;
+    return firstServerSentEvent(text, name) !== null;
+  };

@@ -61,7 +61,7 @@ const pct = (x: number) => `${Math.round(x * 100)} %`;
 
 const TITLES: Record<SignalState, string> = {
   suspected: "suspected problem: our early warning, not the vendor's status",
-  confirmed: "early warning confirmed: the vendor posted an incident",
+  confirmed: 'early warning confirmed: the vendor posted an incident',
   cleared: 'early warning cleared: recovered without a vendor incident',
   dismissed: 'early warning dismissed as a false alarm',
 };

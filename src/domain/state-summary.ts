@@ -52,7 +52,9 @@ export function summarizeState(list: readonly VendorState[]): StateSummary {
   if (!total) headline = 'No vendors';
   else if (problems) headline = `${problems} of ${total} ${vendors(total)} report problems${notObserved ? `; ${notObserved} not observed` : ''}${unmonitored}`;
   else if (notObserved || notMonitored) {
-    const first = notObserved ? `${notObserved} of ${total} ${vendors(total)} not observed${unmonitored}` : `${notMonitored} of ${total} ${vendors(total)} not monitored`;
+    const first = notObserved
+      ? `${notObserved} of ${total} ${vendors(total)} not observed${unmonitored}`
+      : `${notMonitored} of ${total} ${vendors(total)} not monitored`;
     headline = operational ? `${first}; the other ${operational} operational` : first;
   } else headline = total === 1 ? 'The vendor is operational' : `All ${total} vendors are operational`;
   return { total, problems, notObserved, notMonitored, tone, headline };

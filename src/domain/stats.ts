@@ -74,10 +74,7 @@ function uptimePercent(incidents: Timed[], since: Date, now: Date): number {
   const to = now.getTime();
   const windowMs = to - from;
   if (windowMs <= 0) return 100;
-  const clip = (i: Timed): Interval => [
-    Math.max(from, Date.parse(i.startedAt)),
-    Math.min(to, i.resolvedAt ? Date.parse(i.resolvedAt) : to),
-  ];
+  const clip = (i: Timed): Interval => [Math.max(from, Date.parse(i.startedAt)), Math.min(to, i.resolvedAt ? Date.parse(i.resolvedAt) : to)];
   const down = incidents.filter((i) => i.impact === 'major' || i.impact === 'critical').map(clip);
   const degradedOrDown = incidents.filter((i) => i.impact !== 'none').map(clip);
   const downMs = unionLength(down);
@@ -150,9 +147,7 @@ export function computeVendorStats(
     timePeriod,
     incidentCount: incidents.length,
     byImpact,
-    mttrMinutes: resolvedDurations.length
-      ? Math.round(resolvedDurations.reduce((a, b) => a + b, 0) / resolvedDurations.length)
-      : null,
+    mttrMinutes: resolvedDurations.length ? Math.round(resolvedDurations.reduce((a, b) => a + b, 0) / resolvedDurations.length) : null,
     longestIncidentMinutes: longest,
     uptimePercent: uptime,
     observedPercent: Math.round(observedShare(since, now, observed) * 1000) / 10,

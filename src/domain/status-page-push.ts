@@ -48,13 +48,18 @@ export function mappingProblems(m: readonly ComponentMapping[]): { field: string
   if (m.length > MAX_MAPPED_COMPONENTS) out.push({ field: 'destination.components', why: `maps at most ${MAX_MAPPED_COMPONENTS} components` });
   m.forEach((c, i) => {
     if (!isVendorSlug(c.vendor)) out.push({ field: `destination.components.${i}.vendor`, why: 'must be a vendor id such as github' });
-    if (!c.component.trim() || /[\u0000-\u001f]/.test(c.component)) out.push({ field: `destination.components.${i}.component`, why: "must name the vendor's component (its id or name)" });
-    if (!isPageObjectId(c.pageComponentId)) out.push({ field: `destination.components.${i}.pageComponentId`, why: "must be the id of a component of your page (letters, digits, '-', '_')" });
+    if (!c.component.trim() || /[\u0000-\u001f]/.test(c.component))
+      out.push({ field: `destination.components.${i}.component`, why: "must name the vendor's component (its id or name)" });
+    if (!isPageObjectId(c.pageComponentId))
+      out.push({ field: `destination.components.${i}.pageComponentId`, why: "must be the id of a component of your page (letters, digits, '-', '_')" });
   });
   const seen = new Set<string>();
   for (const c of m) {
     if (seen.has(c.pageComponentId)) {
-      out.push({ field: 'destination.components', why: `page component ${c.pageComponentId.slice(0, 64)} is driven twice: each page component follows one vendor component` });
+      out.push({
+        field: 'destination.components',
+        why: `page component ${c.pageComponentId.slice(0, 64)} is driven twice: each page component follows one vendor component`,
+      });
       break;
     }
     seen.add(c.pageComponentId);

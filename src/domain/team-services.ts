@@ -72,7 +72,11 @@ export function nameProblem(name: string): string | null {
  * Problems of a service's fields as given, and the dependencies in their normal form:
  * regions as codes, components and regions each once, in the order given.
  */
-export function checkService(input: { name?: string; tags?: string[]; dependencies?: Dependency[] }): { problems: Problem[]; dependencies?: Dependency[]; tags?: string[] } {
+export function checkService(input: { name?: string; tags?: string[]; dependencies?: Dependency[] }): {
+  problems: Problem[];
+  dependencies?: Dependency[];
+  tags?: string[];
+} {
   const problems: Problem[] = [];
   if (input.name !== undefined) {
     const why = nameProblem(input.name);
@@ -83,7 +87,8 @@ export function checkService(input: { name?: string; tags?: string[]; dependenci
     tags = [...new Set(input.tags)];
     if (tags.length > MAX_TAGS) problems.push({ field: 'tags', why: `at most ${MAX_TAGS} tags` });
     const bad = tags.find((t) => typeof t !== 'string' || t.length > MAX_TAG || !TAG.test(t));
-    if (bad !== undefined) problems.push({ field: 'tags', why: `'${String(bad).slice(0, 40)}' is not a tag: lower-case letters, digits, and dashes, dots or colons between them` });
+    if (bad !== undefined)
+      problems.push({ field: 'tags', why: `'${String(bad).slice(0, 40)}' is not a tag: lower-case letters, digits, and dashes, dots or colons between them` });
   }
   let dependencies: Dependency[] | undefined;
   if (input.dependencies !== undefined) {
@@ -94,7 +99,8 @@ export function checkService(input: { name?: string; tags?: string[]; dependenci
       const at = `dependencies[${i}]`;
       if (seen.has(d.vendor)) problems.push({ field: `${at}.vendor`, why: `'${d.vendor}' is named twice; one dependency per vendor` });
       seen.add(d.vendor);
-      if (!(DEPENDENCY_KINDS as readonly string[]).includes(d.kind)) problems.push({ field: `${at}.kind`, why: `must be one of ${DEPENDENCY_KINDS.join(', ')}` });
+      if (!(DEPENDENCY_KINDS as readonly string[]).includes(d.kind))
+        problems.push({ field: `${at}.kind`, why: `must be one of ${DEPENDENCY_KINDS.join(', ')}` });
       const components = [...new Set(d.components)];
       if (components.length > MAX_DEPENDENCY_COMPONENTS) problems.push({ field: `${at}.components`, why: `at most ${MAX_DEPENDENCY_COMPONENTS} components` });
       const badComponent = components.find((c) => typeof c !== 'string' || !c || c.length > MAX_COMPONENT_ID || CONTROL.test(c));

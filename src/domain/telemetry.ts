@@ -70,7 +70,13 @@ export function readPromAnswer(status: number, text: string): PromAnswer {
     return { ok: false, error: `HTTP ${status}: the answer is not JSON` };
   }
   if (!body || typeof body !== 'object') return { ok: false, error: `HTTP ${status}: unexpected answer` };
-  if (body.status === 'error') return { ok: false, error: `HTTP ${status}: ${String(body.errorType ?? 'error').slice(0, 40)}: ${String(body.error ?? '').replace(CONTROL, ' ').slice(0, 200)}` };
+  if (body.status === 'error')
+    return {
+      ok: false,
+      error: `HTTP ${status}: ${String(body.errorType ?? 'error').slice(0, 40)}: ${String(body.error ?? '')
+        .replace(CONTROL, ' ')
+        .slice(0, 200)}`,
+    };
   if (status !== 200 || body.status !== 'success' || !body.data) return { ok: false, error: `HTTP ${status}: unexpected answer` };
   const num = (v: unknown) => {
     const n = typeof v === 'string' ? Number(v) : Number.NaN;
@@ -78,7 +84,8 @@ export function readPromAnswer(status: number, text: string): PromAnswer {
   };
   const { resultType, result } = body.data;
   if (resultType === 'scalar') return Array.isArray(result) ? { ok: true, value: num(result[1]), series: 1 } : { ok: false, error: 'unexpected scalar' };
-  if (resultType !== 'vector' || !Array.isArray(result)) return { ok: false, error: `unsupported result type '${String(resultType).slice(0, 20)}' (an instant vector or scalar is needed)` };
+  if (resultType !== 'vector' || !Array.isArray(result))
+    return { ok: false, error: `unsupported result type '${String(resultType).slice(0, 20)}' (an instant vector or scalar is needed)` };
   let max: number | null = null;
   for (const item of result as Item[]) {
     const v = Array.isArray(item?.value) ? num(item.value[1]) : null;
@@ -96,7 +103,11 @@ export type Verdict = 'breach' | 'cleared' | 'none';
  */
 export function evaluate(prev: QueryState | null, q: TelemetryQuery, answer: PromAnswer, now: Date): { state: QueryState; verdict: Verdict } {
   const at = now.toISOString();
-  if (!answer.ok) return { state: { value: prev?.value ?? null, aboveSince: prev?.aboveSince ?? null, breaching: prev?.breaching ?? false, error: answer.error, evaluatedAt: at }, verdict: 'none' };
+  if (!answer.ok)
+    return {
+      state: { value: prev?.value ?? null, aboveSince: prev?.aboveSince ?? null, breaching: prev?.breaching ?? false, error: answer.error, evaluatedAt: at },
+      verdict: 'none',
+    };
   const above = answer.value !== null && answer.value > q.threshold;
   const aboveSince = above ? (prev?.aboveSince ?? at) : null;
   const held = aboveSince !== null && now.getTime() - Date.parse(aboveSince) >= q.durationSeconds * 1000;

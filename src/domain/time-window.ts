@@ -28,12 +28,7 @@ export function parseTimePeriod(value: string): number {
  * (capDays null = unlimited). Without a request, `fallback` is used (clamped
  * silently), or the whole plan window when fallback is null.
  */
-export function resolveWindow(
-  requested: string | undefined,
-  capDays: number | null,
-  now: Date,
-  fallback: string | null = null,
-): DataWindow {
+export function resolveWindow(requested: string | undefined, capDays: number | null, now: Date, fallback: string | null = null): DataWindow {
   const capHours = capDays === null ? Infinity : capDays * 24;
   const wanted = requested ?? fallback;
   const hours = wanted === null ? Infinity : parseTimePeriod(wanted);

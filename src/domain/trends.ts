@@ -48,13 +48,7 @@ function observedIn(span: ObservedSpan, from: number, to: number): boolean {
  * `weeks` calendar weeks (Monday to Sunday, UTC), oldest first, the current
  * week last (so far). `mttrSince`: start of the plan window, null when unlimited.
  */
-export function weeklyTrend(
-  rows: IncidentTiming[],
-  weeks: number,
-  now: Date,
-  span: ObservedSpan,
-  mttrSince: Date | null,
-): WeekPoint[] {
+export function weeklyTrend(rows: IncidentTiming[], weeks: number, now: Date, span: ObservedSpan, mttrSince: Date | null): WeekPoint[] {
   const current = weekStartOf(now.getTime());
   const out: WeekPoint[] = [];
   for (let k = weeks - 1; k >= 0; k--) {

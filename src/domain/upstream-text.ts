@@ -1,12 +1,4 @@
-import type {
-  AdvisoryRecord,
-  ComponentRecord,
-  IncidentRecord,
-  MaintenanceRecord,
-  RecordUpdate,
-  SourceSnapshot,
-  UpdateRecord,
-} from './records.ts';
+import type { AdvisoryRecord, ComponentRecord, IncidentRecord, MaintenanceRecord, RecordUpdate, SourceSnapshot, UpdateRecord } from './records.ts';
 
 // Vendor pages are untrusted input (docs/security.md). Their text is cleaned once,
 // when a poll's snapshot is ingested, so every output (REST, stream, MCP, feeds,
@@ -129,8 +121,7 @@ const component = (c: ComponentRecord): ComponentRecord => ({
   group: c.group === null ? null : cleanLine(c.group, LIMITS.label),
 });
 
-const keep = <T, U>(list: T[] | undefined, f: (x: T) => U | null): U[] | undefined =>
-  list ? list.map(f).filter((x): x is U => x !== null) : undefined;
+const keep = <T, U>(list: T[] | undefined, f: (x: T) => U | null): U[] | undefined => (list ? list.map(f).filter((x): x is U => x !== null) : undefined);
 
 /** The snapshot as it may be stored: every upstream string cleaned, links checked, far-future records refused. */
 export function cleanSnapshot(s: SourceSnapshot, now: Date): SourceSnapshot {

@@ -22,15 +22,11 @@ export function watchlistView(vendors: string[], plan: Plan): WatchlistView {
 }
 
 export function watchlistLimitError(plan: Plan, limit: number, wanted: number): DomainError {
-  return new DomainError(
-    'limit_exceeded',
-    `The ${plan} plan allows ${limit} vendors in the watchlist; this change would make ${wanted}`,
-    {
-      currentPlan: plan,
-      limit,
-      hint: 'Remove vendors from the watchlist, or upgrade to Standard or above for an unlimited watchlist.',
-    },
-  );
+  return new DomainError('limit_exceeded', `The ${plan} plan allows ${limit} vendors in the watchlist; this change would make ${wanted}`, {
+    currentPlan: plan,
+    limit,
+    hint: 'Remove vendors from the watchlist, or upgrade to Standard or above for an unlimited watchlist.',
+  });
 }
 
 /** De-duplicated, first occurrence keeps its place. */

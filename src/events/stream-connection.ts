@@ -55,14 +55,7 @@ export class StreamConnection {
   /** The request id, for the log line of a drop. */
   readonly requestId: string;
 
-  constructor(
-    res: ServerResponse,
-    filter: StreamFilter,
-    maxBufferBytes: number,
-    owner: ConnectionOwner,
-    release: () => void,
-    requestId: string,
-  ) {
+  constructor(res: ServerResponse, filter: StreamFilter, maxBufferBytes: number, owner: ConnectionOwner, release: () => void, requestId: string) {
     this.res = res;
     this.filter = filter;
     this.maxBufferBytes = maxBufferBytes;

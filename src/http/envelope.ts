@@ -7,11 +7,7 @@ export interface EnvelopeContext {
 }
 
 /** The contract's list envelope; single-object endpoints answer one item. */
-export function envelope<T>(
-  ctx: EnvelopeContext,
-  items: T[],
-  extra: { total?: number; dataWindow?: DataWindow; hint?: string } = {},
-) {
+export function envelope<T>(ctx: EnvelopeContext, items: T[], extra: { total?: number; dataWindow?: DataWindow; hint?: string } = {}) {
   return {
     success: true as const,
     items,

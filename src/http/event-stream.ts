@@ -113,7 +113,13 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   // The connection's one 'close' listener detaches it from the hub and gives the slot back.
   const conn = new StreamConnection(
     res,
-    { vendors: vendors ? new Set(vendors) : null, status: status ?? null, readerId: o.viewer.orgId, noticesFor: o.notices && o.viewer.orgId ? o.viewer.orgId : null, servicesOf },
+    {
+      vendors: vendors ? new Set(vendors) : null,
+      status: status ?? null,
+      readerId: o.viewer.orgId,
+      noticesFor: o.notices && o.viewer.orgId ? o.viewer.orgId : null,
+      servicesOf,
+    },
     config.streamBufferBytes,
     hub,
     slot.release,

@@ -85,9 +85,13 @@ const serializers = SerializerSelector();
 /** The `schemaController.compilersFactory` of every app this process builds. */
 export const sharedCompilers: Compilers = {
   // Ajv plugins are functions (JSON drops them): the pool key names them.
-  buildValidator: reusing(validators as never, (o) => {
-    const opts = (o ?? {}) as { customOptions?: unknown; plugins?: unknown[] };
-    return `${key(opts.customOptions)}\n${(opts.plugins ?? []).map((p) => (Array.isArray(p) ? p[0] : p)?.name ?? '?').join(',')}`;
-  }, 'validator') as never,
+  buildValidator: reusing(
+    validators as never,
+    (o) => {
+      const opts = (o ?? {}) as { customOptions?: unknown; plugins?: unknown[] };
+      return `${key(opts.customOptions)}\n${(opts.plugins ?? []).map((p) => (Array.isArray(p) ? p[0] : p)?.name ?? '?').join(',')}`;
+    },
+    'validator',
+  ) as never,
   buildSerializer: reusing(serializers as never, key, 'serializer') as never,
 };

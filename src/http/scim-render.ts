@@ -66,14 +66,23 @@ export function discovery(base: string) {
     sort: { supported: false },
     etag: { supported: false },
     authenticationSchemes: [
-      { type: 'oauthbearertoken', name: 'Bearer token', description: "A SCIM token of the organisation, made by an admin (POST /api/v1/orgs/{orgId}/scim/tokens)", primary: true },
+      {
+        type: 'oauthbearertoken',
+        name: 'Bearer token',
+        description: 'A SCIM token of the organisation, made by an admin (POST /api/v1/orgs/{orgId}/scim/tokens)',
+        primary: true,
+      },
     ],
     meta: { resourceType: 'ServiceProviderConfig', location: `${base}/ServiceProviderConfig` },
   };
   const resourceTypes = [
     { id: 'User', name: 'User', endpoint: '/Users', description: 'A member of the organisation', schema: USER },
     { id: 'Group', name: 'Group', endpoint: '/Groups', description: 'A group; an admin maps it to a role', schema: GROUP },
-  ].map((r) => ({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], ...r, meta: { resourceType: 'ResourceType', location: `${base}/ResourceTypes/${r.id}` } }));
+  ].map((r) => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+    ...r,
+    meta: { resourceType: 'ResourceType', location: `${base}/ResourceTypes/${r.id}` },
+  }));
   const ref = (name: string, types: string[]) => attribute(name, 'reference', { referenceTypes: types, mutability: 'immutable' });
   const schemas = [
     {
@@ -84,11 +93,20 @@ export function discovery(base: string) {
       attributes: [
         attribute('userName', 'string', { required: true, uniqueness: 'server' }),
         attribute('externalId', 'string', { caseExact: true }),
-        attribute('name', 'complex', { subAttributes: [attribute('givenName', 'string'), attribute('familyName', 'string'), attribute('formatted', 'string', { mutability: 'readOnly' })] }),
+        attribute('name', 'complex', {
+          subAttributes: [attribute('givenName', 'string'), attribute('familyName', 'string'), attribute('formatted', 'string', { mutability: 'readOnly' })],
+        }),
         attribute('displayName', 'string'),
         attribute('active', 'boolean'),
-        attribute('emails', 'complex', { multiValued: true, subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')] }),
-        attribute('groups', 'complex', { multiValued: true, mutability: 'readOnly', subAttributes: [attribute('value', 'string', { mutability: 'readOnly' }), attribute('display', 'string', { mutability: 'readOnly' })] }),
+        attribute('emails', 'complex', {
+          multiValued: true,
+          subAttributes: [attribute('value', 'string'), attribute('type', 'string'), attribute('primary', 'boolean')],
+        }),
+        attribute('groups', 'complex', {
+          multiValued: true,
+          mutability: 'readOnly',
+          subAttributes: [attribute('value', 'string', { mutability: 'readOnly' }), attribute('display', 'string', { mutability: 'readOnly' })],
+        }),
       ],
     },
     {
@@ -99,7 +117,14 @@ export function discovery(base: string) {
       attributes: [
         attribute('displayName', 'string', { required: true, uniqueness: 'server' }),
         attribute('externalId', 'string', { caseExact: true }),
-        attribute('members', 'complex', { multiValued: true, subAttributes: [attribute('value', 'string', { mutability: 'immutable' }), ref('$ref', ['User']), attribute('display', 'string', { mutability: 'readOnly' })] }),
+        attribute('members', 'complex', {
+          multiValued: true,
+          subAttributes: [
+            attribute('value', 'string', { mutability: 'immutable' }),
+            ref('$ref', ['User']),
+            attribute('display', 'string', { mutability: 'readOnly' }),
+          ],
+        }),
       ],
     },
   ].map((s) => ({ ...s, meta: { resourceType: 'Schema', location: `${base}/Schemas/${s.id}` } }));

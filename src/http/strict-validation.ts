@@ -40,7 +40,10 @@ function validationError(errors: ErrorObject[], part: string): DomainError {
     ),
   ];
   if (unknown.length) {
-    const listed = unknown.slice(0, MAX_LISTED).map((u) => `'${u}'`).join(', ');
+    const listed = unknown
+      .slice(0, MAX_LISTED)
+      .map((u) => `'${u}'`)
+      .join(', ');
     return new DomainError(
       'invalid_parameter',
       `Unknown field${unknown.length > 1 ? 's' : ''} in ${part}: ${listed}${unknown.length > MAX_LISTED ? ', …' : ''}`,
@@ -49,8 +52,7 @@ function validationError(errors: ErrorObject[], part: string): DomainError {
   }
   const problems: { field: string; why: string }[] = [];
   for (const e of errors) {
-    const field =
-      e.keyword === 'required' ? fieldName(e.instancePath, (e.params as { missingProperty: string }).missingProperty) : fieldName(e.instancePath);
+    const field = e.keyword === 'required' ? fieldName(e.instancePath, (e.params as { missingProperty: string }).missingProperty) : fieldName(e.instancePath);
     const why = e.keyword === 'required' ? 'is required' : describe(e);
     // `nullable` schemas report the type error twice; keep one line per field and reason.
     if (!problems.some((p) => p.field === field && p.why === why)) problems.push({ field: field || part, why });

@@ -178,10 +178,7 @@ export interface Config {
 export class ConfigError extends Error {
   readonly variable: string;
 
-  constructor(
-    variable: string,
-    message: string,
-  ) {
+  constructor(variable: string, message: string) {
     super(`${variable}: ${message}`);
     this.variable = variable;
     this.name = 'ConfigError';
@@ -226,7 +223,10 @@ function trustProxy(env: Env): TrustProxy {
     if (n < 1 || n > 10) throw new ConfigError('TRUST_PROXY', `a hop count must be between 1 and 10, got ${n}`);
     return n;
   }
-  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const bad = entries.find((e) => !proxyAddress(e));
   if (bad !== undefined) {
     throw new ConfigError('TRUST_PROXY', `expected false, a hop count (1..10) or a comma-separated list of proxy addresses/CIDRs; '${bad}' is none of these`);
@@ -311,7 +311,10 @@ function slackToken(env: Env): string | null {
 function secretsKeys(env: Env): { key: string | null; previous: string[] } {
   const key = env.SECRETS_KEY ? env.SECRETS_KEY.trim() : null;
   if (key !== null && !/^[0-9a-fA-F]{64}$/.test(key)) throw new ConfigError('SECRETS_KEY', 'must be 32 bytes as 64 hex characters');
-  const previous = (env.SECRETS_KEY_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const previous = (env.SECRETS_KEY_PREVIOUS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const p of previous) if (!/^[0-9a-fA-F]{64}$/.test(p)) throw new ConfigError('SECRETS_KEY_PREVIOUS', 'must be 64-hex-character keys, comma-separated');
   return { key, previous };
 }
@@ -401,7 +404,10 @@ export function loadConfig(env: Env = process.env): Config {
   // Default: three poll deadlines plus 30 s, so a live poller never loses its lease.
   const ingestLeaseSeconds = int(env, 'INGEST_LEASE_SECONDS', Math.ceil((ingestTimeoutMs * 3) / 1000) + 30, 1, 86_400);
   if (ingestLeaseSeconds * 1000 <= ingestTimeoutMs) {
-    throw new ConfigError('INGEST_LEASE_SECONDS', `must be longer than a poll's deadline (INGEST_TIMEOUT_MS = ${ingestTimeoutMs} ms), got ${ingestLeaseSeconds}`);
+    throw new ConfigError(
+      'INGEST_LEASE_SECONDS',
+      `must be longer than a poll's deadline (INGEST_TIMEOUT_MS = ${ingestTimeoutMs} ms), got ${ingestLeaseSeconds}`,
+    );
   }
   return {
     port: int(env, 'PORT', 3000, 0, 65535),

@@ -15,10 +15,7 @@ export class KeyedLimiter {
   readonly global: number;
   readonly perKey: number;
 
-  constructor(
-    global: number,
-    perKey: number,
-  ) {
+  constructor(global: number, perKey: number) {
     this.global = global;
     this.perKey = perKey;
     if (global < 1 || perKey < 1) throw new Error('limits must be at least 1');

@@ -176,7 +176,10 @@ export class LeasedRateLimiter implements RateLimiter {
     if (l.tokens <= 0) return;
     const n = l.tokens;
     l.tokens = 0;
-    this.track(subject, this.giveBackCmd(l.keys.length, ...l.keys, n).then(() => {}));
+    this.track(
+      subject,
+      this.giveBackCmd(l.keys.length, ...l.keys, n).then(() => {}),
+    );
   }
 
   /** Keeps a give-back or take-back in flight until it is done (see `returning`). */
@@ -217,7 +220,10 @@ export class LeasedRateLimiter implements RateLimiter {
       // The answer was lost (a timeout, a dropped connection), not necessarily the slice:
       // Redis may have counted it. Take it back, if it was granted, before anything counts
       // this subject again (docs/access.md, "Leased counting").
-      this.track(subject, this.reclaimCmd(keys.length + 1, ...keys, sliceKey).then(() => {}));
+      this.track(
+        subject,
+        this.reclaimCmd(keys.length + 1, ...keys, sliceKey).then(() => {}),
+      );
       throw err;
     }
     const grant = reply[0];
@@ -253,9 +259,11 @@ export class LeasedRateLimiter implements RateLimiter {
         continue;
       }
       let refused: LimitResult | null = null;
-      const p = this.returned(subject).then(() => this.take(subject, windows, s)).then((r) => {
-        refused = r;
-      });
+      const p = this.returned(subject)
+        .then(() => this.take(subject, windows, s))
+        .then((r) => {
+          refused = r;
+        });
       this.taking.set(subject, p);
       try {
         await p;

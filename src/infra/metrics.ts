@@ -39,10 +39,7 @@ class RequestFamily {
   private readonly labelNames: readonly string[];
   readonly buckets: readonly number[];
 
-  constructor(
-    labelNames: readonly string[],
-    buckets: readonly number[] = [],
-  ) {
+  constructor(labelNames: readonly string[], buckets: readonly number[] = []) {
     this.labelNames = labelNames;
     this.buckets = buckets;
   }

@@ -43,13 +43,20 @@ function reasonOf(err: unknown): string {
     claim = (c as { claim?: unknown }).claim;
   }
   if (e?.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' && typeof claim === 'string') {
-    const hint: Record<string, string> = { aud: 'it was issued for another client', iss: 'it was issued by another issuer', nonce: 'it belongs to another sign-in', azp: 'it was issued for another client' };
+    const hint: Record<string, string> = {
+      aud: 'it was issued for another client',
+      iss: 'it was issued by another issuer',
+      nonce: 'it belongs to another sign-in',
+      azp: 'it was issued for another client',
+    };
     return `the ID token's "${claim.slice(0, 20)}" claim is wrong (${hint[claim] ?? 'unexpected value'})`;
   }
   if (e?.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED' && typeof claim === 'string') {
     return claim === 'exp' ? 'the ID token has expired ("exp")' : `the ID token's "${claim.slice(0, 20)}" time is not valid now`;
   }
-  const msg = String(e?.message ?? 'unknown error').replace(/[^\x20-\x7e]/g, '').slice(0, 200);
+  const msg = String(e?.message ?? 'unknown error')
+    .replace(/[^\x20-\x7e]/g, '')
+    .slice(0, 200);
   if (e?.code === 'ERR_BLOCKED_DESTINATION' || /destination refused/.test(msg)) return 'the identity provider is not at a public address';
   if (e?.code === 'OAUTH_TIMEOUT' || e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'the identity provider did not answer in time';
   if (/fetch failed|ECONNREFUSED|ENOTFOUND|socket|connect/i.test(msg)) return 'the identity provider could not be reached';
@@ -136,7 +143,8 @@ export function oidcRelyingParty(o: RelyingPartyOptions): OidcRelyingParty & { c
         nonce: p.nonce,
       });
       // The browser is sent there: a web address, nothing else (a `javascript:` endpoint).
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SsoProblem(400, "The identity provider's authorization endpoint is not a web address");
+      if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new SsoProblem(400, "The identity provider's authorization endpoint is not a web address");
       return url.href;
     },
 

@@ -43,7 +43,7 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-export type NowMs = () => number
+export type NowMs = () => number;
 
 export interface Slot {
   /** Which window of the clock `now` falls in. */
@@ -207,11 +207,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly prefix: string;
   private readonly now: NowMs;
 
-  constructor(
-    client: Redis,
-    prefix: string,
-    now: NowMs,
-  ) {
+  constructor(client: Redis, prefix: string, now: NowMs) {
     this.prefix = prefix;
     this.now = now;
     client.defineCommand('visRateLimit', { lua: SCRIPT });
@@ -257,11 +253,7 @@ export class FallbackRateLimiter implements RateLimiter {
   private readonly primary: RateLimiter;
   private readonly fallback: RateLimiter;
 
-  constructor(
-    primary: RateLimiter,
-    fallback: RateLimiter,
-    log: FastifyBaseLogger,
-  ) {
+  constructor(primary: RateLimiter, fallback: RateLimiter, log: FastifyBaseLogger) {
     this.primary = primary;
     this.fallback = fallback;
     this.warn = throttledWarn(log, 'rate-limit');

@@ -75,10 +75,7 @@ export class RedisResponseCache implements ResponseCacheStore {
 
   private readonly now: NowMs;
 
-  constructor(
-    redis: RedisHandle,
-    now: NowMs,
-  ) {
+  constructor(redis: RedisHandle, now: NowMs) {
     this.now = now;
     this.client = redis.client;
     this.prefix = `${redis.prefix}cache:`;
@@ -102,7 +99,13 @@ export class RedisResponseCache implements ResponseCacheStore {
 
   async set(key: string, value: CachedResponse) {
     const ttl = Math.max(1, value.expiresAt - this.now());
-    const meta = JSON.stringify({ etag: value.etag, contentType: value.contentType, expiresAt: value.expiresAt, dataVersion: value.dataVersion, storedAt: value.storedAt });
+    const meta = JSON.stringify({
+      etag: value.etag,
+      contentType: value.contentType,
+      expiresAt: value.expiresAt,
+      dataVersion: value.dataVersion,
+      storedAt: value.storedAt,
+    });
     await this.client.set(this.redisKey(key), Buffer.concat([Buffer.from(`${meta}\n`), value.body]), 'PX', ttl);
   }
 
@@ -122,11 +125,7 @@ export class TieredResponseCache implements ResponseCacheStore {
   private readonly shared: ResponseCacheStore;
   private readonly local: ResponseCacheStore;
 
-  constructor(
-    shared: ResponseCacheStore,
-    local: ResponseCacheStore,
-    log: FastifyBaseLogger,
-  ) {
+  constructor(shared: ResponseCacheStore, local: ResponseCacheStore, log: FastifyBaseLogger) {
     this.shared = shared;
     this.local = local;
     this.warn = throttledWarn(log, 'response-cache');

@@ -88,4 +88,3 @@ export function loadSecretBox(o: { key: string | null; previous: string[]; dataD
   o.warn?.(`SECRETS_KEY is not set: channel secrets are encrypted with the key in ${file}; set SECRETS_KEY in production`);
   return secretBox(Buffer.from(hex, 'hex'), previous);
 }
-

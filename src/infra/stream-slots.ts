@@ -89,12 +89,7 @@ export class RedisStreamSlots implements StreamSlots {
   private readonly prefix: string;
   private readonly fallback: MemoryStreamSlots;
 
-  constructor(
-    client: Redis,
-    prefix: string,
-    fallback: MemoryStreamSlots,
-    log: FastifyBaseLogger,
-  ) {
+  constructor(client: Redis, prefix: string, fallback: MemoryStreamSlots, log: FastifyBaseLogger) {
     this.client = client;
     this.prefix = prefix;
     this.fallback = fallback;

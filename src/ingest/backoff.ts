@@ -13,12 +13,7 @@ export const backoffCapMs = (intervalSeconds: number) => Math.max(intervalSecond
  * "equal jitter" (uniform in the upper half), and never sooner than a Retry-After
  * the server sent (itself capped).
  */
-export function failureDelayMs(
-  intervalSeconds: number,
-  failures: number,
-  random: () => number = Math.random,
-  retryAfterSeconds: number | null = null,
-): number {
+export function failureDelayMs(intervalSeconds: number, failures: number, random: () => number = Math.random, retryAfterSeconds: number | null = null): number {
   const cap = backoffCapMs(intervalSeconds);
   const n = Math.max(1, Math.min(failures, 30));
   const base = Math.min(intervalSeconds * 1000 * 2 ** n, cap);

@@ -90,7 +90,8 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
           tried.push({ url: probe.url, result: 'a status.io page' });
           try {
             const apiRes = await fetchBody(api, o);
-            const problem = detectPlatform(apiRes.body, apiRes.contentType) === 'statusio' ? accept('statusio', api, apiRes.body, apiRes.contentType) : 'not status.io data';
+            const problem =
+              detectPlatform(apiRes.body, apiRes.contentType) === 'statusio' ? accept('statusio', api, apiRes.body, apiRes.contentType) : 'not status.io data';
             if (problem === null) {
               return {
                 found: true,
@@ -108,16 +109,26 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
           continue;
         }
       }
-      const type: SourceType | null =
-        detected === 'feed' ? feedSourceType(res.body.toString('utf8')) : detected && detected !== 'html' ? detected : null;
+      const type: SourceType | null = detected === 'feed' ? feedSourceType(res.body.toString('utf8')) : detected && detected !== 'html' ? detected : null;
       const acceptedHere = type !== null && probe.accepts.includes(detected === 'feed' ? 'feed' : (type as SourceType));
       if (!type || !acceptedHere) {
-        tried.push({ url: probe.url, result: detected === 'html' ? 'an HTML page without a known platform' : detected ? `${detected}, not expected here` : 'not a recognised status format' });
+        tried.push({
+          url: probe.url,
+          result:
+            detected === 'html' ? 'an HTML page without a known platform' : detected ? `${detected}, not expected here` : 'not a recognised status format',
+        });
         continue;
       }
       const problem = accept(type, res.url, res.body, res.contentType);
       if (problem === null) {
-        return { found: true, type, url: probe.url, tried: [...tried, { url: probe.url, result: type }], read: reader(type, res.url, res.body, res.contentType), pageName: pageNameOf(res.body) };
+        return {
+          found: true,
+          type,
+          url: probe.url,
+          tried: [...tried, { url: probe.url, result: type }],
+          read: reader(type, res.url, res.body, res.contentType),
+          pageName: pageNameOf(res.body),
+        };
       }
       tried.push({ url: probe.url, result: `looks like ${type} but does not parse` });
     }
@@ -126,7 +137,12 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
 }
 
 /** A detector over its own guarded connection pool, opened on first use; `close()` it with the app. */
-export function httpPageDetector(o: { allowList: readonly string[]; timeoutMs: number; maxBytes: number; now: () => Date }): PageDetector & { close(): Promise<void> } {
+export function httpPageDetector(o: {
+  allowList: readonly string[];
+  timeoutMs: number;
+  maxBytes: number;
+  now: () => Date;
+}): PageDetector & { close(): Promise<void> } {
   let fetcher: ReturnType<typeof createHttpFetcher> | null = null;
   const detect: PageDetector = (url) => {
     fetcher ??= createHttpFetcher({ connectionsPerOrigin: 2, allowList: o.allowList, connectTimeoutMs: o.timeoutMs });

@@ -36,7 +36,11 @@ export function createPoller(d: {
   metrics?: Pick<Metrics, 'polled'>;
 }): Poller {
   const { config, metrics } = d;
-  const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency, allowList: config.outboundAllowPrivate, connectTimeoutMs: config.ingestTimeoutMs });
+  const fetcher = createHttpFetcher({
+    connectionsPerOrigin: config.ingestHostConcurrency,
+    allowList: config.outboundAllowPrivate,
+    connectTimeoutMs: config.ingestTimeoutMs,
+  });
   const repos = repositoriesOn(d.store.db);
   const scheduler = createScheduler({
     sources: repos.sources,
@@ -50,7 +54,14 @@ export function createPoller(d: {
     log: d.log,
     onPoll: metrics
       ? (o) =>
-          metrics.polled({ source: o.sourceId, vendor: o.vendor, result: o.status, durationMs: o.durationMs, trigger: o.trigger, ...(o.freshness ? { freshness: o.freshness } : {}) })
+          metrics.polled({
+            source: o.sourceId,
+            vendor: o.vendor,
+            result: o.status,
+            durationMs: o.durationMs,
+            trigger: o.trigger,
+            ...(o.freshness ? { freshness: o.freshness } : {}),
+          })
       : undefined,
     settings: {
       concurrency: config.ingestConcurrency,

@@ -48,7 +48,8 @@ export function createIngestRuntime(d: {
   const useWorker = d.worker ?? config.ingestWorker;
   let here: Poller | null = null;
   let worker: IngestWorker | null = null;
-  const pollHere = () => (here ??= createPoller({ store: d.store, config, clock: d.clock, ingest: d.ingest, log: d.log, random: d.random, metrics: d.metrics }));
+  const pollHere = () =>
+    (here ??= createPoller({ store: d.store, config, clock: d.clock, ingest: d.ingest, log: d.log, random: d.random, metrics: d.metrics }));
   const startWorker = (schedule: boolean) => startIngestWorker({ config, bus: d.bus, log: d.log ?? silentLog, schedule, metrics: d.metrics });
   return {
     get scheduler() {

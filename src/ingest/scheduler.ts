@@ -111,8 +111,8 @@ const acceptFor = (type: string) =>
   type === 'hund'
     ? 'text/event-stream'
     : FEED_TYPES.has(type)
-    ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
-    : 'application/json, */*;q=0.5';
+      ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
+      : 'application/json, */*;q=0.5';
 
 /** Sources whose body never ends: read until their first complete event (docs/mappings.md "Hund"). */
 const completeFor = (type: string) => (type === 'hund' ? bodyHasEvent(HUND_INIT_EVENT) : undefined);
@@ -187,7 +187,16 @@ export function createScheduler(d: SchedulerDeps) {
         const nextPollAt = new Date(polledAt.getTime() + successDelayMs(schedule.intervalSeconds, random));
         const meta = { owner: d.owner, polledAt, durationMs: elapsed(), nextPollAt, etag: res.etag, lastModified: res.lastModified, schedule };
         const held = await d.ingest.recordNotModified(ref(src), meta);
-        return { ...base, status: held ? 'not_modified' : 'skipped', httpStatus, error: null, events: 0, written: null, durationMs: meta.durationMs, nextPollAt: nextPollAt.toISOString() };
+        return {
+          ...base,
+          status: held ? 'not_modified' : 'skipped',
+          httpStatus,
+          error: null,
+          events: 0,
+          written: null,
+          durationMs: meta.durationMs,
+          nextPollAt: nextPollAt.toISOString(),
+        };
       }
       // Upstream text is cleaned once, here, before anything stores or sends it (docs/security.md).
       const snapshot = cleanSnapshot(
@@ -280,11 +289,18 @@ export function createScheduler(d: SchedulerDeps) {
           limiter.run(hostKey(t.url), async () => {
             const base = { sourceId: t.id, vendor: t.vendor, type: t.type, url: t.url, trigger: 'schedule' as const };
             let outcome: PollOutcome;
-            const src = stopping.signal.aborted
-              ? null
-              : await d.sources.claimOne(t.id, { owner: d.owner, now: d.clock.now(), leaseMs, force: o.force });
+            const src = stopping.signal.aborted ? null : await d.sources.claimOne(t.id, { owner: d.owner, now: d.clock.now(), leaseMs, force: o.force });
             if (!src) {
-              outcome = { ...base, status: 'skipped', httpStatus: null, error: 'busy: leased by another poller, or not due', events: 0, written: null, durationMs: 0, nextPollAt: t.nextPollAt };
+              outcome = {
+                ...base,
+                status: 'skipped',
+                httpStatus: null,
+                error: 'busy: leased by another poller, or not due',
+                events: 0,
+                written: null,
+                durationMs: 0,
+                nextPollAt: t.nextPollAt,
+              };
             } else {
               outcome = await pollLeased(src);
             }

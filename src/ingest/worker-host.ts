@@ -29,13 +29,7 @@ export interface IngestWorker {
 }
 
 /** `schedule`: run the polling schedule; otherwise the worker only runs rounds it is asked for. */
-export function startIngestWorker(o: {
-  config: Config;
-  bus: EventBus;
-  log: Logger;
-  schedule: boolean;
-  metrics?: Pick<Metrics, 'polled'>;
-}): IngestWorker {
+export function startIngestWorker(o: { config: Config; bus: EventBus; log: Logger; schedule: boolean; metrics?: Pick<Metrics, 'polled'> }): IngestWorker {
   let worker: Worker | null = null;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | null = null;

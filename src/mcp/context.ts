@@ -4,10 +4,7 @@ import type { Services } from '../services/index.ts';
 import type { Viewer } from '../services/context.ts';
 
 /** How the caller of one MCP request authenticated. */
-type McpAuth =
-  | { kind: 'anonymous' }
-  | { kind: 'oauth'; clientId: string; scopes: string[]; expiresAt: number }
-  | { kind: 'api_key'; keyId: string };
+type McpAuth = { kind: 'anonymous' } | { kind: 'oauth'; clientId: string; scopes: string[]; expiresAt: number } | { kind: 'api_key'; keyId: string };
 
 export interface McpCaller {
   viewer: Viewer;

@@ -125,10 +125,7 @@ export async function mcpEndpoint(app: FastifyInstance, deps: McpEndpointDeps) {
       return unauthorized(req, reply, null, `${String(protectedCall.params?.name)} needs a bearer token: sign in with OAuth or use an API key`);
     }
     if (protectedCall && caller.auth.kind === 'oauth' && !caller.auth.scopes.includes(HISTORY_SCOPE)) {
-      reply.header(
-        'WWW-Authenticate',
-        `Bearer error="insufficient_scope", scope="${HISTORY_SCOPE}", resource_metadata="${origins.resourceMetadataUrl(req)}"`,
-      );
+      reply.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${HISTORY_SCOPE}", resource_metadata="${origins.resourceMetadataUrl(req)}"`);
       return reply.code(403).send({
         success: false,
         error: 'insufficient_scope',

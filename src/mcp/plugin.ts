@@ -4,7 +4,16 @@ import fp from 'fastify-plugin';
 import type { Metrics } from '../domain/metrics.ts';
 import type { Config } from '../infra/config.ts';
 import { planPolicy } from '../domain/plans.ts';
-import { rateLimitError, refusalKind, setRateLimitHeaders, errorsPlugin, httpMetricsPlugin, requestHygienePlugin, requestIdFor, fastifyTrustProxy } from '../http/index.ts';
+import {
+  rateLimitError,
+  refusalKind,
+  setRateLimitHeaders,
+  errorsPlugin,
+  httpMetricsPlugin,
+  requestHygienePlugin,
+  requestIdFor,
+  fastifyTrustProxy,
+} from '../http/index.ts';
 import { planWindows, requestSubject } from '../services/access/limits.ts';
 import { anonymousViewer } from '../services/context.ts';
 import type { Access } from '../services/index.ts';

@@ -37,7 +37,7 @@ const INSTRUCTIONS =
   'status pages. For "what is down right now?" call get_active_incidents; for one vendor call get_vendor_status; ' +
   'list_vendors gives the vendor ids; for "is this error ours or a vendor\'s?" call diagnose with the error message or host. These need no sign-in. get_incident_history and get_maintenance need the user to ' +
   "sign in (OAuth) or an API key; history is limited to the user's plan window, and the answer says when it was shortened. " +
-  "For \"does this hit us?\" call get_impact (signed in): the organisation's own services hit now, with confidence and reasons; " +
+  'For "does this hit us?" call get_impact (signed in): the organisation\'s own services hit now, with confidence and reasons; ' +
   'list_services shows those services and the vendors they depend on. ' +
   "list_signals gives the organisation's early-warning signals (suspected problems before the vendor's page admits them); " +
   'report_vendor_problem records that the user sees problems with a vendor.';
@@ -46,11 +46,7 @@ const INSTRUCTIONS =
 // per-request cost); one validator serves them all.
 const validator = new AjvJsonSchemaValidator();
 
-async function runTool<I extends ZodRawShape, O extends ZodRawShape>(
-  tool: ToolDefinition<I, O>,
-  args: unknown,
-  ctx: ToolContext,
-): Promise<CallToolResult> {
+async function runTool<I extends ZodRawShape, O extends ZodRawShape>(tool: ToolDefinition<I, O>, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
   if (tool.requiresAuth && ctx.caller.auth.kind === 'anonymous') {
     return toolError(`Sign-in required: ${tool.name} reads your plan's history; connect with OAuth or an API key.`);
   }

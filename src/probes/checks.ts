@@ -34,7 +34,14 @@ const reasonOf = (err: unknown): string => {
     if (inner !== 'failed') return inner;
   }
   if (e?.code === 'ERR_BLOCKED_DESTINATION') return 'refused: not a public address';
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_CONNECT_TIMEOUT' || e?.code === 'ETIMEDOUT') return 'timeout';
+  if (
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e?.code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    e?.code === 'ETIMEDOUT'
+  )
+    return 'timeout';
   if (typeof e?.code === 'string') return e.code.slice(0, 60);
   return 'failed';
 };
@@ -57,7 +64,11 @@ const deadline = <T>(p: Promise<T>, ms: number, onTimeout: () => void): Promise<
     );
   });
 
-async function http(spec: Extract<ProbeSpec, { kind: 'http' }>, o: CheckOptions, credential: Credential | null): Promise<{ ok: boolean; reason: string | null }> {
+async function http(
+  spec: Extract<ProbeSpec, { kind: 'http' }>,
+  o: CheckOptions,
+  credential: Credential | null,
+): Promise<{ ok: boolean; reason: string | null }> {
   const url = new URL(spec.url);
   assertAllowedUrl(url, o.allowList);
   const signal = AbortSignal.timeout(o.timeoutMs);
@@ -84,7 +95,9 @@ function connect(hostPort: string, o: CheckOptions, secure: boolean): Promise<{ 
   if (net.isIP(host) && isNonPublicAddress(host) && !isAllowListed(host, o.allowList)) return Promise.reject(new BlockedDestinationError());
   return new Promise((resolve, reject) => {
     const lookup = guardedLookup(o.allowList);
-    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, lookup, ca: o.ca ? [...tls.rootCertificates, o.ca.toString()] : undefined }) : net.connect({ host, port, lookup });
+    const socket = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, lookup, ca: o.ca ? [...tls.rootCertificates, o.ca.toString()] : undefined })
+      : net.connect({ host, port, lookup });
     const done = (err: Error | null) => {
       clearTimeout(t);
       socket.destroy();
@@ -101,7 +114,8 @@ async function resolve(name: string, o: CheckOptions): Promise<{ ok: boolean; re
   let cancelled = false;
   const all = await deadline(dns.promises.lookup(name, { all: true, verbatim: true }), o.timeoutMs, () => (cancelled = true));
   if (cancelled) throw Object.assign(new Error('timeout'), { name: 'TimeoutError' });
-  if (all.some((a) => isNonPublicAddress(a.address) && !isAllowListed(name, o.allowList) && !isAllowListed(a.address, o.allowList))) throw new BlockedDestinationError();
+  if (all.some((a) => isNonPublicAddress(a.address) && !isAllowListed(name, o.allowList) && !isAllowListed(a.address, o.allowList)))
+    throw new BlockedDestinationError();
   return { ok: all.length > 0, reason: all.length ? null : 'no address' };
 }
 
@@ -114,7 +128,11 @@ export async function runCheck(spec: ProbeSpec, o: CheckOptions, credential: Cre
   const started = performance.now();
   try {
     const r =
-      spec.kind === 'http' ? await http(spec, o, credential) : spec.kind === 'dns' ? await resolve(spec.name, o) : await connect(spec.host, o, spec.kind === 'tls');
+      spec.kind === 'http'
+        ? await http(spec, o, credential)
+        : spec.kind === 'dns'
+          ? await resolve(spec.name, o)
+          : await connect(spec.host, o, spec.kind === 'tls');
     return { at, ok: r.ok, latencyMs: Math.max(0, Math.round(performance.now() - started)), reason: r.reason };
   } catch (err) {
     return { at, ok: false, latencyMs: null, reason: reasonOf(err) };

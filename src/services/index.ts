@@ -138,7 +138,12 @@ export interface Access {
   limiter: RateLimiter;
 }
 
-export function createAccess(repos: Pick<Repositories, 'apiKeys' | 'sessions'>, config: Config, clock: Clock, infra: Pick<ServiceInfra, 'limiter' | 'onBackgroundError'> = {}): Access {
+export function createAccess(
+  repos: Pick<Repositories, 'apiKeys' | 'sessions'>,
+  config: Config,
+  clock: Clock,
+  infra: Pick<ServiceInfra, 'limiter' | 'onBackgroundError'> = {},
+): Access {
   return {
     limiter: infra.limiter ?? new MemoryRateLimiter(() => clock.now().getTime()),
     auth: authenticator({
@@ -157,9 +162,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
   const repos = infra.repos ?? createRepositories(store, box);
   const bus = infra.bus ?? memoryEventBus();
   const { auth, limiter } = infra.access ?? createAccess(repos, config, clock, infra);
-  const catalog = catalogService(repos.vendors, async (slug) =>
-    (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })),
-  );
+  const catalog = catalogService(repos.vendors, async (slug) => (await repos.sources.list(slug)).map((s) => ({ type: s.type, url: s.url })));
   const health = sourceHealthService({ sources: repos.sources, clock, defaultIntervalSeconds: config.pollIntervalSeconds });
   const ingest = createIngestService(store, config, clock, bus);
   const audit = auditService({ audit: repos.audit, users: repos.users, clock });
@@ -195,7 +198,15 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     mailer: () => infra.alerts?.invitationMailer ?? null,
     publicUrl: config.publicUrl,
   });
-  const scimTokens = scimTokensService({ scimTokens: repos.scimTokens, organisations: repos.organisations, orgs, audit, limiter, clock, requestsPerMinute: config.scimRequestsPerMinute });
+  const scimTokens = scimTokensService({
+    scimTokens: repos.scimTokens,
+    organisations: repos.organisations,
+    orgs,
+    audit,
+    limiter,
+    clock,
+    requestsPerMinute: config.scimRequestsPerMinute,
+  });
   const provisioning = scimAccess({ scim: repos.scim, orgs, audit });
   const accounts = accountsService({
     users: repos.users,
@@ -357,12 +368,29 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       /** An organisation's own probes, with an optional credential (docs/early-warning.md "Private probes"). */
       privateProbes: privateProbesService({ privateProbes: repos.privateProbes, catalog, orgs, audit, clock, allowPrivate: config.outboundAllowPrivate }),
       /** An organisation's Prometheus connectors (docs/early-warning.md "Prometheus connectors"). */
-      telemetry: telemetryService({ telemetry: repos.telemetry, signals, catalog, orgs, audit, clock, allowPrivate: config.outboundAllowPrivate, intervalMs: config.telemetryIntervalSeconds * 1000 }),
+      telemetry: telemetryService({
+        telemetry: repos.telemetry,
+        signals,
+        catalog,
+        orgs,
+        audit,
+        clock,
+        allowPrivate: config.outboundAllowPrivate,
+        intervalMs: config.telemetryIntervalSeconds * 1000,
+      }),
     },
     /** SCIM 2.0 provisioning per organisation (docs/teams.md, "SCIM"). */
     scim: {
       tokens: scimTokens,
-      users: scimUsersService({ scim: repos.scim, users: repos.users, organisations: repos.organisations, access: provisioning, audit, clock, newOrgPlan: config.newOrgPlan }),
+      users: scimUsersService({
+        scim: repos.scim,
+        users: repos.users,
+        organisations: repos.organisations,
+        access: provisioning,
+        audit,
+        clock,
+        newOrgPlan: config.newOrgPlan,
+      }),
       groups: scimGroupsService({ scim: repos.scim, access: provisioning, tokens: scimTokens, audit, clock }),
     },
   };

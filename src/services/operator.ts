@@ -29,11 +29,7 @@ export async function withStore<T>(config: Config, fn: (store: Store) => Promise
 }
 
 /** The services over the configured, migrated store; the store is closed after `fn`. */
-export async function withMigratedServices<T>(
-  config: Config,
-  clock: Clock,
-  fn: (opened: { services: Services }) => Promise<T>,
-): Promise<T> {
+export async function withMigratedServices<T>(config: Config, clock: Clock, fn: (opened: { services: Services }) => Promise<T>): Promise<T> {
   return withStore(config, async (store) => {
     await store.migrate();
     return fn({ services: createServices(store, config, clock) });
@@ -68,7 +64,12 @@ export async function withProbeHealth(config: Config, clock: Clock, vendor?: str
 }
 
 /** `catalog repair`: the self-healing use cases over the configured, migrated store (no secrets key needed). */
-export async function withSourceRepairs<T>(config: Config, clock: Clock, detectPage: PageDetector, fn: (repairs: SourceRepairService) => Promise<T>): Promise<T> {
+export async function withSourceRepairs<T>(
+  config: Config,
+  clock: Clock,
+  detectPage: PageDetector,
+  fn: (repairs: SourceRepairService) => Promise<T>,
+): Promise<T> {
   return withStore(config, async (store) => {
     await store.migrate();
     return fn(sourceRepairService({ repairs: repositoriesOn(store.db).sourceRepairs, detectPage, clock }));

@@ -9,7 +9,6 @@ import { migrationProvider } from './migrations/index.ts';
 import { reportingUnavailable } from './unavailable.ts';
 import type { Dialect } from './dialect.ts';
 
-
 export interface StoreOptions {
   databaseUrl: string | null;
   databaseSchema: string | null;

@@ -41,7 +41,10 @@ function mappingOf(value: string): ComponentMapping[] {
     .filter(Boolean)
     .map((line) => {
       const m = /^([^:]+):(.+)->(.+)$/.exec(line);
-      if (!m) throw new DomainError('invalid_parameter', `Component mapping: write each line as vendor: component -> page component id ('${line.slice(0, 80)}')`, { parameter: 'mapping' });
+      if (!m)
+        throw new DomainError('invalid_parameter', `Component mapping: write each line as vendor: component -> page component id ('${line.slice(0, 80)}')`, {
+          parameter: 'mapping',
+        });
       return { vendor: m[1]!.trim(), component: m[2]!.trim(), pageComponentId: m[3]!.trim() };
     });
 }
@@ -79,7 +82,12 @@ function destinationOf(body: Body): DestinationInput {
       return { channel: 'rootly', apiKey: target };
     case 'statuspage':
     case 'instatus':
-      return { channel: channel as 'statuspage' | 'instatus', apiKey: target, pageId: text(body, 'pageId', 64), components: mappingOf(formField(body, 'mapping', 10_000)) };
+      return {
+        channel: channel as 'statuspage' | 'instatus',
+        apiKey: target,
+        pageId: text(body, 'pageId', 64),
+        components: mappingOf(formField(body, 'mapping', 10_000)),
+      };
     case 'slack':
       return { channel: 'slack', conversation: target };
     case 'email':

@@ -18,8 +18,7 @@ const TOKEN_PARAM = { type: 'object', properties: { token: { type: 'string', max
 const BOARD_ROUTE = { schema: { hide: true, params: TOKEN_PARAM }, config: { auth: 'optional' as const } };
 
 /** The site's policy with the board's own frame-ancestors (every other page keeps 'none'). */
-const boardPolicy = (frameAncestors: readonly string[]) =>
-  CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", frameAncestorsDirective(frameAncestors));
+const boardPolicy = (frameAncestors: readonly string[]) => CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", frameAncestorsDirective(frameAncestors));
 
 function boardHeaders(reply: FastifyReply, frameAncestors: readonly string[]) {
   reply

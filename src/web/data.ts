@@ -12,10 +12,12 @@ const PAST_PAGE_SIZE = 20;
 
 /** The cheapest plan whose history window covers `days`. */
 function planForWindow(days: number): Plan | null {
-  return USER_PLANS.find((p) => {
-    const w = DEFAULT_PLAN_POLICIES[p].windowDays;
-    return w === null || w >= days;
-  }) ?? null;
+  return (
+    USER_PLANS.find((p) => {
+      const w = DEFAULT_PLAN_POLICIES[p].windowDays;
+      return w === null || w >= days;
+    }) ?? null
+  );
 }
 
 const humanizePlan = (p: Plan | null) => (p ? p.charAt(0).toUpperCase() + p.slice(1) : 'A higher');

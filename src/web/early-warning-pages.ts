@@ -36,7 +36,8 @@ export async function earlyWarningPageRoutes(
   const PAGE = { schema: { hide: true }, config: { auth: 'optional' as const } };
   const ID = { ...PAGE, schema: { hide: true, params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } }, required: ['id'] } } };
 
-  const vendorsFor = async (v: UserViewer) => (await catalog.list(audienceFor(v))).map((p) => ({ slug: p.id, name: p.name })).sort((a, b) => a.name.localeCompare(b.name));
+  const vendorsFor = async (v: UserViewer) =>
+    (await catalog.list(audienceFor(v))).map((p) => ({ slug: p.id, name: p.name })).sort((a, b) => a.name.localeCompare(b.name));
 
   async function show(request: FastifyRequest, reply: FastifyReply, v: UserViewer, notice?: EarlyWarningPageData['notice'], status = 200) {
     const ctx = h.context(request, reply);
@@ -47,11 +48,24 @@ export async function earlyWarningPageRoutes(
       vendorsFor(v),
       isAdmin ? earlyWarning.inbound.secretStatus(v, v.orgId) : null,
     ]);
-    const page = earlyWarningPage({ orgName: org.name, signals, vendors, canEdit: roleAtLeast(v.role, 'editor'), secret, csrf: ctx.csrfToken, now: ctx.now, notice });
+    const page = earlyWarningPage({
+      orgName: org.name,
+      signals,
+      vendors,
+      canEdit: roleAtLeast(v.role, 'editor'),
+      secret,
+      csrf: ctx.csrfToken,
+      now: ctx.now,
+      notice,
+    });
     return h.send(reply.code(status), ctx, { ...page, status });
   }
 
-  function action(path: string, opts: typeof PAGE | typeof ID, run: (v: UserViewer, request: FastifyRequest) => Promise<EarlyWarningPageData['notice'] | keyof typeof DONE>) {
+  function action(
+    path: string,
+    opts: typeof PAGE | typeof ID,
+    run: (v: UserViewer, request: FastifyRequest) => Promise<EarlyWarningPageData['notice'] | keyof typeof DONE>,
+  ) {
     app.post(path, opts, async (request, reply) => {
       const v = signedInMember(request, reply);
       if (!v) return reply;

@@ -29,8 +29,7 @@ export interface Page {
   description?: string;
 }
 
-const navLink = (ctx: PageContext, href: string, label: string) =>
-  html`<a href="${href}"${ctx.path === href ? html` aria-current="page"` : ''}>${label}</a>`;
+const navLink = (ctx: PageContext, href: string, label: string) => html`<a href="${href}"${ctx.path === href ? html` aria-current="page"` : ''}>${label}</a>`;
 
 export const demoBanner = html`<aside class="demo-banner" aria-label="Demo mode" data-demo-banner><p><strong>Demo data.</strong> This server runs in demo mode: every vendor, incident and status here is simulated and made up, not the vendors' real state.</p></aside>
 `;

@@ -97,7 +97,16 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
   let streamAvailable: boolean | null = null;
   const hasStream = () => (streamAvailable ??= app.hasRoute({ method: 'GET', url: streamPath }));
 
-  const REFUSED = new Set<ErrorCode>(['origin_not_allowed', 'csrf_token_invalid', 'session_required', 'sso_required', 'plan_required', 'role_required', 'limit_exceeded', 'direct_api_not_allowed']);
+  const REFUSED = new Set<ErrorCode>([
+    'origin_not_allowed',
+    'csrf_token_invalid',
+    'session_required',
+    'sso_required',
+    'plan_required',
+    'role_required',
+    'limit_exceeded',
+    'direct_api_not_allowed',
+  ]);
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const ctx = context(request, reply);
     if (err instanceof DomainError) {
@@ -128,20 +137,27 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
 
   // ------------------------------------------------------------ public pages
   /** The signed-in viewer's watchlist (for marks and the filter), null for visitors. */
-  const watchlistOf = async (request: FastifyRequest) =>
-    request.viewer.orgId ? new Set((await services.watchlist.get(request.viewer)).vendors) : null;
+  const watchlistOf = async (request: FastifyRequest) => (request.viewer.orgId ? new Set((await services.watchlist.get(request.viewer)).vendors) : null);
 
   app.get('/', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    const [overview, watchlist, ours] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request), services.impact.ours(request.viewer)]);
+    const [overview, watchlist, ours] = await Promise.all([
+      services.overview.overview(audienceFor(request.viewer)),
+      watchlistOf(request),
+      services.impact.ours(request.viewer),
+    ]);
     return send(reply, ctx, overviewPage(overview, ctx, filter, watchlist, hasStream(), ours));
   });
 
   app.get('/partials/overview', PAGE, async (request, reply) => {
     const ctx = context(request, reply);
     const filter = parseOverviewFilter(request.query as Record<string, unknown>);
-    const [overview, watchlist, ours] = await Promise.all([services.overview.overview(audienceFor(request.viewer)), watchlistOf(request), services.impact.ours(request.viewer)]);
+    const [overview, watchlist, ours] = await Promise.all([
+      services.overview.overview(audienceFor(request.viewer)),
+      watchlistOf(request),
+      services.impact.ours(request.viewer),
+    ]);
     return sendPartial(reply, overviewMain(overview, ctx, filter, watchlist, ours));
   });
 
@@ -257,18 +273,18 @@ export async function webPlugin(app: FastifyInstance, opts: WebOptions = {}) {
     const welcome = (request.query as { welcome?: unknown }).welcome === '1';
     const extraSections = [
       inboxSection(),
-      watchlistSection(watchlist, vendors, typeof (request.query as { find?: unknown }).find === 'string' ? (request.query as { find: string }).find.slice(0, 100) : ''),
+      watchlistSection(
+        watchlist,
+        vendors,
+        typeof (request.query as { find?: unknown }).find === 'string' ? (request.query as { find: string }).find.slice(0, 100) : '',
+      ),
       boardsSection(boards),
       statusPagesSection(statusPages),
       notificationsSection(prefs.preferences, summary.account.email, { slackInstall: app.services.slackInstall.available() }),
       feedSection(prefs.preferences, app.config.publicUrl ?? `${request.protocol}://${request.host}`),
       connectionsSection(),
     ];
-    return send(
-      reply,
-      ctx,
-      accountPage({ summary, keys, keyMinPlan: app.config.apiKeyMinPlan, apiBase: ACCOUNT_PREFIX, welcome, extraSections }, ctx),
-    );
+    return send(reply, ctx, accountPage({ summary, keys, keyMinPlan: app.config.apiKeyMinPlan, apiBase: ACCOUNT_PREFIX, welcome, extraSections }, ctx));
   });
 
   app.get('/partials/account/boards', PAGE, async (request, reply) => {

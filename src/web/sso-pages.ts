@@ -64,7 +64,13 @@ export async function ssoPageRoutes(app: FastifyInstance, h: PageHelpers) {
       reply.clearCookie(BROWSER_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure: secure(request) });
       // A session this browser had before is ended: the new one acts for the SSO organisation.
       if (request.session) await accounts.logout(request.session.sessionHash);
-      reply.setCookie(SESSION_COOKIE, done.session.token, { httpOnly: true, sameSite: 'lax', secure: secure(request), path: '/', expires: done.session.expiresAt });
+      reply.setCookie(SESSION_COOKIE, done.session.token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secure(request),
+        path: '/',
+        expires: done.session.expiresAt,
+      });
       return reply.redirect(localPath(done.returnTo), 303);
     } catch (err) {
       return refuse(request, reply, err);

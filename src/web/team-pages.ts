@@ -146,7 +146,10 @@ export async function teamPageRoutes(app: FastifyInstance, h: PageHelpers) {
     return h.send(reply, h.context(request, reply), auditPage({ orgName: org.name, ...page, filters, csvUrl: download('csv'), ndjsonUrl: download('ndjson') }));
   });
 
-  const TOKEN_ROUTE = { ...PAGE, schema: { hide: true, params: { type: 'object', properties: { token: { type: 'string', maxLength: 128 } }, required: ['token'] } } };
+  const TOKEN_ROUTE = {
+    ...PAGE,
+    schema: { hide: true, params: { type: 'object', properties: { token: { type: 'string', maxLength: 128 } }, required: ['token'] } },
+  };
 
   async function invitation(request: FastifyRequest, reply: FastifyReply, outcome?: { kind: 'ok' | 'error'; text: string }) {
     const token = (request.params as { token: string }).token;
@@ -170,7 +173,8 @@ export async function teamPageRoutes(app: FastifyInstance, h: PageHelpers) {
     const decision = formField(request.body, 'decision') === 'accept' ? 'accept' : 'decline';
     try {
       const done = await orgs.decide(v, (request.params as { token: string }).token, decision);
-      const text = decision === 'accept' ? `You joined ${done.organisation.name} as ${done.role}. Switch to it on the Team page.` : 'You declined the invitation.';
+      const text =
+        decision === 'accept' ? `You joined ${done.organisation.name} as ${done.role}. Switch to it on the Team page.` : 'You declined the invitation.';
       return invitation(request, reply, { kind: 'ok', text });
     } catch (err) {
       if (!(err instanceof DomainError) || (err.code !== 'conflict' && err.code !== 'not_found')) throw err;

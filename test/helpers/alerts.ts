@@ -41,7 +41,12 @@ export async function emit(t: TestApp, type: EventType, payload: ReturnType<type
 }
 
 /** A user watching `vendors` with a webhook to `url`; returns the user and the signing secret. */
-export async function webhookUser(t: TestApp, vendors: string[], url: string, extra: Record<string, unknown> = {}): Promise<{ user: TestUser; secret: string }> {
+export async function webhookUser(
+  t: TestApp,
+  vendors: string[],
+  url: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ user: TestUser; secret: string }> {
   const user = await createUser(t, 'pro');
   const w = await send(`${t.api}/watchlist`, 'PUT', user.headers, { vendors });
   if (w.status !== 200) throw new Error(`watchlist: ${JSON.stringify(w.body)}`);

@@ -47,8 +47,7 @@ export const UNLIMITED_RATE_LIMITS = JSON.stringify({
 });
 
 let counter = 0;
-export const uniqueName = (prefix: string) =>
-  `${prefix}_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
+export const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Date.now().toString(36)}_${(counter++).toString(36)}`;
 
 /** A settable clock so tests move time instead of waiting. */
 export class TestClock implements Clock {

@@ -35,7 +35,11 @@ export function slackWorkspace(o: {
 }) {
   let ts = 1_700_000_000;
   const revoked = new Set<string>();
-  const state = { revoked, messages: [] as { channel: string; ts: string; thread_ts: string | null; text: string; blocks: unknown[] }[], updates: [] as { channel: string; ts: string; text: string }[] };
+  const state = {
+    revoked,
+    messages: [] as { channel: string; ts: string; thread_ts: string | null; text: string; blocks: unknown[] }[],
+    updates: [] as { channel: string; ts: string; text: string }[],
+  };
   const reply = (req: ReceivedRequest): Reply => {
     const ok = (body: object) => json(200, { ok: true, ...body });
     const err = (error: string) => json(200, { ok: false, error });
@@ -101,7 +105,11 @@ export function teamsWorkflowReply(req: ReceivedRequest): Reply {
     return json(400, { error: { code: 'InvalidRequestContent', message: 'The request content is not valid JSON.' } });
   }
   const cards = Array.isArray(body?.attachments) ? body.attachments : null;
-  if (body?.type !== 'message' || !cards?.length || !cards.every((a: any) => a.contentType === 'application/vnd.microsoft.card.adaptive' && a.content?.type === 'AdaptiveCard')) {
+  if (
+    body?.type !== 'message' ||
+    !cards?.length ||
+    !cards.every((a: any) => a.contentType === 'application/vnd.microsoft.card.adaptive' && a.content?.type === 'AdaptiveCard')
+  ) {
     return json(400, { error: { code: 'InvalidTemplate', message: "'attachments' is of type 'Null'" } });
   }
   return { status: 202, body: '' };
@@ -151,10 +159,16 @@ export function opsgenieReply(o: { apiKey: string; prefix?: string }) {
     const body = JSON.parse(req.body || '{}');
     if (req.method === 'POST' && url.pathname === base) {
       if (typeof body.message !== 'string' || !body.message || body.message.length > 130) {
-        return json(422, { message: 'Request body is not processable. Please check the errors.', errors: { message: 'Message can not be empty.' }, took: 0, requestId: `req-${++n}` });
+        return json(422, {
+          message: 'Request body is not processable. Please check the errors.',
+          errors: { message: 'Message can not be empty.' },
+          took: 0,
+          requestId: `req-${++n}`,
+        });
       }
       const alias = body.alias ?? `id-${n}`;
-      if (!alerts.has(alias) || alerts.get(alias)!.status === 'closed') alerts.set(alias, { message: body.message, priority: body.priority ?? 'P3', notes: [], status: 'open' });
+      if (!alerts.has(alias) || alerts.get(alias)!.status === 'closed')
+        alerts.set(alias, { message: body.message, priority: body.priority ?? 'P3', notes: [], status: 'open' });
       return accepted();
     }
     const m = url.pathname.startsWith(`${base}/`) ? /^([^/]+)\/(notes|close)$/.exec(url.pathname.slice(base.length + 1)) : null;

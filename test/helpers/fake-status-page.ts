@@ -36,7 +36,9 @@ function incidentJson(i: FakeIncident, base: string) {
     started_at: i.createdAt,
     resolved_at: i.status === 'resolved' ? i.createdAt : null,
     shortlink: `${base}/incidents/${i.id}`,
-    incident_updates: [{ id: `${i.id}-u1`, status: i.status, body: `We are looking into ${i.name.toLowerCase()}.`, created_at: i.createdAt, display_at: i.createdAt }],
+    incident_updates: [
+      { id: `${i.id}-u1`, status: i.status, body: `We are looking into ${i.name.toLowerCase()}.`, created_at: i.createdAt, display_at: i.createdAt },
+    ],
     components: [],
   };
 }

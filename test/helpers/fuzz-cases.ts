@@ -170,10 +170,19 @@ const extraQueryArb = (): fc.Arbitrary<QueryPiece> =>
     {
       weight: 2,
       arbitrary: fc
-        .array(fc.tuple(unknownParamName(), fc.option(nasty().map((t) => ({ wire: pctEncode(t), text: t })), { nil: undefined })), {
-          minLength: 1,
-          maxLength: 3,
-        })
+        .array(
+          fc.tuple(
+            unknownParamName(),
+            fc.option(
+              nasty().map((t) => ({ wire: pctEncode(t), text: t })),
+              { nil: undefined },
+            ),
+          ),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        )
         .map((kv) => ({
           parts: kv.map(([k, v]) => (v ? `${k.wire}=${v.wire}` : k.wire)),
           echoes: kv.flatMap(([k, v]) => [...echoesOf(k), ...(v ? echoesOf(v) : [])]),
@@ -187,7 +196,10 @@ const extraQueryArb = (): fc.Arbitrary<QueryPiece> =>
         echoes: [],
       })),
     },
-    { weight: 1, arbitrary: fc.constantFrom<QueryPiece>({ parts: ['', '', ''], echoes: [] }, { parts: ['=', '=='], echoes: [] }, { parts: ['&'], echoes: [] }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<QueryPiece>({ parts: ['', '', ''], echoes: [] }, { parts: ['=', '=='], echoes: [] }, { parts: ['&'], echoes: [] }),
+    },
   );
 
 /** Path with its parameters filled in, sometimes bent (trailing slash, doubled slash, dot segments, case). */
@@ -240,7 +252,20 @@ function extraHeadersArb(op: Operation): fc.Arbitrary<Record<string, string>> {
       ),
       fc.oneof(
         headerJunk(),
-        fc.constantFrom('*/*', 'application/json', 'text/event-stream', 'gzip, br', 'identity;q=0, *;q=0', '"abc"', 'W/"x"', 'bytes=0-1', '0', '12', 'same-origin', 'DELETE'),
+        fc.constantFrom(
+          '*/*',
+          'application/json',
+          'text/event-stream',
+          'gzip, br',
+          'identity;q=0, *;q=0',
+          '"abc"',
+          'W/"x"',
+          'bytes=0-1',
+          '0',
+          '12',
+          'same-origin',
+          'DELETE',
+        ),
       ),
     ),
     { maxLength: 3 },
@@ -371,9 +396,7 @@ function casesOf(op: Operation, ctx: CaseContext, ops: Operation[], wellFormed: 
       headers: wellFormed ? fc.constant({}) : extraHeadersArb(op),
       body: takesBody ? bodyArb(op, ctx, wellFormed) : fc.constant<BodyChoice>({ note: 'no body', echoes: [] }),
       // 1 hostile request in 25 uses another method.
-      method: wellFormed
-        ? fc.constant(undefined)
-        : fc.oneof({ weight: 24, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: otherMethod(op) }),
+      method: wellFormed ? fc.constant(undefined) : fc.oneof({ weight: 24, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: otherMethod(op) }),
     })
     .map(({ auth, junk, path, query, extraQuery, headers, body, method: other }) => {
       const method = other ?? op.method;
@@ -390,13 +413,7 @@ function casesOf(op: Operation, ctx: CaseContext, ops: Operation[], wellFormed: 
         headers: h,
         ...(sendsBody ? { body: body.body } : {}),
         note: `${wellFormed ? 'well-formed' : 'hostile'} auth=${auth} ${sendsBody ? body.note : 'no body'}${other ? ` method=${other}` : ''}`,
-        echoes: [
-          ...path.echoes,
-          ...query.flatMap((q) => q.echoes),
-          ...extraQuery.echoes,
-          ...Object.values(h),
-          ...(sendsBody ? body.echoes : []),
-        ],
+        echoes: [...path.echoes, ...query.flatMap((q) => q.echoes), ...extraQuery.echoes, ...Object.values(h), ...(sendsBody ? body.echoes : [])],
       };
       // HEAD is served by the GET route; another method reaches no operation, unless
       // the path has one for it (e.g. GET of a path that also has PUT). A bent path can
@@ -405,11 +422,7 @@ function casesOf(op: Operation, ctx: CaseContext, ops: Operation[], wellFormed: 
       const routed = method === 'HEAD' ? 'GET' : method;
       const target =
         (path.bent ? operationAt(ops, routed, path.path) : null) ??
-        (other === undefined
-          ? op
-          : other === 'HEAD'
-            ? op
-            : (ops.find((o) => o.path === op.path && o.method === other) ?? null));
+        (other === undefined ? op : other === 'HEAD' ? op : (ops.find((o) => o.path === op.path && o.method === other) ?? null));
       const c: FuzzCase = { op: target, req };
       return Object.defineProperty(c, fc.toStringMethod, { value: () => describeRequest(req), enumerable: false });
     });

@@ -130,7 +130,10 @@ export function makeChecker(doc: ApiDocument) {
       if (!res.body && !(ctx.bareParserRefusal && res.status === 400)) problems.push('error answer without a body');
       if (json !== undefined && scimError) {
         const ok =
-          Array.isArray(json?.schemas) && json.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error') && json.status === String(res.status) && typeof json.detail === 'string';
+          Array.isArray(json?.schemas) &&
+          json.schemas.includes('urn:ietf:params:scim:api:messages:2.0:Error') &&
+          json.status === String(res.status) &&
+          typeof json.detail === 'string';
         if (!ok) problems.push('SCIM error body without the Error schema, its status as a string or a detail');
       } else if (json !== undefined) {
         if (!validateError(json)) problems.push(`error body does not match ErrorBody: ${ajv.errorsText(validateError.errors)}`);

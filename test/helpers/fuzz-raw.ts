@@ -62,9 +62,33 @@ export function rawCases(ctx: CaseContext, ops: Operation[], generated: number, 
   const get = (path: string, extra: string[] = []) => head([`GET ${path} HTTP/1.1`, 'Host: fuzz.test', 'Connection: close', ...extra]);
 
   add('baseline', get(`${API}/vendor-list`), { op: list, expectStatus: [200] });
-  add('raw bytes 0x80-0xFF in a path parameter', Buffer.concat([Buffer.from(`GET ${API}/vendor-info/`), Buffer.from([0xff, 0xfe, 0xc0, 0xaf]), Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')]), { op: info });
-  add('raw UTF-8 astral and RTL in a path parameter', Buffer.concat([Buffer.from(`GET ${API}/vendor-info/`), Buffer.from('😀\u202Egithub', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')]), { op: info });
-  add('raw UTF-8 in the query', Buffer.concat([Buffer.from(`GET ${API}/incidents?vendor=`), Buffer.from('𝕏٣\u0000', 'utf8'), Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')]), { op: find('GET', `${API}/incidents`) });
+  add(
+    'raw bytes 0x80-0xFF in a path parameter',
+    Buffer.concat([
+      Buffer.from(`GET ${API}/vendor-info/`),
+      Buffer.from([0xff, 0xfe, 0xc0, 0xaf]),
+      Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ]),
+    { op: info },
+  );
+  add(
+    'raw UTF-8 astral and RTL in a path parameter',
+    Buffer.concat([
+      Buffer.from(`GET ${API}/vendor-info/`),
+      Buffer.from('😀\u202Egithub', 'utf8'),
+      Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ]),
+    { op: info },
+  );
+  add(
+    'raw UTF-8 in the query',
+    Buffer.concat([
+      Buffer.from(`GET ${API}/incidents?vendor=`),
+      Buffer.from('𝕏٣\u0000', 'utf8'),
+      Buffer.from(' HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    ]),
+    { op: find('GET', `${API}/incidents`) },
+  );
   add('control byte in the path', `GET ${API}/vendor-info/a\x01b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
   add('DEL byte in the path', `GET ${API}/vendor-info/a\x7fb HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
   add('space in the path', `GET ${API}/vendor info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
@@ -75,18 +99,107 @@ export function rawCases(ctx: CaseContext, ops: Operation[], generated: number, 
   add('obsolete line folding', get('/healthz', ['X-Test: a', ' folded']), { op: health });
   add('header without colon', get('/healthz', ['NoColonHere']), { op: health });
   add('20 kB header', get(`${API}/vendor-list`, [`X-Big: ${'a'.repeat(20_000)}`]), { op: list, expectStatus: [431] });
-  add('2000 headers', get(`${API}/vendor-list`, Array.from({ length: 2_000 }, (_, i) => `X-H${i}: ${i}`)), { op: list, expectStatus: [431] });
+  add(
+    '2000 headers',
+    get(
+      `${API}/vendor-list`,
+      Array.from({ length: 2_000 }, (_, i) => `X-H${i}: ${i}`),
+    ),
+    { op: list, expectStatus: [431] },
+  );
   add('20 kB URL', get(`${API}/incidents?vendor=${'a'.repeat(20_000)}`), { op: find('GET', `${API}/incidents`), expectStatus: [431] });
   add('20 kB cookie', get('/api/v1/account', [`Cookie: vis_session=${'a'.repeat(20_000)}`]), { op: account, expectStatus: [431] });
-  add('two different Content-Length', `${head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Content-Length: 2', 'Content-Length: 14'])}{}`, { op: watchPut, expectStatus: [400] });
-  add('Content-Length with Transfer-Encoding (smuggling)', Buffer.concat([head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Content-Length: 4', 'Transfer-Encoding: chunked']), Buffer.from('2\r\n{}\r\n0\r\n\r\n')]), { op: watchPut, expectStatus: [400] });
-  add('Transfer-Encoding with an unknown coding', Buffer.concat([head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Transfer-Encoding: gzip']), Buffer.from('{}')]), { op: watchPut, expectResponse: false });
-  add('bad chunk size', Buffer.concat([head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked']), Buffer.from('zz\r\n{}\r\n0\r\n\r\n')]), { op: watchPut, expectStatus: [400] });
-  add('chunked JSON body', Buffer.concat([head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked']), Buffer.from('4\r\n{"ve\r\nf\r\nndors":["github\r\n3\r\n"]}\r\n0\r\n\r\n')]), { op: watchPut, expectStatus: [200] });
-  add('chunked body over 1 MB', Buffer.concat([head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Transfer-Encoding: chunked']), ...Array.from({ length: 9 }, () => Buffer.from(`20000\r\n${'a'.repeat(0x20000)}\r\n`)), Buffer.from('0\r\n\r\n')]), { op: watchPut, expectStatus: [413] });
-  add('Content-Length promising more than is sent', Buffer.concat([head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Content-Length: 100']), Buffer.from('{"vendors":')]), { op: watchPut, expectResponse: false });
-  add('negative Content-Length', head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Length: -1']), { op: watchPut, expectStatus: [400] });
-  add('Content-Length in exponent form', head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Length: 1e3']), { op: watchPut, expectStatus: [400] });
+  add(
+    'two different Content-Length',
+    `${head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Content-Length: 2', 'Content-Length: 14'])}{}`,
+    { op: watchPut, expectStatus: [400] },
+  );
+  add(
+    'Content-Length with Transfer-Encoding (smuggling)',
+    Buffer.concat([
+      head([
+        `PUT ${API}/watchlist HTTP/1.1`,
+        'Host: x',
+        'Connection: close',
+        `X-API-Key: ${key}`,
+        'Content-Type: application/json',
+        'Content-Length: 4',
+        'Transfer-Encoding: chunked',
+      ]),
+      Buffer.from('2\r\n{}\r\n0\r\n\r\n'),
+    ]),
+    { op: watchPut, expectStatus: [400] },
+  );
+  add(
+    'Transfer-Encoding with an unknown coding',
+    Buffer.concat([
+      head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Transfer-Encoding: gzip']),
+      Buffer.from('{}'),
+    ]),
+    { op: watchPut, expectResponse: false },
+  );
+  add(
+    'bad chunk size',
+    Buffer.concat([
+      head([
+        `PUT ${API}/watchlist HTTP/1.1`,
+        'Host: x',
+        'Connection: close',
+        `X-API-Key: ${key}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+      ]),
+      Buffer.from('zz\r\n{}\r\n0\r\n\r\n'),
+    ]),
+    { op: watchPut, expectStatus: [400] },
+  );
+  add(
+    'chunked JSON body',
+    Buffer.concat([
+      head([
+        `PUT ${API}/watchlist HTTP/1.1`,
+        'Host: x',
+        'Connection: close',
+        `X-API-Key: ${key}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+      ]),
+      Buffer.from('4\r\n{"ve\r\nf\r\nndors":["github\r\n3\r\n"]}\r\n0\r\n\r\n'),
+    ]),
+    { op: watchPut, expectStatus: [200] },
+  );
+  add(
+    'chunked body over 1 MB',
+    Buffer.concat([
+      head([
+        `PUT ${API}/watchlist HTTP/1.1`,
+        'Host: x',
+        'Connection: close',
+        `X-API-Key: ${key}`,
+        'Content-Type: application/json',
+        'Transfer-Encoding: chunked',
+      ]),
+      ...Array.from({ length: 9 }, () => Buffer.from(`20000\r\n${'a'.repeat(0x20000)}\r\n`)),
+      Buffer.from('0\r\n\r\n'),
+    ]),
+    { op: watchPut, expectStatus: [413] },
+  );
+  add(
+    'Content-Length promising more than is sent',
+    Buffer.concat([
+      head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Content-Length: 100']),
+      Buffer.from('{"vendors":'),
+    ]),
+    { op: watchPut, expectResponse: false },
+  );
+  add('negative Content-Length', head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Length: -1']), {
+    op: watchPut,
+    expectStatus: [400],
+  });
+  add('Content-Length in exponent form', head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Length: 1e3']), {
+    op: watchPut,
+    expectStatus: [400],
+  });
   add('unknown method', head(['FUZZ /healthz HTTP/1.1', 'Host: x', 'Connection: close']));
   add('lower-case method', head(['get /healthz HTTP/1.1', 'Host: x', 'Connection: close']));
   add('HTTP/1.0 without Host', head(['GET /healthz HTTP/1.0']), { op: health, expectStatus: [200] });
@@ -98,17 +211,61 @@ export function rawCases(ctx: CaseContext, ops: Operation[], generated: number, 
   add('asterisk request target', head(['OPTIONS * HTTP/1.1', 'Host: x', 'Connection: close']));
   add('path without leading slash', head([`GET api/v1/infrastructure/vendor-list HTTP/1.1`, 'Host: x', 'Connection: close']));
   add('CONNECT', head(['CONNECT example.com:443 HTTP/1.1', 'Host: example.com:443']), { expectResponse: false });
-  add('websocket upgrade', get('/healthz', ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13']), { op: health, expectResponse: false });
-  add('Expect: 100-continue', Buffer.concat([head([`PUT ${API}/watchlist HTTP/1.1`, 'Host: x', 'Connection: close', `X-API-Key: ${key}`, 'Content-Type: application/json', 'Content-Length: 14', 'Expect: 100-continue']), Buffer.from('{"vendors":[]}')]), { op: watchPut, expectStatus: [200] });
+  add(
+    'websocket upgrade',
+    get('/healthz', ['Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version: 13']),
+    { op: health, expectResponse: false },
+  );
+  add(
+    'Expect: 100-continue',
+    Buffer.concat([
+      head([
+        `PUT ${API}/watchlist HTTP/1.1`,
+        'Host: x',
+        'Connection: close',
+        `X-API-Key: ${key}`,
+        'Content-Type: application/json',
+        'Content-Length: 14',
+        'Expect: 100-continue',
+      ]),
+      Buffer.from('{"vendors":[]}'),
+    ]),
+    { op: watchPut, expectStatus: [200] },
+  );
   add('two X-API-Key headers', get('/api/v1/account', [`X-API-Key: ${key}`, `X-API-Key: ${key}`]), { op: account, expectStatus: [401] });
   add('two Authorization headers', get('/api/v1/account', [`Authorization: Bearer ${key}`, `Authorization: Bearer ${key}`]), { op: account });
   add('two Cookie headers', get('/api/v1/account', [`Cookie: ${ctx.creds.cookie}`, 'Cookie: vis_session=x']), { op: account });
-  add('raw bytes in X-API-Key', Buffer.concat([Buffer.from(`GET /api/v1/account HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-API-Key: `), Buffer.from([0xff, 0xc0, 0x80, 0xe2, 0x80, 0xae]), Buffer.from('\r\n\r\n')]), { op: account, expectStatus: [401] });
-  add('raw UTF-8 in the Cookie', Buffer.concat([Buffer.from(`GET /api/v1/account HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: vis_session=`), Buffer.from('😀; vis_csrf=\u202E', 'utf8'), Buffer.from('\r\n\r\n')]), { op: account, expectStatus: [401] });
-  add('GET with a body', Buffer.concat([head([`GET ${API}/vendor-list HTTP/1.1`, 'Host: x', 'Connection: close', 'Content-Type: application/json', 'Content-Length: 5']), Buffer.from('{"a":')]), { op: list });
+  add(
+    'raw bytes in X-API-Key',
+    Buffer.concat([
+      Buffer.from(`GET /api/v1/account HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-API-Key: `),
+      Buffer.from([0xff, 0xc0, 0x80, 0xe2, 0x80, 0xae]),
+      Buffer.from('\r\n\r\n'),
+    ]),
+    { op: account, expectStatus: [401] },
+  );
+  add(
+    'raw UTF-8 in the Cookie',
+    Buffer.concat([
+      Buffer.from(`GET /api/v1/account HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: vis_session=`),
+      Buffer.from('😀; vis_csrf=\u202E', 'utf8'),
+      Buffer.from('\r\n\r\n'),
+    ]),
+    { op: account, expectStatus: [401] },
+  );
+  add(
+    'GET with a body',
+    Buffer.concat([
+      head([`GET ${API}/vendor-list HTTP/1.1`, 'Host: x', 'Connection: close', 'Content-Type: application/json', 'Content-Length: 5']),
+      Buffer.from('{"a":'),
+    ]),
+    { op: list },
+  );
   add('trailing percent', get(`${API}/vendor-info/github%`), { op: info });
   add('binary garbage', Buffer.from([0x00, 0x01, 0x02, 0xff, 0x0d, 0x0a, 0x0d, 0x0a]));
-  add('TLS ClientHello on the plain port', Buffer.from('16030100a5010000a10303000000000000000000000000000000000000000000000000000000000000000000002c', 'hex'), { expectResponse: false });
+  add('TLS ClientHello on the plain port', Buffer.from('16030100a5010000a10303000000000000000000000000000000000000000000000000000000000000000000002c', 'hex'), {
+    expectResponse: false,
+  });
   add('empty request line', '\r\n\r\n', { expectResponse: false });
 
   // Generated: a real operation's request line with raw bytes spliced into the

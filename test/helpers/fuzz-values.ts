@@ -47,11 +47,11 @@ export const UNICODE_STRINGS = [
 
 export const INJECTION_STRINGS = [
   "' OR '1'='1",
-  "1; DROP TABLE users--",
+  '1; DROP TABLE users--',
   '" OR 1=1 --',
   "' UNION SELECT password FROM users--",
   "1' AND pg_sleep(5)--",
-  'github\' --',
+  "github' --",
   '{"$gt":""}',
   '$where',
   '../../../../etc/passwd',
@@ -162,20 +162,18 @@ const encodings = (text: string): fc.Arbitrary<WirePiece> =>
   );
 
 export const huge = (): fc.Arbitrary<string> =>
-  fc.tuple(fc.constantFrom('a', 'é', '😀', '%', '\u0000', 'github,', '\u202E'), fc.constantFrom(300, 2_000, 7_000)).map(([u, n]) =>
-    u.repeat(Math.ceil(n / u.length)),
-  );
+  fc
+    .tuple(fc.constantFrom('a', 'é', '😀', '%', '\u0000', 'github,', '\u202E'), fc.constantFrom(300, 2_000, 7_000))
+    .map(([u, n]) => u.repeat(Math.ceil(n / u.length)));
 
 /** Characters that break storage, logs or headers when they get through. */
 export const HOSTILE_CHARS = ['\u0000', '\uD800', '\uDFFF', '\u202E', '\r\n', '\n', "'", '"', '\\', '%', '😀', '\uFEFF', '\u0085', '\u2028'];
 
 /** A plain word with a hostile character spliced in (free-text fields accept most words). */
-const spliced: fc.Arbitrary<string> = fc
-  .tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...HOSTILE_CHARS), fc.nat())
-  .map(([w, c, at]) => {
-    const i = at % (w.length + 1);
-    return `${w.slice(0, i)}${c}${w.slice(i)}`;
-  });
+const spliced: fc.Arbitrary<string> = fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom(...HOSTILE_CHARS), fc.nat()).map(([w, c, at]) => {
+  const i = at % (w.length + 1);
+  return `${w.slice(0, i)}${c}${w.slice(i)}`;
+});
 
 const nastyText: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: spliced },
@@ -209,7 +207,10 @@ function validString(schema: Schema, name: string, pools: FuzzPools): fc.Arbitra
   if (lname === 'file' && pools.feedFiles.length) return fc.constantFrom(...pools.feedFiles);
   // The pattern allows 99999d; the service caps windows at 3650d. Mostly real windows, then.
   if (lname === 'timeperiod') {
-    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom('1h', '24h', '1d', '7d', '30d', '90d', '365d', '3650d') }, { weight: 1, arbitrary: fc.stringMatching(new RegExp(schema.pattern ?? '^[1-9][0-9]{0,4}[dh]$')) });
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom('1h', '24h', '1d', '7d', '30d', '90d', '365d', '3650d') },
+      { weight: 1, arbitrary: fc.stringMatching(new RegExp(schema.pattern ?? '^[1-9][0-9]{0,4}[dh]$')) },
+    );
   }
   if (schema.pattern) {
     const re = new RegExp(schema.pattern);
@@ -271,10 +272,7 @@ export function paramValue(schema: Schema, name: string, pools: FuzzPools, path 
 /** Query parameter names nobody declared, hostile ones included. */
 export const unknownParamName = (): fc.Arbitrary<WirePiece> =>
   fc
-    .oneof(
-      fc.constantFrom('__proto__', 'constructor', 'prototype', '__proto__[polluted]', 'limit[]', 'vendor[0]', 'a.b', 'x', 'Limit', 'LIMIT', ''),
-      nastyText,
-    )
+    .oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '__proto__[polluted]', 'limit[]', 'vendor[0]', 'a.b', 'x', 'Limit', 'LIMIT', ''), nastyText)
     .chain(encodings);
 
 // ---------------------------------------------------------------- JSON bodies
@@ -283,11 +281,7 @@ const anyJson: fc.Arbitrary<Json> = fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrar
 
 /** A value of the wrong JSON type for a schema (or an outright odd one). */
 export const wrongJson = (): fc.Arbitrary<Json> =>
-  fc.oneof(
-    fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, 1e308, -1e308, '', 'x', [], {}, [null], { '': null }),
-    nastyText,
-    anyJson,
-  );
+  fc.oneof(fc.constantFrom<Json>(null, true, false, 0, -1, 1.5, 1e308, -1e308, '', 'x', [], {}, [null], { '': null }), nastyText, anyJson);
 
 /**
  * A JSON value for a schema. Hostile (the default): mostly valid, with at every
@@ -366,16 +360,17 @@ function validJson(s: Schema, resolve: (s: Schema) => Schema, pools: FuzzPools, 
       const free = !s.pattern && !s.format && !Array.isArray(s.enum);
       const text = validString(s, name, pools);
       // Free text: hostile characters are valid content (within the length limit).
-      const valid = free
-        ? fc.oneof({ weight: 3, arbitrary: text }, { weight: 2, arbitrary: nastyText.map((t) => t.slice(0, s.maxLength ?? t.length)) })
-        : text;
+      const valid = free ? fc.oneof({ weight: 3, arbitrary: text }, { weight: 2, arbitrary: nastyText.map((t) => t.slice(0, s.maxLength ?? t.length)) }) : text;
       const breaking: fc.WeightedArbitrary<Json>[] = [{ weight: 2, arbitrary: nastyText }];
       if (typeof s.maxLength === 'number') breaking.push({ weight: 1, arbitrary: fc.constant('x'.repeat(s.maxLength + 1)) });
       return mix(valid, ...breaking);
     }
     default:
       // Untyped (read-only fields accepted and ignored): anything, deep nesting included.
-      return fc.oneof(anyJson, fc.integer({ min: 50, max: 1_000 }).map((n) => deepArray(n)));
+      return fc.oneof(
+        anyJson,
+        fc.integer({ min: 50, max: 1_000 }).map((n) => deepArray(n)),
+      );
   }
 }
 
@@ -405,7 +400,7 @@ export const BROKEN_JSON: (string | Buffer)[] = [
   '{"vendors":[],"vendors":["github"]}',
   '1e999999',
   '\uFEFF{}',
-  '[' .repeat(10_000) + ']'.repeat(10_000),
+  '['.repeat(10_000) + ']'.repeat(10_000),
   `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`,
   Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
   Buffer.from([0xfe, 0xff, 0x00, 0x7b, 0x00, 0x7d]),
@@ -437,5 +432,11 @@ export const CONTENT_TYPES = [
 export const headerJunk = (): fc.Arbitrary<string> =>
   fc.oneof(
     fc.constantFrom('', ' ', '*', 'null', 'undefined', '\t', "' OR 1=1--", '<script>', '../../etc/passwd', 'é', 'x'.repeat(4_000), '%00', '%ED%A0%80'),
-    fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 }),
+    fc.string({
+      unit: fc
+        .integer({ min: 0x20, max: 0xff })
+        .filter((c) => c !== 0x7f)
+        .map((c) => String.fromCharCode(c)),
+      maxLength: 40,
+    }),
   );

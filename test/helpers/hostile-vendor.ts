@@ -47,15 +47,21 @@ export async function startHostileServer(routes: Record<string, Route> = {}): Pr
   };
 }
 
-export const json = (body: unknown, status = 200): Route => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
-};
-export const xml = (body: string): Route => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(body);
-};
-export const redirect = (location: string, status = 302): Route => (_req, res) => {
-  res.writeHead(status, { location }).end();
-};
+export const json =
+  (body: unknown, status = 200): Route =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+export const xml =
+  (body: string): Route =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(body);
+  };
+export const redirect =
+  (location: string, status = 302): Route =>
+  (_req, res) => {
+    res.writeHead(status, { location }).end();
+  };
 
 // ---- payloads --------------------------------------------------------------------
 
@@ -90,7 +96,14 @@ export function statuspageIncidents(incidents: SpIncident[]): string {
       shortlink: i.shortlink ?? null,
       components: (i.components ?? []).map((name, n) => ({ id: `c${n}`, name, status: 'degraded_performance' })),
       incident_updates: [
-        { id: `${i.id}u1`, status: i.status ?? 'investigating', body: i.body ?? 'Looking into it.', created_at: i.createdAt, updated_at: i.createdAt, display_at: i.createdAt },
+        {
+          id: `${i.id}u1`,
+          status: i.status ?? 'investigating',
+          body: i.body ?? 'Looking into it.',
+          created_at: i.createdAt,
+          updated_at: i.createdAt,
+          display_at: i.createdAt,
+        },
       ],
     })),
   });

@@ -31,7 +31,11 @@ export interface ToolFakes {
   close(): Promise<void>;
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({ status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Reply => ({
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
 
 export async function startToolFakes(c: ToolCredentials): Promise<ToolFakes> {
   const annotations = new Map<number, Record<string, unknown>>();
@@ -62,8 +66,10 @@ export async function startToolFakes(c: ToolCredentials): Promise<ToolFakes> {
 
   const serviceNow = (req: ReceivedRequest, path: string): Reply => {
     const basic = `Basic ${Buffer.from(`${c.serviceNow.user}:${c.serviceNow.password}`).toString('base64')}`;
-    if (req.headers.authorization !== basic) return json(401, { error: { message: 'User Not Authenticated', detail: 'Required to provide Auth information' }, status: 'failure' });
-    if (req.method !== 'POST' || path !== '/api/global/em/jsonv2') return json(400, { error: { message: 'Requested URI does not represent any resource' }, status: 'failure' });
+    if (req.headers.authorization !== basic)
+      return json(401, { error: { message: 'User Not Authenticated', detail: 'Required to provide Auth information' }, status: 'failure' });
+    if (req.method !== 'POST' || path !== '/api/global/em/jsonv2')
+      return json(400, { error: { message: 'Requested URI does not represent any resource' }, status: 'failure' });
     const records = JSON.parse(req.body).records;
     if (!Array.isArray(records) || !records.length) return json(400, { error: { message: 'No records' }, status: 'failure' });
     return json(200, { result: { 'Default Bulk Endpoint': `${records.length} events were inserted` } });
@@ -105,15 +111,22 @@ export async function startToolFakes(c: ToolCredentials): Promise<ToolFakes> {
 
   const page = (req: ReceivedRequest, path: string, product: 'statuspage' | 'instatus'): Reply => {
     const auth = product === 'statuspage' ? `OAuth ${c.statuspageKey}` : `Bearer ${c.instatusKey}`;
-    if (req.headers.authorization !== auth) return product === 'statuspage' ? json(401, { error: 'Could not authenticate' }) : json(401, { error: { code: 'unauthorized', message: 'Invalid API key' } });
+    if (req.headers.authorization !== auth)
+      return product === 'statuspage'
+        ? json(401, { error: 'Could not authenticate' })
+        : json(401, { error: { code: 'unauthorized', message: 'Invalid API key' } });
     const m = product === 'statuspage' ? /^\/v1\/pages\/([^/]+)\/components\/([^/]+)$/.exec(path) : /^\/v1\/([^/]+)\/components\/([^/]+)$/.exec(path);
     const key = m ? `${m[1]}/${m[2]}` : '';
-    if (!m || !pageComponents.has(key)) return product === 'statuspage' ? json(404, { error: 'Not found' }) : json(404, { error: { code: 'not_found', message: 'Component not found' } });
+    if (!m || !pageComponents.has(key))
+      return product === 'statuspage' ? json(404, { error: 'Not found' }) : json(404, { error: { code: 'not_found', message: 'Component not found' } });
     const expected = product === 'statuspage' ? 'PATCH' : 'PUT';
     if (req.method === expected) {
       const b = JSON.parse(req.body);
       const status = product === 'statuspage' ? b.component?.status : b.status;
-      const valid = product === 'statuspage' ? ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance'] : ['OPERATIONAL', 'DEGRADEDPERFORMANCE', 'PARTIALOUTAGE', 'MAJOROUTAGE', 'UNDERMAINTENANCE'];
+      const valid =
+        product === 'statuspage'
+          ? ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance']
+          : ['OPERATIONAL', 'DEGRADEDPERFORMANCE', 'PARTIALOUTAGE', 'MAJOROUTAGE', 'UNDERMAINTENANCE'];
       if (!valid.includes(status)) return json(422, { error: 'status is invalid' });
       pageComponents.set(key, status);
     } else if (req.method !== 'GET') return json(405, { error: 'Method not allowed' });

@@ -95,15 +95,14 @@ export function formFields(html: string): Record<string, string> {
   return out;
 }
 
-export const cookieFrom = (res: Response, name: string) => res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`))?.split(';')[0];
+export const cookieFrom = (res: Response, name: string) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith(`${name}=`))
+    ?.split(';')[0];
 
 /** Plays the browser on the consent page: GET it with the session, then post the decision. */
-export async function consent(
-  issuer: string,
-  authorizeUrl: string,
-  sessionCookie: string,
-  decision: 'allow' | 'deny' = 'allow',
-): Promise<URL> {
+export async function consent(issuer: string, authorizeUrl: string, sessionCookie: string, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
   const page = await fetch(authorizeUrl, { headers: { cookie: sessionCookie }, redirect: 'manual' });
   assert.equal(page.status, 200, `consent page: ${page.status} ${page.headers.get('location') ?? ''}`);
   const html = await page.text();
@@ -144,7 +143,13 @@ export abstract class MemoryOAuthProvider implements OAuthClientProvider {
     return this.redirectUri;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.clientName, redirect_uris: [this.redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] };
+    return {
+      client_name: this.clientName,
+      redirect_uris: [this.redirectUri],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
   }
   state() {
     return 'state-123';
@@ -182,11 +187,7 @@ export class TestOAuthProvider extends MemoryOAuthProvider {
   private readonly sessionCookie: string;
   private readonly decision: 'allow' | 'deny';
 
-  constructor(
-    issuer: string,
-    sessionCookie: string,
-    decision: 'allow' | 'deny' = 'allow',
-  ) {
+  constructor(issuer: string, sessionCookie: string, decision: 'allow' | 'deny' = 'allow') {
     super(REDIRECT_URI, 'Test Assistant');
     this.issuer = issuer;
     this.sessionCookie = sessionCookie;

@@ -91,7 +91,9 @@ export async function startIdp(o: { redirectUris: string[]; clientId?: string; c
 
   function build(): Provider {
     const config: Configuration = {
-      clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: o.redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],
+      clients: [
+        { client_id: clientId, client_secret: clientSecret, redirect_uris: o.redirectUris, grant_types: ['authorization_code'], response_types: ['code'] },
+      ],
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
       async findAccount(_ctx, id) {
         const a = idp.accounts.get(id);
@@ -135,7 +137,9 @@ export async function startIdp(o: { redirectUris: string[]; clientId?: string; c
       if (details.prompt.name === 'login' && !accountId) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(
-          page(`<h1>Test identity provider</h1><form method="post" action="/interaction/${details.uid}/login"><label for="login">Account</label><input id="login" name="login"><button type="submit">Sign in</button></form>`),
+          page(
+            `<h1>Test identity provider</h1><form method="post" action="/interaction/${details.uid}/login"><label for="login">Account</label><input id="login" name="login"><button type="submit">Sign in</button></form>`,
+          ),
         );
         return;
       }

@@ -148,10 +148,7 @@ function documentedMediaType(response: DocResponse, mediaType: string): string |
   const types = Object.keys(response.content ?? {});
   const [type] = mediaType.split('/');
   return (
-    types.find((t) => mediaTypeOf(t) === mediaType) ??
-    types.find((t) => mediaTypeOf(t) === `${type}/*`) ??
-    types.find((t) => mediaTypeOf(t) === '*/*') ??
-    null
+    types.find((t) => mediaTypeOf(t) === mediaType) ?? types.find((t) => mediaTypeOf(t) === `${type}/*`) ?? types.find((t) => mediaTypeOf(t) === '*/*') ?? null
   );
 }
 
@@ -170,7 +167,7 @@ function decoded(raw: Buffer, encoding: string | null | undefined): Buffer {
     if (encoding === 'br') return zlib.brotliDecompressSync(raw);
     if (encoding === 'gzip') return zlib.gunzipSync(raw);
   } catch {
-    return Buffer.from(`(a ${encoding} body that does not decode: ${raw.length} bytes ${raw.subarray(0, 8).toString("hex")})`);
+    return Buffer.from(`(a ${encoding} body that does not decode: ${raw.length} bytes ${raw.subarray(0, 8).toString('hex')})`);
   }
   return raw;
 }
@@ -231,7 +228,7 @@ export class ResponseChecker {
   }
 
   private record(v: Omit<ResponseViolation, 'body'> & { body: unknown }) {
-    const body = typeof v.body === 'string' ? v.body : v.body === undefined ? '' : JSON.stringify(v.body) ?? '';
+    const body = typeof v.body === 'string' ? v.body : v.body === undefined ? '' : (JSON.stringify(v.body) ?? '');
     this.violations.push({ ...v, body: body.slice(0, BODY_PREVIEW) });
   }
 

@@ -42,10 +42,7 @@ export async function seedDashboard(store: Store): Promise<void> {
     incident('cloudflare', 'dns', { title: 'DNS resolution delays in Europe', impact: 'minor', status: 'monitoring', startedAt: ago(HOUR) }),
     'f',
   );
-  await r.maintenances.upsert(
-    maintenance('github', 'db', { title: 'Scheduled database maintenance', scheduledFor: ago(-2 * DAY), components: ['API'] }),
-    'f',
-  );
+  await r.maintenances.upsert(maintenance('github', 'db', { title: 'Scheduled database maintenance', scheduledFor: ago(-2 * DAY), components: ['API'] }), 'f');
   await r.maintenances.upsert(
     maintenance('stripe', 'now', {
       title: 'Dashboard maintenance',

@@ -71,7 +71,13 @@ export interface Started {
   authorizationUrl: string | null;
 }
 
-const unescape = (v: string) => v.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const unescape = (v: string) =>
+  v
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** Posts the log-in page's SSO form (with its CSRF token) as a browser of `jar`. */
 export async function startSso(t: TestApp, jar: Jar, email: string, next = '/account'): Promise<Started> {

@@ -58,8 +58,7 @@ export function openStream(url: string, headers: Record<string, string> = {}): S
     es,
     received,
     waitFor: (n, timeoutMs = 5000) => until(() => (received.length >= n ? received.slice(0, n) : undefined), timeoutMs, `${n} events`),
-    waitForType: (type, from = 0, timeoutMs = 5000) =>
-      until(() => received.slice(from).find((r) => r.type === type), timeoutMs, `an event '${type}'`),
+    waitForType: (type, from = 0, timeoutMs = 5000) => until(() => received.slice(from).find((r) => r.type === type), timeoutMs, `an event '${type}'`),
     close: () => es.close(),
   };
 }
@@ -90,4 +89,3 @@ export async function commitEvents(
   if (o.publish !== false) t.app.bus.publish(stored);
   return stored;
 }
-

@@ -66,7 +66,11 @@ export async function createThrowawayRedis(): Promise<ThrowawayRedis> {
       );
       // Stopping it later is not an error.
       exited.catch(() => {});
-      await waitFor(() => Promise.race([accepts(port), exited]), { message: `redis-server on ${port} to accept connections`, timeoutMs: 15_000, intervalMs: 25 });
+      await waitFor(() => Promise.race([accepts(port), exited]), {
+        message: `redis-server on ${port} to accept connections`,
+        timeoutMs: 15_000,
+        intervalMs: 25,
+      });
     },
     async stop(signal = 'SIGKILL') {
       const c = child;

@@ -24,7 +24,8 @@ describe('quotas per account', () => {
     await t.app.services.accounts.createUser({ email, password, plan: 'free' });
     const cookie = await login(t, email, password);
     const session = { cookie, origin: t.url, 'x-csrf-token': csrfTokenOf(cookie) };
-    const createKey = () => getJson(`${t.url}/api/v1/account/keys`, { method: 'POST', headers: { ...session, 'content-type': 'application/json' }, body: '{}' });
+    const createKey = () =>
+      getJson(`${t.url}/api/v1/account/keys`, { method: 'POST', headers: { ...session, 'content-type': 'application/json' }, body: '{}' });
     const revoke = (id: string) => getJson(`${t.url}/api/v1/account/keys/${id}`, { method: 'DELETE', headers: session });
     return { cookie, createKey, revoke };
   }

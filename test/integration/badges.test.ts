@@ -77,7 +77,6 @@ describe('status badges', () => {
     const bad = await getJson(`${t.url}/badges/Not_A_Slug.svg`);
     assert.equal(bad.status, 400);
   });
-
 });
 
 describe('badge limits', () => {

@@ -35,7 +35,7 @@ describe('public status boards', () => {
   });
   after(async () => t?.close());
 
-  test('create: an unguessable URL shown once, the token stored only hashed; list and revoke are the owner\'s', async () => {
+  test("create: an unguessable URL shown once, the token stored only hashed; list and revoke are the owner's", async () => {
     const made = await send(boards(), 'POST', ah(), { title: 'Acme vendors' });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     const { board, token, url } = made.body;
@@ -52,7 +52,10 @@ describe('public status boards', () => {
 
     const listed = await getJson(boards(), { headers: ah() });
     assert.equal(listed.status, 200);
-    assert.deepEqual(listed.body.boards.map((b: { id: string }) => b.id), [board.id]);
+    assert.deepEqual(
+      listed.body.boards.map((b: { id: string }) => b.id),
+      [board.id],
+    );
     assert.ok(!JSON.stringify(listed.body).includes(token), 'the list never shows the URL');
 
     // Bob sees none of Alice's boards and cannot revoke them.
@@ -90,7 +93,7 @@ describe('public status boards', () => {
     assert.match(r.body.message, /watchlist is empty/);
   });
 
-  test('the public page shows the vendors\' status and nothing of the account or the visitor', async () => {
+  test("the public page shows the vendors' status and nothing of the account or the visitor", async () => {
     const { token } = (await send(boards(), 'POST', ah(), { title: 'Status of our vendors' })).body;
     // A signed-in visitor (Bob) sees the same page as anyone: no session state on it.
     const bobCookie = await login(t, bob.email, bob.password);
@@ -117,11 +120,14 @@ describe('public status boards', () => {
     // Unknown and malformed tokens: 404, no oracle on the format.
     for (const bad of ['x'.repeat(43), 'short', `${token}x`]) assert.equal((await fetch(`${t.url}/b/${bad}`)).status, 404, bad);
     // The token never reaches a log line.
-    assert.ok(logLines.some((l) => l.includes('/b/[redacted]')), 'board requests are logged, redacted');
+    assert.ok(
+      logLines.some((l) => l.includes('/b/[redacted]')),
+      'board requests are logged, redacted',
+    );
     assert.ok(!logLines.some((l) => l.includes(token)), 'a log line holds the board token');
   });
 
-  test('CSP frame-ancestors: * by default, the owner\'s list when set; every other page keeps \'none\'', async () => {
+  test("CSP frame-ancestors: * by default, the owner's list when set; every other page keeps 'none'", async () => {
     const open = (await send(boards(), 'POST', ah(), {})).body.token;
     const listed = (await send(boards(), 'POST', ah(), { frameAncestors: ['https://Intranet.Example.com', "'self'"] })).body;
     assert.deepEqual(listed.board.frameAncestors, ['https://intranet.example.com', "'self'"]);
@@ -132,7 +138,7 @@ describe('public status boards', () => {
     };
     const a = await csp(`/b/${open}`);
     assert.match(a.csp, /(^|; )frame-ancestors \*(;|$)/);
-    assert.match(a.csp, /script-src 'self'/, 'the rest of the policy is the site\'s');
+    assert.match(a.csp, /script-src 'self'/, "the rest of the policy is the site's");
     assert.equal(a.xfo, null, 'no X-Frame-Options contradicting frame-ancestors');
     const b = await csp(`/b/${listed.token}`);
     assert.match(b.csp, /(^|; )frame-ancestors https:\/\/intranet\.example\.com 'self'(;|$)/);
@@ -152,7 +158,10 @@ describe('public status boards', () => {
     const s = openStream(`${t.url}/b/${token}/stream`, { cookie: await login(t, alice.email, alice.password) });
     const [snap] = await s.waitFor(1);
     assert.equal(snap!.type, 'snapshot');
-    assert.deepEqual(snap!.data.incidents.map((i: { id: string }) => i.id), ['github:board-a']);
+    assert.deepEqual(
+      snap!.data.incidents.map((i: { id: string }) => i.id),
+      ['github:board-a'],
+    );
     const stored = await commitEvents(t, [
       { vendor: 'stripe', id: 'st-1', type: 'incident.created' },
       { vendor: 'cloudflare', id: 'cf-1', type: 'incident.created' },

@@ -16,7 +16,12 @@ import { pagerdutyEvent } from '../../src/alerts/channels/pagerduty.ts';
 // worker to local fakes that speak each service's wire format.
 
 const OPSGENIE_KEY = '0f8e2c1a-5b7d-4c3e-9a1f-2d6b8e4c7a90';
-const SLACK = { clientId: '1234.5678', clientSecret: 'slack-client-secret-abc123', code: 'code-from-slack-1', botToken: 'xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy' };
+const SLACK = {
+  clientId: '1234.5678',
+  clientSecret: 'slack-client-secret-abc123',
+  code: 'code-from-slack-1',
+  botToken: 'xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy',
+};
 
 describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () => {
   let t: TestApp;
@@ -143,7 +148,11 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     const inc = incident('github', { impact: 'critical', title: 'Git operations failing' });
     await emit(t, 'incident.created', inc);
     await t.app.alerts.runOnce();
-    await emit(t, 'incident.updated', { ...inc, status: 'monitoring', updates: [{ status: 'monitoring', body: 'Fix is rolling out', createdAt: new Date().toISOString() }] });
+    await emit(t, 'incident.updated', {
+      ...inc,
+      status: 'monitoring',
+      updates: [{ status: 'monitoring', body: 'Fix is rolling out', createdAt: new Date().toISOString() }],
+    });
     await t.app.alerts.runOnce();
     await emit(t, 'incident.resolved', { ...inc, status: 'resolved' });
     await t.app.alerts.runOnce();
@@ -155,7 +164,11 @@ describe('Teams, Google Chat, Opsgenie, Slack (app and incoming webhook)', () =>
     assert.deepEqual(alert.notes, ['[monitoring] Fix is rolling out']);
     assert.equal(alert.status, 'closed');
     const paths = ops.requests.slice(-3).map((r) => r.path);
-    assert.deepEqual(paths, ['/v2/alerts', `/v2/alerts/${encodeURIComponent(alias)}/notes?identifierType=alias`, `/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`]);
+    assert.deepEqual(paths, [
+      '/v2/alerts',
+      `/v2/alerts/${encodeURIComponent(alias)}/notes?identifierType=alias`,
+      `/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`,
+    ]);
 
     const chats = chat.requests.slice(chatBefore).map((r) => JSON.parse(r.body));
     assert.equal(chats.length, 3);

@@ -27,7 +27,9 @@ describe('custom status pages', () => {
     t = await startApp({ env: { OUTBOUND_ALLOW_PRIVATE: '127.0.0.1' } });
     alice = await userWithKey(t, 'standard', 'alice');
     bob = await userWithKey(t, 'pro', 'bob');
-    pages.incidents('widgets').push({ id: 'inc1', name: TITLE, status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 3600_000).toISOString() });
+    pages
+      .incidents('widgets')
+      .push({ id: 'inc1', name: TITLE, status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 3600_000).toISOString() });
   });
   after(async () => {
     await t?.close();
@@ -54,7 +56,11 @@ describe('custom status pages', () => {
     // What detection read is stored at once, before any polling round (this app runs none:
     // INGEST=off, as an API-only instance): the ongoing incident and the page's status.
     const atOnce = await getJson(`${t.api}/incidents?vendor=${slug}`, { headers: key(alice) });
-    assert.deepEqual(atOnce.body.items.map((i: { title: string }) => i.title), [TITLE], 'shown at once');
+    assert.deepEqual(
+      atOnce.body.items.map((i: { title: string }) => i.title),
+      [TITLE],
+      'shown at once',
+    );
     const statusAtOnce = await getJson(`${t.api}/vendor-status/${slug}`, { headers: key(alice) });
     assert.equal(statusAtOnce.body.items[0].indicator, 'degraded');
     assert.ok(statusAtOnce.body.items[0].sourceHealth.lastSuccessAt, 'the read counts as the first poll of that source');
@@ -63,15 +69,28 @@ describe('custom status pages', () => {
     const catalogSources = await t.store.db.selectFrom('sources').select('id').where('guarded', '=', 0).execute();
     assert.equal((await t.app.services.health.readiness(new Date(0))).sources, catalogSources.length);
     const report = await t.app.ingest.scheduler.runRound({ force: true, vendor: slug });
-    assert.deepEqual(report.outcomes.map((r) => r.error), [null, null, null], 'all three sources polled without error');
+    assert.deepEqual(
+      report.outcomes.map((r) => r.error),
+      [null, null, null],
+      'all three sources polled without error',
+    );
 
     const own = await getJson(`${t.api}/incidents?vendor=${slug}`, { headers: key(alice) });
     assert.equal(own.status, 200);
-    assert.deepEqual(own.body.items.map((i: { title: string }) => i.title), [TITLE]);
+    assert.deepEqual(
+      own.body.items.map((i: { title: string }) => i.title),
+      [TITLE],
+    );
     const all = await getJson(`${t.api}/incidents`, { headers: key(alice) });
-    assert.ok(all.body.items.some((i: { title: string }) => i.title === TITLE), 'in the owner’s unfiltered list');
+    assert.ok(
+      all.body.items.some((i: { title: string }) => i.title === TITLE),
+      'in the owner’s unfiltered list',
+    );
 
-    for (const [who, headers] of [['bob', key(bob)], ['anonymous', {}]] as const) {
+    for (const [who, headers] of [
+      ['bob', key(bob)],
+      ['anonymous', {}],
+    ] as const) {
       const list = await getJson(`${t.api}/incidents`, { headers });
       assert.equal(list.status, 200);
       assert.ok(!JSON.stringify(list.body).includes(slug) && !JSON.stringify(list.body).includes(TITLE), `${who}: not in /incidents`);
@@ -216,7 +235,9 @@ describe('custom status pages', () => {
       assert.equal(got.data.incident.vendor, slug);
       // A public event committed after it: once the others have it, they are past the private one.
       await commitEvents(t, [{ vendor: 'github', id: 'marker', type: 'incident.created', over: { title: 'Public marker' } }]);
-      await Promise.all([theirs, anyone, mine].map((s) => waitFor(() => s.received.some((e) => e.data?.incident?.title === 'Public marker'), { message: 'the marker' })));
+      await Promise.all(
+        [theirs, anyone, mine].map((s) => waitFor(() => s.received.some((e) => e.data?.incident?.title === 'Public marker'), { message: 'the marker' })),
+      );
       for (const s of [theirs, anyone]) {
         assert.ok(!JSON.stringify(s.received).includes(slug), 'no event of the page');
       }
@@ -230,7 +251,9 @@ describe('custom status pages', () => {
     assert.ok(await t.repos.organisations.addMember(team.id, bob.userId, 'editor', new Date()));
     const asAlice = { ...ownerViewer(alice.userId, 'standard'), orgId: team.id, role: 'owner' as const };
     const asBob = { ...ownerViewer(bob.userId, 'standard'), orgId: team.id, role: 'editor' as const };
-    pages.incidents('gadgets').push({ id: 'g1', name: 'Gadgets degraded', status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 60_000).toISOString() });
+    pages
+      .incidents('gadgets')
+      .push({ id: 'g1', name: 'Gadgets degraded', status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 60_000).toISOString() });
     const added = await t.app.services.customPages.add(asAlice, { url: `${pages.url}/pages/gadgets/` });
     const teamSlug = added.page.slug;
     const bobTeamKey = { 'x-api-key': (await t.app.services.keys.create(asBob, 'team stream')).secret };
@@ -257,7 +280,9 @@ describe('custom status pages', () => {
     }
     await t.app.alerts.runOnce(); // earlier events out of the way
     const seen = async (u: TestUser) => JSON.stringify((await getJson(`${t.api}/notifications`, { headers: key(u) })).body);
-    pages.incidents('widgets').push({ id: 'inc3', name: 'Acme billing outage', status: 'investigating', impact: 'critical', createdAt: new Date().toISOString() });
+    pages
+      .incidents('widgets')
+      .push({ id: 'inc3', name: 'Acme billing outage', status: 'investigating', impact: 'critical', createdAt: new Date().toISOString() });
     await t.app.ingest.scheduler.runRound({ force: true, vendor: slug });
     await t.app.alerts.runOnce();
     assert.ok((await seen(alice)).includes('Acme billing outage'), 'the owner is alerted');

@@ -94,7 +94,10 @@ describe('demo mode pages', () => {
       const items = ((await (await fetch(`${again.api}/incidents?limit=200&skipCache=true`)).json()) as { items: { url: string | null }[] }).items;
       assert.ok(items.length > 0);
       // Some formats carry no incident link (url null, docs/mappings.md); every link there is must be the new fleet's.
-      assert.ok(items.some((i) => i.url !== null), 'some records link to their page');
+      assert.ok(
+        items.some((i) => i.url !== null),
+        'some records link to their page',
+      );
       for (const i of items) if (i.url !== null) assert.ok(i.url.startsWith(`${sim}/`), `only the new fleet's records: ${i.url}`);
     } finally {
       await again.close();

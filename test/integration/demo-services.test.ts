@@ -17,7 +17,7 @@ describe('demo services', () => {
     await t?.close();
   });
 
-  test('made once, in the account\'s organisation, and hit by the fleet\'s incidents', async () => {
+  test("made once, in the account's organisation, and hit by the fleet's incidents", async () => {
     const user = await createUser(t, 'pro');
     const cookie = await loginCookie(t, user);
     assert.equal(await ensureDemoServices(t.app.services, user.email), 4);
@@ -29,7 +29,10 @@ describe('demo services', () => {
     await t.repos.incidents.upsert(incident('github', 'demo', { title: 'Actions degraded' }), 'f1');
     const impact = await send(`${t.url}/api/v1/orgs/${orgId}/impact`, 'GET', { cookie, origin: t.url });
     assert.equal(impact.status, 200);
-    assert.deepEqual((impact.body.services as { serviceName: string }[]).map((x) => x.serviceName), ['ci-pipeline']);
+    assert.deepEqual(
+      (impact.body.services as { serviceName: string }[]).map((x) => x.serviceName),
+      ['ci-pipeline'],
+    );
     assert.equal(await ensureDemoServices(t.app.services, 'nobody@example.com'), 0);
   });
 });

@@ -35,7 +35,10 @@ describe('e-mail addresses are confirmed before alerts go there', () => {
     const page = await fetch(`${t.url}${link.pathname}${link.search}`, { headers: session ? { cookie: session } : {} });
     const html = await page.text();
     const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1] ?? '';
-    const csrfCookie = page.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('vis_csrf='));
+    const csrfCookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('vis_csrf='));
     const cookie = [session, csrfCookie].filter(Boolean).join('; ');
     const confirm = await fetch(`${t.url}/confirm-email`, {
       method: 'POST',
@@ -163,7 +166,10 @@ describe('e-mail addresses are confirmed before alerts go there', () => {
     const link = confirmationLink(mailsTo(to)[0]!);
     const page = await fetch(`${t.url}${link.pathname}${link.search}`);
     await page.text();
-    const csrfCookie = page.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('vis_csrf='))!;
+    const csrfCookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('vis_csrf='))!;
     const token = link.searchParams.get('token')!;
     const attempts: { headers: Record<string, string>; body: Record<string, string> }[] = [
       // A foreign page posting the form for a visitor: no field, no cookie of ours.
@@ -182,6 +188,6 @@ describe('e-mail addresses are confirmed before alerts go there', () => {
       assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
     }
     assert.equal((await getJson(`${t.api}/notification-preferences`, { headers: u.headers })).body.preferences.email.address_status, 'pending');
-    assert.equal((await follow(link)).confirm, 200, 'the page\'s own form still confirms');
+    assert.equal((await follow(link)).confirm, 200, "the page's own form still confirms");
   });
 });

@@ -42,16 +42,28 @@ describe('the event-order migration', () => {
 
   test('new events are numbered above every number issued before the upgrade', async () => {
     if (schema) await sql`create schema ${sql.id(schema)}`.execute(store.db);
-    const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect), migrationTableSchema: schema ?? undefined, allowUnorderedMigrations: true });
+    const migrator = new Migrator({
+      db: store.db,
+      provider: migrationProvider(store.dialect),
+      migrationTableSchema: schema ?? undefined,
+      allowUnorderedMigrations: true,
+    });
     const before = await migrator.migrateTo('0500-oauth');
     assert.equal(before.error, undefined);
 
     // Numbered by the old column default: 1, 2, 3.
-    for (const id of ['a', 'b', 'c']) await store.db.insertInto('events').values(row(id) as never).execute();
+    for (const id of ['a', 'b', 'c'])
+      await store.db
+        .insertInto('events')
+        .values(row(id) as never)
+        .execute();
     // PostgreSQL: a rolled-back insert used up number 4 (SQLite gives it back).
     await assert.rejects(
       store.db.transaction().execute(async (trx) => {
-        await trx.insertInto('events').values(row('d') as never).execute();
+        await trx
+          .insertInto('events')
+          .values(row('d') as never)
+          .execute();
         throw new Error('rolled back');
       }),
       /rolled back/,

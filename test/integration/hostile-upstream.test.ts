@@ -2,16 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { XMLValidator } from 'fast-xml-parser';
 import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
-import {
-  type HostileServer,
-  json,
-  redirect,
-  removeCatalog,
-  startHostileServer,
-  statuspageIncidents,
-  vendor,
-  writeCatalog,
-} from '../helpers/hostile-vendor.ts';
+import { type HostileServer, json, redirect, removeCatalog, startHostileServer, statuspageIncidents, vendor, writeCatalog } from '../helpers/hostile-vendor.ts';
 import { createUser, send } from '../helpers/users.ts';
 import { parseSource } from '../../src/ingest/adapters/index.ts';
 import { createHttpFetcher } from '../../src/infra/fetch.ts';
@@ -110,7 +101,7 @@ describe('hostile vendor pages', () => {
     assert.equal(internal.hits.get('/latest/meta-data/') ?? 0, 0, 'the private service was never asked');
   });
 
-  test('a redirect within the catalog URL\'s own origin is followed', async () => {
+  test("a redirect within the catalog URL's own origin is followed", async () => {
     const h = await health('redirect-same-origin');
     assert.equal(h.lastError, null);
     assert.equal(page.hits.get('/same-origin.json'), 1);
@@ -125,7 +116,10 @@ describe('hostile vendor pages', () => {
     const r = await getJson(`${t.api}/incidents?vendor=hostile-text&skipCache=true&timePeriod=30d`);
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const items = r.body.items as { id: string; title: string; url: string | null; components: string[]; updates: { body: string }[] }[];
-    assert.deepEqual(items.map((i) => i.id), ['hostile-text:evil1']);
+    assert.deepEqual(
+      items.map((i) => i.id),
+      ['hostile-text:evil1'],
+    );
     const inc = items[0]!;
     assert.equal(inc.title, 'Outage of API - Other: forged <!channel>');
     assert.equal(inc.url, null);
@@ -152,7 +146,10 @@ describe('hostile vendor pages', () => {
     await loadCatalog(t.repos.vendors, readCatalog(catalogFile), clock.now());
     const report = await round();
     assert.ok(!report.outcomes.some((o) => o.vendor === 'to-be-removed'));
-    assert.ok(report.outcomes.some((o) => o.vendor === 'hostile-text'), 'the others are still polled');
+    assert.ok(
+      report.outcomes.some((o) => o.vendor === 'hostile-text'),
+      'the others are still polled',
+    );
     assert.equal(page.hits.get('/removed.json'), 1);
     assert.deepEqual(await t.repos.sources.list('to-be-removed'), []);
     // What it published stays readable.

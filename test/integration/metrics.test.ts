@@ -93,7 +93,10 @@ describe('operations metrics', () => {
     await webhookUser(t, ['github'], `${hook.url}/alerts`);
     const report = await t.app.ingest.roundInWorker({ force: true });
     assert.ok(report.outcomes.length >= 3);
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed'),
+      [],
+    );
     await waitFor(async () => Boolean(await t.repos.incidents.get(inc.id)), { message: 'the incident is stored' });
 
     // The alert: dispatched (pending), then sent to the webhook.
@@ -111,10 +114,13 @@ describe('operations metrics', () => {
     let got = '';
     while (!got.includes('event: snapshot')) got += new TextDecoder().decode((await reader.read()).value);
     let during: Sample[] = [];
-    await waitFor(async () => {
-      during = (await scrape(t)).samples;
-      return sum(during, 'vis_streams_open') === 1;
-    }, { message: 'the open stream is counted', timeoutMs: 15_000 });
+    await waitFor(
+      async () => {
+        during = (await scrape(t)).samples;
+        return sum(during, 'vis_streams_open') === 1;
+      },
+      { message: 'the open stream is counted', timeoutMs: 15_000 },
+    );
     ac.abort();
     await reader.cancel().catch(() => {});
 
@@ -259,7 +265,10 @@ describe('readiness and request logs', () => {
       await waitFor(() => lines.filter((l) => l.includes(generated)).length >= 2, { message: 'log lines of the second request', timeoutMs: 10_000 });
       const entries = lines.map((l) => JSON.parse(l));
       const first = entries.filter((e) => e.reqId === 'ops-test-0001');
-      assert.deepEqual(first.map((e) => e.msg), ['incoming request', 'request completed']);
+      assert.deepEqual(
+        first.map((e) => e.msg),
+        ['incoming request', 'request completed'],
+      );
       assert.equal(first[0].req.url, '/api/v1/infrastructure/vendor-list');
       assert.equal(first[1].res.statusCode, 200);
       assert.equal(entries.filter((e) => e.reqId === generated).length, 2);
@@ -286,7 +295,10 @@ describe('metrics cardinality', () => {
 
   test('replaced sources add no series; a vendor that leaves the catalog loses its series', async () => {
     const move = async (round: number) => {
-      const moved = fleet.catalog.map((v) => ({ ...v, sources: v.sources.map((src) => ({ ...src, url: `${src.url}${src.url.includes('?') ? '&' : '?'}v=${round}` })) }));
+      const moved = fleet.catalog.map((v) => ({
+        ...v,
+        sources: v.sources.map((src) => ({ ...src, url: `${src.url}${src.url.includes('?') ? '&' : '?'}v=${round}` })),
+      }));
       await loadCatalog(t.repos.vendors, moved, new Date());
       await t.app.ingest.roundInWorker({ force: true });
     };
@@ -305,7 +317,11 @@ describe('metrics cardinality', () => {
     assert.ok(sum(later, 'vis_ingest_polls_total')! > sum(first, 'vis_ingest_polls_total')!);
 
     // Cloudflare leaves the catalog: its series go at the next scrape.
-    await loadCatalog(t.repos.vendors, fleet.catalog.filter((v) => v.slug !== 'cloudflare'), new Date());
+    await loadCatalog(
+      t.repos.vendors,
+      fleet.catalog.filter((v) => v.slug !== 'cloudflare'),
+      new Date(),
+    );
     const gone = (await scrape(t)).samples;
     assert.equal(sum(gone, 'vis_ingest_polls_total', { vendor: 'cloudflare' }), undefined);
     assert.ok(sum(gone, 'vis_ingest_polls_total', { vendor: 'github' })! > 0);

@@ -167,7 +167,11 @@ describe('never green without knowing', () => {
     assert.match(metrics, /^vis_vendor_status\{vendor="github"\} 0$/m);
 
     const status = await mcpText('get_vendor_status', { vendor: 'cloudflare' });
-    assert.match(status, /^Cloudflare: not observed, its status page has not been read since .*; last read: All Systems Operational \(operational\)\.$/m, status);
+    assert.match(
+      status,
+      /^Cloudflare: not observed, its status page has not been read since .*; last read: All Systems Operational \(operational\)\.$/m,
+      status,
+    );
     assert.doesNotMatch(status, /^No ongoing incidents\.$/m);
     assert.match(status, /All 1 components operational when last read\./);
     const never = await mcpText('get_vendor_status', { vendor: 'datadog' });
@@ -227,6 +231,9 @@ describe('readiness judges the polls made so far', () => {
     await fail(all.slice(4, 5));
     const r = await ingest();
     assert.equal(r.status, 'degraded');
-    assert.deepEqual(r.checks.find((c: any) => c.name === 'ingest'), { name: 'ingest', ok: false, error: 'most_sources_failing' });
+    assert.deepEqual(
+      r.checks.find((c: any) => c.name === 'ingest'),
+      { name: 'ingest', ok: false, error: 'most_sources_failing' },
+    );
   });
 });

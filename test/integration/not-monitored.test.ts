@@ -36,7 +36,10 @@ describe('not monitored', () => {
     assert.equal((byId.get('stripe') as any).monitored, false);
     assert.equal((byId.get('github') as any).monitored, true);
     const unmonitored = list.body.vendors.filter((v: any) => !v.monitored);
-    assert.ok(unmonitored.every((v: any) => v.availableDataTypes.length === 0), 'exactly the vendors without a status source');
+    assert.ok(
+      unmonitored.every((v: any) => v.availableDataTypes.length === 0),
+      'exactly the vendors without a status source',
+    );
 
     const info = await getJson(`${t.api}/vendor-info/stripe`);
     assert.equal(info.body.items[0].monitored, false);
@@ -71,7 +74,9 @@ describe('not monitored', () => {
     const added = await send(`${t.api}/watchlist/stripe`, 'POST', h);
     assert.equal(added.status, 200, JSON.stringify(added.body));
     assert.ok(added.body.vendors.includes('stripe'));
-    assert.deepEqual(added.body.warnings, ['Stripe is not monitored: no machine-readable status source; following it will show no status, incidents or alerts.']);
+    assert.deepEqual(added.body.warnings, [
+      'Stripe is not monitored: no machine-readable status source; following it will show no status, incidents or alerts.',
+    ]);
     // Replayed: still listed once, still warned.
     const again = await send(`${t.api}/watchlist/stripe`, 'POST', h);
     assert.equal(again.status, 200);
@@ -113,7 +118,10 @@ describe('not monitored', () => {
   test('a board with it is published with a warning, and shows it as not monitored', async () => {
     const made = await send(`${t.url}/api/v1/boards`, 'POST', h, { title: 'Payments' });
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    assert.deepEqual(made.body.warnings.map((w: string) => w.split(' is ')[0]), ['Stripe', 'Okta']);
+    assert.deepEqual(
+      made.body.warnings.map((w: string) => w.split(' is ')[0]),
+      ['Stripe', 'Okta'],
+    );
     const page = await (await fetch(made.body.url)).text();
     const card = page.match(/<li class="vendor-card[^"]*"[^>]*data-vendor="stripe"[\s\S]*?<\/li>/)?.[0] ?? '';
     assert.match(card, /data-monitored="no"/);

@@ -56,7 +56,11 @@ describe('password policy', () => {
     const email = uniqueEmail('legacy');
     const password = 'hunter22';
     await t.repos.users.create({ id: randomUUID(), email, passwordHash: await hashPassword(password, 10), plan: 'free', now: new Date() });
-    const r = await getJson(`${t.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const r = await getJson(`${t.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.account.email, email);
   });

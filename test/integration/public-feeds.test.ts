@@ -75,11 +75,17 @@ describe('public vendor feeds', () => {
     const ch = doc.rss.channel;
     assert.equal(ch.title, 'GitHub status history');
     assert.ok(ch.description);
-    assert.ok(ch.link.some((l: unknown) => typeof l === 'string' && l.startsWith('https://')), 'channel link');
+    assert.ok(
+      ch.link.some((l: unknown) => typeof l === 'string' && l.startsWith('https://')),
+      'channel link',
+    );
     const self = ch['atom:link'] ?? ch.link.find((l: { '@_rel'?: string }) => typeof l === 'object' && l['@_rel'] === 'self');
     assert.equal((Array.isArray(self) ? self[0] : self)['@_href'], 'https://status.example.com/api/v1/feeds/vendors/github.rss');
     const titles = ch.item.map((i: { title: string }) => i.title);
-    assert.ok(titles.some((x: string) => x.startsWith('GitHub: Degraded performance for Actions and Pages (investigating, major impact)')), titles.join('\n'));
+    assert.ok(
+      titles.some((x: string) => x.startsWith('GitHub: Degraded performance for Actions and Pages (investigating, major impact)')),
+      titles.join('\n'),
+    );
     assert.ok(titles.some((x: string) => x.startsWith('GitHub: Scheduled database maintenance (maintenance scheduled)')));
     for (const i of ch.item) {
       assert.ok(i.title && i.guid && i.pubDate, 'title, guid, pubDate');
@@ -94,7 +100,11 @@ describe('public vendor feeds', () => {
     assert.equal(feed['@_xmlns'], 'http://www.w3.org/2005/Atom');
     assert.equal(feed.id, 'urn:vendor-status:vendors:github');
     assert.ok(feed.title && feed.updated && feed.author?.name);
-    assert.ok(feed.link.some((l: { '@_rel'?: string; '@_href'?: string }) => l['@_rel'] === 'self' && l['@_href'] === 'https://status.example.com/api/v1/feeds/vendors/github.atom'));
+    assert.ok(
+      feed.link.some(
+        (l: { '@_rel'?: string; '@_href'?: string }) => l['@_rel'] === 'self' && l['@_href'] === 'https://status.example.com/api/v1/feeds/vendors/github.atom',
+      ),
+    );
     assert.ok(feed.entry.length >= 3);
     for (const e of feed.entry) {
       assert.match(String(e.id), /^urn:vendor-status:(incident|maintenance):github:/);
@@ -111,7 +121,10 @@ describe('public vendor feeds', () => {
     const long = events.find((e) => e.getFirstPropertyValue('summary') === `GitHub: ${LONG_TITLE}`);
     assert.ok(long, 'a long UTF-8 title survives folding and escaping');
     assert.equal(long.getFirstPropertyValue('uid'), 'maintenance-github-github:long@vendor-status-api');
-    assert.match(String(long.getFirstPropertyValue('description')), /Components: API Requests, Git Operations\n\nLine one\.\nLine two, with a comma; and a semicolon\./);
+    assert.match(
+      String(long.getFirstPropertyValue('description')),
+      /Components: API Requests, Git Operations\n\nLine one\.\nLine two, with a comma; and a semicolon\./,
+    );
     assert.equal(long.getFirstPropertyValue('url'), 'https://www.githubstatus.com/incidents/long');
     const start = long.getFirstPropertyValue('dtstart') as ICAL.Time;
     const end = long.getFirstPropertyValue('dtend') as ICAL.Time;
@@ -134,7 +147,12 @@ describe('public vendor feeds', () => {
     const atom = parseXml(await text(await fetch(`${t.url}/api/v1/feeds/vendors.atom?vendor=github,cloudflare`), 'application/atom+xml; charset=utf-8'));
     assert.ok(atom.feed.entry.some((e: { title: unknown }) => textOf(e.title).startsWith('Cloudflare:')));
 
-    for (const path of ['/api/v1/feeds/vendors/nope.rss', '/api/v1/feeds/vendors/nope.atom', '/api/v1/feeds/vendors/nope.ics', '/api/v1/feeds/vendors.ics?vendor=github,nope']) {
+    for (const path of [
+      '/api/v1/feeds/vendors/nope.rss',
+      '/api/v1/feeds/vendors/nope.atom',
+      '/api/v1/feeds/vendors/nope.ics',
+      '/api/v1/feeds/vendors.ics?vendor=github,nope',
+    ]) {
       const r = await getJson(`${t.url}${path}`);
       assert.equal(r.status, 404, path);
       assert.equal(r.body.error, 'not_found');

@@ -76,7 +76,10 @@ describe('status truth', () => {
 
   test('a vendor never polled has no uptime and badge unknown; aggregates leave it out', async () => {
     // An incident we know of, but the vendor was never observed.
-    await repos.incidents.upsert(incident('stripe', 'x1', { impact: 'minor', status: 'resolved', startedAt: new Date(clock.now().getTime() - 2 * DAY).toISOString() }), 'f');
+    await repos.incidents.upsert(
+      incident('stripe', 'x1', { impact: 'minor', status: 'resolved', startedAt: new Date(clock.now().getTime() - 2 * DAY).toISOString() }),
+      'f',
+    );
     const never = await getJson(`${t.api}/vendor-stats/stripe?timePeriod=7d`);
     assert.equal(never.status, 200);
     assert.equal(never.body.items[0].uptimePercent, null);
@@ -103,7 +106,13 @@ describe('status truth', () => {
     assert.equal(a.badges.unknown, a.vendorCount - 1);
 
     const fav = await getJson(`${t.api}/vendor-stats-favorites?vendor=github,stripe&timePeriod=7d`);
-    assert.deepEqual(fav.body.items.map((s: any) => [s.vendor, s.badge]), [['github', 'excellent'], ['stripe', 'unknown']]);
+    assert.deepEqual(
+      fav.body.items.map((s: any) => [s.vendor, s.badge]),
+      [
+        ['github', 'excellent'],
+        ['stripe', 'unknown'],
+      ],
+    );
   });
 
   test('the web shows no data, not a green bar, for a vendor never observed', async () => {
@@ -185,7 +194,10 @@ describe('status truth', () => {
     };
     await pollOk('github', 'summary.json', summary('maintenance', 'Service Under Maintenance', [inProgress]));
     let status = await getJson(`${t.api}/vendor-status/github?skipCache=true`);
-    assert.deepEqual(status.body.items[0].activeMaintenance.map((m: any) => m.id), ['github:w1n2d3w4']);
+    assert.deepEqual(
+      status.body.items[0].activeMaintenance.map((m: any) => m.id),
+      ['github:w1n2d3w4'],
+    );
 
     // Gone from the summary before its end: left as it is.
     clock.advance(5 * MIN);
@@ -195,7 +207,10 @@ describe('status truth', () => {
     // Still gone after its end: completed at the announced end, announced once.
     clock.advance(30 * MIN);
     const r = await pollOk('github', 'summary.json', summary('none', 'All Systems Operational'));
-    assert.deepEqual(r.events.map((e) => [e.type, e.entityId]), [['maintenance.completed', 'github:w1n2d3w4']]);
+    assert.deepEqual(
+      r.events.map((e) => [e.type, e.entityId]),
+      [['maintenance.completed', 'github:w1n2d3w4']],
+    );
     const stored = (await repos.maintenances.getMany(['github:w1n2d3w4'])).get('github:w1n2d3w4')!.record;
     assert.equal(stored.status, 'completed');
     assert.equal(stored.completedAt, new Date(Date.parse(end)).toISOString());
@@ -205,10 +220,18 @@ describe('status truth', () => {
 
   test('a window that ended long ago is never active', async () => {
     await repos.maintenances.upsert(
-      maintenance('github', 'old', { status: 'in_progress', scheduledFor: '2021-05-01T01:00:00.000Z', scheduledUntil: '2021-05-01T03:00:00.000Z', startedAt: '2021-05-01T01:00:00.000Z' }),
+      maintenance('github', 'old', {
+        status: 'in_progress',
+        scheduledFor: '2021-05-01T01:00:00.000Z',
+        scheduledUntil: '2021-05-01T03:00:00.000Z',
+        startedAt: '2021-05-01T01:00:00.000Z',
+      }),
       'f',
     );
-    await repos.maintenances.upsert(maintenance('github', 'oldsched', { status: 'scheduled', scheduledFor: '2021-06-01T01:00:00.000Z', scheduledUntil: null }), 'f');
+    await repos.maintenances.upsert(
+      maintenance('github', 'oldsched', { status: 'scheduled', scheduledFor: '2021-06-01T01:00:00.000Z', scheduledUntil: null }),
+      'f',
+    );
     const status = await getJson(`${t.api}/vendor-status/github?skipCache=true`);
     assert.deepEqual(status.body.items[0].activeMaintenance, []);
     const agg = await getJson(`${t.api}/vendor-stats-aggregate?timePeriod=7d`);
@@ -222,7 +245,10 @@ describe('status truth', () => {
     r = await getJson(`${t.url}/readyz`);
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'degraded');
-    assert.deepEqual(r.body.checks.find((c: any) => c.name === 'ingest'), { name: 'ingest', ok: false, error: 'no_recent_poll' });
+    assert.deepEqual(
+      r.body.checks.find((c: any) => c.name === 'ingest'),
+      { name: 'ingest', ok: false, error: 'no_recent_poll' },
+    );
 
     await pollOk('github', 'summary.json', {});
     r = await getJson(`${t.url}/readyz`);
@@ -231,11 +257,19 @@ describe('status truth', () => {
     // Every source fails: still serving (200), but degraded.
     const all = await repos.sources.claim({ owner: OWNER, now: clock.now(), leaseMs: MIN, force: true });
     for (const s of all) {
-      await repos.sources.completeFailure(s.id, OWNER, { at: clock.now().toISOString(), error: 'HTTP 503', durationMs: 5, nextPollAt: clock.now().toISOString() });
+      await repos.sources.completeFailure(s.id, OWNER, {
+        at: clock.now().toISOString(),
+        error: 'HTTP 503',
+        durationMs: 5,
+        nextPollAt: clock.now().toISOString(),
+      });
     }
     r = await getJson(`${t.url}/readyz`);
     assert.equal(r.status, 200);
     assert.equal(r.body.status, 'degraded');
-    assert.deepEqual(r.body.checks.find((c: any) => c.name === 'ingest'), { name: 'ingest', ok: false, error: 'most_sources_failing' });
+    assert.deepEqual(
+      r.body.checks.find((c: any) => c.name === 'ingest'),
+      { name: 'ingest', ok: false, error: 'most_sources_failing' },
+    );
   });
 });

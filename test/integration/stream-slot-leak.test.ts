@@ -19,7 +19,9 @@ function openAndReset(t: TestApp, headers: Record<string, string>): Promise<void
   const { port, pathname } = new URL(`${t.api}/incidents/stream`);
   return new Promise((resolve) => {
     const s = net.connect(Number(port), '127.0.0.1', () => {
-      const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+      const head = Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('');
       s.write(`GET ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\n${head}\r\n`);
       s.resetAndDestroy();
     });
@@ -34,7 +36,14 @@ async function fullCapOpens(t: TestApp, n: number, headers: Record<string, strin
   await sleep(200);
   const clients = Array.from({ length: n }, () => openStream(`${t.api}/incidents/stream`, headers));
   try {
-    const firsts = await Promise.all(clients.map((c) => c.waitFor(1, 10_000).then(([e]) => e?.type, () => 'refused')));
+    const firsts = await Promise.all(
+      clients.map((c) =>
+        c.waitFor(1, 10_000).then(
+          ([e]) => e?.type,
+          () => 'refused',
+        ),
+      ),
+    );
     assert.deepEqual(firsts, Array(n).fill('snapshot'));
   } finally {
     for (const c of clients) c.close();

@@ -32,7 +32,9 @@ describe('login and signup throttles under concurrency', () => {
 
   test('40 concurrent wrong passwords for one account: at most 5 are evaluated', async () => {
     const u = await userWithKey(t, 'free');
-    const rs = await Promise.all(Array.from({ length: 40 }, () => post(t, '/api/v1/auth/login', { email: u.email, password: 'not the right one' }, '198.51.100.1')));
+    const rs = await Promise.all(
+      Array.from({ length: 40 }, () => post(t, '/api/v1/auth/login', { email: u.email, password: 'not the right one' }, '198.51.100.1')),
+    );
     const n = tally(rs);
     assert.equal((n[401] ?? 0) + (n[429] ?? 0), 40, JSON.stringify(n));
     assert.ok((n[401] ?? 0) <= 5, `evaluated ${n[401]} of 40: ${JSON.stringify(n)}`);
@@ -91,7 +93,9 @@ describe('login and signup throttles under concurrency', () => {
 
   test('20 concurrent signups from one address make at most 10 accounts', async () => {
     const rs = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(t, '/api/v1/auth/signup', { email: uniqueEmail(`burst${i}`), password: 'long enough password' }, '198.51.100.5')),
+      Array.from({ length: 20 }, (_, i) =>
+        post(t, '/api/v1/auth/signup', { email: uniqueEmail(`burst${i}`), password: 'long enough password' }, '198.51.100.5'),
+      ),
     );
     const n = tally(rs);
     assert.ok((n[201] ?? 0) <= 10, `created ${JSON.stringify(n)}`);
@@ -103,7 +107,8 @@ describe('login and signup throttles under concurrency', () => {
     const ip = '198.51.100.6';
     assert.equal((await post(t, '/api/v1/auth/signup', { email: taken, password: 'long enough password' }, ip)).status, 201);
     for (let i = 0; i < 5; i++) assert.equal((await post(t, '/api/v1/auth/signup', { email: taken, password: 'short' }, ip)).status, 400);
-    for (let i = 0; i < 9; i++) assert.equal((await post(t, '/api/v1/auth/signup', { email: taken, password: 'long enough password' }, ip)).status, 409, `attempt ${i}`);
+    for (let i = 0; i < 9; i++)
+      assert.equal((await post(t, '/api/v1/auth/signup', { email: taken, password: 'long enough password' }, ip)).status, 409, `attempt ${i}`);
     const over = await post(t, '/api/v1/auth/signup', { email: uniqueEmail('fresh'), password: 'long enough password' }, ip);
     assert.equal(over.status, 429);
     assert.equal(over.body.error, 'rate_limit_exceeded');

@@ -25,7 +25,7 @@ describe('trend and search queries', () => {
     const sql: { text: string; params: readonly unknown[] }[] = [];
     const plugin: KyselyPlugin = {
       transformQuery: (args) => args.node,
-        transformResult: async (args) => args.result,
+      transformResult: async (args) => args.result,
     };
     // Compiled SQL is captured through the executor's compile step.
     const db = t.store.db.withPlugin(plugin);
@@ -68,6 +68,9 @@ describe('trend and search queries', () => {
     for (const q of found) assert.doesNotMatch(q.text, /50%|1=1/, 'the text never enters the SQL');
     // Vendors and incident rows are bounded; the count is the only unbounded read.
     for (const q of found.filter((q) => !/count\(/i.test(q.text))) assert.match(q.text, /limit/i);
-    assert.ok(found.some((q) => q.params.includes("%50\\%\\_off' or 1=1 --%")), JSON.stringify(found.map((q) => q.params)));
+    assert.ok(
+      found.some((q) => q.params.includes("%50\\%\\_off' or 1=1 --%")),
+      JSON.stringify(found.map((q) => q.params)),
+    );
   });
 });

@@ -18,7 +18,11 @@ describe('TRUST_PROXY', () => {
     assert.equal(parse('2'), 2);
     assert.deepEqual(parse('10.0.0.0/8, 192.0.2.7,::1, fd00::/8,loopback'), ['10.0.0.0/8', '192.0.2.7', '::1', 'fd00::/8', 'loopback']);
     for (const bad of ['everything', '11', '10.0.0.0/33', '10.0.0.1/8/2', 'proxy.example.com', '::1/129']) {
-      assert.throws(() => parse(bad), (err: unknown) => err instanceof ConfigError && /TRUST_PROXY/.test(String(err)), bad);
+      assert.throws(
+        () => parse(bad),
+        (err: unknown) => err instanceof ConfigError && /TRUST_PROXY/.test(String(err)),
+        bad,
+      );
     }
   });
 
@@ -54,12 +58,18 @@ describe('TRUST_PROXY', () => {
   }
 
   test('two hops: the address the outer proxy saw is the client', async () => {
-    const statuses = await anonymousCalls({ TRUST_PROXY: '2' }, Array.from({ length: 12 }, (_, i) => `203.0.113.${i}, 198.51.100.30, 10.0.0.5`));
+    const statuses = await anonymousCalls(
+      { TRUST_PROXY: '2' },
+      Array.from({ length: 12 }, (_, i) => `203.0.113.${i}, 198.51.100.30, 10.0.0.5`),
+    );
     assert.deepEqual(statuses, [...Array(10).fill(200), 429, 429]);
   });
 
   test('a peer outside the proxy list is the client, whatever it forwards', async () => {
-    const statuses = await anonymousCalls({ TRUST_PROXY: '10.0.0.0/8' }, Array.from({ length: 12 }, (_, i) => `198.51.100.${i}`));
+    const statuses = await anonymousCalls(
+      { TRUST_PROXY: '10.0.0.0/8' },
+      Array.from({ length: 12 }, (_, i) => `198.51.100.${i}`),
+    );
     assert.deepEqual(statuses, [...Array(10).fill(200), 429, 429]);
   });
 });

@@ -45,7 +45,8 @@ describe('unknown query parameters', () => {
       if (op.path.startsWith('/scim/v2/')) {
         // SCIM answers in its own error body (docs/teams.md, "SCIM"), before the token is checked.
         const named = typeof body?.detail === 'string' && /'zz_unknown'/.test(body.detail) && /'utm_source'/.test(body.detail);
-        if (res.status !== 400 || body?.status !== '400' || body?.scimType !== 'invalidValue' || !named) failures.push(`${op.method} ${op.path}: ${res.status} ${text.slice(0, 120)}`);
+        if (res.status !== 400 || body?.status !== '400' || body?.scimType !== 'invalidValue' || !named)
+          failures.push(`${op.method} ${op.path}: ${res.status} ${text.slice(0, 120)}`);
         continue;
       }
       if (res.status !== 400 || body?.error !== 'invalid_parameter' || body?.parameter !== 'zz_unknown') {

@@ -31,7 +31,11 @@ describe('vendor status metrics', () => {
     t = await startApp();
     await seedDashboard(t.store);
     await createRepositories(t.store).maintenances.upsert(
-      maintenance('datadog', 'now', { status: 'in_progress', scheduledFor: new Date(Date.now() - 3_600_000).toISOString(), startedAt: new Date(Date.now() - 3_600_000).toISOString() }),
+      maintenance('datadog', 'now', {
+        status: 'in_progress',
+        scheduledFor: new Date(Date.now() - 3_600_000).toISOString(),
+        startedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      }),
       'f',
     );
   });
@@ -68,7 +72,11 @@ describe('vendor status metrics with METRICS_COMPONENT_SERIES', () => {
     assert.equal(valueOf(f, 'vis_component_status', { vendor: 'github', component: 'Git Operations' }), 0);
     const r = createRepositories(t.store);
     await r.status.setStatus('github', { indicator: 'major_outage', description: 'Major outage', checkedAt: new Date().toISOString() });
-    await r.status.replaceComponents('github', [{ id: 'actions', name: 'Actions', status: 'major_outage', group: null, position: 1 }], new Date().toISOString());
+    await r.status.replaceComponents(
+      'github',
+      [{ id: 'actions', name: 'Actions', status: 'major_outage', group: null, position: 1 }],
+      new Date().toISOString(),
+    );
     await r.incidents.upsert(incident('github', 'second', { status: 'investigating', impact: 'critical' }), 'f');
     f = await scrape(t);
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'github' }), 4);

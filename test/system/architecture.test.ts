@@ -56,8 +56,14 @@ function write(file: string, text: string) {
 test('a tree that breaks each rule once fails the check, edge by edge', async () => {
   // A type-only import is enough to break a rule: types couple folders too.
   write('src/domain/rule.ts', "import type { UseCase } from '../services/use-case.ts';\nexport type Rule = UseCase | number;\n");
-  write('src/services/use-case.ts', "import type { Rule } from '../domain/rule.ts';\nimport { send } from '../alerts/worker.ts';\nexport type UseCase = { rule: Rule; send: typeof send };\n");
-  write('src/alerts/worker.ts', "import { poll } from '../ingest/scheduler.ts';\nimport { entry } from '../ingest/index.ts';\nexport const send = () => [poll, entry];\n");
+  write(
+    'src/services/use-case.ts',
+    "import type { Rule } from '../domain/rule.ts';\nimport { send } from '../alerts/worker.ts';\nexport type UseCase = { rule: Rule; send: typeof send };\n",
+  );
+  write(
+    'src/alerts/worker.ts',
+    "import { poll } from '../ingest/scheduler.ts';\nimport { entry } from '../ingest/index.ts';\nexport const send = () => [poll, entry];\n",
+  );
   // A worker runs over repositories: it may import the store (docs/architecture.md).
   write('src/ingest/scheduler.ts', "import type { Row } from '../store/rows.ts';\nexport const poll: Row = 1;\n");
   write('src/store/rows.ts', 'export type Row = number;\n');

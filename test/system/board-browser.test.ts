@@ -34,7 +34,10 @@ describe('public status board in the browser', { timeout: 180_000 }, () => {
     for (const vendor of vendors) {
       const report = await t.app.ingest.scheduler.runRound({ force: true, vendor });
       assert.ok(report.outcomes.length > 0, `${vendor} has sources`);
-      assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
+      assert.deepEqual(
+        report.outcomes.filter((o) => o.status === 'failed'),
+        [],
+      );
     }
   };
 
@@ -48,7 +51,9 @@ describe('public status board in the browser', { timeout: 180_000 }, () => {
     embedder = http.createServer((req, res) => {
       const src = new URL(req.url!, 'http://x').searchParams.get('src') ?? '';
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html lang="en"><title>Intranet</title><h1>Our intranet</h1><iframe title="Vendor status" src="${src.replace(/"/g, '')}" width="900" height="700"></iframe>`);
+      res.end(
+        `<!doctype html><html lang="en"><title>Intranet</title><h1>Our intranet</h1><iframe title="Vendor status" src="${src.replace(/"/g, '')}" width="900" height="700"></iframe>`,
+      );
     });
     await new Promise<void>((r) => embedder.listen(0, '127.0.0.1', r));
     embedderUrl = `http://localhost:${(embedder.address() as AddressInfo).port}`;

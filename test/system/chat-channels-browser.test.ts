@@ -23,7 +23,13 @@ let chat: HttpReceiver;
 let ops: HttpReceiver;
 let slack: HttpReceiver;
 let callback = '';
-const workspace = slackWorkspace({ ...SLACK, redirectUri: () => callback, team: { id: 'T0BROWSER', name: 'Browser Team' }, installer: 'U0BROWSE1', channels: ['C0BROWSER'] });
+const workspace = slackWorkspace({
+  ...SLACK,
+  redirectUri: () => callback,
+  team: { id: 'T0BROWSER', name: 'Browser Team' },
+  installer: 'U0BROWSE1',
+  channels: ['C0BROWSER'],
+});
 
 before(async () => {
   teams = await startReceiver(teamsWorkflowReply);
@@ -87,7 +93,11 @@ test('Teams, Google Chat, Opsgenie and Slack set up from the account page', asyn
   await page.locator('[data-preferences-status]', { hasText: 'Saved' }).waitFor();
   assert.equal((await prefs()).opsgenie.api_key, `****${OPSGENIE_KEY.slice(-4)}`);
 
-  for (const [label, receiver] of [['Send test Teams card', teams], ['Send test Google Chat message', chat], ['Send test Opsgenie alert', ops]] as const) {
+  for (const [label, receiver] of [
+    ['Send test Teams card', teams],
+    ['Send test Google Chat message', chat],
+    ['Send test Opsgenie alert', ops],
+  ] as const) {
     const before = receiver.requests.length;
     await page.getByRole('button', { name: label }).click();
     await waitFor(() => receiver.requests.length !== before, { message: label, timeoutMs: 5_000 }).catch(() => {});
@@ -160,6 +170,10 @@ test('digest, time zone, quiet hours, reminders, per-channel rules and per-vendo
   await page.getByRole('button', { name: 'Save notification settings' }).click();
   await page.locator('[data-field-error="timezone"]', { hasText: /IANA/ }).waitFor();
   assert.equal((await prefs()).timezone, 'America/New_York');
-  assert.deepEqual(problems.filter((x) => x !== 'http 400 PUT /api/v1/infrastructure/notification-preferences'), [], 'only the refused save');
+  assert.deepEqual(
+    problems.filter((x) => x !== 'http 400 PUT /api/v1/infrastructure/notification-preferences'),
+    [],
+    'only the refused save',
+  );
   await context.close();
 });

@@ -71,7 +71,10 @@ describe('cli ingest --once with hostile 256 KB pages', () => {
     assert.equal(r.code, 0, r.stderr);
     const perSource = r.stdout.split('\n').filter((l) => /^(updated|unchanged|not-modified|FAILED|skipped)\s/.test(l));
     assert.equal(perSource.length, 5, r.stdout);
-    assert.ok(perSource.every((l) => l.startsWith('updated')), r.stdout);
+    assert.ok(
+      perSource.every((l) => l.startsWith('updated')),
+      r.stdout,
+    );
     const ms = Number(/^Round finished in (\d+) ms/m.exec(r.stdout)?.[1]);
     // The one wall-clock bound of these tests. Before the linear parser this round took
     // 141 s; now 1.4 s on a quiet machine (bench/hostile-parse.ts, docs/security.md). The

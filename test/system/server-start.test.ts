@@ -187,7 +187,9 @@ describe('server start', () => {
     try {
       const s = start({ PORT: String(port), INGEST: 'off', DELIVER: 'false', LOG_LEVEL: 'warn', ...storeEnv(tmp()) });
       assert.equal(await s.exited, 1);
-      assert.deepEqual(s.err().trim().split('\n'), [`Port ${port} is already in use (127.0.0.1:${port}): stop the other process or choose another port with PORT=…`]);
+      assert.deepEqual(s.err().trim().split('\n'), [
+        `Port ${port} is already in use (127.0.0.1:${port}): stop the other process or choose another port with PORT=…`,
+      ]);
     } finally {
       blocker.close();
     }
@@ -224,7 +226,13 @@ describe('server start', () => {
     await pretty.stop();
     assert.match(pretty.out(), /INFO.*started with roles api,ingest,deliver/);
     assert.match(pretty.out(), /Store\s+(SQLite in|PostgreSQL)/);
-    assert.ok(!pretty.out().split('\n').some((l) => l.startsWith('{')), 'no JSON lines');
+    assert.ok(
+      !pretty
+        .out()
+        .split('\n')
+        .some((l) => l.startsWith('{')),
+      'no JSON lines',
+    );
     noStackTrace(pretty.err());
   });
 });

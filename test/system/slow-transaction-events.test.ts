@@ -68,14 +68,18 @@ function rawStream(url: string, lastEventId?: string) {
   };
 }
 
-describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL (PostgreSQL): transactions only overlap there' }, () => {
+describe('events of a transaction held open 30 s', {
+  skip: process.env.DATABASE_URL ? false : 'needs DATABASE_URL (PostgreSQL): transactions only overlap there',
+}, () => {
   let t: TestApp;
   let userId: string;
 
   before(async () => {
     // Appenders wait for the slow transaction's lock on the event head (docs/reliability.md,
     // event order), longer than the default statement deadline.
-    t = await startApp({ env: { DATABASE_QUERY_TIMEOUT_MS: '120000', RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 100000, perDay: 1000000, concurrentStreams: 10 } }) } });
+    t = await startApp({
+      env: { DATABASE_QUERY_TIMEOUT_MS: '120000', RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 100000, perDay: 1000000, concurrentStreams: 10 } }) },
+    });
     const user = await createUser(t, 'pro');
     userId = user.id;
     assert.equal((await send(`${t.api}/watchlist`, 'PUT', user.headers, { vendors: ['github'] })).status, 200);
@@ -108,7 +112,10 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
     const slow = t.store.db
       .transaction()
       .execute(async (trx) => {
-        const out = await appendEach(trx, Array.from({ length: SLOW }, (_, i) => event(`slow${i}`)));
+        const out = await appendEach(
+          trx,
+          Array.from({ length: SLOW }, (_, i) => event(`slow${i}`)),
+        );
         appended();
         await sleep(HOLD_MS);
         return out;
@@ -125,7 +132,12 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
       fast.push(
         t.store.db
           .transaction()
-          .execute((trx) => appendEach(trx, Array.from({ length: FAST_EACH }, (_, i) => event(`fast${n}_${i}`))))
+          .execute((trx) =>
+            appendEach(
+              trx,
+              Array.from({ length: FAST_EACH }, (_, i) => event(`fast${n}_${i}`)),
+            ),
+          )
           .then((events) => {
             bus.publish(events);
             return events;
@@ -151,7 +163,9 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
     const numbers = (frames: Frame[]) => frames.map((f) => (f.id === null ? null : Number(f.id)));
 
     // Live: every event once, each with its id, in order.
-    await waitFor(() => (live.incidents().length >= TOTAL ? true : undefined), { message: `${TOTAL} live events`, timeoutMs: 60_000, intervalMs: 100 }).catch((err) => problems.push((err as Error).message));
+    await waitFor(() => (live.incidents().length >= TOTAL ? true : undefined), { message: `${TOTAL} live events`, timeoutMs: 60_000, intervalMs: 100 }).catch(
+      (err) => problems.push((err as Error).message),
+    );
     await sleep(500);
     const liveFrames = live.incidents();
     const withoutId = liveFrames.filter((f) => f.id === null).length;
@@ -161,7 +175,11 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
     // Resume: what the leaving client saw plus what the resumed stream replays is every event once, in order.
     const resumed = rawStream(streamUrl, resumeFrom);
     const expectAfter = all.filter((s) => s > Number(resumeFrom));
-    await waitFor(() => (resumed.incidents().length >= expectAfter.length ? true : undefined), { message: 'the replay', timeoutMs: 10_000, intervalMs: 100 }).catch(() => {});
+    await waitFor(() => (resumed.incidents().length >= expectAfter.length ? true : undefined), {
+      message: 'the replay',
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    }).catch(() => {});
     await sleep(500);
     await resumed.close();
     await live.close();
@@ -176,7 +194,11 @@ describe('events of a transaction held open 30 s', { skip: process.env.DATABASE_
       (await t.store.db.selectFrom('deliveries').select('event_seq').where('org_id', '=', userId).where('channel', '=', 'in_app').execute())
         .map((r) => Number(r.event_seq))
         .sort((a, b) => a - b);
-    await waitFor(async () => ((await deliveredSeqs()).length >= TOTAL ? true : undefined), { message: `${TOTAL} delivery rows`, timeoutMs: 20_000, intervalMs: 100 }).catch(() => {});
+    await waitFor(async () => ((await deliveredSeqs()).length >= TOTAL ? true : undefined), {
+      message: `${TOTAL} delivery rows`,
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    }).catch(() => {});
     const delivered = await deliveredSeqs();
     const undelivered = all.filter((s) => !delivered.includes(s)).length;
     if (undelivered) problems.push(`${undelivered} of ${TOTAL} events have no delivery row`);

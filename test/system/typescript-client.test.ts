@@ -49,7 +49,10 @@ describe('the built client against a running server', { timeout: 120_000 }, () =
 
     const inc = await api.GET('/api/v1/infrastructure/incidents', { params: { query: { vendor: 'github', limit: 5 } } });
     assert.equal(inc.response.status, 200);
-    assert.deepEqual(inc.data!.items.map((i) => i.id), ['github:cl-a']);
+    assert.deepEqual(
+      inc.data!.items.map((i) => i.id),
+      ['github:cl-a'],
+    );
 
     const put = await api.PUT('/api/v1/infrastructure/watchlist', { body: { vendors: ['github', 'cloudflare'] } });
     assert.equal(put.response.status, 200);
@@ -140,7 +143,13 @@ describe('the built client against a running server', { timeout: 120_000 }, () =
     );
     assert.deepEqual(
       seen.slice(1).map((s) => `${s.event} ${s.incident}`),
-      ['incident.created github:r-1', 'incident.created github:r-2', 'incident.updated github:r-1', 'incident.created github:r-3', 'incident.resolved github:r-2'],
+      [
+        'incident.created github:r-1',
+        'incident.created github:r-2',
+        'incident.updated github:r-1',
+        'incident.created github:r-3',
+        'incident.resolved github:r-2',
+      ],
     );
   });
 

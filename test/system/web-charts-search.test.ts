@@ -48,7 +48,11 @@ describe('overview columns, charts, search and comparison in a browser', () => {
     );
     // GitHub observed for the last 25 days: older weeks have no data; more than a quarter of the
     // 90 days the component uptime covers, so it has figures (docs/statistics.md "Minimum observed share").
-    await t.store.db.updateTable('sources').set({ first_success_at: ago(25 * DAY), last_success_at: ago(60_000) }).where('vendor', '=', 'github').execute();
+    await t.store.db
+      .updateTable('sources')
+      .set({ first_success_at: ago(25 * DAY), last_success_at: ago(60_000) })
+      .where('vendor', '=', 'github')
+      .execute();
     browser = await launchBrowser();
   });
   after(async () => {
@@ -71,7 +75,10 @@ describe('overview columns, charts, search and comparison in a browser', () => {
     const upcoming = maint.locator('h3:has-text("Upcoming") ~ * article time:first-of-type');
     const times = (await upcoming.evaluateAll((els) => els.map((e) => e.getAttribute('datetime')!))).map(Date.parse);
     assert.equal(times.length, 13);
-    assert.deepEqual(times, [...times].sort((a, b) => a - b));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => a - b),
+    );
     await more.nth(1).locator('summary').click();
     assert.equal(await more.nth(1).locator('article').first().isVisible(), true);
     // The card never says "Operational" beside an open incident.
@@ -98,16 +105,21 @@ describe('overview columns, charts, search and comparison in a browser', () => {
     const weeks = trends.locator('#chart-incidents .chart__bars');
     // 12 weekly slots: bars where observed or an incident is known, dashed outlines before observation.
     const bars = await weeks.locator('rect.chart__bar').count();
-    const gaps = (await trends.locator('#chart-incidents rect[data-nodata="unobserved"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-slots'))))).reduce((a, b) => a + b, 0);
+    const gaps = (
+      await trends.locator('#chart-incidents rect[data-nodata="unobserved"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-slots'))))
+    ).reduce((a, b) => a + b, 0);
     assert.equal(bars + gaps, 12);
     assert.ok(gaps >= 7, `${gaps} unobserved weeks`);
-    const total = (await weeks.locator('rect.chart__bar').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))))).reduce((a, b) => a + b, 0);
+    const total = (await weeks.locator('rect.chart__bar').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     assert.equal(total, 7, 'the seeded incidents, each in its week');
     // Anonymous: MTTR outside the 7-day window is not shown.
     const locked = await trends.locator('#chart-mttr rect[data-nodata="locked"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-slots'))));
     // The weeks before the plan window are one zone, labelled with the plan that shows them.
     assert.ok(locked[0]! >= 10, `${locked[0]} weeks before the plan window`);
-    assert.match(await trends.locator('#chart-mttr .chart__zone-label').first().textContent() ?? '', /Pro plan/);
+    assert.match((await trends.locator('#chart-mttr .chart__zone-label').first().textContent()) ?? '', /Pro plan/);
     // Components: observed, so each has a dot; the table has the numbers.
     assert.equal(await trends.locator('#chart-components circle.chart__dot').count(), 4);
     await trends.locator('#chart-components summary').click();
@@ -169,10 +181,19 @@ describe('overview columns, charts, search and comparison in a browser', () => {
     await context.close();
 
     const u = await userWithKey(t, 'standard');
-    await fetch(`${t.api}/watchlist`, { method: 'PUT', headers: { 'x-api-key': u.secret, 'content-type': 'application/json' }, body: JSON.stringify({ vendors: ['github', 'slack'] }) });
+    await fetch(`${t.api}/watchlist`, {
+      method: 'PUT',
+      headers: { 'x-api-key': u.secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ vendors: ['github', 'slack'] }),
+    });
     const cookie = await login(t, u.email, u.password);
     const signed = await newPage(browser, { baseURL: t.url });
-    await signed.context.addCookies(cookie.split('; ').map((c) => { const [name, value] = c.split('=') as [string, string]; return { name, value, url: t.url }; }));
+    await signed.context.addCookies(
+      cookie.split('; ').map((c) => {
+        const [name, value] = c.split('=') as [string, string];
+        return { name, value, url: t.url };
+      }),
+    );
     await signed.page.goto('/compare');
     assert.match(await signed.page.locator('main').innerText(), /on your watchlist/);
     assert.deepEqual(await signed.page.locator('#compare-incidents .chart__label').allTextContents(), ['GitHub', 'Slack']);

@@ -40,7 +40,10 @@ test('the flood cap keeps the first alerts per user and push channel, counting e
     ...Array.from({ length: 2 }, (_, i) => row('u2', 'webhook', 20 + i)),
   ];
   const { kept, held } = splitByCap(rows, new Map([['u1\u0000webhook', 1]]), 3);
-  assert.deepEqual(held.map((r) => r.id), ['d2', 'd3', 'd4']);
+  assert.deepEqual(
+    held.map((r) => r.id),
+    ['d2', 'd3', 'd4'],
+  );
   assert.equal(kept.filter((r) => r.channel === 'in_app').length, 5, 'in-app is not capped');
   assert.equal(kept.filter((r) => r.orgId === 'u2').length, 2);
   const resolves = Array.from({ length: 4 }, (_, i): NewDelivery => ({ ...row('u3', 'pagerduty', 30 + i), eventType: 'incident.resolved' }));
@@ -61,8 +64,14 @@ test('claimed rows beyond a receiver share are given back; other receivers are u
     new Map([['slow:1', 1]]),
     2,
   );
-  assert.deepEqual(send.map((x) => x.id), ['a1', 'b1', 'c1']);
-  assert.deepEqual(giveBack.map((x) => x.id), ['a2', 'a3']);
+  assert.deepEqual(
+    send.map((x) => x.id),
+    ['a1', 'b1', 'c1'],
+  );
+  assert.deepEqual(
+    giveBack.map((x) => x.id),
+    ['a2', 'a3'],
+  );
 });
 
 test('the receiver of a chat channel row is its URL host; a paging service is one receiver', () => {

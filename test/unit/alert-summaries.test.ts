@@ -44,10 +44,13 @@ test('a digest row grows across batches, one line per record, due at the period 
   );
   const p = JSON.parse(second.summaries[0]!.payloadJson) as SummaryPayload;
   assert.equal(p.count, 3);
-  assert.deepEqual(p.items.map((i) => [i.entityId, i.changes, i.status]), [
-    ['inc-1', ['incident.created', 'incident.resolved'], 'resolved'],
-    ['inc-2', ['incident.created'], 'created'],
-  ]);
+  assert.deepEqual(
+    p.items.map((i) => [i.entityId, i.changes, i.status]),
+    [
+      ['inc-1', ['incident.created', 'incident.resolved'], 'resolved'],
+      ['inc-2', ['incident.created'], 'created'],
+    ],
+  );
   assert.equal(p.title, 'Hourly digest: 3 changes to 2 records: github (3)');
 });
 
@@ -55,7 +58,10 @@ test('records beyond the list limit are counted, not listed; quiet hours hold ch
   const s = mergePreferences(defaultPreferences(), { quiet_hours: { enabled: true, start: '22:00', end: '07:00' } });
   const rows = Array.from({ length: MAX_SUMMARY_ITEMS + 5 }, (_, i) => row({ channel: 'slack', entityId: `inc-${i}` }));
   const out = gatherHeld([...rows, row({ channel: 'pagerduty' })], () => s, record, new Map(), new Date('2026-06-01T23:00:00Z'));
-  assert.deepEqual(out.rows.map((r) => r.channel), ['pagerduty']);
+  assert.deepEqual(
+    out.rows.map((r) => r.channel),
+    ['pagerduty'],
+  );
   const p = JSON.parse(out.summaries[0]!.payloadJson) as SummaryPayload;
   assert.equal(p.items.length, MAX_SUMMARY_ITEMS);
   assert.equal(p.more, 5);

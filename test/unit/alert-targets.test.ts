@@ -17,7 +17,12 @@ test('a webhook signs with the current secret, and the previous one during its g
   s.webhookSecret = 'whsec_new';
   s.webhookPreviousSecret = 'whsec_old';
   s.webhookPreviousExpiresAt = '2026-03-01T12:00:01.000Z';
-  assert.deepEqual(resolveTarget(row('webhook'), s, null, NOW), { channel: 'webhook', url: 'https://hooks.example.com/in', format: 'standard', secrets: ['whsec_new', 'whsec_old'] });
+  assert.deepEqual(resolveTarget(row('webhook'), s, null, NOW), {
+    channel: 'webhook',
+    url: 'https://hooks.example.com/in',
+    format: 'standard',
+    secrets: ['whsec_new', 'whsec_old'],
+  });
   s.webhookPreviousExpiresAt = '2026-03-01T12:00:00.000Z';
   assert.deepEqual((resolveTarget(row('webhook'), s, null, NOW) as { secrets: string[] }).secrets, ['whsec_new'], 'expired grace');
 });

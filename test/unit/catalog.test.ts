@@ -28,14 +28,28 @@ const FEED_TYPES = new Set(['advisory-feed', 'release-feed']);
 const MAINTENANCE_TYPES = new Set(['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'sorry']);
 
 /** Source keys of docs/catalog.md "Evidence". */
-const EVIDENCE_KEYS = new Set(['VSW', 'VSW-PLATFORMS', 'PROBO', 'SPH', 'ASD', 'ACS', 'SG', 'FX', 'HEROKU-CLI', 'SVELTIA', 'VENDOR-DOCS', 'PROBE', 'STTS', 'MULTI', 'PILE']);
+const EVIDENCE_KEYS = new Set([
+  'VSW',
+  'VSW-PLATFORMS',
+  'PROBO',
+  'SPH',
+  'ASD',
+  'ACS',
+  'SG',
+  'FX',
+  'HEROKU-CLI',
+  'SVELTIA',
+  'VENDOR-DOCS',
+  'PROBE',
+  'STTS',
+  'MULTI',
+  'PILE',
+]);
 const EVIDENCE_FACTS = new Set(['platform', 'statusPageUrl', 'website', 'category', 'endpoint', 'compliance', 'name', 'feed']);
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-const vendors = JSON.parse(
-  readFileSync(new URL('../../catalog/vendors.json', import.meta.url), 'utf8'),
-) as CatalogVendor[];
+const vendors = JSON.parse(readFileSync(new URL('../../catalog/vendors.json', import.meta.url), 'utf8')) as CatalogVendor[];
 
 function assertHttps(value: unknown, where: string): void {
   assert.equal(typeof value, 'string', `${where} must be a string`);
@@ -56,10 +70,18 @@ test('catalog is an array of at least 500 vendors, at least 500 of them with a s
 });
 
 test('the most depended-on bespoke pages have a status source', () => {
-  for (const [slug, type] of [['slack', 'slack-status'], ['heroku', 'heroku-status'], ['gitlab', 'statusio'], ['salesforce', 'salesforce-trust']]) {
+  for (const [slug, type] of [
+    ['slack', 'slack-status'],
+    ['heroku', 'heroku-status'],
+    ['gitlab', 'statusio'],
+    ['salesforce', 'salesforce-trust'],
+  ]) {
     const v = vendors.find((x) => x.slug === slug);
     assert.ok(v, `${slug} is in the catalog`);
-    assert.ok(v.sources.some((s) => s.type === type), `${slug} has a ${type} source`);
+    assert.ok(
+      v.sources.some((s) => s.type === type),
+      `${slug} has a ${type} source`,
+    );
   }
 });
 
@@ -73,23 +95,52 @@ test('every vendor names its evidence: known source keys, a 40-hex commit, the f
     }
     // A status source must rest on evidence of its platform or endpoint.
     if (v.sources.some((s) => !FEED_TYPES.has(s.type))) {
-      assert.ok(v.evidence!.some((e) => e.gave.includes('platform') || e.gave.includes('endpoint')), `${v.slug}: a status source without platform evidence`);
+      assert.ok(
+        v.evidence!.some((e) => e.gave.includes('platform') || e.gave.includes('endpoint')),
+        `${v.slug}: a status source without platform evidence`,
+      );
     }
   }
 });
 
 test('the vendors teams asked for are in the catalog; those without a source are listed as not monitored with why', () => {
   const asked = [
-    'pagerduty', 'sendgrid', 'auth0', 'zendesk', 'paypal', 'algolia', 'mailchimp', 'intercom', 'cloudinary', 'zscaler',
-    'hetzner', 'vultr', 'oracle-cloud', 'ibm-cloud', 'microsoft-365', 'google-workspace', 'stripe', 'okta', 'fastly', 'new-relic',
+    'pagerduty',
+    'sendgrid',
+    'auth0',
+    'zendesk',
+    'paypal',
+    'algolia',
+    'mailchimp',
+    'intercom',
+    'cloudinary',
+    'zscaler',
+    'hetzner',
+    'vultr',
+    'oracle-cloud',
+    'ibm-cloud',
+    'microsoft-365',
+    'google-workspace',
+    'stripe',
+    'okta',
+    'fastly',
+    'new-relic',
   ];
   const doc = readFileSync(new URL('../../docs/catalog.md', import.meta.url), 'utf8');
   const table = doc.slice(doc.indexOf('## Vendors without a machine-readable source'), doc.indexOf('## Hand-curated sources'));
-  for (const slug of asked) assert.ok(vendors.some((v) => v.slug === slug), `${slug} is in the catalog`);
+  for (const slug of asked)
+    assert.ok(
+      vendors.some((v) => v.slug === slug),
+      `${slug} is in the catalog`,
+    );
   for (const v of vendors) {
     if (v.sources.some((s) => !FEED_TYPES.has(s.type))) continue;
     assert.deepEqual(v.availableDataTypes, [], `${v.slug}: no source, no data types`);
-    assert.match(table, new RegExp(`\\n\\| ${v.slug} \\| ${v.statusPageUrl.replace(/[.?]/g, '\\$&')} \\| [^|]{10,} \\|`), `${v.slug}: listed with its page and why`);
+    assert.match(
+      table,
+      new RegExp(`\\n\\| ${v.slug} \\| ${v.statusPageUrl.replace(/[.?]/g, '\\$&')} \\| [^|]{10,} \\|`),
+      `${v.slug}: listed with its page and why`,
+    );
   }
 });
 
@@ -103,22 +154,17 @@ test('slugs are unique and well-formed', () => {
 });
 
 test('every vendor has exactly the CatalogVendor fields', () => {
-  const keys = [
-    'availableDataTypes',
-    'category',
-    'compliance',
-    'description',
-    'evidence',
-    'name',
-    'slug',
-    'sources',
-    'statusPageUrl',
-    'website',
-  ];
+  const keys = ['availableDataTypes', 'category', 'compliance', 'description', 'evidence', 'name', 'slug', 'sources', 'statusPageUrl', 'website'];
   for (const v of vendors) {
     // `hostnames` is optional: the hosts a vendor documents (docs/diagnose.md "Hosts");
     // so is `probes`: its public endpoints probed for early warning (docs/early-warning.md "Probes").
-    assert.deepEqual(Object.keys(v).filter((k) => k !== 'hostnames' && k !== 'probes').sort(), keys, `fields of ${v.slug}`);
+    assert.deepEqual(
+      Object.keys(v)
+        .filter((k) => k !== 'hostnames' && k !== 'probes')
+        .sort(),
+      keys,
+      `fields of ${v.slug}`,
+    );
     assert.ok(v.name.trim().length > 0, `${v.slug}: empty name`);
     assert.ok(v.description.trim().length > 0, `${v.slug}: empty description`);
     assert.ok(Array.isArray(v.sources), `${v.slug}: sources must be an array`);
@@ -186,11 +232,7 @@ test('Statuspage vendors poll summary, incident history and maintenance history'
       .map((s) => new URL(s.url).pathname)
       .sort();
     if (paths.length === 0) continue;
-    assert.deepEqual(
-      paths,
-      ['/api/v2/incidents.json', '/api/v2/scheduled-maintenances.json', '/api/v2/summary.json'],
-      `${v.slug}: Statuspage endpoints`,
-    );
+    assert.deepEqual(paths, ['/api/v2/incidents.json', '/api/v2/scheduled-maintenances.json', '/api/v2/summary.json'], `${v.slug}: Statuspage endpoints`);
   }
 });
 
@@ -211,22 +253,24 @@ test('compliance entries are complete', () => {
 });
 
 test('the catalog covers every data type', () => {
-  const count = (d: string) =>
-    vendors.filter((v) => v.availableDataTypes.includes(d as CatalogVendor['availableDataTypes'][number])).length;
+  const count = (d: string) => vendors.filter((v) => v.availableDataTypes.includes(d as CatalogVendor['availableDataTypes'][number])).length;
   assert.ok(count('incidents') >= 60);
   assert.ok(count('maintenance') >= 1);
   assert.ok(count('updates') >= 5);
   assert.ok(count('advisories') >= 3);
 });
 
-test('catalog probes: at least 30 vendors, each probe under the vendor\'s hostnames; a bad probe stops the loader', async () => {
+test("catalog probes: at least 30 vendors, each probe under the vendor's hostnames; a bad probe stops the loader", async () => {
   const fs = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
   const { readCatalog } = await import('../../src/services/vendors/catalog-loader.ts');
   const probed = vendors.filter((v) => v.probes?.length);
   assert.ok(probed.length >= 30, `${probed.length} vendors with probes`);
-  assert.ok(probed.every((v) => v.hostnames?.length), 'every probed vendor documents its hostnames');
+  assert.ok(
+    probed.every((v) => v.hostnames?.length),
+    'every probed vendor documents its hostnames',
+  );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'catalog-probes-'));
   const github = vendors.find((v) => v.slug === 'github')!;
   for (const [probe, why] of [

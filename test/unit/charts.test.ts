@@ -13,7 +13,8 @@ const svgOf = (markup: string) => {
   return m[0];
 };
 
-const parse = (svg: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['rect', 'circle', 'text', 'line'].includes(n) }).parse(svg).svg;
+const parse = (svg: string) =>
+  new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => ['rect', 'circle', 'text', 'line'].includes(n) }).parse(svg).svg;
 
 const spec = (data: ChartSpec['data']): ChartSpec => ({
   id: 'c',
@@ -37,11 +38,13 @@ test('a column chart is well-formed SVG with an accessible name, description and
 });
 
 test('column heights are proportional to the data on a nice axis from zero', () => {
-  const out = columnChart(spec([
-    { label: 'w1', value: 2, text: '2' },
-    { label: 'w2', value: 4, text: '4' },
-    { label: 'w3', value: 0, text: '0' },
-  ])).value;
+  const out = columnChart(
+    spec([
+      { label: 'w1', value: 2, text: '2' },
+      { label: 'w2', value: 4, text: '4' },
+      { label: 'w3', value: 0, text: '0' },
+    ]),
+  ).value;
   const bars = parse(svgOf(out)).g.find((g: any) => g.class === 'chart__bars').rect as any[];
   assert.equal(bars.length, 3);
   const h = bars.map((b) => Number(b.height));
@@ -54,18 +57,26 @@ test('column heights are proportional to the data on a nice axis from zero', () 
 });
 
 test('an unobserved value is a "no data" outline, never a bar, and the table says so', () => {
-  const out = columnChart(spec([
-    { label: 'w1', value: null, text: '' },
-    { label: 'w2', value: 3, text: '3' },
-    { label: 'w3', value: null, text: '', note: 'Pro plan' },
-  ])).value;
+  const out = columnChart(
+    spec([
+      { label: 'w1', value: null, text: '' },
+      { label: 'w2', value: 3, text: '3' },
+      { label: 'w3', value: null, text: '', note: 'Pro plan' },
+    ]),
+  ).value;
   const groups = parse(svgOf(out)).g as any[];
   const bars = groups.find((g) => g.class === 'chart__bars').rect as any[];
   assert.equal(bars.length, 1, 'one bar: the observed week');
   assert.equal(bars[0]['data-value'], '3');
   // The two gaps are shaded zones behind the plot, not bars: no value, marked by kind.
   const zones = groups.find((g) => g.class === 'chart__zones').rect as any[];
-  assert.deepEqual(zones.map((r) => [r.class, r['data-nodata']]), [['chart__nodata', 'unobserved'], ['chart__locked', 'locked']]);
+  assert.deepEqual(
+    zones.map((r) => [r.class, r['data-nodata']]),
+    [
+      ['chart__nodata', 'unobserved'],
+      ['chart__locked', 'locked'],
+    ],
+  );
   assert.ok(zones.every((z) => z['data-value'] === undefined));
   assert.match(out, /<th scope="row">w1<\/th><td>no data<\/td>/);
   assert.match(out, /<th scope="row">w3<\/th><td>Pro plan<\/td>/);
@@ -73,7 +84,12 @@ test('an unobserved value is a "no data" outline, never a bar, and the table say
 });
 
 test('all values unobserved: no bar at all', () => {
-  const out = columnChart(spec([{ label: 'a', value: null, text: '' }, { label: 'b', value: null, text: '' }])).value;
+  const out = columnChart(
+    spec([
+      { label: 'a', value: null, text: '' },
+      { label: 'b', value: null, text: '' },
+    ]),
+  ).value;
   assert.equal(XMLValidator.validate(svgOf(out)), true);
   assert.ok(!out.includes('chart__bar"'));
   // Consecutive gaps are one zone.
@@ -102,10 +118,18 @@ test('a percentage row chart places dots on a labelled axis; bars from zero othe
   const plotW = 640 - plotX - 120;
   assert.ok(Math.abs(x[0]! - (plotX + plotW)) < 0.2);
   assert.ok(Math.abs(x[1]! - (plotX + plotW / 2)) < 0.2);
-  assert.ok((root.text as any[]).some((t) => t['#text'] === '99%'), 'the axis start is written');
+  assert.ok(
+    (root.text as any[]).some((t) => t['#text'] === '99%'),
+    'the axis start is written',
+  );
   assert.ok((root.rect as any[]).some((r) => r.class === 'chart__nodata'));
 
-  const counts = rowChart(spec([{ label: 'a', value: 10, text: '10' }, { label: 'b', value: 5, text: '5' }])).value;
+  const counts = rowChart(
+    spec([
+      { label: 'a', value: 10, text: '10' },
+      { label: 'b', value: 5, text: '5' },
+    ]),
+  ).value;
   const widths = (parse(svgOf(counts)).rect as any[]).map((r) => Number(r.width));
   assert.ok(Math.abs(widths[0]! / widths[1]! - 2) < 0.01);
 });
@@ -129,12 +153,24 @@ test('weekly trend: counts and MTTR per calendar week; unobserved weeks have no 
     timing('2026-11-17T10:00:00Z', null), // open: counted, no MTTR
   ];
   const weeks = weeklyTrend(rows, 4, now, span('2026-11-12T00:00:00Z', now.toISOString()), null);
-  assert.deepEqual(weeks.map((w) => w.weekStart), ['2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23']);
-  assert.deepEqual(weeks.map((w) => w.incidentCount), [null, 0, 1, 2]);
-  assert.deepEqual(weeks.map((w) => w.mttrMinutes), [null, null, null, 90]);
+  assert.deepEqual(
+    weeks.map((w) => w.weekStart),
+    ['2026-11-02', '2026-11-09', '2026-11-16', '2026-11-23'],
+  );
+  assert.deepEqual(
+    weeks.map((w) => w.incidentCount),
+    [null, 0, 1, 2],
+  );
+  assert.deepEqual(
+    weeks.map((w) => w.mttrMinutes),
+    [null, null, null, 90],
+  );
   // Plan window: weeks before it show no MTTR.
   const capped = weeklyTrend(rows, 4, now, span('2026-11-01T00:00:00Z', now.toISOString()), new Date('2026-11-18T12:00:00Z'));
-  assert.deepEqual(capped.map((w) => w.mttrLocked), [true, true, true, false]);
+  assert.deepEqual(
+    capped.map((w) => w.mttrLocked),
+    [true, true, true, false],
+  );
   // Never observed, no incident: nothing at all.
   assert.ok(weeklyTrend([], 3, now, span(null, now.toISOString()), null).every((w) => w.incidentCount === null));
 });

@@ -9,7 +9,12 @@ import { parseConfig, writeConfig } from '../../src/services/config/config-file.
 describe('config file', () => {
   test('an alias bomb is refused, not expanded', () => {
     const lines = ['version: 1', 'a: &a [x, x, x, x, x, x, x, x, x, x]'];
-    for (let i = 0; i < 8; i++) lines.push(`${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`);
+    for (let i = 0; i < 8; i++)
+      lines.push(
+        `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(97 + i)}`)
+          .join(', ')}]`,
+      );
     const r = parseConfig(lines.join('\n'));
     assert.equal(r.file, null);
     assert.match(r.problems[0]!.message, /alias/i);
@@ -33,7 +38,15 @@ describe('config file', () => {
   test('a written file reads back the same', () => {
     const file = {
       version: 1 as const,
-      services: [{ name: 'a', criticality: 'high' as const, owner: null, tags: [], dependencies: [{ vendor: 'github', kind: 'hard' as const, components: ['Actions'], regions: [] }] }],
+      services: [
+        {
+          name: 'a',
+          criticality: 'high' as const,
+          owner: null,
+          tags: [],
+          dependencies: [{ vendor: 'github', kind: 'hard' as const, components: ['Actions'], regions: [] }],
+        },
+      ],
       watchlists: [],
       routes: [],
     };

@@ -24,11 +24,7 @@ test('the check finds a dangling path and a dangling section', () => {
     fs.writeFileSync(path.join(dir, 'docs', 'a.md'), '# A\n\n## Kept\n\nSee src/kept.ts and src/{kept,gone}.ts.\n');
     fs.writeFileSync(path.join(dir, 'src', 'kept.ts'), '// docs/a.md, "Kept"; docs/a.md "Gone\n// away"; other/repo:src/x.ts\n');
     fs.writeFileSync(path.join(dir, 'README.md'), 'Start at docs/a.md and docs/missing.md.\n');
-    assert.deepEqual(findDanglingReferences(dir), [
-      'README.md: docs/missing.md',
-      'docs/a.md: src/gone.ts',
-      'src/kept.ts: docs/a.md "Gone away"',
-    ]);
+    assert.deepEqual(findDanglingReferences(dir), ['README.md: docs/missing.md', 'docs/a.md: src/gone.ts', 'src/kept.ts: docs/a.md "Gone away"']);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

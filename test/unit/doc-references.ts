@@ -49,7 +49,12 @@ function pathExists(root: string, ref: string): boolean {
   if (!clean.includes('*')) return fs.existsSync(path.join(root, clean));
   // A glob: its folder must exist and hold at least one match.
   const dir = path.join(root, path.posix.dirname(clean));
-  const pattern = new RegExp(`^${path.posix.basename(clean).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  const pattern = new RegExp(
+    `^${path.posix
+      .basename(clean)
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')}$`,
+  );
   return fs.existsSync(dir) && fs.readdirSync(dir).some((name) => pattern.test(name));
 }
 

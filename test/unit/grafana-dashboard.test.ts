@@ -22,7 +22,10 @@ test('every query uses an exposed vendor series and the datasource input', () =>
     assert.ok(names.length, e);
     for (const n of names) assert.ok(EXPOSED.has(n), `${n} in ${e}`);
   }
-  assert.deepEqual(dashboard.__inputs.map((i: { name: string }) => i.name), ['DS_PROMETHEUS']);
+  assert.deepEqual(
+    dashboard.__inputs.map((i: { name: string }) => i.name),
+    ['DS_PROMETHEUS'],
+  );
 });
 
 test('the status value mapping matches the documented levels', () => {

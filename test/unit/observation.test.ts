@@ -51,11 +51,14 @@ describe('uptime only over observed time', () => {
 
   test('days before the first poll have no uptime (shown as no data)', () => {
     const days = uptimeDays([], 3, NOW, observedSpan([source({ firstSuccessAt: '2026-03-09T18:00:00.000Z', lastSuccessAt: ago(MIN) })], NOW, 60));
-    assert.deepEqual(days.map((d) => [d.date, d.uptimePercent]), [
-      ['2026-03-08', null],
-      ['2026-03-09', 100],
-      ['2026-03-10', 100],
-    ]);
+    assert.deepEqual(
+      days.map((d) => [d.date, d.uptimePercent]),
+      [
+        ['2026-03-08', null],
+        ['2026-03-09', 100],
+        ['2026-03-10', 100],
+      ],
+    );
   });
 });
 

@@ -5,7 +5,12 @@ import { privateReaders } from '../../src/services/access/private-readers.ts';
 // Whose cached answers are their own (src/services/access/private-readers.ts, docs/access.md
 // "Response cache", "Who shares").
 
-const clockAt = (ms: number) => ({ t: ms, now() { return new Date(this.t); } });
+const clockAt = (ms: number) => ({
+  t: ms,
+  now() {
+    return new Date(this.t);
+  },
+});
 
 test('an account owning private pages is its own; others and anonymous read as the public', async () => {
   const owners = new Set(['u1']);

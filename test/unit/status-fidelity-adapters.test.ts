@@ -68,7 +68,8 @@ describe('Statuspage history feeds: maintenance windows over two days', () => {
   });
 
   test('Atom: the same window across a year end', () => {
-    const line = "Dec <var data-var='date'>31</var>, <var data-var='time'>22:00</var> UTC - Jan <var data-var='date'>1</var>, <var data-var='time'>02:00</var> UTC";
+    const line =
+      "Dec <var data-var='date'>31</var>, <var data-var='time'>22:00</var> UTC - Jan <var data-var='date'>1</var>, <var data-var='time'>02:00</var> UTC";
     const atom = `<?xml version="1.0" encoding="UTF-8"?>
 <feed xml:lang="en-US" xmlns="http://www.w3.org/2005/Atom"><id>tag:status.example.test,2005:/history</id><link rel="alternate" type="text/html" href="https://status.example.test"/><title>Example Status - Incident History</title><updated>2025-12-20T09:00:00Z</updated>
 <entry><id>tag:status.example.test,2005:Incident/29341234</id><published>2025-12-20T09:00:00Z</published><updated>2025-12-20T09:00:00Z</updated>
@@ -99,10 +100,18 @@ describe('Statuspage v2: which lists hold every open maintenance', () => {
   };
 
   test('summary.json is complete; scheduled-maintenances.json (the 50 most recent) is not', () => {
-    const summary = { page, components: [], incidents: [], scheduled_maintenances: [window], status: { indicator: 'none', description: 'All Systems Operational' } };
+    const summary = {
+      page,
+      components: [],
+      incidents: [],
+      scheduled_maintenances: [window],
+      status: { indicator: 'none', description: 'All Systems Operational' },
+    };
     const s = statuspageV2Adapter.parse(at(JSON.stringify(summary), 'https://status.example.test/api/v2/summary.json'));
     assert.equal(s.maintenancesAreCompleteOpenSet, true);
-    const list = statuspageV2Adapter.parse(at(JSON.stringify({ page, scheduled_maintenances: [window] }), 'https://status.example.test/api/v2/scheduled-maintenances.json'));
+    const list = statuspageV2Adapter.parse(
+      at(JSON.stringify({ page, scheduled_maintenances: [window] }), 'https://status.example.test/api/v2/scheduled-maintenances.json'),
+    );
     assert.equal(list.maintenancesAreCompleteOpenSet, undefined);
   });
 });

@@ -17,9 +17,20 @@ const at = '2026-02-28T12:00:00.000Z';
 
 function incident(over: Partial<IncidentRecord> = {}): IncidentRecord {
   return {
-    id: 'v:1', vendor: 'v', title: 'Title', status: 'investigating', sourceStatus: 'investigating', impact: 'minor',
-    startedAt: at, updatedAt: at, resolvedAt: null, components: [], updates: [{ status: 'investigating', body: 'Body', createdAt: at }],
-    url: 'https://status.example.com/incidents/1', source: 'statuspage-v2', ...over,
+    id: 'v:1',
+    vendor: 'v',
+    title: 'Title',
+    status: 'investigating',
+    sourceStatus: 'investigating',
+    impact: 'minor',
+    startedAt: at,
+    updatedAt: at,
+    resolvedAt: null,
+    components: [],
+    updates: [{ status: 'investigating', body: 'Body', createdAt: at }],
+    url: 'https://status.example.com/incidents/1',
+    source: 'statuspage-v2',
+    ...over,
   };
 }
 
@@ -56,7 +67,13 @@ describe('ingestion cleans upstream text once', () => {
     const dirty = 'A\u0001B\u0007C\u007F\u202Eevil\u2066iso\u2069\u200Bzw\u200D\uFEFF\r\n- forged line';
     const s = cleanSnapshot(
       {
-        incidents: [incident({ title: dirty, components: ['API\u0000 \u202Egateway'], updates: [{ status: 'investigating', body: `para 1\n\tpara 2\u0002\u200E`, createdAt: at }] })],
+        incidents: [
+          incident({
+            title: dirty,
+            components: ['API\u0000 \u202Egateway'],
+            updates: [{ status: 'investigating', body: `para 1\n\tpara 2\u0002\u200E`, createdAt: at }],
+          }),
+        ],
         components: [{ id: 'c\u0001', name: 'Na\u200Bme\nx', status: 'operational', group: 'G\u202Dr', position: 0 }],
       },
       NOW,
@@ -69,7 +86,11 @@ describe('ingestion cleans upstream text once', () => {
   });
 
   test('titles, bodies and update counts are capped', () => {
-    const updates = Array.from({ length: 500 }, (_, i) => ({ status: 'investigating', body: 'x'.repeat(50_000), createdAt: new Date(Date.parse(at) - i * 1000).toISOString() }));
+    const updates = Array.from({ length: 500 }, (_, i) => ({
+      status: 'investigating',
+      body: 'x'.repeat(50_000),
+      createdAt: new Date(Date.parse(at) - i * 1000).toISOString(),
+    }));
     const r = cleanSnapshot({ incidents: [incident({ title: 't'.repeat(5000), updates })] }, NOW).incidents![0]!;
     assert.equal(r.title.length, LIMITS.title);
     assert.equal(r.updates.length, LIMITS.updatesPerRecord);
@@ -79,8 +100,14 @@ describe('ingestion cleans upstream text once', () => {
 
   test('records dated more than a year ahead are refused, and the unresolved set is then not complete', () => {
     const far = new Date(NOW.getTime() + 400 * 86_400_000).toISOString();
-    const s = cleanSnapshot({ incidents: [incident({ id: 'v:ok' }), incident({ id: 'v:far', startedAt: far, updatedAt: far })], incidentsAreCompleteUnresolvedSet: true }, NOW);
-    assert.deepEqual(s.incidents!.map((i) => i.id), ['v:ok']);
+    const s = cleanSnapshot(
+      { incidents: [incident({ id: 'v:ok' }), incident({ id: 'v:far', startedAt: far, updatedAt: far })], incidentsAreCompleteUnresolvedSet: true },
+      NOW,
+    );
+    assert.deepEqual(
+      s.incidents!.map((i) => i.id),
+      ['v:ok'],
+    );
     assert.equal(s.incidentsAreCompleteUnresolvedSet, false);
     const near = new Date(NOW.getTime() + 300 * 86_400_000).toISOString();
     assert.equal(cleanSnapshot({ incidents: [incident({ startedAt: near, updatedAt: near })] }, NOW).incidents!.length, 1);
@@ -95,7 +122,20 @@ describe('ingestion cleans upstream text once', () => {
     const s = cleanSnapshot(
       {
         incidents: [incident({ url: 'javascript:alert(1)' })],
-        advisories: [{ id: 'v:a', vendor: 'v', title: 'A', severity: 'low', cves: [], publishedAt: at, updatedAt: at, summary: 's', url: 'ftp://x', source: 'advisory-feed' }],
+        advisories: [
+          {
+            id: 'v:a',
+            vendor: 'v',
+            title: 'A',
+            severity: 'low',
+            cves: [],
+            publishedAt: at,
+            updatedAt: at,
+            summary: 's',
+            url: 'ftp://x',
+            source: 'advisory-feed',
+          },
+        ],
         updates: [{ id: 'v:u', vendor: 'v', title: 'U', publishedAt: at, summary: 's', categories: [], url: 'vbscript:x', source: 'release-feed' }],
       },
       NOW,
@@ -107,17 +147,40 @@ describe('ingestion cleans upstream text once', () => {
 });
 
 const delivery = (payload: Record<string, unknown>): Delivery => ({
-  id: 'dlv_1', eventSeq: 1, orgId: 'u', channel: 'slack', eventType: 'incident.created', vendor: 'v', entityId: 'v:1', payload,
-  occurredAt: at, status: 'pending', attempts: 0, nextAttemptAt: null, leaseOwner: null, lastStatusCode: null, lastError: null,
-  isTest: false, readAt: null, createdAt: at, updatedAt: at, completedAt: null, receiver: 'slack',
+  id: 'dlv_1',
+  eventSeq: 1,
+  orgId: 'u',
+  channel: 'slack',
+  eventType: 'incident.created',
+  vendor: 'v',
+  entityId: 'v:1',
+  payload,
+  occurredAt: at,
+  status: 'pending',
+  attempts: 0,
+  nextAttemptAt: null,
+  leaseOwner: null,
+  lastStatusCode: null,
+  lastError: null,
+  isTest: false,
+  readAt: null,
+  createdAt: at,
+  updatedAt: at,
+  completedAt: null,
+  receiver: 'slack',
 });
 
 describe('each output format escapes for itself', () => {
   test('Slack: &, < and > are escaped in every mrkdwn field, and a link cannot be split by |', () => {
     const m = slackMessage(
       delivery({
-        vendorName: 'V <!here>', title: 'Down <!channel> & <https://evil.example|click>', status: 'investigating <!everyone>',
-        impact: 'minor', components: ['API|<@U123>', 'DB & <#C1>'], url: 'https://status.example.com/i/1|<!channel>', updates: [],
+        vendorName: 'V <!here>',
+        title: 'Down <!channel> & <https://evil.example|click>',
+        status: 'investigating <!everyone>',
+        impact: 'minor',
+        components: ['API|<@U123>', 'DB & <#C1>'],
+        url: 'https://status.example.com/i/1|<!channel>',
+        updates: [],
       }),
     );
     const mrkdwn: string[] = [m.text];
@@ -133,7 +196,10 @@ describe('each output format escapes for itself', () => {
     assert.ok(mrkdwn.length >= 5);
     const section = mrkdwn.find((t) => t.startsWith('*<'))!;
     // The only markup left is our own link: <url|label>, with one | and no other < or >.
-    assert.match(section, /^\*<https:\/\/status\.example\.com\/i\/1%7C%3C!channel%3E\|V &lt;!here&gt;: Down &lt;!channel&gt; &amp; &lt;https:\/\/evil\.example\|click&gt;>\*$/);
+    assert.match(
+      section,
+      /^\*<https:\/\/status\.example\.com\/i\/1%7C%3C!channel%3E\|V &lt;!here&gt;: Down &lt;!channel&gt; &amp; &lt;https:\/\/evil\.example\|click&gt;>\*$/,
+    );
     for (const t of mrkdwn.filter((x) => x !== section)) {
       assert.ok(!/[<>]/.test(t), `unescaped markup in ${JSON.stringify(t)}`);
       assert.ok(!/&(?!amp;|lt;|gt;)/.test(t), `unescaped & in ${JSON.stringify(t)}`);

@@ -33,7 +33,16 @@ export function datadogBody(d: Delivery): Record<string, unknown> {
           priority: maintenance ? '5' : (PRIORITY[t.impact] ?? '3'),
         },
         message: clip(
-          [t.headline, t.status && `Status: ${t.status}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.affects && `Services: ${t.affects}`, t.latest, t.url].filter(Boolean).join('\n'),
+          [
+            t.headline,
+            t.status && `Status: ${t.status}`,
+            t.components.length ? `Components: ${t.components.join(', ')}` : '',
+            t.affects && `Services: ${t.affects}`,
+            t.latest,
+            t.url,
+          ]
+            .filter(Boolean)
+            .join('\n'),
           4000,
         ),
         aggregation_key: aggregationKey(d),

@@ -25,7 +25,19 @@ export function fireHydrantBody(d: Delivery): Record<string, unknown> {
   const maintenance = d.eventType.startsWith('maintenance.');
   return {
     summary: clip(t.title, 250),
-    body: clip([`${t.headline}`, t.status && `Status: ${t.status}`, `Impact: ${t.impact}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.affects && `Services: ${t.affects}`, t.latest].filter(Boolean).join('\n\n'), 10_000),
+    body: clip(
+      [
+        `${t.headline}`,
+        t.status && `Status: ${t.status}`,
+        `Impact: ${t.impact}`,
+        t.components.length ? `Components: ${t.components.join(', ')}` : '',
+        t.affects && `Services: ${t.affects}`,
+        t.latest,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      10_000,
+    ),
     status: isClosing(d) ? 'CLOSED' : 'OPEN',
     level: maintenance ? 'INFO' : (LEVEL[t.impact] ?? 'WARN'),
     idempotency_key: idempotencyKey(d),
@@ -48,7 +60,11 @@ export function fireHydrantBody(d: Delivery): Record<string, unknown> {
 function fireHydrantDetail(body: string): string {
   try {
     const j = JSON.parse(body) as { errors?: unknown };
-    if (Array.isArray(j.errors)) return j.errors.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('; ').slice(0, 200);
+    if (Array.isArray(j.errors))
+      return j.errors
+        .map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))
+        .join('; ')
+        .slice(0, 200);
   } catch {
     /* not JSON */
   }

@@ -42,7 +42,13 @@ export function grafanaTags(d: Pick<Delivery, 'vendor' | 'eventType' | 'payload'
 export function grafanaAnnotation(d: Delivery, dashboardUid: string | null): Record<string, unknown> {
   const t = alertText(d);
   const end = endedMs(d);
-  const text = [`${t.headline}: ${t.title}`, t.status && `Status: ${t.status}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.affects && `Services: ${t.affects}`, t.url]
+  const text = [
+    `${t.headline}: ${t.title}`,
+    t.status && `Status: ${t.status}`,
+    t.components.length ? `Components: ${t.components.join(', ')}` : '',
+    t.affects && `Services: ${t.affects}`,
+    t.url,
+  ]
     .filter(Boolean)
     .join('\n');
   return {
@@ -77,7 +83,11 @@ export function grafanaChannel(o: JsonPostDeps & { threads: AlertThreadsReposito
     const known = d.isTest ? null : await o.threads.get(d.orgId, threadKey(d), entity(d));
     if (known && known.conversation === base(target.url)) {
       const { dashboardUID: _unused, ...edit } = body;
-      const patched = await exchangeJson(o, `${base(target.url)}/api/annotations/${encodeURIComponent(known.ref)}`, edit, signal, { ...rules, method: 'PATCH', gone: [401, 403] });
+      const patched = await exchangeJson(o, `${base(target.url)}/api/annotations/${encodeURIComponent(known.ref)}`, edit, signal, {
+        ...rules,
+        method: 'PATCH',
+        gone: [401, 403],
+      });
       // Someone deleted the annotation in Grafana: create it again rather than switch the route off.
       if (patched.outcome.statusCode !== 404) return patched.outcome;
       await o.threads.deleteOne(d.orgId, threadKey(d), entity(d));

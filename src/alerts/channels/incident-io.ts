@@ -19,7 +19,14 @@ export function incidentIoBody(d: Delivery): Record<string, unknown> {
     status: isClosing(d) ? 'resolved' : 'firing',
     deduplication_key: clip(`${d.vendor}:${d.entityId}`, 500),
     description: clip(
-      [`**${t.headline}**`, t.status && `Status: ${t.status}`, `Impact: ${t.impact}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.affects && `Services: ${t.affects}`, t.latest]
+      [
+        `**${t.headline}**`,
+        t.status && `Status: ${t.status}`,
+        `Impact: ${t.impact}`,
+        t.components.length ? `Components: ${t.components.join(', ')}` : '',
+        t.affects && `Services: ${t.affects}`,
+        t.latest,
+      ]
         .filter(Boolean)
         .join('\n\n'),
       10_000,

@@ -53,11 +53,18 @@ export async function exchangeJson(o: JsonPostDeps, target: string, payload: unk
     return only(failed(describeError(err), { permanent: true }));
   }
   try {
-    const res = await post(o.dispatcher, url.toString(), JSON.stringify(payload), {
-      'content-type': rules.contentType ?? 'application/json; charset=utf-8',
-      'user-agent': 'vendor-status-alerts/1',
-      ...rules.headers,
-    }, signal, rules.method);
+    const res = await post(
+      o.dispatcher,
+      url.toString(),
+      JSON.stringify(payload),
+      {
+        'content-type': rules.contentType ?? 'application/json; charset=utf-8',
+        'user-agent': 'vendor-status-alerts/1',
+        ...rules.headers,
+      },
+      signal,
+      rules.method,
+    );
     if (res.statusCode >= 200 && res.statusCode < 300) return { outcome: sent(res.statusCode), body: res.body };
     const detail = rules.detail?.(res.body) ?? '';
     const error = `${rules.label}: HTTP ${res.statusCode}${detail ? `: ${detail}` : ''}`;

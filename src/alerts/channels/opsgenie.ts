@@ -53,7 +53,10 @@ export function opsgenieRequest(d: Delivery, api: Pick<OpsApi, 'alertsPath'>): O
     body: {
       message: clip(t.title, 130),
       alias,
-      description: clip([t.headline, t.status && `Status: ${t.status}`, t.affects && `Services: ${t.affects}`, t.latest, t.url].filter(Boolean).join('\n'), 15_000),
+      description: clip(
+        [t.headline, t.status && `Status: ${t.status}`, t.affects && `Services: ${t.affects}`, t.latest, t.url].filter(Boolean).join('\n'),
+        15_000,
+      ),
       priority: maintenance ? 'P5' : (PRIORITY[t.impact] ?? 'P3'),
       source,
       entity: clip(t.vendorName, 512),
@@ -86,7 +89,8 @@ function opsChannel<T extends OpsgenieTarget | JsmTarget>(o: JsonPostDeps & { ap
   };
 }
 
-export const opsgenieChannel = (o: JsonPostDeps & { apiFor: (target: OpsgenieTarget) => OpsApi }): Channel<OpsgenieTarget> => opsChannel({ ...o, label: 'Opsgenie' });
+export const opsgenieChannel = (o: JsonPostDeps & { apiFor: (target: OpsgenieTarget) => OpsApi }): Channel<OpsgenieTarget> =>
+  opsChannel({ ...o, label: 'Opsgenie' });
 
 /** Jira Service Management Operations, Opsgenie's successor (docs/alerts.md "Jira Service Management"). */
 export const jsmChannel = (o: JsonPostDeps & { baseUrl: string }): Channel<JsmTarget> =>

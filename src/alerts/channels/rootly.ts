@@ -24,11 +24,31 @@ export function rootlyAlertBody(d: Delivery): Record<string, unknown> {
       attributes: {
         source: 'api',
         summary: clip(t.title, 500),
-        description: clip([`${t.headline}`, t.status && `Status: ${t.status}`, `Impact: ${t.impact}`, t.components.length ? `Components: ${t.components.join(', ')}` : '', t.affects && `Services: ${t.affects}`, t.latest].filter(Boolean).join('\n\n'), 10_000),
+        description: clip(
+          [
+            `${t.headline}`,
+            t.status && `Status: ${t.status}`,
+            `Impact: ${t.impact}`,
+            t.components.length ? `Components: ${t.components.join(', ')}` : '',
+            t.affects && `Services: ${t.affects}`,
+            t.latest,
+          ]
+            .filter(Boolean)
+            .join('\n\n'),
+          10_000,
+        ),
         deduplication_key: clip(`${d.vendor}:${d.entityId}`, 500),
         external_id: clip(`${d.vendor}:${d.entityId}`, 500),
         ...(t.url ? { external_url: t.url } : {}),
-        data: { vendor: d.vendor, vendor_name: t.vendorName, event_type: d.eventType, impact: t.impact, status: t.status, components: t.components.slice(0, 50), delivery_id: d.id },
+        data: {
+          vendor: d.vendor,
+          vendor_name: t.vendorName,
+          event_type: d.eventType,
+          impact: t.impact,
+          status: t.status,
+          components: t.components.slice(0, 50),
+          delivery_id: d.id,
+        },
       },
     },
   };
@@ -43,7 +63,12 @@ export function rootlyResolveBody(d: Delivery): Record<string, unknown> {
 function rootlyDetail(body: string): string {
   try {
     const j = JSON.parse(body) as { errors?: { title?: unknown; detail?: unknown }[] };
-    if (Array.isArray(j.errors)) return j.errors.map((e) => String(e.detail ?? e.title ?? '')).filter(Boolean).join('; ').slice(0, 200);
+    if (Array.isArray(j.errors))
+      return j.errors
+        .map((e) => String(e.detail ?? e.title ?? ''))
+        .filter(Boolean)
+        .join('; ')
+        .slice(0, 200);
   } catch {
     /* not JSON */
   }
@@ -64,16 +89,29 @@ export function rootlyChannel(o: JsonPostDeps & { baseUrl: string; threads: Aler
   };
 
   async function sendOne(d: Delivery, target: RootlyTarget, signal: AbortSignal): Promise<SendOutcome> {
-    const rules = { label: 'Rootly', headers: { authorization: `Bearer ${target.apiKey}`, accept: JSON_API }, contentType: JSON_API, gone: REFUSED_FOR_GOOD, detail: rootlyDetail };
+    const rules = {
+      label: 'Rootly',
+      headers: { authorization: `Bearer ${target.apiKey}`, accept: JSON_API },
+      contentType: JSON_API,
+      gone: REFUSED_FOR_GOOD,
+      detail: rootlyDetail,
+    };
     const known = d.isTest ? null : await o.threads.get(d.orgId, threadKey(d), entity(d));
     let id = known && known.conversation === account(target) ? known.ref : null;
     if (!isClosing(d) || !id) {
       const created = await exchangeJson(o, `${base}/v1/alerts`, rootlyAlertBody(d), signal, rules);
       if (!created.outcome.ok) return created.outcome;
       id = answerId(created.body);
-      if (id && !d.isTest) await o.threads.save(d.orgId, threadKey(d), entity(d), { conversation: account(target), ref: id }, o.clock.now()).catch(() => undefined);
+      if (id && !d.isTest)
+        await o.threads.save(d.orgId, threadKey(d), entity(d), { conversation: account(target), ref: id }, o.clock.now()).catch(() => undefined);
       if (!isClosing(d)) return created.outcome;
-      if (!id) return { ...created.outcome, ok: false, permanent: true, error: 'Rootly: the alert was created but its id was not in the answer, so it cannot be resolved' };
+      if (!id)
+        return {
+          ...created.outcome,
+          ok: false,
+          permanent: true,
+          error: 'Rootly: the alert was created but its id was not in the answer, so it cannot be resolved',
+        };
     }
     // An alert someone deleted in Rootly answers 404 here: that one resolve fails, the route stays on.
     return (await exchangeJson(o, `${base}/v1/alerts/${encodeURIComponent(id)}/resolve`, rootlyResolveBody(d), signal, { ...rules, gone: [401, 403] })).outcome;

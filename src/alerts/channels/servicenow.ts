@@ -42,7 +42,10 @@ export function serviceNowBody(d: Delivery): Record<string, unknown> {
         type: 'Vendor Status',
         severity: isClosing(d) ? '0' : maintenance ? '4' : (SEVERITY[t.impact] ?? '4'),
         message_key: messageKey(d),
-        description: clip([`${t.headline}: ${t.title}`, t.status && `Status: ${t.status}`, t.affects && `Services: ${t.affects}`, t.latest, t.url].filter(Boolean).join('\n'), 4000),
+        description: clip(
+          [`${t.headline}: ${t.title}`, t.status && `Status: ${t.status}`, t.affects && `Services: ${t.affects}`, t.latest, t.url].filter(Boolean).join('\n'),
+          4000,
+        ),
         time_of_event: gmtTime(d.occurredAt),
         resolution_state: isClosing(d) ? 'Closing' : 'New',
         // A string holding JSON: ServiceNow parses it into the alert's additional information.

@@ -17,7 +17,12 @@ export const STATUSPAGE_BASE = 'https://api.statuspage.io';
 export const INSTATUS_BASE = 'https://api.instatus.com';
 
 /** The call that sets one page component. */
-export function componentCall(product: StatusPageProduct, pageId: string, componentId: string, status: string): { method: 'PATCH' | 'PUT'; path: string; body: Record<string, unknown> } {
+export function componentCall(
+  product: StatusPageProduct,
+  pageId: string,
+  componentId: string,
+  status: string,
+): { method: 'PATCH' | 'PUT'; path: string; body: Record<string, unknown> } {
   const page = encodeURIComponent(pageId);
   const id = encodeURIComponent(componentId);
   return product === 'statuspage'
@@ -26,10 +31,13 @@ export function componentCall(product: StatusPageProduct, pageId: string, compon
 }
 
 const readPath = (product: StatusPageProduct, pageId: string, componentId: string) =>
-  product === 'statuspage' ? `/v1/pages/${encodeURIComponent(pageId)}/components/${encodeURIComponent(componentId)}` : `/v1/${encodeURIComponent(pageId)}/components/${encodeURIComponent(componentId)}`;
+  product === 'statuspage'
+    ? `/v1/pages/${encodeURIComponent(pageId)}/components/${encodeURIComponent(componentId)}`
+    : `/v1/${encodeURIComponent(pageId)}/components/${encodeURIComponent(componentId)}`;
 
 /** The vendor component a mapping line names: by id, else by name. */
-const componentOf = (records: readonly ComponentRecord[], m: ComponentMapping) => records.find((r) => r.id === m.component) ?? records.find((r) => r.name === m.component) ?? null;
+const componentOf = (records: readonly ComponentRecord[], m: ComponentMapping) =>
+  records.find((r) => r.id === m.component) ?? records.find((r) => r.name === m.component) ?? null;
 
 /** Statuspage's `{"error": "…"}`, Instatus' `{"error": {"code", "message"}}`, else the common reading. */
 function pageDetail(body: string): string {
@@ -65,7 +73,10 @@ export function statusPageChannel(product: StatusPageProduct, o: JsonPostDeps & 
       const lines = target.components.filter((m) => m.vendor === d.vendor);
       if (!lines.length) return failed(`${label}: no component of ${d.vendor} is mapped to the page`, { permanent: true });
       // Statuses last seen before the vendor's source started failing are not observed now.
-      if (await o.status.stale(d.vendor)) return failed(`${label}: nothing pushed: the status page of ${d.vendor} has not been read for a while, so its components are not observed now`, { permanent: true });
+      if (await o.status.stale(d.vendor))
+        return failed(`${label}: nothing pushed: the status page of ${d.vendor} has not been read for a while, so its components are not observed now`, {
+          permanent: true,
+        });
       const records = await o.status.componentRecords(d.vendor);
       let pushed = 0;
       let last: number | null = null;

@@ -13,7 +13,9 @@ type TelegramTarget = Extract<Target, { channel: 'telegram' }>;
 export function telegramBody(d: Delivery, chatId: string): Record<string, unknown> {
   const t = alertText(d);
   const lines = [`<b>${escapeText(t.headline)}</b>: ${escapeText(t.title)}`];
-  const facts = [t.status && `Status: ${t.status}`, `Impact: ${t.impact}`, t.components.length ? `Components: ${clip(t.components.join(', '), 500)}` : ''].filter(Boolean).join(' · ');
+  const facts = [t.status && `Status: ${t.status}`, `Impact: ${t.impact}`, t.components.length ? `Components: ${clip(t.components.join(', '), 500)}` : '']
+    .filter(Boolean)
+    .join(' · ');
   lines.push(escapeText(facts));
   if (t.affects) lines.push(escapeText(`Services: ${clip(t.affects, 1000)}`));
   if (t.latest) lines.push(escapeText(clip(t.latest, 3000)));

@@ -127,13 +127,16 @@ export function webhookChannel(o: { dispatcher: Dispatcher; allowList: readonly 
           const code = res.body.trim().slice(0, 60);
           const slackError = `${error}${code ? `: ${code}` : ''}`;
           if (res.statusCode === 404) return failed(`${slackError}, webhook disabled`, { statusCode: 404, permanent: true, disableChannel: true });
-          if (res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 429) return failed(slackError, { statusCode: res.statusCode, permanent: true });
+          if (res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 429)
+            return failed(slackError, { statusCode: res.statusCode, permanent: true });
           return failed(slackError, { statusCode: res.statusCode, retryAfterMs });
         }
         // Standard Webhooks: anything but 2xx is a failure and is retried (3xx too: redirects are not followed).
         return failed(error, { statusCode: res.statusCode, retryAfterMs });
       } catch (err) {
-        const blocked = (err as { code?: string }).code === 'ERR_BLOCKED_DESTINATION' || (err as Error).cause instanceof Error && ((err as Error).cause as { code?: string }).code === 'ERR_BLOCKED_DESTINATION';
+        const blocked =
+          (err as { code?: string }).code === 'ERR_BLOCKED_DESTINATION' ||
+          ((err as Error).cause instanceof Error && ((err as Error).cause as { code?: string }).code === 'ERR_BLOCKED_DESTINATION');
         return failed(describeError(err), { permanent: blocked });
       }
     },

@@ -30,14 +30,19 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   try {
     const input = { yaml, dryRun: options['dry-run'] === 'true', prune: options.prune === 'true' };
     // --backstage: a catalog-info.yaml, its entities read as services (docs/services.md "From a Backstage catalog").
-    const r = options.backstage === 'true' ? await ctx.services.orgConfig.applyBackstageAsOperator(orgId, input) : await ctx.services.orgConfig.applyAsOperator(orgId, input);
+    const r =
+      options.backstage === 'true'
+        ? await ctx.services.orgConfig.applyBackstageAsOperator(orgId, input)
+        : await ctx.services.orgConfig.applyAsOperator(orgId, input);
     if (options.json === 'true') {
       ctx.out(JSON.stringify(r, null, 2));
       return 0;
     }
     for (const i of r.items) ctx.out(`${i.action.padEnd(9)} ${i.kind.padEnd(9)} ${i.name}${i.fields ? ` (${i.fields.join(', ')})` : ''}`);
     const s = r.summary;
-    ctx.out(`${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged${r.dryRun ? ' (dry run: nothing written)' : r.applied ? ': applied' : ': nothing to change'}`);
+    ctx.out(
+      `${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged${r.dryRun ? ' (dry run: nothing written)' : r.applied ? ': applied' : ': nothing to change'}`,
+    );
     return 0;
   } catch (err) {
     const problems = err instanceof DomainError ? (err.details.problems as { path: string; line: number | null; message: string }[] | undefined) : undefined;

@@ -4,7 +4,9 @@ import { type CliContext, parseOptions, servicesCommand } from '../context.ts';
 // The audit log for the operator (docs/teams.md, "Audit log"): verify every
 // organisation's hash chain (exit 1 when any is broken), or apply AUDIT_RETENTION_DAYS.
 
-const USAGE = ['audit verify [--json]   exit code 1 when a chain is broken', 'audit prune             removes entries older than AUDIT_RETENTION_DAYS'].join('\n');
+const USAGE = ['audit verify [--json]   exit code 1 when a chain is broken', 'audit prune             removes entries older than AUDIT_RETENTION_DAYS'].join(
+  '\n',
+);
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positional, options } = parseOptions(args);

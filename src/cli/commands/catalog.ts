@@ -25,7 +25,15 @@ const positiveInt = (value: string | undefined, name: string, fallback: number) 
 
 function table(rows: SourceCheck[]): string {
   const head = ['VERDICT', 'VENDOR', 'TYPE', 'HTTP', 'DETECTED', 'DETAIL', 'URL'];
-  const cells = rows.map((r) => [r.verdict, r.vendor, r.type, r.httpStatus === null ? '-' : String(r.httpStatus), r.detected ?? '-', r.detail.slice(0, 80), r.finalUrl ? `${r.url} -> ${r.finalUrl}` : r.url]);
+  const cells = rows.map((r) => [
+    r.verdict,
+    r.vendor,
+    r.type,
+    r.httpStatus === null ? '-' : String(r.httpStatus),
+    r.detected ?? '-',
+    r.detail.slice(0, 80),
+    r.finalUrl ? `${r.url} -> ${r.finalUrl}` : r.url,
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const fmt = (row: string[]) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   return [fmt(head), ...cells.map(fmt)].join('\n');
@@ -35,16 +43,27 @@ const REPAIR_USAGE = 'catalog repair [--scan] [--vendor SLUG] [--accept SLUG | -
 const sourcesText = (l: SourceRepair['to']) => (l.length ? l.map((s) => `${s.type} ${s.url}`).join(', ') : '-');
 
 async function repair(rest: string[]): Promise<number> {
-  const opts = parseOptions(rest, { scan: { type: 'boolean' }, vendor: { type: 'string' }, accept: { type: 'string' }, reject: { type: 'string' }, json: { type: 'boolean' } }, REPAIR_USAGE);
+  const opts = parseOptions(
+    rest,
+    { scan: { type: 'boolean' }, vendor: { type: 'string' }, accept: { type: 'string' }, reject: { type: 'string' }, json: { type: 'boolean' } },
+    REPAIR_USAGE,
+  );
   if (opts.accept && opts.reject) throw new UsageError(`--accept and --reject go one at a time.\nUsage: npm run cli -- ${REPAIR_USAGE}`);
   const config = cliConfig();
-  const detectPage = httpPageDetector({ allowList: config.outboundAllowPrivate, timeoutMs: config.customSourcesProbeTimeoutMs, maxBytes: config.ingestMaxBytes, now: () => new Date() });
+  const detectPage = httpPageDetector({
+    allowList: config.outboundAllowPrivate,
+    timeoutMs: config.customSourcesProbeTimeoutMs,
+    maxBytes: config.ingestMaxBytes,
+    now: () => new Date(),
+  });
   try {
     return await withSourceRepairs(config, systemClock, detectPage, async (repairs) => {
       try {
         if (opts.accept || opts.reject) {
           const r = opts.accept ? await repairs.accept(opts.accept, 'operator') : await repairs.reject(opts.reject!, 'operator');
-          console.log(`${r.vendor}: ${r.outcome}. ${r.outcome === 'accepted' ? `Now polling ${sourcesText(r.to)}.` : `Polling ${sourcesText(r.from)} as before.`}`);
+          console.log(
+            `${r.vendor}: ${r.outcome}. ${r.outcome === 'accepted' ? `Now polling ${sourcesText(r.to)}.` : `Polling ${sourcesText(r.from)} as before.`}`,
+          );
           return 0;
         }
         if (opts.scan) {
@@ -86,14 +105,22 @@ export const command: Command = {
     const [sub, ...rest] = argv;
     if (sub === 'repair') return repair(rest);
     if (sub !== 'verify') throw new UsageError(`Unknown subcommand '${sub ?? ''}'.\nUsage: npm run cli -- ${this.usage}`);
-    const opts = parseOptions(rest, { vendor: { type: 'string' }, json: { type: 'string' }, concurrency: { type: 'string' }, all: { type: 'boolean' } }, this.usage);
+    const opts = parseOptions(
+      rest,
+      { vendor: { type: 'string' }, json: { type: 'string' }, concurrency: { type: 'string' }, all: { type: 'boolean' } },
+      this.usage,
+    );
     const config = cliConfig();
     let catalog = readCatalog(config.catalogFile ?? undefined);
     if (opts.vendor) {
       catalog = catalog.filter((v) => v.slug === opts.vendor);
       if (catalog.length === 0) throw new UsageError(`No catalog vendor '${opts.vendor}'.`);
     }
-    const fetcher = createHttpFetcher({ connectionsPerOrigin: config.ingestHostConcurrency, allowList: config.outboundAllowPrivate, connectTimeoutMs: config.ingestTimeoutMs });
+    const fetcher = createHttpFetcher({
+      connectionsPerOrigin: config.ingestHostConcurrency,
+      allowList: config.outboundAllowPrivate,
+      connectTimeoutMs: config.ingestTimeoutMs,
+    });
     const total = catalog.reduce((n, v) => n + v.sources.length, 0);
     let done = 0;
     try {

@@ -12,4 +12,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   return 0;
 }
 
-export const command: Command = servicesCommand('export --org ORG_ID', "Write an organisation's services, watchlists and alert routes as a configuration file", run);
+export const command: Command = servicesCommand(
+  'export --org ORG_ID',
+  "Write an organisation's services, watchlists and alert routes as a configuration file",
+  run,
+);

@@ -10,7 +10,7 @@ import { createReporter } from '../progress.ts';
 
 export const command: Command = {
   usage: 'ingest --once [--vendor SLUG] [--force]',
-  summary: 'Run one polling round now (every source, or one vendor\'s) and report per source',
+  summary: "Run one polling round now (every source, or one vendor's) and report per source",
   async run(argv) {
     const opts = parseOptions(argv, { once: { type: 'boolean' }, vendor: { type: 'string' }, force: { type: 'boolean' } }, this.usage);
     if (!opts.once) {

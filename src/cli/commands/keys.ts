@@ -34,7 +34,12 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     const keys = await ctx.services.keys.list(await ctx.services.accounts.personalViewer((await account(ctx, email!)).id));
     if (options.json === 'true') ctx.out(JSON.stringify(keys, null, 2));
     else if (!keys.length) ctx.out(`No active keys for ${email}.`);
-    else printTable(ctx.out, ['ID', 'PREFIX', 'NAME', 'CREATED', 'LAST USED'], keys.map((k) => [k.id, `${k.prefix}…`, k.name, k.createdAt, k.lastUsedAt ?? 'never']));
+    else
+      printTable(
+        ctx.out,
+        ['ID', 'PREFIX', 'NAME', 'CREATED', 'LAST USED'],
+        keys.map((k) => [k.id, `${k.prefix}…`, k.name, k.createdAt, k.lastUsedAt ?? 'never']),
+      );
   } else {
     await ctx.services.keys.revokeById(id!);
     ctx.out(`key ${id} revoked`);

@@ -47,4 +47,8 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
   }
 }
 
-export const command: Command = servicesCommand('orgs list|create|set-plan [--id ID] [--name N] [--owner-email E] [--plan PLAN]', 'List organisations, create one for an account, or set its plan', run);
+export const command: Command = servicesCommand(
+  'orgs list|create|set-plan [--id ID] [--name N] [--owner-email E] [--plan PLAN]',
+  'List organisations, create one for an account, or set its plan',
+  run,
+);

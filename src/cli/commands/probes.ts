@@ -23,7 +23,11 @@ export const command: Command = {
       return 0;
     }
     if (!rows.length) {
-      console.log(opts.vendor ? `No probes for '${opts.vendor}' (or the server has not started on this store yet).` : 'No probes (the catalog lists none, or the server has not started on this store yet).');
+      console.log(
+        opts.vendor
+          ? `No probes for '${opts.vendor}' (or the server has not started on this store yet).`
+          : 'No probes (the catalog lists none, or the server has not started on this store yet).',
+      );
       return 0;
     }
     const head = ['STATE', 'VENDOR', 'KIND', 'P50', 'P99', 'ERRORS', 'SAMPLES', 'RELAXED', 'LAST SAMPLE', 'TARGET'];
@@ -41,7 +45,9 @@ export const command: Command = {
     ]);
     printTable((line) => console.log(line), head, table);
     const bad = rows.filter((r) => r.state === 'anomalous');
-    console.log(`\n${rows.length} probes, ${bad.length} anomalous.${bad.length ? `\n${bad.map((r) => `  ${r.vendor} ${r.target}: ${r.reason}`).join('\n')}` : ''}`);
+    console.log(
+      `\n${rows.length} probes, ${bad.length} anomalous.${bad.length ? `\n${bad.map((r) => `  ${r.vendor} ${r.target}: ${r.reason}`).join('\n')}` : ''}`,
+    );
     return 0;
   },
 };
@@ -72,6 +78,8 @@ async function privateProbes(orgId: string, vendor: string | undefined, json: bo
   ]);
   printTable((line) => console.log(line), head, table);
   const bad = rows.filter((r) => r.state === 'anomalous' || r.state === 'credential_rejected');
-  console.log(`\n${rows.length} private probes, ${bad.length} anomalous or with a rejected credential.${bad.length ? `\n${bad.map((r) => `  ${r.vendor} ${r.target}: ${r.state}: ${r.reason}`).join('\n')}` : ''}`);
+  console.log(
+    `\n${rows.length} private probes, ${bad.length} anomalous or with a rejected credential.${bad.length ? `\n${bad.map((r) => `  ${r.vendor} ${r.target}: ${r.state}: ${r.reason}`).join('\n')}` : ''}`,
+  );
   return 0;
 }

@@ -4,11 +4,9 @@ import { printTable } from '../table.ts';
 
 // Push URLs for vendors' subscriber webhooks (docs/ingestion.md "Push from vendors").
 
-const USAGE = [
-  'push create --vendor SLUG   prints the secret URL once, on its last line',
-  'push list [--vendor SLUG] [--json]',
-  'push revoke --id ID',
-].join('\n');
+const USAGE = ['push create --vendor SLUG   prints the secret URL once, on its last line', 'push list [--vendor SLUG] [--json]', 'push revoke --id ID'].join(
+  '\n',
+);
 
 async function run(args: string[], ctx: CliContext): Promise<number> {
   const { positional, options } = parseOptions(args);
@@ -28,7 +26,12 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
     const hooks = await ctx.services.push.list(vendor);
     if (options.json === 'true') ctx.out(JSON.stringify(hooks, null, 2));
     else if (!hooks.length) ctx.out('No push URLs.');
-    else printTable(ctx.out, ['ID', 'VENDOR', 'CREATED', 'LAST PUSH', 'PUSHES'], hooks.map((h) => [h.id, h.vendor, h.createdAt, h.lastPushAt ?? 'never', String(h.pushes)]));
+    else
+      printTable(
+        ctx.out,
+        ['ID', 'VENDOR', 'CREATED', 'LAST PUSH', 'PUSHES'],
+        hooks.map((h) => [h.id, h.vendor, h.createdAt, h.lastPushAt ?? 'never', String(h.pushes)]),
+      );
   } else {
     await ctx.services.push.revoke(id!);
     ctx.out(`push URL ${id} revoked`);

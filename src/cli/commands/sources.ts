@@ -39,7 +39,16 @@ async function promote(argv: string[]): Promise<number> {
   const catalog = readCatalog(file);
   try {
     const entry = await withSourceAdmin(config, systemClock, (admin) =>
-      admin.promote({ slug, publicSlug: opts.slug, name: opts.name, category: opts.category!, description: opts.description, website: opts.website, catalog, trust: opts.trust === true }),
+      admin.promote({
+        slug,
+        publicSlug: opts.slug,
+        name: opts.name,
+        category: opts.category!,
+        description: opts.description,
+        website: opts.website,
+        catalog,
+        trust: opts.trust === true,
+      }),
     );
     fs.writeFileSync(file, `${JSON.stringify([...catalog, entry], null, 2)}\n`);
     console.log(`Promoted '${slug}' to '${entry.slug}' (${entry.sources.map((s) => s.type).join(', ')}); added to ${file}.`);
@@ -67,7 +76,13 @@ export const command: Command = {
     const config = cliConfig();
     const rows = await withSourceAdmin(config, systemClock, (admin) => admin.list(opts.vendor));
     if (opts.json) {
-      console.log(JSON.stringify(rows.map((r) => ({ ...r, state: state(r) })), null, 2));
+      console.log(
+        JSON.stringify(
+          rows.map((r) => ({ ...r, state: state(r) })),
+          null,
+          2,
+        ),
+      );
       return 0;
     }
     if (!rows.length) {

@@ -36,7 +36,11 @@ async function run(args: string[], ctx: CliContext): Promise<number> {
           ctx.out('No accounts yet (`users create`, or sign up on the web).');
           return 0;
         }
-        printTable(ctx.out, ['ID', 'EMAIL', 'PLAN', 'CREATED'], users.map((u) => [u.id, u.email, u.plan, u.createdAt]));
+        printTable(
+          ctx.out,
+          ['ID', 'EMAIL', 'PLAN', 'CREATED'],
+          users.map((u) => [u.id, u.email, u.plan, u.createdAt]),
+        );
         ctx.out(`\n${users.length} account${users.length === 1 ? '' : 's'}.`);
         return 0;
       }

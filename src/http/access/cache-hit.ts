@@ -61,7 +61,18 @@ export function renderedHeaders(entry: CachedResponse, coding: Coding | null = n
     const etag = use ? codedEtag(entry.etag, use) : entry.etag;
     const vary: HeaderList = varies ? ['vary', 'Accept-Encoding'] : [];
     r = {
-      ok: ['etag', etag, 'x-cache', 'HIT', 'content-type', entry.contentType, 'content-length', body.length, ...(use ? ['content-encoding', use] : []), ...vary],
+      ok: [
+        'etag',
+        etag,
+        'x-cache',
+        'HIT',
+        'content-type',
+        entry.contentType,
+        'content-length',
+        body.length,
+        ...(use ? ['content-encoding', use] : []),
+        ...vary,
+      ],
       notModified: ['etag', etag, 'x-cache', 'HIT', ...vary],
       body,
       maxAge: -1,

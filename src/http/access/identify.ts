@@ -8,11 +8,7 @@ import { presentedKey, sessionToken } from './credentials.ts';
 // A presented key wins over a cookie; a key that is presented but unusable is `bad-key`
 // (401 on every route with a rule), never a fall-back to the session.
 
-export type Identified =
-  | { kind: 'key'; key: KeyIdentity }
-  | { kind: 'bad-key' }
-  | { kind: 'session'; session: SessionIdentity }
-  | { kind: 'anonymous' };
+export type Identified = { kind: 'key'; key: KeyIdentity } | { kind: 'bad-key' } | { kind: 'session'; session: SessionIdentity } | { kind: 'anonymous' };
 
 const BAD_KEY: Identified = { kind: 'bad-key' };
 const ANONYMOUS: Identified = { kind: 'anonymous' };

@@ -70,9 +70,10 @@ export function refusalKind(r: LimitResult): RefusalKind {
 export function rateLimitError(r: LimitResult, plan: Plan): DomainError {
   const v = lastToReset(r);
   const per = v.windowSeconds === 60 ? 'minute' : v.windowSeconds === 86_400 ? 'day' : `${v.windowSeconds} s`;
-  return new DomainError(
-    'rate_limit_exceeded',
-    `Rate limit exceeded: ${v.limit} requests per ${per} on the ${plan} plan. Retry after ${v.resetSeconds} s.`,
-    { limit: v.limit, used: v.used, retryAfter: v.resetSeconds, currentPlan: plan },
-  );
+  return new DomainError('rate_limit_exceeded', `Rate limit exceeded: ${v.limit} requests per ${per} on the ${plan} plan. Retry after ${v.resetSeconds} s.`, {
+    limit: v.limit,
+    used: v.used,
+    retryAfter: v.resetSeconds,
+    currentPlan: plan,
+  });
 }

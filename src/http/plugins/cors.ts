@@ -61,8 +61,7 @@ export const corsPlugin = fp(
       app.decorate('corsStepFor', () => null);
       return;
     }
-    const allows = (origin: string | undefined): origin is string =>
-      !!origin && origin !== 'null' && (allowed === '*' || allowed.includes(origin));
+    const allows = (origin: string | undefined): origin is string => !!origin && origin !== 'null' && (allowed === '*' || allowed.includes(origin));
     const patterns: RegExp[] = [];
 
     function allowOrigin(reply: FastifyReply, origin: string) {

@@ -110,14 +110,11 @@ export const errorsPlugin = fp(
       }
       if (err.validation) {
         const { name, why } = validationParameter(err);
-        return reply
-          .code(400)
-          .send(errorBody(request, 'invalid_parameter', `Invalid parameter '${name}': ${why}`, { parameter: name }));
+        return reply.code(400).send(errorBody(request, 'invalid_parameter', `Invalid parameter '${name}': ${why}`, { parameter: name }));
       }
       const status = err.statusCode ?? 500;
       if (status >= 400 && status < 500) {
-        const name =
-          status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'bad_request';
+        const name = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status === 404 ? 'not_found' : 'bad_request';
         // Fastify's 4xx messages (bad JSON, wrong content type) are safe to show.
         return reply.code(status).send(errorBody(request, name, err.message));
       }

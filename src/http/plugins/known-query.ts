@@ -28,13 +28,20 @@ function declaredNames(schema: Schema | undefined): Set<string> {
 }
 
 function unknownQueryError(unknown: string[], allowed: Set<string>): DomainError {
-  const listed = unknown.slice(0, MAX_LISTED).map((u) => `'${u}'`).join(', ');
+  const listed = unknown
+    .slice(0, MAX_LISTED)
+    .map((u) => `'${u}'`)
+    .join(', ');
   // A typo of a documented name says which one was meant (docs/api.md, "Errors").
   const suggestion = nearestName(unknown[0]!, allowed);
   return new DomainError(
     'invalid_parameter',
     `Unknown query parameter${unknown.length > 1 ? 's' : ''}: ${listed}${unknown.length > MAX_LISTED ? ', …' : ''}` +
-      (suggestion ? ` (did you mean '${suggestion}'?)` : allowed.size ? `; this operation takes ${[...allowed].sort().join(', ')}` : '; this operation takes none'),
+      (suggestion
+        ? ` (did you mean '${suggestion}'?)`
+        : allowed.size
+          ? `; this operation takes ${[...allowed].sort().join(', ')}`
+          : '; this operation takes none'),
     { parameter: unknown[0], unknownParameters: unknown.slice(0, MAX_LISTED), ...(suggestion ? { suggestion } : {}) },
   );
 }

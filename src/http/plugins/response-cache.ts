@@ -84,10 +84,12 @@ export const responseCachePlugin = fp(
     const { meter, refund } = app.rateLimit;
 
     /** Counting on the Fastify path: the 429 is thrown, the RateLimit headers are on the reply already. */
-    const meterFor = (request: FastifyRequest, reply: FastifyReply): Meter => async () => {
-      await meter(request, reply);
-      return [];
-    };
+    const meterFor =
+      (request: FastifyRequest, reply: FastifyReply): Meter =>
+      async () => {
+        await meter(request, reply);
+        return [];
+      };
 
     const index = new HitIndex();
 
@@ -160,7 +162,11 @@ export const responseCachePlugin = fp(
         // Keyed entries carry the version in their key; the others are computed again once superseded.
         if (entry && !keyOf && isSuperseded(entry, dataVersion, clock.now().getTime())) entry = undefined;
         if (entry) {
-          await answerCacheHit(entry, { ifNoneMatch, acceptEncoding: request.headers['accept-encoding'], meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() }, replyWriter(reply));
+          await answerCacheHit(
+            entry,
+            { ifNoneMatch, acceptEncoding: request.headers['accept-encoding'], meter: metered ? meterFor(request, reply) : null, nowMs: clock.now().getTime() },
+            replyWriter(reply),
+          );
           metrics.cache(route, 'hit', 'app');
           return reply;
         }
@@ -188,7 +194,11 @@ export const responseCachePlugin = fp(
         if (entry) {
           metrics.cache(route, pending ? 'coalesced' : 'hit', 'app');
           // Counted already: a 304 gives the count back.
-          const outcome = await answerCacheHit(entry, { ifNoneMatch, acceptEncoding: request.headers['accept-encoding'], nowMs: clock.now().getTime() }, replyWriter(reply));
+          const outcome = await answerCacheHit(
+            entry,
+            { ifNoneMatch, acceptEncoding: request.headers['accept-encoding'], nowMs: clock.now().getTime() },
+            replyWriter(reply),
+          );
           if (outcome === 'not-modified') refund(request);
           return reply;
         }

@@ -62,7 +62,14 @@ export async function alertRouteRoutes(fastify: FastifyInstance) {
   app.get(
     '/orgs/:orgId/alert-routes/:routeId',
     {
-      schema: { operationId: 'getAlertRoute', summary: 'One alert route', tags, security: USER_SECURITY, params: RouteParams, response: { 200: One, ...errors } },
+      schema: {
+        operationId: 'getAlertRoute',
+        summary: 'One alert route',
+        tags,
+        security: USER_SECURITY,
+        params: RouteParams,
+        response: { 200: One, ...errors },
+      },
       config: { auth: 'user' },
     },
     async (request) => ({ success: true, route: await alertRoutes.get(requireOrg(request), request.params.orgId, request.params.routeId) }),

@@ -53,11 +53,7 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
     async (req, reply) => {
       const vendors = vendorFilter(req.query);
       if (!vendors?.length) {
-        throw new DomainError(
-          'invalid_parameter',
-          "Invalid parameter 'vendor': at least one vendor slug is required",
-          { parameter: 'vendor' },
-        );
+        throw new DomainError('invalid_parameter', "Invalid parameter 'vendor': at least one vendor slug is required", { parameter: 'vendor' });
       }
       const r = await s.stats.favorites(vendors, req.query.timePeriod, req.viewer);
       const long = vendors.length > LONG_VENDOR_LIST;

@@ -47,7 +47,12 @@ const jsonResponse = { 200: BadgeJson };
 // until the window resets (docs/integrations.md, "Badges").
 const RATE_LIMITED: Badge = { label: 'status', message: 'rate limited', color: 'lightgrey' };
 const limitedResponses = {
-  svg: { 429: { description: 'Over the per-address limit: a "rate limited" badge, cacheable until `Retry-After`', content: { 'image/svg+xml': { schema: Type.String({ description: 'SVG document' }) } } } },
+  svg: {
+    429: {
+      description: 'Over the per-address limit: a "rate limited" badge, cacheable until `Retry-After`',
+      content: { 'image/svg+xml': { schema: Type.String({ description: 'SVG document' }) } },
+    },
+  },
   json: { 429: { ...BadgeJson, description: 'Over the per-address limit: a "rate limited" shields.io badge, cacheable until `Retry-After`' } },
 };
 

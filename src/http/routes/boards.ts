@@ -49,7 +49,9 @@ export async function boardRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const r = await boards.create(request.viewer, request.body ?? {});
       const origin = app.config.publicUrl?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
-      return reply.code(201).send({ success: true, board: r.board, url: `${origin}${r.path}`, token: r.token, ...(r.warnings.length ? { warnings: r.warnings } : {}) });
+      return reply
+        .code(201)
+        .send({ success: true, board: r.board, url: `${origin}${r.path}`, token: r.token, ...(r.warnings.length ? { warnings: r.warnings } : {}) });
     },
   );
 

@@ -4,7 +4,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { noStore } from '../no-store.ts';
 import { requireOrg, requireUser } from '../plugins/viewer.ts';
 import { errorResponses } from '../schemas/common.ts';
-import { DismissBody, InboundSignalBody, ObservedAnswer, ReportBody, SignalDetailSchema, SignalParams, SignalSecretStatus, SignalsQuery } from '../schemas/early-warning.ts';
+import {
+  DismissBody,
+  InboundSignalBody,
+  ObservedAnswer,
+  ReportBody,
+  SignalDetailSchema,
+  SignalParams,
+  SignalSecretStatus,
+  SignalsQuery,
+} from '../schemas/early-warning.ts';
 import { OrgIdParams } from '../schemas/orgs.ts';
 import { TransparencyAnswerSchema, TransparencyQuery } from '../schemas/transparency.ts';
 import { strictValidatorCompiler } from '../strict-validation.ts';
@@ -87,7 +96,10 @@ export async function earlyWarningRoutes(fastify: FastifyInstance) {
       },
       config: { auth: 'user' },
     },
-    async (request) => ({ success: true, signal: await signals.dismiss(requireOrg(request), request.params.orgId, request.params.signalId, request.body?.reason) }),
+    async (request) => ({
+      success: true,
+      signal: await signals.dismiss(requireOrg(request), request.params.orgId, request.params.signalId, request.body?.reason),
+    }),
   );
 
   app.post(
@@ -136,7 +148,14 @@ export async function earlyWarningRoutes(fastify: FastifyInstance) {
         tags,
         security: SESSION_SECURITY,
         params: OrgIdParams,
-        response: { 201: Type.Object({ success: Type.Boolean(), secret: Type.String({ description: 'Shown here only' }), createdAt: Type.String({ format: 'date-time' }) }), ...errors },
+        response: {
+          201: Type.Object({
+            success: Type.Boolean(),
+            secret: Type.String({ description: 'Shown here only' }),
+            createdAt: Type.String({ format: 'date-time' }),
+          }),
+          ...errors,
+        },
       },
       config: { auth: 'session' },
     },
@@ -191,7 +210,11 @@ export async function earlyWarningRoutes(fastify: FastifyInstance) {
           const orgId = typeof params.orgId === 'string' ? params.orgId : '';
           // A malformed id names no organisation: left to the schema's 400, never sent to the store.
           if (!ORG_ID.test(orgId)) return;
-          request.signalMessageId = await inbound.verify(orgId, { id: h['webhook-id'], timestamp: h['webhook-timestamp'], signature: h['webhook-signature'] }, request.signalRawBody ?? '');
+          request.signalMessageId = await inbound.verify(
+            orgId,
+            { id: h['webhook-id'], timestamp: h['webhook-timestamp'], signature: h['webhook-signature'] },
+            request.signalRawBody ?? '',
+          );
         },
       },
       async (request, reply) => {

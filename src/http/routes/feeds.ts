@@ -48,8 +48,7 @@ export async function feedRoutes(fastify: FastifyInstance) {
     },
     async (req, reply) => {
       const m = FILE.exec(req.params.file);
-      const notFound = () =>
-        reply.code(404).send({ success: false, error: 'not_found', message: 'No such feed', requestId: req.id });
+      const notFound = () => reply.code(404).send({ success: false, error: 'not_found', message: 'No such feed', requestId: req.id });
       if (!m) return notFound();
       const token = m[1]!;
       const format = FORMATS.find((f) => f === m[2])!;

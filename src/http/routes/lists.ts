@@ -19,8 +19,7 @@ import { ActivityItemSchema, AdvisorySchema, IncidentSchema, MaintenanceSchema }
 
 /** A long vendor list belongs in POST /dashboard-favorites; GET answers but points there. */
 export const LONG_VENDOR_LIST = 25;
-export const FAVORITES_HINT =
-  'For long vendor lists use POST /api/v1/infrastructure/dashboard-favorites with {"vendors": [...], "sections": [...]}';
+export const FAVORITES_HINT = 'For long vendor lists use POST /api/v1/infrastructure/dashboard-favorites with {"vendors": [...], "sections": [...]}';
 
 const vendorParams = {
   vendor: Type.Optional(VendorListParam),

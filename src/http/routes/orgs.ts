@@ -31,7 +31,7 @@ const SESSION_SECURITY: Record<string, string[]>[] = [{ sessionCookie: [] }];
 export const errors = {
   400: errorResponses[400],
   401: errorResponses[401],
-  403: Type.Ref('ErrorBody', { description: 'The caller\'s role is below what the action needs (`role_required`), or a session is needed' }),
+  403: Type.Ref('ErrorBody', { description: "The caller's role is below what the action needs (`role_required`), or a session is needed" }),
   404: Type.Ref('ErrorBody', { description: 'No such organisation (or the caller is not a member), member, invitation or key' }),
   409: Type.Ref('ErrorBody', { description: 'The change is not possible now: last owner, personal organisation, invitation decided or for another address' }),
   429: errorResponses[429],
@@ -89,7 +89,7 @@ export async function orgRoutes(fastify: FastifyInstance) {
     {
       schema: {
         operationId: 'getOrganisation',
-        summary: 'One organisation and the caller\'s role there',
+        summary: "One organisation and the caller's role there",
         tags,
         security: USER_SECURITY,
         params: OrgIdParams,
@@ -279,10 +279,7 @@ export async function orgRoutes(fastify: FastifyInstance) {
         tags,
         security: USER_SECURITY,
         params: OrgIdParams,
-        body: Type.Object(
-          { email: Type.String({ minLength: 3, maxLength: 254, format: 'email' }), role: Role },
-          { additionalProperties: false },
-        ),
+        body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254, format: 'email' }), role: Role }, { additionalProperties: false }),
         response: { 201: Type.Object({ success: Type.Boolean(), invitation: NewInvitation }), ...errors },
       },
       config: { auth: 'user' },
@@ -313,7 +310,9 @@ export async function orgRoutes(fastify: FastifyInstance) {
     },
   );
 
-  const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description: 'The token of the invitation link' }) });
+  const TokenParams = Type.Object({
+    token: Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description: 'The token of the invitation link' }),
+  });
 
   app.get(
     '/invitations/:token',
@@ -374,10 +373,7 @@ export async function orgRoutes(fastify: FastifyInstance) {
         tags,
         security: SESSION_SECURITY,
         params: OrgIdParams,
-        body: Type.Object(
-          { name: Type.Optional(Type.String({ maxLength: 100, pattern: PLAIN_TEXT_PATTERN })), role: Role },
-          { additionalProperties: false },
-        ),
+        body: Type.Object({ name: Type.Optional(Type.String({ maxLength: 100, pattern: PLAIN_TEXT_PATTERN })), role: Role }, { additionalProperties: false }),
         response: {
           201: Type.Object({ success: Type.Boolean(), key: ApiKeySchema, role: Role, secret: Type.String({ description: 'Shown here only' }) }),
           ...errors,

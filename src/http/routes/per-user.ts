@@ -151,7 +151,11 @@ export async function perUserRoutes(fastify: FastifyInstance) {
         tags: prefTags,
         security: PER_USER_SECURITY,
         body: PreferencesPatchBody,
-        response: { 200: PreferencesResponse, ...errorResponses, 409: Type.Ref('ErrorBody', { description: 'E-mail alerts switched on where this server has no SMTP server' }) },
+        response: {
+          200: PreferencesResponse,
+          ...errorResponses,
+          409: Type.Ref('ErrorBody', { description: 'E-mail alerts switched on where this server has no SMTP server' }),
+        },
       },
       config: { auth: 'user' },
     },

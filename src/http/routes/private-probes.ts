@@ -62,7 +62,14 @@ export async function privateProbeRoutes(fastify: FastifyInstance) {
   app.get(
     '/orgs/:orgId/probes/:probeId',
     {
-      schema: { operationId: 'getPrivateProbe', summary: 'One private probe with its state', tags, security: USER_SECURITY, params: PrivateProbeParams, response: { 200: One, ...errors } },
+      schema: {
+        operationId: 'getPrivateProbe',
+        summary: 'One private probe with its state',
+        tags,
+        security: USER_SECURITY,
+        params: PrivateProbeParams,
+        response: { 200: One, ...errors },
+      },
       config: { auth: 'user' },
     },
     async (request) => ({ success: true, probe: await privateProbes.get(requireOrg(request), request.params.orgId, request.params.probeId) }),
@@ -73,7 +80,8 @@ export async function privateProbeRoutes(fastify: FastifyInstance) {
     {
       schema: {
         operationId: 'updatePrivateProbe',
-        summary: 'Change a private probe (editors): fields given replace those stored; a new target starts its baseline afresh; `credential: null` removes the credential',
+        summary:
+          'Change a private probe (editors): fields given replace those stored; a new target starts its baseline afresh; `credential: null` removes the credential',
         tags,
         security: USER_SECURITY,
         params: PrivateProbeParams,
@@ -88,7 +96,14 @@ export async function privateProbeRoutes(fastify: FastifyInstance) {
   app.delete(
     '/orgs/:orgId/probes/:probeId',
     {
-      schema: { operationId: 'deletePrivateProbe', summary: 'Delete a private probe (editors)', tags, security: USER_SECURITY, params: PrivateProbeParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errors } },
+      schema: {
+        operationId: 'deletePrivateProbe',
+        summary: 'Delete a private probe (editors)',
+        tags,
+        security: USER_SECURITY,
+        params: PrivateProbeParams,
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errors },
+      },
       config: { auth: 'user' },
     },
     async (request) => {

@@ -35,8 +35,7 @@ export async function publicFeedRoutes(fastify: FastifyInstance) {
   const s = app.services.publicFeeds;
   const config = { cacheTtlSeconds: 60, rateLimit: true, cors: true };
 
-  const render = (slugs: string[], format: Format, selfPath: string) =>
-    format === 'ics' ? s.vendorCalendar(slugs) : s.vendorFeed(slugs, format, selfPath);
+  const render = (slugs: string[], format: Format, selfPath: string) => (format === 'ics' ? s.vendorCalendar(slugs) : s.vendorFeed(slugs, format, selfPath));
 
   for (const format of ['rss', 'atom', 'ics'] satisfies Format[]) {
     const f = FORMATS[format];

@@ -46,7 +46,7 @@ const err = (description: string) => scimContent(description, ScimErrorSchema);
 const errors = {
   400: err('invalidFilter, invalidValue, invalidSyntax, invalidPath, noTarget, mutability or tooMany'),
   401: err('Missing, unknown or revoked SCIM token'),
-  404: err('No such resource in the token\'s organisation'),
+  404: err("No such resource in the token's organisation"),
   413: err(`Body larger than ${SCIM_BODY_LIMIT} bytes`),
   415: err('Body not JSON (send application/scim+json)'),
   429: err('Over the per-token rate; see Retry-After'),
@@ -106,9 +106,16 @@ export async function scimRoutes(app: FastifyInstance) {
       const [status, type] = DOMAIN_STATUS[e.code] ?? [400, null];
       return scimError(reply, status, e.message, type);
     }
-    if (e.validation) return scimError(reply, 400, `Invalid ${e.validationContext ?? 'request'}: ${e.message}`, e.validationContext === 'body' ? 'invalidSyntax' : 'invalidValue');
+    if (e.validation)
+      return scimError(
+        reply,
+        400,
+        `Invalid ${e.validationContext ?? 'request'}: ${e.message}`,
+        e.validationContext === 'body' ? 'invalidSyntax' : 'invalidValue',
+      );
     const status = e.statusCode ?? 500;
-    if (status >= 400 && status < 500) return scimError(reply, status, status === 413 ? `The body is larger than ${SCIM_BODY_LIMIT} bytes` : e.message, status === 400 ? 'invalidSyntax' : null);
+    if (status >= 400 && status < 500)
+      return scimError(reply, status, status === 413 ? `The body is larger than ${SCIM_BODY_LIMIT} bytes` : e.message, status === 400 ? 'invalidSyntax' : null);
     request.log.error({ err: e }, 'unhandled error');
     return scimError(reply, 500, 'Internal server error');
   });
@@ -119,12 +126,32 @@ export async function scimRoutes(app: FastifyInstance) {
   // ------------------------------------------------------------- discovery
   app.get(
     '/ServiceProviderConfig',
-    { ...route, schema: { operationId: 'scimServiceProviderConfig', summary: 'SCIM features this service supports', tags, security: SECURITY, querystring: Type.Object(ScimProjection), response: { 200: scimContent('Service provider configuration', ServiceProviderConfigSchema), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimServiceProviderConfig',
+        summary: 'SCIM features this service supports',
+        tags,
+        security: SECURITY,
+        querystring: Type.Object(ScimProjection),
+        response: { 200: scimContent('Service provider configuration', ServiceProviderConfigSchema), ...errors },
+      },
+    },
     async (request) => discovery(base(request)).config,
   );
   app.get(
     '/ResourceTypes',
-    { ...route, schema: { operationId: 'scimResourceTypes', summary: 'SCIM resource types (User, Group)', tags, security: SECURITY, querystring: Type.Object(ScimProjection), response: { 200: scimContent('Resource types', scimList(ResourceTypeSchema)), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimResourceTypes',
+        summary: 'SCIM resource types (User, Group)',
+        tags,
+        security: SECURITY,
+        querystring: Type.Object(ScimProjection),
+        response: { 200: scimContent('Resource types', scimList(ResourceTypeSchema)), ...errors },
+      },
+    },
     async (request) => {
       const types = discovery(base(request)).resourceTypes;
       return listResponse(types, types.length, 1);
@@ -132,7 +159,17 @@ export async function scimRoutes(app: FastifyInstance) {
   );
   app.get(
     '/Schemas',
-    { ...route, schema: { operationId: 'scimSchemas', summary: 'SCIM schemas of User and Group as served here', tags, security: SECURITY, querystring: Type.Object(ScimProjection), response: { 200: scimContent('Schemas', scimList(ScimSchemaSchema)), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimSchemas',
+        summary: 'SCIM schemas of User and Group as served here',
+        tags,
+        security: SECURITY,
+        querystring: Type.Object(ScimProjection),
+        response: { 200: scimContent('Schemas', scimList(ScimSchemaSchema)), ...errors },
+      },
+    },
     async (request) => {
       const list = discovery(base(request)).schemas;
       return listResponse(list, list.length, 1);
@@ -145,18 +182,43 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.get(
     '/Users',
-    { ...route, schema: { operationId: 'scimListUsers', summary: 'Users of the organisation, by filter (userName eq, externalId eq)', tags, security: SECURITY, querystring: ScimListQuery, response: { 200: scimContent('ListResponse of Users', scimList(ScimUserSchema)), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimListUsers',
+        summary: 'Users of the organisation, by filter (userName eq, externalId eq)',
+        tags,
+        security: SECURITY,
+        querystring: ScimListQuery,
+        response: { 200: scimContent('ListResponse of Users', scimList(ScimUserSchema)), ...errors },
+      },
+    },
     async (request) => {
       const q = request.query as ListQuery;
       const r = await scim.users.list(caller(request), q);
       const b = base(request);
-      return listResponse(r.items.map((u) => userResource(u, b)), r.total, r.startIndex);
+      return listResponse(
+        r.items.map((u) => userResource(u, b)),
+        r.total,
+        r.startIndex,
+      );
     },
   );
 
   app.post(
     '/Users',
-    { ...route, schema: { operationId: 'scimCreateUser', summary: 'Provision a user: an account (or the linked one) and a membership', tags, security: SECURITY, querystring: Type.Object(ScimProjection), body: ScimBody('A SCIM User'), response: { 201: scimContent('The User', ScimUserSchema), ...writeErrors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimCreateUser',
+        summary: 'Provision a user: an account (or the linked one) and a membership',
+        tags,
+        security: SECURITY,
+        querystring: Type.Object(ScimProjection),
+        body: ScimBody('A SCIM User'),
+        response: { 201: scimContent('The User', ScimUserSchema), ...writeErrors },
+      },
+    },
     async (request, reply) => {
       const u = await scim.users.create(caller(request), request.body);
       reply.code(201).header('location', `${base(request)}/Users/${u.id}`);
@@ -166,7 +228,18 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.get(
     '/Users/:id',
-    { ...route, schema: { operationId: 'scimGetUser', summary: 'One User', tags, security: SECURITY, params: ScimIdParams, querystring: Type.Object(ScimProjection), response: { 200: scimContent('The User', ScimUserSchema), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimGetUser',
+        summary: 'One User',
+        tags,
+        security: SECURITY,
+        params: ScimIdParams,
+        querystring: Type.Object(ScimProjection),
+        response: { 200: scimContent('The User', ScimUserSchema), ...errors },
+      },
+    },
     async (request) => {
       const c = caller(request);
       const { id } = request.params as IdParams;
@@ -177,7 +250,19 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.put(
     '/Users/:id',
-    { ...route, schema: { operationId: 'scimReplaceUser', summary: 'Replace a User (Okta profile updates)', tags, security: SECURITY, params: ScimIdParams, querystring: Type.Object(ScimProjection), body: ScimBody('The full SCIM User'), response: { 200: scimContent('The User', ScimUserSchema), ...writeErrors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimReplaceUser',
+        summary: 'Replace a User (Okta profile updates)',
+        tags,
+        security: SECURITY,
+        params: ScimIdParams,
+        querystring: Type.Object(ScimProjection),
+        body: ScimBody('The full SCIM User'),
+        response: { 200: scimContent('The User', ScimUserSchema), ...writeErrors },
+      },
+    },
     async (request) => {
       const c = caller(request);
       const { id } = request.params as IdParams;
@@ -188,7 +273,19 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.patch(
     '/Users/:id',
-    { ...route, schema: { operationId: 'scimPatchUser', summary: 'Change a User; `active: false` removes the membership at once', tags, security: SECURITY, params: ScimIdParams, querystring: Type.Object(ScimProjection), body: ScimBody('A SCIM PatchOp'), response: { 200: scimContent('The User', ScimUserSchema), ...writeErrors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimPatchUser',
+        summary: 'Change a User; `active: false` removes the membership at once',
+        tags,
+        security: SECURITY,
+        params: ScimIdParams,
+        querystring: Type.Object(ScimProjection),
+        body: ScimBody('A SCIM PatchOp'),
+        response: { 200: scimContent('The User', ScimUserSchema), ...writeErrors },
+      },
+    },
     async (request) => {
       const c = caller(request);
       const { id } = request.params as IdParams;
@@ -199,7 +296,17 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.delete(
     '/Users/:id',
-    { ...route, schema: { operationId: 'scimDeleteUser', summary: 'Deprovision a User: the membership goes at once, the account stays', tags, security: SECURITY, params: ScimIdParams, response: { 204: Type.Null({ description: 'Deleted' }), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimDeleteUser',
+        summary: 'Deprovision a User: the membership goes at once, the account stays',
+        tags,
+        security: SECURITY,
+        params: ScimIdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errors },
+      },
+    },
     async (request, reply) => {
       await scim.users.remove(caller(request), (request.params as IdParams).id);
       return reply.code(204).send();
@@ -211,19 +318,44 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.get(
     '/Groups',
-    { ...route, schema: { operationId: 'scimListGroups', summary: 'Groups of the organisation, by filter (displayName eq, externalId eq)', tags, security: SECURITY, querystring: ScimListQuery, response: { 200: scimContent('ListResponse of Groups', scimList(ScimGroupSchema)), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimListGroups',
+        summary: 'Groups of the organisation, by filter (displayName eq, externalId eq)',
+        tags,
+        security: SECURITY,
+        querystring: ScimListQuery,
+        response: { 200: scimContent('ListResponse of Groups', scimList(ScimGroupSchema)), ...errors },
+      },
+    },
     async (request) => {
       const q = request.query as ListQuery;
       const members = withMembers(q);
       const r = await scim.groups.list(caller(request), { ...q, withMembers: members });
       const b = base(request);
-      return listResponse(r.items.map((g) => groupResource(g, b, members)), r.total, r.startIndex);
+      return listResponse(
+        r.items.map((g) => groupResource(g, b, members)),
+        r.total,
+        r.startIndex,
+      );
     },
   );
 
   app.post(
     '/Groups',
-    { ...route, schema: { operationId: 'scimCreateGroup', summary: 'Create a Group (it gives no role until an admin maps it)', tags, security: SECURITY, querystring: Type.Object(ScimProjection), body: ScimBody('A SCIM Group'), response: { 201: scimContent('The Group', ScimGroupSchema), ...writeErrors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimCreateGroup',
+        summary: 'Create a Group (it gives no role until an admin maps it)',
+        tags,
+        security: SECURITY,
+        querystring: Type.Object(ScimProjection),
+        body: ScimBody('A SCIM Group'),
+        response: { 201: scimContent('The Group', ScimGroupSchema), ...writeErrors },
+      },
+    },
     async (request, reply) => {
       const g = await scim.groups.create(caller(request), request.body);
       reply.code(201).header('location', `${base(request)}/Groups/${g.id}`);
@@ -233,7 +365,18 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.get(
     '/Groups/:id',
-    { ...route, schema: { operationId: 'scimGetGroup', summary: 'One Group', tags, security: SECURITY, params: ScimIdParams, querystring: Type.Object(ScimProjection), response: { 200: scimContent('The Group', ScimGroupSchema), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimGetGroup',
+        summary: 'One Group',
+        tags,
+        security: SECURITY,
+        params: ScimIdParams,
+        querystring: Type.Object(ScimProjection),
+        response: { 200: scimContent('The Group', ScimGroupSchema), ...errors },
+      },
+    },
     async (request) => {
       const members = withMembers(request.query as { excludedAttributes?: string });
       return groupResource(await scim.groups.get(caller(request), (request.params as IdParams).id, members), base(request), members);
@@ -242,13 +385,37 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.put(
     '/Groups/:id',
-    { ...route, schema: { operationId: 'scimReplaceGroup', summary: 'Replace a Group, members included', tags, security: SECURITY, params: ScimIdParams, querystring: Type.Object(ScimProjection), body: ScimBody('The full SCIM Group'), response: { 200: scimContent('The Group', ScimGroupSchema), ...writeErrors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimReplaceGroup',
+        summary: 'Replace a Group, members included',
+        tags,
+        security: SECURITY,
+        params: ScimIdParams,
+        querystring: Type.Object(ScimProjection),
+        body: ScimBody('The full SCIM Group'),
+        response: { 200: scimContent('The Group', ScimGroupSchema), ...writeErrors },
+      },
+    },
     async (request) => groupResource(await scim.groups.replace(caller(request), (request.params as IdParams).id, request.body), base(request)),
   );
 
   app.patch(
     '/Groups/:id',
-    { ...route, schema: { operationId: 'scimPatchGroup', summary: 'Rename a Group, add, remove or replace members', tags, security: SECURITY, params: ScimIdParams, querystring: Type.Object(ScimProjection), body: ScimBody('A SCIM PatchOp'), response: { 204: Type.Null({ description: 'Changed' }), ...writeErrors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimPatchGroup',
+        summary: 'Rename a Group, add, remove or replace members',
+        tags,
+        security: SECURITY,
+        params: ScimIdParams,
+        querystring: Type.Object(ScimProjection),
+        body: ScimBody('A SCIM PatchOp'),
+        response: { 204: Type.Null({ description: 'Changed' }), ...writeErrors },
+      },
+    },
     async (request, reply) => {
       await scim.groups.patch(caller(request), (request.params as IdParams).id, request.body);
       return reply.code(204).send();
@@ -257,7 +424,17 @@ export async function scimRoutes(app: FastifyInstance) {
 
   app.delete(
     '/Groups/:id',
-    { ...route, schema: { operationId: 'scimDeleteGroup', summary: "Delete a Group; its members' roles follow", tags, security: SECURITY, params: ScimIdParams, response: { 204: Type.Null({ description: 'Deleted' }), ...errors } } },
+    {
+      ...route,
+      schema: {
+        operationId: 'scimDeleteGroup',
+        summary: "Delete a Group; its members' roles follow",
+        tags,
+        security: SECURITY,
+        params: ScimIdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), ...errors },
+      },
+    },
     async (request, reply) => {
       await scim.groups.remove(caller(request), (request.params as IdParams).id);
       return reply.code(204).send();

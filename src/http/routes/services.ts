@@ -81,7 +81,10 @@ export async function serviceRoutes(fastify: FastifyInstance) {
       },
       config: { auth: 'user' },
     },
-    async (request) => ({ success: true, service: await teamServices.update(requireOrg(request), request.params.orgId, request.params.serviceId, request.body) }),
+    async (request) => ({
+      success: true,
+      service: await teamServices.update(requireOrg(request), request.params.orgId, request.params.serviceId, request.body),
+    }),
   );
 
   app.delete(

@@ -30,7 +30,13 @@ export async function ssoRoutes(fastify: FastifyInstance) {
   app.get(
     '/orgs/:orgId/sso',
     {
-      schema: { ...common, operationId: 'getSsoConnection', summary: "The organisation's single sign-on connection (admins); null when none", params: OrgIdParams, response: { 200: SsoSettingsResponse, ...ssoErrors } },
+      schema: {
+        ...common,
+        operationId: 'getSsoConnection',
+        summary: "The organisation's single sign-on connection (admins); null when none",
+        params: OrgIdParams,
+        response: { 200: SsoSettingsResponse, ...ssoErrors },
+      },
       config: { auth: 'user' },
     },
     async (request) => ({ success: true, sso: await sso.get(requireOrg(request), request.params.orgId, baseOf(request)) }),
@@ -55,7 +61,13 @@ export async function ssoRoutes(fastify: FastifyInstance) {
   app.delete(
     '/orgs/:orgId/sso',
     {
-      schema: { ...common, operationId: 'deleteSsoConnection', summary: 'Remove the single sign-on connection (admins)', params: OrgIdParams, response: { 200: Ok, ...ssoErrors } },
+      schema: {
+        ...common,
+        operationId: 'deleteSsoConnection',
+        summary: 'Remove the single sign-on connection (admins)',
+        params: OrgIdParams,
+        response: { 200: Ok, ...ssoErrors },
+      },
       config: { auth: 'user' },
     },
     async (request) => {
@@ -67,7 +79,13 @@ export async function ssoRoutes(fastify: FastifyInstance) {
   app.get(
     '/orgs/:orgId/sso/domains',
     {
-      schema: { ...common, operationId: 'listSsoDomains', summary: "The organisation's e-mail domains and their TXT records (admins)", params: OrgIdParams, response: { 200: SsoDomainsResponse, ...ssoErrors } },
+      schema: {
+        ...common,
+        operationId: 'listSsoDomains',
+        summary: "The organisation's e-mail domains and their TXT records (admins)",
+        params: OrgIdParams,
+        response: { 200: SsoDomainsResponse, ...ssoErrors },
+      },
       config: { auth: 'user' },
     },
     async (request) => ({ success: true, domains: await sso.domains(requireOrg(request), request.params.orgId) }),
@@ -99,7 +117,7 @@ export async function ssoRoutes(fastify: FastifyInstance) {
       schema: {
         ...common,
         operationId: 'verifySsoDomain',
-        summary: 'Look up the domain\'s TXT record `_vis-verify.<domain>` now and mark it verified (admins)',
+        summary: "Look up the domain's TXT record `_vis-verify.<domain>` now and mark it verified (admins)",
         params: SsoDomainParams,
         response: { 200: SsoDomainResponse, ...ssoErrors },
       },
@@ -111,7 +129,13 @@ export async function ssoRoutes(fastify: FastifyInstance) {
   app.delete(
     '/orgs/:orgId/sso/domains/:domainId',
     {
-      schema: { ...common, operationId: 'deleteSsoDomain', summary: 'Remove an e-mail domain (admins)', params: SsoDomainParams, response: { 200: Ok, ...ssoErrors } },
+      schema: {
+        ...common,
+        operationId: 'deleteSsoDomain',
+        summary: 'Remove an e-mail domain (admins)',
+        params: SsoDomainParams,
+        response: { 200: Ok, ...ssoErrors },
+      },
       config: { auth: 'user' },
     },
     async (request) => {

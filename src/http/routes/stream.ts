@@ -33,8 +33,8 @@ export async function streamRoutes(fastify: FastifyInstance) {
           'event log and `data:` = `{type, occurredAt, incident}`. A `: ping` comment every 15 s; `retry: 5000`.',
           'A reconnecting client sends `Last-Event-ID` (or `lastEventId` in the query) and receives the events it missed instead of',
           'a snapshot, unless they are older than the log keeps. One open stream counts as one request; open streams are capped per plan.',
-          "A signed-in member also gets `early_warning` events (no `id:`) when a signal of the organisation they act for opens or changes,",
-          "and, when that organisation has services, `affectedServices` on each incident (snapshot, live and replayed events): its own services only.",
+          'A signed-in member also gets `early_warning` events (no `id:`) when a signal of the organisation they act for opens or changes,',
+          'and, when that organisation has services, `affectedServices` on each incident (snapshot, live and replayed events): its own services only.',
         ].join(' '),
         tags: ['stream'],
         headers: Type.Object({

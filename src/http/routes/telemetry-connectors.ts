@@ -61,7 +61,14 @@ export async function telemetryConnectorRoutes(fastify: FastifyInstance) {
   app.get(
     '/orgs/:orgId/telemetry-connectors/:connectorId',
     {
-      schema: { operationId: 'getTelemetryConnector', summary: 'One Prometheus connector with its health', tags, security: USER_SECURITY, params: ConnectorParams, response: { 200: One, ...errors } },
+      schema: {
+        operationId: 'getTelemetryConnector',
+        summary: 'One Prometheus connector with its health',
+        tags,
+        security: USER_SECURITY,
+        params: ConnectorParams,
+        response: { 200: One, ...errors },
+      },
       config: { auth: 'user' },
     },
     async (request) => ({ success: true, connector: await telemetry.get(requireOrg(request), request.params.orgId, request.params.connectorId) }),
@@ -81,7 +88,10 @@ export async function telemetryConnectorRoutes(fastify: FastifyInstance) {
       },
       config: { auth: 'user' },
     },
-    async (request) => ({ success: true, connector: await telemetry.update(requireOrg(request), request.params.orgId, request.params.connectorId, request.body) }),
+    async (request) => ({
+      success: true,
+      connector: await telemetry.update(requireOrg(request), request.params.orgId, request.params.connectorId, request.body),
+    }),
   );
 
   app.delete(

@@ -51,7 +51,7 @@ export const AccountSummary = Type.Object({
   limits: Type.Object({
     perMinute: Type.Integer(),
     perDay: Type.Integer(),
-    countedPer: Type.String({ description: '`organisation`: all API keys and members\' web sessions of the organisation share the figures' }),
+    countedPer: Type.String({ description: "`organisation`: all API keys and members' web sessions of the organisation share the figures" }),
     maxKeys: Type.Integer({ description: 'Active API keys the plan allows' }),
     windowDays: Nullable(Type.Integer({ description: 'History window cap; null = unlimited' })),
     watchlistLimit: Nullable(Type.Integer({ description: 'null = unlimited' })),

@@ -17,7 +17,11 @@ const ComponentMappings = Type.Array(
   Type.Object(
     {
       vendor: Type.String({ minLength: 1, maxLength: 64, description: 'Vendor id, e.g. github' }),
-      component: Type.String({ minLength: 1, maxLength: 200, description: "The vendor's component: its id or its name as the vendor's components list shows it" }),
+      component: Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The vendor's component: its id or its name as the vendor's components list shows it",
+      }),
       pageComponentId: Type.String({ minLength: 1, maxLength: 64, description: 'The id of the component of your page it drives' }),
     },
     { additionalProperties: false },
@@ -28,7 +32,11 @@ const ComponentMappings = Type.Array(
 export const DestinationInput = Type.Union(
   [
     Type.Object(
-      { channel: Type.Literal('webhook'), url: Url, format: Type.Optional(StringEnum(WEBHOOK_FORMATS, { description: 'Body format; default standard (signed)' })) },
+      {
+        channel: Type.Literal('webhook'),
+        url: Url,
+        format: Type.Optional(StringEnum(WEBHOOK_FORMATS, { description: 'Body format; default standard (signed)' })),
+      },
       { additionalProperties: false, title: 'Webhook destination' },
     ),
     Type.Object(
@@ -46,7 +54,11 @@ export const DestinationInput = Type.Union(
     Type.Object(
       {
         channel: Type.Literal('jsm'),
-        apiKey: Type.String({ minLength: 1, maxLength: 64, description: 'Key of a JSM Operations "API" integration (a UUID); Opsgenie\'s successor, one host for every region' }),
+        apiKey: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: 'Key of a JSM Operations "API" integration (a UUID); Opsgenie\'s successor, one host for every region',
+        }),
       },
       { additionalProperties: false, title: 'Jira Service Management destination' },
     ),
@@ -71,23 +83,47 @@ export const DestinationInput = Type.Union(
       {
         channel: Type.Literal('telegram'),
         botToken: Type.String({ minLength: 1, maxLength: 128, description: 'The bot token from BotFather' }),
-        chatId: Type.String({ minLength: 1, maxLength: 64, description: 'A chat id (e.g. -1001234567890) or a public channel @username; the bot must be a member' }),
+        chatId: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: 'A chat id (e.g. -1001234567890) or a public channel @username; the bot must be a member',
+        }),
       },
       { additionalProperties: false, title: 'Telegram destination' },
     ),
     Type.Object(
       {
         channel: Type.Literal('grafana'),
-        url: Type.String({ minLength: 1, maxLength: 2048, description: 'Base URL of the Grafana instance, e.g. https://grafana.example.com (annotations go to /api/annotations)' }),
-        token: Type.String({ minLength: 1, maxLength: 512, description: 'A service account token with the annotations:create and annotations:write permissions (sent as a bearer token)' }),
-        dashboardUid: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Annotate this dashboard; absent or null = an organisation annotation, shown on dashboards by its tags' }))),
+        url: Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description: 'Base URL of the Grafana instance, e.g. https://grafana.example.com (annotations go to /api/annotations)',
+        }),
+        token: Type.String({
+          minLength: 1,
+          maxLength: 512,
+          description: 'A service account token with the annotations:create and annotations:write permissions (sent as a bearer token)',
+        }),
+        dashboardUid: Type.Optional(
+          Nullable(
+            Type.String({
+              minLength: 1,
+              maxLength: 40,
+              description: 'Annotate this dashboard; absent or null = an organisation annotation, shown on dashboards by its tags',
+            }),
+          ),
+        ),
       },
       { additionalProperties: false, title: 'Grafana annotations destination' },
     ),
     Type.Object(
       {
         channel: Type.Literal('servicenow'),
-        url: Type.String({ minLength: 1, maxLength: 2048, description: 'The instance, e.g. https://acme.service-now.com (events go to /api/global/em/jsonv2)' }),
+        url: Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description: 'The instance, e.g. https://acme.service-now.com (events go to /api/global/em/jsonv2)',
+        }),
         username: Type.String({ minLength: 1, maxLength: 100, description: 'A user with the evt_mgmt_integration role' }),
         password: Type.String({ minLength: 1, maxLength: 256, description: "That user's password (basic auth)" }),
       },
@@ -96,12 +132,19 @@ export const DestinationInput = Type.Union(
     Type.Object(
       {
         channel: Type.Literal('firehydrant'),
-        url: Type.String({ minLength: 1, maxLength: 2048, description: 'The ingest URL of a generic webhook event source, https://signals.firehydrant.com/v1/process/{token}' }),
+        url: Type.String({
+          minLength: 1,
+          maxLength: 2048,
+          description: 'The ingest URL of a generic webhook event source, https://signals.firehydrant.com/v1/process/{token}',
+        }),
       },
       { additionalProperties: false, title: 'FireHydrant Signals destination' },
     ),
     Type.Object(
-      { channel: Type.Literal('rootly'), apiKey: Type.String({ minLength: 1, maxLength: 512, description: 'A Rootly API key (global or team) allowed to create and resolve alerts' }) },
+      {
+        channel: Type.Literal('rootly'),
+        apiKey: Type.String({ minLength: 1, maxLength: 512, description: 'A Rootly API key (global or team) allowed to create and resolve alerts' }),
+      },
       { additionalProperties: false, title: 'Rootly destination' },
     ),
     ...STATUS_PAGE_PRODUCTS.map((product) =>
@@ -109,14 +152,21 @@ export const DestinationInput = Type.Union(
         {
           channel: Type.Literal(product),
           pageId: Type.String({ minLength: 1, maxLength: 64, description: "Your page's id" }),
-          apiKey: Type.String({ minLength: 1, maxLength: 512, description: product === 'statuspage' ? 'A Statuspage API key (sent as OAuth <key>)' : 'An Instatus API key (sent as a bearer token)' }),
+          apiKey: Type.String({
+            minLength: 1,
+            maxLength: 512,
+            description: product === 'statuspage' ? 'A Statuspage API key (sent as OAuth <key>)' : 'An Instatus API key (sent as a bearer token)',
+          }),
           components: ComponentMappings,
         },
         { additionalProperties: false, title: product === 'statuspage' ? 'Atlassian Statuspage (own page) destination' : 'Instatus (own page) destination' },
       ),
     ),
     Type.Object(
-      { channel: Type.Literal('slack'), conversation: Type.String({ minLength: 1, maxLength: 32, description: "Channel id (C…, G…) in the organisation's installed workspace" }) },
+      {
+        channel: Type.Literal('slack'),
+        conversation: Type.String({ minLength: 1, maxLength: 32, description: "Channel id (C…, G…) in the organisation's installed workspace" }),
+      },
       { additionalProperties: false, title: 'Slack destination' },
     ),
     Type.Object({ channel: Type.Literal('teams'), url: Url }, { additionalProperties: false, title: 'Microsoft Teams Workflows destination' }),
@@ -140,10 +190,15 @@ const Clock = Type.String({ minLength: 1, maxLength: 5, description: 'Local time
 
 export const FiltersInput = Type.Object(
   {
-    watchlistId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: "A named watchlist's id; null = the organisation's watchlist" }))),
+    watchlistId: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 64, description: "A named watchlist's id; null = the organisation's watchlist" })),
+    ),
     vendors: Type.Optional(
       Nullable(
-        Type.Array(Type.String({ pattern: SLUG_PATTERN }), { maxItems: MAX_ROUTE_VENDORS, description: 'Vendor slugs; when set, the route is scoped by them, not by a watchlist' }),
+        Type.Array(Type.String({ pattern: SLUG_PATTERN }), {
+          maxItems: MAX_ROUTE_VENDORS,
+          description: 'Vendor slugs; when set, the route is scoped by them, not by a watchlist',
+        }),
       ),
     ),
     components: Type.Optional(
@@ -157,7 +212,8 @@ export const FiltersInput = Type.Object(
       Type.Array(StringEnum(ROUTE_KINDS), {
         minItems: 1,
         maxItems: ROUTE_KINDS.length,
-        description: 'Kinds of change that alert; `early_warning` (off by default) adds our early-warning signals about the vendors in scope (docs/alerts.md "Early warning")',
+        description:
+          'Kinds of change that alert; `early_warning` (off by default) adds our early-warning signals about the vendors in scope (docs/alerts.md "Early warning")',
       }),
     ),
     maintenance: Type.Optional(Type.Boolean({ description: 'Maintenance windows alert too' })),
@@ -169,7 +225,9 @@ export const FiltersInput = Type.Object(
         ),
       ),
     ),
-   onlyAffectingServices: Type.Optional(Type.Boolean({ description: "Only events that hit one of the organisation's services (docs/alert-routes.md \"Routing by service\")" })),
+    onlyAffectingServices: Type.Optional(
+      Type.Boolean({ description: 'Only events that hit one of the organisation\'s services (docs/alert-routes.md "Routing by service")' }),
+    ),
     services: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: MAX_SERVICE_NAME, pattern: SERVICE_NAME_PATTERN }), {
         maxItems: MAX_ROUTE_SERVICES,
@@ -196,7 +254,9 @@ export const AlertRouteSchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
   enabled: Type.Boolean(),
-  disabledReason: Nullable(Type.String({ description: 'Why a delivery switched the route off (its destination answered that it is gone, or refused our credentials)' })),
+  disabledReason: Nullable(
+    Type.String({ description: 'Why a delivery switched the route off (its destination answered that it is gone, or refused our credentials)' }),
+  ),
   channel: StringEnum(ROUTE_CHANNELS),
   destination: Type.Object(
     {
@@ -237,7 +297,7 @@ export const AlertRouteChange = Type.Object(
     enabled: Type.Optional(Type.Boolean()),
     destination: Type.Optional(DestinationInput),
     filters: Type.Optional(FiltersInput),
-    rotateSecret: Type.Optional(Type.Boolean({ description: "Make a new webhook signing secret (shown once in this answer)" })),
+    rotateSecret: Type.Optional(Type.Boolean({ description: 'Make a new webhook signing secret (shown once in this answer)' })),
   },
   { additionalProperties: false, minProperties: 1 },
 );

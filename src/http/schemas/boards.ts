@@ -36,7 +36,9 @@ export const BoardCreated = Type.Object({
   url: Type.String({ description: 'The public page; its token is in this response only (stored hashed)' }),
   token: Type.String({ description: 'The unguessable part of the URL (256 random bits, base64url)' }),
   warnings: Type.Optional(
-    Type.Array(Type.String(), { description: 'Present when a vendor on the board is not monitored (no machine-readable status source): the board shows it as such' }),
+    Type.Array(Type.String(), {
+      description: 'Present when a vendor on the board is not monitored (no machine-readable status source): the board shows it as such',
+    }),
   ),
 });
 

@@ -7,8 +7,7 @@ import { FINITE_KEYWORD } from '../finite-numbers.ts';
 export const StringEnum = <T extends readonly string[]>(values: T, opts: Record<string, unknown> = {}): TUnsafe<T[number]> =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...opts });
 
-export const Nullable = <T extends TSchema>(schema: T): TUnsafe<T['static'] | null> =>
-  Type.Unsafe<T['static'] | null>({ ...schema, nullable: true });
+export const Nullable = <T extends TSchema>(schema: T): TUnsafe<T['static'] | null> => Type.Unsafe<T['static'] | null>({ ...schema, nullable: true });
 
 export const DateTime = (opts: Record<string, unknown> = {}) => Type.String({ format: 'date-time', ...opts });
 
@@ -23,8 +22,7 @@ export const SLUG_LIST_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}(,[a-z0-9][a-z0-9-]{0,
 export const PLAIN_TEXT_PATTERN = '^[^\\u0000-\\u001f\\u007f\\ud800-\\udfff]*$';
 
 /** An opaque id in a path (API keys, connected applications): letters, digits, `_` and `-`. */
-export const IdParam = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
+export const IdParam = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
 
 export const VendorSlug = Type.String({
   pattern: SLUG_PATTERN,
@@ -127,8 +125,7 @@ export function QueryObject<P extends TProperties>(properties: P, options?: Obje
   return schema;
 }
 
-export const LimitParam = (def: number) =>
-  QueryInteger({ minimum: 1, maximum: 200, default: def, description: `Page size, 1..200 (default ${def})` });
+export const LimitParam = (def: number) => QueryInteger({ minimum: 1, maximum: 200, default: def, description: `Page size, 1..200 (default ${def})` });
 export const OffsetParam = QueryInteger({ minimum: 0, maximum: 10000, default: 0, description: 'Items to skip, 0..10000' });
 export const TimePeriodParam = Type.String({
   pattern: '^[1-9][0-9]{0,4}[dh]$',

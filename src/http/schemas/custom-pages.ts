@@ -49,7 +49,12 @@ export const CustomPageAdded = Type.Object(
 
 export const CustomPageBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'The status page (or its API endpoint or history feed)', examples: ['https://status.example.com'] }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: MAX_URL_LENGTH,
+      description: 'The status page (or its API endpoint or history feed)',
+      examples: ['https://status.example.com'],
+    }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: PLAIN_TEXT_PATTERN, description: 'Display name (default: from the host)' })),
   },
   closed,

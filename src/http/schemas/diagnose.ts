@@ -38,7 +38,9 @@ export const DiagnoseSchema = Type.Object(
         vendor: Type.String(),
         name: Type.String(),
         matched: Type.String({ description: 'The catalog host that matched: the host itself or a parent domain' }),
-        strength: StringEnum(['listed', 'derived'] as const, { description: '`listed`: a host the vendor documents; `derived`: its website or status page host' }),
+        strength: StringEnum(['listed', 'derived'] as const, {
+          description: '`listed`: a host the vendor documents; `derived`: its website or status page host',
+        }),
       }),
     ),
     vendors: Type.Array(

@@ -1,5 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { MAX_SIGNAL_COMPONENTS, MAX_SIGNAL_REGIONS, MAX_SIGNAL_SUMMARY, OBSERVATION_SOURCES, SIGNAL_SEVERITIES, SIGNAL_STATES } from '../../domain/early-warning.ts';
+import {
+  MAX_SIGNAL_COMPONENTS,
+  MAX_SIGNAL_REGIONS,
+  MAX_SIGNAL_SUMMARY,
+  OBSERVATION_SOURCES,
+  SIGNAL_SEVERITIES,
+  SIGNAL_STATES,
+} from '../../domain/early-warning.ts';
 import { DateTime, IdParam, Nullable, PLAIN_TEXT_PATTERN, SLUG_PATTERN, StringEnum } from './common.ts';
 
 // Early warning (docs/early-warning.md): inbound signals, members' reports, signals with
@@ -32,7 +39,10 @@ export const ReportBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const DismissBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: MAX_SIGNAL_SUMMARY, pattern: PLAIN_TEXT_PATTERN })) }, { additionalProperties: false });
+export const DismissBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: MAX_SIGNAL_SUMMARY, pattern: PLAIN_TEXT_PATTERN })) },
+  { additionalProperties: false },
+);
 
 export const SignalsQuery = Type.Object(
   {
@@ -81,7 +91,7 @@ export const SignalDetailSchema = Type.Object({
       reasons: Type.Array(Type.String()),
       via: Type.String({ description: 'The dependency: the vendor\'s name, then the components or regions matched ("Stripe: API")' }),
     }),
-    { description: "The organisation's services the signal may hit, by the impact rules (docs/services.md \"Impact of signals\"); empty when none" },
+    { description: 'The organisation\'s services the signal may hit, by the impact rules (docs/services.md "Impact of signals"); empty when none' },
   ),
   evidence: Type.Array(ObservationSchema),
   transitions: Type.Array(

@@ -19,7 +19,7 @@ export const ImpactRecordSchema = Type.Object({
   url: Nullable(Type.String()),
   startedAt: Nullable(DateTime()),
   confidence: Confidence,
-  reasons: Type.Array(Type.String(), { description: "Why, in words: \"component 'Actions' listed\", \"us-east-1 named in the 14:02 update\"" }),
+  reasons: Type.Array(Type.String(), { description: 'Why, in words: "component \'Actions\' listed", "us-east-1 named in the 14:02 update"' }),
 });
 
 export const AffectedServiceSchema = Type.Object({

@@ -75,14 +75,14 @@ const AuditActorSchema = Type.Object({
 
 export const AuditEntrySchema = Type.Object({
   id: Type.String(),
-  seq: Type.Integer({ description: 'Position in the organisation\'s hash chain' }),
+  seq: Type.Integer({ description: "Position in the organisation's hash chain" }),
   at: DateTime(),
   actor: AuditActorSchema,
   action: Type.String({ description: 'What changed, e.g. member.role_changed' }),
   target: Type.String({ description: 'What it changed, e.g. user:ann@example.com' }),
   before: Type.Unknown({ description: 'State before the change, secrets masked' }),
   after: Type.Unknown({ description: 'State after the change, secrets masked' }),
-  hash: Type.String({ description: 'SHA-256 of the previous entry\'s hash and this entry' }),
+  hash: Type.String({ description: "SHA-256 of the previous entry's hash and this entry" }),
 });
 
 export const AuditQuery = Type.Object(
@@ -110,7 +110,10 @@ export const NamedWatchlistSchema = Type.Object({
   updatedAt: DateTime(),
 });
 
-const WatchlistVendors = Type.Array(Type.String({ pattern: SLUG_PATTERN }), { maxItems: 5000, description: 'Vendor slugs; duplicates collapse, order is kept' });
+const WatchlistVendors = Type.Array(Type.String({ pattern: SLUG_PATTERN }), {
+  maxItems: 5000,
+  description: 'Vendor slugs; duplicates collapse, order is kept',
+});
 
 export const NewNamedWatchlist = Type.Object({ name: OrgName, vendors: WatchlistVendors }, { additionalProperties: false });
 export const NamedWatchlistChange = Type.Object(

@@ -31,7 +31,15 @@ const AlertSummary = Obj(
     items: Type.Optional(
       Type.Array(
         Obj(
-          { vendor: Str(), entityId: Str(), title: Str(), status: Str(), impact: Str(), changes: Type.Array(Str()), lastAt: Str(undefined, { format: 'date-time' }) },
+          {
+            vendor: Str(),
+            entityId: Str(),
+            title: Str(),
+            status: Str(),
+            impact: Str(),
+            changes: Type.Array(Str()),
+            lastAt: Str(undefined, { format: 'date-time' }),
+          },
           'One record and what changed about it in the period',
         ),
       ),
@@ -49,7 +57,7 @@ const SignalAlert = Obj(
     vendorName: Str(),
     title: Str('The transition in words, e.g. "suspected problem: our early warning, not the vendor\'s status"'),
     status: StringEnum(SIGNAL_STATES, { description: 'The state the signal moved to' }),
-    impact: StringEnum(['unknown'] as const, { description: 'A suspicion measures no impact of the vendor\'s' }),
+    impact: StringEnum(['unknown'] as const, { description: "A suspicion measures no impact of the vendor's" }),
     components: Type.Array(Str()),
     regions: Type.Array(Str()),
     confidence: Type.Number({ minimum: 0, maximum: 1 }),
@@ -62,7 +70,10 @@ const SignalAlert = Obj(
       'The transition this alert is about',
     ),
     evidence: Type.Array(
-      Obj({ source: Str(), strength: Type.Number({ minimum: 0, maximum: 1 }), summary: Str(), observedAt: Str(undefined, { format: 'date-time' }) }, 'One observation, newest first'),
+      Obj(
+        { source: Str(), strength: Type.Number({ minimum: 0, maximum: 1 }), summary: Str(), observedAt: Str(undefined, { format: 'date-time' }) },
+        'One observation, newest first',
+      ),
       { maxItems: 5 },
     ),
     updates: Type.Array(Obj({ status: Str(), body: Str(), createdAt: Str(undefined, { format: 'date-time' }) }, 'The transition in words'), { maxItems: 1 }),
@@ -79,7 +90,7 @@ export const StandardWebhookBody = Type.Object(
     data: Type.Union([Type.Ref('Incident'), Type.Ref('Maintenance'), AlertSummary, SignalAlert], {
       description: 'The record as GET /incidents or /maintenance serves it; `updatesTruncated: true` when old updates were cut to stay under 20 kB',
     }),
-   affectedServices: Type.Optional(
+    affectedServices: Type.Optional(
       Type.Array(
         Type.Object({
           serviceId: Str(),
@@ -147,7 +158,9 @@ const TeamsMessage = Type.Object(
               type: Type.Literal('AdaptiveCard'),
               version: Type.Literal('1.4'),
               body: Type.Array(Obj({ type: Str('TextBlock or FactSet') }, 'Card element')),
-              actions: Type.Optional(Type.Array(Obj({ type: Type.Literal('Action.OpenUrl'), title: Str(), url: Str(undefined, { format: 'uri' }) }, 'Open the status page'))),
+              actions: Type.Optional(
+                Type.Array(Obj({ type: Type.Literal('Action.OpenUrl'), title: Str(), url: Str(undefined, { format: 'uri' }) }, 'Open the status page')),
+              ),
             },
             { ...open, description: 'Adaptive Card' },
           ),
@@ -275,7 +288,10 @@ const DatadogEvent = Type.Object(
           {
             title: Str(undefined, { maxLength: 500 }),
             category: Type.Literal('alert'),
-            attributes: Obj({ status: StringEnum(['error', 'warn', 'ok'] as const), priority: StringEnum(['1', '2', '3', '4', '5'] as const) }, 'Alert attributes'),
+            attributes: Obj(
+              { status: StringEnum(['error', 'warn', 'ok'] as const), priority: StringEnum(['1', '2', '3', '4', '5'] as const) },
+              'Alert attributes',
+            ),
             message: Str(undefined, { maxLength: 4000 }),
             aggregation_key: Str('One Datadog alert per vendor incident', { maxLength: 100 }),
             tags: Type.Array(Str()),
@@ -293,7 +309,18 @@ const MattermostMessage = Type.Object(
   {
     text: Str('Markdown; vendor text escaped, mentions defused'),
     attachments: Type.Array(
-      Obj({ fallback: Str(), color: Str(), title: Str(), title_link: Type.Optional(Str()), text: Str(), fields: Type.Array(Obj({ title: Str(), value: Str(), short: Type.Boolean() }, 'Field')), footer: Str() }, 'Attachment'),
+      Obj(
+        {
+          fallback: Str(),
+          color: Str(),
+          title: Str(),
+          title_link: Type.Optional(Str()),
+          text: Str(),
+          fields: Type.Array(Obj({ title: Str(), value: Str(), short: Type.Boolean() }, 'Field')),
+          footer: Str(),
+        },
+        'Attachment',
+      ),
       { minItems: 1, maxItems: 1 },
     ),
   },
@@ -318,7 +345,11 @@ const GrafanaAnnotation = Type.Object(
     tags: Type.Array(Str(), { description: 'vendor-status, vendor:<id>, impact:<impact>, incident or maintenance' }),
     text: Str(undefined, { maxLength: 4000 }),
   },
-  { ...open, $id: 'GrafanaAnnotation', description: 'POST <grafana>/api/annotations, then PATCH /api/annotations/{id} for later events (Authorization: Bearer <service account token>)' },
+  {
+    ...open,
+    $id: 'GrafanaAnnotation',
+    description: 'POST <grafana>/api/annotations, then PATCH /api/annotations/{id} for later events (Authorization: Bearer <service account token>)',
+  },
 );
 
 const ServiceNowEvents = Type.Object(
@@ -382,23 +413,40 @@ const RootlyAlert = Type.Object(
       'JSON:API data',
     ),
   },
-  { ...open, $id: 'RootlyAlert', description: 'POST https://api.rootly.com/v1/alerts (Content-Type application/vnd.api+json; Authorization: Bearer <API key>)' },
+  {
+    ...open,
+    $id: 'RootlyAlert',
+    description: 'POST https://api.rootly.com/v1/alerts (Content-Type application/vnd.api+json; Authorization: Bearer <API key>)',
+  },
 );
 
 const RootlyResolve = Type.Object(
-  { data: Obj({ type: Type.Literal('alerts'), attributes: Obj({ resolution_message: Str(), resolve_related_incidents: Type.Boolean() }, 'The resolution') }, 'JSON:API data') },
+  {
+    data: Obj(
+      { type: Type.Literal('alerts'), attributes: Obj({ resolution_message: Str(), resolve_related_incidents: Type.Boolean() }, 'The resolution') },
+      'JSON:API data',
+    ),
+  },
   { ...open, $id: 'RootlyResolve', description: 'POST https://api.rootly.com/v1/alerts/{id}/resolve, id from the create answer' },
 );
 
 const PAGE_STATUSES = ['operational', 'degraded_performance', 'partial_outage', 'major_outage', 'under_maintenance'] as const;
 const StatuspageComponentUpdate = Type.Object(
   { component: Obj({ status: StringEnum(PAGE_STATUSES) }, 'The new status') },
-  { ...open, $id: 'StatuspageComponentUpdate', description: 'PATCH https://api.statuspage.io/v1/pages/{page_id}/components/{component_id} (Authorization: OAuth <API key>)' },
+  {
+    ...open,
+    $id: 'StatuspageComponentUpdate',
+    description: 'PATCH https://api.statuspage.io/v1/pages/{page_id}/components/{component_id} (Authorization: OAuth <API key>)',
+  },
 );
 
 const InstatusComponentUpdate = Type.Object(
   { status: StringEnum(['OPERATIONAL', 'DEGRADEDPERFORMANCE', 'PARTIALOUTAGE', 'MAJOROUTAGE', 'UNDERMAINTENANCE'] as const) },
-  { ...open, $id: 'InstatusComponentUpdate', description: 'PUT https://api.instatus.com/v1/{page_id}/components/{component_id} (Authorization: Bearer <API key>)' },
+  {
+    ...open,
+    $id: 'InstatusComponentUpdate',
+    description: 'PUT https://api.instatus.com/v1/{page_id}/components/{component_id} (Authorization: Bearer <API key>)',
+  },
 );
 
 export const OUTBOUND_SCHEMAS = [
@@ -434,25 +482,56 @@ const hook = (operationId: string, summary: string, schema: string, responses: R
 
 /** The `x-webhooks` extension: one operation per outbound payload, as the receiver sees it. */
 export const X_WEBHOOKS = {
-  standardWebhook: hook('receiveStandardWebhook', 'Webhook alert (Standard Webhooks, signed)', 'StandardWebhookBody', { '2XX': 'Accepted; anything else is retried', '410': 'Gone: the webhook is switched off' }),
+  standardWebhook: hook('receiveStandardWebhook', 'Webhook alert (Standard Webhooks, signed)', 'StandardWebhookBody', {
+    '2XX': 'Accepted; anything else is retried',
+    '410': 'Gone: the webhook is switched off',
+  }),
   slackIncomingWebhook: hook('receiveSlackIncomingWebhook', 'Slack incoming webhook / chat.postMessage', 'SlackMessage', { '200': 'Plain-text `ok`' }),
-  teamsWorkflow: hook('receiveTeamsWorkflow', 'Microsoft Teams Workflows webhook', 'TeamsMessage', { '202': 'Flow triggered', '404': 'Workflow gone: Teams is switched off' }),
+  teamsWorkflow: hook('receiveTeamsWorkflow', 'Microsoft Teams Workflows webhook', 'TeamsMessage', {
+    '202': 'Flow triggered',
+    '404': 'Workflow gone: Teams is switched off',
+  }),
   googleChat: hook('receiveGoogleChat', 'Google Chat space webhook', 'GoogleChatMessage', { '200': 'The created Message' }),
   opsgenieCreate: hook('receiveOpsgenieCreate', 'Opsgenie: create alert', 'OpsgenieCreateAlert', { '202': 'Request will be processed' }),
   opsgenieNoteOrClose: hook('receiveOpsgenieNoteOrClose', 'Opsgenie: add note / close alert by alias', 'OpsgenieNote', { '202': 'Request will be processed' }),
-  jsmCreate: hook('receiveJsmCreate', 'Jira Service Management Operations: create alert (the Opsgenie body)', 'OpsgenieCreateAlert', { '202': 'Request will be processed' }),
-  jsmNoteOrClose: hook('receiveJsmNoteOrClose', 'Jira Service Management Operations: add note / close alert by alias', 'OpsgenieNote', { '202': 'Request will be processed' }),
+  jsmCreate: hook('receiveJsmCreate', 'Jira Service Management Operations: create alert (the Opsgenie body)', 'OpsgenieCreateAlert', {
+    '202': 'Request will be processed',
+  }),
+  jsmNoteOrClose: hook('receiveJsmNoteOrClose', 'Jira Service Management Operations: add note / close alert by alias', 'OpsgenieNote', {
+    '202': 'Request will be processed',
+  }),
   pagerduty: hook('receivePagerduty', 'PagerDuty Events API v2', 'PagerDutyEvent', { '202': 'Accepted', '400': 'Invalid event (not retried)' }),
   discord: hook('receiveDiscord', 'Discord execute webhook', 'DiscordMessage', { '204': 'Posted' }),
-  incidentIo: hook('receiveIncidentIo', 'incident.io HTTP alert source', 'IncidentIoAlertEvent', { '202': 'Accepted', '404': 'Alert source gone: the route is switched off' }),
+  incidentIo: hook('receiveIncidentIo', 'incident.io HTTP alert source', 'IncidentIoAlertEvent', {
+    '202': 'Accepted',
+    '404': 'Alert source gone: the route is switched off',
+  }),
   datadog: hook('receiveDatadogEvent', 'Datadog Events API v2', 'DatadogEvent', { '202': 'Accepted' }),
-  mattermost: hook('receiveMattermost', 'Mattermost incoming webhook', 'MattermostMessage', { '200': 'Plain-text `ok`', '404': 'Webhook gone: the route is switched off' }),
+  mattermost: hook('receiveMattermost', 'Mattermost incoming webhook', 'MattermostMessage', {
+    '200': 'Plain-text `ok`',
+    '404': 'Webhook gone: the route is switched off',
+  }),
   telegram: hook('receiveTelegram', 'Telegram Bot API sendMessage', 'TelegramSendMessage', { '200': '`{"ok":true,"result":{…}}`' }),
-  grafana: hook('receiveGrafanaAnnotation', 'Grafana annotations HTTP API', 'GrafanaAnnotation', { '200': '`{"message":"Annotation added","id":1}`', '401': 'Token refused: the route is switched off' }),
-  servicenow: hook('receiveServiceNowEvents', 'ServiceNow Event Management events (jsonv2)', 'ServiceNowEvents', { '200': 'Events inserted', '401': 'Credentials refused: the route is switched off' }),
-  firehydrant: hook('receiveFireHydrantEvent', 'FireHydrant Signals generic webhook event', 'FireHydrantEvent', { '202': '`{"success":true}`', '404': 'Event source gone: the route is switched off' }),
-  rootly: hook('receiveRootlyAlert', 'Rootly alerts API: create', 'RootlyAlert', { '201': 'Created; `data.id` is kept to resolve it', '401': 'Key refused: the route is switched off' }),
+  grafana: hook('receiveGrafanaAnnotation', 'Grafana annotations HTTP API', 'GrafanaAnnotation', {
+    '200': '`{"message":"Annotation added","id":1}`',
+    '401': 'Token refused: the route is switched off',
+  }),
+  servicenow: hook('receiveServiceNowEvents', 'ServiceNow Event Management events (jsonv2)', 'ServiceNowEvents', {
+    '200': 'Events inserted',
+    '401': 'Credentials refused: the route is switched off',
+  }),
+  firehydrant: hook('receiveFireHydrantEvent', 'FireHydrant Signals generic webhook event', 'FireHydrantEvent', {
+    '202': '`{"success":true}`',
+    '404': 'Event source gone: the route is switched off',
+  }),
+  rootly: hook('receiveRootlyAlert', 'Rootly alerts API: create', 'RootlyAlert', {
+    '201': 'Created; `data.id` is kept to resolve it',
+    '401': 'Key refused: the route is switched off',
+  }),
   rootlyResolve: hook('receiveRootlyResolve', 'Rootly alerts API: resolve', 'RootlyResolve', { '200': 'Resolved' }),
-  statuspage: hook('receiveStatuspageComponent', 'Atlassian Statuspage: set a component status (PATCH)', 'StatuspageComponentUpdate', { '200': 'The component', '420': 'Rate limited: retried' }),
+  statuspage: hook('receiveStatuspageComponent', 'Atlassian Statuspage: set a component status (PATCH)', 'StatuspageComponentUpdate', {
+    '200': 'The component',
+    '420': 'Rate limited: retried',
+  }),
   instatus: hook('receiveInstatusComponent', 'Instatus: set a component status (PUT)', 'InstatusComponentUpdate', { '200': 'The component' }),
 };

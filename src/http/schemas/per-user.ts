@@ -1,23 +1,10 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import {
-  ALERT_EVENT_TYPES,
-  EMAIL_DIGESTS,
-  MAX_COMPONENT_FILTERS,
-  MAX_VENDOR_LIST,
-  OPSGENIE_REGIONS,
-  WEBHOOK_FORMATS,
-} from '../../domain/preferences.ts';
+import { ALERT_EVENT_TYPES, EMAIL_DIGESTS, MAX_COMPONENT_FILTERS, MAX_VENDOR_LIST, OPSGENIE_REGIONS, WEBHOOK_FORMATS } from '../../domain/preferences.ts';
 import { IMPACTS } from '../../domain/records.ts';
 import { CHANGE_KINDS } from '../../domain/alert-rules.ts';
 import { DIGEST_DAILY_HOUR } from '../../domain/digests.ts';
 import { MAX_LEAD_TIMES } from '../../domain/reminders.ts';
-import {
-  DEFAULT_PER_VENDOR,
-  DEFAULT_SECTIONS,
-  FAVORITE_SECTIONS,
-  MAX_FAVORITE_VENDORS,
-  MAX_PER_VENDOR,
-} from '../../services/records/favorites-service.ts';
+import { DEFAULT_PER_VENDOR, DEFAULT_SECTIONS, FAVORITE_SECTIONS, MAX_FAVORITE_VENDORS, MAX_PER_VENDOR } from '../../services/records/favorites-service.ts';
 import { DateTime, Envelope, Nullable, StringEnum, TimePeriodParam, VendorSlug } from './common.ts';
 import { ActivityItemSchema, AdvisorySchema, MaintenanceSchema, VendorStatsSchema } from './records.ts';
 
@@ -38,7 +25,9 @@ export const WatchlistResponse = Type.Object(
     remaining: Type.Optional(Type.Integer({ minimum: 0, description: 'Slots left; absent when unlimited' })),
     isUnlimited: Type.Boolean({ description: 'True for plans without a cap' }),
     warnings: Type.Optional(
-      Type.Array(Type.String(), { description: 'Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts' }),
+      Type.Array(Type.String(), {
+        description: 'Present when a listed vendor is not monitored (no machine-readable status source): it is kept, but will show no status or alerts',
+      }),
     ),
   },
   {
@@ -61,11 +50,8 @@ export const VendorPathParams = Type.Object({ vendor: VendorSlug }, closed);
 
 // ---------------------------------------------------------- preferences
 
-const VendorList = (description: string) =>
-  Type.Array(VendorSlug, { maxItems: MAX_VENDOR_LIST, description });
-const ChannelVendors = Nullable(
-  VendorList('Vendors this channel alerts about; null = the watchlist. Replaces the previous list.'),
-);
+const VendorList = (description: string) => Type.Array(VendorSlug, { maxItems: MAX_VENDOR_LIST, description });
+const ChannelVendors = Nullable(VendorList('Vendors this channel alerts about; null = the watchlist. Replaces the previous list.'));
 const Enabled = Type.Boolean({ description: 'Whether the channel delivers' });
 
 const ComponentName = Type.String({ minLength: 1, maxLength: 200 });
@@ -92,7 +78,7 @@ const ChannelRulesView = Nullable(
       min_impact: StringEnum(IMPACTS),
       components: ComponentFilterSchema('Component subscription of this channel; empty = all components'),
     },
-    { description: "This channel's own rules (docs/alerts.md \"What counts\"); null = `content_filters`" },
+    { description: 'This channel\'s own rules (docs/alerts.md "What counts"); null = `content_filters`' },
   ),
 );
 const ChannelRulesPatch = Nullable(
@@ -100,9 +86,13 @@ const ChannelRulesPatch = Nullable(
     Type.Object({
       changes: ChangesSchema,
       min_impact: StringEnum(IMPACTS),
-      components: ComponentFilterSchema('Replaces the channel\'s component subscription; empty = all components'),
+      components: ComponentFilterSchema("Replaces the channel's component subscription; empty = all components"),
     }),
-    { additionalProperties: false, description: 'Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components' },
+    {
+      additionalProperties: false,
+      description:
+        'Rules of this channel; null = back to `content_filters`. Unsent fields default to changes created, status_changed, resolved; any impact; all components',
+    },
   ),
 );
 const QuietHoursFields = {
@@ -114,7 +104,10 @@ const LeadTimes = Type.Array(Type.String({ pattern: '^[1-9][0-9]{0,4}[mhd]$' }),
   maxItems: MAX_LEAD_TIMES,
   description: 'Lead times before a maintenance window starts, e.g. `["24h", "1h"]` (m, h, d; at most 14d)',
 });
-const TimeZoneSchema = Type.String({ maxLength: 64, description: `IANA time zone of digests (daily at ${DIGEST_DAILY_HOUR}:00 local), quiet hours and reminders` });
+const TimeZoneSchema = Type.String({
+  maxLength: 64,
+  description: `IANA time zone of digests (daily at ${DIGEST_DAILY_HOUR}:00 local), quiet hours and reminders`,
+});
 const SlackChannelId = Nullable(
   Type.String({ maxLength: 24, description: 'Channel id (C…, G…) in the connected workspace; null = direct messages to the member who installed the app' }),
 );
@@ -159,9 +152,7 @@ const PreferencesSchema = Type.Object(
           description: 'Signing secret: `whsec_…` in clear only in the response that generated it, otherwise masked (`****abcd`)',
         }),
       ),
-      previous_secret_expires_at: Type.Optional(
-        DateTime({ description: 'After a rotation: until when the previous secret also signs deliveries' }),
-      ),
+      previous_secret_expires_at: Type.Optional(DateTime({ description: 'After a rotation: until when the previous secret also signs deliveries' })),
     }),
     pagerduty: Type.Object({
       enabled: Enabled,
@@ -190,9 +181,7 @@ const PreferencesSchema = Type.Object(
     }),
     rss: Type.Object({
       enabled: Enabled,
-      feed_url: Nullable(
-        Type.String({ description: 'Read-only. Full URL only in the response that created the token, otherwise masked' }),
-      ),
+      feed_url: Nullable(Type.String({ description: 'Read-only. Full URL only in the response that created the token, otherwise masked' })),
     }),
     newsletter: Type.Object({ enabled: Enabled }),
     muted_vendors: Type.Array(Type.String(), { description: 'Vendors that never alert, whatever the channel' }),
@@ -202,9 +191,15 @@ const PreferencesSchema = Type.Object(
       components: ComponentFilterSchema('Component names to alert about (a list for any vendor, or per vendor); empty = all'),
     }),
     timezone: TimeZoneSchema,
-    quiet_hours: Type.Object(QuietHoursFields, { description: 'Chat and e-mail alerts are held during these local hours and sent as one summary when they end; paging channels are never held' }),
+    quiet_hours: Type.Object(QuietHoursFields, {
+      description: 'Chat and e-mail alerts are held during these local hours and sent as one summary when they end; paging channels are never held',
+    }),
     maintenance_reminders: Type.Object(
-      { lead_times: LeadTimes, started: Type.Boolean({ description: 'Alert when a window starts' }), completed: Type.Boolean({ description: 'Alert when a window completes' }) },
+      {
+        lead_times: LeadTimes,
+        started: Type.Boolean({ description: 'Alert when a window starts' }),
+        completed: Type.Boolean({ description: 'Alert when a window completes' }),
+      },
       { description: 'Reminders before maintenance windows start' },
     ),
   },
@@ -214,7 +209,12 @@ const PreferencesSchema = Type.Object(
 const examplePreferences = {
   in_app: { enabled: true },
   email: { enabled: true, address: 'oncall@example.com', digest: 'daily', alert_on: null, address_status: 'confirmed' },
-  slack: { enabled: true, channel: 'C0ALERTS1', vendors: null, alert_on: { changes: ['created', 'status_changed', 'resolved'], min_impact: 'major', components: [] } },
+  slack: {
+    enabled: true,
+    channel: 'C0ALERTS1',
+    vendors: null,
+    alert_on: { changes: ['created', 'status_changed', 'resolved'], min_impact: 'major', components: [] },
+  },
   slack_connection: { connected: false, team: null, connected_at: null },
   webhook: { enabled: true, url: 'https://hooks.example.com/vendor-status', format: 'standard', vendors: null, alert_on: null, secret: '****Zk4=' },
   pagerduty: { enabled: false, routing_key: null, vendors: null, alert_on: null },
@@ -272,9 +272,7 @@ export const PreferencesPatchBody = Partial(
     }),
     pagerduty: Partial({
       enabled: Type.Boolean(),
-      routing_key: Nullable(
-        Type.String({ maxLength: 64, description: 'Events API v2 integration key (32 characters); the masked value means unchanged' }),
-      ),
+      routing_key: Nullable(Type.String({ maxLength: 64, description: 'Events API v2 integration key (32 characters); the masked value means unchanged' })),
       vendors: ChannelVendors,
       alert_on: ChannelRulesPatch,
     }),
@@ -360,8 +358,7 @@ export const FavoritesBody = Type.Object(
   },
 );
 
-const PerVendor = (item: TSchema, description: string) =>
-  Type.Record(Type.String(), item, { description: `${description}, keyed by vendor slug` });
+const PerVendor = (item: TSchema, description: string) => Type.Record(Type.String(), item, { description: `${description}, keyed by vendor slug` });
 
 const FavoritesBundleSchema = Type.Object(
   {
@@ -369,13 +366,9 @@ const FavoritesBundleSchema = Type.Object(
     sections: Type.Array(StringEnum(FAVORITE_SECTIONS), { description: 'The sections built' }),
     perVendorLimit: Type.Integer(),
     stats: Type.Optional(PerVendor(Type.Ref(VendorStatsSchema), 'Statistics over the window')),
-    maintenance: Type.Optional(
-      PerVendor(Type.Array(Type.Ref(MaintenanceSchema)), 'Maintenance windows not yet completed, soonest first'),
-    ),
+    maintenance: Type.Optional(PerVendor(Type.Array(Type.Ref(MaintenanceSchema)), 'Maintenance windows not yet completed, soonest first')),
     advisories: Type.Optional(PerVendor(Type.Array(Type.Ref(AdvisorySchema)), 'Advisories in the window, newest first')),
-    recentActivity: Type.Optional(
-      PerVendor(Type.Array(ActivityItemSchema), 'Incidents, maintenance, advisories and updates, newest first'),
-    ),
+    recentActivity: Type.Optional(PerVendor(Type.Array(ActivityItemSchema), 'Incidents, maintenance, advisories and updates, newest first')),
   },
   { description: 'Dashboard bundle: sections, each keyed by vendor' },
 );

@@ -12,14 +12,39 @@ import { DateTime, IdParam, Nullable, PLAIN_TEXT_PATTERN, SLUG_PATTERN, StringEn
 
 // An organisation's private probes (docs/early-warning.md "Private probes").
 
-const Kind = StringEnum(PRIVATE_PROBE_KINDS, { description: '`http`: a GET of `target` (a URL); `tcp`: a connection to `target` (host:port); `tls`: a verified TLS handshake with it' });
-const Target = Type.String({ minLength: 1, maxLength: MAX_TARGET_LENGTH, pattern: PLAIN_TEXT_PATTERN, description: 'https URL (http) or host:port (tcp, tls), under the vendor\'s hostnames' });
-const Expect = Type.Array(Type.Integer({ minimum: 100, maximum: 599 }), { minItems: 1, maxItems: MAX_EXPECT, description: 'Statuses that count as a good answer (http; default [200]); redirects are never followed' });
-const Interval = Type.Integer({ minimum: MIN_PRIVATE_INTERVAL_SECONDS, maximum: MAX_PRIVATE_INTERVAL_SECONDS, description: 'Seconds between checks (default 60)' });
+const Kind = StringEnum(PRIVATE_PROBE_KINDS, {
+  description: '`http`: a GET of `target` (a URL); `tcp`: a connection to `target` (host:port); `tls`: a verified TLS handshake with it',
+});
+const Target = Type.String({
+  minLength: 1,
+  maxLength: MAX_TARGET_LENGTH,
+  pattern: PLAIN_TEXT_PATTERN,
+  description: "https URL (http) or host:port (tcp, tls), under the vendor's hostnames",
+});
+const Expect = Type.Array(Type.Integer({ minimum: 100, maximum: 599 }), {
+  minItems: 1,
+  maxItems: MAX_EXPECT,
+  description: 'Statuses that count as a good answer (http; default [200]); redirects are never followed',
+});
+const Interval = Type.Integer({
+  minimum: MIN_PRIVATE_INTERVAL_SECONDS,
+  maximum: MAX_PRIVATE_INTERVAL_SECONDS,
+  description: 'Seconds between checks (default 60)',
+});
 const CredentialIn = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: MAX_HEADER_NAME_LENGTH, pattern: '^[A-Za-z0-9-]+$', description: 'Header name: authorization, api-key, apikey, private-token or an x- header' }),
-    value: Type.String({ minLength: 1, maxLength: MAX_HEADER_VALUE_LENGTH, pattern: '^[\\x20-\\x7e]+$', description: 'Header value (e.g. `Bearer …`); sealed at rest, never shown again' }),
+    name: Type.String({
+      minLength: 1,
+      maxLength: MAX_HEADER_NAME_LENGTH,
+      pattern: '^[A-Za-z0-9-]+$',
+      description: 'Header name: authorization, api-key, apikey, private-token or an x- header',
+    }),
+    value: Type.String({
+      minLength: 1,
+      maxLength: MAX_HEADER_VALUE_LENGTH,
+      pattern: '^[\\x20-\\x7e]+$',
+      description: 'Header value (e.g. `Bearer …`); sealed at rest, never shown again',
+    }),
   },
   { additionalProperties: false, description: 'One request header sent with each check (http only)' },
 );
@@ -55,9 +80,15 @@ export const PrivateProbeSchema = Type.Object({
   target: Type.String(),
   expect: Nullable(Type.Array(Type.Integer())),
   intervalSeconds: Type.Integer(),
-  credential: Nullable(Type.Object({ name: Type.String(), lastFour: Type.String({ description: 'Last four characters of the value (empty for a value under 12 characters); the value is never answered' }) })),
+  credential: Nullable(
+    Type.Object({
+      name: Type.String(),
+      lastFour: Type.String({ description: 'Last four characters of the value (empty for a value under 12 characters); the value is never answered' }),
+    }),
+  ),
   state: StringEnum(['unknown', 'ok', 'anomalous', 'credential_rejected'] as const, {
-    description: '`unknown` before the first check; `credential_rejected` while the vendor answers 401/403 (the credential, not the vendor); `anomalous` by the probe rules',
+    description:
+      '`unknown` before the first check; `credential_rejected` while the vendor answers 401/403 (the credential, not the vendor); `anomalous` by the probe rules',
   }),
   reason: Nullable(Type.String()),
   samples: Type.Integer(),

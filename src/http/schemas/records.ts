@@ -1,15 +1,7 @@
 import { TRANSPARENCY_DAYS } from '../../domain/early-warning-transparency.ts';
 import { VendorTransparencySchema } from './transparency.ts';
 import { Type } from '@sinclair/typebox';
-import {
-  COMPONENT_STATUSES,
-  DATA_TYPES,
-  IMPACTS,
-  INCIDENT_STATUSES,
-  INDICATORS,
-  MAINTENANCE_STATUSES,
-  SEVERITIES,
-} from '../../domain/records.ts';
+import { COMPONENT_STATUSES, DATA_TYPES, IMPACTS, INCIDENT_STATUSES, INDICATORS, MAINTENANCE_STATUSES, SEVERITIES } from '../../domain/records.ts';
 import { BADGES } from '../../domain/stats.ts';
 import { DateTime, Nullable, StringEnum } from './common.ts';
 
@@ -31,7 +23,7 @@ const AffectedServices = Type.Optional(
 
 const RecordUpdateSchema = Type.Object({
   status: Type.String(),
-  sourceStatus: Type.Optional(Type.String({ description: "The upstream's own word for the phase, e.g. identified (docs/mappings.md \"Vendor's own words\")" })),
+  sourceStatus: Type.Optional(Type.String({ description: 'The upstream\'s own word for the phase, e.g. identified (docs/mappings.md "Vendor\'s own words")' })),
   body: Type.String(),
   createdAt: DateTime(),
 });
@@ -139,15 +131,17 @@ export const VendorStatusSchema = Type.Object(
     vendorName: Type.String(),
     indicator: StringEnum(INDICATORS),
     description: Type.String(),
-    monitored: Type.Boolean({ description: 'false: no machine-readable status source; the indicator is unknown, never operational (docs/web.md "Not monitored")' }),
+    monitored: Type.Boolean({
+      description: 'false: no machine-readable status source; the indicator is unknown, never operational (docs/web.md "Not monitored")',
+    }),
     sourceDescription: Nullable(
-      Type.String({ description: "The page's own status description as published; null when the indicator is derived (docs/mappings.md \"Vendor's own words\")" }),
+      Type.String({
+        description: 'The page\'s own status description as published; null when the indicator is derived (docs/mappings.md "Vendor\'s own words")',
+      }),
     ),
     activeIncidents: Type.Array(Type.Ref(IncidentSchema)),
     activeMaintenance: Type.Array(Type.Ref(MaintenanceSchema)),
-    components: Type.Array(
-      Type.Object({ name: Type.String(), status: StringEnum(COMPONENT_STATUSES), group: Nullable(Type.String()) }),
-    ),
+    components: Type.Array(Type.Object({ name: Type.String(), status: StringEnum(COMPONENT_STATUSES), group: Nullable(Type.String()) })),
     checkedAt: Nullable(DateTime()),
     sourceHealth: SourceHealthSchema,
   },
@@ -188,7 +182,9 @@ export const VendorStatsSchema = Type.Object(
     mttrMinutes: Nullable(Type.Integer()),
     longestIncidentMinutes: Nullable(Type.Integer()),
     uptimePercent: Nullable(
-      Type.Number({ description: 'null ("not enough data") while less than a quarter of the window was observed (docs/statistics.md "Minimum observed share")' }),
+      Type.Number({
+        description: 'null ("not enough data") while less than a quarter of the window was observed (docs/statistics.md "Minimum observed share")',
+      }),
     ),
     observedPercent: Type.Number({ minimum: 0, maximum: 100, description: 'How much of the window was observed, in percent' }),
     maintenanceCount: Type.Integer(),
@@ -211,7 +207,9 @@ export const AggregateStatsSchema = Type.Object(
     activeMaintenance: Type.Integer(),
     byImpact: ByImpact,
     badges: Type.Object(Object.fromEntries(BADGES.map((b) => [b, Type.Integer()])) as Record<(typeof BADGES)[number], ReturnType<typeof Type.Integer>>),
-    indicators: Type.Record(Type.String(), Type.Integer(), { description: 'Vendors by current indicator; `not_monitored` for vendors without a machine-readable status source' }),
+    indicators: Type.Record(Type.String(), Type.Integer(), {
+      description: 'Vendors by current indicator; `not_monitored` for vendors without a machine-readable status source',
+    }),
     notMonitored: Type.Integer({ description: 'Vendors without a machine-readable status source (docs/web.md "Not monitored")' }),
     averageUptimePercent: Nullable(Type.Number({ description: 'Mean over vendors with an uptime; null when none has one' })),
   },

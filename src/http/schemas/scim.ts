@@ -33,7 +33,9 @@ export const ScimUserSchema = Type.Object({
   id: Type.String(),
   externalId: Type.Optional(Type.String()),
   userName: Type.String(),
-  name: Type.Optional(Type.Object({ givenName: Type.Optional(Type.String()), familyName: Type.Optional(Type.String()), formatted: Type.Optional(Type.String()) })),
+  name: Type.Optional(
+    Type.Object({ givenName: Type.Optional(Type.String()), familyName: Type.Optional(Type.String()), formatted: Type.Optional(Type.String()) }),
+  ),
   displayName: Type.Optional(Type.String()),
   emails: Type.Array(Type.Object({ value: Type.String(), type: Type.String(), primary: Type.Boolean() })),
   active: Type.Boolean(),
@@ -115,7 +117,12 @@ export const ScimProjection = {
 };
 
 export const ScimListQuery = Type.Object({
-  filter: Type.Optional(Type.String({ maxLength: 2048, description: '`attribute eq "value"` clauses joined with `and` (userName, externalId, id on Users; displayName, externalId, id on Groups)' })),
+  filter: Type.Optional(
+    Type.String({
+      maxLength: 2048,
+      description: '`attribute eq "value"` clauses joined with `and` (userName, externalId, id on Users; displayName, externalId, id on Groups)',
+    }),
+  ),
   startIndex: Type.Optional(Type.Integer({ description: '1-based index of the first result (default 1)' })),
   count: Type.Optional(Type.Integer({ description: 'Page size, at most 100 (default 100)' })),
   sortBy: Type.Optional(Type.String({ maxLength: 200, description: 'Ignored: sorting is not supported' })),
@@ -128,7 +135,8 @@ export const ScimListQuery = Type.Object({
 export const ScimIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, pattern: PLAIN_TEXT_PATTERN }) });
 
 /** A SCIM request body: any JSON object; its attributes are read and checked by the use case (400 invalidValue). */
-export const ScimBody = (description: string) => Type.Object({ schemas: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: true, description });
+export const ScimBody = (description: string) =>
+  Type.Object({ schemas: Type.Optional(Type.Array(Type.String())) }, { additionalProperties: true, description });
 
 // ------------------------------------------------------------------ admin REST
 

@@ -20,8 +20,13 @@ const ServiceName = Type.String({
   pattern: SERVICE_NAME_PATTERN,
   description: 'Unique in the organisation: lower-case letters, digits, and dashes or dots between them',
 });
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 40, pattern: TAG_PATTERN }), { maxItems: MAX_TAGS, description: 'Free labels (team:payments, tier-1)' });
-const OwnerRouteId = Nullable(Type.String({ minLength: 1, maxLength: 64, pattern: PLAIN_TEXT_PATTERN, description: 'An alert route of this organisation that reaches the owning team' }));
+const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 40, pattern: TAG_PATTERN }), {
+  maxItems: MAX_TAGS,
+  description: 'Free labels (team:payments, tier-1)',
+});
+const OwnerRouteId = Nullable(
+  Type.String({ minLength: 1, maxLength: 64, pattern: PLAIN_TEXT_PATTERN, description: 'An alert route of this organisation that reaches the owning team' }),
+);
 
 export const DependencyInput = Type.Object(
   {
@@ -70,7 +75,9 @@ export const ServiceChange = Type.Object(
 export const DependencySchema = Type.Object({
   vendor: Type.String(),
   kind: StringEnum(DEPENDENCY_KINDS),
-  components: Type.Array(Type.Object({ id: Type.String(), name: Nullable(Type.String({ description: "The component's current name; null when the vendor no longer reports it" })) })),
+  components: Type.Array(
+    Type.Object({ id: Type.String(), name: Nullable(Type.String({ description: "The component's current name; null when the vendor no longer reports it" })) }),
+  ),
   regions: Type.Array(Type.Object({ code: Type.String(), cloud: Type.String(), name: Type.String() })),
 });
 

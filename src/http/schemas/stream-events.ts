@@ -22,7 +22,11 @@ const StreamSnapshotEventSchema = Type.Object(
     total: Type.Integer({ minimum: 0, description: 'Incidents matching the filters (before limit and offset)' }),
     incidents: Type.Array(Type.Ref(IncidentSchema), { description: `The page of incidents selected by limit and offset; ${AFFECTED}` }),
   },
-  { ...closed, $id: 'StreamSnapshotEvent', description: 'First event of a stream that does not resume: the current incidents; its `id:` is the newest event number of the log' },
+  {
+    ...closed,
+    $id: 'StreamSnapshotEvent',
+    description: 'First event of a stream that does not resume: the current incidents; its `id:` is the newest event number of the log',
+  },
 );
 
 const incidentEvent = (type: string, id: string, description: string) =>
@@ -36,7 +40,11 @@ const incidentEvent = (type: string, id: string, description: string) =>
   );
 
 const IncidentCreatedEventSchema = incidentEvent('incident.created', 'IncidentCreatedEvent', 'A new incident; `id:` = its event number');
-const IncidentUpdatedEventSchema = incidentEvent('incident.updated', 'IncidentUpdatedEvent', 'An incident changed (status, text, updates); `id:` = its event number');
+const IncidentUpdatedEventSchema = incidentEvent(
+  'incident.updated',
+  'IncidentUpdatedEvent',
+  'An incident changed (status, text, updates); `id:` = its event number',
+);
 const IncidentResolvedEventSchema = incidentEvent('incident.resolved', 'IncidentResolvedEvent', 'An incident was resolved; `id:` = its event number');
 
 const StreamShutdownEventSchema = Type.Object(

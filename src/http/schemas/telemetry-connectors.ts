@@ -8,15 +8,29 @@ import { OrgName } from './orgs.ts';
 const Query = Type.Object(
   {
     vendor: Type.String({ pattern: SLUG_PATTERN, maxLength: 64, description: 'Catalog slug of the vendor the query measures' }),
-    query: Type.String({ minLength: 1, maxLength: MAX_QUERY_LENGTH, pattern: PLAIN_TEXT_PATTERN, description: 'PromQL instant query, one line; its highest value is compared with the threshold' }),
+    query: Type.String({
+      minLength: 1,
+      maxLength: MAX_QUERY_LENGTH,
+      pattern: PLAIN_TEXT_PATTERN,
+      description: 'PromQL instant query, one line; its highest value is compared with the threshold',
+    }),
     threshold: Type.Number({ description: 'A value above this is a breach (e.g. 0.2 for a 20 % error ratio)' }),
     durationSeconds: Type.Integer({ minimum: 0, maximum: MAX_DURATION_SECONDS, description: 'How long the value must stay above the threshold' }),
   },
   { additionalProperties: false },
 );
 
-const Token = Type.String({ minLength: 1, maxLength: 4096, pattern: '^[\\x21-\\x7e]+$', description: 'Bearer token sent to Prometheus (or its proxy); sealed at rest, never shown again' });
-const BaseUrl = Type.String({ minLength: 1, maxLength: 2048, description: 'Base URL of the Prometheus HTTP API (https; a private address only when the operator allows it)' });
+const Token = Type.String({
+  minLength: 1,
+  maxLength: 4096,
+  pattern: '^[\\x21-\\x7e]+$',
+  description: 'Bearer token sent to Prometheus (or its proxy); sealed at rest, never shown again',
+});
+const BaseUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'Base URL of the Prometheus HTTP API (https; a private address only when the operator allows it)',
+});
 
 export const NewTelemetryConnector = Type.Object(
   {
@@ -46,7 +60,9 @@ export const TelemetryConnectorSchema = Type.Object({
   baseUrl: Type.String(),
   token: Nullable(Type.Object({ lastFour: Type.String() })),
   enabled: Type.Boolean(),
-  health: StringEnum(['unknown', 'ok', 'unhealthy'] as const, { description: '`unknown` until the first evaluation; `unhealthy` when a query failed (see lastError)' }),
+  health: StringEnum(['unknown', 'ok', 'unhealthy'] as const, {
+    description: '`unknown` until the first evaluation; `unhealthy` when a query failed (see lastError)',
+  }),
   lastError: Nullable(Type.String()),
   lastEvaluatedAt: Nullable(DateTime()),
   queries: Type.Array(

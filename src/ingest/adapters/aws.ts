@@ -49,9 +49,7 @@ const CurrentEventSchema = Type.Object({
   impacted_services: Type.Optional(
     Nullable(Type.Record(Type.String(), Type.Object({ service_name: OptStr, current: Type.Optional(CodeSchema), max: Type.Optional(CodeSchema) }))),
   ),
-  event_log: Type.Optional(
-    Nullable(Type.Array(Type.Object({ message: OptStr, status: Type.Optional(CodeSchema), timestamp: CodeSchema }))),
-  ),
+  event_log: Type.Optional(Nullable(Type.Array(Type.Object({ message: OptStr, status: Type.Optional(CodeSchema), timestamp: CodeSchema })))),
 });
 
 function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string, named: ReturnType<typeof eventComponents>): IncidentRecord {
@@ -75,7 +73,10 @@ function mapCurrentEvent(e: Static<typeof CurrentEventSchema>, vendor: string, n
     title: stripResolved(e.summary),
     status: resolved ? 'resolved' : 'investigating',
     sourceStatus: String(e.status),
-    impact: worstImpact(severities.filter((i) => i !== 'none'), 'minor'),
+    impact: worstImpact(
+      severities.filter((i) => i !== 'none'),
+      'minor',
+    ),
     startedAt,
     updatedAt,
     resolvedAt: resolved ? updatedAt : null,
@@ -134,7 +135,10 @@ function mapLegacyEvent(e: Static<typeof LegacyEventSchema>, vendor: string, arc
     title: stripResolved(e.summary),
     status: resolved ? 'resolved' : 'investigating',
     sourceStatus: String(e.status),
-    impact: worstImpact([awsImpact(e.status)].filter((i) => i !== 'none'), 'minor'),
+    impact: worstImpact(
+      [awsImpact(e.status)].filter((i) => i !== 'none'),
+      'minor',
+    ),
     startedAt,
     updatedAt,
     resolvedAt: resolved ? updatedAt : null,
@@ -202,10 +206,7 @@ interface AwsItem {
 
 function readItem(entry: FeedEntry): AwsItem {
   const fragment = /#([^#\s]+)_(\d{9,})\s*$/.exec(entry.id ?? '');
-  const at = requireIso(
-    `aws-rss: item ${entry.id ?? entry.title}`,
-    firstIso(fragment ? epochSecondsToIso(fragment[2]) : null, entry.published, entry.updated),
-  );
+  const at = requireIso(`aws-rss: item ${entry.id ?? entry.title}`, firstIso(fragment ? epochSecondsToIso(fragment[2]) : null, entry.published, entry.updated));
   const colon = entry.title.indexOf(':');
   const phrase = colon > 0 ? entry.title.slice(0, colon).trim() : '';
   const code = PREFIX_CODES[phrase.toLowerCase()] ?? null;
@@ -249,16 +250,17 @@ function chainToIncident(chain: AwsItem[], vendor: string): IncidentRecord {
   const first = chain[0]!;
   const newest = chain[chain.length - 1]!;
   const closing = chain.find((i) => i.closes);
-  const updates = newestFirst(
-    chain.map((i) => ({ status: i.closes ? 'resolved' : 'investigating', body: htmlToText(i.entry.html), createdAt: i.at })),
-  );
+  const updates = newestFirst(chain.map((i) => ({ status: i.closes ? 'resolved' : 'investigating', body: htmlToText(i.entry.html), createdAt: i.at })));
   return {
     id: recordId(vendor, `${first.serviceKey}_${first.epoch}`),
     vendor,
     title: newest.title || first.title,
     status: closing ? 'resolved' : 'investigating',
     sourceStatus: newest.phrase,
-    impact: worstImpact(chain.map((i) => awsImpact(i.code)).filter((i) => i !== 'none'), 'minor'),
+    impact: worstImpact(
+      chain.map((i) => awsImpact(i.code)).filter((i) => i !== 'none'),
+      'minor',
+    ),
     startedAt: first.at,
     updatedAt: newest.at,
     resolvedAt: closing ? closing.at : null,

@@ -12,7 +12,12 @@ import { recordId } from './mapping.ts';
 import { collapseWhitespace, htmlToText } from './text.ts';
 import { firstIso, requireIso } from './time.ts';
 
-const slug = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'service';
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'service';
 
 /**
  * An item's categories name its services and its regions alike ("App Service", "West US"):

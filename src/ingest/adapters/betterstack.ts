@@ -24,9 +24,7 @@ import { check, Nullable, OptStr } from './validate.ts';
 const SOURCE = 'betterstack';
 
 const Ref = Type.Object({ id: Type.String(), type: Type.String() });
-const AffectedSchema = Type.Array(
-  Type.Object({ status_page_resource_id: Type.Union([Type.String(), Type.Number()]), status: Type.String() }),
-);
+const AffectedSchema = Type.Array(Type.Object({ status_page_resource_id: Type.Union([Type.String(), Type.Number()]), status: Type.String() }));
 
 const IncludedSchema = Type.Object({
   id: Type.String(),
@@ -100,9 +98,7 @@ function pageIndicator(state: string, components: ComponentRecord[]): Indicator 
     case 'maintenance':
       return 'maintenance';
     case 'downtime':
-      return components.length > 0 && components.some((c) => c.status !== 'major_outage')
-        ? 'partial_outage'
-        : 'major_outage';
+      return components.length > 0 && components.some((c) => c.status !== 'major_outage') ? 'partial_outage' : 'major_outage';
     default:
       return components.length > 0 ? indicatorFromComponents(components.map((c) => c.status)) : 'unknown';
   }

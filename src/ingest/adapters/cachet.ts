@@ -99,7 +99,6 @@ function cachetScheduleStatus(value: number | null): MaintenanceStatus {
 
 const WORDS: Record<number, string> = { 0: 'scheduled', 1: 'investigating', 2: 'identified', 3: 'watching', 4: 'fixed' };
 
-
 function items(data: unknown): Item[] {
   const list = check(SOURCE, ListSchema, data).data.map(flatten);
   return check(SOURCE, Type.Array(ItemSchema), list);
@@ -127,7 +126,14 @@ function history(i: Item, openedAt: string): { updates: RecordUpdate[]; latest: 
   const opening = htmlToText(i.message);
   const openingValue = later.length === 0 ? code(i.status) : null;
   const first = opening
-    ? [{ status: later.length === 0 ? cachetIncidentStatus(openingValue) : ('investigating' as const), ...ownWord(word(openingValue)), body: opening, createdAt: openedAt }]
+    ? [
+        {
+          status: later.length === 0 ? cachetIncidentStatus(openingValue) : ('investigating' as const),
+          ...ownWord(word(openingValue)),
+          body: opening,
+          createdAt: openedAt,
+        },
+      ]
     : [];
   return { updates: newestFirst([...first, ...later]), latest: newest ? code(newest.u.status) : null };
 }
@@ -191,7 +197,9 @@ export const cachetAdapter = defineAdapter('cachet', (input: AdapterInput): Sour
       return {
         incidents: list.filter((i) => code(i.status) !== 0).map((i) => toIncident(i, input.vendor)),
         // Cachet ≤ 2.3 kept maintenance as incidents with status 0.
-        maintenances: list.filter((i) => code(i.status) === 0).map((i) => toMaintenance({ ...i, scheduled_at: i.scheduled_at ?? i.occurred_at, status: 0 }, input.vendor)),
+        maintenances: list
+          .filter((i) => code(i.status) === 0)
+          .map((i) => toMaintenance({ ...i, scheduled_at: i.scheduled_at ?? i.occurred_at, status: 0 }, input.vendor)),
       };
     }
     case 'schedules':
@@ -199,7 +207,13 @@ export const cachetAdapter = defineAdapter('cachet', (input: AdapterInput): Sour
     case 'components': {
       const components = items(data)
         .filter((c) => c.enabled !== false)
-        .map((c, position) => ({ id: String(c.id), name: c.name?.trim() || String(c.id), status: cachetComponentStatus(code(c.status)), group: null, position }));
+        .map((c, position) => ({
+          id: String(c.id),
+          name: c.name?.trim() || String(c.id),
+          status: cachetComponentStatus(code(c.status)),
+          group: null,
+          position,
+        }));
       const indicator = indicatorFromComponents(components.map((c) => c.status));
       return { status: { indicator, description: INDICATOR_DESCRIPTIONS[indicator] }, components };
     }

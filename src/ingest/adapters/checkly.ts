@@ -21,11 +21,7 @@ const IncidentSchema = Type.Object({
   lastUpdateStatus: OptStr,
   services: Type.Optional(Nullable(Type.Array(Type.Object({ name: Type.String() })))),
   incidentUpdates: Type.Optional(
-    Nullable(
-      Type.Array(
-        Type.Object({ status: OptStr, description: OptStr, publicIncidentUpdateDate: OptStr, created_at: OptStr }),
-      ),
-    ),
+    Nullable(Type.Array(Type.Object({ status: OptStr, description: OptStr, publicIncidentUpdateDate: OptStr, created_at: OptStr }))),
   ),
 });
 

@@ -15,7 +15,10 @@ export function entryUpstreamId(entry: FeedEntry): string {
   return (
     entry.id ??
     entry.link ??
-    createHash('sha256').update(`${entry.title}\n${entry.publishedRaw ?? entry.updatedRaw ?? ''}`).digest('hex').slice(0, 16)
+    createHash('sha256')
+      .update(`${entry.title}\n${entry.publishedRaw ?? entry.updatedRaw ?? ''}`)
+      .digest('hex')
+      .slice(0, 16)
   );
 }
 

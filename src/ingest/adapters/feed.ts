@@ -69,7 +69,9 @@ function textOf(v: unknown): string {
 const orNull = (s: string) => (s.trim() === '' ? null : s.trim());
 
 function atomLink(links: unknown): string | null {
-  const list = asArray(links).map(asNode).filter((n) => n !== null);
+  const list = asArray(links)
+    .map(asNode)
+    .filter((n) => n !== null);
   const alternate = list.find((l) => !l['@_rel'] || l['@_rel'] === 'alternate') ?? list[0];
   return alternate ? orNull(String(alternate['@_href'] ?? '')) : null;
 }
@@ -93,7 +95,14 @@ function categories(v: unknown): string[] {
 }
 
 function entry(parts: {
-  id: string; title: string; link: string | null; published: string; updated: string; html: string; summary: string; categories: string[];
+  id: string;
+  title: string;
+  link: string | null;
+  published: string;
+  updated: string;
+  html: string;
+  summary: string;
+  categories: string[];
 }): FeedEntry {
   const publishedRaw = orNull(parts.published);
   const updatedRaw = orNull(parts.updated);
@@ -159,7 +168,10 @@ function parseXmlFeed(context: string, raw: string): ParsedFeed {
       title: textOf(channel.title).trim(),
       link: rssLink(channel.link),
       updated: isoOrNull(textOf(channel.lastBuildDate) || textOf(channel.pubDate)),
-      entries: asArray(channel.item).map(asNode).filter((n) => n !== null).map(rssEntry),
+      entries: asArray(channel.item)
+        .map(asNode)
+        .filter((n) => n !== null)
+        .map(rssEntry),
     };
   }
   const rdf = asNode(doc['rdf:RDF']);
@@ -170,7 +182,10 @@ function parseXmlFeed(context: string, raw: string): ParsedFeed {
       title: textOf(channel.title).trim(),
       link: rssLink(channel.link),
       updated: isoOrNull(textOf(channel['dc:date'])),
-      entries: asArray(rdf.item).map(asNode).filter((n) => n !== null).map(rssEntry),
+      entries: asArray(rdf.item)
+        .map(asNode)
+        .filter((n) => n !== null)
+        .map(rssEntry),
     };
   }
   const feed = asNode(doc.feed);
@@ -180,7 +195,10 @@ function parseXmlFeed(context: string, raw: string): ParsedFeed {
       title: textOf(feed.title).trim(),
       link: atomLink(feed.link),
       updated: isoOrNull(textOf(feed.updated)),
-      entries: asArray(feed.entry).map(asNode).filter((n) => n !== null).map(atomEntry),
+      entries: asArray(feed.entry)
+        .map(asNode)
+        .filter((n) => n !== null)
+        .map(atomEntry),
     };
   }
   const root = Object.keys(doc).find((k) => !k.startsWith('?')) ?? 'none';

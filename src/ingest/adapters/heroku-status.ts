@@ -21,9 +21,7 @@ const IncidentSchema = Type.Object({
   full_url: OptStr,
   state: OptStr,
   systems: Type.Optional(Nullable(Type.Array(Type.Object({ name: OptStr })))),
-  updates: Type.Optional(
-    Nullable(Type.Array(Type.Object({ update_type: OptStr, updated_at: OptStr, contents: OptStr }))),
-  ),
+  updates: Type.Optional(Nullable(Type.Array(Type.Object({ update_type: OptStr, updated_at: OptStr, contents: OptStr })))),
 });
 
 const DocumentSchema = Type.Object({
@@ -51,7 +49,11 @@ function herokuComponentStatus(colour: string): ComponentStatus {
 /** The upstream id, else the last path segment of the incident's page URL. */
 function incidentId(i: RawIncident): string | null {
   if (i.id !== undefined && i.id !== null && String(i.id).trim() !== '') return String(i.id);
-  const tail = (i.full_url ?? '').replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop();
+  const tail = (i.full_url ?? '')
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '')
+    .split('/')
+    .pop();
   return tail ? tail : null;
 }
 
@@ -64,9 +66,7 @@ function mapIncident(i: RawIncident, vendor: string, worst: ComponentStatus | nu
       return at ? [{ status: incidentStatusFrom(u.update_type), ...ownWord(u.update_type), body: htmlToText(u.contents), createdAt: at }] : [];
     }),
   );
-  const latestWord = (i.updates ?? [])
-    .map((u) => ({ u, at: isoOrNull(u.updated_at) ?? '' }))
-    .sort((a, b) => (a.at < b.at ? 1 : -1))[0]?.u.update_type;
+  const latestWord = (i.updates ?? []).map((u) => ({ u, at: isoOrNull(u.updated_at) ?? '' })).sort((a, b) => (a.at < b.at ? 1 : -1))[0]?.u.update_type;
   const status = incidentStatusFrom(latestWord);
   const startedAt = requireIso(`${SOURCE}: incident ${id} created_at`, firstIso(isoOrNull(i.created_at), updates.at(-1)?.createdAt));
   const updatedAt = latestIso([updates[0]?.createdAt, startedAt]) ?? startedAt;

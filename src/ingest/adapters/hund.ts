@@ -16,10 +16,7 @@ import { check, Nullable, OptStr } from './validate.ts';
 const SOURCE = 'hund';
 const Time = Type.Union([Type.Number(), Type.String()]);
 
-const ComponentSchema = Type.Union([
-  Type.String(),
-  Type.Object({ id: OptStr, name: Type.String(), state: Type.Optional(Nullable(Type.String())) }),
-]);
+const ComponentSchema = Type.Union([Type.String(), Type.Object({ id: OptStr, name: Type.String(), state: Type.Optional(Nullable(Type.String())) })]);
 
 const IssueSchema = Type.Object({
   id: Type.String(),
@@ -75,15 +72,17 @@ function impactOf(i: Issue): Impact {
 }
 
 const updatesOf = (i: Issue, fallback: string) =>
-  newestFirst([
-    { label: i.label, body: i.body, at: timeOf(i.created_at) },
-    ...(i.updates ?? []).map((u) => ({ label: u.label, body: u.body, at: timeOf(u.created_at) })),
-  ].map((u) => ({
-    status: incidentStatusFrom(u.label),
-    ...(u.label ? { sourceStatus: u.label } : {}),
-    body: htmlToText(u.body),
-    createdAt: u.at ?? fallback,
-  })));
+  newestFirst(
+    [
+      { label: i.label, body: i.body, at: timeOf(i.created_at) },
+      ...(i.updates ?? []).map((u) => ({ label: u.label, body: u.body, at: timeOf(u.created_at) })),
+    ].map((u) => ({
+      status: incidentStatusFrom(u.label),
+      ...(u.label ? { sourceStatus: u.label } : {}),
+      body: htmlToText(u.body),
+      createdAt: u.at ?? fallback,
+    })),
+  );
 
 /** "Information" issues are announcements: over as soon as posted (Hund's issue labels). */
 const isOver = (i: Issue) => i.standing === false || /^(resolved|information)$/i.test((i.label ?? '').trim());

@@ -7,15 +7,7 @@
 // No recorded widget payload exists (see fixtures SOURCES.md), so field names follow
 // the published descriptions and unknown fields are tolerated.
 import { Type, type Static } from '@sinclair/typebox';
-import type {
-  ComponentRecord,
-  Impact,
-  IncidentRecord,
-  Indicator,
-  MaintenanceRecord,
-  RecordUpdate,
-  SourceSnapshot,
-} from '../../domain/records.ts';
+import type { ComponentRecord, Impact, IncidentRecord, Indicator, MaintenanceRecord, RecordUpdate, SourceSnapshot } from '../../domain/records.ts';
 import { AdapterError, defineAdapter, type AdapterInput } from './adapter.ts';
 import { parseJsonBody } from './body.ts';
 import { orderComponents, type RawComponent, type RawGroup } from './components.ts';
@@ -176,7 +168,10 @@ function mapComponents(w: Widget, names: Map<string, string>): ComponentRecord[]
     return orderComponents(ungrouped, groups);
   }
   if (w.components) {
-    return orderComponents(w.components.map((c, i) => leaf(c, i)).filter((c) => c !== null), []);
+    return orderComponents(
+      w.components.map((c, i) => leaf(c, i)).filter((c) => c !== null),
+      [],
+    );
   }
   return undefined;
 }
@@ -187,12 +182,7 @@ function mapComponents(w: Widget, names: Map<string, string>): ComponentRecord[]
  * the opening phase when none came before; the event's current status belongs to the
  * newest update that set it, not to every update (docs/mappings.md "incident.io").
  */
-function eventUpdates(
-  e: RawEvent,
-  status: (word: string | null | undefined) => string,
-  openingWord: string,
-  fallbackAt: string | null,
-): RecordUpdate[] {
+function eventUpdates(e: RawEvent, status: (word: string | null | undefined) => string, openingWord: string, fallbackAt: string | null): RecordUpdate[] {
   const dated = (e.updates ?? []).flatMap((u) => {
     const createdAt = isoOrNull(u.published_at) ?? fallbackAt;
     return createdAt ? [{ u, createdAt }] : [];
@@ -245,7 +235,10 @@ function mapIncident(e: RawEvent, vendor: string, origin: string | null, names: 
     status,
     sourceStatus: e.status ?? 'investigating',
     // An ongoing incident without any component impact still affects someone.
-    impact: worstImpact(impacts.filter((i) => i !== 'none'), 'minor'),
+    impact: worstImpact(
+      impacts.filter((i) => i !== 'none'),
+      'minor',
+    ),
     startedAt,
     updatedAt,
     resolvedAt: status === 'resolved' ? updatedAt : null,
@@ -256,19 +249,10 @@ function mapIncident(e: RawEvent, vendor: string, origin: string | null, names: 
   };
 }
 
-function mapMaintenance(
-  e: RawEvent,
-  list: 'in_progress' | 'scheduled',
-  vendor: string,
-  origin: string | null,
-  names: Map<string, string>,
-): MaintenanceRecord {
+function mapMaintenance(e: RawEvent, list: 'in_progress' | 'scheduled', vendor: string, origin: string | null, names: Map<string, string>): MaintenanceRecord {
   const fallbackWord = list === 'in_progress' ? 'maintenance_in_progress' : 'maintenance_scheduled';
   const status = maintenanceStatusFrom(e.status ?? fallbackWord);
-  const scheduledFor = requireIso(
-    `${SOURCE}: maintenance ${e.id} starts_at`,
-    e.starts_at ?? e.scheduled_start_at ?? e.started_at ?? e.published_at,
-  );
+  const scheduledFor = requireIso(`${SOURCE}: maintenance ${e.id} starts_at`, e.starts_at ?? e.scheduled_start_at ?? e.started_at ?? e.published_at);
   const updates = eventUpdates(e, (w) => maintenanceStatusFrom(w ?? fallbackWord), 'maintenance_scheduled', isoOrNull(e.last_update_at));
   const updatedAt = latestIso([isoOrNull(e.last_update_at), updates[0]?.createdAt]);
   return {
@@ -290,10 +274,18 @@ function mapMaintenance(
 }
 
 const INDICATOR_RANK: Record<Indicator, number> = {
-  unknown: -1, operational: 0, maintenance: 1, degraded: 2, partial_outage: 3, major_outage: 4,
+  unknown: -1,
+  operational: 0,
+  maintenance: 1,
+  degraded: 2,
+  partial_outage: 3,
+  major_outage: 4,
 };
 const INDICATOR_OF_IMPACT: Record<Impact, Indicator> = {
-  none: 'operational', minor: 'degraded', major: 'partial_outage', critical: 'major_outage',
+  none: 'operational',
+  minor: 'degraded',
+  major: 'partial_outage',
+  critical: 'major_outage',
 };
 
 function pageIndicator(components: ComponentRecord[] | undefined, incidents: IncidentRecord[], maintenances: MaintenanceRecord[]): Indicator {

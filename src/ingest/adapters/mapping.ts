@@ -11,7 +11,11 @@ import {
   type MaintenanceStatus,
 } from '../../domain/records.ts';
 
-const norm = (word: string | null | undefined) => (word ?? '').trim().toLowerCase().replace(/[\s-]+/g, '_');
+const norm = (word: string | null | undefined) =>
+  (word ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 /**
  * investigating/identified → investigating, monitoring → monitoring,
@@ -97,7 +101,6 @@ export function componentStatusFrom(word: string | null | undefined): ComponentS
   if (w === 'maintenance') return 'under_maintenance';
   return (COMPONENT_STATUSES as readonly string[]).includes(w) ? (w as ComponentStatus) : 'unknown';
 }
-
 
 export function worstImpact(impacts: Impact[], fallback: Impact = 'none'): Impact {
   if (impacts.length === 0) return fallback;

@@ -26,9 +26,7 @@ const IncidentSchema = Type.Object({
   id: Type.Union([Type.Number(), Type.String()]),
   serviceKeys: Keys,
   instanceKeys: Keys,
-  IncidentImpacts: Type.Optional(
-    Nullable(Type.Array(Type.Object({ startTime: OptStr, endTime: OptStr, severity: OptStr, type: OptStr }))),
-  ),
+  IncidentImpacts: Type.Optional(Nullable(Type.Array(Type.Object({ startTime: OptStr, endTime: OptStr, severity: OptStr, type: OptStr })))),
   IncidentEvents: Type.Optional(Nullable(Type.Array(EventSchema))),
   createdAt: OptStr,
   updatedAt: OptStr,
@@ -51,7 +49,11 @@ type RawMaintenance = Static<typeof MaintenanceSchema>;
 
 /** `performanceDegradation` → "Performance degradation". */
 function words(camel: string | null | undefined): string {
-  const text = (camel ?? '').replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
+  const text = (camel ?? '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
   return text ? text[0]!.toUpperCase() + text.slice(1) : '';
 }
 
@@ -103,7 +105,10 @@ function mapIncident(i: RawIncident, vendor: string): IncidentRecord {
     title: `${kind}${where(instances.length > 0 ? instances : services)}`,
     status,
     sourceStatus: open ? 'active' : 'resolved',
-    impact: worstImpact(impacts.map((x) => severityImpact(x.severity)).filter((x) => x !== 'none'), 'minor'),
+    impact: worstImpact(
+      impacts.map((x) => severityImpact(x.severity)).filter((x) => x !== 'none'),
+      'minor',
+    ),
     startedAt,
     updatedAt,
     resolvedAt: open ? null : (latestIso(impacts.map((x) => isoOrNull(x.endTime))) ?? updatedAt),
@@ -159,5 +164,7 @@ export const salesforceTrustAdapter = defineAdapter('salesforce-trust', (input: 
     const indicator = indicatorFromComponents(components.map((c) => c.status));
     return { status: { indicator, description: INDICATOR_DESCRIPTIONS[indicator] }, components };
   }
-  throw new AdapterError(`${SOURCE}: cannot tell what ${path || '/'} returns (expected /incidents/active, /incidents, /maintenances or /instances/status/preview)`);
+  throw new AdapterError(
+    `${SOURCE}: cannot tell what ${path || '/'} returns (expected /incidents/active, /incidents, /maintenances or /instances/status/preview)`,
+  );
 });

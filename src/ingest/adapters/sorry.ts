@@ -7,15 +7,7 @@
 //    begins_at, ends_at, ended_at, updated_at, latest_update{content}}], meta}`.
 // The body's top-level key says which one arrived, so the same adapter reads all three.
 import { Type, type Static } from '@sinclair/typebox';
-import type {
-  ComponentStatus,
-  IncidentRecord,
-  IncidentStatus,
-  Indicator,
-  MaintenanceRecord,
-  MaintenanceStatus,
-  SourceSnapshot,
-} from '../../domain/records.ts';
+import type { ComponentStatus, IncidentRecord, IncidentStatus, Indicator, MaintenanceRecord, MaintenanceStatus, SourceSnapshot } from '../../domain/records.ts';
 import { AdapterError, defineAdapter, type AdapterInput } from './adapter.ts';
 import { parseJsonBody } from './body.ts';
 import { orderComponents, type RawComponent, type RawGroup } from './components.ts';
@@ -56,7 +48,11 @@ const NoticesSchema = Type.Object({ notices: Type.Array(NoticeSchema) });
 
 type RawNotice = Static<typeof NoticeSchema>;
 
-const norm = (w: string | null | undefined) => (w ?? '').trim().toLowerCase().replace(/[\s_]+/g, '-');
+const norm = (w: string | null | undefined) =>
+  (w ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 
 function sorryPageIndicator(state: string): Indicator {
   switch (norm(state)) {
@@ -178,7 +174,12 @@ export const sorryAdapter = defineAdapter('sorry', (input: AdapterInput): Source
   if (keys.includes('components')) {
     const { components } = check(SOURCE, ComponentsSchema, data);
     const groups = new Map<string, RawGroup>();
-    const parents = new Set(components.map((c) => c.parent_id).filter((p) => p !== null && p !== undefined).map(String));
+    const parents = new Set(
+      components
+        .map((c) => c.parent_id)
+        .filter((p) => p !== null && p !== undefined)
+        .map(String),
+    );
     components.forEach((c, i) => {
       if (parents.has(String(c.id))) groups.set(String(c.id), { id: String(c.id), name: c.name, position: c.position ?? i, children: [] });
     });
@@ -197,5 +198,7 @@ export const sorryAdapter = defineAdapter('sorry', (input: AdapterInput): Source
     const indicator = sorryPageIndicator(page.state);
     return { status: { indicator, description: page.state_text?.trim() || INDICATOR_DESCRIPTIONS[indicator] } };
   }
-  throw new AdapterError(`${SOURCE}: not a sorry™ page payload (expected a page, components or notices key; got ${keys.length ? `keys ${keys.slice(0, 5).join(', ')}` : 'no object'})`);
+  throw new AdapterError(
+    `${SOURCE}: not a sorry™ page payload (expected a page, components or notices key; got ${keys.length ? `keys ${keys.slice(0, 5).join(', ')}` : 'no object'})`,
+  );
 });

@@ -5,15 +5,7 @@
 // 500 disruption, 600 security event. Incident messages carry a lifecycle `state`
 // (100 investigating, 200 identified, 300 monitoring, 400 resolved).
 import { Type, type Static } from '@sinclair/typebox';
-import type {
-  ComponentRecord,
-  ComponentStatus,
-  Impact,
-  IncidentRecord,
-  Indicator,
-  MaintenanceRecord,
-  SourceSnapshot,
-} from '../../domain/records.ts';
+import type { ComponentRecord, ComponentStatus, Impact, IncidentRecord, Indicator, MaintenanceRecord, SourceSnapshot } from '../../domain/records.ts';
 import { defineAdapter, type AdapterInput } from './adapter.ts';
 import { parseJsonBody } from './body.ts';
 import { INDICATOR_DESCRIPTIONS, newestFirst, ownWord, recordId, worstImpact } from './mapping.ts';
@@ -43,9 +35,7 @@ const EventSchema = Type.Object({
 const DocumentSchema = Type.Object({
   result: Type.Object({
     status_overall: Type.Object({ status: OptStr, status_code: Type.Number(), updated: OptStr }),
-    status: Type.Optional(
-      Nullable(Type.Array(Type.Object({ id: OptStr, name: Type.String(), status: OptStr, status_code: Type.Number() }))),
-    ),
+    status: Type.Optional(Nullable(Type.Array(Type.Object({ id: OptStr, name: Type.String(), status: OptStr, status_code: Type.Number() })))),
     incidents: Type.Optional(Nullable(Type.Array(EventSchema))),
     maintenance: Type.Optional(
       Nullable(
@@ -106,7 +96,10 @@ function mapIncident(e: RawEvent, vendor: string): IncidentRecord {
     title: e.name,
     status: resolved ? 'resolved' : stateWord === 'monitoring' ? 'monitoring' : 'investigating',
     sourceStatus: stateWord,
-    impact: worstImpact((e.messages ?? []).map((m) => IMPACT_OF_CODE[band(m.status)] ?? 'none').filter((i) => i !== 'none'), 'minor'),
+    impact: worstImpact(
+      (e.messages ?? []).map((m) => IMPACT_OF_CODE[band(m.status)] ?? 'none').filter((i) => i !== 'none'),
+      'minor',
+    ),
     startedAt,
     updatedAt,
     resolvedAt: resolved ? updatedAt : null,
@@ -118,10 +111,7 @@ function mapIncident(e: RawEvent, vendor: string): IncidentRecord {
 }
 
 function mapMaintenance(e: RawEvent, list: 'active' | 'upcoming', vendor: string): MaintenanceRecord {
-  const start = requireIso(
-    `${SOURCE}: maintenance ${e._id} datetime_planned_start`,
-    firstIso(isoOrNull(e.datetime_planned_start), isoOrNull(e.datetime_open)),
-  );
+  const start = requireIso(`${SOURCE}: maintenance ${e._id} datetime_planned_start`, firstIso(isoOrNull(e.datetime_planned_start), isoOrNull(e.datetime_open)));
   const status = list === 'active' ? 'in_progress' : 'scheduled';
   return {
     id: recordId(vendor, e._id),

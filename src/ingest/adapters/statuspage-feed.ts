@@ -10,16 +10,7 @@ import { entryUpstreamId } from './feed-entry.ts';
 import { parseFeedBody, type FeedEntry } from './feed.ts';
 import { incidentStatusFrom, maintenanceStatusFrom, ownWord, recordId } from './mapping.ts';
 import { collapseWhitespace, htmlToText } from './text.ts';
-import {
-  earliestIso,
-  firstIso,
-  latestIso,
-  monthIndex,
-  requireIso,
-  trailingOffsetMinutes,
-  wallClockToIso,
-  ZONE_OFFSETS_MINUTES,
-} from './time.ts';
+import { earliestIso, firstIso, latestIso, monthIndex, requireIso, trailingOffsetMinutes, wallClockToIso, ZONE_OFFSETS_MINUTES } from './time.ts';
 
 const MAINTENANCE_WORDS = new Set(['scheduled', 'in_progress', 'verifying', 'completed']);
 
@@ -57,11 +48,7 @@ function stampToIso(text: string, entry: FeedEntry, reference: string): string |
   if (month < 0) return null;
   let hour = Number(m[4]);
   if (m[6]) hour = (hour % 12) + (m[6].toUpperCase() === 'PM' ? 12 : 0);
-  return wallClockToIso(
-    { month, day: Number(m[2]), hour, minute: Number(m[5]), ...(m[3] ? { year: Number(m[3]) } : {}) },
-    offsetFor(m[7], entry),
-    reference,
-  );
+  return wallClockToIso({ month, day: Number(m[2]), hour, minute: Number(m[5]), ...(m[3] ? { year: Number(m[3]) } : {}) }, offsetFor(m[7], entry), reference);
 }
 
 /**
@@ -156,11 +143,7 @@ function scheduledWindow(entry: FeedEntry, reference: string): { from: string; u
   if (!m) return null;
   const offset = offsetFor(m[10] ?? m[5], entry);
   const from = wallClockToIso({ month: monthIndex(m[1]!), day: Number(m[2]), hour: Number(m[3]), minute: Number(m[4]) }, offset, reference);
-  const until = wallClockToIso(
-    { month: monthIndex(m[6] ?? m[1]!), day: Number(m[7] ?? m[2]), hour: Number(m[8]), minute: Number(m[9]) },
-    offset,
-    from,
-  );
+  const until = wallClockToIso({ month: monthIndex(m[6] ?? m[1]!), day: Number(m[7] ?? m[2]), hour: Number(m[8]), minute: Number(m[9]) }, offset, from);
   return { from, until };
 }
 

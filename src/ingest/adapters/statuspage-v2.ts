@@ -4,13 +4,7 @@
 // the snapshot contains; the URL path only tells the unresolved list apart from the
 // full incident history.
 import { Type, type Static } from '@sinclair/typebox';
-import type {
-  ComponentRecord,
-  IncidentRecord,
-  MaintenanceRecord,
-  RecordUpdate,
-  SourceSnapshot,
-} from '../../domain/records.ts';
+import type { ComponentRecord, IncidentRecord, MaintenanceRecord, RecordUpdate, SourceSnapshot } from '../../domain/records.ts';
 import { AdapterError, defineAdapter, type AdapterInput } from './adapter.ts';
 import { parseJsonBody } from './body.ts';
 import { orderComponents, type RawComponent, type RawGroup } from './components.ts';
@@ -61,10 +55,7 @@ const IncidentSchema = Type.Object({
   components: Type.Optional(Nullable(Type.Array(Type.Object({ name: Type.String() })))),
 });
 
-const MaintenanceSchema = Type.Composite([
-  IncidentSchema,
-  Type.Object({ scheduled_for: OptStr, scheduled_until: OptStr }),
-]);
+const MaintenanceSchema = Type.Composite([IncidentSchema, Type.Object({ scheduled_for: OptStr, scheduled_until: OptStr })]);
 
 const PayloadSchema = Type.Object({
   page: PageSchema,

@@ -145,7 +145,7 @@ function mapIncident(n: Notice, vendor: string, names: ReadonlyMap<string, strin
     id: recordId(vendor, n.id),
     vendor,
     title: collapseWhitespace(n.title),
-    status: resolved ? 'resolved' : (latest?.status === 'monitoring' ? 'monitoring' : 'investigating'),
+    status: resolved ? 'resolved' : latest?.status === 'monitoring' ? 'monitoring' : 'investigating',
     sourceStatus: latest?.sourceStatus ?? (resolved ? 'resolved' : (n.type ?? 'issue')),
     impact: impactOf(n.type) === 'none' ? 'minor' : impactOf(n.type),
     startedAt,

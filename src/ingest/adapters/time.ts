@@ -65,11 +65,37 @@ export function trailingOffsetMinutes(raw: string | null | undefined): number | 
 
 /** Common zone abbreviations seen on status pages; used only when nothing better is known. */
 export const ZONE_OFFSETS_MINUTES: Record<string, number> = {
-  UTC: 0, GMT: 0, Z: 0, UT: 0,
-  PST: -480, PDT: -420, MST: -420, MDT: -360, CST: -360, CDT: -300, EST: -300, EDT: -240,
-  AKST: -540, AKDT: -480, HST: -600,
-  BST: 60, IST: 330, CET: 60, CEST: 120, EET: 120, EEST: 180, WET: 0, WEST: 60,
-  JST: 540, KST: 540, SGT: 480, HKT: 480, AEST: 600, AEDT: 660, NZST: 720, NZDT: 780,
+  UTC: 0,
+  GMT: 0,
+  Z: 0,
+  UT: 0,
+  PST: -480,
+  PDT: -420,
+  MST: -420,
+  MDT: -360,
+  CST: -360,
+  CDT: -300,
+  EST: -300,
+  EDT: -240,
+  AKST: -540,
+  AKDT: -480,
+  HST: -600,
+  BST: 60,
+  IST: 330,
+  CET: 60,
+  CEST: 120,
+  EET: 120,
+  EEST: 180,
+  WET: 0,
+  WEST: 60,
+  JST: 540,
+  KST: 540,
+  SGT: 480,
+  HKT: 480,
+  AEST: 600,
+  AEDT: 660,
+  NZST: 720,
+  NZDT: 780,
 };
 
 export const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -91,8 +117,7 @@ export function wallClockToIso(
   referenceIso: string,
 ): string {
   const ref = new Date(referenceIso).getTime();
-  const at = (year: number) =>
-    Date.UTC(year, parts.month, parts.day, parts.hour, parts.minute) - offsetMinutes * 60_000;
+  const at = (year: number) => Date.UTC(year, parts.month, parts.day, parts.hour, parts.minute) - offsetMinutes * 60_000;
   let year = parts.year ?? new Date(ref).getUTCFullYear();
   if (parts.year === undefined) {
     if (at(year) - ref > HALF_YEAR_MS) year -= 1;

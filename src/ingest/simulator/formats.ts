@@ -111,10 +111,16 @@ export function render(fleet: Fleet, base: string, type: string, slug: string, p
       if (p.endsWith('/incidents/unresolved.json')) return { contentType: JSON_TYPE, body: renderStatuspageIncidents({ page, incidents: open, components }) };
       if (p.endsWith('/incidents.json')) return { contentType: JSON_TYPE, body: renderStatuspageIncidents({ page, incidents: rec.incidents, components }) };
       if (p.endsWith('/scheduled-maintenances/upcoming.json')) {
-        return { contentType: JSON_TYPE, body: renderStatuspageMaintenances({ page, maintenances: pending.filter((m) => m.status === 'scheduled'), components }) };
+        return {
+          contentType: JSON_TYPE,
+          body: renderStatuspageMaintenances({ page, maintenances: pending.filter((m) => m.status === 'scheduled'), components }),
+        };
       }
       if (p.endsWith('/scheduled-maintenances/active.json')) {
-        return { contentType: JSON_TYPE, body: renderStatuspageMaintenances({ page, maintenances: pending.filter((m) => m.status !== 'scheduled'), components }) };
+        return {
+          contentType: JSON_TYPE,
+          body: renderStatuspageMaintenances({ page, maintenances: pending.filter((m) => m.status !== 'scheduled'), components }),
+        };
       }
       if (p.endsWith('/scheduled-maintenances.json')) {
         return { contentType: JSON_TYPE, body: renderStatuspageMaintenances({ page, maintenances: rec.maintenances, components }) };
@@ -124,7 +130,10 @@ export function render(fleet: Fleet, base: string, type: string, slug: string, p
     case 'incidentio':
       return { contentType: JSON_TYPE, body: renderIncidentioWidget({ page, components, incidents: open, maintenances: pending }) };
     case 'instatus':
-      return { contentType: JSON_TYPE, body: renderInstatusSummary({ page, indicator: fleet.indicator(slug).indicator, incidents: open, maintenances: pending }) };
+      return {
+        contentType: JSON_TYPE,
+        body: renderInstatusSummary({ page, indicator: fleet.indicator(slug).indicator, incidents: open, maintenances: pending }),
+      };
     case 'gcp-json':
       return { contentType: JSON_TYPE, body: renderGcpIncidents(rec.incidents) };
     case 'statusio':

@@ -17,16 +17,7 @@ import { PKCE_VALUE } from '../../services/oauth/secrets.ts';
 // with `error`, `state` and `iss` (RFC 9207).
 
 export const AUTHORIZE_PATH = '/oauth/authorize';
-const REQUEST_PARAMS = [
-  'response_type',
-  'client_id',
-  'redirect_uri',
-  'scope',
-  'state',
-  'code_challenge',
-  'code_challenge_method',
-  'resource',
-] as const;
+const REQUEST_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'] as const;
 
 export interface LoggedInUser {
   id: string;
@@ -58,20 +49,14 @@ class RedirectError extends Error {
   readonly error: string;
   readonly description: string;
 
-  constructor(
-    error: string,
-    description: string,
-  ) {
+  constructor(error: string, description: string) {
     super(description);
     this.error = error;
     this.description = description;
   }
 }
 
-export async function authorizeRoutes(
-  app: FastifyInstance,
-  deps: { tokens: OAuthService; origins: Origins; login: WebLogin; pages: OAuthPages },
-) {
+export async function authorizeRoutes(app: FastifyInstance, deps: { tokens: OAuthService; origins: Origins; login: WebLogin; pages: OAuthPages }) {
   const { tokens, origins, login, pages } = deps;
 
   /** Client and redirect URI first: until both are known good, nothing is redirected. */

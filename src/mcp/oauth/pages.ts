@@ -33,8 +33,7 @@ export interface OAuthPages {
   login(req: FastifyRequest, reply: FastifyReply, status: number, v: LoginView): FastifyReply;
 }
 
-const hidden = (fields: Record<string, string>) =>
-  Object.entries(fields).map(([k, val]) => html`<input type="hidden" name="${k}" value="${val}">\n`);
+const hidden = (fields: Record<string, string>) => Object.entries(fields).map(([k, val]) => html`<input type="hidden" name="${k}" value="${val}">\n`);
 
 /** Where the browser goes after the decision, as the user can check it: scheme and host only. */
 function target(redirectUri: string): string {

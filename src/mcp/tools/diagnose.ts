@@ -16,7 +16,15 @@ export const diagnose = defineTool({
   },
   outputSchema: {
     hosts: z.array(z.string()),
-    vendors: z.array(z.object({ vendor: z.string(), name: z.string(), indicator: z.string(), observed: z.boolean(), incidents: z.array(z.object({ id: z.string(), title: z.string() }).passthrough()) })),
+    vendors: z.array(
+      z.object({
+        vendor: z.string(),
+        name: z.string(),
+        indicator: z.string(),
+        observed: z.boolean(),
+        incidents: z.array(z.object({ id: z.string(), title: z.string() }).passthrough()),
+      }),
+    ),
     verdict: z.string(),
     confidence: z.string(),
     summary: z.string(),

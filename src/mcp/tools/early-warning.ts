@@ -10,7 +10,11 @@ import { VendorArg } from './schemas.ts';
 // caller acts for, and a member's "we see problems with X". A signal is ours, never the
 // vendor's status: every answer says "suspected" until the vendor confirms.
 
-const Text = z.string().trim().max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters');
+const Text = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters');
 
 const SignalOut = z.object({
   id: z.string(),
@@ -23,7 +27,16 @@ const SignalOut = z.object({
   lastObservedAt: z.string(),
   incidentId: z.string().nullable(),
   evidence: z.array(z.object({ source: z.enum(OBSERVATION_SOURCES), strength: z.number(), summary: z.string(), observedAt: z.string() })),
-  affectedServices: z.array(z.object({ serviceId: z.string(), serviceName: z.string(), criticality: z.string(), confidence: z.string(), reasons: z.array(z.string()), via: z.string() })),
+  affectedServices: z.array(
+    z.object({
+      serviceId: z.string(),
+      serviceName: z.string(),
+      criticality: z.string(),
+      confidence: z.string(),
+      reasons: z.array(z.string()),
+      via: z.string(),
+    }),
+  ),
 });
 
 const orgOf = (viewer: { orgId: string | null }) => {
@@ -37,7 +50,7 @@ export const listSignals = defineTool({
   description:
     "Signals that a vendor may be failing before its own status page says so, from the organisation's own inputs (signed calls " +
     "of its systems, members' reports). A signal is `suspected` until the vendor posts a matching incident (`confirmed`); it is " +
-    '`cleared` when nothing more is observed for a while, `dismissed` when a member marked it a false alarm. Not the vendor\'s status. ' +
+    "`cleared` when nothing more is observed for a while, `dismissed` when a member marked it a false alarm. Not the vendor's status. " +
     'Optional filters: `state`, `vendor`.',
   inputSchema: {
     state: z.enum(SIGNAL_STATES).optional().describe('Only signals in this state'),
@@ -84,11 +97,17 @@ export const reportVendorProblem = defineTool({
   description:
     '"We see problems with this vendor": records a report of the caller for early warning in their organisation. Reports of ' +
     'several members, or a report together with another source, open a suspected signal. One report per vendor every 5 minutes. ' +
-    'Does not change the vendor\'s status.',
+    "Does not change the vendor's status.",
   inputSchema: {
     vendor: VendorArg,
     components: z.array(Text.min(1)).max(MAX_SIGNAL_COMPONENTS).optional().describe('Affected components, as the vendor names them'),
-    summary: z.string().trim().max(MAX_SIGNAL_SUMMARY).regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters').optional().describe('What you see'),
+    summary: z
+      .string()
+      .trim()
+      .max(MAX_SIGNAL_SUMMARY)
+      .regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters')
+      .optional()
+      .describe('What you see'),
   },
   outputSchema: { reported: z.boolean(), vendor: z.string(), signal: SignalOut.omit({ evidence: true, affectedServices: true }).nullable() },
   requiresAuth: true,
@@ -99,7 +118,17 @@ export const reportVendorProblem = defineTool({
     const r = await services.earlyWarning.signals.report(caller.viewer, orgId, { vendor: v.id, components, summary });
     const s = r.signal;
     const signal = s
-      ? { id: s.id, vendor: s.vendor, state: s.state, confidence: s.confidence, components: s.components, regions: s.regions, openedAt: s.openedAt, lastObservedAt: s.lastObservedAt, incidentId: s.incidentId }
+      ? {
+          id: s.id,
+          vendor: s.vendor,
+          state: s.state,
+          confidence: s.confidence,
+          components: s.components,
+          regions: s.regions,
+          openedAt: s.openedAt,
+          lastObservedAt: s.lastObservedAt,
+          incidentId: s.incidentId,
+        }
       : null;
     const text = s
       ? `Reported ${v.name}. Early-warning signal ${s.state} (confidence ${Math.round(s.confidence * 100)}%, opened ${when(s.openedAt)}); the vendor's status is unchanged.`

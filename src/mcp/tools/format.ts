@@ -32,7 +32,11 @@ export function oneLine(text: string, max = 300): string {
 /** A link shown to the assistant: http(s) only. */
 const link = (url: string | null) => (url && /^https?:\/\/[^\s]+$/.test(url) ? url : null);
 
-const names = (list: string[]) => `${list.slice(0, 8).map((c) => oneLine(c, 100)).join(', ')}${list.length > 8 ? ', …' : ''}`;
+const names = (list: string[]) =>
+  `${list
+    .slice(0, 8)
+    .map((c) => oneLine(c, 100))
+    .join(', ')}${list.length > 8 ? ', …' : ''}`;
 
 export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -61,7 +65,9 @@ export function maintenanceLine(m: Maintenance, withVendor = true): string {
   const who = withVendor ? `${oneLine(m.vendorName)}: ` : '';
   const until = m.scheduledUntil ? ` to ${when(m.scheduledUntil)}` : '';
   const actual = [m.startedAt ? `started ${when(m.startedAt)}` : '', m.completedAt ? `completed ${when(m.completedAt)}` : ''].filter(Boolean);
-  const parts = [`- ${who}${oneLine(m.title)} [${m.status}] [impact ${m.impact}] ${when(m.scheduledFor)}${until}${actual.length ? `; ${actual.join(', ')}` : ''}`];
+  const parts = [
+    `- ${who}${oneLine(m.title)} [${m.status}] [impact ${m.impact}] ${when(m.scheduledFor)}${until}${actual.length ? `; ${actual.join(', ')}` : ''}`,
+  ];
   if (m.components.length) parts.push(`  Affects: ${names(m.components)}`);
   const latest = latestLine(m.updates);
   if (latest) parts.push(latest);
@@ -71,7 +77,5 @@ export function maintenanceLine(m: Maintenance, withVendor = true): string {
 
 export function freshness(lastUpdated: string | null, source: 'live' | 'demo'): string {
   const origin = source === 'demo' ? ' (demo data from the simulated vendor fleet)' : '';
-  return lastUpdated
-    ? `Data as of ${when(lastUpdated)}${origin}.`
-    : `No status page has been polled successfully yet, so this may be incomplete${origin}.`;
+  return lastUpdated ? `Data as of ${when(lastUpdated)}${origin}.` : `No status page has been polled successfully yet, so this may be incomplete${origin}.`;
 }

@@ -72,7 +72,9 @@ export const getActiveIncidents = defineTool({
       lines.push(`Not observed: ${observed.notObserved} of ${plural(observed.total, 'vendor')} (never read, or stale); an incident there would not show here.`);
     }
     if (observed.notMonitored) {
-      lines.push(`Not monitored: ${observed.notMonitored} of ${plural(observed.total, 'vendor')} (no machine-readable status source); nothing is known about them here.`);
+      lines.push(
+        `Not monitored: ${observed.notMonitored} of ${plural(observed.total, 'vendor')} (no machine-readable status source); nothing is known about them here.`,
+      );
     }
     if (vendorsNotOperational.length) {
       lines.push('Status pages reporting a problem without an open incident:');
@@ -117,10 +119,7 @@ export const getIncidentHistory = defineTool({
     const plan = caller.viewer.plan;
     const planWindowDays = DEFAULT_PLAN_POLICIES[plan].windowDays;
     const [result, { lastUpdated, source }] = await Promise.all([
-      services.records.incidents(
-        { vendors: v ? [v.id] : undefined, status, timePeriod: timePeriod || undefined, limit, offset: 0 },
-        caller.viewer,
-      ),
+      services.records.incidents({ vendors: v ? [v.id] : undefined, status, timePeriod: timePeriod || undefined, limit, offset: 0 }, caller.viewer),
       services.freshness.current(),
     ]);
     const w = result.dataWindow;

@@ -50,12 +50,7 @@ export const DataWindowOut = z.object({
 });
 
 /** Accepts a slug or a display name ("GitHub", "github"). */
-export const VendorArg = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100)
-  .describe('Vendor slug (the `id` from list_vendors, e.g. `github`) or its display name');
+export const VendorArg = z.string().trim().min(1).max(100).describe('Vendor slug (the `id` from list_vendors, e.g. `github`) or its display name');
 
 export const DataFreshness = {
   lastUpdated: z.string().nullable().describe('Newest successful poll of any status page (null: none yet)'),

@@ -37,7 +37,13 @@ export const listServices = defineTool({
     "The services of the caller's organisation and the vendors each depends on (hard or soft, limited to components or cloud regions). " +
     'Use it to learn which of our services use a vendor. Requires sign-in (OAuth) or an API key.',
   inputSchema: {
-    vendor: z.string().min(1).max(63).regex(/^[a-z0-9][a-z0-9-]*$/).optional().describe('Only services depending on this vendor slug'),
+    vendor: z
+      .string()
+      .min(1)
+      .max(63)
+      .regex(/^[a-z0-9][a-z0-9-]*$/)
+      .optional()
+      .describe('Only services depending on this vendor slug'),
   },
   outputSchema: { count: z.number().int(), services: z.array(ServiceOut) },
   requiresAuth: true,
@@ -51,7 +57,11 @@ export const listServices = defineTool({
       tags: s.tags,
       dependencies: s.dependencies.map((d) => ({ vendor: d.vendor, kind: d.kind, components: d.components, regions: d.regions.map((r) => r.code) })),
     }));
-    const lines = [chosen.length ? `${plural(chosen.length, 'service')}${vendor ? ` depending on ${vendor}` : ''}:` : `No services${vendor ? ` depending on ${vendor}` : ''}.`];
+    const lines = [
+      chosen.length
+        ? `${plural(chosen.length, 'service')}${vendor ? ` depending on ${vendor}` : ''}:`
+        : `No services${vendor ? ` depending on ${vendor}` : ''}.`,
+    ];
     for (const s of chosen.slice(0, 200)) {
       const deps = s.dependencies
         .map((d) => {
@@ -87,19 +97,32 @@ export const getImpact = defineTool({
   inputSchema: {},
   outputSchema: {
     openRecords: z.number().int(),
-    services: z.array(z.object({ serviceId: z.string(), serviceName: z.string(), criticality: z.enum(CRITICALITIES), confidence: z.enum(CONFIDENCES), records: z.array(RecordOut) })),
+    services: z.array(
+      z.object({
+        serviceId: z.string(),
+        serviceName: z.string(),
+        criticality: z.enum(CRITICALITIES),
+        confidence: z.enum(CONFIDENCES),
+        records: z.array(RecordOut),
+      }),
+    ),
   },
   requiresAuth: true,
   async run(_args, { services, caller }) {
     const now = await services.impact.now(caller.viewer, orgOf(caller.viewer));
     const lines: string[] = [];
     if (!now.services.length) {
-      lines.push(now.openRecords ? `None of our services is hit by the ${plural(now.openRecords, 'open record')} of our vendors.` : 'No open incident or maintenance in progress at the vendors our services depend on.');
+      lines.push(
+        now.openRecords
+          ? `None of our services is hit by the ${plural(now.openRecords, 'open record')} of our vendors.`
+          : 'No open incident or maintenance in progress at the vendors our services depend on.',
+      );
     } else {
       lines.push(`${plural(now.services.length, 'service')} hit now:`);
       for (const s of now.services) {
         lines.push(`- ${s.serviceName} (${s.criticality}): ${s.confidence} confidence`);
-        for (const r of s.records) lines.push(`  - ${r.vendor} ${r.kind} "${oneLine(r.title, 160)}" (${r.confidence}): ${r.reasons.map((x) => oneLine(x, 160)).join('; ')}`);
+        for (const r of s.records)
+          lines.push(`  - ${r.vendor} ${r.kind} "${oneLine(r.title, 160)}" (${r.confidence}): ${r.reasons.map((x) => oneLine(x, 160)).join('; ')}`);
       }
     }
     return {
@@ -111,7 +134,16 @@ export const getImpact = defineTool({
           serviceName: s.serviceName,
           criticality: s.criticality,
           confidence: s.confidence,
-          records: s.records.map((r) => ({ kind: r.kind, id: r.id, vendor: r.vendor, title: r.title, status: r.status, url: r.url, confidence: r.confidence, reasons: r.reasons })),
+          records: s.records.map((r) => ({
+            kind: r.kind,
+            id: r.id,
+            vendor: r.vendor,
+            title: r.title,
+            status: r.status,
+            url: r.url,
+            confidence: r.confidence,
+            reasons: r.reasons,
+          })),
         })),
       },
     };

@@ -65,7 +65,7 @@ export const getVendorStatus = defineTool({
   name: 'get_vendor_status',
   title: 'Current status of one vendor',
   description:
-    "Current operational status of one vendor: overall indicator, ongoing incidents, maintenance in progress and components that are not operational. " +
+    'Current operational status of one vendor: overall indicator, ongoing incidents, maintenance in progress and components that are not operational. ' +
     'Takes the slug or the display name. No sign-in needed.',
   inputSchema: { vendor: VendorArg },
   outputSchema: {
@@ -141,4 +141,3 @@ export const getVendorStatus = defineTool({
     };
   },
 });
-

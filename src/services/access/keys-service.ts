@@ -35,7 +35,16 @@ export function keysService(deps: { apiKeys: ApiKeysRepository; auth: Authentica
     const secret = generateApiKey();
     // Counted and inserted in one step: concurrent creations never pass the cap together.
     const key = await deps.apiKeys.createWithinCap(
-      { id: randomUUID(), orgId: owner.orgId, userId: k.userId, role: k.role, name: label, keyHash: sha256hex(secret), prefix: apiKeyPrefix(secret), now: deps.clock.now() },
+      {
+        id: randomUUID(),
+        orgId: owner.orgId,
+        userId: k.userId,
+        role: k.role,
+        name: label,
+        keyHash: sha256hex(secret),
+        prefix: apiKeyPrefix(secret),
+        now: deps.clock.now(),
+      },
       cap,
     );
     if (!key) {

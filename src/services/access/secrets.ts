@@ -31,9 +31,7 @@ export const SESSION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 // One-shot hashing (node >= 20.12) avoids a Hash object per call: this runs on every keyed request.
 const oneShot = (crypto as { hash?: (alg: string, data: string, enc: 'hex') => string }).hash;
-export const sha256hex = oneShot
-  ? (s: string) => oneShot('sha256', s, 'hex')
-  : (s: string) => createHash('sha256').update(s).digest('hex');
+export const sha256hex = oneShot ? (s: string) => oneShot('sha256', s, 'hex') : (s: string) => createHash('sha256').update(s).digest('hex');
 
 const oneShotB64 = (crypto as { hash?: (alg: string, data: string, enc: 'base64') => string }).hash;
 /**

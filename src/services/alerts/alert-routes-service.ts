@@ -67,7 +67,8 @@ export const routeView = (r: AlertRoute, reveal = false): RouteView => ({
   enabled: r.enabled,
   disabledReason: r.disabledReason,
   channel: r.destination.channel,
-  destination: reveal && r.destination.channel === 'webhook' ? { ...maskedDestination(r.destination), secret: r.destination.secret } : maskedDestination(r.destination),
+  destination:
+    reveal && r.destination.channel === 'webhook' ? { ...maskedDestination(r.destination), secret: r.destination.secret } : maskedDestination(r.destination),
   filters: r.filters,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
@@ -103,7 +104,9 @@ export function alertRoutesService(d: {
     refuse(filterProblems(f));
     if (f.vendors) f.vendors = await d.catalog.requireAll(uniqueSlugs(f.vendors), audienceFor(v));
     if (f.watchlistId && !(await d.namedWatchlists.get(orgId, f.watchlistId))) {
-      throw new DomainError('invalid_parameter', "Invalid parameter 'filters.watchlistId': no such watchlist in this organisation", { parameter: 'filters.watchlistId' });
+      throw new DomainError('invalid_parameter', "Invalid parameter 'filters.watchlistId': no such watchlist in this organisation", {
+        parameter: 'filters.watchlistId',
+      });
     }
     f.components = [...new Set(f.components)];
     f.kinds = [...new Set(f.kinds)];
@@ -146,12 +149,23 @@ export function alertRoutesService(d: {
       await checkDestination(owner, destination);
       const filters = await filtersOf(v, owner, input.filters, defaultRouteFilters());
       const r = await d.routes.create(
-        { id: `rte_${randomUUID().replace(/-/g, '')}`, orgId: owner, name, enabled: input.enabled ?? true, destination, receiver: routeReceiver(destination), filters, now: d.clock.now() },
+        {
+          id: `rte_${randomUUID().replace(/-/g, '')}`,
+          orgId: owner,
+          name,
+          enabled: input.enabled ?? true,
+          destination,
+          receiver: routeReceiver(destination),
+          filters,
+          now: d.clock.now(),
+        },
         MAX_ROUTES,
       );
       if (r.status === 'full') throw new DomainError('limit_exceeded', `An organisation holds at most ${MAX_ROUTES} alert routes`, { limit: MAX_ROUTES });
       if (r.status === 'name_taken') throw taken(name);
-      await d.audit.record(owner, v, 'route.created', `route:${r.route.id}`, { after: { name, enabled: r.route.enabled, destination: maskedDestination(destination), filters } });
+      await d.audit.record(owner, v, 'route.created', `route:${r.route.id}`, {
+        after: { name, enabled: r.route.enabled, destination: maskedDestination(destination), filters },
+      });
       return routeView(r.route, true);
     },
 
@@ -166,7 +180,12 @@ export function alertRoutesService(d: {
       else if (rotate && before.destination.channel === 'webhook') destination = { ...before.destination, secret: newWebhookSecret() };
       if (destination) await checkDestination(owner, destination);
       const filters = input.filters === undefined ? undefined : await filtersOf(v, owner, input.filters, before.filters);
-      const r = await d.routes.update(owner, id, { name, enabled: input.enabled, destination, receiver: destination && routeReceiver(destination), filters }, d.clock.now());
+      const r = await d.routes.update(
+        owner,
+        id,
+        { name, enabled: input.enabled, destination, receiver: destination && routeReceiver(destination), filters },
+        d.clock.now(),
+      );
       if (r.status === 'not_found') throw missing();
       if (r.status === 'name_taken') throw taken(name!);
       const shown = (x: AlertRoute) => ({ name: x.name, enabled: x.enabled, destination: maskedDestination(x.destination), filters: x.filters });

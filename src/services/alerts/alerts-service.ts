@@ -200,7 +200,10 @@ export function alertsService(d: {
     const [report] = await runtime.worker.sendClaimed([row], 1);
     if (!report) throw new DomainError('unavailable', 'The test alert could not be sent; try again');
     if (report.status === 'cancelled') {
-      throw new DomainError('conflict', routeId ? `The alert route cannot be sent to: ${report.outcome.error}` : `The ${channel} channel is not configured: ${report.outcome.error}`);
+      throw new DomainError(
+        'conflict',
+        routeId ? `The alert route cannot be sent to: ${report.outcome.error}` : `The ${channel} channel is not configured: ${report.outcome.error}`,
+      );
     }
     return {
       channel,

@@ -50,7 +50,12 @@ export type ConfirmationMailer = (to: string, link: string, expiresAt: string) =
  * link expired, gets a new single-use token (only its hash is kept). Returns the
  * new state and the token to send, if any.
  */
-function withEmailConfirmation(current: PreferencesState, next: PreferencesState, accountEmail: string | null, now: Date): { state: PreferencesState; token: string | null } {
+function withEmailConfirmation(
+  current: PreferencesState,
+  next: PreferencesState,
+  accountEmail: string | null,
+  now: Date,
+): { state: PreferencesState; token: string | null } {
   const address = next.settings.email.address;
   const clearPending = { emailConfirmTokenHash: null, emailConfirmAddress: null, emailConfirmExpiresAt: null };
   if (address === null) return { state: { ...next, ...clearPending }, token: null };

@@ -69,9 +69,13 @@ export function slackInstallService(d: {
       }
       const now0 = d.clock.now();
       const badState = () =>
-        new DomainError('invalid_parameter', "Invalid parameter 'state': unknown, expired, used, or started by another account or session; start the install again", {
-          parameter: 'state',
-        });
+        new DomainError(
+          'invalid_parameter',
+          "Invalid parameter 'state': unknown, expired, used, or started by another account or session; start the install again",
+          {
+            parameter: 'state',
+          },
+        );
       if (
         !state ||
         state.u !== orgId ||

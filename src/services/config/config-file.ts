@@ -32,7 +32,8 @@ const jsonPointerParts = (pointer: string): PathPart[] =>
 export function parseConfig(text: string): ParsedConfig {
   const none: ParsedConfig = { file: null, problems: [], lineOf: () => null };
   if (typeof text !== 'string' || !text.trim()) return { ...none, problems: [{ path: '(file)', line: null, message: 'the file is empty' }] };
-  if (text.length > MAX_CONFIG_CHARS) return { ...none, problems: [{ path: '(file)', line: null, message: `the file is over ${MAX_CONFIG_CHARS} characters` }] };
+  if (text.length > MAX_CONFIG_CHARS)
+    return { ...none, problems: [{ path: '(file)', line: null, message: `the file is over ${MAX_CONFIG_CHARS} characters` }] };
   const control = CONFIG_CONTROL.exec(text);
   if (control) {
     const line = text.slice(0, control.index).split('\n').length;
@@ -48,7 +49,11 @@ export function parseConfig(text: string): ParsedConfig {
     }
     return null;
   };
-  const problems: ConfigProblem[] = [...doc.errors, ...doc.warnings].map((e) => ({ path: '(file)', line: lineAt(e.pos?.[0]), message: e.message.split('\n')[0]!.slice(0, 300) }));
+  const problems: ConfigProblem[] = [...doc.errors, ...doc.warnings].map((e) => ({
+    path: '(file)',
+    line: lineAt(e.pos?.[0]),
+    message: e.message.split('\n')[0]!.slice(0, 300),
+  }));
   if (problems.length) return { file: null, problems, lineOf };
   let data: unknown;
   try {
@@ -56,10 +61,15 @@ export function parseConfig(text: string): ParsedConfig {
   } catch (err) {
     return { file: null, problems: [{ path: '(file)', line: null, message: `the file cannot be read: ${(err as Error).message.slice(0, 200)}` }], lineOf };
   }
-  if (!isMap(doc.contents)) return { file: null, problems: [{ path: '(file)', line: 1, message: 'the file must be a mapping with version, services, watchlists and routes' }], lineOf };
+  if (!isMap(doc.contents))
+    return { file: null, problems: [{ path: '(file)', line: 1, message: 'the file must be a mapping with version, services, watchlists and routes' }], lineOf };
   for (const e of Value.Errors(ConfigFileSchema, data)) {
     const path = jsonPointerParts(e.path);
-    problems.push({ path: formatPath(path), line: lineOf(path), message: schemaMessage(e.message, e.schema as { additionalProperties?: unknown }, path, data) });
+    problems.push({
+      path: formatPath(path),
+      line: lineOf(path),
+      message: schemaMessage(e.message, e.schema as { additionalProperties?: unknown }, path, data),
+    });
     if (problems.length >= 100) break;
   }
   // Unions report one error per branch; one line per path reads better.
@@ -78,7 +88,8 @@ function schemaMessage(message: string, _schema: { additionalProperties?: unknow
   let parent: unknown = data;
   for (const p of path.slice(0, -1)) parent = parent && typeof parent === 'object' ? (parent as Record<string, unknown>)[p as string] : undefined;
   const last = path[path.length - 1];
-  if (typeof last === 'string' && parent && typeof parent === 'object' && !Array.isArray(parent) && /unexpected property/i.test(message)) return `unknown field '${last.slice(0, 60)}'`;
+  if (typeof last === 'string' && parent && typeof parent === 'object' && !Array.isArray(parent) && /unexpected property/i.test(message))
+    return `unknown field '${last.slice(0, 60)}'`;
   return message;
 }
 
@@ -90,13 +101,17 @@ export function writeConfig(file: ConfigFile): string {
 /** The documents of a Backstage catalog file (several, separated by `---`), under the same limits. */
 export function parseBackstage(text: string): { docs: unknown[] | null; problems: ConfigProblem[] } {
   if (typeof text !== 'string' || !text.trim()) return { docs: null, problems: [{ path: '(file)', line: null, message: 'the file is empty' }] };
-  if (text.length > MAX_CONFIG_CHARS) return { docs: null, problems: [{ path: '(file)', line: null, message: `the file is over ${MAX_CONFIG_CHARS} characters` }] };
+  if (text.length > MAX_CONFIG_CHARS)
+    return { docs: null, problems: [{ path: '(file)', line: null, message: `the file is over ${MAX_CONFIG_CHARS} characters` }] };
   const control = CONFIG_CONTROL.exec(text);
-  if (control) return { docs: null, problems: [{ path: '(file)', line: text.slice(0, control.index).split('\n').length, message: 'the file holds a control character' }] };
+  if (control)
+    return { docs: null, problems: [{ path: '(file)', line: text.slice(0, control.index).split('\n').length, message: 'the file holds a control character' }] };
   const counter = new LineCounter();
   const parsed = parseAllDocuments(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false, merge: false });
   const all = Array.isArray(parsed) ? parsed : [];
-  const problems: ConfigProblem[] = all.flatMap((doc) => doc.errors.map((e) => ({ path: '(file)', line: e.pos ? counter.linePos(e.pos[0]).line : null, message: e.message.split('\n')[0]!.slice(0, 300) })));
+  const problems: ConfigProblem[] = all.flatMap((doc) =>
+    doc.errors.map((e) => ({ path: '(file)', line: e.pos ? counter.linePos(e.pos[0]).line : null, message: e.message.split('\n')[0]!.slice(0, 300) })),
+  );
   if (!Array.isArray(parsed)) problems.push({ path: '(file)', line: null, message: 'the file cannot be read as YAML' });
   if (problems.length) return { docs: null, problems };
   try {

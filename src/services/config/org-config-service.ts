@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type AlertRoute, defaultRouteFilters, destinationProblems, filterProblems, MAX_ROUTES, type RouteDestination, routeReceiver, type RouteFilters } from '../../domain/alert-routes.ts';
+import {
+  type AlertRoute,
+  defaultRouteFilters,
+  destinationProblems,
+  filterProblems,
+  MAX_ROUTES,
+  type RouteDestination,
+  routeReceiver,
+  type RouteFilters,
+} from '../../domain/alert-routes.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { DomainError, notFound } from '../../domain/errors.ts';
 import {
@@ -90,10 +99,17 @@ export interface OrgConfigDeps {
 }
 
 const refused = (problems: ConfigProblem[]) =>
-  new DomainError('invalid_parameter', `The file has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was applied: ${problems.slice(0, 5).map((p) => `${p.path}${p.line ? ` (line ${p.line})` : ''}: ${p.message}`).join('; ')}`, {
-    parameter: 'yaml',
-    problems: problems.slice(0, 200),
-  });
+  new DomainError(
+    'invalid_parameter',
+    `The file has ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was applied: ${problems
+      .slice(0, 5)
+      .map((p) => `${p.path}${p.line ? ` (line ${p.line})` : ''}: ${p.message}`)
+      .join('; ')}`,
+    {
+      parameter: 'yaml',
+      problems: problems.slice(0, 200),
+    },
+  );
 
 export function orgConfigService(d: OrgConfigDeps) {
   const read = async (orgId: string, db: Kysely<Database> = d.db): Promise<Current> => {
@@ -106,7 +122,9 @@ export function orgConfigService(d: OrgConfigDeps) {
   /** The organisation's configuration in the file's format. */
   async function exportOf(orgId: string): Promise<ConfigFile> {
     const cur = await read(orgId);
-    const names = await d.status.componentNames([...new Set(cur.services.flatMap((s) => s.dependencies.filter((x) => x.components.length).map((x) => x.vendor)))]);
+    const names = await d.status.componentNames([
+      ...new Set(cur.services.flatMap((s) => s.dependencies.filter((x) => x.components.length).map((x) => x.vendor))),
+    ]);
     const listName = new Map(cur.lists.map((l) => [l.id, l.name]));
     const routeName = new Map(cur.routes.map((r) => [r.id, r.name]));
     // A component by its name when that name is the vendor's only one of it, else by id.
@@ -124,7 +142,12 @@ export function orgConfigService(d: OrgConfigDeps) {
         criticality: s.criticality,
         owner: s.ownerRouteId ? (routeName.get(s.ownerRouteId) ?? null) : null,
         tags: s.tags,
-        dependencies: s.dependencies.map((x) => ({ vendor: x.vendor, kind: x.kind, components: x.components.map((c) => componentOut(x.vendor, c)), regions: x.regions })),
+        dependencies: s.dependencies.map((x) => ({
+          vendor: x.vendor,
+          kind: x.kind,
+          components: x.components.map((c) => componentOut(x.vendor, c)),
+          regions: x.regions,
+        })),
       })),
       watchlists: cur.lists.map((l) => ({ name: l.name, vendors: l.vendors })),
       routes: cur.routes.map((r) => {
@@ -184,7 +207,8 @@ export function orgConfigService(d: OrgConfigDeps) {
         services: [...new Set(f.services ?? [])],
         watchlistName: f.watchlist ?? null,
       };
-      if (filters.watchlistName && !listNames.has(filters.watchlistName)) at([...base, 'filters', 'watchlist'], `no watchlist named '${filters.watchlistName}' in the file or the organisation`);
+      if (filters.watchlistName && !listNames.has(filters.watchlistName))
+        at([...base, 'filters', 'watchlist'], `no watchlist named '${filters.watchlistName}' in the file or the organisation`);
       for (const p of filterProblems({ ...filters, watchlistId: filters.watchlistName })) at([...base, ...p.field.split('.')], p.why);
       let destination: RouteDestination | null = null;
       let ref: string | null = null;
@@ -192,13 +216,19 @@ export function orgConfigService(d: OrgConfigDeps) {
       if ('ref' in dest) {
         const stored = storedRoute.get(dest.ref);
         if (!stored) at([...base, 'destination', 'ref'], `no alert route '${dest.ref}' in this organisation`);
-        else if (dest.channel && dest.channel !== stored.destination.channel) at([...base, 'destination', 'channel'], `route '${dest.ref}' sends by ${stored.destination.channel}, not ${dest.channel}`);
+        else if (dest.channel && dest.channel !== stored.destination.channel)
+          at([...base, 'destination', 'channel'], `route '${dest.ref}' sends by ${stored.destination.channel}, not ${dest.channel}`);
         else ref = dest.ref;
       } else {
         const previous = cur.routes.find((x) => x.name === r.name)?.destination;
         destination =
           dest.channel === 'webhook'
-            ? { channel: 'webhook', url: dest.url, format: dest.format ?? 'standard', secret: previous?.channel === 'webhook' ? previous.secret : newWebhookSecret() }
+            ? {
+                channel: 'webhook',
+                url: dest.url,
+                format: dest.format ?? 'standard',
+                secret: previous?.channel === 'webhook' ? previous.secret : newWebhookSecret(),
+              }
             : dest.channel === 'opsgenie'
               ? { channel: 'opsgenie', apiKey: dest.apiKey, region: dest.region ?? 'us' }
               : (dest as RouteDestination);
@@ -215,10 +245,25 @@ export function orgConfigService(d: OrgConfigDeps) {
     const components = await d.status.componentNames(depVendors.filter((x) => known.has(x)));
     const services: DesiredService[] = files.services.map((s, i) => {
       const base = ['services', i] as PathPart[];
-      const shaped = (s.dependencies ?? []).map((x) => ({ vendor: x.vendor, kind: x.kind ?? 'hard', components: x.components ?? [], regions: x.regions ?? [] }));
+      const shaped = (s.dependencies ?? []).map((x) => ({
+        vendor: x.vendor,
+        kind: x.kind ?? 'hard',
+        components: x.components ?? [],
+        regions: x.regions ?? [],
+      }));
       shaped.forEach((x, j) => vendorAt([...base, 'dependencies', j, 'vendor'], x.vendor));
       const checked = checkService({ name: s.name, tags: s.tags ?? [], dependencies: shaped });
-      for (const p of checked.problems) at([...base, ...p.field.replace(/\[(\d+)\]/g, '.$1').split('.').map((x) => (/^\d+$/.test(x) ? Number(x) : x))], p.why);
+      for (const p of checked.problems)
+        at(
+          [
+            ...base,
+            ...p.field
+              .replace(/\[(\d+)\]/g, '.$1')
+              .split('.')
+              .map((x) => (/^\d+$/.test(x) ? Number(x) : x)),
+          ],
+          p.why,
+        );
       const deps = checked.dependencies ?? [];
       deps.forEach((dep, j) => {
         const names = components.get(dep.vendor) ?? new Map<string, string>();
@@ -230,7 +275,8 @@ export function orgConfigService(d: OrgConfigDeps) {
             if (byName.length === 1) id = byName[0]![0];
           }
           if (id === undefined) {
-            if (known.has(dep.vendor)) at([...base, 'dependencies', j, 'components', shaped[j]!.components.indexOf(c)], `'${c.slice(0, 80)}' is not a component ${dep.vendor} reports`);
+            if (known.has(dep.vendor))
+              at([...base, 'dependencies', j, 'components', shaped[j]!.components.indexOf(c)], `'${c.slice(0, 80)}' is not a component ${dep.vendor} reports`);
           } else if (!ids.includes(id)) ids.push(id);
         });
         dep.components = ids;
@@ -252,7 +298,14 @@ export function orgConfigService(d: OrgConfigDeps) {
     const byId = new Map(cur.routes.map((r) => [r.id, r]));
     const storedRoutes: Comparable[] = cur.routes.map((r) => {
       const { watchlistId, ...filters } = r.filters;
-      return { name: r.name, value: { enabled: r.enabled, destination: destinationKey(r.destination), filters: { ...filters, watchlist: watchlistId ? (listName.get(watchlistId) ?? null) : null } } };
+      return {
+        name: r.name,
+        value: {
+          enabled: r.enabled,
+          destination: destinationKey(r.destination),
+          filters: { ...filters, watchlist: watchlistId ? (listName.get(watchlistId) ?? null) : null },
+        },
+      };
     });
     const wantRoutes: Comparable[] = want.routes.map((r) => {
       const { watchlistName, watchlistId: _, ...filters } = r.filters;
@@ -266,7 +319,12 @@ export function orgConfigService(d: OrgConfigDeps) {
       dependencies: s.dependencies,
     });
     return [
-      ...planKind('watchlist', want.lists.map((l) => ({ name: l.name, value: { vendors: l.vendors } })), cur.lists.map((l) => ({ name: l.name, value: { vendors: l.vendors } })), prune('watchlists')),
+      ...planKind(
+        'watchlist',
+        want.lists.map((l) => ({ name: l.name, value: { vendors: l.vendors } })),
+        cur.lists.map((l) => ({ name: l.name, value: { vendors: l.vendors } })),
+        prune('watchlists'),
+      ),
       ...planKind('route', wantRoutes, storedRoutes, prune('routes')),
       ...planKind(
         'service',
@@ -294,7 +352,8 @@ export function orgConfigService(d: OrgConfigDeps) {
         const a = act('watchlist', l.name);
         if (a === 'create') {
           const o = await r.namedWatchlists.create({ id: randomUUID(), orgId, name: l.name, vendors: l.vendors, now }, MAX_NAMED_WATCHLISTS);
-          if (o.status !== 'created') fail(o.status === 'full' ? `an organisation holds at most ${MAX_NAMED_WATCHLISTS} named watchlists` : `the watchlist name '${l.name}' is taken`);
+          if (o.status !== 'created')
+            fail(o.status === 'full' ? `an organisation holds at most ${MAX_NAMED_WATCHLISTS} named watchlists` : `the watchlist name '${l.name}' is taken`);
           else listId.set(l.name, o.list.id);
         } else if (a === 'update') {
           const o = await r.namedWatchlists.update(orgId, listId.get(l.name)!, { vendors: l.vendors }, now);
@@ -312,11 +371,29 @@ export function orgConfigService(d: OrgConfigDeps) {
         if (w.ref && !kept) fail(`the alert route '${w.ref}' is gone`);
         const destination = kept ? kept.destination : w.destination!;
         if (a === 'create') {
-          const o = await routesRepo.create({ id: `rte_${randomUUID().replace(/-/g, '')}`, orgId, name: w.name, enabled: w.enabled, destination, receiver: routeReceiver(destination), filters, now }, MAX_ROUTES);
-          if (o.status !== 'created') fail(o.status === 'full' ? `an organisation holds at most ${MAX_ROUTES} alert routes` : `the route name '${w.name}' is taken`);
+          const o = await routesRepo.create(
+            {
+              id: `rte_${randomUUID().replace(/-/g, '')}`,
+              orgId,
+              name: w.name,
+              enabled: w.enabled,
+              destination,
+              receiver: routeReceiver(destination),
+              filters,
+              now,
+            },
+            MAX_ROUTES,
+          );
+          if (o.status !== 'created')
+            fail(o.status === 'full' ? `an organisation holds at most ${MAX_ROUTES} alert routes` : `the route name '${w.name}' is taken`);
           else routeId.set(w.name, o.route.id);
         } else {
-          const o = await routesRepo.update(orgId, routeId.get(w.name)!, { enabled: w.enabled, destination, receiver: routeReceiver(destination), filters }, now);
+          const o = await routesRepo.update(
+            orgId,
+            routeId.get(w.name)!,
+            { enabled: w.enabled, destination, receiver: routeReceiver(destination), filters },
+            now,
+          );
           if (o.status !== 'updated') fail(`the alert route '${w.name}' changed meanwhile`);
         }
       }
@@ -326,12 +403,27 @@ export function orgConfigService(d: OrgConfigDeps) {
         const ownerRouteId = s.owner ? (routeId.get(s.owner) ?? null) : null;
         if (a === 'create') {
           const o = await r.services.create(
-            { id: `svc_${randomUUID().replace(/-/g, '')}`, orgId, name: s.name, ownerRouteId, criticality: s.criticality, tags: s.tags, dependencies: s.dependencies, now },
+            {
+              id: `svc_${randomUUID().replace(/-/g, '')}`,
+              orgId,
+              name: s.name,
+              ownerRouteId,
+              criticality: s.criticality,
+              tags: s.tags,
+              dependencies: s.dependencies,
+              now,
+            },
             MAX_SERVICES,
           );
-          if (o.status !== 'created') fail(o.status === 'full' ? `an organisation holds at most ${MAX_SERVICES} services` : `the service name '${s.name}' is taken`);
+          if (o.status !== 'created')
+            fail(o.status === 'full' ? `an organisation holds at most ${MAX_SERVICES} services` : `the service name '${s.name}' is taken`);
         } else if (a === 'update') {
-          const o = await r.services.update(orgId, serviceId.get(s.name)!, { ownerRouteId, criticality: s.criticality, tags: s.tags, dependencies: s.dependencies }, now);
+          const o = await r.services.update(
+            orgId,
+            serviceId.get(s.name)!,
+            { ownerRouteId, criticality: s.criticality, tags: s.tags, dependencies: s.dependencies },
+            now,
+          );
           if (o.status !== 'updated') fail(`the service '${s.name}' changed meanwhile`);
         }
       }
@@ -360,7 +452,9 @@ export function orgConfigService(d: OrgConfigDeps) {
     if (input.dryRun || !changes) return { dryRun: input.dryRun === true, applied: false, items, summary };
     await write(orgId, want, items);
     d.onChange?.(orgId);
-    await d.audit.record(orgId, who, 'config.applied', `org:${orgId}`, { after: { summary, items: items.filter((i) => i.action !== 'unchanged').slice(0, 500) } });
+    await d.audit.record(orgId, who, 'config.applied', `org:${orgId}`, {
+      after: { summary, items: items.filter((i) => i.action !== 'unchanged').slice(0, 500) },
+    });
     return { dryRun: false, applied: true, items, summary };
   }
 

@@ -17,7 +17,12 @@ export interface EarlyWarningRuntime {
   runOnce(): Promise<{ confirmed: number; cleared: number; pruned: number }>;
 }
 
-export function createEarlyWarningRuntime(o: { signals: Pick<EarlyWarningService, 'confirmFromLog' | 'sweep' | 'prune'>; bus: EventBus; log: Log; intervalMs: number }): EarlyWarningRuntime {
+export function createEarlyWarningRuntime(o: {
+  signals: Pick<EarlyWarningService, 'confirmFromLog' | 'sweep' | 'prune'>;
+  bus: EventBus;
+  log: Log;
+  intervalMs: number;
+}): EarlyWarningRuntime {
   let timer: NodeJS.Timeout | null = null;
   let unsubscribe: (() => void) | null = null;
   let running: Promise<unknown> | null = null;

@@ -162,7 +162,13 @@ export function earlyWarningService(d: {
     const hits = d.impactOf
       ? await d.impactOf(
           orgId,
-          rows.map((r) => ({ id: r.signal.id, vendor: r.signal.vendor, components: r.signal.components, regions: r.signal.regions, summaries: r.observations.map((o) => o.summary) })),
+          rows.map((r) => ({
+            id: r.signal.id,
+            vendor: r.signal.vendor,
+            components: r.signal.components,
+            regions: r.signal.regions,
+            summaries: r.observations.map((o) => o.summary),
+          })),
         )
       : new Map<string, AlertAffectedService[]>();
     return rows.map((r) => detailView(r, hits.get(r.signal.id) ?? []));
@@ -195,7 +201,14 @@ export function earlyWarningService(d: {
         const all = await r.observationsSince(orgId, o.vendor, active.openedAt);
         const joined = all.filter((x) => x.id === o.id || active.evidence.includes(x.id));
         const scope = scopeOf(joined);
-        const next: Signal = { ...active, ...scope, confidence: Math.max(active.confidence, confidenceOf(joined.filter((x) => Date.parse(x.observedAt) >= now.getTime() - rules.windowMs))), lastObservedAt: at, updatedAt: at, evidence: joined.map((x) => x.id) };
+        const next: Signal = {
+          ...active,
+          ...scope,
+          confidence: Math.max(active.confidence, confidenceOf(joined.filter((x) => Date.parse(x.observedAt) >= now.getTime() - rules.windowMs))),
+          lastObservedAt: at,
+          updatedAt: at,
+          evidence: joined.map((x) => x.id),
+        };
         await r.updateSignal(active.id, next);
         return { signal: next, opened: false };
       }
@@ -261,11 +274,16 @@ export function earlyWarningService(d: {
       const counts = await d.earlyWarning.reportCounts(owner, actor, vendor!, new Date(now.getTime() - 3_600_000).toISOString());
       const spacingLeft = counts.vendorLatest ? Date.parse(counts.vendorLatest) + REPORT_SPACING_MS - now.getTime() : 0;
       if (spacingLeft > 0) {
-        throw new DomainError('rate_limit_exceeded', `You reported ${vendor} less than ${REPORT_SPACING_MS / 60_000} minutes ago; one report per vendor every ${REPORT_SPACING_MS / 60_000} minutes`, {
-          retryAfter: Math.ceil(spacingLeft / 1000),
-        });
+        throw new DomainError(
+          'rate_limit_exceeded',
+          `You reported ${vendor} less than ${REPORT_SPACING_MS / 60_000} minutes ago; one report per vendor every ${REPORT_SPACING_MS / 60_000} minutes`,
+          {
+            retryAfter: Math.ceil(spacingLeft / 1000),
+          },
+        );
       }
-      if (counts.all >= REPORTS_PER_HOUR) throw new DomainError('rate_limit_exceeded', `At most ${REPORTS_PER_HOUR} reports an hour per member; try again later`, { retryAfter: 600 });
+      if (counts.all >= REPORTS_PER_HOUR)
+        throw new DomainError('rate_limit_exceeded', `At most ${REPORTS_PER_HOUR} reports an hour per member; try again later`, { retryAfter: 600 });
       return observe(owner, {
         source: 'report',
         vendor: vendor!,
@@ -295,7 +313,10 @@ export function earlyWarningService(d: {
       const actor = v.userId ? `user:${v.userId}` : `key:${v.keyId ?? 'unknown'}`;
       const moved = await move(s, 'dismissed', actor, reason?.trim() || 'marked a false alarm');
       if (!moved) throw new DomainError('conflict', 'The signal changed meanwhile; read it again');
-      await d.audit.record(owner, v, 'signal.dismissed', `signal:${s.id}`, { before: { state: s.state }, after: { state: 'dismissed', reason: reason ?? null } });
+      await d.audit.record(owner, v, 'signal.dismissed', `signal:${s.id}`, {
+        before: { state: s.state },
+        after: { state: 'dismissed', reason: reason ?? null },
+      });
       const [detail] = await d.earlyWarning.list(owner, { id: s.id, limit: 1 });
       if (d.onDismissed) await d.onDismissed(detail!.observations.map((o) => ({ source: o.source, actor: o.actor })));
       return (await withImpact(owner, [detail!]))[0]!;
@@ -305,7 +326,8 @@ export function earlyWarningService(d: {
     async activeFor(viewer: Viewer): Promise<Map<string, { id: string; state: SignalState; confidence: number; openedAt: string }>> {
       const out = new Map<string, { id: string; state: SignalState; confidence: number; openedAt: string }>();
       if (!viewer.orgId) return out;
-      for (const s of await d.earlyWarning.activeVendors(viewer.orgId)) out.set(s.vendor, { id: s.id, state: s.state, confidence: s.confidence, openedAt: s.openedAt });
+      for (const s of await d.earlyWarning.activeVendors(viewer.orgId))
+        out.set(s.vendor, { id: s.id, state: s.state, confidence: s.confidence, openedAt: s.openedAt });
       return out;
     },
 

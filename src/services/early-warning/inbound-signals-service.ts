@@ -28,7 +28,7 @@ export interface InboundBody {
 
 /** How long message ids are kept for the replay check: twice the timestamp tolerance. */
 const REPLAY_MEMORY_MS = 2 * SIGNATURE_TOLERANCE_SECONDS * 1000;
-const REFUSED = 'A valid signature is required: webhook-id, webhook-timestamp (within 300 s) and webhook-signature made with the organisation\'s signing secret';
+const REFUSED = "A valid signature is required: webhook-id, webhook-timestamp (within 300 s) and webhook-signature made with the organisation's signing secret";
 
 export function inboundSignalsService(d: {
   earlyWarning: EarlyWarningRepository;
@@ -54,7 +54,9 @@ export function inboundSignalsService(d: {
       const secret = newWebhookSecret();
       const at = d.clock.now().toISOString();
       await d.earlyWarning.setSecret(owner, secret, v.userId, at);
-      await d.audit.record(owner, v, had ? 'signal_secret.rotated' : 'signal_secret.created', `org:${owner}`, { after: { lastFour: `****${secret.slice(-4)}` } });
+      await d.audit.record(owner, v, had ? 'signal_secret.rotated' : 'signal_secret.created', `org:${owner}`, {
+        after: { lastFour: `****${secret.slice(-4)}` },
+      });
       return { secret, createdAt: at };
     },
 
@@ -69,7 +71,10 @@ export function inboundSignalsService(d: {
       const check = checkSignature(headers, raw, stored?.secret ?? newWebhookSecret(), now);
       if (!stored || !check.ok) throw new DomainError('unauthorized', REFUSED);
       const fresh = await d.earlyWarning.takeMessageId(orgId, check.messageId, now.toISOString(), new Date(now.getTime() - REPLAY_MEMORY_MS).toISOString());
-      if (!fresh) throw new DomainError('conflict', 'This webhook-id was already received: a replay is refused (sign each message with a new id)', { parameter: 'webhook-id' });
+      if (!fresh)
+        throw new DomainError('conflict', 'This webhook-id was already received: a replay is refused (sign each message with a new id)', {
+          parameter: 'webhook-id',
+        });
       return check.messageId;
     },
 

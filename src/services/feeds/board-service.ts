@@ -50,7 +50,10 @@ export function boardService(d: {
   annotate?: RecordAnnotator;
 }) {
   return {
-    async create(viewer: Viewer, input: { title?: string; frameAncestors?: string[] }): Promise<{ board: BoardView; token: string; path: string; warnings: string[] }> {
+    async create(
+      viewer: Viewer,
+      input: { title?: string; frameAncestors?: string[] },
+    ): Promise<{ board: BoardView; token: string; path: string; warnings: string[] }> {
       const orgId = ownerOrg(viewer, 'editor');
       const frameAncestors = normaliseFrameAncestors(input.frameAncestors);
       const vendors = await d.watchlist.list(orgId);
@@ -117,7 +120,12 @@ export function boardService(d: {
       const bySlug = new Map(overview.vendors.map((v) => [v.vendor, v]));
       const vendors = board.vendors.map((s) => bySlug.get(s)).filter((v): v is VendorOverview => v !== undefined);
       const own = viewer.orgId === board.orgId && d.annotate;
-      const affected = own ? await d.annotate!(viewer, vendors.flatMap((v) => v.activeIncidents.map((record) => ({ kind: 'incident' as const, record })))) : null;
+      const affected = own
+        ? await d.annotate!(
+            viewer,
+            vendors.flatMap((v) => v.activeIncidents.map((record) => ({ kind: 'incident' as const, record }))),
+          )
+        : null;
       return {
         title: board.title,
         vendors,

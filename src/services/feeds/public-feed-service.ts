@@ -107,7 +107,10 @@ export function publicFeedService(d: {
           published: new Date(e.kind === 'incident' ? e.record.startedAt : e.record.scheduledFor),
           description: feedText(format, latest || state),
           content: r.updates.length
-            ? `<ul>${[...r.updates].reverse().map((u) => `<li><strong>${escapeHtml(u.status)}</strong> (${escapeHtml(u.createdAt)}): ${escapeHtml(u.body)}</li>`).join('')}</ul>`
+            ? `<ul>${[...r.updates]
+                .reverse()
+                .map((u) => `<li><strong>${escapeHtml(u.status)}</strong> (${escapeHtml(u.createdAt)}): ${escapeHtml(u.body)}</li>`)
+                .join('')}</ul>`
             : `<p>${escapeHtml(state)}</p>`,
           category: [{ name: e.kind }, { name: r.vendor }],
         });

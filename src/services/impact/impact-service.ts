@@ -85,7 +85,11 @@ export interface ImpactReaders {
 }
 
 /** Judges each record against the index; `components` are the vendors' id → name lists. */
-export function judgeRecords(records: readonly Open[], index: ImpactIndex, components: ReadonlyMap<string, ReadonlyMap<string, string>>): Map<Open, ServiceImpact[]> {
+export function judgeRecords(
+  records: readonly Open[],
+  index: ImpactIndex,
+  components: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): Map<Open, ServiceImpact[]> {
   const out = new Map<Open, ServiceImpact[]>();
   for (const o of records) {
     const hits = affectedServices(impactRecordOf(o, components.get(o.record.vendor)), index);
@@ -96,46 +100,58 @@ export function judgeRecords(records: readonly Open[], index: ImpactIndex, compo
 
 export function impactService(d: ImpactReaders & { orgs: Pick<OrgsService, 'actingIn'> }) {
   async function judge(viewer: Viewer, orgId: string): Promise<OurServicesNow> {
-      const v = await d.orgs.actingIn(viewer, orgId);
-      const owner = ownerOrg(v);
-      const services = await d.services.list(owner);
-      const serviceCount = services.length;
-      const vendors = vendorsOfServices(services);
-      if (!vendors.length) return { serviceCount, openRecords: 0, services: [] };
-      const audience = audienceFor(v);
-      const [incidents, maintenances] = await Promise.all([
-        d.incidents.all({ audience, vendors, activeOnly: true }),
-        d.maintenances.all({ audience, vendors, inProgressOnly: true }),
-      ]);
-      const open: Open[] = [...incidents.map((record) => ({ kind: 'incident' as const, record })), ...maintenances.map((record) => ({ kind: 'maintenance' as const, record }))];
-      if (!open.length) return { serviceCount, openRecords: 0, services: [] };
-      const components = await d.status.componentNames([...new Set(open.map((o) => o.record.vendor))]);
-      const judged = judgeRecords(open, impactIndex(services), components);
-      const byService = new Map<string, AffectedServiceView>();
-      for (const [o, hits] of judged) {
-        const r = o.record;
-        for (const h of hits) {
-          const entry = byService.get(h.serviceId) ?? { serviceId: h.serviceId, serviceName: h.serviceName, criticality: h.criticality, confidence: h.confidence, records: [] };
-          entry.confidence = moreCertain(entry.confidence, h.confidence);
-          entry.records.push({
-            kind: o.kind,
-            id: r.id,
-            vendor: r.vendor,
-            title: r.title,
-            status: r.status,
-            impact: r.impact,
-            url: r.url,
-            startedAt: r.startedAt,
-            confidence: h.confidence,
-            reasons: h.reasons,
-          });
-          byService.set(h.serviceId, entry);
-        }
+    const v = await d.orgs.actingIn(viewer, orgId);
+    const owner = ownerOrg(v);
+    const services = await d.services.list(owner);
+    const serviceCount = services.length;
+    const vendors = vendorsOfServices(services);
+    if (!vendors.length) return { serviceCount, openRecords: 0, services: [] };
+    const audience = audienceFor(v);
+    const [incidents, maintenances] = await Promise.all([
+      d.incidents.all({ audience, vendors, activeOnly: true }),
+      d.maintenances.all({ audience, vendors, inProgressOnly: true }),
+    ]);
+    const open: Open[] = [
+      ...incidents.map((record) => ({ kind: 'incident' as const, record })),
+      ...maintenances.map((record) => ({ kind: 'maintenance' as const, record })),
+    ];
+    if (!open.length) return { serviceCount, openRecords: 0, services: [] };
+    const components = await d.status.componentNames([...new Set(open.map((o) => o.record.vendor))]);
+    const judged = judgeRecords(open, impactIndex(services), components);
+    const byService = new Map<string, AffectedServiceView>();
+    for (const [o, hits] of judged) {
+      const r = o.record;
+      for (const h of hits) {
+        const entry = byService.get(h.serviceId) ?? {
+          serviceId: h.serviceId,
+          serviceName: h.serviceName,
+          criticality: h.criticality,
+          confidence: h.confidence,
+          records: [],
+        };
+        entry.confidence = moreCertain(entry.confidence, h.confidence);
+        entry.records.push({
+          kind: o.kind,
+          id: r.id,
+          vendor: r.vendor,
+          title: r.title,
+          status: r.status,
+          impact: r.impact,
+          url: r.url,
+          startedAt: r.startedAt,
+          confidence: h.confidence,
+          reasons: h.reasons,
+        });
+        byService.set(h.serviceId, entry);
       }
-      const list = [...byService.values()];
-      for (const s of list) s.records.sort((a, b) => confidenceRank(a.confidence) - confidenceRank(b.confidence) || a.id.localeCompare(b.id));
-      list.sort((a, b) => confidenceRank(a.confidence) - confidenceRank(b.confidence) || CRIT[a.criticality] - CRIT[b.criticality] || a.serviceName.localeCompare(b.serviceName));
-      return { serviceCount, openRecords: open.length, services: list };
+    }
+    const list = [...byService.values()];
+    for (const s of list) s.records.sort((a, b) => confidenceRank(a.confidence) - confidenceRank(b.confidence) || a.id.localeCompare(b.id));
+    list.sort(
+      (a, b) =>
+        confidenceRank(a.confidence) - confidenceRank(b.confidence) || CRIT[a.criticality] - CRIT[b.criticality] || a.serviceName.localeCompare(b.serviceName),
+    );
+    return { serviceCount, openRecords: open.length, services: list };
   }
 
   return {

@@ -13,13 +13,7 @@ export interface DataModeLog {
   info(obj: object, msg?: string): void;
 }
 
-export async function ensureDataMode(
-  repo: DataModeRepository,
-  mode: DataMode,
-  now: Date,
-  log?: DataModeLog,
-  o: { freshDemo?: boolean } = {},
-): Promise<void> {
+export async function ensureDataMode(repo: DataModeRepository, mode: DataMode, now: Date, log?: DataModeLog, o: { freshDemo?: boolean } = {}): Promise<void> {
   const stored = await repo.get();
   if (stored === 'demo' && mode === 'demo' && o.freshDemo && (await repo.hasIngestedData())) {
     await repo.clearIngestedData();

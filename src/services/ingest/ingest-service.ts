@@ -156,7 +156,14 @@ export function ingestService(d: IngestServiceDeps) {
           for (const open of await r.incidents.openNotIn(source.vendor, label, [...incoming.keys()])) {
             const resolved = resolvedByAbsence(open, at);
             writes.push({ record: resolved, fingerprint: fingerprint(resolved) });
-            pending.push({ type: 'incident.resolved', vendor: source.vendor, entityKind: 'incident', entityId: open.id, occurredAt: at, payload: incidentOf(resolved) });
+            pending.push({
+              type: 'incident.resolved',
+              vendor: source.vendor,
+              entityKind: 'incident',
+              entityId: open.id,
+              occurredAt: at,
+              payload: incidentOf(resolved),
+            });
           }
         }
         await r.incidents.upsertMany(writes);
@@ -173,7 +180,14 @@ export function ingestService(d: IngestServiceDeps) {
           if (!decision.write) continue;
           writes.push({ record: next, fingerprint: fp });
           if (decision.event) {
-            pending.push({ type: decision.event, vendor: source.vendor, entityKind: 'maintenance', entityId: next.id, occurredAt: at, payload: maintenanceOf(next) });
+            pending.push({
+              type: decision.event,
+              vendor: source.vendor,
+              entityKind: 'maintenance',
+              entityId: next.id,
+              occurredAt: at,
+              payload: maintenanceOf(next),
+            });
           }
         }
         if (snapshot.maintenancesAreCompleteOpenSet) {
@@ -181,7 +195,14 @@ export function ingestService(d: IngestServiceDeps) {
             const done = completedByAbsence(open, at);
             if (!done) continue;
             writes.push({ record: done, fingerprint: fingerprint(done) });
-            pending.push({ type: 'maintenance.completed', vendor: source.vendor, entityKind: 'maintenance', entityId: open.id, occurredAt: at, payload: maintenanceOf(done) });
+            pending.push({
+              type: 'maintenance.completed',
+              vendor: source.vendor,
+              entityKind: 'maintenance',
+              entityId: open.id,
+              occurredAt: at,
+              payload: maintenanceOf(done),
+            });
           }
         }
         await r.maintenances.upsertMany(writes);

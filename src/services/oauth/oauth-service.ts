@@ -3,17 +3,7 @@ import type { UserPlan } from '../../domain/plans.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { OAuthError } from '../../domain/oauth-errors.ts';
 import type { OAuthClient, OAuthRepository } from '../../store/repositories/oauth-repository.ts';
-import {
-  ACCESS_TOKEN_PREFIX,
-  CODE_PREFIX,
-  newId,
-  newSecret,
-  PKCE_VALUE,
-  REFRESH_TOKEN_PREFIX,
-  s256,
-  sameSecret,
-  sha256Hex,
-} from './secrets.ts';
+import { ACCESS_TOKEN_PREFIX, CODE_PREFIX, newId, newSecret, PKCE_VALUE, REFRESH_TOKEN_PREFIX, s256, sameSecret, sha256Hex } from './secrets.ts';
 
 // The use cases of the MCP authorization server (docs/mcp.md): registered clients, and
 // authorization codes and tokens: issue, exchange, rotate, verify, revoke.

@@ -52,7 +52,17 @@ export interface AuditEntryView {
 
 const view = (e: AuditLink): AuditEntryView => {
   const details = JSON.parse(e.details) as { before?: unknown; after?: unknown };
-  return { id: e.id, seq: e.seq, at: e.at, actor: e.actor, action: e.action, target: e.target, before: details.before ?? null, after: details.after ?? null, hash: e.hash };
+  return {
+    id: e.id,
+    seq: e.seq,
+    at: e.at,
+    actor: e.actor,
+    action: e.action,
+    target: e.target,
+    before: details.before ?? null,
+    after: details.after ?? null,
+    hash: e.hash,
+  };
 };
 
 export function auditService(d: { audit: AuditRepository; users: Pick<UsersRepository, 'findById'>; clock: Clock }) {
@@ -71,13 +81,7 @@ export function auditService(d: { audit: AuditRepository; users: Pick<UsersRepos
     actorOf,
 
     /** Appends one entry; `before`/`after` are masked first. */
-    async record(
-      orgId: string,
-      who: Viewer | AuditActor,
-      action: string,
-      target: string,
-      change: { before?: unknown; after?: unknown } = {},
-    ): Promise<void> {
+    async record(orgId: string, who: Viewer | AuditActor, action: string, target: string, change: { before?: unknown; after?: unknown } = {}): Promise<void> {
       const actor = 'label' in who ? who : await actorOf(who);
       const details = JSON.stringify({ before: maskSecrets(change.before ?? null, SECRET_KEYS), after: maskSecrets(change.after ?? null, SECRET_KEYS) });
       await d.audit.append({ orgId, at: d.clock.now().toISOString(), actor, action, target, details });

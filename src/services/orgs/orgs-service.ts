@@ -308,7 +308,8 @@ export function orgsService(d: {
       const who = { ...viewer, orgId: inv.organisation.id };
       if (decision === 'decline') {
         // `inv` came from this token a moment ago; the conditional close refuses it if decided since.
-        if (!(await d.invitations.close(inv.id, 'declined', now))) throw new DomainError('conflict', 'This invitation was already decided', { state: 'decided' });
+        if (!(await d.invitations.close(inv.id, 'declined', now)))
+          throw new DomainError('conflict', 'This invitation was already decided', { state: 'decided' });
         await d.audit.record(inv.organisation.id, who, 'invitation.declined', `invitation:${inv.id}`, { after: { email: me } });
         return { ...inv, state: 'declined' as const };
       }

@@ -165,7 +165,10 @@ export function ssoService(d: {
     async addDomain(viewer: Viewer, orgId: string, raw: string): Promise<SsoDomainView> {
       const { v, orgId: id } = await adminOf(viewer, orgId);
       const domain = ssoDomain(raw);
-      const r = await d.sso.addDomain({ id: randomUUID(), orgId: id, domain, token: randomBytes(24).toString('base64url'), now: d.clock.now() }, MAX_SSO_DOMAINS);
+      const r = await d.sso.addDomain(
+        { id: randomUUID(), orgId: id, domain, token: randomBytes(24).toString('base64url'), now: d.clock.now() },
+        MAX_SSO_DOMAINS,
+      );
       if (r === 'full') throw new DomainError('limit_exceeded', `An organisation holds at most ${MAX_SSO_DOMAINS} domains`, { limit: MAX_SSO_DOMAINS });
       if (r === 'taken') throw new DomainError('conflict', `The organisation has ${domain} already`, { parameter: 'domain' });
       await d.audit.record(id, v, 'sso.domain_added', `domain:${r.id}`, { after: { domain } });
@@ -186,9 +189,13 @@ export function ssoService(d: {
         throw new DomainError('unavailable', `The DNS lookup of ${name} failed; try again in a moment`);
       }
       if (!txtProves(records, row.verificationToken)) {
-        throw new DomainError('unprocessable', `No TXT record at ${name} holds ${verificationValue(row.verificationToken)} yet (DNS changes can take a while to show)`, {
-          parameter: 'domain',
-        });
+        throw new DomainError(
+          'unprocessable',
+          `No TXT record at ${name} holds ${verificationValue(row.verificationToken)} yet (DNS changes can take a while to show)`,
+          {
+            parameter: 'domain',
+          },
+        );
       }
       const r = await d.sso.markVerified(id, domainId, d.clock.now());
       if (r === 'not_found') throw notFound('No such domain');

@@ -72,7 +72,8 @@ export function ssoSignIn(d: {
       if (!gate.allowed) throw new SsoProblem(400, 'Too many sign-ins were started from this address; try again in a few minutes.');
       const domain = emailDomain(email)!;
       const found = await d.sso.byVerifiedDomain(domain);
-      if (!found?.connection?.enabled) throw new SsoProblem(404, `Single sign-on is not set up for ${domain}. Sign in with your password, or ask your administrator.`);
+      if (!found?.connection?.enabled)
+        throw new SsoProblem(404, `Single sign-on is not set up for ${domain}. Sign in with your password, or ask your administrator.`);
       const state = random();
       const nonce = random();
       const codeVerifier = random();
@@ -102,7 +103,8 @@ export function ssoSignIn(d: {
       const q = input.query;
       if (input.callbackUrl.href.length > MAX_CALLBACK_URL) throw new SsoProblem(400, 'The answer from the identity provider is too long to be a sign-in.');
       const state = q.state;
-      if (typeof state !== 'string' || !TOKEN.test(state)) throw new SsoProblem(400, 'The answer from the identity provider has no valid state: start the sign-in again.');
+      if (typeof state !== 'string' || !TOKEN.test(state))
+        throw new SsoProblem(400, 'The answer from the identity provider has no valid state: start the sign-in again.');
       const pending = await d.sso.pending(sha256(state));
       if (!pending) throw new SsoProblem(400, 'This sign-in has expired or was already used: start it again from the sign-in page.');
       const browserHash = input.browserSecret ? sha256(input.browserSecret) : '';
@@ -110,13 +112,15 @@ export function ssoSignIn(d: {
         throw new SsoProblem(400, 'This sign-in was started in another browser (or its cookie is gone): start it again in this browser.');
       }
       // Taken once, whatever happens next: a replayed answer finds nothing.
-      if (!(await d.sso.consumePending(sha256(state), browserHash))) throw new SsoProblem(400, 'This sign-in has expired or was already used: start it again from the sign-in page.');
+      if (!(await d.sso.consumePending(sha256(state), browserHash)))
+        throw new SsoProblem(400, 'This sign-in has expired or was already used: start it again from the sign-in page.');
       if (pending.expiresAt <= d.clock.now().toISOString()) throw new SsoProblem(400, 'This sign-in has expired: start it again from the sign-in page.');
       if (typeof q.error === 'string') {
         const desc = plain(q.error_description, 200);
         throw new SsoProblem(400, `The identity provider did not sign you in (${plain(q.error, 60)}${desc ? `: ${desc}` : ''}).`);
       }
-      if (typeof q.code !== 'string' || q.code.length < 1 || q.code.length > 2048) throw new SsoProblem(400, 'The answer from the identity provider has no valid code.');
+      if (typeof q.code !== 'string' || q.code.length < 1 || q.code.length > 2048)
+        throw new SsoProblem(400, 'The answer from the identity provider has no valid code.');
       const c = await d.sso.connection(pending.orgId);
       if (!c?.enabled) throw new SsoProblem(400, 'Single sign-on is no longer set up for this organisation.');
       const identity = await rp().redeem({ issuer: c.issuer, clientId: c.clientId, clientSecret: c.clientSecret }, input.callbackUrl, {
@@ -125,7 +129,8 @@ export function ssoSignIn(d: {
         codeVerifier: pending.codeVerifier,
       });
       const email = identity.email;
-      if (!email || email.length > 254 || !EMAIL.test(email)) throw new SsoProblem(403, 'The identity provider did not share your e-mail address (ask for the "email" scope).');
+      if (!email || email.length > 254 || !EMAIL.test(email))
+        throw new SsoProblem(403, 'The identity provider did not share your e-mail address (ask for the "email" scope).');
       if (!identity.emailVerified) throw new SsoProblem(403, `The identity provider has not verified ${email}.`);
       const domain = emailDomain(email)!;
       const verified = (await d.sso.domains(pending.orgId)).filter((r) => r.verifiedAt).map((r) => r.domain);
@@ -142,7 +147,10 @@ export function ssoSignIn(d: {
       let joined = false;
       if (!(await d.organisations.roleOf(pending.orgId, user.id))) {
         joined = await d.organisations.addMember(pending.orgId, user.id, c.defaultRole, d.clock.now());
-        if (joined) await d.audit.record(pending.orgId, actor, 'sso.member_joined', `user:${user.id}`, { after: { email, role: c.defaultRole, subject: identity.subject } });
+        if (joined)
+          await d.audit.record(pending.orgId, actor, 'sso.member_joined', `user:${user.id}`, {
+            after: { email, role: c.defaultRole, subject: identity.subject },
+          });
       }
       const session = await d.openSession(user.id, pending.orgId);
       return { userId: user.id, orgId: pending.orgId, returnTo: pending.returnTo, joined, session };

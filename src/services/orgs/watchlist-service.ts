@@ -7,7 +7,6 @@ import type { Clock } from '../../domain/clock.ts';
 import type { AuditService } from './audit-service.ts';
 import { isMonitored, notMonitoredWarning } from '../../domain/monitoring.ts';
 
-
 /** `warnings` only when there is something to say, so an ordinary answer keeps its shape. */
 const withWarnings = <T extends object>(view: T, warnings: string[]): T & { warnings?: string[] } => (warnings.length ? { ...view, warnings } : view);
 

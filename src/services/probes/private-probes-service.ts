@@ -77,7 +77,13 @@ export function privateProbeView(p: ProbeRow): PrivateProbeView {
 }
 
 /** What the audit log keeps of a probe: never the credential's value. */
-const audited = (p: ProbeRow) => ({ vendor: p.vendor, kind: p.spec.kind, target: probeTarget(p.spec), intervalSeconds: p.intervalSeconds, credential: p.credentialName ? { name: p.credentialName, lastFour: p.credentialLastFour } : null });
+const audited = (p: ProbeRow) => ({
+  vendor: p.vendor,
+  kind: p.spec.kind,
+  target: probeTarget(p.spec),
+  intervalSeconds: p.intervalSeconds,
+  credential: p.credentialName ? { name: p.credentialName, lastFour: p.credentialLastFour } : null,
+});
 
 export function privateProbesService(d: {
   privateProbes: PrivateProbesRepository;
@@ -113,10 +119,20 @@ export function privateProbesService(d: {
     async create(viewer: Viewer, orgId: string, input: PrivateProbeInput): Promise<PrivateProbeView> {
       const { v, owner } = await acting(viewer, orgId, 'editor');
       await checked(owner, input);
-      if ((await d.privateProbes.count(owner)) >= MAX_PRIVATE_PROBES) throw new DomainError('conflict', `At most ${MAX_PRIVATE_PROBES} private probes per organisation`);
+      if ((await d.privateProbes.count(owner)) >= MAX_PRIVATE_PROBES)
+        throw new DomainError('conflict', `At most ${MAX_PRIVATE_PROBES} private probes per organisation`);
       const id = `prp_${randomUUID().replace(/-/g, '')}`;
       const spec = specOf(input.kind, input.target, input.expect);
-      await d.privateProbes.create({ id, orgId: owner, vendor: input.vendor, spec, target: probeTarget(spec), intervalSeconds: input.intervalSeconds ?? DEFAULT_PRIVATE_INTERVAL_SECONDS, credential: input.credential ?? null, now: d.clock.now().toISOString() });
+      await d.privateProbes.create({
+        id,
+        orgId: owner,
+        vendor: input.vendor,
+        spec,
+        target: probeTarget(spec),
+        intervalSeconds: input.intervalSeconds ?? DEFAULT_PRIVATE_INTERVAL_SECONDS,
+        credential: input.credential ?? null,
+        now: d.clock.now().toISOString(),
+      });
       const made = (await d.privateProbes.get(owner, id))!;
       await d.audit.record(owner, v, 'private_probe.created', `probe:${id}`, { after: audited(made) });
       return privateProbeView(made);
@@ -129,8 +145,16 @@ export function privateProbesService(d: {
       const target = change.target ?? probeTarget(before.spec);
       const expect = change.expect ?? (before.spec.kind === 'http' && kind === 'http' ? before.spec.expect : undefined);
       // The probe as it would be: a kept credential counts against a kind that cannot send one.
-      const keeps: Credential | null = change.credential === undefined && before.credentialName ? { name: before.credentialName, value: 'kept-credential' } : null;
-      await checked(owner, { vendor: change.vendor ?? before.vendor, kind, target, expect: change.expect, intervalSeconds: change.intervalSeconds, credential: change.credential ?? keeps });
+      const keeps: Credential | null =
+        change.credential === undefined && before.credentialName ? { name: before.credentialName, value: 'kept-credential' } : null;
+      await checked(owner, {
+        vendor: change.vendor ?? before.vendor,
+        kind,
+        target,
+        expect: change.expect,
+        intervalSeconds: change.intervalSeconds,
+        credential: change.credential ?? keeps,
+      });
       const spec = specOf(kind, target, expect);
       const specChanged = JSON.stringify(spec) !== JSON.stringify(before.spec);
       await d.privateProbes.update(owner, id, {
@@ -141,7 +165,10 @@ export function privateProbesService(d: {
         now: d.clock.now().toISOString(),
       });
       const after = (await d.privateProbes.get(owner, id))!;
-      await d.audit.record(owner, v, 'private_probe.updated', `probe:${id}`, { before: audited(before), after: { ...audited(after), credentialChanged: change.credential !== undefined } });
+      await d.audit.record(owner, v, 'private_probe.updated', `probe:${id}`, {
+        before: audited(before),
+        after: { ...audited(after), credentialChanged: change.credential !== undefined },
+      });
       return privateProbeView(after);
     },
     async delete(viewer: Viewer, orgId: string, id: string): Promise<void> {

@@ -29,7 +29,11 @@ import type { EarlyWarningService } from '../early-warning/early-warning-service
 // a sample its credential was refused for is no observation at all: a revoked key is not the
 // vendor failing.
 
-export const probeId = (vendor: string, spec: ProbeSpec) => `prb_${createHash('sha256').update(`${vendor}\n${spec.kind}\n${probeTarget(spec)}`).digest('hex').slice(0, 20)}`;
+export const probeId = (vendor: string, spec: ProbeSpec) =>
+  `prb_${createHash('sha256')
+    .update(`${vendor}\n${spec.kind}\n${probeTarget(spec)}`)
+    .digest('hex')
+    .slice(0, 20)}`;
 export const probeActor = (id: string) => `probe:${id}`;
 
 export interface ProbeHealth {
@@ -49,7 +53,12 @@ export interface ProbeHealth {
 }
 
 /** Each probe's state, latency p50/p99 and error rate over its baseline; `unknown` before any sample. */
-export async function probeHealth(probes: Pick<ProbesRepository, 'list'>, now: Date, vendor?: string, rules: ProbeRules = DEFAULT_PROBE_RULES): Promise<ProbeHealth[]> {
+export async function probeHealth(
+  probes: Pick<ProbesRepository, 'list'>,
+  now: Date,
+  vendor?: string,
+  rules: ProbeRules = DEFAULT_PROBE_RULES,
+): Promise<ProbeHealth[]> {
   return (await probes.list(vendor)).map((p) => {
     const s = statsOf(p.samples);
     return {
@@ -90,7 +99,9 @@ export function probesService(d: {
   return {
     /** The catalog's probes as rows (at start-up and when the catalog is reloaded). */
     async syncCatalog(catalog: readonly CatalogVendor[]): Promise<number> {
-      const rows = catalog.flatMap((v) => (v.probes ?? []).map((spec) => ({ id: probeId(v.slug, spec), vendor: v.slug, kind: spec.kind, target: probeTarget(spec), spec })));
+      const rows = catalog.flatMap((v) =>
+        (v.probes ?? []).map((spec) => ({ id: probeId(v.slug, spec), vendor: v.slug, kind: spec.kind, target: probeTarget(spec), spec })),
+      );
       await d.probes.sync(rows, d.clock.now());
       return rows.length;
     },
@@ -108,7 +119,14 @@ export function probesService(d: {
       const steps = relaxLeft(p.relaxSteps, p.relaxedAt, now, rules);
       const samples = addSample(p.samples, sample, rules);
       const a = anomalyOf(p.orgId ? vendorSamples(samples) : samples, relaxedRules(rules, steps));
-      const written = await d.probes.complete(p.id, owner, { samples, anomalous: a.anomalous, anomalyReason: a.anomalous ? a.reason : null, at: sample.at, nextRunAt: nextRun(now, p), relaxSteps: steps });
+      const written = await d.probes.complete(p.id, owner, {
+        samples,
+        anomalous: a.anomalous,
+        anomalyReason: a.anomalous ? a.reason : null,
+        at: sample.at,
+        nextRunAt: nextRun(now, p),
+        relaxSteps: steps,
+      });
       if (!written) return { written, anomalous: a.anomalous, observations: 0 };
       if (!a.anomalous && !p.anomalous) return { written, anomalous: false, observations: 0 };
       if (p.orgId && isCredentialRejection(sample)) return { written, anomalous: a.anomalous, observations: 0 };
@@ -116,7 +134,13 @@ export function probesService(d: {
       const summary = a.anomalous ? `${p.spec.kind} probe of ${target}: ${a.reason}` : `${p.spec.kind} probe of ${target} answers as usual again`;
       let observations = 0;
       for (const orgId of p.orgId ? [p.orgId] : await d.probes.followers(p.vendor)) {
-        await d.signals.observe(orgId, { source: 'probe', vendor: p.vendor, strength: a.anomalous ? PROBE_FAILING_STRENGTH : PROBE_RECOVERED_STRENGTH, summary: summary.slice(0, 500), actor: probeActor(p.id) });
+        await d.signals.observe(orgId, {
+          source: 'probe',
+          vendor: p.vendor,
+          strength: a.anomalous ? PROBE_FAILING_STRENGTH : PROBE_RECOVERED_STRENGTH,
+          summary: summary.slice(0, 500),
+          actor: probeActor(p.id),
+        });
         observations++;
       }
       return { written, anomalous: a.anomalous, observations };

@@ -63,7 +63,14 @@ const view = (c: ConnectorRow): ConnectorView => ({
   lastEvaluatedAt: c.lastEvaluatedAt,
   queries: c.queries.map((q, i) => {
     const s = c.states[i] ?? null;
-    return { ...q, value: s?.value ?? null, aboveSince: s?.aboveSince ?? null, breaching: s?.breaching ?? false, error: s?.error ?? null, evaluatedAt: s?.evaluatedAt ?? null };
+    return {
+      ...q,
+      value: s?.value ?? null,
+      aboveSince: s?.aboveSince ?? null,
+      breaching: s?.breaching ?? false,
+      error: s?.error ?? null,
+      evaluatedAt: s?.evaluatedAt ?? null,
+    };
   }),
   createdAt: c.createdAt,
   updatedAt: c.updatedAt,
@@ -115,11 +122,23 @@ export function telemetryService(d: {
     async create(viewer: Viewer, orgId: string, input: ConnectorInput): Promise<ConnectorView> {
       const { v, owner } = await acting(viewer, orgId, 'admin');
       await checked(owner, input, null);
-      if ((await d.telemetry.count(owner)) >= MAX_CONNECTORS) throw new DomainError('conflict', `At most ${MAX_CONNECTORS} telemetry connectors per organisation`);
+      if ((await d.telemetry.count(owner)) >= MAX_CONNECTORS)
+        throw new DomainError('conflict', `At most ${MAX_CONNECTORS} telemetry connectors per organisation`);
       const id = `tlm_${randomUUID().replace(/-/g, '')}`;
-      await d.telemetry.create({ id, orgId: owner, name: input.name, baseUrl: input.baseUrl, token: input.token ?? null, queries: input.queries, enabled: input.enabled ?? true, now: d.clock.now().toISOString() });
+      await d.telemetry.create({
+        id,
+        orgId: owner,
+        name: input.name,
+        baseUrl: input.baseUrl,
+        token: input.token ?? null,
+        queries: input.queries,
+        enabled: input.enabled ?? true,
+        now: d.clock.now().toISOString(),
+      });
       const made = (await d.telemetry.get(owner, id))!;
-      await d.audit.record(owner, v, 'telemetry_connector.created', `telemetry_connector:${id}`, { after: { name: made.name, baseUrl: made.baseUrl, queries: made.queries.length } });
+      await d.audit.record(owner, v, 'telemetry_connector.created', `telemetry_connector:${id}`, {
+        after: { name: made.name, baseUrl: made.baseUrl, queries: made.queries.length },
+      });
       return view(made);
     },
     async update(viewer: Viewer, orgId: string, id: string, input: Partial<ConnectorInput>): Promise<ConnectorView> {
@@ -146,7 +165,11 @@ export function telemetryService(d: {
      * One round of the evaluator: claims due connectors, runs their queries (one connector's
      * failure never stops another's), writes states and health, observes breaches.
      */
-    async evaluateDue(owner: string, query: PromQuery, o: { limit: number; leaseMs: number }): Promise<{ evaluated: number; observations: number; unhealthy: number }> {
+    async evaluateDue(
+      owner: string,
+      query: PromQuery,
+      o: { limit: number; leaseMs: number },
+    ): Promise<{ evaluated: number; observations: number; unhealthy: number }> {
       const due = await d.telemetry.claim({ owner, now: d.clock.now(), leaseMs: o.leaseMs, limit: o.limit });
       let observations = 0;
       let unhealthy = 0;
@@ -162,12 +185,21 @@ export function telemetryService(d: {
               answer = readPromAnswer(r.status, r.text);
             } catch (err) {
               const e = err as { name?: string; code?: string };
-              answer = { ok: false, error: e?.name === 'TimeoutError' || e?.name === 'AbortError' ? 'timeout' : e?.code === 'ERR_BLOCKED_DESTINATION' ? 'refused: not a public address' : (e?.code ?? 'failed') };
+              answer = {
+                ok: false,
+                error:
+                  e?.name === 'TimeoutError' || e?.name === 'AbortError'
+                    ? 'timeout'
+                    : e?.code === 'ERR_BLOCKED_DESTINATION'
+                      ? 'refused: not a public address'
+                      : (e?.code ?? 'failed'),
+              };
             }
             const { state, verdict } = evaluate(c.states[i] ?? null, q, answer, d.clock.now());
             states.push(state);
             if (state.error) errors.push(`queries[${i}] (${q.vendor}): ${state.error}`);
-            if (verdict === 'breach') toObserve.push({ q, strength: TELEMETRY_BREACH_STRENGTH, summary: `${c.name}: ${state.value} above ${q.threshold} since ${state.aboveSince}` });
+            if (verdict === 'breach')
+              toObserve.push({ q, strength: TELEMETRY_BREACH_STRENGTH, summary: `${c.name}: ${state.value} above ${q.threshold} since ${state.aboveSince}` });
             if (verdict === 'cleared') toObserve.push({ q, strength: TELEMETRY_CLEAR_STRENGTH, summary: `${c.name}: back at or below ${q.threshold}` });
           }
           const now = d.clock.now();
@@ -182,7 +214,13 @@ export function telemetryService(d: {
           if (!written) return;
           if (errors.length) unhealthy++;
           for (const x of toObserve) {
-            await d.signals.observe(c.orgId, { source: 'telemetry', vendor: x.q.vendor, strength: x.strength, summary: x.summary.slice(0, 500), actor: `telemetry:${c.id}` });
+            await d.signals.observe(c.orgId, {
+              source: 'telemetry',
+              vendor: x.q.vendor,
+              strength: x.strength,
+              summary: x.summary.slice(0, 500),
+              actor: `telemetry:${c.id}`,
+            });
             observations++;
           }
         }),

@@ -48,8 +48,7 @@ export interface FavoritesBundle {
   recentActivity?: Record<string, ActivityItem[]>;
 }
 
-const keyed = <T>(vendors: string[], f: (v: string) => T): Record<string, T> =>
-  Object.fromEntries(vendors.map((v) => [v, f(v)]));
+const keyed = <T>(vendors: string[], f: (v: string) => T): Record<string, T> => Object.fromEntries(vendors.map((v) => [v, f(v)]));
 
 export function favoritesService(d: {
   catalog: CatalogService;
@@ -90,8 +89,7 @@ export function favoritesService(d: {
 
       // The advisories section and recent activity cut the same advisories (same window, same
       // limit): read once.
-      const windowAdvisories =
-        want('advisories') || want('recentActivity') ? d.publications.latestAdvisoriesPerVendor({ audience, vendors, since }, n) : none;
+      const windowAdvisories = want('advisories') || want('recentActivity') ? d.publications.latestAdvisoriesPerVendor({ audience, vendors, since }, n) : none;
       const [names, stats, upcoming, advisories, actInc, actMnt, actUpd] = await Promise.all([
         want('maintenance') || want('advisories') || want('recentActivity') ? d.vendors.names(audience) : Promise.resolve(new Map<string, string>()),
         want('stats') ? d.stats.statsFor(vendors, dataWindow, audience) : Promise.resolve(new Map<string, VendorStats>()),

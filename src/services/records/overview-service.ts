@@ -56,11 +56,15 @@ export interface Overview {
   generatedAt: string;
 }
 
-
 /** The vendors summed up by the one rule (docs/web.md, "Summary"). */
 export const summarizeOverview = (vendors: VendorOverview[]): StateSummary =>
   summarizeState(
-    vendors.map((v) => ({ indicator: v.indicator, stale: v.sourceHealth.stale, problem: reportsProblem(v.indicator, v.activeIncidents.length), monitored: v.monitored })),
+    vendors.map((v) => ({
+      indicator: v.indicator,
+      stale: v.sourceHealth.stale,
+      problem: reportsProblem(v.indicator, v.activeIncidents.length),
+      monitored: v.monitored,
+    })),
   );
 
 /**
@@ -84,7 +88,6 @@ export function narrowOverview(o: Overview, slugs: ReadonlySet<string>): Overvie
 /** Worst first, then the most recent. */
 const byImpactThenRecent = (a: IncidentRecord, b: IncidentRecord) =>
   IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : a.startedAt > b.startedAt ? -1 : 0);
-
 
 export function overviewService(d: {
   catalog: CatalogService;
@@ -125,7 +128,14 @@ export function overviewService(d: {
         const page = statuses.get(v.slug);
         const monitored = isMonitored(v);
         // Not monitored: unknown whatever an old row may say (docs/web.md "Not monitored").
-        const indicator = !monitored ? 'unknown' : (page?.indicator ?? deriveIndicator(inc, due.some((m) => m.status !== 'scheduled'), h.lastSuccessAt !== null));
+        const indicator = !monitored
+          ? 'unknown'
+          : (page?.indicator ??
+            deriveIndicator(
+              inc,
+              due.some((m) => m.status !== 'scheduled'),
+              h.lastSuccessAt !== null,
+            ));
         counts[indicator] += 1;
         activeMaintenanceCount += due.length;
         rows.push({
@@ -161,10 +171,7 @@ export function overviewService(d: {
 
     /** Every catalog vendor's indicator level and active incidents: the overview's queries, plus one for components. */
     async statusFigures(withComponents: boolean): Promise<StatusFigures> {
-      const [o, components] = await Promise.all([
-        this.overview(PUBLIC_AUDIENCE),
-        withComponents ? d.status.components(PUBLIC_AUDIENCE) : Promise.resolve([]),
-      ]);
+      const [o, components] = await Promise.all([this.overview(PUBLIC_AUDIENCE), withComponents ? d.status.components(PUBLIC_AUDIENCE) : Promise.resolve([])]);
       return {
         // A stale vendor's last indicator is not its state now: -1 (unknown), as everywhere
         // a figure sums up state (docs/web.md "Summary").

@@ -1,14 +1,5 @@
 import { DEFAULT_PLAN_POLICIES } from '../../domain/plans.ts';
-import type {
-  Advisory,
-  DataType,
-  Incident,
-  IncidentRecord,
-  IncidentStatus,
-  Maintenance,
-  MaintenanceRecord,
-  ReleaseUpdate,
-} from '../../domain/records.ts';
+import type { Advisory, DataType, Incident, IncidentRecord, IncidentStatus, Maintenance, MaintenanceRecord, ReleaseUpdate } from '../../domain/records.ts';
 import { type DataWindow, resolveWindow } from '../../domain/time-window.ts';
 import type { IncidentsRepository } from '../../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../../store/repositories/maintenances-repository.ts';
@@ -80,7 +71,11 @@ export function recordsService(d: Deps) {
    * Names of the vendors of a page only: an uncached list used to read every vendor's
    * name (the whole catalog) to label twenty records (docs/ingestion.md, "Profile of a round").
    */
-  const namesOf = (audience: Audience, ...lists: { vendor: string }[][]) => d.vendors.names(audience, lists.flat().map((i) => i.vendor));
+  const namesOf = (audience: Audience, ...lists: { vendor: string }[][]) =>
+    d.vendors.names(
+      audience,
+      lists.flat().map((i) => i.vendor),
+    );
 
   /** Adds vendorName (one lookup for the whole page) and derived fields. */
   async function named<T extends { vendor: string }>(items: T[], viewer: Viewer): Promise<(T & { vendorName: string })[]> {
@@ -100,21 +95,43 @@ export function recordsService(d: Deps) {
       q.limit,
       q.offset,
     );
-    const [names, affected] = await Promise.all([namesOf(audience, page.items), d.annotate?.(viewer, page.items.map((record) => ({ kind: 'incident' as const, record })))]);
-    return { items: withAffected(page.items.map((i) => incidentOf(names, i)), affected), total: page.total, dataWindow };
+    const [names, affected] = await Promise.all([
+      namesOf(audience, page.items),
+      d.annotate?.(
+        viewer,
+        page.items.map((record) => ({ kind: 'incident' as const, record })),
+      ),
+    ]);
+    return {
+      items: withAffected(
+        page.items.map((i) => incidentOf(names, i)),
+        affected,
+      ),
+      total: page.total,
+      dataWindow,
+    };
   }
 
   async function maintenance(q: MaintenanceQuery, viewer: Viewer): Promise<ListResult<Maintenance>> {
     const audience = audienceFor(viewer);
     const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors, audience) : undefined;
     const dataWindow = windowFor(viewer, q.timePeriod);
-    const page = await d.maintenances.list(
-      { audience, vendors, upcomingOnly: q.scheduledOnly, since: dataWindow.since ?? undefined },
-      q.limit,
-      q.offset,
-    );
-    const [names, affected] = await Promise.all([namesOf(audience, page.items), d.annotate?.(viewer, page.items.map((record) => ({ kind: 'maintenance' as const, record })))]);
-    return { items: withAffected(page.items.map((m) => maintenanceOf(names, m)), affected), total: page.total, dataWindow };
+    const page = await d.maintenances.list({ audience, vendors, upcomingOnly: q.scheduledOnly, since: dataWindow.since ?? undefined }, q.limit, q.offset);
+    const [names, affected] = await Promise.all([
+      namesOf(audience, page.items),
+      d.annotate?.(
+        viewer,
+        page.items.map((record) => ({ kind: 'maintenance' as const, record })),
+      ),
+    ]);
+    return {
+      items: withAffected(
+        page.items.map((m) => maintenanceOf(names, m)),
+        affected,
+      ),
+      total: page.total,
+      dataWindow,
+    };
   }
 
   async function advisories(q: PublicationQuery, viewer: Viewer): Promise<ListResult<Advisory>> {
@@ -164,12 +181,9 @@ export function recordsService(d: Deps) {
      * Merged feed of incidents, maintenance, advisories and updates, newest first.
      * Four queries whatever the number of vendors.
      */
-    async recentActivity(
-      q: { vendors?: string[]; timePeriod?: string; limit: number },
-      viewer: Viewer,
-    ): Promise<ListResult<ActivityItem>> {
+    async recentActivity(q: { vendors?: string[]; timePeriod?: string; limit: number }, viewer: Viewer): Promise<ListResult<ActivityItem>> {
       const audience = audienceFor(viewer);
-    const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors, audience) : undefined;
+      const vendors = q.vendors?.length ? await d.catalog.requireAll(q.vendors, audience) : undefined;
       const dataWindow = resolveWindow(q.timePeriod, capOf(viewer), now(), '7d');
       const since = dataWindow.since ?? undefined;
       const [inc, mnt, adv, upd] = await Promise.all([

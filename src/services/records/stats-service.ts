@@ -32,7 +32,6 @@ export interface AggregateStats {
   averageUptimePercent: number | null;
 }
 
-
 export function statsService(d: {
   catalog: CatalogService;
   vendors: VendorsRepository;
@@ -65,10 +64,7 @@ export function statsService(d: {
     const all = slugs ?? [...(await d.vendors.names(audience)).keys()];
     const out = new Map<string, VendorStats>();
     for (const slug of all) {
-      out.set(
-        slug,
-        computeVendorStats(slug, window.applied, byVendorInc.get(slug) ?? [], maintenanceCounts.get(slug) ?? 0, start, now, observed(slug)),
-      );
+      out.set(slug, computeVendorStats(slug, window.applied, byVendorInc.get(slug) ?? [], maintenanceCounts.get(slug) ?? 0, start, now, observed(slug)));
     }
     return out;
   }

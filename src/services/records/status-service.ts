@@ -57,15 +57,18 @@ export function statusService(d: {
       const now = d.clock.now();
       const activeIncidents: Incident[] = active.map((i) => incidentView(i, vendor.name, now));
       // Active = in progress/verifying, or scheduled and already due; never long over.
-      const activeMaintenance: Maintenance[] = maint
-        .filter((m) => isActiveMaintenance(m, now))
-        .map((m) => withVendorName(m, vendor.name));
+      const activeMaintenance: Maintenance[] = maint.filter((m) => isActiveMaintenance(m, now)).map((m) => withVendorName(m, vendor.name));
       const page = stored.get(slug);
       const monitored = isMonitored(vendor);
       // Not monitored: nothing was or can be read, whatever an old row may say (docs/web.md "Not monitored").
       const indicator = !monitored
         ? 'unknown'
-        : (page?.indicator ?? deriveIndicator(active, activeMaintenance.some((m) => m.status !== 'scheduled'), health.lastSuccessAt !== null));
+        : (page?.indicator ??
+          deriveIndicator(
+            active,
+            activeMaintenance.some((m) => m.status !== 'scheduled'),
+            health.lastSuccessAt !== null,
+          ));
       return {
         vendor: slug,
         vendorName: vendor.name,

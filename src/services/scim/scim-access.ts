@@ -13,7 +13,12 @@ import type { AuditActor } from '../../domain/audit-chain.ts';
 export function scimAccess(d: { scim: Pick<ScimRepository, 'groupRolesOf'>; orgs: Pick<OrgsService, 'provisionAccess'>; audit: Pick<AuditService, 'record'> }) {
   return {
     /** Brings the membership of a SCIM user's account in line; `removed` when the link itself is gone. */
-    async sync(orgId: string, who: ScimCaller['actor'] | AuditActor, user: Pick<ScimUserRow, 'id' | 'userId' | 'email' | 'active'>, removed = false): Promise<void> {
+    async sync(
+      orgId: string,
+      who: ScimCaller['actor'] | AuditActor,
+      user: Pick<ScimUserRow, 'id' | 'userId' | 'email' | 'active'>,
+      removed = false,
+    ): Promise<void> {
       const wanted = !removed && user.active ? provisionedRole(await d.scim.groupRolesOf(user.id)) : null;
       const { before, after } = await d.orgs.provisionAccess(orgId, user.userId, wanted);
       if (before === after) return;

@@ -84,7 +84,8 @@ export function scimGroupsService(d: {
       const input = parseScimGroup(body);
       await known(caller.orgId, input.members);
       if (await d.scim.displayNameTaken(caller.orgId, input.displayName, null)) throw scimConflict('displayName is already in use');
-      if ((await d.scim.countGroups(caller.orgId)) >= MAX_SCIM_GROUPS) throw scimBadRequest('invalidValue', `An organisation holds at most ${MAX_SCIM_GROUPS} SCIM groups`);
+      if ((await d.scim.countGroups(caller.orgId)) >= MAX_SCIM_GROUPS)
+        throw scimBadRequest('invalidValue', `An organisation holds at most ${MAX_SCIM_GROUPS} SCIM groups`);
       const id = randomUUID();
       if (!(await d.scim.insertGroup({ id, orgId: caller.orgId, ...input, now: d.clock.now() }))) throw scimConflict('displayName is already in use');
       await d.audit.record(caller.orgId, caller.actor, 'scim.group_created', `scim-group:${id}`, {
@@ -108,8 +109,15 @@ export function scimGroupsService(d: {
     async remove(caller: ScimCaller, id: string): Promise<void> {
       const before = await one(caller, id);
       if (!(await d.scim.deleteGroup(caller.orgId, id))) throw missing();
-      await d.audit.record(caller.orgId, caller.actor, 'scim.group_deleted', `scim-group:${id}`, { before: { displayName: before.displayName, role: before.role } });
-      if (before.role !== null) await resync(caller.orgId, caller.actor, before.members.map((m) => m.id));
+      await d.audit.record(caller.orgId, caller.actor, 'scim.group_deleted', `scim-group:${id}`, {
+        before: { displayName: before.displayName, role: before.role },
+      });
+      if (before.role !== null)
+        await resync(
+          caller.orgId,
+          caller.actor,
+          before.members.map((m) => m.id),
+        );
     },
 
     // ------------------------------------------------------------- admins (REST)
@@ -123,12 +131,20 @@ export function scimGroupsService(d: {
     /** Maps a group to a role (null: none); its members' roles follow at once (admins, never above their own). */
     async setRole(viewer: Viewer, orgId: string, groupId: string, role: ScimGroupRole | null) {
       const v = await d.tokens.adminIn(viewer, orgId);
-      if (role && !canGrant(v.role, role)) throw new DomainError('role_required', `Only a member with role '${role}' or above may map a group to it`, { role: v.role, requiredRole: role });
+      if (role && !canGrant(v.role, role))
+        throw new DomainError('role_required', `Only a member with role '${role}' or above may map a group to it`, { role: v.role, requiredRole: role });
       const before = await d.scim.getGroup(v.orgId, groupId);
       if (!before || !(await d.scim.setGroupRole(v.orgId, groupId, role, d.clock.now()))) throw notFound('No such SCIM group');
       const who = await d.audit.actorOf(v);
-      await d.audit.record(v.orgId, who, 'scim.group_role_changed', `scim-group:${groupId}`, { before: { displayName: before.displayName, role: before.role }, after: { role } });
-      await resync(v.orgId, who, before.members.map((m) => m.id));
+      await d.audit.record(v.orgId, who, 'scim.group_role_changed', `scim-group:${groupId}`, {
+        before: { displayName: before.displayName, role: before.role },
+        after: { role },
+      });
+      await resync(
+        v.orgId,
+        who,
+        before.members.map((m) => m.id),
+      );
       const after = (await d.scim.groupSummaries(v.orgId)).find((g) => g.id === groupId);
       if (!after) throw notFound('No such SCIM group');
       return after;

@@ -58,7 +58,9 @@ export function scimUsersService(d: {
       // An account SCIM made (no password) belongs to whoever the identity providers say it is.
       const madeByScim = existing.passwordHash === NO_PASSWORD;
       if (!member && !madeByScim && !(await d.scim.addressConfirmed(existing.id, email))) {
-        throw scimConflict('An account with this address exists and its owner has not confirmed the address; invite them, or have them confirm it, then provision again');
+        throw scimConflict(
+          'An account with this address exists and its owner has not confirmed the address; invite them, or have them confirm it, then provision again',
+        );
       }
       if (await d.scim.linkOf(caller.orgId, existing.id)) throw scimConflict('This account is already provisioned in this organisation');
       return { userId: existing.id, created: false };
@@ -138,7 +140,9 @@ export function scimUsersService(d: {
       const before = await one(caller, id);
       if (!(await d.scim.deleteUser(caller.orgId, id))) throw missing();
       await d.access.sync(caller.orgId, caller.actor, before, true);
-      await d.audit.record(caller.orgId, caller.actor, 'scim.user_deleted', `user:${before.email}`, { before: { userName: before.userName, externalId: before.externalId } });
+      await d.audit.record(caller.orgId, caller.actor, 'scim.user_deleted', `user:${before.email}`, {
+        before: { userName: before.userName, externalId: before.externalId },
+      });
     },
   };
 }

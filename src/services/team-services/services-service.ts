@@ -83,7 +83,8 @@ const vendorsOf = (services: Service[]) => [...new Set(services.flatMap((s) => s
 const refuse = (problems: Problem[]) => {
   if (!problems.length) return;
   const first = problems[0]!;
-  const message = problems.length === 1 ? `Invalid parameter '${first.field}': ${first.why}` : `Invalid service: ${problems.map((p) => `'${p.field}' ${p.why}`).join('; ')}`;
+  const message =
+    problems.length === 1 ? `Invalid parameter '${first.field}': ${first.why}` : `Invalid service: ${problems.map((p) => `'${p.field}' ${p.why}`).join('; ')}`;
   throw new DomainError('invalid_parameter', message, { parameter: first.field, fields: problems.map((p) => p.field) });
 };
 
@@ -107,7 +108,10 @@ export function servicesService(d: {
     const checked = checkService({ dependencies: shaped });
     refuse(checked.problems);
     const deps = checked.dependencies!;
-    await d.catalog.requireAll(deps.map((x) => x.vendor), audienceFor(v));
+    await d.catalog.requireAll(
+      deps.map((x) => x.vendor),
+      audienceFor(v),
+    );
     const names = await d.status.componentNames(deps.filter((x) => x.components.length).map((x) => x.vendor));
     const problems: Problem[] = [];
     deps.forEach((dep, i) => {

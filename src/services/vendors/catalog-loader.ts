@@ -43,7 +43,10 @@ export function readCatalog(file = DEFAULT_CATALOG_PATH): CatalogVendor[] {
         if (problem) throw new Error(`${where}: probe ${i + 1}: ${problem}`);
       });
     }
-    if (v.evidence !== undefined && (!Array.isArray(v.evidence) || v.evidence.some((e) => typeof e?.key !== 'string' || typeof e.commit !== 'string' || !Array.isArray(e.gave)))) {
+    if (
+      v.evidence !== undefined &&
+      (!Array.isArray(v.evidence) || v.evidence.some((e) => typeof e?.key !== 'string' || typeof e.commit !== 'string' || !Array.isArray(e.gave)))
+    ) {
       throw new Error(`${where}: bad evidence`);
     }
   }

@@ -157,7 +157,10 @@ export function catalogService(vendors: VendorsRepository, sourcesOf: (slug: str
       const items = v.compliance.items;
       const scorecard: Record<string, number> = {};
       for (const i of items) scorecard[i.category] = (scorecard[i.category] ?? 0) + 1;
-      const researched = items.map((i) => i.researchedAt).filter((x): x is string => !!x).sort();
+      const researched = items
+        .map((i) => i.researchedAt)
+        .filter((x): x is string => !!x)
+        .sort();
       return {
         vendor: v.slug,
         sourceUrl: v.compliance.sourceUrl,

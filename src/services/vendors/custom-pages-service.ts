@@ -165,11 +165,10 @@ export function customPagesService(d: {
 
 /** The 422 answer: what was tried and what each endpoint gave. */
 function undetected(tried: ProbeAttempt[]): DomainError {
-  return new DomainError(
-    'unprocessable',
-    `No supported status platform was detected at this address (tried ${DETECTABLE_PLATFORMS.join(', ')})`,
-    { platforms: [...DETECTABLE_PLATFORMS], tried },
-  );
+  return new DomainError('unprocessable', `No supported status platform was detected at this address (tried ${DETECTABLE_PLATFORMS.join(', ')})`, {
+    platforms: [...DETECTABLE_PLATFORMS],
+    tried,
+  });
 }
 
 export type CustomPagesService = ReturnType<typeof customPagesService>;

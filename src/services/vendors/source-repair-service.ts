@@ -96,7 +96,9 @@ export function sourceRepairService(d: SourceRepairDeps) {
     /** One scan: at most VENDORS_PER_SCAN broken vendors, each probed at most once per RECHECK_AFTER_MS. */
     async scan(o: { vendor?: string } = {}): Promise<RepairScan> {
       const now = d.clock.now();
-      const broken = (await d.repairs.failingVendors(REPAIR_AFTER_FAILURES)).filter((v) => (!o.vendor || v.vendor === o.vendor) && vendorNeedsRepair(v.sources, now));
+      const broken = (await d.repairs.failingVendors(REPAIR_AFTER_FAILURES)).filter(
+        (v) => (!o.vendor || v.vendor === o.vendor) && vendorNeedsRepair(v.sources, now),
+      );
       const result: RepairScan = { checked: 0, applied: 0, proposed: 0, deferred: 0 };
       for (const v of broken) {
         const previous = await d.repairs.get(v.vendor);
@@ -127,9 +129,13 @@ export function sourceRepairService(d: SourceRepairDeps) {
     async accept(vendor: string, by: string): Promise<SourceRepair> {
       const r = await d.repairs.get(vendor);
       if (!r) throw new DomainError('not_found', `No repair was found for '${vendor}'.`);
-      if (r.outcome !== 'proposed' && r.outcome !== 'rejected') throw new DomainError('conflict', `The repair of '${vendor}' is ${r.outcome}; only a proposed or rejected one can be accepted.`);
+      if (r.outcome !== 'proposed' && r.outcome !== 'rejected')
+        throw new DomainError('conflict', `The repair of '${vendor}' is ${r.outcome}; only a proposed or rejected one can be accepted.`);
       if (!(await d.repairs.swapSources(vendor, r.from, r.to))) {
-        throw new DomainError('conflict', `The sources of '${vendor}' changed since its page was probed; scan again (catalog repair --scan --vendor ${vendor}).`);
+        throw new DomainError(
+          'conflict',
+          `The sources of '${vendor}' changed since its page was probed; scan again (catalog repair --scan --vendor ${vendor}).`,
+        );
       }
       await d.repairs.decide(vendor, 'accepted', at(), by);
       return { ...r, outcome: 'accepted', decidedAt: at(), decidedBy: by };
@@ -139,7 +145,8 @@ export function sourceRepairService(d: SourceRepairDeps) {
     async reject(vendor: string, by: string): Promise<SourceRepair> {
       const r = await d.repairs.get(vendor);
       if (!r) throw new DomainError('not_found', `No repair was found for '${vendor}'.`);
-      if (r.outcome !== 'proposed' && !IN_FORCE.includes(r.outcome)) throw new DomainError('conflict', `The repair of '${vendor}' is ${r.outcome}; there is nothing to reject.`);
+      if (r.outcome !== 'proposed' && !IN_FORCE.includes(r.outcome))
+        throw new DomainError('conflict', `The repair of '${vendor}' is ${r.outcome}; there is nothing to reject.`);
       if (IN_FORCE.includes(r.outcome) && !(await d.repairs.swapSources(vendor, r.to, r.from))) {
         throw new DomainError('conflict', `The sources of '${vendor}' changed since the repair; nothing was taken back.`);
       }

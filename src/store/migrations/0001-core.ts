@@ -135,9 +135,7 @@ export function coreMigration(dialect: Dialect) {
 
       await db.schema
         .createTable('events')
-        .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
-          dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-        )
+        .addColumn('seq', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('vendor', 'text', (c) => c.notNull())
         .addColumn('entity_kind', 'text', (c) => c.notNull())

@@ -13,11 +13,7 @@ export function sourceObservationMigration(_dialect: Dialect) {
       await db.schema.alterTable('sources').addColumn('first_success_at', 'text').execute();
       await db.schema.alterTable('sources').addColumn('failing_since', 'text').execute();
       await db.updateTable('sources').set({ first_success_at: sql`last_success_at` }).execute();
-      await db
-        .updateTable('sources')
-        .set({ failing_since: sql`coalesce(last_success_at, last_error_at)` })
-        .where('consecutive_failures', '>', 0)
-        .execute();
+      await db.updateTable('sources').set({ failing_since: sql`coalesce(last_success_at, last_error_at)` }).where('consecutive_failures', '>', 0).execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.alterTable('sources').dropColumn('failing_since').execute();

@@ -45,12 +45,7 @@ export function userDataMigration(_dialect: Dialect) {
         .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema
-        .createIndex('notification_preferences_rss_token')
-        .on('notification_preferences')
-        .column('rss_token_hash')
-        .unique()
-        .execute();
+      await db.schema.createIndex('notification_preferences_rss_token').on('notification_preferences').column('rss_token_hash').unique().execute();
     },
   };
 }

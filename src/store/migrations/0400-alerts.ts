@@ -50,12 +50,7 @@ export function alertsMigration(dialect: Dialect) {
         .addColumn('completed_at', 'text')
         .execute();
       // One delivery per (event, user, channel): a re-dispatched event adds nothing.
-      await db.schema
-        .createIndex('deliveries_event_user_channel')
-        .on('deliveries')
-        .columns(['event_seq', 'user_id', 'channel'])
-        .unique()
-        .execute();
+      await db.schema.createIndex('deliveries_event_user_channel').on('deliveries').columns(['event_seq', 'user_id', 'channel']).unique().execute();
       // Workers look for due rows.
       await db.schema.createIndex('deliveries_due').on('deliveries').columns(['status', 'next_attempt_at']).execute();
       // Per-user lists (deliveries, in-app notifications, feed items), newest first.
@@ -63,9 +58,7 @@ export function alertsMigration(dialect: Dialect) {
 
       await db.schema
         .createTable('delivery_attempts')
-        .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
-          dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-        )
+        .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
         .addColumn('delivery_id', 'text', (c) => c.notNull().references('deliveries.id').onDelete('cascade'))
         .addColumn('attempt', 'integer', (c) => c.notNull())
         .addColumn('started_at', 'text', (c) => c.notNull())

@@ -18,9 +18,7 @@ export function eventOrderMigration(dialect: Dialect) {
         .execute();
       const issued =
         dialect === 'postgres'
-          ? sql<{ n: string | number | null }>`select case when is_called then last_value else 0 end as n from ${sql.raw(
-              await serialSequence(db),
-            )}`
+          ? sql<{ n: string | number | null }>`select case when is_called then last_value else 0 end as n from ${sql.raw(await serialSequence(db))}`
           : sql<{ n: string | number | null }>`select seq as n from sqlite_sequence where name = 'events'`;
       const seen = await Promise.all([
         issued.execute(db),

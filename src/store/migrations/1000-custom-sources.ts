@@ -14,7 +14,10 @@ export function customSourcesMigration(_dialect: Dialect) {
         .addColumn('owner_id', 'text', (c) => c.references('users.id').onDelete('cascade'))
         .execute();
       await db.schema.alterTable('vendors').addColumn('added_at', 'text').execute();
-      await db.schema.alterTable('sources').addColumn('guarded', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('sources')
+        .addColumn('guarded', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.createIndex('vendors_owner').on('vendors').column('owner_id').execute();
     },
     async down(db: Kysely<any>) {

@@ -122,7 +122,9 @@ async function createTables(db: Kysely<any>) {
 /** One personal organisation per existing user (same id), on the user's plan, with the user as owner. */
 async function personalOrganisations(db: Kysely<any>) {
   const now = new Date().toISOString();
-  await sql`insert into organisations (id, name, plan, personal_user_id, created_at, updated_at) select id, 'Personal', plan, id, created_at, ${now} from users`.execute(db);
+  await sql`insert into organisations (id, name, plan, personal_user_id, created_at, updated_at) select id, 'Personal', plan, id, created_at, ${now} from users`.execute(
+    db,
+  );
   await sql`insert into memberships (org_id, user_id, role, created_at) select id, id, 'owner', created_at from users`.execute(db);
 }
 
@@ -134,7 +136,9 @@ async function reassign(db: Kysely<any>) {
 async function moveOwnersPostgres(db: Kysely<any>) {
   const fks = async (table: string) =>
     (
-      await sql<{ name: string }>`select conname as name from pg_constraint where conrelid = ${table}::regclass and contype = 'f' and confrelid in ('users'::regclass, 'watchlists'::regclass)`.execute(
+      await sql<{
+        name: string;
+      }>`select conname as name from pg_constraint where conrelid = ${table}::regclass and contype = 'f' and confrelid in ('users'::regclass, 'watchlists'::regclass)`.execute(
         db,
       )
     ).rows.map((r) => r.name);
@@ -157,12 +161,21 @@ async function restoreForeignKeysPostgres(db: Kysely<any>) {
 }
 
 async function addOrgColumns(db: Kysely<any>) {
-  await db.schema.alterTable('api_keys').addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('cascade')).execute();
+  await db.schema
+    .alterTable('api_keys')
+    .addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('cascade'))
+    .execute();
   /** The role of a key that belongs to the organisation rather than to a member (user_id null). */
   await db.schema.alterTable('api_keys').addColumn('role', 'text').execute();
   await db.schema.createIndex('api_keys_org').on('api_keys').column('org_id').execute();
-  await db.schema.alterTable('sessions').addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('set null')).execute();
-  await db.schema.alterTable('oauth_grants').addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('cascade')).execute();
+  await db.schema
+    .alterTable('sessions')
+    .addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('set null'))
+    .execute();
+  await db.schema
+    .alterTable('oauth_grants')
+    .addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('cascade'))
+    .execute();
 }
 
 async function moveOwnersSqlite(db: Kysely<any>) {

@@ -5,7 +5,10 @@ import type { Kysely } from 'kysely';
 export function vendorHostnamesMigration() {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('vendors').addColumn('hostnames', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema
+        .alterTable('vendors')
+        .addColumn('hostnames', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.alterTable('vendors').dropColumn('hostnames').execute();

@@ -6,8 +6,14 @@ import type { Kysely } from 'kysely';
 export function pushAndAdaptivePollingMigration() {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('sources').addColumn('hot', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-      await db.schema.alterTable('sources').addColumn('quiet_polls', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('sources')
+        .addColumn('hot', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable('sources')
+        .addColumn('quiet_polls', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
       await db.schema.alterTable('sources').addColumn('schedule_seconds', 'integer').execute();
       await db.schema.alterTable('sources').addColumn('schedule_reason', 'text').execute();
       await db.schema.alterTable('sources').addColumn('pushed_at', 'text').execute();
@@ -23,7 +29,8 @@ export function pushAndAdaptivePollingMigration() {
     },
     async down(db: Kysely<any>) {
       await db.schema.dropTable('push_hooks').execute();
-      for (const col of ['pushed_at', 'schedule_reason', 'schedule_seconds', 'quiet_polls', 'hot']) await db.schema.alterTable('sources').dropColumn(col).execute();
+      for (const col of ['pushed_at', 'schedule_reason', 'schedule_seconds', 'quiet_polls', 'hot'])
+        await db.schema.alterTable('sources').dropColumn(col).execute();
     },
   };
 }

@@ -6,7 +6,10 @@ import type { Kysely } from 'kysely';
 export function deliveryAffectedServicesMigration() {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('deliveries').addColumn('affected_services', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('deliveries')
+        .addColumn('affected_services', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
     },
     async down(db: Kysely<any>) {
       await db.schema.alterTable('deliveries').dropColumn('affected_services').execute();

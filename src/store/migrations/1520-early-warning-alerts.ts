@@ -7,7 +7,10 @@ import type { Kysely } from 'kysely';
 export function earlyWarningAlertsMigration() {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('deliveries').addColumn('thread_entity', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema
+        .alterTable('deliveries')
+        .addColumn('thread_entity', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
       await db.schema.createIndex('ew_transitions_at').on('ew_transitions').column('at').execute();
     },
     async down(db: Kysely<any>) {

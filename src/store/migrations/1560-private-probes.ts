@@ -8,7 +8,10 @@ import type { Kysely } from 'kysely';
 export function privateProbesMigration() {
   return {
     async up(db: Kysely<any>) {
-      await db.schema.alterTable('probes').addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('cascade')).execute();
+      await db.schema
+        .alterTable('probes')
+        .addColumn('org_id', 'text', (c) => c.references('organisations.id').onDelete('cascade'))
+        .execute();
       await db.schema.alterTable('probes').addColumn('interval_seconds', 'integer').execute();
       await db.schema.alterTable('probes').addColumn('credential_name', 'text').execute();
       await db.schema.alterTable('probes').addColumn('credential_value', 'text').execute();
@@ -18,7 +21,8 @@ export function privateProbesMigration() {
     },
     async down(db: Kysely<any>) {
       await db.schema.dropIndex('probes_org').execute();
-      for (const c of ['created_at', 'credential_last_four', 'credential_value', 'credential_name', 'interval_seconds', 'org_id']) await db.schema.alterTable('probes').dropColumn(c).execute();
+      for (const c of ['created_at', 'credential_last_four', 'credential_value', 'credential_name', 'interval_seconds', 'org_id'])
+        await db.schema.alterTable('probes').dropColumn(c).execute();
     },
   };
 }

@@ -66,10 +66,17 @@ export function alertRoutesRepository(db: Kysely<Database>, box: SecretBox) {
       return rows.map(toRoute);
     },
 
-    async create(r: { id: string; orgId: string; name: string; enabled: boolean; destination: RouteDestination; receiver: string; filters: RouteFilters; now: Date }, cap: number): Promise<CreateOutcome> {
+    async create(
+      r: { id: string; orgId: string; name: string; enabled: boolean; destination: RouteDestination; receiver: string; filters: RouteFilters; now: Date },
+      cap: number,
+    ): Promise<CreateOutcome> {
       const at = r.now.toISOString();
       return inTransaction(db, async (trx): Promise<CreateOutcome> => {
-        await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', r.orgId).execute();
+        await trx
+          .updateTable('organisations')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('id', '=', r.orgId)
+          .execute();
         const { n } = await trx
           .selectFrom('alert_routes')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -107,7 +114,9 @@ export function alertRoutesRepository(db: Kysely<Database>, box: SecretBox) {
             ...(change.name !== undefined ? { name: change.name } : {}),
             // Switching a route on again clears why it was switched off.
             ...(change.enabled !== undefined ? { enabled: change.enabled ? 1 : 0, disabled_reason: null } : {}),
-            ...(change.destination ? { destination: box.seal(toJson(change.destination)), channel: change.destination.channel, receiver: change.receiver ?? null } : {}),
+            ...(change.destination
+              ? { destination: box.seal(toJson(change.destination)), channel: change.destination.channel, receiver: change.receiver ?? null }
+              : {}),
             ...(change.filters ? { filters: toJson(change.filters) } : {}),
           })
           .where('id', '=', id)

@@ -57,7 +57,11 @@ export function apiKeysRepository(db: Kysely<Database>) {
     ): Promise<ApiKeyRow | null> {
       const at = k.now.toISOString();
       return db.transaction().execute(async (trx) => {
-        await trx.updateTable('organisations').set((eb) => ({ id: eb.ref('id') })).where('id', '=', k.orgId).execute();
+        await trx
+          .updateTable('organisations')
+          .set((eb) => ({ id: eb.ref('id') }))
+          .where('id', '=', k.orgId)
+          .execute();
         const { n } = await trx
           .selectFrom('api_keys')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -107,7 +111,15 @@ export function apiKeysRepository(db: Kysely<Database>) {
         .selectFrom('api_keys')
         .innerJoin('organisations', 'organisations.id', 'api_keys.org_id')
         .leftJoin('memberships', (j) => j.onRef('memberships.org_id', '=', 'api_keys.org_id').onRef('memberships.user_id', '=', 'api_keys.user_id'))
-        .select(['api_keys.id', 'api_keys.key_hash', 'api_keys.user_id', 'api_keys.org_id', 'api_keys.role as key_role', 'memberships.role as member_role', 'organisations.plan'])
+        .select([
+          'api_keys.id',
+          'api_keys.key_hash',
+          'api_keys.user_id',
+          'api_keys.org_id',
+          'api_keys.role as key_role',
+          'memberships.role as member_role',
+          'organisations.plan',
+        ])
         .where('api_keys.key_hash', '=', keyHash)
         .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst();

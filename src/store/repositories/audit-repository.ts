@@ -117,7 +117,11 @@ export function auditRepository(db: Kysely<Database>) {
      */
     async prune(orgId: string, before: string): Promise<number> {
       return db.transaction().execute(async (trx) => {
-        await trx.updateTable('audit_heads').set((eb) => ({ seq: eb.ref('seq') })).where('org_id', '=', orgId).execute();
+        await trx
+          .updateTable('audit_heads')
+          .set((eb) => ({ seq: eb.ref('seq') }))
+          .where('org_id', '=', orgId)
+          .execute();
         const last = await trx
           .selectFrom('audit_log')
           .select(['seq', 'hash'])

@@ -47,7 +47,11 @@ export function boardsRepository(db: Kysely<Database>) {
     },
 
     async countByOrg(orgId: string): Promise<number> {
-      const r = await db.selectFrom('boards').select((eb) => eb.fn.countAll().as('n')).where('org_id', '=', orgId).executeTakeFirst();
+      const r = await db
+        .selectFrom('boards')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirst();
       return Number(r?.n ?? 0);
     },
 

@@ -89,7 +89,11 @@ export function customPagesRepository(db: Kysely<Database>) {
     },
 
     async count(orgId: string): Promise<number> {
-      const r = await db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', orgId).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('vendors')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_id', '=', orgId)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
 
@@ -101,7 +105,11 @@ export function customPagesRepository(db: Kysely<Database>) {
     async add(p: NewCustomPage, cap: number, namespace: string, slugFor: (taken: ReadonlySet<string>) => string): Promise<AddPageOutcome> {
       const at = p.now.toISOString();
       return db.transaction().execute(async (trx): Promise<AddPageOutcome> => {
-        await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', p.orgId).execute();
+        await trx
+          .updateTable('organisations')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('id', '=', p.orgId)
+          .execute();
         const own = await trx.selectFrom('vendors').select(['slug', 'status_page_url']).where('owner_id', '=', p.orgId).execute();
         const same = own.find((v) => v.status_page_url === p.pageUrl);
         if (same) return { status: 'duplicate', slug: same.slug };
@@ -134,9 +142,7 @@ export function customPagesRepository(db: Kysely<Database>) {
           .execute();
         await trx
           .insertInto('sources')
-          .values(
-            p.sources.map((s) => newSourceRow(slug, s, true)),
-          )
+          .values(p.sources.map((s) => newSourceRow(slug, s, true)))
           .execute();
         return { status: 'added', slug };
       });
@@ -166,7 +172,11 @@ export function customPagesRepository(db: Kysely<Database>) {
       const at = now.toISOString();
       return db.transaction().execute(async (trx) => {
         if (await trx.selectFrom('vendors').select('slug').where('slug', '=', entry.slug).executeTakeFirst()) return false;
-        const last = await trx.selectFrom('vendors').select((eb) => eb.fn.max('position').as('p')).where('owner_id', 'is', null).executeTakeFirst();
+        const last = await trx
+          .selectFrom('vendors')
+          .select((eb) => eb.fn.max('position').as('p'))
+          .where('owner_id', 'is', null)
+          .executeTakeFirst();
         await trx
           .insertInto('vendors')
           .values({
@@ -188,9 +198,7 @@ export function customPagesRepository(db: Kysely<Database>) {
         if (entry.sources.length) {
           await trx
             .insertInto('sources')
-            .values(
-              entry.sources.map((s) => newSourceRow(entry.slug, s, s.guarded === true)),
-            )
+            .values(entry.sources.map((s) => newSourceRow(entry.slug, s, s.guarded === true)))
             .execute();
         }
         const watchers = await trx.selectFrom('watchlist_vendors').selectAll().where('vendor', '=', privateSlug).execute();

@@ -33,8 +33,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
   // O(pending rows), which made claiming and recording a burst of 10,000
   // quadratic. An expression on the column keeps its condition out of index
   // choice (SQLite: unary `+`; PostgreSQL: `|| ''`, the columns are text).
-  const noIndex = (column: 'status' | 'next_attempt_at') =>
-    dialect === 'sqlite' ? sql<string>`+${sql.ref(column)}` : sql<string>`(${sql.ref(column)} || '')`;
+  const noIndex = (column: 'status' | 'next_attempt_at') => (dialect === 'sqlite' ? sql<string>`+${sql.ref(column)}` : sql<string>`(${sql.ref(column)} || '')`);
   return {
     /**
      * Alert rows per (organisation, push channel) created since `since`, keyed `org\0channel`
@@ -194,7 +193,11 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
             updated_at: at,
             completed_at: at,
           })
-          .where('id', 'in', results.map((r) => r.id))
+          .where(
+            'id',
+            'in',
+            results.map((r) => r.id),
+          )
           .where('lease_owner', '=', first.owner)
           .where(noIndex('status'), '=', 'pending')
           .execute();
@@ -202,10 +205,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
       }
       await db.transaction().execute(async (trx) => {
         for (const part of chunks(results, INSERT_CHUNK)) {
-          await trx
-            .insertInto('delivery_attempts')
-            .values(part.map(attemptRow))
-            .execute();
+          await trx.insertInto('delivery_attempts').values(part.map(attemptRow)).execute();
         }
         // Successes share one statement per (owner, status code): the common case is one.
         const simple = new Map<string, Completion[]>();
@@ -232,7 +232,11 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
                 updated_at: at,
                 completed_at: at,
               })
-              .where('id', 'in', part.map((r) => r.id))
+              .where(
+                'id',
+                'in',
+                part.map((r) => r.id),
+              )
               .where('lease_owner', '=', owner)
               .where(noIndex('status'), '=', 'pending')
               .execute();
@@ -299,13 +303,7 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
     async attemptsOf(deliveryIds: string[]): Promise<Map<string, DeliveryAttempt[]>> {
       const out = new Map<string, DeliveryAttempt[]>();
       for (const part of chunks(deliveryIds, ID_CHUNK)) {
-        const rows = await db
-          .selectFrom('delivery_attempts')
-          .selectAll()
-          .where('delivery_id', 'in', part)
-          .orderBy('delivery_id')
-          .orderBy('id')
-          .execute();
+        const rows = await db.selectFrom('delivery_attempts').selectAll().where('delivery_id', 'in', part).orderBy('delivery_id').orderBy('id').execute();
         for (const r of rows) {
           const a: DeliveryAttempt = {
             deliveryId: r.delivery_id,

@@ -40,54 +40,56 @@ export function dispatchRepository(db: Kysely<Database>) {
       const at = now.toISOString();
       const rows = all.filter((d) => d.eventSeq !== null);
       const summaries = all.filter((d) => d.eventSeq === null);
-      return db.transaction().execute(async (trx) => {
-        const moved = await trx
-          .updateTable('alert_cursors')
-          .set({ seq: toSeq, updated_at: at })
-          .where('name', '=', name)
-          .where('seq', '=', fromSeq)
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) return false;
-        // Each event's record once (rows reference it), then the rows.
-        const payloads = new Map<number, string>();
-        for (const d of rows) if (!payloads.has(d.eventSeq!)) payloads.set(d.eventSeq!, d.payloadJson);
-        for (const part of chunks([...payloads], INSERT_CHUNK)) {
-          await trx
-            .insertInto('alert_payloads')
-            .values(part.map(([seq, payload]) => ({ event_seq: seq, payload, created_at: at })))
-            .onConflict((oc) => oc.column('event_seq').doNothing())
-            .execute();
-        }
-        for (const part of chunks(rows, INSERT_CHUNK)) {
-          await trx
-            .insertInto('deliveries')
-            .values(part.map((d) => toRow({ ...d, payloadStoredApart: true }, at)))
-            .onConflict((oc) => oc.columns(['event_seq', 'org_id', 'channel', 'route_id']).doNothing())
-            .execute();
-        }
-        for (const summary of summaries) {
-          const r = await trx
-            .insertInto('deliveries')
-            .values(toRow(summary, at))
-            .onConflict((oc) =>
-              oc
-                .column('id')
-                .doUpdateSet((eb) => ({ payload: eb.ref('excluded.payload'), vendor: eb.ref('excluded.vendor'), updated_at: at }))
-                .where('deliveries.status', '=', 'pending')
-                .where('deliveries.attempts', '=', 0),
-            )
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          const moved = await trx
+            .updateTable('alert_cursors')
+            .set({ seq: toSeq, updated_at: at })
+            .where('name', '=', name)
+            .where('seq', '=', fromSeq)
             .executeTakeFirst();
-          // The summary was claimed meanwhile (its period ended on a worker's clock): adding to it
-          // now could be lost. Nothing of the batch is written; it is dispatched again.
-          if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) throw new SummaryClosed();
-        }
-        return true;
-      }).catch((err) => {
-        if (err instanceof SummaryClosed) return false;
-        throw err;
-      });
+          if (Number(moved.numUpdatedRows) !== 1) return false;
+          // Each event's record once (rows reference it), then the rows.
+          const payloads = new Map<number, string>();
+          for (const d of rows) if (!payloads.has(d.eventSeq!)) payloads.set(d.eventSeq!, d.payloadJson);
+          for (const part of chunks([...payloads], INSERT_CHUNK)) {
+            await trx
+              .insertInto('alert_payloads')
+              .values(part.map(([seq, payload]) => ({ event_seq: seq, payload, created_at: at })))
+              .onConflict((oc) => oc.column('event_seq').doNothing())
+              .execute();
+          }
+          for (const part of chunks(rows, INSERT_CHUNK)) {
+            await trx
+              .insertInto('deliveries')
+              .values(part.map((d) => toRow({ ...d, payloadStoredApart: true }, at)))
+              .onConflict((oc) => oc.columns(['event_seq', 'org_id', 'channel', 'route_id']).doNothing())
+              .execute();
+          }
+          for (const summary of summaries) {
+            const r = await trx
+              .insertInto('deliveries')
+              .values(toRow(summary, at))
+              .onConflict((oc) =>
+                oc
+                  .column('id')
+                  .doUpdateSet((eb) => ({ payload: eb.ref('excluded.payload'), vendor: eb.ref('excluded.vendor'), updated_at: at }))
+                  .where('deliveries.status', '=', 'pending')
+                  .where('deliveries.attempts', '=', 0),
+              )
+              .executeTakeFirst();
+            // The summary was claimed meanwhile (its period ended on a worker's clock): adding to it
+            // now could be lost. Nothing of the batch is written; it is dispatched again.
+            if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) throw new SummaryClosed();
+          }
+          return true;
+        })
+        .catch((err) => {
+          if (err instanceof SummaryClosed) return false;
+          throw err;
+        });
     },
-
   };
 }
 

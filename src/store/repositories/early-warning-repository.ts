@@ -79,7 +79,12 @@ function over(db: Kysely<Database>, box: SecretBox) {
   };
   const withEvidence = async (rows: EwSignalsTable[]): Promise<Signal[]> => {
     const ev = await evidenceOf(rows.map((r) => r.id));
-    return rows.map((r) => toSignal(r, (ev.get(r.id) ?? []).map((o) => o.id)));
+    return rows.map((r) =>
+      toSignal(
+        r,
+        (ev.get(r.id) ?? []).map((o) => o.id),
+      ),
+    );
   };
 
   return {
@@ -118,7 +123,8 @@ function over(db: Kysely<Database>, box: SecretBox) {
     },
 
     async attachObservations(signalId: string, ids: string[]): Promise<void> {
-      for (const part of chunks(ids, ID_CHUNK)) await db.updateTable('ew_observations').set({ signal_id: signalId }).where('id', 'in', part).where('signal_id', 'is', null).execute();
+      for (const part of chunks(ids, ID_CHUNK))
+        await db.updateTable('ew_observations').set({ signal_id: signalId }).where('id', 'in', part).where('signal_id', 'is', null).execute();
     },
 
     /** The organisation's newest suspected or confirmed signal about the vendor. */
@@ -204,13 +210,19 @@ function over(db: Kysely<Database>, box: SecretBox) {
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('signal_id', '=', t.signalId)
         .executeTakeFirstOrThrow();
-      await db.insertInto('ew_transitions').values({ id: t.id, signal_id: t.signalId, position: Number(n), from_state: t.from, to_state: t.to, at: t.at, actor: t.actor, reason: t.reason }).execute();
+      await db
+        .insertInto('ew_transitions')
+        .values({ id: t.id, signal_id: t.signalId, position: Number(n), from_state: t.from, to_state: t.to, at: t.at, actor: t.actor, reason: t.reason })
+        .execute();
       return true;
     },
 
     /** The opening transition of a signal just created. */
     async addOpening(t: SignalTransition & { id: string }): Promise<void> {
-      await db.insertInto('ew_transitions').values({ id: t.id, signal_id: t.signalId, position: 0, from_state: t.from, to_state: t.to, at: t.at, actor: t.actor, reason: t.reason }).execute();
+      await db
+        .insertInto('ew_transitions')
+        .values({ id: t.id, signal_id: t.signalId, position: 0, from_state: t.from, to_state: t.to, at: t.at, actor: t.actor, reason: t.reason })
+        .execute();
     },
 
     async get(orgId: string, id: string): Promise<Signal | null> {
@@ -235,13 +247,27 @@ function over(db: Kysely<Database>, box: SecretBox) {
         const ts = await db.selectFrom('ew_transitions').selectAll().where('signal_id', 'in', part).orderBy('signal_id').orderBy('position').execute();
         for (const t of ts) {
           const list = tr.get(t.signal_id) ?? [];
-          list.push({ signalId: t.signal_id, from: t.from_state as SignalState | null, to: t.to_state as SignalState, at: t.at, actor: t.actor, reason: t.reason });
+          list.push({
+            signalId: t.signal_id,
+            from: t.from_state as SignalState | null,
+            to: t.to_state as SignalState,
+            at: t.at,
+            actor: t.actor,
+            reason: t.reason,
+          });
           tr.set(t.signal_id, list);
         }
       }
       return rows.map((r) => {
         const observations = ev.get(r.id) ?? [];
-        return { signal: toSignal(r, observations.map((o) => o.id)), observations, transitions: tr.get(r.id) ?? [] };
+        return {
+          signal: toSignal(
+            r,
+            observations.map((o) => o.id),
+          ),
+          observations,
+          transitions: tr.get(r.id) ?? [],
+        };
       });
     },
 
@@ -290,7 +316,10 @@ function over(db: Kysely<Database>, box: SecretBox) {
     async pruneSignals(before: string, limit: number): Promise<{ signals: number; observations: number }> {
       return db.transaction().execute(async (trx) => {
         const ended = (eb: ExpressionBuilder<Database, 'ew_signals'>) =>
-          eb.or([eb.and([eb('state', 'in', CLOSED), eb('closed_at', '<', before)]), eb.and([eb('state', '=', 'confirmed'), eb('last_observed_at', '<', before)])]);
+          eb.or([
+            eb.and([eb('state', 'in', CLOSED), eb('closed_at', '<', before)]),
+            eb.and([eb('state', '=', 'confirmed'), eb('last_observed_at', '<', before)]),
+          ]);
         const rows = await trx.selectFrom('ew_signals').select('id').where(ended).orderBy('opened_at').limit(limit).execute();
         let signals = 0;
         let observations = 0;
@@ -334,8 +363,19 @@ function over(db: Kysely<Database>, box: SecretBox) {
         const evidence = [...(ev.get(r.id) ?? [])].reverse();
         return [
           {
-            transition: { id: t.id, signalId: t.signal_id, from: t.from_state as SignalState | null, to: t.to_state as SignalState, at: t.at, actor: t.actor, reason: t.reason },
-            signal: toSignal(r, evidence.map((o) => o.id)),
+            transition: {
+              id: t.id,
+              signalId: t.signal_id,
+              from: t.from_state as SignalState | null,
+              to: t.to_state as SignalState,
+              at: t.at,
+              actor: t.actor,
+              reason: t.reason,
+            },
+            signal: toSignal(
+              r,
+              evidence.map((o) => o.id),
+            ),
             evidence,
           },
         ];
@@ -365,7 +405,10 @@ function over(db: Kysely<Database>, box: SecretBox) {
         .where('source', '=', 'report')
         .where('observed_at', '>=', from)
         .execute();
-      const mine = rows.filter((r) => r.vendor === vendor).map((r) => r.observed_at).sort();
+      const mine = rows
+        .filter((r) => r.vendor === vendor)
+        .map((r) => r.observed_at)
+        .sort();
       return { all: rows.length, vendorLatest: mine.at(-1) ?? null };
     },
 
@@ -411,7 +454,11 @@ export function earlyWarningRepository(db: Kysely<Database>, box: SecretBox) {
     /** Runs `fn` in a transaction holding the organisation's row lock, over the same methods. */
     async locked<T>(orgId: string, fn: (r: ReturnType<typeof over>) => Promise<T>): Promise<T> {
       return db.transaction().execute(async (trx) => {
-        await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', orgId).execute();
+        await trx
+          .updateTable('organisations')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('id', '=', orgId)
+          .execute();
         return fn(over(trx, box));
       });
     },

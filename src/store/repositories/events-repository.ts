@@ -93,13 +93,19 @@ export function eventsRepository(db: Kysely<Database>) {
 
     /** The newest sequence number, 0 when the log is empty. */
     async latestSeq(): Promise<number> {
-      const r = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+      const r = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirst();
       return Number(r?.seq ?? 0);
     },
 
     /** The oldest sequence number still kept, null when the log is empty (replay older than this is impossible). */
     async oldestSeq(): Promise<number | null> {
-      const r = await db.selectFrom('events').select((eb) => eb.fn.min('seq').as('seq')).executeTakeFirst();
+      const r = await db
+        .selectFrom('events')
+        .select((eb) => eb.fn.min('seq').as('seq'))
+        .executeTakeFirst();
       return r?.seq == null ? null : Number(r.seq);
     },
 

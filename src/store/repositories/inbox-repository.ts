@@ -56,7 +56,6 @@ export function inboxRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows ?? 0);
     },
-
   };
 }
 

@@ -114,7 +114,11 @@ export function incidentsRepository(db: Kysely<Database>) {
 
     /** Several at once (one statement per 200): what one poll changed. */
     async upsertMany(items: { record: IncidentRecord; fingerprint: string }[]): Promise<void> {
-      await upsertRows(db, 'incidents', items.map((i) => incidentRow(i.record, i.fingerprint)));
+      await upsertRows(
+        db,
+        'incidents',
+        items.map((i) => incidentRow(i.record, i.fingerprint)),
+      );
     },
     /** Ongoing incidents of a vendor that are not in `keepIds` (to be resolved by absence). */
     async openNotIn(vendor: string, source: string, keepIds: string[]): Promise<IncidentRecord[]> {

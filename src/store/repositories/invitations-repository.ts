@@ -113,7 +113,12 @@ export function invitationsRepository(db: Kysely<Database>) {
     async accept(id: string, userId: string, now: Date): Promise<InvitationDecision> {
       return db.transaction().execute(async (trx) => {
         const at = now.toISOString();
-        const r = await trx.updateTable('invitations').set({ outcome: 'accepted', decided_at: at }).where('id', '=', id).where('outcome', 'is', null).executeTakeFirst();
+        const r = await trx
+          .updateTable('invitations')
+          .set({ outcome: 'accepted', decided_at: at })
+          .where('id', '=', id)
+          .where('outcome', 'is', null)
+          .executeTakeFirst();
         if (Number(r.numUpdatedRows) === 0) return 'already_decided';
         const inv = await trx.selectFrom('invitations').select(['org_id', 'role']).where('id', '=', id).executeTakeFirstOrThrow();
         const added = await trx

@@ -122,7 +122,11 @@ export function maintenancesRepository(db: Kysely<Database>) {
 
     /** Several at once (one statement per 200): what one poll changed. */
     async upsertMany(items: { record: MaintenanceRecord; fingerprint: string }[]): Promise<void> {
-      await upsertRows(db, 'maintenances', items.map((i) => maintenanceRow(i.record, i.fingerprint)));
+      await upsertRows(
+        db,
+        'maintenances',
+        items.map((i) => maintenanceRow(i.record, i.fingerprint)),
+      );
     },
 
     async upsert(m: MaintenanceRecord, fingerprint: string): Promise<void> {

@@ -29,7 +29,11 @@ async function vendorsOf(q: Db, ids: string[]): Promise<Map<string, string[]>> {
 
 async function writeVendors(trx: Transaction<Database>, id: string, vendors: string[]) {
   await trx.deleteFrom('org_watchlist_vendors').where('watchlist_id', '=', id).execute();
-  if (vendors.length) await trx.insertInto('org_watchlist_vendors').values(vendors.map((vendor, position) => ({ watchlist_id: id, vendor, position }))).execute();
+  if (vendors.length)
+    await trx
+      .insertInto('org_watchlist_vendors')
+      .values(vendors.map((vendor, position) => ({ watchlist_id: id, vendor, position })))
+      .execute();
 }
 
 async function nameTaken(q: Db, orgId: string, name: string, except: string | null) {
@@ -48,7 +52,10 @@ export function namedWatchlistsRepository(db: Kysely<Database>) {
   return {
     async list(orgId: string): Promise<NamedWatchlist[]> {
       const rows = await db.selectFrom('org_watchlists').selectAll().where('org_id', '=', orgId).orderBy('name').orderBy('id').execute();
-      const vendors = await vendorsOf(db, rows.map((r) => r.id));
+      const vendors = await vendorsOf(
+        db,
+        rows.map((r) => r.id),
+      );
       return rows.map((r) => ({ id: r.id, name: r.name, vendors: vendors.get(r.id)!, createdAt: r.created_at, updatedAt: r.updated_at }));
     },
 
@@ -60,7 +67,11 @@ export function namedWatchlistsRepository(db: Kysely<Database>) {
     async create(l: { id: string; orgId: string; name: string; vendors: string[]; now: Date }, cap: number): Promise<CreateOutcome> {
       const at = l.now.toISOString();
       return inTransaction(db, async (trx): Promise<CreateOutcome> => {
-        await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', l.orgId).execute();
+        await trx
+          .updateTable('organisations')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('id', '=', l.orgId)
+          .execute();
         const { n } = await trx
           .selectFrom('org_watchlists')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))

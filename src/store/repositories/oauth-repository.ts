@@ -160,12 +160,7 @@ export function oauthRepository(db: Kysely<Database>) {
 
     /** Marks the code used; false when it already was (a replay). */
     async consumeCode(hash: string, at: string): Promise<boolean> {
-      const r = await db
-        .updateTable('oauth_codes')
-        .set({ used_at: at })
-        .where('code_hash', '=', hash)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
+      const r = await db.updateTable('oauth_codes').set({ used_at: at }).where('code_hash', '=', hash).where('used_at', 'is', null).executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
 
@@ -277,11 +272,7 @@ export function oauthRepository(db: Kysely<Database>) {
           not(exists(selectFrom('oauth_tokens').select('token_hash').whereRef('oauth_tokens.grant_id', '=', 'oauth_grants.id'))),
         )
         .execute();
-      await db
-        .deleteFrom('oauth_clients')
-        .where('created_at', '<', staleClientsBefore)
-        .where('last_used_at', 'is', null)
-        .execute();
+      await db.deleteFrom('oauth_clients').where('created_at', '<', staleClientsBefore).where('last_used_at', 'is', null).execute();
     },
   };
 }

@@ -38,7 +38,11 @@ const toOrg = (r: Pick<Database['organisations'], 'id' | 'name' | 'plan' | 'pers
 });
 
 const lock = (trx: Transaction<Database>, orgId: string) =>
-  trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', orgId).executeTakeFirst();
+  trx
+    .updateTable('organisations')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', orgId)
+    .executeTakeFirst();
 
 const ownerCount = async (trx: Transaction<Database>, orgId: string) =>
   Number(
@@ -96,7 +100,14 @@ export function organisationsRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('memberships')
         .innerJoin('organisations', 'organisations.id', 'memberships.org_id')
-        .select(['organisations.id', 'organisations.name', 'organisations.plan', 'organisations.personal_user_id', 'organisations.created_at', 'memberships.role'])
+        .select([
+          'organisations.id',
+          'organisations.name',
+          'organisations.plan',
+          'organisations.personal_user_id',
+          'organisations.created_at',
+          'memberships.role',
+        ])
         .where('memberships.user_id', '=', userId)
         .orderBy('organisations.personal_user_id', 'desc')
         .orderBy('organisations.name')

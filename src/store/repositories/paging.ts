@@ -19,7 +19,10 @@ export async function paginate<DB, TB extends keyof DB, O, T>(
   const q = base as SelectQueryBuilder<any, any, any>;
   const [rows, count] = await Promise.all([
     q.selectAll().orderBy(orderColumn, 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-    q.clearSelect().select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirst() as Promise<{ n: number } | undefined>,
+    q
+      .clearSelect()
+      .select((eb: any) => eb.fn.countAll().as('n'))
+      .executeTakeFirst() as Promise<{ n: number } | undefined>,
   ]);
   return { items: rows.map(map), total: Number(count?.n ?? 0) };
 }

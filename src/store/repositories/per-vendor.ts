@@ -20,14 +20,12 @@ export async function firstPerVendor<T>(
   perVendor: number,
   map: (row: any) => T,
 ): Promise<Map<string, T[]>> {
-  const ranked = base
-    .select(['id as rid', 'vendor as rvendor'])
-    .select((eb: any) =>
-      eb.fn
-        .agg('row_number')
-        .over((ob: any) => ob.partitionBy('vendor').orderBy(orderColumn, direction).orderBy('id', direction))
-        .as('rn'),
-    );
+  const ranked = base.select(['id as rid', 'vendor as rvendor']).select((eb: any) =>
+    eb.fn
+      .agg('row_number')
+      .over((ob: any) => ob.partitionBy('vendor').orderBy(orderColumn, direction).orderBy('id', direction))
+      .as('rn'),
+  );
   const rows = await (db as Kysely<any>)
     .selectFrom(ranked.as('ranked'))
     .innerJoin(table as string, `${table}.id`, 'ranked.rid')

@@ -138,7 +138,11 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
           if (!SEALED_COLUMNS.some((c) => r[c] !== null && box.stale(r[c]!))) continue;
           await db.transaction().execute(async (trx) => {
             // A no-op write first takes the row lock on PostgreSQL (SQLite writers are serialised).
-            await trx.updateTable('notification_preferences').set((eb) => ({ version: eb.ref('version') })).where('org_id', '=', r.org_id).execute();
+            await trx
+              .updateTable('notification_preferences')
+              .set((eb) => ({ version: eb.ref('version') }))
+              .where('org_id', '=', r.org_id)
+              .execute();
             const row = await trx.selectFrom('notification_preferences').selectAll().where('org_id', '=', r.org_id).executeTakeFirst();
             if (!row || !SEALED_COLUMNS.some((c) => row[c] !== null && box.stale(row[c]!))) return;
             const cols = toColumns(toState(row));
@@ -170,9 +174,7 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
         await trx
           .insertInto('notification_preferences')
           .values({ org_id: orgId, ...toColumns(emptyPreferencesState()), version: 0, updated_at: at })
-          .onConflict((oc) =>
-            oc.column('org_id').doUpdateSet((eb) => ({ version: eb('notification_preferences.version', '+', 1) })),
-          )
+          .onConflict((oc) => oc.column('org_id').doUpdateSet((eb) => ({ version: eb('notification_preferences.version', '+', 1) })))
           .execute();
         const row = await trx.selectFrom('notification_preferences').selectAll().where('org_id', '=', orgId).executeTakeFirstOrThrow();
         const next = mutate(toState(row));
@@ -197,11 +199,7 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
      * document, as JSON.stringify writes it): one scan for the reminder check.
      */
     async orgsWithReminders(): Promise<string[]> {
-      const rows = await db
-        .selectFrom('notification_preferences')
-        .select('org_id')
-        .where(sql<boolean>`settings like ${'%"lead_times":["%'}`)
-        .execute();
+      const rows = await db.selectFrom('notification_preferences').select('org_id').where(sql<boolean>`settings like ${'%"lead_times":["%'}`).execute();
       return rows.map((r) => r.org_id);
     },
 

@@ -32,7 +32,10 @@ export interface PrivateProbeChange {
 }
 
 export function privateProbesRepository(db: Kysely<Database>, box: SecretBox) {
-  const sealed = (c: Credential | null) => (c === null ? { credential_name: null, credential_value: null, credential_last_four: null } : { credential_name: c.name.toLowerCase(), credential_value: box.seal(c.value), credential_last_four: lastFour(c.value) });
+  const sealed = (c: Credential | null) =>
+    c === null
+      ? { credential_name: null, credential_value: null, credential_last_four: null }
+      : { credential_name: c.name.toLowerCase(), credential_value: box.seal(c.value), credential_last_four: lastFour(c.value) };
   return {
     async list(orgId: string, vendor?: string): Promise<ProbeRow[]> {
       let q = db.selectFrom('probes').selectAll().where('org_id', '=', orgId);
@@ -44,7 +47,11 @@ export function privateProbesRepository(db: Kysely<Database>, box: SecretBox) {
       return r ? toProbe(r) : null;
     },
     async count(orgId: string): Promise<number> {
-      const r = await db.selectFrom('probes').select((eb) => eb.fn.countAll<string | number>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('probes')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     async create(p: NewPrivateProbe): Promise<void> {

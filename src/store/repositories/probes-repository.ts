@@ -87,11 +87,32 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
         const have = new Set((await trx.selectFrom('probes').select('id').where('org_id', 'is', null).execute()).map((r) => r.id));
         for (const p of probes) {
           if (have.has(p.id)) {
-            await trx.updateTable('probes').set({ retired: 0, spec: JSON.stringify(p.spec), vendor: p.vendor }).where('id', '=', p.id).execute();
+            await trx
+              .updateTable('probes')
+              .set({ retired: 0, spec: JSON.stringify(p.spec), vendor: p.vendor })
+              .where('id', '=', p.id)
+              .execute();
           } else {
             await trx
               .insertInto('probes')
-              .values({ id: p.id, vendor: p.vendor, kind: p.kind, target: p.target, spec: JSON.stringify(p.spec), retired: 0, next_run_at: null, lease_owner: null, lease_until: null, samples: '[]', anomalous: 0, anomaly_reason: null, last_sample_at: null, relax_steps: 0, relaxed_at: null, updated_at: at })
+              .values({
+                id: p.id,
+                vendor: p.vendor,
+                kind: p.kind,
+                target: p.target,
+                spec: JSON.stringify(p.spec),
+                retired: 0,
+                next_run_at: null,
+                lease_owner: null,
+                lease_until: null,
+                samples: '[]',
+                anomalous: 0,
+                anomaly_reason: null,
+                last_sample_at: null,
+                relax_steps: 0,
+                relaxed_at: null,
+                updated_at: at,
+              })
               .execute();
           }
         }
@@ -122,7 +143,13 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
           .execute()
       ).map((r) => r.id);
       if (!ids.length) return [];
-      const rows = await db.updateTable('probes').set({ lease_owner: o.owner, lease_until: until }).where('id', 'in', ids).where(free(now)).returningAll().execute();
+      const rows = await db
+        .updateTable('probes')
+        .set({ lease_owner: o.owner, lease_until: until })
+        .where('id', 'in', ids)
+        .where(free(now))
+        .returningAll()
+        .execute();
       return rows.map((r) => {
         if (!r.credential_name || r.credential_value === null) return { ...toProbe(r), credential: null, credentialUnreadable: false };
         // A value sealed with a key this instance no longer has must not stop the whole round.
@@ -170,7 +197,11 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
 
     /** One more relaxation step (a dismissed false alarm), at most `max`. */
     async relax(id: string, steps: number, now: Date): Promise<boolean> {
-      const r = await db.updateTable('probes').set({ relax_steps: steps, relaxed_at: now.toISOString(), updated_at: now.toISOString() }).where('id', '=', id).executeTakeFirst();
+      const r = await db
+        .updateTable('probes')
+        .set({ relax_steps: steps, relaxed_at: now.toISOString(), updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
 

@@ -115,7 +115,11 @@ export function publicationsRepository(db: Kysely<Database>) {
     },
     /** Several at once (one statement per 200): what one poll changed. */
     async upsertAdvisories(items: { record: AdvisoryRecord; fingerprint: string }[]): Promise<void> {
-      await upsertRows(db, 'advisories', items.map((i) => advisoryRow(i.record, i.fingerprint)));
+      await upsertRows(
+        db,
+        'advisories',
+        items.map((i) => advisoryRow(i.record, i.fingerprint)),
+      );
     },
 
     async upsertUpdate(u: UpdateRecord, fingerprint: string): Promise<void> {
@@ -123,7 +127,11 @@ export function publicationsRepository(db: Kysely<Database>) {
     },
     /** Several at once (one statement per 200): what one poll changed. */
     async upsertUpdates(items: { record: UpdateRecord; fingerprint: string }[]): Promise<void> {
-      await upsertRows(db, 'release_updates', items.map((i) => releaseUpdateRow(i.record, i.fingerprint)));
+      await upsertRows(
+        db,
+        'release_updates',
+        items.map((i) => releaseUpdateRow(i.record, i.fingerprint)),
+      );
     },
   };
 }

@@ -12,7 +12,13 @@ export interface PushHook {
   pushes: number;
 }
 
-const toHook = (r: Database['push_hooks']): PushHook => ({ id: r.id, vendor: r.vendor, createdAt: r.created_at, lastPushAt: r.last_push_at, pushes: Number(r.pushes) });
+const toHook = (r: Database['push_hooks']): PushHook => ({
+  id: r.id,
+  vendor: r.vendor,
+  createdAt: r.created_at,
+  lastPushAt: r.last_push_at,
+  pushes: Number(r.pushes),
+});
 
 export function pushHooksRepository(db: Kysely<Database>) {
   return {

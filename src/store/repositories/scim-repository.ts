@@ -105,14 +105,26 @@ export function scimRepository(db: Kysely<Database>) {
     const r = await q.selectFrom('scim_groups').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
     if (!r) return null;
     const members = withMembers ? (await membersOf(q, [r.id])).get(r.id)! : [];
-    return { id: r.id, orgId: r.org_id, displayName: r.display_name, externalId: r.external_id, role: r.role, createdAt: r.created_at, updatedAt: r.updated_at, members };
+    return {
+      id: r.id,
+      orgId: r.org_id,
+      displayName: r.display_name,
+      externalId: r.external_id,
+      role: r.role,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+      members,
+    };
   }
 
   return {
     // ------------------------------------------------------------------ users
     async listUsers(orgId: string, clauses: ScimFilterClause[], offset: number, limit: number): Promise<{ total: number; rows: ScimUserRow[] }> {
-      const { n } = await usersQuery(orgId, clauses).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-      const rows = limit > 0 ? await usersRows(orgId, clauses).orderBy('scim_users.created_at').orderBy('scim_users.id').offset(offset).limit(limit).execute() : [];
+      const { n } = await usersQuery(orgId, clauses)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      const rows =
+        limit > 0 ? await usersRows(orgId, clauses).orderBy('scim_users.created_at').orderBy('scim_users.id').offset(offset).limit(limit).execute() : [];
       return { total: Number(n), rows: rows.map(toUser) };
     },
 
@@ -181,7 +193,12 @@ export function scimRepository(db: Kysely<Database>) {
     async existingUserIds(orgId: string, ids: string[]): Promise<Set<string>> {
       const out = new Set<string>();
       for (let i = 0; i < ids.length; i += 500) {
-        const rows = await db.selectFrom('scim_users').select('id').where('org_id', '=', orgId).where('id', 'in', ids.slice(i, i + 500)).execute();
+        const rows = await db
+          .selectFrom('scim_users')
+          .select('id')
+          .where('org_id', '=', orgId)
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute();
         for (const r of rows) out.add(r.id);
       }
       return out;
@@ -190,7 +207,9 @@ export function scimRepository(db: Kysely<Database>) {
     async usersByIds(orgId: string, ids: string[]): Promise<ScimUserRow[]> {
       const out: ScimUserRow[] = [];
       for (let i = 0; i < ids.length; i += 500) {
-        const rows = await usersRows(orgId, []).where('scim_users.id', 'in', ids.slice(i, i + 500)).execute();
+        const rows = await usersRows(orgId, [])
+          .where('scim_users.id', 'in', ids.slice(i, i + 500))
+          .execute();
         out.push(...rows.map(toUser));
       }
       return out;
@@ -220,10 +239,23 @@ export function scimRepository(db: Kysely<Database>) {
     },
 
     // ----------------------------------------------------------------- groups
-    async listGroups(orgId: string, clauses: ScimFilterClause[], offset: number, limit: number, withMembers: boolean): Promise<{ total: number; rows: ScimGroupRow[] }> {
-      const { n } = await groupsQuery(orgId, clauses).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    async listGroups(
+      orgId: string,
+      clauses: ScimFilterClause[],
+      offset: number,
+      limit: number,
+      withMembers: boolean,
+    ): Promise<{ total: number; rows: ScimGroupRow[] }> {
+      const { n } = await groupsQuery(orgId, clauses)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
       const rows = limit > 0 ? await groupsQuery(orgId, clauses).selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute() : [];
-      const members = withMembers ? await membersOf(db, rows.map((r) => r.id)) : new Map<string, { id: string; userName: string }[]>();
+      const members = withMembers
+        ? await membersOf(
+            db,
+            rows.map((r) => r.id),
+          )
+        : new Map<string, { id: string; userName: string }[]>();
       return {
         total: Number(n),
         rows: rows.map((r) => ({
@@ -242,7 +274,11 @@ export function scimRepository(db: Kysely<Database>) {
     getGroup: (orgId: string, id: string, withMembers = true) => group(db, orgId, id, withMembers),
 
     async countGroups(orgId: string): Promise<number> {
-      const { n } = await db.selectFrom('scim_groups').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+      const { n } = await db
+        .selectFrom('scim_groups')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow();
       return Number(n);
     },
 
@@ -258,11 +294,24 @@ export function scimRepository(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => {
         const r = await trx
           .insertInto('scim_groups')
-          .values({ id: g.id, org_id: g.orgId, display_name: g.displayName, display_name_key: g.displayName.toLowerCase(), external_id: g.externalId, role: null, created_at: at, updated_at: at })
+          .values({
+            id: g.id,
+            org_id: g.orgId,
+            display_name: g.displayName,
+            display_name_key: g.displayName.toLowerCase(),
+            external_id: g.externalId,
+            role: null,
+            created_at: at,
+            updated_at: at,
+          })
           .onConflict((oc) => oc.doNothing())
           .executeTakeFirst();
         if (Number(r.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-        if (g.members.length) await trx.insertInto('scim_group_members').values(g.members.map((m) => ({ group_id: g.id, scim_user_id: m }))).execute();
+        if (g.members.length)
+          await trx
+            .insertInto('scim_group_members')
+            .values(g.members.map((m) => ({ group_id: g.id, scim_user_id: m })))
+            .execute();
         return true;
       });
     },
@@ -294,7 +343,11 @@ export function scimRepository(db: Kysely<Database>) {
           if (m.kind === 'clear') continue;
           if (m.kind === 'remove') {
             for (let i = 0; i < m.ids.length; i += 500) {
-              await trx.deleteFrom('scim_group_members').where('group_id', '=', id).where('scim_user_id', 'in', m.ids.slice(i, i + 500)).execute();
+              await trx
+                .deleteFrom('scim_group_members')
+                .where('group_id', '=', id)
+                .where('scim_user_id', 'in', m.ids.slice(i, i + 500))
+                .execute();
             }
             continue;
           }
@@ -311,7 +364,12 @@ export function scimRepository(db: Kysely<Database>) {
     },
 
     async setGroupRole(orgId: string, id: string, role: string | null, now: Date): Promise<boolean> {
-      const r = await db.updateTable('scim_groups').set({ role, updated_at: now.toISOString() }).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+      const r = await db
+        .updateTable('scim_groups')
+        .set({ role, updated_at: now.toISOString() })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
 

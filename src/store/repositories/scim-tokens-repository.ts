@@ -28,10 +28,17 @@ const toRow = (r: Database['scim_tokens']): ScimTokenRow => ({
 export function scimTokensRepository(db: Kysely<Database>) {
   return {
     /** Adds a token unless the organisation already has `cap` active ones (then null). */
-    async create(t: { id: string; orgId: string; name: string; tokenHash: string; prefix: string; createdBy: string | null; now: Date }, cap: number): Promise<ScimTokenRow | null> {
+    async create(
+      t: { id: string; orgId: string; name: string; tokenHash: string; prefix: string; createdBy: string | null; now: Date },
+      cap: number,
+    ): Promise<ScimTokenRow | null> {
       const at = t.now.toISOString();
       return db.transaction().execute(async (trx) => {
-        await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', t.orgId).execute();
+        await trx
+          .updateTable('organisations')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('id', '=', t.orgId)
+          .execute();
         const { n } = await trx
           .selectFrom('scim_tokens')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -39,21 +46,49 @@ export function scimTokensRepository(db: Kysely<Database>) {
           .where('revoked_at', 'is', null)
           .executeTakeFirstOrThrow();
         if (Number(n) >= cap) return null;
-        const row = { id: t.id, org_id: t.orgId, name: t.name, token_hash: t.tokenHash, prefix: t.prefix, created_by: t.createdBy, created_at: at, last_used_at: null, revoked_at: null };
+        const row = {
+          id: t.id,
+          org_id: t.orgId,
+          name: t.name,
+          token_hash: t.tokenHash,
+          prefix: t.prefix,
+          created_by: t.createdBy,
+          created_at: at,
+          last_used_at: null,
+          revoked_at: null,
+        };
         await trx.insertInto('scim_tokens').values(row).execute();
         return toRow(row);
       });
     },
 
     async listActive(orgId: string): Promise<ScimTokenRow[]> {
-      const rows = await db.selectFrom('scim_tokens').selectAll().where('org_id', '=', orgId).where('revoked_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('scim_tokens')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('revoked_at', 'is', null)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map(toRow);
     },
 
     async revoke(orgId: string, id: string, now: Date): Promise<ScimTokenRow | null> {
-      const row = await db.selectFrom('scim_tokens').selectAll().where('org_id', '=', orgId).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+      const row = await db
+        .selectFrom('scim_tokens')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       if (!row) return null;
-      const r = await db.updateTable('scim_tokens').set({ revoked_at: now.toISOString() }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+      const r = await db
+        .updateTable('scim_tokens')
+        .set({ revoked_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0 ? toRow(row) : null;
     },
 

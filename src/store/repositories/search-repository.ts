@@ -56,9 +56,7 @@ export function searchRepository(db: Kysely<Database>) {
       }
       if (f.text) {
         const needle = contains(f.text);
-        q = q.where((eb) =>
-          eb.or([sql<boolean>`lower(title) like ${needle} escape '\\'`, sql<boolean>`lower(components) like ${needle} escape '\\'`]),
-        );
+        q = q.where((eb) => eb.or([sql<boolean>`lower(title) like ${needle} escape '\\'`, sql<boolean>`lower(components) like ${needle} escape '\\'`]));
       }
       const [rows, count] = await Promise.all([
         q.selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute(),

@@ -107,7 +107,15 @@ export function servicesRepository(db: Kysely<Database>) {
       for (const part of chunks([...byService.keys()], ID_CHUNK)) {
         const rows = await db.selectFrom('services').select(['id', 'name', 'criticality']).where('org_id', '=', orgId).where('id', 'in', part).execute();
         for (const r of rows) {
-          out.push({ id: r.id, name: r.name, criticality: r.criticality as Criticality, dependencies: byService.get(r.id)!.sort((a, b) => a.position - b.position).map(toDependency) });
+          out.push({
+            id: r.id,
+            name: r.name,
+            criticality: r.criticality as Criticality,
+            dependencies: byService
+              .get(r.id)!
+              .sort((a, b) => a.position - b.position)
+              .map(toDependency),
+          });
         }
       }
       return out;
@@ -118,7 +126,10 @@ export function servicesRepository(db: Kysely<Database>) {
      * of `vendors` (with those dependencies only), and which of `orgIds` have any service.
      * Each organisation's rows stay under its own key (docs/alert-routes.md "Affected services in alerts").
      */
-    async forAlerts(orgIds: string[], vendors: string[]): Promise<{ withServices: Set<string>; byOrg: Map<string, Pick<Service, 'id' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[]> }> {
+    async forAlerts(
+      orgIds: string[],
+      vendors: string[],
+    ): Promise<{ withServices: Set<string>; byOrg: Map<string, Pick<Service, 'id' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[]> }> {
       const withServices = new Set<string>();
       const byOrg = new Map<string, Pick<Service, 'id' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[]>();
       if (!orgIds.length) return { withServices, byOrg };
@@ -143,7 +154,11 @@ export function servicesRepository(db: Kysely<Database>) {
       for (const part of chunks([...byService.keys()], ID_CHUNK)) {
         const rows = await db.selectFrom('services').select(['id', 'org_id', 'name', 'criticality', 'owner_route_id']).where('id', 'in', part).execute();
         for (const r of rows) {
-          const dependencies = byService.get(r.id)!.filter((d) => d.org_id === r.org_id).sort((a, b) => a.position - b.position).map(toDependency);
+          const dependencies = byService
+            .get(r.id)!
+            .filter((d) => d.org_id === r.org_id)
+            .sort((a, b) => a.position - b.position)
+            .map(toDependency);
           const list = byOrg.get(r.org_id) ?? [];
           list.push({ id: r.id, name: r.name, criticality: r.criticality as Criticality, ownerRouteId: r.owner_route_id, dependencies });
           byOrg.set(r.org_id, list);
@@ -157,7 +172,7 @@ export function servicesRepository(db: Kysely<Database>) {
      * `vendors` (the reminders of docs/alert-routes.md "Reminders for critical services").
      * Each service keeps its own organisation; its owner route is checked to be of it.
      */
-    async criticalOwned(vendors: string[]): Promise<(Pick<Service, 'id' | 'orgId' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>)[]> {
+    async criticalOwned(vendors: string[]): Promise<Pick<Service, 'id' | 'orgId' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[]> {
       if (!vendors.length) return [];
       const rows = await db
         .selectFrom('services')
@@ -166,25 +181,40 @@ export function servicesRepository(db: Kysely<Database>) {
         .where('owner_route_id', 'is not', null)
         .limit(10_000)
         .execute();
-      const out: (Pick<Service, 'id' | 'orgId' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>)[] = [];
+      const out: Pick<Service, 'id' | 'orgId' | 'name' | 'criticality' | 'ownerRouteId' | 'dependencies'>[] = [];
       for (const part of chunks(rows, ID_CHUNK)) {
         const deps = await db
           .selectFrom('service_dependencies')
           .selectAll()
-          .where('service_id', 'in', part.map((r) => r.id))
+          .where(
+            'service_id',
+            'in',
+            part.map((r) => r.id),
+          )
           .where('vendor', 'in', vendors)
           .execute();
         for (const r of part) {
           const mine = deps.filter((d) => d.service_id === r.id && d.org_id === r.org_id).sort((a, b) => a.position - b.position);
           if (!mine.length) continue;
-          out.push({ id: r.id, orgId: r.org_id, name: r.name, criticality: r.criticality as Criticality, ownerRouteId: r.owner_route_id, dependencies: mine.map(toDependency) });
+          out.push({
+            id: r.id,
+            orgId: r.org_id,
+            name: r.name,
+            criticality: r.criticality as Criticality,
+            ownerRouteId: r.owner_route_id,
+            dependencies: mine.map(toDependency),
+          });
         }
       }
       return out;
     },
 
     async count(orgId: string): Promise<number> {
-      const { n } = await db.selectFrom('services').select((eb) => eb.fn.countAll<number | string>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+      const { n } = await db
+        .selectFrom('services')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow();
       return Number(n);
     },
 
@@ -193,7 +223,11 @@ export function servicesRepository(db: Kysely<Database>) {
     async create(s: Omit<Service, 'createdAt' | 'updatedAt'> & { now: Date }, cap: number): Promise<CreateOutcome> {
       const at = s.now.toISOString();
       return inTransaction(db, async (trx): Promise<CreateOutcome> => {
-        await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', s.orgId).execute();
+        await trx
+          .updateTable('organisations')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('id', '=', s.orgId)
+          .execute();
         const { n } = await trx
           .selectFrom('services')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -203,7 +237,16 @@ export function servicesRepository(db: Kysely<Database>) {
         if (await nameTaken(trx, s.orgId, s.name, null)) return { status: 'name_taken' };
         await trx
           .insertInto('services')
-          .values({ id: s.id, org_id: s.orgId, name: s.name, owner_route_id: s.ownerRouteId, criticality: s.criticality, tags: toJson(s.tags), created_at: at, updated_at: at })
+          .values({
+            id: s.id,
+            org_id: s.orgId,
+            name: s.name,
+            owner_route_id: s.ownerRouteId,
+            criticality: s.criticality,
+            tags: toJson(s.tags),
+            created_at: at,
+            updated_at: at,
+          })
           .execute();
         await writeDependencies(trx, s.orgId, s.id, s.dependencies);
         return { status: 'created', service: (await read(trx, s.orgId, s.id))! };

@@ -35,7 +35,8 @@ export function sessionsRepository(db: Kysely<Database>) {
         .where('sessions.expires_at', '>', now.toISOString())
         .executeTakeFirst();
       if (!s) return null;
-      if (s.org_id && s.role && s.plan) return { userId: s.user_id, orgId: s.org_id, role: s.role as OrgRole, plan: s.plan as UserPlan, expiresAt: s.expires_at };
+      if (s.org_id && s.role && s.plan)
+        return { userId: s.user_id, orgId: s.org_id, role: s.role as OrgRole, plan: s.plan as UserPlan, expiresAt: s.expires_at };
       const personal = await db.selectFrom('organisations').select(['id', 'plan']).where('personal_user_id', '=', s.user_id).executeTakeFirst();
       if (!personal) return null;
       return { userId: s.user_id, orgId: personal.id, role: 'owner', plan: personal.plan as UserPlan, expiresAt: s.expires_at };

@@ -15,12 +15,24 @@ export function signalHistoryRepository(db: Kysely<Database>) {
   return {
     /** The organisation's signals opened at or after `from` (about `vendor` when given), with their transitions in order. */
     async since(orgId: string, from: string, vendor?: string): Promise<SignalHistory[]> {
-      let q = db.selectFrom('ew_signals').select(['id', 'vendor', 'last_observed_at', 'incident_id']).where('org_id', '=', orgId).where('opened_at', '>=', from);
+      let q = db
+        .selectFrom('ew_signals')
+        .select(['id', 'vendor', 'last_observed_at', 'incident_id'])
+        .where('org_id', '=', orgId)
+        .where('opened_at', '>=', from);
       if (vendor) q = q.where('vendor', '=', vendor);
       const rows = await q.orderBy('opened_at').orderBy('id').limit(MAX_HISTORY).execute();
-      const out = new Map<string, SignalHistory>(rows.map((r) => [r.id, { id: r.id, vendor: r.vendor, lastObservedAt: r.last_observed_at, incidentId: r.incident_id, transitions: [] }]));
+      const out = new Map<string, SignalHistory>(
+        rows.map((r) => [r.id, { id: r.id, vendor: r.vendor, lastObservedAt: r.last_observed_at, incidentId: r.incident_id, transitions: [] }]),
+      );
       for (const part of chunks([...out.keys()], ID_CHUNK)) {
-        const ts = await db.selectFrom('ew_transitions').select(['signal_id', 'from_state', 'to_state', 'at']).where('signal_id', 'in', part).orderBy('signal_id').orderBy('position').execute();
+        const ts = await db
+          .selectFrom('ew_transitions')
+          .select(['signal_id', 'from_state', 'to_state', 'at'])
+          .where('signal_id', 'in', part)
+          .orderBy('signal_id')
+          .orderBy('position')
+          .execute();
         for (const t of ts) out.get(t.signal_id)!.transitions.push({ from: t.from_state as SignalState | null, to: t.to_state as SignalState, at: t.at });
       }
       return [...out.values()];

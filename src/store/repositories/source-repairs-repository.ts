@@ -53,7 +53,16 @@ export function sourceRepairsRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('sources')
         .innerJoin('vendors', 'vendors.slug', 'sources.vendor')
-        .select(['sources.vendor', 'vendors.name', 'vendors.status_page_url', 'sources.type', 'sources.url', 'sources.consecutive_failures', 'sources.last_success_at', 'sources.failing_since'])
+        .select([
+          'sources.vendor',
+          'vendors.name',
+          'vendors.status_page_url',
+          'sources.type',
+          'sources.url',
+          'sources.consecutive_failures',
+          'sources.last_success_at',
+          'sources.failing_since',
+        ])
         .where('vendors.owner_id', 'is', null)
         .where('sources.vendor', 'in', failing)
         .orderBy('sources.vendor')
@@ -62,7 +71,13 @@ export function sourceRepairsRepository(db: Kysely<Database>) {
       for (const r of rows) {
         let v = out.get(r.vendor);
         if (!v) out.set(r.vendor, (v = { vendor: r.vendor, name: r.name, statusPageUrl: r.status_page_url, sources: [] }));
-        v.sources.push({ type: r.type, url: r.url, consecutiveFailures: Number(r.consecutive_failures), lastSuccessAt: r.last_success_at, failingSince: r.failing_since });
+        v.sources.push({
+          type: r.type,
+          url: r.url,
+          consecutiveFailures: Number(r.consecutive_failures),
+          lastSuccessAt: r.last_success_at,
+          failingSince: r.failing_since,
+        });
       }
       return [...out.values()];
     },

@@ -110,16 +110,7 @@ export function sourcesRepository(db: Kysely<Database>) {
     async pollStates(vendor?: string, o: { catalogOnly?: boolean; audience?: Audience } = {}): Promise<SourcePollState[]> {
       let q = db
         .selectFrom('sources')
-        .select([
-          'vendor',
-          'interval_seconds',
-          'first_success_at',
-          'last_success_at',
-          'last_error_at',
-          'last_error',
-          'consecutive_failures',
-          'failing_since',
-        ]);
+        .select(['vendor', 'interval_seconds', 'first_success_at', 'last_success_at', 'last_error_at', 'last_error', 'consecutive_failures', 'failing_since']);
       if (vendor) q = q.where('vendor', '=', vendor);
       // Pages users added (docs/per-user.md) do not decide the service's readiness; promoted
       // pages, guarded or not, are catalog vendors.
@@ -198,7 +189,12 @@ export function sourcesRepository(db: Kysely<Database>) {
           lease_owner: null,
           lease_until: null,
           ...(s.schedule
-            ? { hot: s.schedule.hot ? 1 : 0, quiet_polls: s.schedule.quietPolls, schedule_seconds: s.schedule.intervalSeconds, schedule_reason: s.schedule.reason }
+            ? {
+                hot: s.schedule.hot ? 1 : 0,
+                quiet_polls: s.schedule.quietPolls,
+                schedule_seconds: s.schedule.intervalSeconds,
+                schedule_reason: s.schedule.reason,
+              }
             : {}),
         }))
         .where('id', '=', id)
@@ -230,12 +226,7 @@ export function sourcesRepository(db: Kysely<Database>) {
 
     /** Gives a lease back without recording a poll (shutdown mid-flight). */
     async release(id: string, owner: string): Promise<void> {
-      await db
-        .updateTable('sources')
-        .set({ lease_owner: null, lease_until: null })
-        .where('id', '=', id)
-        .where('lease_owner', '=', owner)
-        .execute();
+      await db.updateTable('sources').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
     },
 
     /**
@@ -248,7 +239,11 @@ export function sourcesRepository(db: Kysely<Database>) {
       const rows = await db.selectFrom('sources').select(['id', 'last_success_at', 'last_error_at', 'next_poll_at']).where('vendor', '=', vendor).execute();
       let moved = 0;
       for (const r of rows) {
-        const last = [r.last_success_at, r.last_error_at].filter((x): x is string => !!x).sort().pop() ?? null;
+        const last =
+          [r.last_success_at, r.last_error_at]
+            .filter((x): x is string => !!x)
+            .sort()
+            .pop() ?? null;
         const at = dueAt({ lastPolledAt: last, nextPollAt: r.next_poll_at });
         if (!at) continue;
         const iso = at.toISOString();
@@ -265,7 +260,10 @@ export function sourcesRepository(db: Kysely<Database>) {
     },
 
     async lastSuccessfulPoll(): Promise<string | null> {
-      const r = await db.selectFrom('sources').select((eb) => eb.fn.max('last_success_at').as('at')).executeTakeFirst();
+      const r = await db
+        .selectFrom('sources')
+        .select((eb) => eb.fn.max('last_success_at').as('at'))
+        .executeTakeFirst();
       return (r?.at as string | null | undefined) ?? null;
     },
   };

@@ -109,7 +109,11 @@ export function ssoRepository(db: Kysely<Database>, box: SecretBox) {
     async addDomain(d: { id: string; orgId: string; domain: string; token: string; now: Date }, cap: number): Promise<SsoDomainRow | 'taken' | 'full'> {
       return db.transaction().execute(async (trx) => {
         // The organisation's row lock: concurrent additions count one after another.
-        await trx.updateTable('organisations').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', d.orgId).execute();
+        await trx
+          .updateTable('organisations')
+          .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+          .where('id', '=', d.orgId)
+          .execute();
         const { n } = await trx
           .selectFrom('sso_domains')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
@@ -129,7 +133,12 @@ export function ssoRepository(db: Kysely<Database>, box: SecretBox) {
     /** Marks a domain verified; 'taken' when another organisation has it verified. */
     async markVerified(orgId: string, id: string, now: Date): Promise<'verified' | 'taken' | 'not_found'> {
       try {
-        const r = await db.updateTable('sso_domains').set({ verified_at: now.toISOString() }).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+        const r = await db
+          .updateTable('sso_domains')
+          .set({ verified_at: now.toISOString() })
+          .where('org_id', '=', orgId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         return Number(r.numUpdatedRows) > 0 ? 'verified' : 'not_found';
       } catch (err) {
         if (isUniqueViolation(err)) return 'taken';

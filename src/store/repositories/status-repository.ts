@@ -34,9 +34,7 @@ export function statusRepository(db: Kysely<Database>) {
       let q = visibleTo(db, db.selectFrom('vendor_status').selectAll(), audience);
       if (vendors?.length) q = q.where('vendor', 'in', vendors);
       const rows = await q.execute();
-      return new Map(
-        rows.map((r) => [r.vendor, { indicator: r.indicator as Indicator, description: r.description, checkedAt: r.checked_at }]),
-      );
+      return new Map(rows.map((r) => [r.vendor, { indicator: r.indicator as Indicator, description: r.description, checkedAt: r.checked_at }]));
     },
 
     /** Replace a vendor's component list with what the source reported. */
@@ -80,7 +78,11 @@ export function statusRepository(db: Kysely<Database>) {
       const out = new Map<string, Map<string, string>>();
       if (!vendors.length) return out;
       for (let i = 0; i < vendors.length; i += 500) {
-        const rows = await db.selectFrom('components').select(['vendor', 'id', 'name']).where('vendor', 'in', vendors.slice(i, i + 500)).execute();
+        const rows = await db
+          .selectFrom('components')
+          .select(['vendor', 'id', 'name'])
+          .where('vendor', 'in', vendors.slice(i, i + 500))
+          .execute();
         for (const r of rows) {
           const names = out.get(r.vendor) ?? new Map<string, string>();
           names.set(r.id, r.name);
@@ -96,7 +98,6 @@ export function statusRepository(db: Kysely<Database>) {
       const rows = await q.orderBy('vendor').orderBy('position').orderBy('name').execute();
       return rows.map((r) => ({ vendor: r.vendor, name: r.name, status: r.status as ComponentStatus, group: r.group_name }));
     },
-
   };
 }
 

@@ -70,7 +70,11 @@ export function telemetryRepository(db: Kysely<Database>, box: SecretBox) {
       return r ? toRow(r) : null;
     },
     async count(orgId: string): Promise<number> {
-      const r = await db.selectFrom('telemetry_connectors').select((eb) => eb.fn.countAll<string | number>().as('n')).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('telemetry_connectors')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     async nameTaken(orgId: string, name: string, except: string | null): Promise<boolean> {
@@ -103,14 +107,20 @@ export function telemetryRepository(db: Kysely<Database>, box: SecretBox) {
         .execute();
     },
     /** Changes what is given; new queries or URL forget the evaluation state (it was of other queries). */
-    async update(orgId: string, id: string, c: { name?: string; baseUrl?: string; token?: string | null; queries?: TelemetryQuery[]; enabled?: boolean; now: string }): Promise<boolean> {
+    async update(
+      orgId: string,
+      id: string,
+      c: { name?: string; baseUrl?: string; token?: string | null; queries?: TelemetryQuery[]; enabled?: boolean; now: string },
+    ): Promise<boolean> {
       const reset = c.queries !== undefined || c.baseUrl !== undefined;
       const r = await db
         .updateTable('telemetry_connectors')
         .set({
           ...(c.name !== undefined ? { name: c.name } : {}),
           ...(c.baseUrl !== undefined ? { base_url: c.baseUrl } : {}),
-          ...(c.token !== undefined ? { token: c.token === null ? null : box.seal(c.token), token_last_four: c.token === null ? null : c.token.slice(-4) } : {}),
+          ...(c.token !== undefined
+            ? { token: c.token === null ? null : box.seal(c.token), token_last_four: c.token === null ? null : c.token.slice(-4) }
+            : {}),
           ...(c.queries !== undefined ? { queries: JSON.stringify(c.queries) } : {}),
           ...(c.enabled !== undefined ? { enabled: c.enabled ? 1 : 0 } : {}),
           ...(reset ? { query_states: '[]', health: 'unknown', last_error: null, last_evaluated_at: null, next_run_at: null } : {}),
@@ -142,15 +152,33 @@ export function telemetryRepository(db: Kysely<Database>, box: SecretBox) {
           .execute()
       ).map((r) => r.id);
       if (!ids.length) return [];
-      const rows = await db.updateTable('telemetry_connectors').set({ lease_owner: o.owner, lease_until: until }).where('id', 'in', ids).where(free(now)).returningAll().execute();
+      const rows = await db
+        .updateTable('telemetry_connectors')
+        .set({ lease_owner: o.owner, lease_until: until })
+        .where('id', 'in', ids)
+        .where(free(now))
+        .returningAll()
+        .execute();
       return rows.map((r) => ({ ...toRow(r), token: r.token === null ? null : box.open(r.token) }));
     },
 
     /** Writes an evaluation and frees the lease; false when `owner` lost it (or the queries changed meanwhile). */
-    async complete(id: string, owner: string, r: { states: QueryState[]; health: 'ok' | 'unhealthy'; lastError: string | null; at: string; nextRunAt: string; queries: TelemetryQuery[] }): Promise<boolean> {
+    async complete(
+      id: string,
+      owner: string,
+      r: { states: QueryState[]; health: 'ok' | 'unhealthy'; lastError: string | null; at: string; nextRunAt: string; queries: TelemetryQuery[] },
+    ): Promise<boolean> {
       const out = await db
         .updateTable('telemetry_connectors')
-        .set({ query_states: JSON.stringify(r.states), health: r.health, last_error: r.lastError, last_evaluated_at: r.at, next_run_at: r.nextRunAt, lease_owner: null, lease_until: null })
+        .set({
+          query_states: JSON.stringify(r.states),
+          health: r.health,
+          last_error: r.lastError,
+          last_evaluated_at: r.at,
+          next_run_at: r.nextRunAt,
+          lease_owner: null,
+          lease_until: null,
+        })
         .where('id', '=', id)
         .where('lease_owner', '=', owner)
         .where('queries', '=', JSON.stringify(r.queries))

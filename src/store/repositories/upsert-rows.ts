@@ -18,9 +18,7 @@ export async function upsertRows<T extends RecordTable>(db: Kysely<Database>, ta
     await db
       .insertInto(table as 'incidents')
       .values(rows.slice(i, i + CHUNK) as Database['incidents'][])
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}` as 'excluded.title')]))),
-      )
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => Object.fromEntries(columns.map((c) => [c, eb.ref(`excluded.${c}` as 'excluded.title')]))))
       .execute();
   }
 }

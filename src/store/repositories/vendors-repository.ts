@@ -23,8 +23,7 @@ export interface VendorRow {
 }
 
 /** Stable id of a catalog source: the vendor, the format and a short hash of the URL. */
-export const sourceId = (vendor: string, type: string, url: string) =>
-  `${vendor}:${type}:${createHash('sha256').update(url).digest('hex').slice(0, 10)}`;
+export const sourceId = (vendor: string, type: string, url: string) => `${vendor}:${type}:${createHash('sha256').update(url).digest('hex').slice(0, 10)}`;
 
 /**
  * A source row as first written: never polled yet. `guarded`: every request to it goes
@@ -197,7 +196,10 @@ export function vendorsRepository(db: Kysely<Database>) {
           .execute();
         const gone = polled.map((r) => r.vendor).filter((slug) => !vendorRows.has(slug));
         for (let i = 0; i < gone.length; i += MAX_PARAMS) {
-          await trx.deleteFrom('sources').where('vendor', 'in', gone.slice(i, i + MAX_PARAMS)).execute();
+          await trx
+            .deleteFrom('sources')
+            .where('vendor', 'in', gone.slice(i, i + MAX_PARAMS))
+            .execute();
         }
       });
     },
@@ -215,7 +217,10 @@ export function vendorsRepository(db: Kysely<Database>) {
     },
 
     async count(audience: Audience): Promise<number> {
-      const r = await ownVendorsOnly(db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')), audience).executeTakeFirstOrThrow();
+      const r = await ownVendorsOnly(
+        db.selectFrom('vendors').select((eb) => eb.fn.countAll<number>().as('n')),
+        audience,
+      ).executeTakeFirstOrThrow();
       return Number(r.n);
     },
 

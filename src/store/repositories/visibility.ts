@@ -23,7 +23,7 @@ export function visibleTo<Q extends { where: (...args: any[]) => any }>(db: Kyse
 export function ownVendorsOnly<Q extends { where: (...args: any[]) => any }>(q: Q, audience: Audience): Q {
   if (audience === 'internal') return q;
   const oid = audience.orgId;
-  return (oid === null
-    ? q.where('vendors.owner_id', 'is', null)
-    : q.where((eb: any) => eb.or([eb('vendors.owner_id', 'is', null), eb('vendors.owner_id', '=', oid)]))) as Q;
+  return (
+    oid === null ? q.where('vendors.owner_id', 'is', null) : q.where((eb: any) => eb.or([eb('vendors.owner_id', 'is', null), eb('vendors.owner_id', '=', oid)]))
+  ) as Q;
 }

@@ -7,10 +7,7 @@ import type { Database } from '../schema.ts';
 // one organisation therefore run one after the other, and the cap check reads a count that
 // no other change can move before the insert commits.
 
-export type AddOutcome =
-  | { status: 'added'; vendors: string[] }
-  | { status: 'present'; vendors: string[] }
-  | { status: 'full'; vendors: string[] };
+export type AddOutcome = { status: 'added'; vendors: string[] } | { status: 'present'; vendors: string[] } | { status: 'full'; vendors: string[] };
 
 export type ReplaceOutcome = { status: 'replaced'; vendors: string[] } | { status: 'full'; vendors: string[] };
 
@@ -18,20 +15,12 @@ async function lockOwner(trx: Transaction<Database>, orgId: string, at: string):
   await trx
     .insertInto('watchlists')
     .values({ org_id: orgId, version: 0, updated_at: at })
-    .onConflict((oc) =>
-      oc.column('org_id').doUpdateSet((eb) => ({ version: eb('watchlists.version', '+', 1), updated_at: at })),
-    )
+    .onConflict((oc) => oc.column('org_id').doUpdateSet((eb) => ({ version: eb('watchlists.version', '+', 1), updated_at: at })))
     .execute();
 }
 
 async function vendorsOf(q: Kysely<Database> | Transaction<Database>, orgId: string): Promise<string[]> {
-  const rows = await q
-    .selectFrom('watchlist_vendors')
-    .select('vendor')
-    .where('org_id', '=', orgId)
-    .orderBy('position')
-    .orderBy('vendor')
-    .execute();
+  const rows = await q.selectFrom('watchlist_vendors').select('vendor').where('org_id', '=', orgId).orderBy('position').orderBy('vendor').execute();
   return rows.map((r) => r.vendor);
 }
 
@@ -48,26 +37,29 @@ export function watchlistRepository(db: Kysely<Database>) {
      */
     async add(orgId: string, vendor: string, limit: number | null, now: Date): Promise<AddOutcome> {
       const at = now.toISOString();
-      return db.transaction().execute(async (trx): Promise<AddOutcome> => {
-        await lockOwner(trx, orgId, at);
-        const current = await vendorsOf(trx, orgId);
-        if (current.includes(vendor)) return { status: 'present', vendors: current };
-        if (limit !== null && current.length >= limit) {
-          // Roll back the lock write too: a refused add changes nothing.
-          throw new Refused(current);
-        }
-        const top = await trx
-          .selectFrom('watchlist_vendors')
-          .select((eb) => eb.fn.max('position').as('p'))
-          .where('org_id', '=', orgId)
-          .executeTakeFirst();
-        const position = top?.p == null ? 0 : Number(top.p) + 1;
-        await trx.insertInto('watchlist_vendors').values({ org_id: orgId, vendor, position, added_at: at }).execute();
-        return { status: 'added', vendors: [...current, vendor] };
-      }).catch((err: unknown): AddOutcome => {
-        if (err instanceof Refused) return { status: 'full', vendors: err.vendors };
-        throw err;
-      });
+      return db
+        .transaction()
+        .execute(async (trx): Promise<AddOutcome> => {
+          await lockOwner(trx, orgId, at);
+          const current = await vendorsOf(trx, orgId);
+          if (current.includes(vendor)) return { status: 'present', vendors: current };
+          if (limit !== null && current.length >= limit) {
+            // Roll back the lock write too: a refused add changes nothing.
+            throw new Refused(current);
+          }
+          const top = await trx
+            .selectFrom('watchlist_vendors')
+            .select((eb) => eb.fn.max('position').as('p'))
+            .where('org_id', '=', orgId)
+            .executeTakeFirst();
+          const position = top?.p == null ? 0 : Number(top.p) + 1;
+          await trx.insertInto('watchlist_vendors').values({ org_id: orgId, vendor, position, added_at: at }).execute();
+          return { status: 'added', vendors: [...current, vendor] };
+        })
+        .catch((err: unknown): AddOutcome => {
+          if (err instanceof Refused) return { status: 'full', vendors: err.vendors };
+          throw err;
+        });
     },
 
     /** Replaces the whole list (`vendors` already de-duplicated, in display order). */
@@ -76,11 +68,7 @@ export function watchlistRepository(db: Kysely<Database>) {
       const at = now.toISOString();
       return db.transaction().execute(async (trx) => {
         await lockOwner(trx, orgId, at);
-        const before = await trx
-          .selectFrom('watchlist_vendors')
-          .select(['vendor', 'added_at'])
-          .where('org_id', '=', orgId)
-          .execute();
+        const before = await trx.selectFrom('watchlist_vendors').select(['vendor', 'added_at']).where('org_id', '=', orgId).execute();
         const addedAt = new Map(before.map((r) => [r.vendor, r.added_at]));
         await trx.deleteFrom('watchlist_vendors').where('org_id', '=', orgId).execute();
         if (vendors.length) {

@@ -50,9 +50,12 @@ export function watchlistSection(w: WatchlistView, vendors: VendorProfile[], fin
       ${categories.map(
         (c) => html`<fieldset class="watch-group"${byCategory.get(c)!.some(shown) ? '' : html` hidden`}>
         <legend>${categoryLabel(c)}</legend>
-        <ul class="watch-list">${byCategory.get(c)!.map(
-          (v) => html`<li data-watch-item data-name="${findKey(v)}"${shown(v) ? '' : html` hidden`}><label><input type="checkbox" name="vendors" value="${v.id}"${checked(selected.has(v.id))}> ${v.name}</label></li>`,
-        )}</ul>
+        <ul class="watch-list">${byCategory
+          .get(c)!
+          .map(
+            (v) =>
+              html`<li data-watch-item data-name="${findKey(v)}"${shown(v) ? '' : html` hidden`}><label><input type="checkbox" name="vendors" value="${v.id}"${checked(selected.has(v.id))}> ${v.name}</label></li>`,
+          )}</ul>
       </fieldset>`,
       )}
       </div>
@@ -120,7 +123,8 @@ function rulesField(channel: string, rules: ChannelRules | null): Html {
         <summary>What this channel alerts on</summary>
         <div class="field field--check"><input id="${id}-own" type="checkbox" name="${channel}.alert_on.own"${checked(rules !== null)}><label for="${id}-own">Use rules of its own (otherwise “What alerts” below)</label></div>
         <ul class="watch-list">${CHANGE_KINDS.map(
-          (k) => html`<li><label><input type="checkbox" name="${channel}.alert_on.changes" value="${k}"${checked(r.changes.includes(k))}> ${CHANGE_LABEL[k] ?? k}</label></li>`,
+          (k) =>
+            html`<li><label><input type="checkbox" name="${channel}.alert_on.changes" value="${k}"${checked(r.changes.includes(k))}> ${CHANGE_LABEL[k] ?? k}</label></li>`,
         )}</ul>
         <div class="field">
           <label for="${id}-impact">Lowest impact</label>
@@ -309,7 +313,8 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
         <fieldset class="nested">
           <legend>Events</legend>
           <ul class="watch-list">${ALERT_EVENT_TYPES.map(
-            (e) => html`<li><label><input type="checkbox" name="content_filters.event_types" value="${e}"${checked(p.content_filters.event_types.includes(e))}> ${eventLabel(e)}</label></li>`,
+            (e) =>
+              html`<li><label><input type="checkbox" name="content_filters.event_types" value="${e}"${checked(p.content_filters.event_types.includes(e))}> ${eventLabel(e)}</label></li>`,
           )}</ul>
           ${fieldError('content_filters.event_types')}
         </fieldset>

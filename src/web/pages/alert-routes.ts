@@ -46,14 +46,19 @@ const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value
 function destinationText(r: RouteView): string {
   const d = r.destination as Record<string, unknown>;
   if (Array.isArray(d.to)) return d.to.join(', ');
-  if (Array.isArray(d.components)) return `page ${String(d.pageId)} · key ${String(d.apiKey)} · ${d.components.length} mapped component${d.components.length === 1 ? '' : 's'}`;
+  if (Array.isArray(d.components))
+    return `page ${String(d.pageId)} · key ${String(d.apiKey)} · ${d.components.length} mapped component${d.components.length === 1 ? '' : 's'}`;
   if (d.token || d.password) return `${String(d.url ?? '')} · ${String(d.token ?? d.password)}`;
   return String(d.url ?? d.routingKey ?? d.apiKey ?? d.conversation ?? '');
 }
 
 function scopeText(r: RouteView, lists: NamedWatchlist[]): string {
   const f = r.filters;
-  const scope = f.vendors ? `vendors ${f.vendors.join(', ')}` : f.watchlistId ? `watchlist ${lists.find((l) => l.id === f.watchlistId)?.name ?? '(deleted)'}` : "the organisation's watchlist";
+  const scope = f.vendors
+    ? `vendors ${f.vendors.join(', ')}`
+    : f.watchlistId
+      ? `watchlist ${lists.find((l) => l.id === f.watchlistId)?.name ?? '(deleted)'}`
+      : "the organisation's watchlist";
   const parts = [scope, `${f.kinds.map(humanize).join(', ')}`, f.minImpact === 'none' ? '' : `impact ${f.minImpact} or more`];
   if (f.components.length) parts.push(`components ${f.components.join(', ')}`);
   if (!f.maintenance) parts.push('no maintenance');

@@ -11,7 +11,6 @@ import { formatDuration, percent } from '../views/format.ts';
 
 const COMPARE_MAX = 25;
 
-
 export interface CompareData {
   vendors: { slug: string; name: string; stats: VendorStats }[];
   dataWindow: DataWindow;
@@ -23,7 +22,14 @@ export interface CompareData {
 export function parseCompareVendors(query: Record<string, unknown>): string[] | null {
   const raw = query.vendors;
   if (typeof raw !== 'string' || !raw.trim()) return null;
-  return [...new Set(raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))].slice(0, COMPARE_MAX);
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ].slice(0, COMPARE_MAX);
 }
 
 function charts(d: CompareData): Html {
@@ -75,8 +81,12 @@ export function comparePage(d: CompareData): Page {
           : html`<p class="empty"><a href="/login?next=%2Fcompare">Log in</a> to compare the vendors on your watchlist, or name them in the address, e.g. <a href="/compare?vendors=github,cloudflare">/compare?vendors=github,cloudflare</a>.</p>`;
   const main = html`<h1 class="page-title">Compare vendors</h1>
   ${intro}
-  ${d.vendors.length ? html`<section aria-labelledby="compare-title" class="panel"><h2 id="compare-title">${d.vendors.length} vendors</h2>${charts(d)}
+  ${
+    d.vendors.length
+      ? html`<section aria-labelledby="compare-title" class="panel"><h2 id="compare-title">${d.vendors.length} vendors</h2>${charts(d)}
     ${d.dataWindow.capped ? html`<p class="muted">Limited to your plan's window. <a href="/account#plan">See plans</a>.</p>` : ''}
-    <ul class="result-list">${d.vendors.map((v) => html`<li><a href="/vendors/${v.slug}">${v.name}</a></li>`)}</ul></section>` : ''}`;
+    <ul class="result-list">${d.vendors.map((v) => html`<li><a href="/vendors/${v.slug}">${v.name}</a></li>`)}</ul></section>`
+      : ''
+  }`;
   return { title: 'Compare vendors', main, description: 'Uptime, incidents and time to resolve of several vendors side by side.' };
 }

@@ -32,7 +32,12 @@ const STATE_WORDS: Record<string, string> = {
   cleared: 'Cleared (recovered, no incident posted)',
   dismissed: 'Dismissed as a false alarm',
 };
-const STATE_TAG: Record<string, string> = { suspected: 'tag--impact-major', confirmed: 'tag--status-investigating', cleared: 'tag--status-resolved', dismissed: 'tag--impact-none' };
+const STATE_TAG: Record<string, string> = {
+  suspected: 'tag--impact-major',
+  confirmed: 'tag--status-investigating',
+  cleared: 'tag--status-resolved',
+  dismissed: 'tag--impact-none',
+};
 
 function signalArticle(s: SignalDetailView, d: EarlyWarningPageData, names: Map<string, string>): Html {
   const name = names.get(s.vendor) ?? s.vendor;

@@ -69,7 +69,10 @@ function problemsSection(o: Overview, ctx: PageContext): Html {
     <h2 id="problems-title">Active incidents <span class="count">${incidents.length}</span></h2>
     ${
       incidents.length || pageLevel.length
-        ? html`${collapsedList(incidents.map((i) => incidentArticle(i, ctx.now, { headingLevel: 3, showVendor: true, collapsed: true })), 'incidents')}
+        ? html`${collapsedList(
+            incidents.map((i) => incidentArticle(i, ctx.now, { headingLevel: 3, showVendor: true, collapsed: true })),
+            'incidents',
+          )}
       ${
         pageLevel.length
           ? html`<p>Reported on the status page without an incident: ${pageLevel.map(
@@ -183,12 +186,16 @@ function ourServicesSection(ours: OurServicesNow): Html {
   </section>`;
 }
 
-export function overviewMain(all: Overview, ctx: PageContext, f: OverviewFilter, watchlist: ReadonlySet<string> | null, ours: OurServicesNow | null = null): Html {
+export function overviewMain(
+  all: Overview,
+  ctx: PageContext,
+  f: OverviewFilter,
+  watchlist: ReadonlySet<string> | null,
+  ours: OurServicesNow | null = null,
+): Html {
   const mine = overviewScope(f, watchlist);
   const o = mine ? narrowOverview(all, mine) : all;
-  const sorted = [...o.vendors].sort(
-    (a, b) => INDICATOR_RANK[cardIndicator(b)] - INDICATOR_RANK[cardIndicator(a)] || a.name.localeCompare(b.name),
-  );
+  const sorted = [...o.vendors].sort((a, b) => INDICATOR_RANK[cardIndicator(b)] - INDICATOR_RANK[cardIndicator(a)] || a.name.localeCompare(b.name));
   const shown = sorted.filter((v) => matches(v, f)).length;
   return html`<h1 class="page-title">${mine ? 'Your vendors' : 'Vendor status'}</h1>
   ${ours ? ourServicesSection(ours) : ''}

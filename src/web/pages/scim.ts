@@ -44,7 +44,9 @@ export function scimPage(d: ScimPageData): Page {
     ${
       d.tokens.length
         ? html`<ul data-scim-tokens>${d.tokens.map(
-            (t) => html`<li>${t.name} (<code>${t.prefix}…</code>), made ${time(t.createdAt)}, ${t.lastUsedAt ? html`last used ${time(t.lastUsedAt)}` : 'never used'}
+            (
+              t,
+            ) => html`<li>${t.name} (<code>${t.prefix}…</code>), made ${time(t.createdAt)}, ${t.lastUsedAt ? html`last used ${time(t.lastUsedAt)}` : 'never used'}
           <form method="post" action="/team/scim/tokens/${t.id}/revoke" class="inline-form">${csrfField(d.csrf)}
             <button type="submit" class="button button--small button--danger" aria-label="Revoke the token ${t.name}">Revoke</button></form></li>`,
           )}</ul>`

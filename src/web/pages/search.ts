@@ -42,13 +42,7 @@ function form(q: SearchQuery, impacts: readonly string[], vendors: { slug: strin
   </form>`;
 }
 
-export function searchPage(
-  q: SearchQuery,
-  r: SearchResult,
-  ctx: PageContext,
-  impacts: readonly string[],
-  vendors: { slug: string; name: string }[],
-): Page {
+export function searchPage(q: SearchQuery, r: SearchResult, ctx: PageContext, impacts: readonly string[], vendors: { slug: string; name: string }[]): Page {
   const asked = !!(q.text || q.vendor || q.impact || q.component);
   const windowText = r.windowDays === null ? 'on record' : `of the last ${r.windowDays} days (your plan's window)`;
   const main = html`<h1 class="page-title">Search</h1>

@@ -60,11 +60,7 @@ function serviceRow(s: ServiceView, d: ServicesPageData): Html {
 function impactSection(d: ServicesPageData): Html {
   return html`<section class="panel" aria-labelledby="impact-title" data-impact>
     <h2 id="impact-title">Hit now</h2>
-    ${
-      d.impact.length
-        ? impactList(d.impact)
-        : html`<p class="empty">No open incident or maintenance under way hits these services.</p>`
-    }
+    ${d.impact.length ? impactList(d.impact) : html`<p class="empty">No open incident or maintenance under way hits these services.</p>`}
   </section>`;
 }
 

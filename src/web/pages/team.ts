@@ -218,7 +218,8 @@ export function invitationPage(d: InvitationPageData): Page {
     expired: 'This invitation has expired. Ask an admin of the organisation for a new one.',
   };
   let body: Html;
-  if (d.outcome) body = html`<p class="notice notice--${d.outcome.kind}" role="${d.outcome.kind === 'error' ? 'alert' : 'status'}" data-invitation-outcome>${d.outcome.text}</p>`;
+  if (d.outcome)
+    body = html`<p class="notice notice--${d.outcome.kind}" role="${d.outcome.kind === 'error' ? 'alert' : 'status'}" data-invitation-outcome>${d.outcome.text}</p>`;
   else if (i.state !== 'open') body = html`<p data-invitation-outcome>${reasons[i.state]}</p>`;
   else if (!d.me) {
     const next = encodeURIComponent(`/invitations/${d.token}`);

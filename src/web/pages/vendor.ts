@@ -46,10 +46,7 @@ export interface VendorPageData {
   maintenance: Maintenance[];
   advisories: Advisory[] | null;
   updates: ReleaseUpdate[] | null;
-  compliance:
-    | { state: 'available'; items: ComplianceEntry[]; sourceUrl: string | null; message: string | null }
-    | { state: 'locked' }
-    | { state: 'none' };
+  compliance: { state: 'available'; items: ComplianceEntry[]; sourceUrl: string | null; message: string | null } | { state: 'locked' } | { state: 'none' };
   /** On the viewer's watchlist; null when nobody is signed in. */
   watched: boolean | null;
   /** A suspected early-warning signal of the viewer's organisation about the vendor; null for visitors and when there is none. */
@@ -149,7 +146,8 @@ function uptimeSection(d: VendorPageData): Html {
     <p class="uptime__figure">${d.uptime.uptimePercent === null ? (d.status.monitored ? html`<strong>Not enough data</strong>: this vendor was observed for less than a quarter of this period` : html`<strong>Not monitored</strong>: no machine-readable status source`) : html`<strong>${percent(d.uptime.uptimePercent)}</strong> uptime`} · ${plural(bad.length, 'day')} with incidents</p>
     <ol class="uptime-bar" aria-label="Daily uptime, oldest first">
       ${days.map(
-        (x) => html`<li class="uptime-bar__day uptime-bar__day--${cls(x)}" title="${formatDate(x.date)}: ${dayText(x)}${x.incidentCount ? `, ${plural(x.incidentCount, 'incident')}` : ''}"><span class="visually-hidden">${formatDate(x.date)}: ${dayText(x)}${x.worst && x.worst !== 'none' ? `, worst impact ${IMPACT_LABEL[x.worst]}` : ''}</span></li>`,
+        (x) =>
+          html`<li class="uptime-bar__day uptime-bar__day--${cls(x)}" title="${formatDate(x.date)}: ${dayText(x)}${x.incidentCount ? `, ${plural(x.incidentCount, 'incident')}` : ''}"><span class="visually-hidden">${formatDate(x.date)}: ${dayText(x)}${x.worst && x.worst !== 'none' ? `, worst impact ${IMPACT_LABEL[x.worst]}` : ''}</span></li>`,
       )}
     </ol>
     <p class="uptime-bar__axis muted" aria-hidden="true"><span>${days[0] ? formatDate(days[0].date) : ''}</span><span>Today</span></p>
@@ -160,7 +158,9 @@ function uptimeSection(d: VendorPageData): Html {
 function statsSection(d: VendorPageData): Html {
   const cols = d.stats;
   const cell = (c: StatsColumn, f: (s: VendorStats) => Html | string) =>
-    c.stats ? html`<td>${f(c.stats)}</td>` : html`<td class="locked">${c.requiredPlan ? html`<a href="/account#plan">${humanize(c.requiredPlan)} plan</a>` : '–'}</td>`;
+    c.stats
+      ? html`<td>${f(c.stats)}</td>`
+      : html`<td class="locked">${c.requiredPlan ? html`<a href="/account#plan">${humanize(c.requiredPlan)} plan</a>` : '–'}</td>`;
   return html`<section aria-labelledby="stats-title" class="panel" id="statistics">
     <h2 id="stats-title">Statistics</h2>
     <div class="table-scroll" tabindex="0" role="region" aria-labelledby="stats-title">
@@ -260,7 +260,8 @@ function complianceSection(d: VendorPageData): Html {
         ? html`<p class="notice">Compliance certifications are available on the Standard plan and above. ${plansLink()}</p>`
         : c.items.length
           ? html`<ul class="compliance">${c.items.map(
-              (i) => html`<li><strong>${i.name}</strong> <span class="tag">${i.category}</span>${i.description ? html`<br><span class="muted">${i.description}</span>` : ''}${i.compliancePageLink ? html` ${externalLink(i.compliancePageLink, 'details')}` : ''}</li>`,
+              (i) =>
+                html`<li><strong>${i.name}</strong> <span class="tag">${i.category}</span>${i.description ? html`<br><span class="muted">${i.description}</span>` : ''}${i.compliancePageLink ? html` ${externalLink(i.compliancePageLink, 'details')}` : ''}</li>`,
             )}</ul>
           ${c.sourceUrl ? html`<p>${externalLink(c.sourceUrl, 'Vendor trust page')}</p>` : ''}`
           : html`<p class="empty">${c.message ?? 'No certifications recorded.'}</p>`

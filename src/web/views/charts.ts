@@ -179,23 +179,23 @@ export function rowChart(spec: ChartSpec, opts: { percentFrom?: number } = {}): 
   const percent = opts.percentFrom !== undefined;
   const lo = percent ? opts.percentFrom! : 0;
   const hi = percent ? 100 : niceMax(Math.max(0, ...values));
-  const xOf = (v: number) => round(plotX + (Math.min(Math.max(v, lo), hi) - lo) / (hi - lo || 1) * plotW);
+  const xOf = (v: number) => round(plotX + ((Math.min(Math.max(v, lo), hi) - lo) / (hi - lo || 1)) * plotW);
   const body = html`${spec.data.map((x, k) => {
-      const mid = top + row * k + row / 2;
-      const y = mid - 15;
-      const lines = labels[k]!;
-      const first = round(mid + 4 - (LINE_PITCH * (lines.length - 1)) / 2);
-      const label = html`<text class="chart__label" x="${labelW}" y="${first}" text-anchor="end">${lines.length === 1 ? lines[0]! : lines.map((l, i) => html`<tspan x="${labelW}" dy="${i ? LINE_PITCH : 0}">${l}</tspan>`)}</text>`;
-      const value = html`<text class="chart__value" x="${W - valueW + 14}" y="${mid + 4}">${x.value === null ? (x.note ?? 'no data') : x.text}</text>`;
-      if (x.value === null) {
-        return html`${label}<rect class="${x.note ? 'chart__locked' : 'chart__nodata'}" data-nodata="${x.note ? 'locked' : 'unobserved'}" x="${plotX}" y="${y + 6}" width="${round(plotW)}" height="18"><title>${x.label}: ${x.note ?? 'no data'}</title></rect>${value}`;
-      }
-      if (percent) {
-        return html`${label}<line class="chart__track" x1="${plotX}" x2="${plotX + round(plotW)}" y1="${mid}" y2="${mid}"></line><circle class="chart__dot${x.tone ? ` chart__dot--${x.tone}` : ''}" data-value="${x.value}" cx="${xOf(x.value)}" cy="${mid}" r="6"><title>${x.label}: ${x.text}</title></circle>${value}`;
-      }
-      const w = round(xOf(x.value) - plotX);
-      return html`${label}<rect class="chart__bar" data-value="${x.value}" x="${plotX}" y="${y + 6}" width="${w}" height="18"><title>${x.label}: ${x.text}</title></rect>${value}`;
-    })}
+    const mid = top + row * k + row / 2;
+    const y = mid - 15;
+    const lines = labels[k]!;
+    const first = round(mid + 4 - (LINE_PITCH * (lines.length - 1)) / 2);
+    const label = html`<text class="chart__label" x="${labelW}" y="${first}" text-anchor="end">${lines.length === 1 ? lines[0]! : lines.map((l, i) => html`<tspan x="${labelW}" dy="${i ? LINE_PITCH : 0}">${l}</tspan>`)}</text>`;
+    const value = html`<text class="chart__value" x="${W - valueW + 14}" y="${mid + 4}">${x.value === null ? (x.note ?? 'no data') : x.text}</text>`;
+    if (x.value === null) {
+      return html`${label}<rect class="${x.note ? 'chart__locked' : 'chart__nodata'}" data-nodata="${x.note ? 'locked' : 'unobserved'}" x="${plotX}" y="${y + 6}" width="${round(plotW)}" height="18"><title>${x.label}: ${x.note ?? 'no data'}</title></rect>${value}`;
+    }
+    if (percent) {
+      return html`${label}<line class="chart__track" x1="${plotX}" x2="${plotX + round(plotW)}" y1="${mid}" y2="${mid}"></line><circle class="chart__dot${x.tone ? ` chart__dot--${x.tone}` : ''}" data-value="${x.value}" cx="${xOf(x.value)}" cy="${mid}" r="6"><title>${x.label}: ${x.text}</title></circle>${value}`;
+    }
+    const w = round(xOf(x.value) - plotX);
+    return html`${label}<rect class="chart__bar" data-value="${x.value}" x="${plotX}" y="${y + 6}" width="${w}" height="18"><title>${x.label}: ${x.text}</title></rect>${value}`;
+  })}
     <line class="chart__baseline" x1="${plotX}" x2="${plotX + round(plotW)}" y1="${axisY}" y2="${axisY}"></line>
     <text class="chart__tick" x="${plotX}" y="${axisY + 16}" text-anchor="start">${percent ? `${lo}%` : '0'}</text>
     <text class="chart__tick" x="${plotX + round(plotW)}" y="${axisY + 16}" text-anchor="end">${percent ? '100%' : `${fmtTick(hi)}${spec.unit ? ` ${spec.unit}` : ''}`}</text>`;

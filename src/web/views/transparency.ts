@@ -14,7 +14,8 @@ export function distributionText(d: Distribution | null): string | null {
   return `${mins(d.p50)} median (p90 ${mins(d.p90)}, ${mins(d.min)}–${mins(d.max)}, ${d.count} ${d.count === 1 ? 'outage' : 'outages'})`;
 }
 
-const reasonOf = (t: VendorTransparency, figure: VendorTransparency['unknown'][number]['figure']) => t.unknown.find((u) => u.figure === figure)?.reason ?? 'not known';
+const reasonOf = (t: VendorTransparency, figure: VendorTransparency['unknown'][number]['figure']) =>
+  t.unknown.find((u) => u.figure === figure)?.reason ?? 'not known';
 
 function figure(t: VendorTransparency, key: 'leadTimeMinutes' | 'timeToResolveMinutes'): Html {
   const text = distributionText(t[key]);

@@ -42,7 +42,12 @@ export function trendCharts(name: string, t: VendorTrends, lockedNote: string | 
           description: `Uptime of each component over the observed part of the last ${t.componentDays} days, from the incidents that name it (major and critical minutes down, minor half). The axis starts at ${percentFloor(comps.map((c) => c.uptimePercent))}%.`,
           labelHeader: 'Component',
           valueHeader: 'Uptime',
-          data: comps.map((c) => ({ label: c.component, value: c.uptimePercent, text: percent(c.uptimePercent), tone: UPTIME_TONE[uptimeGrade(c.uptimePercent)] })),
+          data: comps.map((c) => ({
+            label: c.component,
+            value: c.uptimePercent,
+            text: percent(c.uptimePercent),
+            tone: UPTIME_TONE[uptimeGrade(c.uptimePercent)],
+          })),
         },
         { percentFrom: percentFloor(comps.map((c) => c.uptimePercent)) },
       )

@@ -48,7 +48,11 @@ describe('alerts and the services they hit', () => {
     await route({ name: 'only ours', destination: { channel: 'webhook', url: `${hook.url}/ours` }, filters: { onlyAffectingServices: true } });
     await route({ name: 'docs only', destination: { channel: 'webhook', url: `${hook.url}/docs` }, filters: { services: ['docs'] } });
     await route({ name: 'flaky', destination: { channel: 'webhook', url: `${hook.url}/flaky` }, filters: { vendors: ['github'] } });
-    const ownerRoute = await route({ name: 'checkout on-call', destination: { channel: 'webhook', url: `${hook.url}/owner` }, filters: { vendors: ['cloudflare'] } });
+    const ownerRoute = await route({
+      name: 'checkout on-call',
+      destination: { channel: 'webhook', url: `${hook.url}/owner` },
+      filters: { vendors: ['cloudflare'] },
+    });
     const made = [
       { name: 'checkout-api', criticality: 'critical', ownerRouteId: ownerRoute, dependencies: [{ vendor: 'github', components: ['Actions'] }] },
       { name: 'docs', criticality: 'low', dependencies: [{ vendor: 'stripe' }] },
@@ -71,7 +75,14 @@ describe('alerts and the services they hit', () => {
     assert.equal(all.affectedServices.length, 1);
     assert.deepEqual(
       { ...all.affectedServices[0], serviceId: undefined },
-      { serviceId: undefined, serviceName: 'checkout-api', criticality: 'critical', confidence: 'high', reasons: ["component 'Actions' listed"], via: 'github: Actions' },
+      {
+        serviceId: undefined,
+        serviceName: 'checkout-api',
+        criticality: 'critical',
+        confidence: 'high',
+        reasons: ["component 'Actions' listed"],
+        via: 'github: Actions',
+      },
     );
     assert.equal(all.affects, 'affects checkout-api (critical) via github: Actions');
     assert.equal(all.data.affectedServices, undefined, 'the record stays the record');
@@ -80,7 +91,7 @@ describe('alerts and the services they hit', () => {
     // The service filters and the owner route.
     assert.equal(at('/ours').length, 1);
     assert.equal(at('/docs').length, 0, 'docs is not hit');
-    assert.equal(at('/owner').length, 1, 'the owner route gets its service\'s incident though it is scoped to cloudflare');
+    assert.equal(at('/owner').length, 1, "the owner route gets its service's incident though it is scoped to cloudflare");
     // Another organisation with no services: no field, no text.
     const [other] = at('/other');
     assert.ok(other);
@@ -135,7 +146,10 @@ describe('alerts and the services they hit', () => {
     hook.requests.length = 0;
     clock.advance(60_000);
     const soon = new Date(clock.now().getTime() + 30 * 60_000).toISOString();
-    await t.repos.maintenances.upsert(maintenance('github', 'actions-upgrade', { title: 'Actions upgrade', scheduledFor: soon, components: ['Actions'] }), 'mw1');
+    await t.repos.maintenances.upsert(
+      maintenance('github', 'actions-upgrade', { title: 'Actions upgrade', scheduledFor: soon, components: ['Actions'] }),
+      'mw1',
+    );
     await t.repos.maintenances.upsert(maintenance('github', 'pages-upgrade', { title: 'Pages upgrade', scheduledFor: soon, components: ['Pages'] }), 'mw2');
     await t.app.alerts.runOnce();
     const owner = hook.requests.filter((r) => r.path === '/owner').map((r) => JSON.parse(r.body));
@@ -144,7 +158,11 @@ describe('alerts and the services they hit', () => {
     assert.equal(owner[0].data.title, 'Actions upgrade');
     assert.equal(owner[0].data.reminder.leadTime, '1h');
     assert.match(owner[0].affects, /^affects checkout-renamed \(critical\) via GitHub: Actions$/);
-    assert.equal(hook.requests.filter((r) => r.path !== '/owner' && JSON.parse(r.body).type === 'maintenance.reminder').length, 0, 'other routes set nothing and get nothing');
+    assert.equal(
+      hook.requests.filter((r) => r.path !== '/owner' && JSON.parse(r.body).type === 'maintenance.reminder').length,
+      0,
+      'other routes set nothing and get nothing',
+    );
     // Once only, however often the scan runs.
     clock.advance(60_000);
     await t.app.alerts.runOnce();

@@ -29,7 +29,10 @@ describe('alert channels end to end', () => {
   const round = async () => {
     clock.advance(61_000);
     const report = await t.app.ingest.scheduler.runRound({ force: true });
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed'),
+      [],
+    );
   };
   const deliver = () => t.app.alerts.runOnce();
 

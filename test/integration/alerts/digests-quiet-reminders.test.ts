@@ -137,7 +137,10 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
     await runBoth();
     assert.equal(mailsTo(smtp.mails, u.email).length, 2, 'the next period with a change: its own digest, after the restart');
     const rows = await getJson(`${t.api}/notification-deliveries?channel=email`, { headers: u.headers });
-    assert.deepEqual(rows.body.items.map((i: { status: string }) => i.status), ['succeeded', 'succeeded']);
+    assert.deepEqual(
+      rows.body.items.map((i: { status: string }) => i.status),
+      ['succeeded', 'succeeded'],
+    );
   });
 
   test('quiet hours hold chat and e-mail (one summary when they end), never PagerDuty', async () => {
@@ -259,13 +262,22 @@ describe('digests, threading, quiet hours, what counts, reminders', () => {
     assert.match(got()[1].data.updates[0].body, /Starts in 1h/);
     // In the app too, once per lead time.
     const inApp = (await getJson(`${t.api}/notifications?limit=10`, { headers: u.headers })).body.items;
-    assert.deepEqual(inApp.map((i: { type: string }) => i.type), ['maintenance.reminder', 'maintenance.reminder']);
+    assert.deepEqual(
+      inApp.map((i: { type: string }) => i.type),
+      ['maintenance.reminder', 'maintenance.reminder'],
+    );
 
     const w = { ...incident('stripe', { title: 'Database upgrade', id: 'stripe-mw-1' }) };
     await emit(t, 'maintenance.started' as never, w);
     await emit(t, 'maintenance.completed' as never, { ...w, status: 'completed' });
     clock.advance(60_000);
     await t.app.alerts.runOnce();
-    assert.deepEqual(got().slice(2).map((b) => b.type), ['maintenance.completed'], 'started is switched off, completed on');
+    assert.deepEqual(
+      got()
+        .slice(2)
+        .map((b) => b.type),
+      ['maintenance.completed'],
+      'started is switched off, completed on',
+    );
   });
 });

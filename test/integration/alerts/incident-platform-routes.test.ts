@@ -29,10 +29,16 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
   const s = () => ({ cookie, origin: t.url });
   const routes = () => `${t.url}/api/v1/orgs/${orgId}/alert-routes`;
   const all = { kinds: ['created', 'updated', 'resolved'] };
-  const grafana = (token = GRAFANA_TOKEN, dashboardUid?: string) => ({ channel: 'grafana', url: `${fx.rx.url}/grafana`, token, ...(dashboardUid ? { dashboardUid } : {}) });
+  const grafana = (token = GRAFANA_TOKEN, dashboardUid?: string) => ({
+    channel: 'grafana',
+    url: `${fx.rx.url}/grafana`,
+    token,
+    ...(dashboardUid ? { dashboardUid } : {}),
+  });
   const servicenow = (password = SN.password) => ({ channel: 'servicenow', url: `${fx.rx.url}/servicenow`, username: SN.user, password });
   const firehydrant = (jwt = FH_JWT) => ({ channel: 'firehydrant', url: `${fx.rx.url}/firehydrant/v1/process/${jwt}` });
-  const rowOf = async (id: string) => t.store.db.selectFrom('deliveries').selectAll().where('route_id', '=', id).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  const rowOf = async (id: string) =>
+    t.store.db.selectFrom('deliveries').selectAll().where('route_id', '=', id).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
   const made = async (name: string, destination: unknown, vendor: string) => {
     const r = await send(routes(), 'POST', s(), { name, destination, filters: { vendors: [vendor], ...all } });
     assert.equal(r.status, 201, JSON.stringify(r.body));
@@ -40,7 +46,14 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
   };
 
   before(async () => {
-    fx = await startToolFakes({ grafanaToken: GRAFANA_TOKEN, serviceNow: SN, fireHydrantToken: FH_JWT, rootlyKey: ROOTLY_KEY, statuspageKey: 'x', instatusKey: 'x' });
+    fx = await startToolFakes({
+      grafanaToken: GRAFANA_TOKEN,
+      serviceNow: SN,
+      fireHydrantToken: FH_JWT,
+      rootlyKey: ROOTLY_KEY,
+      statuspageKey: 'x',
+      instatusKey: 'x',
+    });
     const logStream = new Writable({
       write(chunk, _enc, done) {
         logLines.push(String(chunk));
@@ -81,14 +94,21 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
     const inc = incident('github', { impact: 'major', components: ['Actions'], title: 'Actions <b>delayed</b>' });
     // The resolution carries when it ended, an hour after the start.
     const resolved = { ...inc, status: 'resolved', resolvedAt: new Date(Date.parse(inc.startedAt) + 3_600_000).toISOString() } as unknown as typeof inc;
-    for (const [type, payload] of [['incident.created', inc], ['incident.updated', inc], ['incident.resolved', resolved]] as const) {
+    for (const [type, payload] of [
+      ['incident.created', inc],
+      ['incident.updated', inc],
+      ['incident.resolved', resolved],
+    ] as const) {
       await emit(t, type, payload);
       await t.app.alerts.runOnce();
     }
 
     // Grafana: one annotation on the dashboard, edited, then a region up to the resolution.
     const gr = fx.rx.requests.filter((r) => r.path.startsWith('/grafana/'));
-    assert.deepEqual(gr.map((r) => `${r.method} ${r.path}`), ['POST /grafana/api/annotations', 'PATCH /grafana/api/annotations/1', 'PATCH /grafana/api/annotations/1']);
+    assert.deepEqual(
+      gr.map((r) => `${r.method} ${r.path}`),
+      ['POST /grafana/api/annotations', 'PATCH /grafana/api/annotations/1', 'PATCH /grafana/api/annotations/1'],
+    );
     assert.equal(fx.annotations.size, 1);
     const ann = fx.annotations.get(1)!;
     assert.equal(ann.dashboardUID, 'ops-overview');
@@ -99,7 +119,10 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
 
     // ServiceNow: three events with one message key; the last clears.
     const snow = fx.rx.requests.filter((r) => r.path.startsWith('/servicenow/')).map((r) => JSON.parse(r.body).records[0]);
-    assert.deepEqual(snow.map((e) => e.severity), ['2', '2', '0']);
+    assert.deepEqual(
+      snow.map((e) => e.severity),
+      ['2', '2', '0'],
+    );
     assert.equal(new Set(snow.map((e) => e.message_key)).size, 1);
     assert.equal(snow[0].message_key, `vendor-status:github:${inc.id}`);
     assert.match(snow[0].time_of_event, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
@@ -108,13 +131,19 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
 
     // FireHydrant: OPEN, OPEN, CLOSED on one idempotency key.
     const fire = fx.rx.requests.filter((r) => r.path.startsWith('/firehydrant/')).map((r) => JSON.parse(r.body));
-    assert.deepEqual(fire.map((b) => b.status), ['OPEN', 'OPEN', 'CLOSED']);
+    assert.deepEqual(
+      fire.map((b) => b.status),
+      ['OPEN', 'OPEN', 'CLOSED'],
+    );
     assert.equal(new Set(fire.map((b) => b.idempotency_key)).size, 1);
     assert.equal(fire[0].level, 'ERROR');
 
     // Rootly: one alert (the update folds into it by key), resolved by the id Rootly answered.
     const root = fx.rx.requests.filter((r) => r.path.startsWith('/rootly/'));
-    assert.deepEqual(root.map((r) => `${r.method} ${r.path}`), ['POST /rootly/v1/alerts', 'POST /rootly/v1/alerts', 'POST /rootly/v1/alerts/alrt-1/resolve']);
+    assert.deepEqual(
+      root.map((r) => `${r.method} ${r.path}`),
+      ['POST /rootly/v1/alerts', 'POST /rootly/v1/alerts', 'POST /rootly/v1/alerts/alrt-1/resolve'],
+    );
     assert.equal(fx.rootlyAlerts.size, 1);
     assert.equal(fx.rootlyAlerts.get('alrt-1')!.status, 'resolved');
 
@@ -158,7 +187,16 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
     }
     // Nothing secret in the delivery log or in the app's log lines.
     const log = JSON.stringify(await t.store.db.selectFrom('deliveries').select(['last_error']).execute()) + logLines.join('');
-    for (const secret of [GRAFANA_TOKEN, 'glsa_revokedTokenXXXXXXXXXXXX', SN.password, 'wrong-password-123', FH_JWT, 'eyJ.deleted.source', ROOTLY_KEY, 'rootly_revokedKey0000000000']) {
+    for (const secret of [
+      GRAFANA_TOKEN,
+      'glsa_revokedTokenXXXXXXXXXXXX',
+      SN.password,
+      'wrong-password-123',
+      FH_JWT,
+      'eyJ.deleted.source',
+      ROOTLY_KEY,
+      'rootly_revokedKey0000000000',
+    ]) {
       assert.ok(!log.includes(secret), `${secret.slice(0, 6)}… not logged`);
     }
 

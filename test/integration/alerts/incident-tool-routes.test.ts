@@ -39,7 +39,12 @@ describe('alert routes: incident.io, Datadog, Mattermost, Telegram', () => {
       if (req.path.startsWith('/hooks/')) return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
       if (req.path === `/bot${TG_TOKEN}/sendMessage`) {
         const chat = JSON.parse(req.body).chat_id;
-        if (chat === -1009999) return { status: 400, headers: { 'content-type': 'application/json' }, body: '{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}' };
+        if (chat === -1009999)
+          return {
+            status: 400,
+            headers: { 'content-type': 'application/json' },
+            body: '{"ok":false,"error_code":400,"description":"Bad Request: chat not found"}',
+          };
         return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true,"result":{"message_id":1}}' };
       }
       return { status: 404 };
@@ -59,20 +64,44 @@ describe('alert routes: incident.io, Datadog, Mattermost, Telegram', () => {
 
   test('an incident opens, updates and resolves one alert in each tool; bodies match the published schemas', async () => {
     const made = [
-      await send(routes(), 'POST', s(), { name: 'io', destination: { channel: 'incident_io', url: `${rx.url}/incident-io/v2/alert_events/http/01HXYZ`, token: IO_TOKEN }, filters: { vendors: ['github'], ...all } }),
-      await send(routes(), 'POST', s(), { name: 'dd', destination: { channel: 'datadog', site: 'datadoghq.eu', apiKey: DD_KEY }, filters: { vendors: ['github'], ...all } }),
-      await send(routes(), 'POST', s(), { name: 'mm', destination: { channel: 'mattermost', url: `${rx.url}/hooks/abc123` }, filters: { vendors: ['github'], ...all } }),
-      await send(routes(), 'POST', s(), { name: 'tg', destination: { channel: 'telegram', botToken: TG_TOKEN, chatId: '-1001234567890' }, filters: { vendors: ['github'], ...all } }),
+      await send(routes(), 'POST', s(), {
+        name: 'io',
+        destination: { channel: 'incident_io', url: `${rx.url}/incident-io/v2/alert_events/http/01HXYZ`, token: IO_TOKEN },
+        filters: { vendors: ['github'], ...all },
+      }),
+      await send(routes(), 'POST', s(), {
+        name: 'dd',
+        destination: { channel: 'datadog', site: 'datadoghq.eu', apiKey: DD_KEY },
+        filters: { vendors: ['github'], ...all },
+      }),
+      await send(routes(), 'POST', s(), {
+        name: 'mm',
+        destination: { channel: 'mattermost', url: `${rx.url}/hooks/abc123` },
+        filters: { vendors: ['github'], ...all },
+      }),
+      await send(routes(), 'POST', s(), {
+        name: 'tg',
+        destination: { channel: 'telegram', botToken: TG_TOKEN, chatId: '-1001234567890' },
+        filters: { vendors: ['github'], ...all },
+      }),
     ];
     for (const m of made) assert.equal(m.status, 201, JSON.stringify(m.body));
-    assert.deepEqual(made[0]!.body.route.destination, { channel: 'incident_io', url: `${new URL(rx.url).protocol}//${new URL(rx.url).host}/****`, token: `****${IO_TOKEN.slice(-4)}` });
+    assert.deepEqual(made[0]!.body.route.destination, {
+      channel: 'incident_io',
+      url: `${new URL(rx.url).protocol}//${new URL(rx.url).host}/****`,
+      token: `****${IO_TOKEN.slice(-4)}`,
+    });
     assert.deepEqual(made[1]!.body.route.destination, { channel: 'datadog', site: 'datadoghq.eu', apiKey: `****${DD_KEY.slice(-4)}` });
     assert.deepEqual(made[3]!.body.route.destination, { channel: 'telegram', botToken: `****${TG_TOKEN.slice(-4)}`, chatId: '-1001234567890' });
     const stored = JSON.stringify(await t.store.db.selectFrom('alert_routes').selectAll().execute());
     for (const secret of [IO_TOKEN, DD_KEY, TG_TOKEN, 'abc123']) assert.ok(!stored.includes(secret), `${secret.slice(0, 6)}… sealed at rest`);
 
     // A service of the organisation that depends on GitHub: every tool names it.
-    const svc = await send(`${t.url}/api/v1/orgs/${orgId}/services`, 'POST', s(), { name: 'checkout-api', criticality: 'critical', dependencies: [{ vendor: 'github' }] });
+    const svc = await send(`${t.url}/api/v1/orgs/${orgId}/services`, 'POST', s(), {
+      name: 'checkout-api',
+      criticality: 'critical',
+      dependencies: [{ vendor: 'github' }],
+    });
     assert.equal(svc.status, 201, JSON.stringify(svc.body));
     // Vendor text that tries markup and mentions.
     const inc = incident('github', { impact: 'major', title: '@channel <b>Actions</b> [click](https://evil.example) & co' });
@@ -82,12 +111,18 @@ describe('alert routes: incident.io, Datadog, Mattermost, Telegram', () => {
     await t.app.alerts.runOnce();
 
     const io = rx.requests.filter((r) => r.path.startsWith('/incident-io/')).map((r) => JSON.parse(r.body));
-    assert.deepEqual(io.map((b) => b.status), ['firing', 'resolved']);
+    assert.deepEqual(
+      io.map((b) => b.status),
+      ['firing', 'resolved'],
+    );
     assert.equal(io[0].deduplication_key, io[1].deduplication_key);
     assert.equal(io[0].deduplication_key, `github:${inc.id}`);
 
     const dd = rx.requests.filter((r) => r.path.startsWith('/datadog/')).map((r) => JSON.parse(r.body));
-    assert.deepEqual(dd.map((b) => b.data.attributes.attributes.status), ['error', 'ok']);
+    assert.deepEqual(
+      dd.map((b) => b.data.attributes.attributes.status),
+      ['error', 'ok'],
+    );
     assert.equal(dd[0].data.attributes.aggregation_key, dd[1].data.attributes.aggregation_key);
     assert.equal(dd[0].data.attributes.attributes.priority, '2');
 
@@ -125,13 +160,25 @@ describe('alert routes: incident.io, Datadog, Mattermost, Telegram', () => {
   });
 
   test('refusals: the reason is kept, a gone destination switches its route off, a token never reaches the log', async () => {
-    const tg = await send(routes(), 'POST', s(), { name: 'tg lost', destination: { channel: 'telegram', botToken: TG_TOKEN, chatId: '-1009999' }, filters: { vendors: ['stripe'] } });
-    const mm = await send(routes(), 'POST', s(), { name: 'mm gone', destination: { channel: 'mattermost', url: `${rx.url}/gone/hook` }, filters: { vendors: ['stripe'] } });
-    const dd = await send(routes(), 'POST', s(), { name: 'dd wrong', destination: { channel: 'datadog', site: 'datadoghq.com', apiKey: 'ffffffffffffffffffffffffffffffff' }, filters: { vendors: ['stripe'] } });
+    const tg = await send(routes(), 'POST', s(), {
+      name: 'tg lost',
+      destination: { channel: 'telegram', botToken: TG_TOKEN, chatId: '-1009999' },
+      filters: { vendors: ['stripe'] },
+    });
+    const mm = await send(routes(), 'POST', s(), {
+      name: 'mm gone',
+      destination: { channel: 'mattermost', url: `${rx.url}/gone/hook` },
+      filters: { vendors: ['stripe'] },
+    });
+    const dd = await send(routes(), 'POST', s(), {
+      name: 'dd wrong',
+      destination: { channel: 'datadog', site: 'datadoghq.com', apiKey: 'ffffffffffffffffffffffffffffffff' },
+      filters: { vendors: ['stripe'] },
+    });
     for (const r of [tg, mm, dd]) assert.equal(r.status, 201, JSON.stringify(r.body));
     await emit(t, 'incident.created', incident('stripe', { impact: 'critical' }));
     await t.app.alerts.runOnce();
-    const rowOf = async (id: string) => (await t.store.db.selectFrom('deliveries').selectAll().where('route_id', '=', id).executeTakeFirstOrThrow());
+    const rowOf = async (id: string) => await t.store.db.selectFrom('deliveries').selectAll().where('route_id', '=', id).executeTakeFirstOrThrow();
     const tgRow = await rowOf(tg.body.route.id);
     assert.match(String(tgRow.last_error), /Telegram: HTTP 400: Bad Request: chat not found/);
     assert.ok(!String(tgRow.last_error).includes(TG_TOKEN.split(':')[1]!));

@@ -38,7 +38,11 @@ describe('alert routes: Jira Service Management', () => {
   });
 
   test('an incident opens one JSM alert by alias, its update adds a note, its resolution closes it', async () => {
-    const made = await send(routes(), 'POST', s(), { name: 'on-call', destination: { channel: 'jsm', apiKey: KEY }, filters: { vendors: ['github'], kinds: ['created', 'updated', 'resolved'] } });
+    const made = await send(routes(), 'POST', s(), {
+      name: 'on-call',
+      destination: { channel: 'jsm', apiKey: KEY },
+      filters: { vendors: ['github'], kinds: ['created', 'updated', 'resolved'] },
+    });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     assert.deepEqual(made.body.route.destination, { channel: 'jsm', apiKey: `****${KEY.slice(-4)}` });
     const row = await t.store.db.selectFrom('alert_routes').selectAll().where('id', '=', made.body.route.id).executeTakeFirstOrThrow();

@@ -31,14 +31,20 @@ describe('alert payloads: once per event', () => {
     const db = t.store.db;
     const rows = await db.selectFrom('deliveries').select(['payload', 'event_seq', 'channel']).where('vendor', '=', 'heroku').execute();
     assert.equal(rows.length, 6, 'in-app and feed rows of three users');
-    assert.ok(rows.every((r) => r.payload === ''), 'no row carries a copy');
+    assert.ok(
+      rows.every((r) => r.payload === ''),
+      'no row carries a copy',
+    );
     const stored = await db.selectFrom('alert_payloads').selectAll().where('event_seq', '=', Number(rows[0]!.event_seq)).execute();
     assert.equal(stored.length, 1);
     assert.match(stored[0]!.payload, /Dynos restarting/);
     assert.ok(seq !== undefined);
     for (const u of users) {
       const list = await getJson(`${t.api}/notifications?limit=10`, { headers: u.headers });
-      assert.deepEqual(list.body.items.map((i: { title: string }) => i.title), ['Dynos restarting']);
+      assert.deepEqual(
+        list.body.items.map((i: { title: string }) => i.title),
+        ['Dynos restarting'],
+      );
     }
   });
 

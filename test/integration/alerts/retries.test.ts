@@ -48,10 +48,13 @@ describe('delivery retries', () => {
     [d] = await deliveries(user.headers);
     assert.equal(d.status, 'succeeded');
     assert.equal(d.attempts, 2);
-    assert.deepEqual(d.recentAttempts.map((a: any) => [a.attempt, a.statusCode, a.outcome]), [
-      [1, 500, 'retry'],
-      [2, 200, 'succeeded'],
-    ]);
+    assert.deepEqual(
+      d.recentAttempts.map((a: any) => [a.attempt, a.statusCode, a.outcome]),
+      [
+        [1, 500, 'retry'],
+        [2, 200, 'succeeded'],
+      ],
+    );
     assert.equal(hook.requests.length, 2);
     assert.equal(hook.requests[0]!.headers['webhook-id'], hook.requests[1]!.headers['webhook-id']);
     for (const r of hook.requests) new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
@@ -119,7 +122,10 @@ describe('delivery retries', () => {
     assert.equal(d.nextAttemptAt, null);
     assert.equal(hook.requests.length, MAX_ATTEMPTS);
     const failed = await getJson(`${t.api}/notification-deliveries?status=failed`, { headers: user.headers });
-    assert.deepEqual(failed.body.items.map((x: any) => x.id), [d.id]);
+    assert.deepEqual(
+      failed.body.items.map((x: any) => x.id),
+      [d.id],
+    );
   });
 
   test('a test alert to a failing receiver reports the failure and is not retried', async () => {

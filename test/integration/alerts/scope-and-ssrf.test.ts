@@ -65,9 +65,11 @@ describe('alert scope: muted vendors and content filters', () => {
 
 describe('SSRF guard', () => {
   test('names resolving to loopback, private, link-local or metadata addresses are refused at connect time', async () => {
-    const lookup = guardedLookup([], lookupOf({ 'rebind.test': '127.0.0.1', 'meta.test': '169.254.169.254', 'lan.test': '10.1.2.3', 'v6.test': '::1', 'ok.test': '93.184.216.34' }));
-    const resolve = (host: string) =>
-      new Promise<unknown>((res, rej) => lookup(host, { all: true }, (err: unknown, a: unknown) => (err ? rej(err) : res(a))));
+    const lookup = guardedLookup(
+      [],
+      lookupOf({ 'rebind.test': '127.0.0.1', 'meta.test': '169.254.169.254', 'lan.test': '10.1.2.3', 'v6.test': '::1', 'ok.test': '93.184.216.34' }),
+    );
+    const resolve = (host: string) => new Promise<unknown>((res, rej) => lookup(host, { all: true }, (err: unknown, a: unknown) => (err ? rej(err) : res(a))));
     for (const host of ['rebind.test', 'meta.test', 'lan.test', 'v6.test']) {
       await assert.rejects(resolve(host), BlockedDestinationError, host);
     }

@@ -26,14 +26,31 @@ describe('status page push: Statuspage and Instatus', () => {
   const routes = () => `${t.url}/api/v1/orgs/${orgId}/alert-routes`;
   const all = { kinds: ['created', 'updated', 'resolved'] };
   const observe = (vendor: string, list: Pick<ComponentRecord, 'id' | 'name' | 'status'>[]) =>
-    t.repos.status.replaceComponents(vendor, list.map((c, i) => ({ ...c, group: null, position: i })), clock.now().toISOString());
+    t.repos.status.replaceComponents(
+      vendor,
+      list.map((c, i) => ({ ...c, group: null, position: i })),
+      clock.now().toISOString(),
+    );
   const rowsOf = (id: string) => t.store.db.selectFrom('deliveries').selectAll().where('route_id', '=', id).orderBy('created_at', 'desc').execute();
 
   before(async () => {
-    fx = await startToolFakes({ grafanaToken: 'x', serviceNow: { user: 'x', password: 'x' }, fireHydrantToken: 'x', rootlyKey: 'x', statuspageKey: SP_KEY, instatusKey: IN_KEY });
+    fx = await startToolFakes({
+      grafanaToken: 'x',
+      serviceNow: { user: 'x', password: 'x' },
+      fireHydrantToken: 'x',
+      rootlyKey: 'x',
+      statuspageKey: SP_KEY,
+      instatusKey: IN_KEY,
+    });
     t = await startApp({
       clock,
-      env: { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', DELIVERY_TIMEOUT_MS: '2000', STATUSPAGE_API_URL: `${fx.rx.url}/statuspage`, INSTATUS_API_URL: `${fx.rx.url}/instatus` },
+      env: {
+        DELIVER: 'off',
+        OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
+        DELIVERY_TIMEOUT_MS: '2000',
+        STATUSPAGE_API_URL: `${fx.rx.url}/statuspage`,
+        INSTATUS_API_URL: `${fx.rx.url}/instatus`,
+      },
     });
     const owner = await createUser(t, 'pro');
     cookie = await loginCookie(t, owner);
@@ -71,7 +88,12 @@ describe('status page push: Statuspage and Instatus', () => {
     assert.equal(sp.body.route.destination.components.length, 3);
     const ins = await send(routes(), 'POST', s(), {
       name: 'our instatus',
-      destination: { channel: 'instatus', pageId: 'inpage01', apiKey: IN_KEY, components: [{ vendor: 'github', component: 'Actions', pageComponentId: 'inactions' }] },
+      destination: {
+        channel: 'instatus',
+        pageId: 'inpage01',
+        apiKey: IN_KEY,
+        components: [{ vendor: 'github', component: 'Actions', pageComponentId: 'inactions' }],
+      },
       filters: { vendors: ['github'], ...all },
     });
     assert.equal(ins.status, 201, JSON.stringify(ins.body));
@@ -81,7 +103,10 @@ describe('status page push: Statuspage and Instatus', () => {
     // A test send reads the mapped components and changes nothing.
     const tested = await send(`${routes()}/${sp.body.route.id}/test`, 'POST', s());
     assert.equal(tested.status, 200, JSON.stringify(tested.body));
-    assert.deepEqual(fx.rx.requests.map((r) => r.method), ['GET', 'GET', 'GET']);
+    assert.deepEqual(
+      fx.rx.requests.map((r) => r.method),
+      ['GET', 'GET', 'GET'],
+    );
     assert.equal(fx.pageComponents.get('pg0001/cmpactions'), 'degraded_performance');
     fx.rx.requests.length = 0;
 
@@ -137,8 +162,16 @@ describe('status page push: Statuspage and Instatus', () => {
     fx.pageComponents.set('pg0002/cmpcore', 'operational');
     await observe('twilio', [{ id: 'tw-sms', name: 'SMS', status: 'partial_outage' }]);
     const mapping = [{ vendor: 'twilio', component: 'SMS', pageComponentId: 'cmpcore' }];
-    const ok = await send(routes(), 'POST', s(), { name: 'limited', destination: { channel: 'statuspage', pageId: 'pg0002', apiKey: SP_KEY, components: mapping }, filters: { vendors: ['twilio'], ...all } });
-    const revoked = await send(routes(), 'POST', s(), { name: 'revoked', destination: { channel: 'statuspage', pageId: 'pg0002', apiKey: 'revoked-key-00000000', components: mapping }, filters: { vendors: ['twilio'], ...all } });
+    const ok = await send(routes(), 'POST', s(), {
+      name: 'limited',
+      destination: { channel: 'statuspage', pageId: 'pg0002', apiKey: SP_KEY, components: mapping },
+      filters: { vendors: ['twilio'], ...all },
+    });
+    const revoked = await send(routes(), 'POST', s(), {
+      name: 'revoked',
+      destination: { channel: 'statuspage', pageId: 'pg0002', apiKey: 'revoked-key-00000000', components: mapping },
+      filters: { vendors: ['twilio'], ...all },
+    });
     assert.equal(ok.status, 201);
     assert.equal(revoked.status, 201);
     let n = 0;
@@ -176,13 +209,22 @@ describe('status page push: Statuspage and Instatus', () => {
     assert.ok(sources.length > 0, 'the catalog gives cloudflare a source');
     const r = await send(routes(), 'POST', s(), {
       name: 'stale',
-      destination: { channel: 'statuspage', pageId: 'pg0003', apiKey: SP_KEY, components: [{ vendor: 'cloudflare', component: 'DNS', pageComponentId: 'cmpdns' }] },
+      destination: {
+        channel: 'statuspage',
+        pageId: 'pg0003',
+        apiKey: SP_KEY,
+        components: [{ vendor: 'cloudflare', component: 'DNS', pageComponentId: 'cmpdns' }],
+      },
       filters: { vendors: ['cloudflare'], ...all },
     });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     // Failing for an hour: the operational status we hold was read before that.
     const hourAgo = new Date(clock.now().getTime() - 3_600_000).toISOString();
-    await t.store.db.updateTable('sources').set({ consecutive_failures: 60, failing_since: hourAgo, last_error_at: clock.now().toISOString(), last_error: 'HTTP 503' }).where('vendor', '=', 'cloudflare').execute();
+    await t.store.db
+      .updateTable('sources')
+      .set({ consecutive_failures: 60, failing_since: hourAgo, last_error_at: clock.now().toISOString(), last_error: 'HTTP 503' })
+      .where('vendor', '=', 'cloudflare')
+      .execute();
     await emit(t, 'incident.resolved', { ...incident('cloudflare'), status: 'resolved' });
     await t.app.alerts.runOnce();
     const [row] = await rowsOf(r.body.route.id);
@@ -199,7 +241,10 @@ describe('status page push: Statuspage and Instatus', () => {
       ['component id path', { channel: 'statuspage', pageId: 'pg0001', apiKey: SP_KEY, components: [m({ pageComponentId: 'a/b' })] }],
       ['no mapping', { channel: 'instatus', pageId: 'pg0001', apiKey: IN_KEY, components: [] }],
       ['driven twice', { channel: 'statuspage', pageId: 'pg0001', apiKey: SP_KEY, components: [m(), m({ component: 'API Requests' })] }],
-      ['too many', { channel: 'statuspage', pageId: 'pg0001', apiKey: SP_KEY, components: Array.from({ length: 26 }, (_, i) => m({ pageComponentId: `cmp${i}` })) }],
+      [
+        'too many',
+        { channel: 'statuspage', pageId: 'pg0001', apiKey: SP_KEY, components: Array.from({ length: 26 }, (_, i) => m({ pageComponentId: `cmp${i}` })) },
+      ],
       ['vendor not a slug', { channel: 'statuspage', pageId: 'pg0001', apiKey: SP_KEY, components: [m({ vendor: 'Git Hub' })] }],
       ['component control characters', { channel: 'instatus', pageId: 'pg0001', apiKey: IN_KEY, components: [m({ component: 'Act\nions' })] }],
       ['key with newline', { channel: 'statuspage', pageId: 'pg0001', apiKey: 'abc\r\ndefghij', components: [m()] }],

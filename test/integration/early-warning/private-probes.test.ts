@@ -42,12 +42,29 @@ describe('private probes', () => {
     return (srv.address() as net.AddressInfo).port;
   };
   const runner = (owner: string, concurrency = 4) => {
-    const r = createProbeRunner({ probes: t.app.services.earlyWarning.probes, allowList: ALLOW, concurrency, hostConcurrency: 2, timeoutMs: 800, tickMs: 60_000, now: () => clock.now().getTime(), log: t.app.log, owner });
+    const r = createProbeRunner({
+      probes: t.app.services.earlyWarning.probes,
+      allowList: ALLOW,
+      concurrency,
+      hostConcurrency: 2,
+      timeoutMs: 800,
+      tickMs: 60_000,
+      now: () => clock.now().getTime(),
+      log: t.app.log,
+      owner,
+    });
     runners.push(r);
     return r;
   };
   const create = (body: unknown, c = cookie, org = orgId) => send(`${t.url}/api/v1/orgs/${org}/probes`, 'POST', s(c), body);
-  const good = () => ({ vendor: 'github', kind: 'http', target: `http://localhost:${port}/user`, expect: [200], intervalSeconds: 30, credential: { name: 'Authorization', value: SECRET } });
+  const good = () => ({
+    vendor: 'github',
+    kind: 'http',
+    target: `http://localhost:${port}/user`,
+    expect: [200],
+    intervalSeconds: 30,
+    credential: { name: 'Authorization', value: SECRET },
+  });
 
   before(async () => {
     port = await listen(
@@ -131,7 +148,8 @@ describe('private probes', () => {
     assert.equal((await send(`${base()}/${made.id}`, 'GET', { cookie: viewerCookie })).status, 200);
     // The other organisation: its own path with our id, and our path.
     const theirs = `${t.url}/api/v1/orgs/${otherOrg}/probes/${made.id}`;
-    for (const [m, body] of [['GET'], ['PUT', { intervalSeconds: 60 }], ['DELETE']] as const) assert.equal((await send(theirs, m, s(otherCookie), body)).status, 404, m);
+    for (const [m, body] of [['GET'], ['PUT', { intervalSeconds: 60 }], ['DELETE']] as const)
+      assert.equal((await send(theirs, m, s(otherCookie), body)).status, 404, m);
     assert.equal((await send(base(), 'GET', { cookie: otherCookie })).status, 404);
     assert.equal((await send(`${base()}/${made.id}`, 'GET', { cookie: otherCookie })).status, 404);
     assert.equal((await create(good(), otherCookie)).status, 404);
@@ -184,7 +202,10 @@ describe('private probes', () => {
     assert.ok(huge.status === 400 || huge.status === 413, `a 2 MB body: ${huge.status}`);
     assert.equal((await send(base(), 'GET', { cookie })).body.probes.length, 0, 'nothing was stored');
     // Accepted: a vendor host, an x- key header, a tls probe without a credential.
-    assert.equal((await create({ vendor: 'github', kind: 'http', target: 'https://api.github.com/user', credential: { name: 'X-Api-Key', value: 'abc' } })).status, 201);
+    assert.equal(
+      (await create({ vendor: 'github', kind: 'http', target: 'https://api.github.com/user', credential: { name: 'X-Api-Key', value: 'abc' } })).status,
+      201,
+    );
     assert.equal((await create({ vendor: 'github', kind: 'tls', target: 'api.github.com:443' })).status, 201);
     const mine = (await send(base(), 'GET', { cookie })).body.probes as any[];
     assert.deepEqual(mine.find((p) => p.kind === 'http').credential, { name: 'x-api-key', lastFour: '' }, 'a short value shows no characters');
@@ -202,7 +223,8 @@ describe('private probes', () => {
     assert.equal(over.status, 409, JSON.stringify(over.body));
     assert.equal((await create({ vendor: 'github', kind: 'tls', target: 'api.github.com:2000' }, otherCookie, otherOrg)).status, 201);
     for (const p of (await send(base(), 'GET', { cookie })).body.probes as any[]) await send(`${base()}/${p.id}`, 'DELETE', s());
-    for (const p of (await send(`${t.url}/api/v1/orgs/${otherOrg}/probes`, 'GET', { cookie: otherCookie })).body.probes as any[]) await send(`${t.url}/api/v1/orgs/${otherOrg}/probes/${p.id}`, 'DELETE', s(otherCookie));
+    for (const p of (await send(`${t.url}/api/v1/orgs/${otherOrg}/probes`, 'GET', { cookie: otherCookie })).body.probes as any[])
+      await send(`${t.url}/api/v1/orgs/${otherOrg}/probes/${p.id}`, 'DELETE', s(otherCookie));
   });
 
   test('the runner sends the credential to the probe origin only; failures reach only the owning organisation', async () => {
@@ -233,7 +255,10 @@ describe('private probes', () => {
     assert.equal(p.state, 'anomalous');
     const mine = (await send(`${t.url}/api/v1/orgs/${orgId}/signals`, 'GET', { cookie })).body.signals as any[];
     assert.equal(mine.length, 1);
-    assert.ok(mine[0].evidence.every((e: any) => e.source === 'probe' && e.summary.includes(`localhost:${port}/user`)), JSON.stringify(mine[0].evidence));
+    assert.ok(
+      mine[0].evidence.every((e: any) => e.source === 'probe' && e.summary.includes(`localhost:${port}/user`)),
+      JSON.stringify(mine[0].evidence),
+    );
     const theirs = (await send(`${t.url}/api/v1/orgs/${otherOrg}/signals`, 'GET', { cookie: otherCookie })).body.signals as any[];
     assert.equal(theirs.length, 0, 'another organisation following github observes nothing of it');
     status = 200;
@@ -273,7 +298,10 @@ describe('private probes', () => {
     assert.ok(!elsewhere.includes(made.id), "another organisation's page does not list it");
     assert.equal((await fetch(`${t.url}/team/probes`, { redirect: 'manual' })).status, 303);
     // A replaced key that is accepted shows at once (the change makes it due) and is ok again.
-    const changed = await send(`${base()}/${made.id}`, 'PUT', s(), { target: `http://localhost:${port}/user`, credential: { name: 'authorization', value: `${SECRET}-new` } });
+    const changed = await send(`${base()}/${made.id}`, 'PUT', s(), {
+      target: `http://localhost:${port}/user`,
+      credential: { name: 'authorization', value: `${SECRET}-new` },
+    });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     assert.equal(changed.body.probe.state, 'unknown', 'a new target starts afresh');
     await r.runOnce();
@@ -282,7 +310,11 @@ describe('private probes', () => {
     // `credential: null` removes it: nothing is kept, nothing is sent.
     const removed = await send(`${base()}/${made.id}`, 'PUT', s(), { credential: null });
     assert.equal(removed.body.probe.credential, null);
-    const row = await t.store.db.selectFrom('probes').select(['credential_name', 'credential_value', 'credential_last_four']).where('id', '=', made.id).executeTakeFirstOrThrow();
+    const row = await t.store.db
+      .selectFrom('probes')
+      .select(['credential_name', 'credential_value', 'credential_last_four'])
+      .where('id', '=', made.id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual(row, { credential_name: null, credential_value: null, credential_last_four: null });
     await r.runOnce();
     assert.equal(seen[seen.length - 1]!.auth, undefined);
@@ -305,8 +337,25 @@ describe('private probes', () => {
 
   test('the outbound guard refuses a private address at run time; private probes share the round bounds with catalog probes', async () => {
     // As if the operator's allow-list had changed since the probe was saved.
-    await t.repos.privateProbes.create({ id: 'prp_private_address', orgId, vendor: 'github', spec: { kind: 'http', url: `http://127.0.0.1:${port}/inside`, expect: [200] }, target: `http://127.0.0.1:${port}/inside`, intervalSeconds: 30, credential: { name: 'authorization', value: SECRET }, now: clock.now().toISOString() });
-    await t.app.services.earlyWarning.probes.syncCatalog([{ slug: 'gitlab', probes: [{ kind: 'http', url: `http://localhost:${port}/c1`, expect: [200] }, { kind: 'http', url: `http://localhost:${port}/c2`, expect: [200] }] } as any]);
+    await t.repos.privateProbes.create({
+      id: 'prp_private_address',
+      orgId,
+      vendor: 'github',
+      spec: { kind: 'http', url: `http://127.0.0.1:${port}/inside`, expect: [200] },
+      target: `http://127.0.0.1:${port}/inside`,
+      intervalSeconds: 30,
+      credential: { name: 'authorization', value: SECRET },
+      now: clock.now().toISOString(),
+    });
+    await t.app.services.earlyWarning.probes.syncCatalog([
+      {
+        slug: 'gitlab',
+        probes: [
+          { kind: 'http', url: `http://localhost:${port}/c1`, expect: [200] },
+          { kind: 'http', url: `http://localhost:${port}/c2`, expect: [200] },
+        ],
+      } as any,
+    ]);
     seen.length = 0;
     clock.advance(3_600_000);
     // Concurrency 1: a round claims twice that, private and catalog probes alike.
@@ -322,12 +371,20 @@ describe('private probes', () => {
   test('a credential sealed with a key this instance lacks: no request, its own state, and the round goes on', async () => {
     const unreadable = (await create(good())).body.probe;
     const fine = (await create({ ...good(), target: `http://localhost:${port}/fine`, credential: null })).body.probe;
-    await t.store.db.updateTable('probes').set({ credential_value: 'sb1:00000000:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }).where('id', '=', unreadable.id).execute();
+    await t.store.db
+      .updateTable('probes')
+      .set({ credential_value: 'sb1:00000000:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })
+      .where('id', '=', unreadable.id)
+      .execute();
     seen.length = 0;
     clock.advance(3_600_000);
     const round = await runner('private-e').runOnce();
     assert.equal(round.measured, 2);
-    assert.deepEqual(seen.map((x) => x.path), ['/fine'], 'no request without its credential');
+    assert.deepEqual(
+      seen.map((x) => x.path),
+      ['/fine'],
+      'no request without its credential',
+    );
     const p = (await send(`${base()}/${unreadable.id}`, 'GET', { cookie })).body.probe;
     assert.equal(p.state, 'credential_rejected');
     assert.match(p.reason, /credential unreadable/);

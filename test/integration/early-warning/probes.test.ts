@@ -44,7 +44,17 @@ describe('probes', () => {
     return (srv.address() as net.AddressInfo).port;
   };
   const runner = (owner: string, timeoutMs = 800, concurrency = 4) => {
-    const r = createProbeRunner({ probes: t.app.services.earlyWarning.probes, allowList: ALLOW, concurrency, hostConcurrency: 2, timeoutMs, tickMs: 60_000, now: () => clock.now().getTime(), log: { warn() {} }, owner });
+    const r = createProbeRunner({
+      probes: t.app.services.earlyWarning.probes,
+      allowList: ALLOW,
+      concurrency,
+      hostConcurrency: 2,
+      timeoutMs,
+      tickMs: 60_000,
+      now: () => clock.now().getTime(),
+      log: { warn() {} },
+      owner,
+    });
     runners.push(r);
     return r;
   };
@@ -94,7 +104,11 @@ describe('probes', () => {
     cookie = await loginCookie(t, owner);
     orgId = (await send(`${t.url}/api/v1/orgs`, 'POST', s(), { name: 'Probe team' })).body.organisation.id;
     assert.equal((await send(`${t.url}/api/v1/orgs/${orgId}/switch`, 'POST', s())).status, 200);
-    const svc = await send(`${t.url}/api/v1/orgs/${orgId}/services`, 'POST', s(), { name: 'checkout', criticality: 'critical', dependencies: [{ vendor: 'github' }] });
+    const svc = await send(`${t.url}/api/v1/orgs/${orgId}/services`, 'POST', s(), {
+      name: 'checkout',
+      criticality: 'critical',
+      dependencies: [{ vendor: 'github' }],
+    });
     assert.equal(svc.status, 201, JSON.stringify(svc.body));
     // Another organisation that does not follow github: it must observe nothing.
     const u = await createUser(t, 'pro');
@@ -244,7 +258,12 @@ describe('probes', () => {
       [{ kind: 'dns', name: 'vm' }, (h) => assert.equal(h.errorRate, 1)],
       [{ kind: 'dns', name: 'nothing.invalid' }, (h) => assert.equal(h.errorRate, 1)],
     ];
-    await probes.syncCatalog(probesOf('stripe', cases.map(([spec]) => spec)));
+    await probes.syncCatalog(
+      probesOf(
+        'stripe',
+        cases.map(([spec]) => spec),
+      ),
+    );
     clock.advance(3_600_000);
     const started = performance.now();
     const redirectedBefore = redirectedHits;
@@ -267,7 +286,9 @@ describe('probes', () => {
     const reasons = new Map<string, string | null>();
     for (const spec of cases.map(([x]) => x)) {
       const target = spec.kind === 'http' ? spec.url : spec.kind === 'dns' ? spec.name : spec.host;
-      const row = (await t.repos.probes.list('stripe')).find((p) => p.spec.kind === spec.kind && (p.spec.kind === 'http' ? p.spec.url : p.spec.kind === 'dns' ? p.spec.name : p.spec.host) === target)!;
+      const row = (await t.repos.probes.list('stripe')).find(
+        (p) => p.spec.kind === spec.kind && (p.spec.kind === 'http' ? p.spec.url : p.spec.kind === 'dns' ? p.spec.name : p.spec.host) === target,
+      )!;
       reasons.set(`${spec.kind} ${target}`, row.samples[0]!.reason);
     }
     assert.equal(reasons.get(`http http://127.0.0.1:${port}/ok`), 'refused: not a public address');

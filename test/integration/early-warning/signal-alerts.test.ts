@@ -45,7 +45,15 @@ describe('early-warning alerts', () => {
 
   /** Opens a signal by agreement of an inbound call and a member's report. */
   async function open(vendor: string, o: { components?: string[]; summary?: string; regions?: string[] } = {}) {
-    await ew().observe(orgId, { source: 'inbound', vendor, components: o.components, regions: o.regions, strength: 0.7, summary: o.summary ?? `${vendor} 5xx ratio 23%`, actor: 'msg_1' });
+    await ew().observe(orgId, {
+      source: 'inbound',
+      vendor,
+      components: o.components,
+      regions: o.regions,
+      strength: 0.7,
+      summary: o.summary ?? `${vendor} 5xx ratio 23%`,
+      actor: 'msg_1',
+    });
     const r = await ew().observe(orgId, { source: 'report', vendor, strength: 0.5, summary: 'checkout failing for us', actor: 'user:u1' });
     assert.equal(r.signal?.state, 'suspected', JSON.stringify(r));
     return r.signal!.id;
@@ -79,7 +87,11 @@ describe('early-warning alerts', () => {
 
   test('attack list: route kinds are checked; early_warning is off unless listed', async () => {
     for (const kinds of [['early_warning', 'bogus'], [], 'early_warning', ['early_warning\u0007'], ['EARLY_WARNING'], [1], Array(10).fill('early_warning')]) {
-      const r = await createRoute({ name: `bad ${JSON.stringify(kinds)}`.slice(0, 80), destination: { channel: 'webhook', url: `${hook.url}/bad` }, filters: { kinds } });
+      const r = await createRoute({
+        name: `bad ${JSON.stringify(kinds)}`.slice(0, 80),
+        destination: { channel: 'webhook', url: `${hook.url}/bad` },
+        filters: { kinds },
+      });
       assert.equal(r.status, 400, `${JSON.stringify(kinds)}: ${JSON.stringify(r.body)}`);
     }
     const plain = await createRoute({ name: 'plain', destination: { channel: 'webhook', url: `${hook.url}/plain` } });
@@ -96,7 +108,12 @@ describe('early-warning alerts', () => {
     const form = new URLSearchParams({ _csrf: csrfTokenOf(cookie), name: 'web early', channel: 'webhook', target: `${hook.url}/web`, minImpact: 'none' });
     form.append('kinds', 'early_warning');
     form.append('kinds', 'bogus');
-    const posted = await fetch(`${t.url}/team/routes`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: t.url, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const posted = await fetch(`${t.url}/team/routes`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     assert.ok(posted.status < 400, `${posted.status}`);
     const made = (await send(`${t.url}${routes}${orgId}/alert-routes`, 'GET', { cookie })).body.routes.find((r: any) => r.name === 'web early');
     assert.deepEqual(made.filters.kinds, ['early_warning'], 'an unknown kind from the form is dropped');
@@ -107,7 +124,11 @@ describe('early-warning alerts', () => {
     const made = [
       await createRoute({ name: 'slack early', destination: { channel: 'slack', conversation: 'C0EARLY1' }, filters: { kinds: withKinds('early_warning') } }),
       await createRoute({ name: 'webhook early only', destination: { channel: 'webhook', url: `${hook.url}/ew` }, filters: { kinds: ['early_warning'] } }),
-      await createRoute({ name: 'chat early', destination: { channel: 'google_chat', url: `${hook.url}/chat` }, filters: { kinds: withKinds('early_warning') } }),
+      await createRoute({
+        name: 'chat early',
+        destination: { channel: 'google_chat', url: `${hook.url}/chat` },
+        filters: { kinds: withKinds('early_warning') },
+      }),
     ];
     for (const m of made) assert.equal(m.status, 201, JSON.stringify(m.body));
     clock.advance(60_000);
@@ -118,7 +139,16 @@ describe('early-warning alerts', () => {
     // Once more, and a second scan as another instance would: nothing new.
     await t.app.alerts.runOnce();
     assert.equal(
-      await scanSignalAlerts({ earlyWarning: t.repos.earlyWarning, routes: t.repos.alertRoutes, watchlist: t.repos.watchlist, deliveries: t.repos.deliveries, available: { email: false, slack: true } }, clock.now()),
+      await scanSignalAlerts(
+        {
+          earlyWarning: t.repos.earlyWarning,
+          routes: t.repos.alertRoutes,
+          watchlist: t.repos.watchlist,
+          deliveries: t.repos.deliveries,
+          available: { email: false, slack: true },
+        },
+        clock.now(),
+      ),
       0,
     );
 
@@ -140,7 +170,9 @@ describe('early-warning alerts', () => {
     assert.equal(top[0]!.thread_ts, null);
     assert.match(top[0]!.text, /Suspected problem \(early warning\)/);
     // Evidence text is the team's input: shown as plain text, never as mrkdwn that could ping or link.
-    const mrkdwn = JSON.stringify((top[0]!.blocks as any[]).flatMap((b) => [b.text, ...(b.fields ?? []), ...(b.elements ?? [])]).filter((x) => x?.type === 'mrkdwn'));
+    const mrkdwn = JSON.stringify(
+      (top[0]!.blocks as any[]).flatMap((b) => [b.text, ...(b.fields ?? []), ...(b.elements ?? [])]).filter((x) => x?.type === 'mrkdwn'),
+    );
     assert.ok(!mrkdwn.includes('<!channel>') && !mrkdwn.includes('<https://evil') && !top[0]!.text.includes('<!channel>'), mrkdwn);
     assert.ok(JSON.stringify(top[0]!.blocks).includes('<!channel>'), 'the evidence is shown (as plain text)');
     const [chat] = bodiesAt('/chat');
@@ -155,7 +187,12 @@ describe('early-warning alerts', () => {
     await t.app.alerts.runOnce();
     clock.advance(60_000);
     const upd = clock.now().toISOString();
-    await emit(t, 'incident.updated', { ...inc, status: 'identified', updates: [{ status: 'identified', body: 'Fix deploying', createdAt: upd }, ...inc.updates] }, upd);
+    await emit(
+      t,
+      'incident.updated',
+      { ...inc, status: 'identified', updates: [{ status: 'identified', body: 'Fix deploying', createdAt: upd }, ...inc.updates] },
+      upd,
+    );
     await t.app.alerts.runOnce();
     const listed = (await send(`${t.url}/api/v1/orgs/${orgId}/signals?vendor=github`, 'GET', { cookie })).body.signals;
     assert.equal(listed[0].state, 'confirmed');
@@ -169,7 +206,10 @@ describe('early-warning alerts', () => {
     assert.ok(replies.some((m) => /Actions delayed/.test(m.text)));
     const chats = bodiesAt('/chat');
     assert.equal(chats.length, 4);
-    assert.ok(chats.every((c) => c.thread.threadKey === `github:${signalId}`), JSON.stringify(chats.map((c) => c.thread)));
+    assert.ok(
+      chats.every((c) => c.thread.threadKey === `github:${signalId}`),
+      JSON.stringify(chats.map((c) => c.thread)),
+    );
     const confirmed = bodiesAt('/ew').find((b) => b.type === 'early_warning.confirmed');
     assert.equal(confirmed.data.incidentId, 'github-confirming-1');
     assert.equal(confirmed.data.transition.from, 'suspected');
@@ -183,7 +223,10 @@ describe('early-warning alerts', () => {
     const stripe = await open('stripe');
     await t.app.alerts.runOnce();
     const opened = bodiesAt('/ew');
-    assert.deepEqual(opened.map((b) => b.type), ['early_warning.suspected', 'early_warning.suspected']);
+    assert.deepEqual(
+      opened.map((b) => b.type),
+      ['early_warning.suspected', 'early_warning.suspected'],
+    );
     const awsBody = opened.find((b) => b.data.id === aws);
     assert.equal(awsBody.affectedServices.length, 1);
     assert.equal(awsBody.affectedServices[0].serviceName, 'checkout-api');
@@ -215,10 +258,13 @@ describe('early-warning alerts', () => {
     await t.app.earlyWarning.runOnce();
     await t.app.alerts.runOnce();
     const later = bodiesAt('/ew').slice(2);
-    assert.deepEqual(later.map((b) => [b.type, b.data.id]).sort(), [
-      ['early_warning.cleared', aws],
-      ['early_warning.dismissed', stripe],
-    ].sort());
+    assert.deepEqual(
+      later.map((b) => [b.type, b.data.id]).sort(),
+      [
+        ['early_warning.cleared', aws],
+        ['early_warning.dismissed', stripe],
+      ].sort(),
+    );
     assert.match(later.find((b) => b.data.id === stripe).data.updates[0].body, /our proxy/i);
 
     // A route made after a signal opened is not sent that signal's later transitions alone.
@@ -240,11 +286,18 @@ describe('early-warning alerts', () => {
       if (page.length < 2) break;
       after = { at: page[1]!.transition.at, id: page[1]!.transition.id };
     }
-    assert.deepEqual(paged, all.map((p) => p.transition.id));
+    assert.deepEqual(
+      paged,
+      all.map((p) => p.transition.id),
+    );
   });
 
   test('two instances over one store: each route gets the alert once', async () => {
-    const second = await startApp({ clock, shareStoreWith: t, env: { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', SLACK_BOT_TOKEN: BOT, SLACK_API_URL: `${slackApi.url}/api/` } });
+    const second = await startApp({
+      clock,
+      shareStoreWith: t,
+      env: { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', SLACK_BOT_TOKEN: BOT, SLACK_API_URL: `${slackApi.url}/api/` },
+    });
     try {
       clock.advance(60 * 60_000);
       hook.requests.length = 0;
@@ -253,7 +306,10 @@ describe('early-warning alerts', () => {
       clock.advance(10_000);
       await Promise.all([second.app.alerts.runOnce(), t.app.alerts.runOnce()]);
       const got = bodiesAt('/ew').filter((b) => b.data.id === id);
-      assert.deepEqual(got.map((b) => b.type), ['early_warning.suspected']);
+      assert.deepEqual(
+        got.map((b) => b.type),
+        ['early_warning.suspected'],
+      );
       const rows = await t.store.db.selectFrom('deliveries').select('route_id').where('entity_id', '=', id).execute();
       assert.equal(rows.length, new Set(rows.map((r) => r.route_id)).size, 'one row per route');
     } finally {

@@ -74,7 +74,11 @@ describe('signal retention', () => {
     clock.advance(31 * 60_000);
     assert.equal((await t.app.earlyWarning.runOnce()).cleared, 1, 'the slack signal clears');
     const stale = await open('stripe');
-    await db().updateTable('ew_signals').set({ last_observed_at: '2025-01-01T00:00:00.000Z', opened_at: '2025-01-01T00:00:00.000Z' }).where('id', '=', stale).execute();
+    await db()
+      .updateTable('ew_signals')
+      .set({ last_observed_at: '2025-01-01T00:00:00.000Z', opened_at: '2025-01-01T00:00:00.000Z' })
+      .where('id', '=', stale)
+      .execute();
     // 89 days after the old ones ended: nothing is past the retention yet.
     clock.advance(29 * DAY - 40 * 60_000);
     assert.deepEqual(await ew().prune(), { signals: 0, observations: 0 });

@@ -51,7 +51,9 @@ describe('telemetry connectors', { skip }, () => {
   before(async () => {
     const exporter = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
-      res.end(`# HELP vendor_error_ratio Failed share of outbound calls.\n# TYPE vendor_error_ratio gauge\nvendor_error_ratio{server_address="api.stripe.com"} ${ratio}\n`);
+      res.end(
+        `# HELP vendor_error_ratio Failed share of outbound calls.\n# TYPE vendor_error_ratio gauge\nvendor_error_ratio{server_address="api.stripe.com"} ${ratio}\n`,
+      );
     });
     servers.push(exporter);
     const exporterPort = await listen(exporter);
@@ -66,10 +68,23 @@ describe('telemetry connectors', { skip }, () => {
     htmlUrl = `http://127.0.0.1:${await listen(html)}`;
 
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prom-'));
-    fs.writeFileSync(path.join(dir, 'prometheus.yml'), `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: fake\n    static_configs:\n      - targets: ['127.0.0.1:${exporterPort}']\n`);
+    fs.writeFileSync(
+      path.join(dir, 'prometheus.yml'),
+      `global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\nscrape_configs:\n  - job_name: fake\n    static_configs:\n      - targets: ['127.0.0.1:${exporterPort}']\n`,
+    );
     const port = await freePort();
     promUrl = `http://127.0.0.1:${port}`;
-    prom = spawn(PROMETHEUS, [`--config.file=${path.join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--storage.tsdb.retention.time=1h', '--log.level=warn'], { stdio: 'ignore' });
+    prom = spawn(
+      PROMETHEUS,
+      [
+        `--config.file=${path.join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${path.join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--storage.tsdb.retention.time=1h',
+        '--log.level=warn',
+      ],
+      { stdio: 'ignore' },
+    );
     // Ready, and the exporter scraped: the query answers a value.
     for (let i = 0; ; i++) {
       assert.ok(i < 300, 'Prometheus did not come up with the exporter scraped within 30 s');
@@ -167,7 +182,12 @@ describe('telemetry connectors', { skip }, () => {
       assert.equal(r.status, 400, `${JSON.stringify(body).slice(0, 120)} → ${r.status} ${JSON.stringify(r.body)}`);
       assert.equal(r.body.success, false);
     }
-    const unknownVendor = await send(api(), 'POST', s(), connector({ name: 'v1', queries: [{ vendor: 'no-such-vendor', query: 'up', threshold: 0.2, durationSeconds: 60 }] }));
+    const unknownVendor = await send(
+      api(),
+      'POST',
+      s(),
+      connector({ name: 'v1', queries: [{ vendor: 'no-such-vendor', query: 'up', threshold: 0.2, durationSeconds: 60 }] }),
+    );
     assert.equal(unknownVendor.status, 404);
     const [c] = (await send(api(), 'GET', { cookie })).body.connectors;
     assert.equal((await send(api(`/${c.id}`), 'PUT', s(), {})).status, 400);
@@ -180,7 +200,14 @@ describe('telemetry connectors', { skip }, () => {
       connector({ name: 'syntax', token: null, queries: [{ vendor: 'stripe', query: 'sum(vendor_error_ratio', threshold: 0.2, durationSeconds: 0 }] }),
       connector({ name: 'hangs', baseUrl: hangUrl, token: null }),
       connector({ name: 'html', baseUrl: htmlUrl, token: null }),
-      connector({ name: 'nan', token: null, queries: [{ vendor: 'stripe', query: 'vector(0) / 0', threshold: 0.2, durationSeconds: 0 }, { vendor: 'stripe', query: 'vector(1) / 0', threshold: 0.2, durationSeconds: 0 }] }),
+      connector({
+        name: 'nan',
+        token: null,
+        queries: [
+          { vendor: 'stripe', query: 'vector(0) / 0', threshold: 0.2, durationSeconds: 0 },
+          { vendor: 'stripe', query: 'vector(1) / 0', threshold: 0.2, durationSeconds: 0 },
+        ],
+      }),
     ];
     for (const b of broken) assert.equal((await send(api(), 'POST', s(), b)).status, 201);
     ratio = 0.5;
@@ -203,7 +230,14 @@ describe('telemetry connectors', { skip }, () => {
     assert.match(byName.get('html').lastError, /not JSON/);
     const nan = byName.get('nan');
     assert.equal(nan.health, 'ok');
-    assert.deepEqual(nan.queries.map((q: any) => [q.value, q.breaching]), [[null, false], [null, false]], 'NaN and +Inf are no reading');
+    assert.deepEqual(
+      nan.queries.map((q: any) => [q.value, q.breaching]),
+      [
+        [null, false],
+        [null, false],
+      ],
+      'NaN and +Inf are no reading',
+    );
 
     // Not due again before the interval.
     assert.equal((await t.app.telemetryRunner.runOnce()).evaluated, 0);

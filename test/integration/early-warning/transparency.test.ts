@@ -94,7 +94,10 @@ describe('early-warning transparency', () => {
     await emit(t, 'incident.created', posted, at);
     assert.equal((await t.app.earlyWarning.runOnce()).confirmed, 1);
     const { vendorName: _n, durationMinutes: _d, ...record } = posted;
-    await t.repos.incidents.upsert({ ...record, status: 'resolved', resolvedAt: new Date(clock.now().getTime() + 48 * 60_000).toISOString() } as never, 'fp-gh-lead-1');
+    await t.repos.incidents.upsert(
+      { ...record, status: 'resolved', resolvedAt: new Date(clock.now().getTime() + 48 * 60_000).toISOString() } as never,
+      'fp-gh-lead-1',
+    );
     // Stripe's was a false alarm.
     assert.equal((await send(org(`/signals/${st}/dismiss`), 'POST', s(), { reason: 'our proxy' })).status, 200);
     // Fastly's clears after the quiet period; within the confirmation window it is not counted yet.
@@ -145,7 +148,15 @@ describe('early-warning transparency', () => {
   });
 
   test('hostile queries are 4xx, never 500', async () => {
-    for (const q of ['?order=fastest', '?vendor=GitHub', "?vendor=a'%20or%201=1", '?vendor=' + 'a'.repeat(300), '?extra=1', '?order=lead&order=unposted', '?vendor=%00']) {
+    for (const q of [
+      '?order=fastest',
+      '?vendor=GitHub',
+      "?vendor=a'%20or%201=1",
+      `?vendor=${'a'.repeat(300)}`,
+      '?extra=1',
+      '?order=lead&order=unposted',
+      '?vendor=%00',
+    ]) {
       const r = await transparency(q);
       assert.equal(r.status, 400, `${q}: ${r.status} ${JSON.stringify(r.body)}`);
     }

@@ -29,21 +29,35 @@ describe('event log', () => {
     const repo = eventsRepository(t.store.db);
     assert.equal(await repo.latestSeq(), 0);
     assert.equal(await repo.oldestSeq(), null);
-    const written = await t.store.db.transaction().execute(async (trx) => [
-      await repo.append(trx, event('github', 'a', 'incident.created', '2026-01-01T00:00:00.000Z')),
-      await repo.append(trx, event('cloudflare', 'b', 'incident.created', '2026-01-02T00:00:00.000Z')),
-      await repo.append(trx, event('github', 'a', 'incident.resolved', '2026-01-03T00:00:00.000Z')),
-    ]);
+    const written = await t.store.db
+      .transaction()
+      .execute(async (trx) => [
+        await repo.append(trx, event('github', 'a', 'incident.created', '2026-01-01T00:00:00.000Z')),
+        await repo.append(trx, event('cloudflare', 'b', 'incident.created', '2026-01-02T00:00:00.000Z')),
+        await repo.append(trx, event('github', 'a', 'incident.resolved', '2026-01-03T00:00:00.000Z')),
+      ]);
     assert.ok(written[0]!.seq < written[1]!.seq && written[1]!.seq < written[2]!.seq);
     assert.equal(await repo.latestSeq(), written[2]!.seq);
 
     const all = await repo.after(0, 10);
-    assert.deepEqual(all.map((e) => e.type), ['incident.created', 'incident.created', 'incident.resolved']);
+    assert.deepEqual(
+      all.map((e) => e.type),
+      ['incident.created', 'incident.created', 'incident.resolved'],
+    );
     assert.equal(all[0]!.payload.id, 'github:a');
-    assert.deepEqual((await repo.after(written[0]!.seq, 10)).map((e) => e.seq), [written[1]!.seq, written[2]!.seq]);
+    assert.deepEqual(
+      (await repo.after(written[0]!.seq, 10)).map((e) => e.seq),
+      [written[1]!.seq, written[2]!.seq],
+    );
     assert.equal((await repo.after(0, 1)).length, 1);
-    assert.deepEqual((await repo.after(0, 10, { vendors: ['github'] })).map((e) => e.type), ['incident.created', 'incident.resolved']);
-    assert.deepEqual((await repo.after(0, 10, { types: ['incident.resolved'] })).map((e) => e.vendor), ['github']);
+    assert.deepEqual(
+      (await repo.after(0, 10, { vendors: ['github'] })).map((e) => e.type),
+      ['incident.created', 'incident.resolved'],
+    );
+    assert.deepEqual(
+      (await repo.after(0, 10, { types: ['incident.resolved'] })).map((e) => e.vendor),
+      ['github'],
+    );
     assert.equal((await repo.after(0, 10, { entityKind: 'maintenance' })).length, 0);
   });
 
@@ -71,7 +85,10 @@ describe('event log', () => {
     const removed = await repo.prune(new Date('2026-01-02T12:00:00.000Z'));
     assert.equal(removed, 2);
     const left = await repo.after(0, 10);
-    assert.deepEqual(left.map((e) => e.occurredAt), ['2026-01-03T00:00:00.000Z']);
+    assert.deepEqual(
+      left.map((e) => e.occurredAt),
+      ['2026-01-03T00:00:00.000Z'],
+    );
     assert.equal(await repo.oldestSeq(), left[0]!.seq);
   });
 });

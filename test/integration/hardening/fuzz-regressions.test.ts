@@ -29,7 +29,7 @@ describe('fuzzing regressions', () => {
   }
 
   describe('answers given before routing have the error body', () => {
-    test('a malformed percent-encoding in the path: 400, not Fastify\'s own body quoting the path', async () => {
+    test("a malformed percent-encoding in the path: 400, not Fastify's own body quoting the path", async () => {
       for (const bad of ['%ZZ', '%ED%A0%80', '%C0%AF', 'github%']) {
         const r = await getJson(`${t.api}/vendor-info/${bad}`);
         assert.equal(r.status, 400, bad);
@@ -53,7 +53,9 @@ describe('fuzzing regressions', () => {
     });
 
     test('broken HTTP framing: 400 with the error body', async () => {
-      const res = await rawExchange(t.url, Buffer.from('GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'), { expectResponse: true });
+      const res = await rawExchange(t.url, Buffer.from('GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'), {
+        expectResponse: true,
+      });
       assert.equal(res.status, 400);
       assert.equal(res.headers.connection, 'close');
       assertErrorBody(JSON.parse(res.body), 'bad_request');
@@ -134,9 +136,11 @@ describe('fuzzing regressions', () => {
   describe('integers in query strings', () => {
     test('a value Ajv coerces to Infinity ("1e400", "Infinity"): 400, not a LIMIT Infinity query', async () => {
       const urls = [
-        ...['/incidents', '/maintenance', '/advisories-unified', '/dashboard-recent-activity', '/notifications', '/notification-deliveries'].flatMap(
-          (p) => [`${p}?limit=1e400`, `${p}?limit=Infinity`, `${p}?limit=-1e400`],
-        ),
+        ...['/incidents', '/maintenance', '/advisories-unified', '/dashboard-recent-activity', '/notifications', '/notification-deliveries'].flatMap((p) => [
+          `${p}?limit=1e400`,
+          `${p}?limit=Infinity`,
+          `${p}?limit=-1e400`,
+        ]),
         '/incidents?offset=1e400',
         '/maintenance?offset=Infinity',
       ];

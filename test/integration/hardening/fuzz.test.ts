@@ -248,7 +248,12 @@ describe('fuzzing', () => {
       }
       tc.diagnostic(`${sent} generated requests`);
       for (const [op, counts] of seen) {
-        tc.diagnostic(`${op.id}: ${[...counts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ')}`);
+        tc.diagnostic(
+          `${op.id}: ${[...counts]
+            .sort(([a], [b]) => a - b)
+            .map(([s, n]) => `${s}×${n}`)
+            .join(' ')}`,
+        );
       }
       // Credentials were good often enough to get past authentication on every per-user route.
       for (const [op, counts] of seen) {
@@ -273,9 +278,7 @@ describe('fuzzing', () => {
       assert.ok(bodyOps.length >= 15);
       // Path parameters well-formed (the answers come from the body handling) and naming no row.
       const fill = (path: string) =>
-        path
-          .replace('{vendor}', 'github')
-          .replace('{id}', path.includes('/notifications/') ? `dlv_${'0'.repeat(32)}` : '00000000-0000-0000-0000-000000000000');
+        path.replace('{vendor}', 'github').replace('{id}', path.includes('/notifications/') ? `dlv_${'0'.repeat(32)}` : '00000000-0000-0000-0000-000000000000');
       for (const op of bodyOps) {
         for (const [note, ctype, body] of bodies) {
           const headers: Record<string, string> = op.path.endsWith('/auth/logout')

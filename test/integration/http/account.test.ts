@@ -91,7 +91,11 @@ describe('account area and API keys', () => {
     });
     assert.equal(r.status, 403);
     assert.equal(r.body.error, 'session_required');
-    const anon = await getJson(`${t.url}/api/v1/account/keys`, { method: 'POST', headers: { 'content-type': 'application/json', origin: origin() }, body: '{}' });
+    const anon = await getJson(`${t.url}/api/v1/account/keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: origin() },
+      body: '{}',
+    });
     assert.equal(anon.status, 401);
   });
 
@@ -102,7 +106,10 @@ describe('account area and API keys', () => {
     const alices = await getJson(`${t.url}/api/v1/account/keys`, { headers: { 'x-api-key': alice.secret } });
     assert.ok(alices.body.keys.every((k: any) => k.id !== bob.keyId));
 
-    const steal = await getJson(`${t.url}/api/v1/account/keys/${alice.keyId}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) } });
+    const steal = await getJson(`${t.url}/api/v1/account/keys/${alice.keyId}`, {
+      method: 'DELETE',
+      headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) },
+    });
     assert.equal(steal.status, 404);
     assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { 'x-api-key': alice.secret } })).status, 200);
 
@@ -116,11 +123,17 @@ describe('account area and API keys', () => {
     const created = await createKey(bobCookie, 'temporary');
     const secret = created.body.secret;
     assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { authorization: `Bearer ${secret}` } })).status, 200);
-    const del = await getJson(`${t.url}/api/v1/account/keys/${created.body.key.id}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) } });
+    const del = await getJson(`${t.url}/api/v1/account/keys/${created.body.key.id}`, {
+      method: 'DELETE',
+      headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) },
+    });
     assert.equal(del.status, 200);
     const after = await getJson(`${t.api}/vendor-count`, { headers: { authorization: `Bearer ${secret}` } });
     assert.equal(after.status, 401);
-    const again = await getJson(`${t.url}/api/v1/account/keys/${created.body.key.id}`, { method: 'DELETE', headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) } });
+    const again = await getJson(`${t.url}/api/v1/account/keys/${created.body.key.id}`, {
+      method: 'DELETE',
+      headers: { cookie: bobCookie, origin: origin(), 'x-csrf-token': csrfTokenOf(bobCookie) },
+    });
     assert.equal(again.status, 404);
     const row = await t.store.db.selectFrom('api_keys').select('revoked_at').where('id', '=', created.body.key.id).executeTakeFirstOrThrow();
     assert.equal(row.revoked_at, clock.now().toISOString());

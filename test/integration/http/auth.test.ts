@@ -29,7 +29,11 @@ describe('authentication, switch off (anonymous tier allowed)', () => {
   });
 
   test('X-API-Key and Authorization: Bearer both authenticate with the key owner plan', async () => {
-    const variants: Record<string, string>[] = [{ 'x-api-key': pro.secret }, { authorization: `Bearer ${pro.secret}` }, { authorization: `bearer ${pro.secret}` }];
+    const variants: Record<string, string>[] = [
+      { 'x-api-key': pro.secret },
+      { authorization: `Bearer ${pro.secret}` },
+      { authorization: `bearer ${pro.secret}` },
+    ];
     for (const headers of variants) {
       const r = await getJson(`${t.api}/incidents?timePeriod=90d`, { headers });
       assert.equal(r.status, 200, JSON.stringify(r.body));

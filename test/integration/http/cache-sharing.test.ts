@@ -35,7 +35,9 @@ describe('response cache: shared by callers without private pages, own entries f
     dave = await userWithKey(t, 'pro', 'dave');
     erin = await userWithKey(t, 'pro', 'erin');
     await incidentsRepository(t.store.db).upsert(incident('github', 'shared1', { startedAt: new Date(Date.now() - 3_600_000).toISOString() }), 'f');
-    pages.incidents('widgets').push({ id: 'w1', name: TITLE, status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 3_600_000).toISOString() });
+    pages
+      .incidents('widgets')
+      .push({ id: 'w1', name: TITLE, status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 3_600_000).toISOString() });
   });
   after(async () => {
     await t?.close();
@@ -110,7 +112,11 @@ describe('response cache: shared by callers without private pages, own entries f
     assert.equal((await bundle(carol, ['github'])).headers.get('x-cache'), 'MISS', 'her bundle is her own too');
 
     // Everyone else: the public entries, without the page, before and after carol's own were filled.
-    for (const [who, u] of [['dave', dave], ['erin', erin], ['anonymous', null]] as const) {
+    for (const [who, u] of [
+      ['dave', dave],
+      ['erin', erin],
+      ['anonymous', null],
+    ] as const) {
       for (let i = 0; i < 2; i++) {
         const list = await incidents(u);
         assert.equal(list.status, 200);

@@ -198,7 +198,11 @@ describe('response cache', () => {
     try {
       const results = await Promise.all(
         Array.from({ length: 8 }, () =>
-          fetch(`${t.api}/incidents?limit=3`, { headers: headers() }).then(async (r) => ({ status: r.status, cache: r.headers.get('x-cache'), body: await r.text() })),
+          fetch(`${t.api}/incidents?limit=3`, { headers: headers() }).then(async (r) => ({
+            status: r.status,
+            cache: r.headers.get('x-cache'),
+            body: await r.text(),
+          })),
         ),
       );
       assert.equal(calls, 1, JSON.stringify(results.map((r) => [r.status, r.cache, r.status === 200 ? '' : r.body])));

@@ -19,10 +19,19 @@ describe('diagnose: is it us or them', () => {
     t = await startApp();
     const r = createRepositories(t.store);
     await r.incidents.upsert(
-      incident('stripe', 'api', { title: 'Elevated error rates on the API', impact: 'major', status: 'investigating', startedAt: ago(HOUR), components: ['API'] }),
+      incident('stripe', 'api', {
+        title: 'Elevated error rates on the API',
+        impact: 'major',
+        status: 'investigating',
+        startedAt: ago(HOUR),
+        components: ['API'],
+      }),
       'f',
     );
-    await r.maintenances.upsert(maintenance('github', 'now', { title: 'Git database maintenance', status: 'in_progress', scheduledFor: ago(HOUR), startedAt: ago(HOUR) }), 'f');
+    await r.maintenances.upsert(
+      maintenance('github', 'now', { title: 'Git database maintenance', status: 'in_progress', scheduledFor: ago(HOUR), startedAt: ago(HOUR) }),
+      'f',
+    );
     // AWS was read and reports nothing open.
     await r.status.setStatus('amazon-web-services', { indicator: 'operational', description: 'All Systems Operational', checkedAt: ago(60_000) });
   });
@@ -33,7 +42,10 @@ describe('diagnose: is it us or them', () => {
     assert.equal(res.status, 200);
     const [d] = res.body.items;
     assert.deepEqual(d.hosts, ['api.stripe.com']);
-    assert.deepEqual(d.matches.map((m: any) => [m.vendor, m.matched, m.strength]), [['stripe', 'stripe.com', 'listed']]);
+    assert.deepEqual(
+      d.matches.map((m: any) => [m.vendor, m.matched, m.strength]),
+      [['stripe', 'stripe.com', 'listed']],
+    );
     assert.equal(d.verdict, 'vendor_incident');
     assert.equal(d.confidence, 'high');
     assert.equal(d.vendors[0].incidents[0].title, 'Elevated error rates on the API');

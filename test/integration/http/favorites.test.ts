@@ -48,10 +48,7 @@ describe('dashboard favorites bundle', () => {
     const mnt = maintenancesRepository(t.store.db);
     await mnt.upsert(maintenance('github', 'm-later', { scheduledFor: new Date(Date.now() + 3 * DAY).toISOString() }), 'f');
     await mnt.upsert(maintenance('github', 'm-soon', { scheduledFor: new Date(Date.now() + DAY).toISOString() }), 'f');
-    await mnt.upsert(
-      maintenance('github', 'm-done', { scheduledFor: ago(2 * DAY), status: 'completed', completedAt: ago(2 * DAY - HOUR) }),
-      'f',
-    );
+    await mnt.upsert(maintenance('github', 'm-done', { scheduledFor: ago(2 * DAY), status: 'completed', completedAt: ago(2 * DAY - HOUR) }), 'f');
     const pub = publicationsRepository(t.store.db);
     await pub.upsertAdvisory(
       {
@@ -119,10 +116,7 @@ describe('dashboard favorites bundle', () => {
       ['maintenance', 'maintenance', 'update', 'incident', 'incident'],
     );
     for (let i = 1; i < gh.length; i++) assert.ok(gh[i - 1].at >= gh[i].at, 'newest first');
-    assert.deepEqual(
-      b.recentActivity.cloudflare.map((i: { id: string }) => i.id).sort(),
-      ['cloudflare:adv1', 'cloudflare:c1'],
-    );
+    assert.deepEqual(b.recentActivity.cloudflare.map((i: { id: string }) => i.id).sort(), ['cloudflare:adv1', 'cloudflare:c1']);
     assert.equal(b.recentActivity.cloudflare.find((i: { id: string }) => i.id === 'cloudflare:c1').durationMinutes, null);
   });
 

@@ -27,7 +27,13 @@ describe('notification preferences', () => {
     smtp = await startSmtp();
     t = await startApp({
       clock,
-      env: { API_KEY_MIN_PLAN: 'free', WEB_ORIGINS: ORIGIN, OUTBOUND_ALLOW_PRIVATE: '127.0.0.1,receiver.test', SMTP_URL: smtp.url, PUBLIC_URL: 'https://status.example.com' },
+      env: {
+        API_KEY_MIN_PLAN: 'free',
+        WEB_ORIGINS: ORIGIN,
+        OUTBOUND_ALLOW_PRIVATE: '127.0.0.1,receiver.test',
+        SMTP_URL: smtp.url,
+        PUBLIC_URL: 'https://status.example.com',
+      },
     });
     [a, b] = await Promise.all([createUser(t, 'free'), createUser(t, 'pro')]);
   });
@@ -206,7 +212,9 @@ describe('notification preferences', () => {
     // The generated secret is a valid Standard Webhooks key.
     const body = JSON.stringify({ type: 'incident.created', timestamp: '2026-03-01T12:00:00Z', data: {} });
     const ts = Math.floor(Date.now() / 1000);
-    const sig = createHmac('sha256', Buffer.from(fresh.slice('whsec_'.length), 'base64')).update(`msg_1.${ts}.${body}`).digest('base64');
+    const sig = createHmac('sha256', Buffer.from(fresh.slice('whsec_'.length), 'base64'))
+      .update(`msg_1.${ts}.${body}`)
+      .digest('base64');
     assert.ok(new Webhook(fresh).verify(body, { 'webhook-id': 'msg_1', 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${sig}` }));
 
     clock.advance(24 * 3_600_000 + 1000);

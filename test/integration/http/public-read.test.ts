@@ -54,11 +54,20 @@ describe('public read endpoints', () => {
     assert.equal(r.body.items[0].durationMinutes, null);
     assert.equal(r.body.items[2].durationMinutes, 30);
     const active = await getJson(`${t.api}/incidents?activeOnly=true`);
-    assert.deepEqual(active.body.items.map((i: any) => i.id), ['github:a', 'cloudflare:c']);
+    assert.deepEqual(
+      active.body.items.map((i: any) => i.id),
+      ['github:a', 'cloudflare:c'],
+    );
     const mon = await getJson(`${t.api}/incidents?status=monitoring`);
-    assert.deepEqual(mon.body.items.map((i: any) => i.id), ['cloudflare:c']);
+    assert.deepEqual(
+      mon.body.items.map((i: any) => i.id),
+      ['cloudflare:c'],
+    );
     const byVendor = await getJson(`${t.api}/incidents-unified?vendors=github&limit=1&offset=1`);
-    assert.deepEqual(byVendor.body.items.map((i: any) => i.id), ['github:b']);
+    assert.deepEqual(
+      byVendor.body.items.map((i: any) => i.id),
+      ['github:b'],
+    );
     assert.equal(byVendor.body.total, 2);
   });
 
@@ -71,9 +80,15 @@ describe('public read endpoints', () => {
 
   test('maintenance: scheduledOnly keeps windows not completed', async () => {
     const all = await getJson(`${t.api}/maintenance`);
-    assert.deepEqual(all.body.items.map((m: any) => m.id), ['github:m1', 'cloudflare:m2']);
+    assert.deepEqual(
+      all.body.items.map((m: any) => m.id),
+      ['github:m1', 'cloudflare:m2'],
+    );
     const upcoming = await getJson(`${t.api}/maintenance-unified?scheduledOnly=true`);
-    assert.deepEqual(upcoming.body.items.map((m: any) => m.id), ['github:m1']);
+    assert.deepEqual(
+      upcoming.body.items.map((m: any) => m.id),
+      ['github:m1'],
+    );
   });
 
   test('vendor-scoped endpoints', async () => {
@@ -89,7 +104,10 @@ describe('public read endpoints', () => {
     assert.equal(stats.body.items[0].byImpact.major, 1);
     assert.ok(stats.body.items[0].uptimePercent < 100);
     const data = await getJson(`${t.api}/vendors/github/incidents?activeOnly=true`);
-    assert.deepEqual(data.body.items.map((i: any) => i.id), ['github:a']);
+    assert.deepEqual(
+      data.body.items.map((i: any) => i.id),
+      ['github:a'],
+    );
   });
 
   test('analytics endpoints', async () => {
@@ -97,7 +115,10 @@ describe('public read endpoints', () => {
     assert.equal(agg.status, 200);
     assert.equal(agg.body.items[0].activeIncidents, 2);
     const fav = await getJson(`${t.api}/vendor-stats-favorites?vendor=github,cloudflare`);
-    assert.deepEqual(fav.body.items.map((s: any) => s.vendor), ['github', 'cloudflare']);
+    assert.deepEqual(
+      fav.body.items.map((s: any) => s.vendor),
+      ['github', 'cloudflare'],
+    );
     const act = await getJson(`${t.api}/dashboard-recent-activity?vendor=github`);
     assert.ok(act.body.items.every((i: any) => i.vendor === 'github'));
     assert.ok(act.body.items.some((i: any) => i.kind === 'maintenance'));

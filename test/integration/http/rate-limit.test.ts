@@ -46,10 +46,7 @@ describe('rate limits per plan', () => {
         const r = await getJson(url, { headers });
         assert.equal(r.status, 200, `request ${i}`);
         assert.equal(r.headers.get('ratelimit-policy'), `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`);
-        assert.equal(
-          r.headers.get('ratelimit'),
-          `"minute";r=${perMinute - i};t=30, "day";r=${perDay - i};t=${SECONDS_TO_MIDNIGHT}`,
-        );
+        assert.equal(r.headers.get('ratelimit'), `"minute";r=${perMinute - i};t=30, "day";r=${perDay - i};t=${SECONDS_TO_MIDNIGHT}`);
         assert.equal(r.headers.get('x-ratelimit-limit'), String(perMinute));
         assert.equal(r.headers.get('x-ratelimit-remaining'), String(perMinute - i));
         assert.equal(r.headers.get('x-ratelimit-reset'), '30');

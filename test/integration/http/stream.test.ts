@@ -53,12 +53,18 @@ describe('incident stream', () => {
     const [s2] = await gh.waitFor(1);
     gh.close();
     assert.equal(s2!.data.total, 2);
-    assert.deepEqual(s2!.data.incidents.map((i: any) => i.id), ['github:snap-a']);
+    assert.deepEqual(
+      s2!.data.incidents.map((i: any) => i.id),
+      ['github:snap-a'],
+    );
 
     const resolved = openStream(`${t.api}${path}?status=resolved`);
     const [s3] = await resolved.waitFor(1);
     resolved.close();
-    assert.deepEqual(s3!.data.incidents.map((i: any) => i.id), ['github:snap-b']);
+    assert.deepEqual(
+      s3!.data.incidents.map((i: any) => i.id),
+      ['github:snap-b'],
+    );
   });
 
   test('live events carry the log sequence as id and {type, occurredAt, incident}; filters apply', async () => {
@@ -72,17 +78,29 @@ describe('incident stream', () => {
       { vendor: 'github', id: 'live-1', type: 'incident.resolved', over: { status: 'resolved' } },
     ]);
     const got = (await all.waitFor(4)).slice(1);
-    assert.deepEqual(got.map((r) => r.id), stored.map((e) => String(e.seq)));
-    assert.deepEqual(got.map((r) => r.type), ['incident.created', 'incident.created', 'incident.resolved']);
+    assert.deepEqual(
+      got.map((r) => r.id),
+      stored.map((e) => String(e.seq)),
+    );
+    assert.deepEqual(
+      got.map((r) => r.type),
+      ['incident.created', 'incident.created', 'incident.resolved'],
+    );
     assert.deepEqual(Object.keys(got[0]!.data).sort(), ['incident', 'occurredAt', 'type']);
     assert.equal(got[0]!.data.type, 'incident.created');
     assert.equal(got[0]!.data.incident.id, 'github:live-1');
     assert.equal(got[0]!.data.occurredAt, stored[0]!.occurredAt);
 
     const ghGot = (await gh.waitFor(3)).slice(1);
-    assert.deepEqual(ghGot.map((r) => r.data.incident.id), ['github:live-1', 'github:live-1']);
+    assert.deepEqual(
+      ghGot.map((r) => r.data.incident.id),
+      ['github:live-1', 'github:live-1'],
+    );
     const openGot = (await open.waitFor(3)).slice(1);
-    assert.deepEqual(openGot.map((r) => r.data.incident.id), ['github:live-1', 'cloudflare:live-2']);
+    assert.deepEqual(
+      openGot.map((r) => r.data.incident.id),
+      ['github:live-1', 'cloudflare:live-2'],
+    );
     await sleep(100);
     assert.equal(gh.received.length, 3, 'no cloudflare event on a github stream');
     assert.equal(open.received.length, 3, 'no resolved event on a status=investigating stream');
@@ -106,20 +124,30 @@ describe('incident stream', () => {
     const resumed = openStream(`${t.api}${path}?vendor=github`, { 'Last-Event-ID': seen.id });
     const replay = await resumed.waitFor(2);
     assert.ok(!replay.some((r) => r.type === 'snapshot'), 'no snapshot on resume');
-    assert.deepEqual(replay.map((r) => r.id), [missed[1]!.seq, missed[2]!.seq].map(String));
+    assert.deepEqual(
+      replay.map((r) => r.id),
+      [missed[1]!.seq, missed[2]!.seq].map(String),
+    );
     const live = await commitEvents(t, [{ vendor: 'github', id: 'r-3', type: 'incident.created' }]);
     const next = await resumed.waitFor(3);
     assert.equal(next[2]!.id, String(live[0]!.seq));
     await sleep(100);
     const ids = resumed.received.map((r) => Number(r.id));
-    assert.deepEqual(ids, [...new Set(ids)].sort((x, y) => x - y), 'strictly increasing, no duplicates');
+    assert.deepEqual(
+      ids,
+      [...new Set(ids)].sort((x, y) => x - y),
+      'strictly increasing, no duplicates',
+    );
     resumed.close();
 
     // The query parameter does the same for clients that cannot set headers.
     const byQuery = openStream(`${t.api}${path}?vendor=github&lastEventId=${seen.id}`);
     const again = await byQuery.waitFor(3);
     byQuery.close();
-    assert.deepEqual(again.map((r) => Number(r.id)), [missed[1]!.seq, missed[2]!.seq, live[0]!.seq]);
+    assert.deepEqual(
+      again.map((r) => Number(r.id)),
+      [missed[1]!.seq, missed[2]!.seq, live[0]!.seq],
+    );
   });
 
   test('events committed while a resuming client is being replayed are sent once, after the replay', async () => {
@@ -191,7 +219,11 @@ describe('incident stream', () => {
       await waitFor(() => hub.stats.dropped === 1, { message: 'the slow client is dropped' });
       await waitFor(() => hub.size === 1, { message: 'the dropped client is detached' });
       const got = await reader.waitFor(1 + sent.length, 10_000);
-      assert.deepEqual(got.slice(1).map((r) => Number(r.id)), sent, 'the reading client got every event');
+      assert.deepEqual(
+        got.slice(1).map((r) => Number(r.id)),
+        sent,
+        'the reading client got every event',
+      );
       slow.destroy();
 
       // Closing the reader releases its slot and its place in the hub.

@@ -154,9 +154,7 @@ describe('watchlist', () => {
     try {
       const u = await createUser(t, 'free');
       await send(wl(), 'PUT', u.headers, { vendors: slugs.slice(0, 4) });
-      const results = await Promise.all(
-        slugs.slice(4, 24).map((s, i) => send(`${i % 2 ? second.api : t.api}/watchlist/${s}`, 'POST', u.headers)),
-      );
+      const results = await Promise.all(slugs.slice(4, 24).map((s, i) => send(`${i % 2 ? second.api : t.api}/watchlist/${s}`, 'POST', u.headers)));
       assert.equal(results.filter((r) => r.status === 200).length, 6);
       assert.equal(results.filter((r) => r.status === 403).length, 14);
       assert.equal((await send(wl(), 'GET', u.headers)).body.count, 10);

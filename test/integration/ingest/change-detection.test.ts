@@ -46,10 +46,16 @@ describe('change detection and the event log', () => {
     const inc = fleet.sim.fleet.openIncident('github', { impact: 'major' });
     const report = await round();
     const events = await eventsOf(t, inc.id);
-    assert.deepEqual(events.map((e) => e.type), ['incident.created']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['incident.created'],
+    );
     assert.equal(report.events, 1);
     const list = await api(t, '/incidents?vendor=github&activeOnly=true');
-    assert.deepEqual(list.body.items.map((i: any) => i.id), [inc.id]);
+    assert.deepEqual(
+      list.body.items.map((i: any) => i.id),
+      [inc.id],
+    );
     assert.equal(list.body.items[0].impact, 'major');
     const status = await api(t, '/vendor-status/github');
     assert.equal(status.body.items[0].indicator, 'partial_outage');
@@ -96,7 +102,10 @@ describe('change detection and the event log', () => {
     fleet.sim.fleet.resolveIncident(inc.id); // Instatus lists active incidents only: it just disappears
     const report = await round();
     const events = await eventsOf(t, inc.id);
-    assert.deepEqual(events.map((e) => e.type), ['incident.created', 'incident.resolved']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['incident.created', 'incident.resolved'],
+    );
     const polled = report.outcomes.find((o) => o.vendor === 'perplexity')!;
     const stored = (await t.repos.incidents.get(inc.id))!.record;
     assert.equal(stored.status, 'resolved');
@@ -110,7 +119,10 @@ describe('change detection and the event log', () => {
     const inc = fleet.sim.fleet.openIncident('google-cloud');
     fleet.sim.fleet.resolveIncident(inc.id);
     await round();
-    assert.deepEqual((await eventsOf(t, inc.id)).map((e) => e.type), ['incident.resolved']);
+    assert.deepEqual(
+      (await eventsOf(t, inc.id)).map((e) => e.type),
+      ['incident.resolved'],
+    );
   });
 
   test('maintenance: scheduled, started, updated, completed — one event each', async () => {
@@ -134,14 +146,23 @@ describe('change detection and the event log', () => {
     await round();
     fleet.sim.fleet.resolveIncident(inc.id);
     await round();
-    assert.deepEqual((await eventsOf(t, inc.id)).map((e) => e.type), ['incident.created', 'incident.resolved']);
+    assert.deepEqual(
+      (await eventsOf(t, inc.id)).map((e) => e.type),
+      ['incident.created', 'incident.resolved'],
+    );
   });
 
   test('events carry the API view of the record, and the bus saw exactly the log', async () => {
     const log = await eventsOf(t);
-    assert.deepEqual(published.map((e) => e.seq), log.map((e) => e.seq));
+    assert.deepEqual(
+      published.map((e) => e.seq),
+      log.map((e) => e.seq),
+    );
     const seqs = log.map((e) => e.seq);
-    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a, b) => a - b),
+    );
     const last = log.filter((e) => e.entityKind === 'incident' && e.vendor === 'openai').at(-1)!;
     assert.equal(last.payload.vendorName, 'OpenAI');
     assert.equal(last.payload.source, 'incidentio');

@@ -44,7 +44,9 @@ describe('cloud depth through the store', () => {
   const components = async () => {
     const res = await getJson(`${t.api}/vendor-status/${VENDOR}?skipCache=true`);
     assert.equal(res.status, 200);
-    return new Map<string, { status: string; group: string | null }>(res.body.items[0].components.map((c: { name: string; status: string; group: string | null }) => [c.name, c]));
+    return new Map<string, { status: string; group: string | null }>(
+      res.body.items[0].components.map((c: { name: string; status: string; group: string | null }) => [c.name, c]),
+    );
   };
 
   test('recorded events list each service in its region; a later empty list keeps them, operational', async (tc) => {
@@ -53,7 +55,11 @@ describe('cloud depth through the store', () => {
     await poll(body);
     const first = await components();
     assert.equal(first.size, 284);
-    assert.deepEqual(first.get('Amazon Elastic Compute Cloud (me-central-1)'), { name: 'Amazon Elastic Compute Cloud (me-central-1)', status: 'major_outage', group: 'Amazon Elastic Compute Cloud' });
+    assert.deepEqual(first.get('Amazon Elastic Compute Cloud (me-central-1)'), {
+      name: 'Amazon Elastic Compute Cloud (me-central-1)',
+      status: 'major_outage',
+      group: 'Amazon Elastic Compute Cloud',
+    });
     assert.equal(first.get('Amazon Route 53')!.status, 'operational');
 
     await poll(Buffer.from('[]'));

@@ -37,7 +37,10 @@ describe('demo mode', () => {
 
   test('one round fills incidents, maintenance, advisories, release notes and status', async () => {
     const report = await round();
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`),
+      [],
+    );
 
     const incidents = await api(t, '/incidents?limit=200');
     assert.equal(incidents.body.source, 'demo');
@@ -58,7 +61,10 @@ describe('demo mode', () => {
   test('an incident the simulator resolves shows resolved after the next poll, with one incident.resolved event', async () => {
     const inc = t.app.ingest.simulator!.fleet.openIncident('cloudflare', { impact: 'major' });
     await round('cloudflare');
-    assert.equal((await api(t, '/incidents?vendor=cloudflare&activeOnly=true')).body.items.some((i: any) => i.id === inc.id), true);
+    assert.equal(
+      (await api(t, '/incidents?vendor=cloudflare&activeOnly=true')).body.items.some((i: any) => i.id === inc.id),
+      true,
+    );
     t.app.ingest.simulator!.fleet.resolveIncident(inc.id);
     await round('cloudflare');
     await round('cloudflare');
@@ -70,7 +76,7 @@ describe('demo mode', () => {
 
   test('a dead source shows in sourceHealth while the rest keep updating', async () => {
     const sim = t.app.ingest.simulator!;
-    const [dead] = (await t.repos.sources.list('openai'));
+    const [dead] = await t.repos.sources.list('openai');
     sim.setFault(dead!.url, { kind: 'status', status: 502 });
     const news = sim.fleet.openIncident('github');
     await round();
@@ -101,7 +107,7 @@ describe('demo mode', () => {
       assert.equal(incidents.body.source, 'live');
       assert.equal(incidents.body.total, 0);
       assert.equal((await api(live, '/advisories-unified?timePeriod=90d')).body.total, 0);
-      assert.equal((await live.repos.events.latestSeq()), 0);
+      assert.equal(await live.repos.events.latestSeq(), 0);
       const sources = await live.repos.sources.list();
       assert.ok(sources.every((s) => !s.url.startsWith('http://127.0.0.1') && s.lastSuccessAt === null));
     } finally {

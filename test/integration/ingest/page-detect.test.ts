@@ -13,25 +13,49 @@ const ULID = '01HZX3Q5V7W8Y9Z0A1B2C3D4E5';
 const BODIES: Record<string, { type: string; body: string }> = {
   '/sp/api/v2/summary.json': {
     type: 'application/json',
-    body: JSON.stringify({ page: { id: 'ab12cd34ef56', name: 'SP', url: 'https://sp' }, status: { indicator: 'none', description: 'All Systems Operational' }, components: [], incidents: [], scheduled_maintenances: [] }),
+    body: JSON.stringify({
+      page: { id: 'ab12cd34ef56', name: 'SP', url: 'https://sp' },
+      status: { indicator: 'none', description: 'All Systems Operational' },
+      components: [],
+      incidents: [],
+      scheduled_maintenances: [],
+    }),
   },
   '/iio/api/v2/summary.json': {
     type: 'application/json',
-    body: JSON.stringify({ page: { id: ULID, name: 'IIO', url: 'https://iio' }, status: { indicator: 'none', description: 'ok' }, components: [], incidents: [], scheduled_maintenances: [] }),
+    body: JSON.stringify({
+      page: { id: ULID, name: 'IIO', url: 'https://iio' },
+      status: { indicator: 'none', description: 'ok' },
+      components: [],
+      incidents: [],
+      scheduled_maintenances: [],
+    }),
   },
-  '/ins/summary.json': { type: 'application/json', body: JSON.stringify({ page: { name: 'Ins', url: 'https://ins', status: 'UP' }, activeIncidents: [], activeMaintenances: [] }) },
+  '/ins/summary.json': {
+    type: 'application/json',
+    body: JSON.stringify({ page: { name: 'Ins', url: 'https://ins', status: 'UP' }, activeIncidents: [], activeMaintenances: [] }),
+  },
   '/bs/index.json': {
     type: 'application/json',
     body: JSON.stringify({ data: { id: '1', type: 'status_page', attributes: { company_name: 'BS', aggregate_state: 'operational' } }, included: [] }),
   },
   '/cachet/api/v1/incidents': {
     type: 'application/json',
-    body: JSON.stringify({ meta: { pagination: { total: 0, count: 0, per_page: 20, current_page: 1, total_pages: 1, links: { next_page: null, previous_page: null } } }, data: [] }),
+    body: JSON.stringify({
+      meta: { pagination: { total: 0, count: 0, per_page: 20, current_page: 1, total_pages: 1, links: { next_page: null, previous_page: null } } },
+      data: [],
+    }),
   },
   // Statuspal's documented public summary, named directly by its URL.
   '/api/v2/status_pages/acme/summary': {
     type: 'application/json',
-    body: JSON.stringify({ status_page: { name: 'Acme', url: 'https://acme', current_incident_type: null }, services: [{ id: 1, name: 'API', current_incident_type: null, children: [] }], incidents: [], maintenances: [], upcoming_maintenances: [] }),
+    body: JSON.stringify({
+      status_page: { name: 'Acme', url: 'https://acme', current_incident_type: null },
+      services: [{ id: 1, name: 'API', current_incident_type: null, children: [] }],
+      incidents: [],
+      maintenances: [],
+      upcoming_maintenances: [],
+    }),
   },
   '/feed/feed.rss': {
     type: 'application/rss+xml',
@@ -45,7 +69,10 @@ const BODIES: Record<string, { type: string; body: string }> = {
     type: 'application/json',
     body: JSON.stringify({ page: { id: 'ab12cd34ef56', internal_secret_key: 'hunter2-canary' }, incidents: 'CANARY-BODY-FRAGMENT' }),
   },
-  '/broken/summary.json': { type: 'application/json', body: JSON.stringify({ page: { name: 'B', url: 'https://b', status: 'UP' }, activeIncidents: [], activeMaintenances: [] }) },
+  '/broken/summary.json': {
+    type: 'application/json',
+    body: JSON.stringify({ page: { name: 'B', url: 'https://b', status: 'UP' }, activeIncidents: [], activeMaintenances: [] }),
+  },
 };
 
 describe('page detection', () => {
@@ -114,7 +141,10 @@ describe('page detection', () => {
     assert.equal(leaky.found, false);
     const text = JSON.stringify(leaky.tried.map((x) => x.result));
     assert.doesNotMatch(text, /internal_secret_key|hunter2|CANARY|not a list|incidents/i);
-    assert.ok(leaky.tried.some((x) => x.result === 'looks like statuspage-v2 but does not parse'), text);
+    assert.ok(
+      leaky.tried.some((x) => x.result === 'looks like statuspage-v2 but does not parse'),
+      text,
+    );
 
     // A closed port and a port whose connection is dropped answer alike.
     const closed = http.createServer();

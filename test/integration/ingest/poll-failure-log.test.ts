@@ -48,8 +48,15 @@ describe('the log of failed polls', () => {
       scheduler.start();
       await waitFor(() => lines.filter((l) => l.msg === 'source poll failed').length >= all, { message: 'every source failed once', timeoutMs: 20_000 });
       const failedAtDebug = lines.filter((l) => l.msg === 'source poll failed');
-      assert.ok(failedAtDebug.every((l) => l.level === 'debug'), 'each failure at debug');
-      assert.deepEqual(lines.filter((l) => l.level === 'info' && l.msg !== 'ingestion scheduler started'), [], 'no info line before the minute is over');
+      assert.ok(
+        failedAtDebug.every((l) => l.level === 'debug'),
+        'each failure at debug',
+      );
+      assert.deepEqual(
+        lines.filter((l) => l.level === 'info' && l.msg !== 'ingestion scheduler started'),
+        [],
+        'no info line before the minute is over',
+      );
 
       clock.advance(60_000);
       await waitFor(() => lines.some((l) => l.level === 'info' && 'pollFailures' in l.obj), { message: 'the summary', timeoutMs: 5_000 });
@@ -60,7 +67,13 @@ describe('the log of failed polls', () => {
     const failed = lines.filter((l) => l.msg === 'source poll failed').length;
     const total = summaries.reduce((n, l) => n + (l.obj.pollFailures as { failed: number }).failed, 0);
     assert.equal(total, failed, 'the summaries count every failure once');
-    const first = summaries[0]!.obj.pollFailures as { failed: number; sources: number; byError: Record<string, number>; vendors: string[]; moreVendors: number };
+    const first = summaries[0]!.obj.pollFailures as {
+      failed: number;
+      sources: number;
+      byError: Record<string, number>;
+      vendors: string[];
+      moreVendors: number;
+    };
     assert.ok(first.failed >= all);
     assert.ok(first.byError['connect ECONNREFUSED']! > 0);
     assert.equal(first.vendors.length, 5);

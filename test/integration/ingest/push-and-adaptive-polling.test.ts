@@ -8,9 +8,20 @@ import { startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.
 // vendors") against the simulated fleet on loopback: real HTTP, real adapters, the store.
 
 const statuspageWebhook = JSON.stringify({
-  meta: { unsubscribe: 'https://example.statuspage.io/?unsubscribe=x', documentation: 'https://doers.statuspage.io/customer-notifications/webhooks/', generated_at: '2026-11-29T12:00:00Z' },
+  meta: {
+    unsubscribe: 'https://example.statuspage.io/?unsubscribe=x',
+    documentation: 'https://doers.statuspage.io/customer-notifications/webhooks/',
+    generated_at: '2026-11-29T12:00:00Z',
+  },
   page: { id: 'p', status_indicator: 'minor', status_description: 'Minor Service Outage' },
-  component_update: { id: 'cu', component_id: 'c', old_status: 'operational', new_status: 'degraded_performance', created_at: '2026-11-29T12:00:00Z', component_type: 'Component' },
+  component_update: {
+    id: 'cu',
+    component_id: 'c',
+    old_status: 'operational',
+    new_status: 'degraded_performance',
+    created_at: '2026-11-29T12:00:00Z',
+    component_type: 'Component',
+  },
   component: { id: 'c', page_id: 'p', group_id: null, name: 'API', status: 'degraded_performance' },
 });
 

@@ -36,7 +36,9 @@ const SERVED: [string, SourceType, string, string][] = [
   ['mistral-ai', 'checkly', '/mistral/unresolved-incidents', 'checkly/mistral/2026-07-27/unresolved-incidents.json'],
 ];
 
-describe('recorded upstream payloads through the real poller', { skip: available ? false : `recorded payloads not found at ${FIXTURES} (they live in the shared folder next to the repository)` }, () => {
+describe('recorded upstream payloads through the real poller', {
+  skip: available ? false : `recorded payloads not found at ${FIXTURES} (they live in the shared folder next to the repository)`,
+}, () => {
   const clock = new TestClock(new Date('2026-08-25T12:00:00.000Z'));
   let server: http.Server;
   let t: TestApp;
@@ -80,7 +82,10 @@ describe('recorded upstream payloads through the real poller', { skip: available
 
   test('every payload is fetched, parsed and stored', async () => {
     const report = await t.app.ingest.scheduler.runRound({ force: true });
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`),
+      [],
+    );
     assert.equal(report.outcomes.length, SERVED.length);
     const repos = t.repos;
     let expectedCreated = 0;
@@ -109,7 +114,10 @@ describe('recorded upstream payloads through the real poller', { skip: available
     conditional = false;
     clock.advance(60_000);
     const full = await t.app.ingest.scheduler.runRound({ force: true });
-    assert.deepEqual(full.outcomes.filter((o) => o.status !== 'unchanged').map((o) => `${o.url}: ${o.status} ${JSON.stringify(o.written)}`), []);
+    assert.deepEqual(
+      full.outcomes.filter((o) => o.status !== 'unchanged').map((o) => `${o.url}: ${o.status} ${JSON.stringify(o.written)}`),
+      [],
+    );
     assert.equal(await t.repos.events.latestSeq(), seq);
   });
 });

@@ -43,8 +43,14 @@ describe('scheduler with failing sources', () => {
   test('a clean first round ingests every source', async () => {
     fleet.sim.fleet.openIncident('railway');
     const report = await t.app.ingest.scheduler.runRound({ force: true });
-    assert.equal(report.outcomes.length, fleet.catalog.reduce((n, v) => n + v.sources.length, 0));
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
+    assert.equal(
+      report.outcomes.length,
+      fleet.catalog.reduce((n, v) => n + v.sources.length, 0),
+    );
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed'),
+      [],
+    );
     // Railway's incidents are kept when its source turns bad later.
     assert.ok((await api(t, '/incidents?vendor=railway&timePeriod=30d')).body.total > 0);
   });
@@ -133,9 +139,15 @@ describe('scheduler with failing sources', () => {
     fleet.sim.clearFaults();
     clock.advance(60_000);
     const report = await t.app.ingest.scheduler.runRound({ force: true });
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed').map((o) => o.url), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed').map((o) => o.url),
+      [],
+    );
     const rows = await t.repos.sources.list();
-    assert.deepEqual(rows.filter((r) => r.consecutiveFailures > 0).map((r) => r.url), []);
+    assert.deepEqual(
+      rows.filter((r) => r.consecutiveFailures > 0).map((r) => r.url),
+      [],
+    );
   });
 });
 
@@ -174,7 +186,10 @@ describe('leases', () => {
     fleet.sim.fleet.openIncident('github');
     clock.advance(4 * 3_600_000); // every source is due, feeds included
     const [ra, rb] = await Promise.all([a.app.ingest.scheduler.runRound(), b.app.ingest.scheduler.runRound()]);
-    const polled = [...ra.outcomes, ...rb.outcomes].filter((o) => o.status !== 'skipped').map((o) => o.sourceId).sort();
+    const polled = [...ra.outcomes, ...rb.outcomes]
+      .filter((o) => o.status !== 'skipped')
+      .map((o) => o.sourceId)
+      .sort();
     const all = (await a.repos.sources.list()).map((s) => s.id).sort();
     assert.deepEqual(polled, all);
     const created = (await a.repos.events.after(0, 100)).filter((e) => e.type === 'incident.created');
@@ -259,7 +274,10 @@ describe('the running scheduler', () => {
     try {
       const report = await t.app.ingest.roundInWorker({ force: true });
       assert.equal(report.outcomes.length, 5);
-      assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
+      assert.deepEqual(
+        report.outcomes.filter((o) => o.status === 'failed'),
+        [],
+      );
       assert.equal(report.events, 1);
       assert.ok(await t.repos.incidents.get(inc.id));
       await waitFor(() => published.length > 0, { message: 'the event on this bus', intervalMs: 20 }).catch(() => {});

@@ -33,7 +33,8 @@ function startPages() {
     if (p === '/perplexity/summary.json') return send(200, 'application/json', INSTATUS);
     if (p === '/globex/index.json') return send(200, 'application/json', BETTERSTACK);
     // The page itself: HTML without a platform marker; every other endpoint is gone.
-    if (p === '/perplexity' || p === '/globex' || p === '/initech') return send(200, 'text/html', '<html><head><title>Status</title></head><body>ok</body></html>');
+    if (p === '/perplexity' || p === '/globex' || p === '/initech')
+      return send(200, 'text/html', '<html><head><title>Status</title></head><body>ok</body></html>');
     send(404, 'text/plain', 'not found');
   });
   return new Promise<{ url: string; hits: string[]; close(): Promise<void> }>((resolve) =>
@@ -69,18 +70,29 @@ describe('self-healing: a vendor whose sources keep failing is probed, repaired 
   const logs: string[] = [];
 
   const sourcesOf = async (app: TestApp, slug: string) =>
-    (await app.store.db.selectFrom('sources').select(['type', 'url', 'guarded']).where('vendor', '=', slug).orderBy('url').execute()).map((r) => ({ ...r, guarded: Number(r.guarded) }));
+    (await app.store.db.selectFrom('sources').select(['type', 'url', 'guarded']).where('vendor', '=', slug).orderBy('url').execute()).map((r) => ({
+      ...r,
+      guarded: Number(r.guarded),
+    }));
 
   /** Every listed source of a vendor failing `n` polls in a row since `since`. */
   const breakSources = (app: TestApp, slug: string, n: number, since: Date) =>
-    app.store.db.updateTable('sources').set({ consecutive_failures: n, failing_since: since.toISOString(), last_error: 'HTTP 404' }).where('vendor', '=', slug).execute();
+    app.store.db
+      .updateTable('sources')
+      .set({ consecutive_failures: n, failing_since: since.toISOString(), last_error: 'HTTP 404' })
+      .where('vendor', '=', slug)
+      .execute();
 
   before(async () => {
     pages = await startPages();
     catalogFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vis-repair-')), 'vendors.json');
     fs.writeFileSync(
       catalogFile,
-      JSON.stringify([vendor('perplexity', 'Perplexity', `${pages.url}/perplexity`), vendor('globex', 'Globex', `${pages.url}/globex`), vendor('initech', 'Initech', `${pages.url}/initech`)]),
+      JSON.stringify([
+        vendor('perplexity', 'Perplexity', `${pages.url}/perplexity`),
+        vendor('globex', 'Globex', `${pages.url}/globex`),
+        vendor('initech', 'Initech', `${pages.url}/initech`),
+      ]),
     );
     const logStream = new Writable({
       write(chunk, _enc, cb) {
@@ -111,10 +123,13 @@ describe('self-healing: a vendor whose sources keep failing is probed, repaired 
     assert.deepEqual(scan, { checked: 3, applied: 1, proposed: 1, deferred: 0 });
 
     const base = pages.url;
-    assert.deepEqual(await sourcesOf(t, 'perplexity'), [
-      { type: 'instatus', url: `${base}/perplexity/summary.json`, guarded: 1 },
-      { type: 'advisory-feed', url: `${base}/perplexity/security.rss`, guarded: 0 },
-    ].sort((a, b) => a.url.localeCompare(b.url)));
+    assert.deepEqual(
+      await sourcesOf(t, 'perplexity'),
+      [
+        { type: 'instatus', url: `${base}/perplexity/summary.json`, guarded: 1 },
+        { type: 'advisory-feed', url: `${base}/perplexity/security.rss`, guarded: 0 },
+      ].sort((a, b) => a.url.localeCompare(b.url)),
+    );
     // Not applied: still the catalog's sources.
     assert.deepEqual((await sourcesOf(t, 'globex')).map((s) => s.type).sort(), ['advisory-feed', 'statuspage-v2', 'statuspage-v2']);
 
@@ -129,9 +144,15 @@ describe('self-healing: a vendor whose sources keep failing is probed, repaired 
     // Nothing readable on Initech's page: recorded with every endpoint tried, kinds of failure only.
     assert.equal(byVendor.initech!.outcome, 'not_found');
     assert.ok(byVendor.initech!.tried.length >= 4);
-    assert.ok(byVendor.initech!.tried.every((a) => !/not found/.test(a.result)), 'no text of the answers is kept');
+    assert.ok(
+      byVendor.initech!.tried.every((a) => !/not found/.test(a.result)),
+      'no text of the answers is kept',
+    );
 
-    assert.ok(logs.some((l) => l.includes('catalog sources repaired') && l.includes('"vendor":"perplexity"')), 'the automatic repair is logged');
+    assert.ok(
+      logs.some((l) => l.includes('catalog sources repaired') && l.includes('"vendor":"perplexity"')),
+      'the automatic repair is logged',
+    );
   });
 
   test('a vendor probed within the recheck period is left for a later scan', async () => {

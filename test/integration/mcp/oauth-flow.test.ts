@@ -41,10 +41,7 @@ describe('OAuth flow with the SDK client', () => {
     const down = await c.client.callTool({ name: 'get_active_incidents', arguments: {} });
     assert.equal(down.isError, undefined);
     assert.equal(provider.info, undefined, 'no registration before a protected call');
-    await assert.rejects(
-      c.client.callTool({ name: 'get_incident_history', arguments: { vendor: 'github', timePeriod: '30d' } }),
-      UnauthorizedError,
-    );
+    await assert.rejects(c.client.callTool({ name: 'get_incident_history', arguments: { vendor: 'github', timePeriod: '30d' } }), UnauthorizedError);
 
     // Dynamic registration happened, and the authorization request was PKCE S256 with the resource.
     // (re-read: the assertion above narrowed the property to undefined)
@@ -80,7 +77,10 @@ describe('OAuth flow with the SDK client', () => {
     const d = r.structuredContent as any;
     assert.equal(d.plan, 'standard');
     assert.deepEqual(d.dataWindow, { requested: '30d', applied: '30d', capped: false, since: ago(30 * DAY) });
-    assert.deepEqual(d.incidents.map((i: any) => i.id), ['github:recent', 'github:twoweeks']);
+    assert.deepEqual(
+      d.incidents.map((i: any) => i.id),
+      ['github:recent', 'github:twoweeks'],
+    );
     assert.match(textOf(r), /^2 incidents for GitHub in the last 30d/);
     assert.match(textOf(r), /Git operations failing \[impact major\] started 2026-07-30 12:00 UTC, resolved/);
 
@@ -102,10 +102,7 @@ describe('OAuth flow with the SDK client', () => {
     await c.close();
 
     // The old access token is dead; so is the retired refresh token, and replaying it revokes the grant.
-    await assert.rejects(
-      connect(endpoint, { token: first.access_token }),
-      (err: unknown) => err instanceof StreamableHTTPError && err.code === 401,
-    );
+    await assert.rejects(connect(endpoint, { token: first.access_token }), (err: unknown) => err instanceof StreamableHTTPError && err.code === 401);
     const replay = await getJson(`${t.url}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -140,7 +137,10 @@ describe('OAuth flow with the SDK client', () => {
     assert.equal(d.plan, 'free');
     assert.equal(d.dataWindow.applied, '7d');
     assert.equal(d.dataWindow.capped, true);
-    assert.deepEqual(d.incidents.map((i: any) => i.id), ['github:recent']);
+    assert.deepEqual(
+      d.incidents.map((i: any) => i.id),
+      ['github:recent'],
+    );
     assert.match(textOf(free), /your free plan covers 7 days of history, so the requested 30d was shortened to 7d/);
 
     await t.repos.organisations.setPlan(user.userId, 'pro', clock.now());

@@ -106,7 +106,12 @@ describe('OAuth authorization server', () => {
   });
 
   test('registration: public and confidential clients; bad metadata refused', async () => {
-    const pub = await register({ client_name: 'Pub', redirect_uris: ['http://localhost:33418/cb', 'cursor://anysphere/oauth'], token_endpoint_auth_method: 'none', scope: 'openid history:read' });
+    const pub = await register({
+      client_name: 'Pub',
+      redirect_uris: ['http://localhost:33418/cb', 'cursor://anysphere/oauth'],
+      token_endpoint_auth_method: 'none',
+      scope: 'openid history:read',
+    });
     assert.equal(pub.status, 201);
     assert.ok(pub.body.client_id.startsWith('mcp_client_'));
     assert.equal(pub.body.client_secret, undefined);
@@ -161,7 +166,14 @@ describe('OAuth authorization server', () => {
 
   test('other authorization errors go back to the client with error, state and iss', async () => {
     const { challenge } = verifierPair();
-    const ok = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256', state: 'st' };
+    const ok = {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'st',
+    };
     for (const [p, error] of [
       [{ ...ok, code_challenge: undefined }, 'invalid_request'],
       [{ ...ok, code_challenge_method: 'plain' }, 'invalid_request'],
@@ -185,7 +197,13 @@ describe('OAuth authorization server', () => {
   test('without a web session: log in first (account login), then consent; no inline script on the page', async () => {
     const user = await createUser(t, 'standard');
     const { challenge } = verifierPair();
-    const url = authorizeUrl({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256' });
+    const url = authorizeUrl({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     const r = await fetch(url, { redirect: 'manual' });
     assert.equal(r.status, 302);
     const loginUrl = new URL(r.headers.get('location')!, t.url);
@@ -230,7 +248,10 @@ describe('OAuth authorization server', () => {
     assert.match(html, new RegExp(`Signed in as <strong>${user.email.replace(/\./g, '\\.')}</strong> \\(standard plan\\)`));
     assert.match(html, /the last 30 days/);
     // The site's layout: its own script modules only, nothing inline.
-    assert.deepEqual([...html.matchAll(/<script\b[^>]*>/gi)].filter((m) => !/ src="\/assets\/js\/[a-z-]+\.js\?v=[0-9a-f]+"/.test(m[0])), []);
+    assert.deepEqual(
+      [...html.matchAll(/<script\b[^>]*>/gi)].filter((m) => !/ src="\/assets\/js\/[a-z-]+\.js\?v=[0-9a-f]+"/.test(m[0])),
+      [],
+    );
     assert.match(html, /<link rel="stylesheet" href="\/assets\/css\/app\.css\?v=/);
     const csp = consentPage.headers.get('content-security-policy') ?? '';
     assert.match(csp, /default-src 'none'/);
@@ -248,7 +269,13 @@ describe('OAuth authorization server', () => {
 
   test('the consent post needs our Origin, the form token and the session', async () => {
     const { challenge } = verifierPair();
-    const url = authorizeUrl({ response_type: 'code', client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256' });
+    const url = authorizeUrl({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
     const page = await fetch(url, { headers: { cookie: session } });
     const csrf = cookieFrom(page, 'oauth_csrf')!;
     const fields = formFields(await page.text());
@@ -339,10 +366,16 @@ describe('OAuth authorization server', () => {
       body: new URLSearchParams({ grant_type: 'authorization_code', code: a.code, code_verifier: a.verifier, redirect_uri: REDIRECT_URI }),
     });
     assert.equal(basic.status, 200, JSON.stringify(basic.body));
-    const refreshed = await getJson(`${t.url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: basic.body.refresh_token, client_id: id, client_secret: secret }));
+    const refreshed = await getJson(
+      `${t.url}/oauth/token`,
+      form({ grant_type: 'refresh_token', refresh_token: basic.body.refresh_token, client_id: id, client_secret: secret }),
+    );
     assert.equal(refreshed.status, 200);
     // Another client cannot use this client's refresh token.
-    const stolen = await getJson(`${t.url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: clientId }));
+    const stolen = await getJson(
+      `${t.url}/oauth/token`,
+      form({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: clientId }),
+    );
     assert.equal(stolen.body.error, 'invalid_grant');
   });
 
@@ -352,7 +385,8 @@ describe('OAuth authorization server', () => {
     const revokeAccess = await getJson(`${t.url}/oauth/revoke`, form({ token: tokens.access_token, client_id: clientId }));
     assert.equal(revokeAccess.status, 200);
     assert.equal((await callHistory(tokens.access_token)).status, 401);
-    const refreshed = (await getJson(`${t.url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }))).body;
+    const refreshed = (await getJson(`${t.url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId })))
+      .body;
     assert.ok(refreshed.access_token);
     assert.equal((await callHistory(refreshed.access_token)).status, 200);
 
@@ -388,11 +422,17 @@ describe('OAuth authorization server', () => {
     assert.ok(conn.lastUsedAt);
 
     // Someone else's session cannot disconnect it.
-    const other = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, { method: 'DELETE', headers: { cookie: session, origin: t.url, 'x-csrf-token': csrfTokenOf(session) } });
+    const other = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, {
+      method: 'DELETE',
+      headers: { cookie: session, origin: t.url, 'x-csrf-token': csrfTokenOf(session) },
+    });
     assert.equal(other.status, 404);
     assert.equal((await callHistory(tokens.access_token)).status, 200);
 
-    const del = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, { method: 'DELETE', headers: { cookie: mine, origin: t.url, 'x-csrf-token': csrfTokenOf(mine) } });
+    const del = await getJson(`${t.url}/api/v1/account/connections/${conn.id}`, {
+      method: 'DELETE',
+      headers: { cookie: mine, origin: t.url, 'x-csrf-token': csrfTokenOf(mine) },
+    });
     assert.equal(del.status, 200);
     assert.equal((await callHistory(tokens.access_token)).status, 401);
     const refresh = await getJson(`${t.url}/oauth/token`, form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }));
@@ -405,7 +445,15 @@ describe('OAuth authorization server', () => {
     const svc = oauthService({ oauth: t.repos.oauth, clock });
     const client = (await t.repos.oauth.getClient(clientId))!;
     const { verifier, challenge } = verifierPair();
-    const c = await svc.createCode({ client, userId: user.userId, orgId: user.userId, scope: '', resource: `${t.url}/mcp`, redirectUri: REDIRECT_URI, codeChallenge: challenge });
+    const c = await svc.createCode({
+      client,
+      userId: user.userId,
+      orgId: user.userId,
+      scope: '',
+      resource: `${t.url}/mcp`,
+      redirectUri: REDIRECT_URI,
+      codeChallenge: challenge,
+    });
     const tokens = await svc.exchangeCode({ client, code: c, redirectUri: REDIRECT_URI, codeVerifier: verifier, resource: undefined });
     const r = await callHistory(tokens.access_token);
     assert.equal(r.status, 403);
@@ -425,7 +473,15 @@ describe('OAuth authorization server', () => {
     const svc = oauthService({ oauth: t.repos.oauth, clock });
     const client = (await t.repos.oauth.getClient(clientId))!;
     const { verifier, challenge } = verifierPair();
-    const c = await svc.createCode({ client, userId: member.userId, orgId: team.id, scope: 'history:read', resource: `${t.url}/mcp`, redirectUri: REDIRECT_URI, codeChallenge: challenge });
+    const c = await svc.createCode({
+      client,
+      userId: member.userId,
+      orgId: team.id,
+      scope: 'history:read',
+      resource: `${t.url}/mcp`,
+      redirectUri: REDIRECT_URI,
+      codeChallenge: challenge,
+    });
     const tokens = await svc.exchangeCode({ client, code: c, redirectUri: REDIRECT_URI, codeVerifier: verifier, resource: undefined });
     const k = await connect(`${t.url}/mcp`, { token: tokens.access_token });
     const r = await k.client.callTool({ name: 'get_incident_history', arguments: { timePeriod: '30d' } });

@@ -24,7 +24,9 @@ test('no password, code, verifier, token or client secret of the OAuth flow reac
       body: JSON.stringify({ redirect_uris: [REDIRECT_URI], client_name: 'Confidential' }),
     });
     secrets.push(reg.body.client_secret);
-    const loginPage = await fetch(`${t.url}/oauth/login?return_to=${encodeURIComponent(start.replace(t.url, '').replace('client_id=x', `client_id=${reg.body.client_id}`))}`);
+    const loginPage = await fetch(
+      `${t.url}/oauth/login?return_to=${encodeURIComponent(start.replace(t.url, '').replace('client_id=x', `client_id=${reg.body.client_id}`))}`,
+    );
     const csrf = cookieFrom(loginPage, 'oauth_csrf')!;
     const loggedIn = await fetch(`${t.url}/oauth/login`, {
       method: 'POST',

@@ -19,9 +19,17 @@ describe('MCP tools for our services', () => {
     const other = await createUser(t, 'pro');
     key = await createKey(t, user);
     otherKey = await createKey(t, other);
-    await t.repos.status.replaceComponents('github', [{ id: 'cmp-actions', name: 'Actions', status: 'partial_outage', group: null, position: 1 }], new Date().toISOString());
+    await t.repos.status.replaceComponents(
+      'github',
+      [{ id: 'cmp-actions', name: 'Actions', status: 'partial_outage', group: null, position: 1 }],
+      new Date().toISOString(),
+    );
     const v = ownerViewer(user.userId, 'pro');
-    await t.app.services.teamServices.create(v, user.userId, { name: 'ci', criticality: 'critical', dependencies: [{ vendor: 'github', components: ['cmp-actions'] }] });
+    await t.app.services.teamServices.create(v, user.userId, {
+      name: 'ci',
+      criticality: 'critical',
+      dependencies: [{ vendor: 'github', components: ['cmp-actions'] }],
+    });
     await t.app.services.teamServices.create(v, user.userId, { name: 'billing', dependencies: [{ vendor: 'stripe', kind: 'soft' }] });
     await t.app.services.teamServices.create(ownerViewer(other.userId, 'pro'), other.userId, { name: 'secret-of-other', dependencies: [{ vendor: 'github' }] });
     await t.repos.incidents.upsert(incident('github', 'a', { title: 'Degraded performance for Actions', components: ['Actions'] }), 'f');
@@ -36,12 +44,18 @@ describe('MCP tools for our services', () => {
       const r = await c.client.callTool({ name: 'list_services', arguments: {} });
       assert.equal(r.isError, undefined, textOf(r));
       const d = r.structuredContent as any;
-      assert.deepEqual(d.services.map((s: any) => s.name), ['billing', 'ci']);
+      assert.deepEqual(
+        d.services.map((s: any) => s.name),
+        ['billing', 'ci'],
+      );
       assert.deepEqual(d.services[1].dependencies[0].components, [{ id: 'cmp-actions', name: 'Actions' }]);
       assert.match(textOf(r), /ci \(critical\): github \[Actions\]/);
       assert.ok(!textOf(r).includes('secret-of-other'));
       const only = (await c.client.callTool({ name: 'list_services', arguments: { vendor: 'stripe' } })).structuredContent as any;
-      assert.deepEqual(only.services.map((s: any) => s.name), ['billing']);
+      assert.deepEqual(
+        only.services.map((s: any) => s.name),
+        ['billing'],
+      );
       const bad = await c.client.callTool({ name: 'list_services', arguments: { vendor: '../etc' } });
       assert.equal(bad.isError, true);
     } finally {
@@ -56,7 +70,10 @@ describe('MCP tools for our services', () => {
       assert.equal(r.isError, undefined, textOf(r));
       const d = r.structuredContent as any;
       assert.equal(d.openRecords, 1);
-      assert.deepEqual(d.services.map((s: any) => [s.serviceName, s.confidence]), [['ci', 'high']]);
+      assert.deepEqual(
+        d.services.map((s: any) => [s.serviceName, s.confidence]),
+        [['ci', 'high']],
+      );
       assert.deepEqual(d.services[0].records[0].reasons, ["component 'Actions' listed"]);
       assert.match(textOf(r), /1 service hit now/);
       assert.match(textOf(r), /ci \(critical\): high confidence/);
@@ -67,7 +84,10 @@ describe('MCP tools for our services', () => {
     const o = await connect(`${t.url}/mcp`, { token: otherKey });
     try {
       const d = (await o.client.callTool({ name: 'get_impact', arguments: {} })).structuredContent as any;
-      assert.deepEqual(d.services.map((s: any) => [s.serviceName, s.confidence]), [['secret-of-other', 'low']]);
+      assert.deepEqual(
+        d.services.map((s: any) => [s.serviceName, s.confidence]),
+        [['secret-of-other', 'low']],
+      );
     } finally {
       await o.close();
     }

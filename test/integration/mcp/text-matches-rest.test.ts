@@ -190,7 +190,10 @@ describe('MCP text answers match the REST records they summarise', () => {
       const { text, data } = await call('get_incident_history', args);
       const q = new URLSearchParams(args as Record<string, string>).toString();
       const records = await rest(`/incidents${q ? `?${q}` : ''}`);
-      assert.deepEqual(data.incidents.map((i: any) => i.id), records.map((i) => i.id));
+      assert.deepEqual(
+        data.incidents.map((i: any) => i.id),
+        records.map((i) => i.id),
+      );
       assert.equal(recordLines(text), records.length);
       for (const r of records) matchesIncident(text, r);
     });
@@ -200,7 +203,10 @@ describe('MCP text answers match the REST records they summarise', () => {
     test(`get_maintenance upcoming=${upcoming}`, async () => {
       const { text, data } = await call('get_maintenance', { vendor: 'github', upcoming });
       const records = await rest(`/maintenance?vendor=github${upcoming ? '&scheduledOnly=true' : ''}`);
-      assert.deepEqual(data.maintenance.map((m: any) => m.id), records.map((m) => m.id));
+      assert.deepEqual(
+        data.maintenance.map((m: any) => m.id),
+        records.map((m) => m.id),
+      );
       assert.equal(recordLines(text), records.length);
       for (const r of records) matchesMaintenance(text, r);
     });

@@ -100,7 +100,10 @@ describe('MCP tools over Streamable HTTP', () => {
     const s = r.structuredContent as any;
     assert.equal(s.vendor, 'github');
     assert.equal(s.indicator, 'partial_outage');
-    assert.deepEqual(s.activeIncidents.map((i: any) => i.id), ['github:a']);
+    assert.deepEqual(
+      s.activeIncidents.map((i: any) => i.id),
+      ['github:a'],
+    );
     assert.equal(s.activeIncidents[0].vendorName, 'GitHub');
     assert.match(textOf(r), /GitHub: Partial System Outage/);
     assert.match(textOf(r), /Degraded Actions \[impact major\] investigating since/);
@@ -132,7 +135,10 @@ describe('MCP tools over Streamable HTTP', () => {
   test('get_active_incidents: what is down right now, worst first, with status-page-only trouble', async () => {
     const r = await c.client.callTool({ name: 'get_active_incidents', arguments: {} });
     const d = r.structuredContent as any;
-    assert.deepEqual(d.incidents.map((i: any) => i.id), ['github:a', 'cloudflare:c']);
+    assert.deepEqual(
+      d.incidents.map((i: any) => i.id),
+      ['github:a', 'cloudflare:c'],
+    );
     assert.equal(d.count, 2);
     assert.equal(d.total, 2);
     assert.deepEqual(d.vendorsNotOperational, [{ vendor: 'datadog', vendorName: 'Datadog', indicator: 'degraded', description: 'Minor Service Outage' }]);
@@ -144,9 +150,15 @@ describe('MCP tools over Streamable HTTP', () => {
     assert.match(text, /No status page has been polled successfully yet/);
 
     const major = (await c.client.callTool({ name: 'get_active_incidents', arguments: { impact: 'major' } })).structuredContent as any;
-    assert.deepEqual(major.incidents.map((i: any) => i.id), ['github:a']);
+    assert.deepEqual(
+      major.incidents.map((i: any) => i.id),
+      ['github:a'],
+    );
     const cf = (await c.client.callTool({ name: 'get_active_incidents', arguments: { vendors: ['Cloudflare'] } })).structuredContent as any;
-    assert.deepEqual(cf.incidents.map((i: any) => i.id), ['cloudflare:c']);
+    assert.deepEqual(
+      cf.incidents.map((i: any) => i.id),
+      ['cloudflare:c'],
+    );
     assert.deepEqual(cf.vendorsNotOperational, []);
     const quiet = await c.client.callTool({ name: 'get_active_incidents', arguments: { vendors: ['datadog'], impact: 'minor' } });
     assert.match(textOf(quiet), /No ongoing incidents with impact minor or worse for Datadog\./);
@@ -209,11 +221,17 @@ describe('MCP tools over Streamable HTTP', () => {
       assert.deepEqual(d.dataWindow.capped, true);
       assert.equal(d.dataWindow.applied, '7d');
       // The 20-day-old incident is outside a free plan's 7 days.
-      assert.deepEqual(d.incidents.map((i: any) => i.id), ['github:a', 'github:old']);
+      assert.deepEqual(
+        d.incidents.map((i: any) => i.id),
+        ['github:a', 'github:old'],
+      );
       assert.match(textOf(r), /your free plan covers 7 days of history, so the requested 30d was shortened to 7d/);
 
       const m = await k.client.callTool({ name: 'get_maintenance', arguments: { vendor: 'github' } });
-      assert.deepEqual((m.structuredContent as any).maintenance.map((x: any) => x.id), ['github:m1']);
+      assert.deepEqual(
+        (m.structuredContent as any).maintenance.map((x: any) => x.id),
+        ['github:m1'],
+      );
       assert.match(textOf(m), /1 upcoming or ongoing maintenance window for GitHub/);
 
       const bad = await k.client.callTool({ name: 'get_incident_history', arguments: { timePeriod: '30 days' } });
@@ -223,7 +241,10 @@ describe('MCP tools over Streamable HTTP', () => {
       // X-API-Key is accepted as well.
       const x = await connect(`${t.url}/mcp`, { headers: { 'X-API-Key': key } });
       const r2 = await x.client.callTool({ name: 'get_incident_history', arguments: { vendor: 'github', status: 'resolved' } });
-      assert.deepEqual((r2.structuredContent as any).incidents.map((i: any) => i.id), ['github:old']);
+      assert.deepEqual(
+        (r2.structuredContent as any).incidents.map((i: any) => i.id),
+        ['github:old'],
+      );
       await x.close();
     } finally {
       await k.close();

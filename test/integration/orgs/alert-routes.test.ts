@@ -42,12 +42,28 @@ describe('alert routes', () => {
     const payments = await send(`${t.url}/api/v1/orgs/${orgId}/watchlists`, 'POST', s(), { name: 'payments', vendors: ['stripe'] });
     assert.equal(payments.status, 201);
     // The preferences' webhook: the organisation's watchlist, as before routes existed.
-    assert.equal((await send(`${t.api}/notification-preferences`, 'PUT', s(), { webhook: { enabled: true, url: `${hook.url}/prefs` }, in_app: { enabled: false } })).status, 200);
+    assert.equal(
+      (await send(`${t.api}/notification-preferences`, 'PUT', s(), { webhook: { enabled: true, url: `${hook.url}/prefs` }, in_app: { enabled: false } }))
+        .status,
+      200,
+    );
     const made = [
-      await create({ name: 'github majors', destination: { channel: 'webhook', url: `${hook.url}/github-majors` }, filters: { vendors: ['github'], minImpact: 'major' } }),
-      await create({ name: 'payments openings', destination: { channel: 'webhook', url: `${hook.url}/payments` }, filters: { watchlistId: payments.body.watchlist.id, kinds: ['created'] } }),
+      await create({
+        name: 'github majors',
+        destination: { channel: 'webhook', url: `${hook.url}/github-majors` },
+        filters: { vendors: ['github'], minImpact: 'major' },
+      }),
+      await create({
+        name: 'payments openings',
+        destination: { channel: 'webhook', url: `${hook.url}/payments` },
+        filters: { watchlistId: payments.body.watchlist.id, kinds: ['created'] },
+      }),
       await create({ name: 'everything watched', destination: { channel: 'webhook', url: `${hook.url}/watched`, format: 'slack' } }),
-      await create({ name: 'actions only', destination: { channel: 'webhook', url: `${hook.url}/actions` }, filters: { vendors: ['github'], components: ['Actions'] } }),
+      await create({
+        name: 'actions only',
+        destination: { channel: 'webhook', url: `${hook.url}/actions` },
+        filters: { vendors: ['github'], components: ['Actions'] },
+      }),
       await create({ name: 'off', enabled: false, destination: { channel: 'webhook', url: `${hook.url}/off` }, filters: { vendors: ['github'] } }),
     ];
     for (const m of made) assert.equal(m.status, 201, JSON.stringify(m.body));
@@ -105,8 +121,26 @@ describe('alert routes', () => {
 
   test('quiet hours hold chat rows until they end; paging is never held', async () => {
     const quiet = { start: '11:00', end: '13:00', timezone: 'UTC' };
-    assert.equal((await create({ name: 'teams quiet', destination: { channel: 'teams', url: `${hook.url}/teams-quiet` }, filters: { vendors: ['cloudflare'], quietHours: quiet } })).status, 201);
-    assert.equal((await create({ name: 'hook quiet', destination: { channel: 'webhook', url: `${hook.url}/hook-quiet` }, filters: { vendors: ['cloudflare'], quietHours: quiet } })).status, 201);
+    assert.equal(
+      (
+        await create({
+          name: 'teams quiet',
+          destination: { channel: 'teams', url: `${hook.url}/teams-quiet` },
+          filters: { vendors: ['cloudflare'], quietHours: quiet },
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (
+        await create({
+          name: 'hook quiet',
+          destination: { channel: 'webhook', url: `${hook.url}/hook-quiet` },
+          filters: { vendors: ['cloudflare'], quietHours: quiet },
+        })
+      ).status,
+      201,
+    );
     hook.requests.length = 0;
     await emit(t, 'incident.created', incident('cloudflare'));
     await t.app.alerts.runOnce();
@@ -119,7 +153,11 @@ describe('alert routes', () => {
   });
 
   test('a deleted route cancels its pending rows; a gone destination switches the route off', async () => {
-    const doomed = await create({ name: 'doomed', destination: { channel: 'teams', url: `${hook.url}/doomed` }, filters: { vendors: ['gitlab'], quietHours: { start: '11:00', end: '13:00', timezone: 'UTC' } } });
+    const doomed = await create({
+      name: 'doomed',
+      destination: { channel: 'teams', url: `${hook.url}/doomed` },
+      filters: { vendors: ['gitlab'], quietHours: { start: '11:00', end: '13:00', timezone: 'UTC' } },
+    });
     const gone = await create({ name: 'gone', destination: { channel: 'webhook', url: `${hook.url}/gone` }, filters: { vendors: ['gitlab'] } });
     await emit(t, 'incident.created', incident('gitlab'));
     await t.app.alerts.runOnce();
@@ -161,12 +199,22 @@ describe('alert routes', () => {
       ['bad Slack channel', { name: 'x', destination: { channel: 'slack', conversation: 'general' } }],
       ['stranger e-mail', { name: 'x', destination: { channel: 'email', to: ['stranger@example.com'] } }],
       ['too many addresses', { name: 'x', destination: { channel: 'email', to: Array.from({ length: 21 }, (_, i) => `a${i}@example.com`) } }],
-      ['vendors and a watchlist', { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) }, filters: { vendors: ['github'], watchlistId: 'abc' } }],
+      [
+        'vendors and a watchlist',
+        { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) }, filters: { vendors: ['github'], watchlistId: 'abc' } },
+      ],
       ['foreign watchlist', { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) }, filters: { watchlistId: 'not-ours' } }],
       ['unknown vendor', { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) }, filters: { vendors: ['no-such-vendor'] } }],
       ['bad kinds', { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) }, filters: { kinds: ['exploded'] } }],
       ['empty kinds', { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) }, filters: { kinds: [] } }],
-      ['bad quiet hours', { name: 'x', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) }, filters: { quietHours: { start: '25:00', end: '07:00', timezone: 'Mars/Olympus' } } }],
+      [
+        'bad quiet hours',
+        {
+          name: 'x',
+          destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) },
+          filters: { quietHours: { start: '25:00', end: '07:00', timezone: 'Mars/Olympus' } },
+        },
+      ],
       ['wrong types', { name: 42, destination: 'webhook' }],
       ['array body', []],
       ['a duplicate name', { name: 'github majors', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) } }],
@@ -177,7 +225,11 @@ describe('alert routes', () => {
       assert.equal(r.body.success, false, why);
       assert.equal(typeof r.body.error, 'string', why);
     }
-    const huge = await fetch(routes(), { method: 'POST', headers: { ...s(), 'content-type': 'application/json' }, body: `{"name":"x","destination":{"channel":"email","to":["${'a'.repeat(3_000_000)}"]}}` });
+    const huge = await fetch(routes(), {
+      method: 'POST',
+      headers: { ...s(), 'content-type': 'application/json' },
+      body: `{"name":"x","destination":{"channel":"email","to":["${'a'.repeat(3_000_000)}"]}}`,
+    });
     assert.equal(huge.status, 413);
     assert.equal((await send(routes(), 'GET', s())).body.routes.length, before);
     assert.equal((await send(routes('/rte_nonexistent'), 'PUT', s(), { enabled: false })).status, 404);
@@ -204,7 +256,8 @@ describe('alert routes', () => {
 
   test('an organisation holds at most 50 routes', async () => {
     const have = (await send(routes(), 'GET', s())).body.routes.length;
-    for (let i = have; i < 50; i++) assert.equal((await create({ name: `r${i}`, destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) } })).status, 201);
+    for (let i = have; i < 50; i++)
+      assert.equal((await create({ name: `r${i}`, destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) } })).status, 201);
     const over = await create({ name: 'one too many', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) } });
     assert.ok(over.status >= 400 && over.status < 500);
     assert.equal(over.body.limit, 50);

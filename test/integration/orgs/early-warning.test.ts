@@ -120,7 +120,12 @@ describe('early warning', () => {
     const ts = Math.floor(clock.now().getTime() / 1000);
     const bent = await fetch(org('/signals'), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'msg_bent', 'webhook-timestamp': String(ts), 'webhook-signature': signatureOf(secret, 'msg_bent', ts, JSON.stringify(body)) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_bent',
+        'webhook-timestamp': String(ts),
+        'webhook-signature': signatureOf(secret, 'msg_bent', ts, JSON.stringify(body)),
+      },
       body: JSON.stringify({ ...body, severity: 'critical' }),
     });
     assert.equal(bent.status, 401);
@@ -286,7 +291,7 @@ describe('early warning', () => {
     assert.ok(!JSON.stringify(status.body).includes('suspected'));
   });
 
-  test('MCP: report_vendor_problem and list_signals act for the caller\'s organisation only', async () => {
+  test("MCP: report_vendor_problem and list_signals act for the caller's organisation only", async () => {
     clock.advance(60 * 60_000);
     // An organisation key of the team, with the viewer role.
     const key = await send(org('/keys'), 'POST', s(), { name: 'assistant', role: 'viewer' });
@@ -329,7 +334,7 @@ describe('early warning', () => {
     }
   });
 
-  test('stream: an early_warning event reaches the owning organisation\'s member, not another organisation\'s nor anonymous readers', async () => {
+  test("stream: an early_warning event reaches the owning organisation's member, not another organisation's nor anonymous readers", async () => {
     clock.advance(60 * 60_000);
     const mine = openStream(`${t.api}/incidents/stream`, { cookie: viewer.cookie });
     const theirs = openStream(`${t.api}/incidents/stream`, { cookie: other.cookie });
@@ -358,7 +363,10 @@ describe('early warning', () => {
       const dismissed = await mine.waitForType('early_warning', from);
       assert.equal(dismissed.data.change, 'dismissed');
       await new Promise((r) => setTimeout(r, 200));
-      assert.deepEqual(theirs.received.filter((e) => e.type === 'early_warning').map((e) => e.data.signal.id), [theirEv.data.signal.id]);
+      assert.deepEqual(
+        theirs.received.filter((e) => e.type === 'early_warning').map((e) => e.data.signal.id),
+        [theirEv.data.signal.id],
+      );
       assert.equal(anonymous.received.filter((e) => e.type === 'early_warning').length, 0);
     } finally {
       for (const c of [mine, theirs, anonymous]) c.close();
@@ -376,7 +384,10 @@ describe('early warning', () => {
       assert.ok((await send(org('/reports'), 'POST', s(editor.cookie), { vendor: 'github' })).body.signal);
       const ev = await filtered.waitForType('early_warning');
       assert.equal(ev.data.signal.vendor, 'github');
-      assert.deepEqual(filtered.received.filter((e) => e.type === 'early_warning').map((e) => e.data.signal.vendor), ['github']);
+      assert.deepEqual(
+        filtered.received.filter((e) => e.type === 'early_warning').map((e) => e.data.signal.vendor),
+        ['github'],
+      );
     } finally {
       filtered.close();
     }
@@ -409,7 +420,9 @@ describe('early warning', () => {
     await signed({ vendor: 'twilio', severity: 'major', summary: 'SMS delayed', components: ['SMS'] });
     const opened = await send(org('/reports'), 'POST', s(viewer.cookie), { vendor: 'twilio' });
     assert.equal(opened.body.signal?.state, 'suspected');
-    await commitEvents(t, [{ vendor: 'twilio', id: 'sms-delays', type: 'incident.created', over: { startedAt: clock.now().toISOString(), components: ['SMS'] } }]);
+    await commitEvents(t, [
+      { vendor: 'twilio', id: 'sms-delays', type: 'incident.created', over: { startedAt: clock.now().toISOString(), components: ['SMS'] } },
+    ]);
     await waitFor(async () => (await signalsOf('?vendor=twilio'))[0]?.state === 'confirmed', { message: 'the signal confirmed by the announced incident' });
     const [sig] = await signalsOf('?vendor=twilio');
     assert.equal(sig.id, opened.body.signal.id);
@@ -417,8 +430,10 @@ describe('early warning', () => {
   });
 
   test('the sweep forgets observations that became evidence of nothing after 24 hours, and keeps evidence', async () => {
-    const loose = async () => (await t.store.db.selectFrom('ew_observations').select('id').where('org_id', '=', orgId).where('signal_id', 'is', null).execute()).length;
-    const evidence = async () => (await t.store.db.selectFrom('ew_observations').select('id').where('org_id', '=', orgId).where('signal_id', 'is not', null).execute()).length;
+    const loose = async () =>
+      (await t.store.db.selectFrom('ew_observations').select('id').where('org_id', '=', orgId).where('signal_id', 'is', null).execute()).length;
+    const evidence = async () =>
+      (await t.store.db.selectFrom('ew_observations').select('id').where('org_id', '=', orgId).where('signal_id', 'is not', null).execute()).length;
     // A fresh one that opens nothing, beside older loose ones and the evidence of earlier signals.
     assert.equal((await signed({ vendor: 'dropbox', severity: 'minor', summary: 'slow sync' })).body.signal, null);
     const before = { loose: await loose(), evidence: await evidence() };

@@ -29,7 +29,10 @@ describe('impact now', () => {
       ],
       ago(1),
     );
-    await t.repos.incidents.upsert(incident('github', 'actions', { title: 'Degraded performance for Actions', components: ['Actions'], impact: 'major' }), 'f1');
+    await t.repos.incidents.upsert(
+      incident('github', 'actions', { title: 'Degraded performance for Actions', components: ['Actions'], impact: 'major' }),
+      'f1',
+    );
     await t.repos.incidents.upsert(incident('github', 'old', { title: 'Pages were down', components: ['Pages'], status: 'resolved' }), 'f2');
     await t.repos.incidents.upsert(
       incident('amazon-web-services', 'use1', {
@@ -42,7 +45,16 @@ describe('impact now', () => {
       'f3',
     );
     await t.repos.incidents.upsert(incident('stripe', 'api', { title: 'Stripe API errors' }), 'f4');
-    await t.repos.maintenances.upsert(maintenance('github', 'pages-now', { title: 'Pages maintenance', status: 'in_progress', scheduledFor: ago(30), startedAt: ago(30), components: ['Pages'] }), 'm1');
+    await t.repos.maintenances.upsert(
+      maintenance('github', 'pages-now', {
+        title: 'Pages maintenance',
+        status: 'in_progress',
+        scheduledFor: ago(30),
+        startedAt: ago(30),
+        components: ['Pages'],
+      }),
+      'm1',
+    );
     await t.repos.maintenances.upsert(maintenance('github', 'later', { title: 'Future maintenance', components: ['Actions'] }), 'm2');
   });
   after(async () => {
@@ -87,7 +99,10 @@ describe('impact now', () => {
   });
 
   test('a resolved incident no longer hits', async () => {
-    await t.repos.incidents.upsert(incident('github', 'actions', { title: 'Degraded performance for Actions', components: ['Actions'], status: 'resolved' }), 'f1b');
+    await t.repos.incidents.upsert(
+      incident('github', 'actions', { title: 'Degraded performance for Actions', components: ['Actions'], status: 'resolved' }),
+      'f1b',
+    );
     const r = await send(api('/impact'), 'GET', s());
     assert.ok(!r.body.services.some((x: any) => x.serviceName === 'ci'), JSON.stringify(r.body.services.map((x: any) => x.serviceName)));
     assert.equal(r.body.openRecords, 2);

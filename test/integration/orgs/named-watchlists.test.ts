@@ -36,10 +36,13 @@ describe('named watchlists', () => {
     assert.equal(again.body.parameter, 'name');
 
     const list = await send(url(), 'GET', s(ownerCookie));
-    assert.deepEqual(list.body.watchlists.map((w: any) => [w.name, w.vendors]), [
-      ['payments', ['stripe', 'github']],
-      ['platform', ['cloudflare']],
-    ]);
+    assert.deepEqual(
+      list.body.watchlists.map((w: any) => [w.name, w.vendors]),
+      [
+        ['payments', ['stripe', 'github']],
+        ['platform', ['cloudflare']],
+      ],
+    );
     // The organisation's own watchlist is apart.
     assert.deepEqual((await send(`${t.api}/watchlist`, 'GET', owner.headers)).body.vendors, []);
 
@@ -64,7 +67,12 @@ describe('named watchlists', () => {
     const over = await send(url(), 'POST', s(ownerCookie), { name: 'big', vendors: eleven });
     assert.ok(over.status === 403 || over.status === 404, JSON.stringify(over.body));
     if (over.status === 403) assert.equal(over.body.error, 'limit_exceeded');
-    for (const body of [{ name: 'a\u0000b', vendors: [] }, { name: 'x', vendors: [], orgId: 'other' }, { name: 'x', vendors: ['Not A Slug'] }, { name: '', vendors: [] }]) {
+    for (const body of [
+      { name: 'a\u0000b', vendors: [] },
+      { name: 'x', vendors: [], orgId: 'other' },
+      { name: 'x', vendors: ['Not A Slug'] },
+      { name: '', vendors: [] },
+    ]) {
       const r = await send(url(), 'POST', s(ownerCookie), body);
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.equal(r.body.success, false);

@@ -54,11 +54,20 @@ services:
     const owner = await createUser(t, 'pro');
     cookie = await loginCookie(t, owner);
     orgId = (await send(`${t.url}/api/v1/orgs`, 'POST', s(), { name: 'Config team' })).body.organisation.id;
-    await t.repos.status.replaceComponents('github', [{ id: 'cmp-actions', name: 'Actions', status: 'operational', group: null, position: 1 }], new Date().toISOString());
+    await t.repos.status.replaceComponents(
+      'github',
+      [{ id: 'cmp-actions', name: 'Actions', status: 'operational', group: null, position: 1 }],
+      new Date().toISOString(),
+    );
     const other = await createUser(t, 'pro');
     otherCookie = await loginCookie(t, other);
     const otherOrg = (await send(`${t.url}/api/v1/orgs`, 'POST', { cookie: otherCookie, origin: t.url }, { name: 'Other team' })).body.organisation.id;
-    const r = await send(`${t.url}/api/v1/orgs/${otherOrg}/alert-routes`, 'POST', { cookie: otherCookie, origin: t.url }, { name: 'theirs', destination: { channel: 'pagerduty', routingKey: 'z'.repeat(32) } });
+    const r = await send(
+      `${t.url}/api/v1/orgs/${otherOrg}/alert-routes`,
+      'POST',
+      { cookie: otherCookie, origin: t.url },
+      { name: 'theirs', destination: { channel: 'pagerduty', routingKey: 'z'.repeat(32) } },
+    );
     assert.equal(r.status, 201);
     otherRouteId = r.body.route.id;
   });
@@ -84,7 +93,10 @@ services:
     const routes = (await send(org('/alert-routes'), 'GET', s())).body.routes as any[];
     assert.equal(checkout.ownerRouteId, routes[0].id, 'the owner named by route name');
     assert.deepEqual(checkout.dependencies[1].components, [{ id: 'cmp-actions', name: 'Actions' }]);
-    assert.deepEqual(checkout.dependencies[2].regions.map((x: any) => x.code), ['us-east-1']);
+    assert.deepEqual(
+      checkout.dependencies[2].regions.map((x: any) => x.code),
+      ['us-east-1'],
+    );
     const lists = (await send(org('/watchlists'), 'GET', s())).body.watchlists as any[];
     assert.equal(routes[0].filters.watchlistId, lists[0].id);
     assert.equal(routes[0].filters.onlyAffectingServices, true);
@@ -97,7 +109,10 @@ services:
   });
 
   test('export writes no secret; export then apply changes nothing', async () => {
-    const hook = await send(org('/alert-routes'), 'POST', s(), { name: 'hook', destination: { channel: 'webhook', url: 'https://hooks.example.com/secret-path' } });
+    const hook = await send(org('/alert-routes'), 'POST', s(), {
+      name: 'hook',
+      destination: { channel: 'webhook', url: 'https://hooks.example.com/secret-path' },
+    });
     assert.equal(hook.status, 201);
     const yaml = await exported();
     assert.ok(!yaml.includes('k'.repeat(32)) && !yaml.includes('secret-path') && !yaml.includes('whsec_'), yaml);
@@ -128,7 +143,10 @@ services:
     const noPrune = await apply(yaml, { dryRun: true });
     assert.ok(!noPrune.body.items.some((i: any) => i.action === 'delete'), 'nothing deleted without prune');
     const done = await apply(yaml, { prune: true });
-    assert.deepEqual(done.body.items.filter((i: any) => i.action !== 'unchanged'), changes);
+    assert.deepEqual(
+      done.body.items.filter((i: any) => i.action !== 'unchanged'),
+      changes,
+    );
     assert.deepEqual(await names('/alert-routes', 'routes'), ['payments pager']);
     assert.deepEqual(await names('/services', 'services'), ['checkout-api', 'docs']);
   });
@@ -163,19 +181,32 @@ routes:
     const r2 = await apply(bad.replace('    colour: blue\n', ''));
     assert.equal(r2.status, 400);
     const got2 = (r2.body.problems as { path: string; line: number; message: string }[]).map((p) => `${p.line} ${p.path}`).sort();
-    assert.deepEqual(got2, [
-      '11 services[1].dependencies[0].components[0]',
-      '13 services[1].dependencies[1].regions',
-      '14 services[2].name',
-      '17 routes[0].destination.ref',
-      '4 watchlists[0].vendors[1]',
-    ].sort());
+    assert.deepEqual(
+      got2,
+      [
+        '11 services[1].dependencies[0].components[0]',
+        '13 services[1].dependencies[1].regions',
+        '14 services[2].name',
+        '17 routes[0].destination.ref',
+        '4 watchlists[0].vendors[1]',
+      ].sort(),
+    );
     assert.equal(await exported(), before, 'nothing applied');
   });
 
   test('hostile files: bombs, huge, control characters, not YAML, wrong shapes', async () => {
     const before = await exported();
-    const bomb = ['version: 1', 'a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`)].join('\n');
+    const bomb = [
+      'version: 1',
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(', ')}]`,
+      ),
+    ].join('\n');
     const cases: [string, unknown][] = [
       ['alias bomb', { yaml: bomb }],
       ['huge', { yaml: `version: 1\n# ${'x'.repeat(500_001)}` }],
@@ -221,7 +252,19 @@ routes:
   });
 
   test("a watchlist over the plan's cap of vendors is a problem of the file", async () => {
-    const vendors = ['amazon-web-services', 'google-cloud', 'microsoft-azure', 'cloudflare', 'github', 'gitlab', 'atlassian', 'bitbucket', 'confluence', 'jira-service-management', 'datadog'];
+    const vendors = [
+      'amazon-web-services',
+      'google-cloud',
+      'microsoft-azure',
+      'cloudflare',
+      'github',
+      'gitlab',
+      'atlassian',
+      'bitbucket',
+      'confluence',
+      'jira-service-management',
+      'datadog',
+    ];
     const yaml = `version: 1\nwatchlists:\n  - name: big\n    vendors: [${vendors.join(', ')}]\n`;
     await t.repos.organisations.setPlan(orgId, 'pro', new Date());
     t.app.access.auth.forgetOrg(orgId);
@@ -230,6 +273,9 @@ routes:
     t.app.access.auth.forgetOrg(orgId);
     const r = await apply(yaml, { dryRun: true });
     assert.equal(r.status, 400, JSON.stringify(r.body));
-    assert.deepEqual(r.body.problems.map((p: any) => `${p.line} ${p.path}`), ['4 watchlists[0].vendors']);
+    assert.deepEqual(
+      r.body.problems.map((p: any) => `${p.line} ${p.path}`),
+      ['4 watchlists[0].vendors'],
+    );
   });
 });

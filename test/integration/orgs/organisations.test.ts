@@ -258,7 +258,19 @@ describe('organisations: a team sets up and works together', () => {
     const r = await send(api(`/orgs/${orgId}/audit?limit=100`), 'GET', cookie(ownerCookie));
     assert.equal(r.status, 200);
     const actions = r.body.entries.map((e: any) => e.action);
-    for (const a of ['org.created', 'invitation.created', 'member.joined', 'invitation.declined', 'watchlist.replaced', 'member.role_changed', 'org.ownership_transferred', 'key.created', 'member.removed', 'preferences.updated', 'org.renamed']) {
+    for (const a of [
+      'org.created',
+      'invitation.created',
+      'member.joined',
+      'invitation.declined',
+      'watchlist.replaced',
+      'member.role_changed',
+      'org.ownership_transferred',
+      'key.created',
+      'member.removed',
+      'preferences.updated',
+      'org.renamed',
+    ]) {
       assert.ok(actions.includes(a), `${a} in ${actions.join(',')}`);
     }
     const prefs = r.body.entries.find((e: any) => e.action === 'preferences.updated');
@@ -292,7 +304,10 @@ describe('organisations: a team sets up and works together', () => {
     assert.equal(lines.status, 200);
     assert.match(lines.headers.get('content-type')!, /^application\/x-ndjson/);
     assert.match(lines.headers.get('content-disposition')!, /attachment; filename="audit-.+\.ndjson"/);
-    const exported = (await lines.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const exported = (await lines.text())
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     assert.deepEqual(exported, onlyKeys.body.entries);
     assert.ok(!JSON.stringify(exported).includes('R0ABCDEF1234567890'));
     assert.equal((await send(api(`/orgs/${orgId}/audit?format=xml`), 'GET', cookie(ownerCookie))).status, 400);

@@ -24,11 +24,18 @@ describe('records: affectedServices for members of an organisation with services
     carol = await userWithKey(t, 'pro', 'carol');
     dave = await userWithKey(t, 'pro', 'dave');
     erin = await userWithKey(t, 'pro', 'erin');
-    await t.repos.status.replaceComponents('github', [{ id: 'cmp-actions', name: 'Actions', status: 'partial_outage', group: null, position: 1 }], new Date().toISOString());
+    await t.repos.status.replaceComponents(
+      'github',
+      [{ id: 'cmp-actions', name: 'Actions', status: 'partial_outage', group: null, position: 1 }],
+      new Date().toISOString(),
+    );
     await t.repos.incidents.upsert(incident('github', 'actions', { title: 'Actions degraded', components: ['Actions'] }), 'f');
     await t.repos.incidents.upsert(incident('stripe', 'api', { title: 'Stripe API errors' }), 'f');
     await t.repos.maintenances.upsert(maintenance('github', 'm', { components: ['Actions'] }), 'f');
-    await t.app.services.teamServices.create(ownerViewer(carol.userId, 'pro'), carol.userId, { name: 'ci', dependencies: [{ vendor: 'github', components: ['cmp-actions'] }] });
+    await t.app.services.teamServices.create(ownerViewer(carol.userId, 'pro'), carol.userId, {
+      name: 'ci',
+      dependencies: [{ vendor: 'github', components: ['cmp-actions'] }],
+    });
   });
   after(async () => {
     await t?.close();
@@ -42,7 +49,9 @@ describe('records: affectedServices for members of an organisation with services
 
     const mine = await incidents(carol);
     assert.equal(mine.headers.get('x-cache'), 'MISS', 'not the shared entry');
-    assert.deepEqual(github(mine.body.items).affectedServices, [{ serviceId: github(mine.body.items).affectedServices[0].serviceId, serviceName: 'ci', confidence: 'high', reasons: ["component 'Actions' listed"] }]);
+    assert.deepEqual(github(mine.body.items).affectedServices, [
+      { serviceId: github(mine.body.items).affectedServices[0].serviceId, serviceName: 'ci', confidence: 'high', reasons: ["component 'Actions' listed"] },
+    ]);
     assert.deepEqual(mine.body.items.find((i: any) => i.id === 'stripe:api').affectedServices, []);
     // Read again: a hit of carol's own entry (the server's hot path), still with the field.
     const again = await incidents(carol);
@@ -70,7 +79,9 @@ describe('records: affectedServices for members of an organisation with services
 
   test('a change to the services shows at once, never the entry of before', async () => {
     const list = await t.app.services.teamServices.list(ownerViewer(carol.userId, 'pro'), carol.userId);
-    await t.app.services.teamServices.update(ownerViewer(carol.userId, 'pro'), carol.userId, list[0]!.id, { dependencies: [{ vendor: 'github', kind: 'soft', components: ['cmp-actions'] }] });
+    await t.app.services.teamServices.update(ownerViewer(carol.userId, 'pro'), carol.userId, list[0]!.id, {
+      dependencies: [{ vendor: 'github', kind: 'soft', components: ['cmp-actions'] }],
+    });
     const r = await incidents(carol);
     assert.equal(r.headers.get('x-cache'), 'MISS');
     assert.equal(github(r.body.items).affectedServices[0].confidence, 'medium');
@@ -82,7 +93,10 @@ describe('records: affectedServices for members of an organisation with services
     const r = await incidents(dave);
     assert.equal(r.headers.get('x-cache'), 'MISS');
     assert.deepEqual(github(r.body.items).affectedServices, []);
-    assert.deepEqual(r.body.items.find((i: any) => i.id === 'stripe:api').affectedServices.map((s: any) => s.serviceName), ['dave-site']);
+    assert.deepEqual(
+      r.body.items.find((i: any) => i.id === 'stripe:api').affectedServices.map((s: any) => s.serviceName),
+      ['dave-site'],
+    );
     assert.ok(!JSON.stringify(r.body).includes('"ci"'));
     // Carol's answer has not changed hands.
     assert.ok(!JSON.stringify((await incidents(carol)).body).includes('dave-site'));

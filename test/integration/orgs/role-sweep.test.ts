@@ -161,14 +161,18 @@ describe('roles: every operation by a viewer and an editor of a team', () => {
     for (const [path, byMethod] of Object.entries<Record<string, { operationId?: string; security?: object[] }>>(doc.paths)) {
       for (const [method, op] of Object.entries(byMethod)) {
         const security = op.security ?? doc.security ?? [];
-        if (op.operationId && security.length > 0 && !security.some((x: object) => Object.keys(x).length === 0)) ops.push({ id: op.operationId, method: method.toUpperCase(), path });
+        if (op.operationId && security.length > 0 && !security.some((x: object) => Object.keys(x).length === 0))
+          ops.push({ id: op.operationId, method: method.toUpperCase(), path });
       }
     }
   });
   after(() => t.close());
 
   test('every operation that needs a credential is classified', () => {
-    assert.deepEqual(ops.filter((o) => !(o.id in NEEDS)).map((o) => o.id), []);
+    assert.deepEqual(
+      ops.filter((o) => !(o.id in NEEDS)).map((o) => o.id),
+      [],
+    );
   });
 
   for (const role of ['viewer', 'editor'] as const) {

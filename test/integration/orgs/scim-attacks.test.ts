@@ -68,7 +68,10 @@ describe('SCIM: attacks', () => {
     // Replayed revocation: 404.
     assert.equal((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/tokens/${extra.body.token.id}`, 'DELETE', session(t, ownerCookie))).status, 404);
     const listed = await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/tokens`, 'GET', { cookie: ownerCookie });
-    assert.deepEqual(listed.body.tokens.map((x: { id: string }) => x.id), [a.tokenId]);
+    assert.deepEqual(
+      listed.body.tokens.map((x: { id: string }) => x.id),
+      [a.tokenId],
+    );
     assert.ok(!JSON.stringify(listed.body).includes(a.token), 'the secret is never listed');
     const row = await t.store.db.selectFrom('scim_tokens').select('token_hash').where('id', '=', a.tokenId).executeTakeFirstOrThrow();
     assert.match(row.token_hash, /^[0-9a-f]{64}$/);
@@ -81,14 +84,21 @@ describe('SCIM: attacks', () => {
     assertScimError(await scim(t, b.token, 'PATCH', `/Users/${aUser}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: false } }] }), 404);
     assertScimError(await scim(t, b.token, 'DELETE', `/Users/${aUser}`), 404);
     assertScimError(await scim(t, b.token, 'GET', `/Groups/${aGroup}`), 404);
-    assertScimError(await scim(t, b.token, 'PATCH', `/Groups/${aGroup}`, { schemas: [PATCH], Operations: [{ op: 'remove', path: `members[value eq "${aUser}"]` }] }), 404);
+    assertScimError(
+      await scim(t, b.token, 'PATCH', `/Groups/${aGroup}`, { schemas: [PATCH], Operations: [{ op: 'remove', path: `members[value eq "${aUser}"]` }] }),
+      404,
+    );
     assertScimError(await scim(t, b.token, 'DELETE', `/Groups/${aGroup}`), 404);
     const list = await scim(t, b.token, 'GET', `/Users?filter=${encodeURIComponent(`userName eq "${member.email}"`)}`);
     assert.equal(list.body.totalResults, 0);
     assert.equal((await scim(t, b.token, 'GET', `/Users?filter=${encodeURIComponent(`id eq "${aUser}"`)}`)).body.totalResults, 0);
     // B's own group cannot take A's user as a member.
     const bg = await scim(t, b.token, 'POST', '/Groups', { displayName: 'B group', members: [] });
-    assertScimError(await scim(t, b.token, 'PATCH', `/Groups/${bg.body.id}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: aUser }] }] }), 400, 'invalidValue');
+    assertScimError(
+      await scim(t, b.token, 'PATCH', `/Groups/${bg.body.id}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: aUser }] }] }),
+      400,
+      'invalidValue',
+    );
     assertScimError(await scim(t, b.token, 'POST', '/Groups', { displayName: 'B2', members: [{ value: aUser }] }), 400, 'invalidValue');
     // B may provision the same person into B: a separate link, A's is untouched.
     assert.equal((await scim(t, b.token, 'POST', '/Users', { userName: member.email })).status, 409, 'not a member of B and not confirmed');
@@ -120,8 +130,18 @@ describe('SCIM: attacks', () => {
     assertScimError(await scim(t, a.token, 'POST', '/Groups', { displayName: 'G', members: [{ value: 'x'.repeat(65) }] }), 400, 'invalidValue');
     assertScimError(await scim(t, a.token, 'POST', '/Groups', { displayName: 'G', members: 'everyone' }), 400, 'invalidValue');
     // A NUL or another control character in an id names nothing: 400, never a failed query (PostgreSQL refuses NUL in text).
-    for (const [method, path] of [['GET', '/Users/a%00b'], ['PATCH', '/Groups/a%00b'], ['DELETE', '/Groups/a%00b'], ['PUT', '/Users/a%07b']] as const) {
-      const body = method === 'PATCH' ? { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { displayName: 'x' } }] } : method === 'PUT' ? { userName: 'ok@example.com' } : undefined;
+    for (const [method, path] of [
+      ['GET', '/Users/a%00b'],
+      ['PATCH', '/Groups/a%00b'],
+      ['DELETE', '/Groups/a%00b'],
+      ['PUT', '/Users/a%07b'],
+    ] as const) {
+      const body =
+        method === 'PATCH'
+          ? { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { displayName: 'x' } }] }
+          : method === 'PUT'
+            ? { userName: 'ok@example.com' }
+            : undefined;
       assertScimError(await scim(t, a.token, method, path, body), 400, 'invalidValue');
     }
     // An over-long id is refused by the router before SCIM is reached (the service's error body).
@@ -169,7 +189,8 @@ describe('SCIM: attacks', () => {
 
   test('PATCH: unknown ops and paths, remove without a path, wrong values; replays are idempotent', async () => {
     const before = await stateOfA();
-    const up = (ops: unknown, body: Record<string, unknown> = { schemas: [PATCH] }) => scim(t, a.token, 'PATCH', `/Users/${aUser}`, { ...body, Operations: ops });
+    const up = (ops: unknown, body: Record<string, unknown> = { schemas: [PATCH] }) =>
+      scim(t, a.token, 'PATCH', `/Users/${aUser}`, { ...body, Operations: ops });
     const gp = (ops: unknown) => scim(t, a.token, 'PATCH', `/Groups/${aGroup}`, { schemas: [PATCH], Operations: ops });
     assertScimError(await up([{ op: 'move', path: 'active', value: false }]), 400, 'invalidSyntax');
     assertScimError(await up([{ op: 'replace' }]), 400, 'invalidValue');
@@ -202,13 +223,17 @@ describe('SCIM: attacks', () => {
     assert.equal((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/tokens`, 'GET', { cookie: viewerCookie })).status, 403);
     assert.equal((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/groups/${aGroup}/role`, 'PUT', session(t, viewerCookie), { role: 'viewer' })).status, 403);
     assert.equal((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/groups/${aGroup}/role`, 'PUT', session(t, ownerCookie), { role: 'owner' })).status, 400);
-    assert.equal((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/groups/${aGroup}/role`, 'PUT', session(t, ownerCookie), { role: 'admin', extra: 1 })).status, 400);
+    assert.equal(
+      (await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/groups/${aGroup}/role`, 'PUT', session(t, ownerCookie), { role: 'admin', extra: 1 })).status,
+      400,
+    );
     assert.equal((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/tokens`, 'POST', session(t, ownerCookie), { name: 'bad\u0007name' })).status, 400);
     // A key cannot mint SCIM tokens.
     assert.equal((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/tokens`, 'POST', owner.headers, { name: 'by key' })).status, 403);
     assert.equal((await send(`${t.url}/api/v1/orgs/${owner.id}/scim/tokens`, 'POST', session(t, ownerCookie), { name: 'personal' })).status, 409);
     const made: number[] = [];
-    for (let i = 0; i < 5; i++) made.push((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/tokens`, 'POST', session(t, ownerCookie), { name: `t${i}` })).status);
+    for (let i = 0; i < 5; i++)
+      made.push((await send(`${t.url}/api/v1/orgs/${a.orgId}/scim/tokens`, 'POST', session(t, ownerCookie), { name: `t${i}` })).status);
     assert.deepEqual(made, [201, 201, 201, 201, 403]);
   });
 

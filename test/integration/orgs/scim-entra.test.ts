@@ -67,11 +67,19 @@ describe('SCIM: an Entra ID-shaped sequence', () => {
     assert.equal(renamed.body.displayName, 'Carol E.');
     assert.equal(renamed.body.name.givenName, 'Caroline');
 
-    const group = await scim(t, team.token, 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], externalId: 'g-ops', displayName: 'Ops admins', members: [] });
+    const group = await scim(t, team.token, 'POST', '/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      externalId: 'g-ops',
+      displayName: 'Ops admins',
+      members: [],
+    });
     assert.equal(group.status, 201, JSON.stringify(group.body));
     const groupId = group.body.id as string;
     const list = await send(`${t.url}/api/v1/orgs/${team.orgId}/scim/groups`, 'GET', { cookie: ownerCookie });
-    assert.deepEqual(list.body.groups.map((g: { displayName: string; role: string | null }) => [g.displayName, g.role]), [['Ops admins', null]]);
+    assert.deepEqual(
+      list.body.groups.map((g: { displayName: string; role: string | null }) => [g.displayName, g.role]),
+      [['Ops admins', null]],
+    );
     assert.equal((await send(`${t.url}/api/v1/orgs/${team.orgId}/scim/groups/${groupId}/role`, 'PUT', session(t, ownerCookie), { role: 'admin' })).status, 200);
 
     const gpatch = (op: unknown) => scim(t, team.token, 'PATCH', `/Groups/${groupId}`, { schemas: [PATCH], Operations: [op] });
@@ -82,7 +90,10 @@ describe('SCIM: an Entra ID-shaped sequence', () => {
     assert.equal(lean.body.Resources[0].members, undefined);
     assert.equal(lean.body.Resources[0].externalId, 'g-ops');
     const user = await scim(t, team.token, 'GET', `/Users/${id}`);
-    assert.deepEqual(user.body.groups.map((g: { value: string }) => g.value), [groupId]);
+    assert.deepEqual(
+      user.body.groups.map((g: { value: string }) => g.value),
+      [groupId],
+    );
 
     assert.equal((await gpatch({ op: 'Remove', path: 'members', value: [{ value: id }] })).status, 204);
     assert.equal(await roleIn(t, team.orgId, ownerCookie, account.id), 'viewer');
@@ -94,7 +105,10 @@ describe('SCIM: an Entra ID-shaped sequence', () => {
     assert.equal(off.status, 200);
     assert.equal(off.body.active, false);
     assert.equal(await roleIn(t, team.orgId, ownerCookie, account.id), null);
-    const on = await scim(t, team.token, 'PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { active: true, 'name.familyName': 'E' } }] });
+    const on = await scim(t, team.token, 'PATCH', `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', value: { active: true, 'name.familyName': 'E' } }],
+    });
     assert.equal(on.body.active, true);
     assert.equal(await roleIn(t, team.orgId, ownerCookie, account.id), 'admin');
 
@@ -106,13 +120,22 @@ describe('SCIM: an Entra ID-shaped sequence', () => {
     assert.equal(await roleIn(t, team.orgId, ownerCookie, account.id), null);
     assertScimError(await scim(t, team.token, 'GET', `/Users/${id}`), 404);
     assertScimError(await scim(t, team.token, 'DELETE', `/Users/${id}`), 404);
-    assert.ok(await t.repos.users.findByEmail(email), 'the account stays (it is the person\'s)');
+    assert.ok(await t.repos.users.findByEmail(email), "the account stays (it is the person's)");
     const g = await scim(t, team.token, 'GET', `/Groups/${groupId}`);
     assert.deepEqual(g.body.members, []);
 
     const audit = await send(`${t.url}/api/v1/orgs/${team.orgId}/audit?limit=200`, 'GET', { cookie: ownerCookie });
     const scimActions = audit.body.entries.filter((e: { actor: { kind: string } }) => e.actor.kind === 'scim').map((e: { action: string }) => e.action);
-    for (const a of ['scim.user_created', 'scim.user_updated', 'scim.group_created', 'scim.group_updated', 'member.joined', 'member.role_changed', 'member.removed', 'scim.user_deleted']) {
+    for (const a of [
+      'scim.user_created',
+      'scim.user_updated',
+      'scim.group_created',
+      'scim.group_updated',
+      'member.joined',
+      'member.role_changed',
+      'member.removed',
+      'scim.user_deleted',
+    ]) {
       assert.ok(scimActions.includes(a), `${a} in ${scimActions}`);
     }
     const byAdmin = audit.body.entries.filter((e: { action: string }) => e.action === 'scim.group_role_changed');

@@ -36,7 +36,13 @@ describe('SCIM: an Okta-shaped sequence', () => {
     const none = await scim(t, team.token, 'GET', `/Users?filter=${filter}&startIndex=1&count=100`, undefined, OKTA);
     assert.equal(none.status, 200);
     assert.match(none.headers.get('content-type') ?? '', /^application\/scim\+json/);
-    assert.deepEqual(none.body, { schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
+    assert.deepEqual(none.body, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+      totalResults: 0,
+      startIndex: 1,
+      itemsPerPage: 0,
+      Resources: [],
+    });
 
     // Bob acts for the team with his session and a member key made there.
     assert.equal((await send(`${t.url}/api/v1/orgs/${team.orgId}/switch`, 'POST', session(t, bobCookie))).status, 200);
@@ -84,7 +90,14 @@ describe('SCIM: an Okta-shaped sequence', () => {
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.equal(put.body.name.givenName, 'Robert');
 
-    const off = await scim(t, team.token, 'PATCH', `/Users/${id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] }, OKTA);
+    const off = await scim(
+      t,
+      team.token,
+      'PATCH',
+      `/Users/${id}`,
+      { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] },
+      OKTA,
+    );
     assert.equal(off.status, 200, JSON.stringify(off.body));
     assert.equal(off.body.active, false);
     // At once: no membership, the member key refused, the session back on the personal organisation.
@@ -94,7 +107,14 @@ describe('SCIM: an Okta-shaped sequence', () => {
     const account = await send(`${t.url}/api/v1/account`, 'GET', { cookie: bobCookie });
     assert.equal(account.body.organisation.personal, true, JSON.stringify(account.body));
 
-    const on = await scim(t, team.token, 'PATCH', `/Users/${id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: true } }] }, OKTA);
+    const on = await scim(
+      t,
+      team.token,
+      'PATCH',
+      `/Users/${id}`,
+      { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: true } }] },
+      OKTA,
+    );
     assert.equal(on.status, 200);
     assert.equal(await roleIn(t, team.orgId, ownerCookie, bob.id), 'viewer');
     // The key revoked with the membership stays revoked.
@@ -105,7 +125,9 @@ describe('SCIM: an Okta-shaped sequence', () => {
     for (const a of ['scim.user_created', 'scim.user_updated', 'member.removed', 'member.joined', 'member.role_changed']) {
       if (a !== 'member.role_changed') assert.ok(actions.includes(a), `${a} in ${actions}`);
     }
-    assert.ok(audit.body.entries.every((e: { actor: { kind: string; label: string } }) => e.actor.kind === 'scim' && e.actor.label.startsWith('SCIM token scim_')));
+    assert.ok(
+      audit.body.entries.every((e: { actor: { kind: string; label: string } }) => e.actor.kind === 'scim' && e.actor.label.startsWith('SCIM token scim_')),
+    );
     assert.ok(!JSON.stringify(audit.body).includes(team.token));
   });
 
@@ -113,13 +135,27 @@ describe('SCIM: an Okta-shaped sequence', () => {
     const carol = await createUser(t, 'free');
     const carolCookie = await loginCookie(t, carol);
     await joinByInvitation(t, team.orgId, ownerCookie, carolCookie, carol.email, 'viewer');
-    const c = await scim(t, team.token, 'POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: carol.email, active: true, externalId: '00u2' }, OKTA);
+    const c = await scim(
+      t,
+      team.token,
+      'POST',
+      '/Users',
+      { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: carol.email, active: true, externalId: '00u2' },
+      OKTA,
+    );
     assert.equal(c.status, 201);
     const carolId = c.body.id;
 
     const none = await scim(t, team.token, 'GET', `/Groups?filter=${encodeURIComponent('displayName eq "Engineering"')}`, undefined, OKTA);
     assert.equal(none.body.totalResults, 0);
-    const g = await scim(t, team.token, 'POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Engineering', members: [] }, OKTA);
+    const g = await scim(
+      t,
+      team.token,
+      'POST',
+      '/Groups',
+      { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Engineering', members: [] },
+      OKTA,
+    );
     assert.equal(g.status, 201, JSON.stringify(g.body));
     const groupId = g.body.id;
     assertScimError(await scim(t, team.token, 'POST', '/Groups', { displayName: 'engineering', members: [] }, OKTA), 409, 'uniqueness');
@@ -128,11 +164,23 @@ describe('SCIM: an Okta-shaped sequence', () => {
     assert.equal(mapped.status, 200, JSON.stringify(mapped.body));
     assert.equal(mapped.body.group.role, 'editor');
 
-    const patch = (ops: unknown[]) => scim(t, team.token, 'PATCH', `/Groups/${groupId}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: ops }, OKTA);
-    assert.equal((await patch([{ op: 'replace', value: { id: groupId, displayName: 'Engineering' } }, { op: 'add', path: 'members', value: [{ value: carolId, display: carol.email }] }])).status, 204);
+    const patch = (ops: unknown[]) =>
+      scim(t, team.token, 'PATCH', `/Groups/${groupId}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: ops }, OKTA);
+    assert.equal(
+      (
+        await patch([
+          { op: 'replace', value: { id: groupId, displayName: 'Engineering' } },
+          { op: 'add', path: 'members', value: [{ value: carolId, display: carol.email }] },
+        ])
+      ).status,
+      204,
+    );
     assert.equal(await roleIn(t, team.orgId, ownerCookie, carol.id), 'editor');
     const read = await scim(t, team.token, 'GET', `/Groups/${groupId}`, undefined, OKTA);
-    assert.deepEqual(read.body.members.map((m: { value: string }) => m.value), [carolId]);
+    assert.deepEqual(
+      read.body.members.map((m: { value: string }) => m.value),
+      [carolId],
+    );
 
     assert.equal((await patch([{ op: 'replace', value: { id: groupId, displayName: 'Eng' } }])).status, 204);
     const renamed = await scim(t, team.token, 'GET', `/Groups?filter=${encodeURIComponent('displayName eq "eng"')}`, undefined, OKTA);
@@ -158,7 +206,10 @@ describe('SCIM: an Okta-shaped sequence', () => {
     assert.equal(spc.body.bulk.supported, false);
     assert.equal(spc.body.filter.maxResults, 100);
     const types = await scim(t, team.token, 'GET', '/ResourceTypes');
-    assert.deepEqual(types.body.Resources.map((r: { id: string }) => r.id), ['User', 'Group']);
+    assert.deepEqual(
+      types.body.Resources.map((r: { id: string }) => r.id),
+      ['User', 'Group'],
+    );
     const schemas = await scim(t, team.token, 'GET', '/Schemas');
     assert.equal(schemas.body.totalResults, 2);
     assert.match(spc.headers.get('content-type') ?? '', new RegExp(`^${SCIM_TYPE.replace('+', '\\+')}`));

@@ -28,7 +28,10 @@ describe('services', () => {
     cookie = await loginCookie(t, owner);
     orgId = (await send(`${t.url}/api/v1/orgs`, 'POST', s(), { name: 'Platform team' })).body.organisation.id;
     assert.equal((await send(`${t.url}/api/v1/orgs/${orgId}/switch`, 'POST', s())).status, 200);
-    const route = await send(`${t.url}/api/v1/orgs/${orgId}/alert-routes`, 'POST', s(), { name: 'platform pager', destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) } });
+    const route = await send(`${t.url}/api/v1/orgs/${orgId}/alert-routes`, 'POST', s(), {
+      name: 'platform pager',
+      destination: { channel: 'pagerduty', routingKey: 'a'.repeat(32) },
+    });
     assert.equal(route.status, 201);
     routeId = route.body.route.id;
     await t.repos.status.replaceComponents('github', githubComponents('Actions'), new Date().toISOString());
@@ -79,11 +82,17 @@ describe('services', () => {
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     assert.equal(changed.body.service.criticality, 'high');
     assert.equal(changed.body.service.name, 'checkout-api', 'fields not given are kept');
-    assert.deepEqual(changed.body.service.dependencies.map((d: { vendor: string }) => d.vendor), ['google-cloud']);
+    assert.deepEqual(
+      changed.body.service.dependencies.map((d: { vendor: string }) => d.vendor),
+      ['google-cloud'],
+    );
     assert.equal(changed.body.service.dependencies[0].regions[0].code, 'us-central1');
 
     const list = await send(services(), 'GET', s());
-    assert.deepEqual(list.body.services.map((x: { name: string }) => x.name), ['checkout-api']);
+    assert.deepEqual(
+      list.body.services.map((x: { name: string }) => x.name),
+      ['checkout-api'],
+    );
 
     const audit = JSON.stringify((await send(`${t.url}/api/v1/orgs/${orgId}/audit?limit=50`, 'GET', s())).body);
     assert.ok(audit.includes('service.created') && audit.includes('service.updated'), audit.slice(0, 300));
@@ -95,7 +104,10 @@ describe('services', () => {
   });
 
   test('deleting the owner route leaves the service without one', async () => {
-    const route = await send(`${t.url}/api/v1/orgs/${orgId}/alert-routes`, 'POST', s(), { name: 'short-lived', destination: { channel: 'pagerduty', routingKey: 'b'.repeat(32) } });
+    const route = await send(`${t.url}/api/v1/orgs/${orgId}/alert-routes`, 'POST', s(), {
+      name: 'short-lived',
+      destination: { channel: 'pagerduty', routingKey: 'b'.repeat(32) },
+    });
     const made = await create({ name: 'billing', ownerRouteId: route.body.route.id });
     assert.equal(made.status, 201);
     assert.equal((await send(`${t.url}/api/v1/orgs/${orgId}/alert-routes/${route.body.route.id}`, 'DELETE', s())).status, 200);
@@ -112,7 +124,15 @@ describe('services', () => {
       const inv = await send(`${t.url}/api/v1/orgs/${orgId}/invitations`, 'POST', s(), { email: u.email, role });
       assert.equal(inv.status, 201, JSON.stringify(inv.body));
       const c = await loginCookie(t, u);
-      assert.equal((await send(`${t.url}/api/v1/invitations/${new URL(inv.body.invitation.link, t.url).pathname.split('/').pop()}/accept`, 'POST', { cookie: c, origin: t.url })).status, 200);
+      assert.equal(
+        (
+          await send(`${t.url}/api/v1/invitations/${new URL(inv.body.invitation.link, t.url).pathname.split('/').pop()}/accept`, 'POST', {
+            cookie: c,
+            origin: t.url,
+          })
+        ).status,
+        200,
+      );
     }
     const v = { cookie: await loginCookie(t, viewer), origin: t.url };
     const e = { cookie: await loginCookie(t, editor), origin: t.url };
@@ -163,7 +183,11 @@ describe('services', () => {
       assert.equal(r.body.success, false, why);
       assert.equal(typeof r.body.error, 'string', why);
     }
-    const huge = await fetch(services(), { method: 'POST', headers: { ...s(), 'content-type': 'application/json' }, body: `{"name":"x","tags":["${'a'.repeat(3_000_000)}"]}` });
+    const huge = await fetch(services(), {
+      method: 'POST',
+      headers: { ...s(), 'content-type': 'application/json' },
+      body: `{"name":"x","tags":["${'a'.repeat(3_000_000)}"]}`,
+    });
     assert.equal(huge.status, 413);
     assert.equal((await send(services(), 'GET', s())).body.services.length, before);
     assert.equal((await send(services('/svc_nonexistent'), 'PUT', s(), { criticality: 'low' })).status, 404);
@@ -198,7 +222,16 @@ describe('services', () => {
     const now = new Date();
     for (let i = have; i < 1000; i++) {
       const r = await t.repos.services.create(
-        { id: `svc_bulk${i}`, orgId, name: `bulk-${i}`, ownerRouteId: null, criticality: 'low', tags: [], dependencies: [{ vendor: 'github', kind: 'hard', components: [], regions: [] }], now },
+        {
+          id: `svc_bulk${i}`,
+          orgId,
+          name: `bulk-${i}`,
+          ownerRouteId: null,
+          criticality: 'low',
+          tags: [],
+          dependencies: [{ vendor: 'github', kind: 'hard', components: [], regions: [] }],
+          now,
+        },
         2000,
       );
       assert.equal(r.status, 'created');
@@ -207,7 +240,10 @@ describe('services', () => {
     assert.equal(list.status, 200);
     assert.equal(list.body.services.length, 1000);
     assert.equal((await create({ name: 'one-more' })).status, 201);
-    const full = await t.repos.services.create({ id: 'svc_over', orgId, name: 'over', ownerRouteId: null, criticality: 'low', tags: [], dependencies: [], now }, 1001);
+    const full = await t.repos.services.create(
+      { id: 'svc_over', orgId, name: 'over', ownerRouteId: null, criticality: 'low', tags: [], dependencies: [], now },
+      1001,
+    );
     assert.equal(full.status, 'full');
   });
 });

@@ -20,7 +20,14 @@ describe('single sign-on settings', () => {
   const txt = txtRecords();
   const s = (c: string) => ({ cookie: c, origin: t.url });
   const url = (p = '') => `${t.url}/api/v1/orgs/${orgId}/sso${p}`;
-  const settings = () => ({ issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, defaultRole: 'editor', ssoRequired: false, enabled: true });
+  const settings = () => ({
+    issuer: idp.issuer,
+    clientId: idp.clientId,
+    clientSecret: idp.clientSecret,
+    defaultRole: 'editor',
+    ssoRequired: false,
+    enabled: true,
+  });
 
   before(async () => {
     t = await startApp({ env: { OUTBOUND_ALLOW_PRIVATE: '127.0.0.1' }, resolveTxt: txt.resolveTxt });
@@ -61,7 +68,14 @@ describe('single sign-on settings', () => {
   });
 
   test('issuers: private addresses, http, credentials and non-OpenID servers are refused with a 4xx', async () => {
-    for (const issuer of ['http://10.0.0.5', 'https://169.254.169.254/latest', 'https://user:pw@idp.example.com', 'ftp://idp.example.com', 'not a url', 'https://localhost']) {
+    for (const issuer of [
+      'http://10.0.0.5',
+      'https://169.254.169.254/latest',
+      'https://user:pw@idp.example.com',
+      'ftp://idp.example.com',
+      'not a url',
+      'https://localhost',
+    ]) {
       const r = await send(url(), 'PUT', s(cookie), { ...settings(), issuer });
       assert.equal(r.status, 400, `${issuer}: ${r.status} ${JSON.stringify(r.body)}`);
     }
@@ -128,7 +142,13 @@ describe('single sign-on settings', () => {
     const stolen = await send(`${t.url}/api/v1/orgs/${otherOrg}/sso/domains/${theirs.body.domain.id}/verify`, 'POST', s(otherCookie));
     assert.equal(stolen.status, 409, JSON.stringify(stolen.body));
     // Foreign organisation: 404 for every SSO route, whatever the id.
-    for (const [method, p] of [['GET', ''], ['DELETE', ''], ['GET', '/domains'], ['POST', `/domains/${d.id}/verify`], ['DELETE', `/domains/${d.id}`]] as const) {
+    for (const [method, p] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['GET', '/domains'],
+      ['POST', `/domains/${d.id}/verify`],
+      ['DELETE', `/domains/${d.id}`],
+    ] as const) {
       assert.equal((await send(url(p), method, s(otherCookie))).status, 404, `${method} ${p}`);
     }
     assert.equal((await send(url(`/domains/00000000-0000-4000-8000-000000000000/verify`), 'POST', s(cookie))).status, 404);

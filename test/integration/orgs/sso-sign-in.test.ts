@@ -250,14 +250,32 @@ describe('single sign-on', () => {
     assert.equal(glass.length, 1);
     assert.equal(glass[0].actor.label, `boss@${DOMAIN}`);
     // Not required: password sign-in works again.
-    await send(`${t.url}/api/v1/orgs/${orgId}/sso`, 'PUT', s(ownerCookie), { issuer: idp.issuer, clientId: idp.clientId, defaultRole: 'editor', ssoRequired: false, enabled: true });
+    await send(`${t.url}/api/v1/orgs/${orgId}/sso`, 'PUT', s(ownerCookie), {
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      defaultRole: 'editor',
+      ssoRequired: false,
+      enabled: true,
+    });
     assert.equal((await login(`kim@${DOMAIN}`, 'correct horse battery staple 42')).status, 200);
   });
 
   test('a disabled connection signs nobody in', async () => {
-    await send(`${t.url}/api/v1/orgs/${orgId}/sso`, 'PUT', s(ownerCookie), { issuer: idp.issuer, clientId: idp.clientId, defaultRole: 'editor', ssoRequired: false, enabled: false });
+    await send(`${t.url}/api/v1/orgs/${orgId}/sso`, 'PUT', s(ownerCookie), {
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      defaultRole: 'editor',
+      ssoRequired: false,
+      enabled: false,
+    });
     const r = await startSso(t, new Jar(), `ada@${DOMAIN}`);
     assert.equal(r.status, 404);
-    await send(`${t.url}/api/v1/orgs/${orgId}/sso`, 'PUT', s(ownerCookie), { issuer: idp.issuer, clientId: idp.clientId, defaultRole: 'editor', ssoRequired: false, enabled: true });
+    await send(`${t.url}/api/v1/orgs/${orgId}/sso`, 'PUT', s(ownerCookie), {
+      issuer: idp.issuer,
+      clientId: idp.clientId,
+      defaultRole: 'editor',
+      ssoRequired: false,
+      enabled: true,
+    });
   });
 });

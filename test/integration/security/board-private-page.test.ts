@@ -33,7 +33,9 @@ describe('the stream of a board whose watchlist holds a private page', () => {
     });
     t = await startApp({ logStream, env: { LOG_LEVEL: 'warn', RATE_LIMITS: '{}', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1' } });
     alice = await userWithKey(t, 'pro', 'alice');
-    pages.incidents('widgets').push({ id: 'w1', name: PRIVATE_TITLE, status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 3_600_000).toISOString() });
+    pages
+      .incidents('widgets')
+      .push({ id: 'w1', name: PRIVATE_TITLE, status: 'investigating', impact: 'minor', createdAt: new Date(Date.now() - 3_600_000).toISOString() });
     await t.repos.incidents.upsert(incident('github', 'board-public', { title: 'Git pushes failing' }), 'f');
   });
   after(async () => {

@@ -25,7 +25,11 @@ describe('CSRF on every state-changing session route', () => {
     keyId = u.keyId;
     cookie = await login(t, u.email, u.password);
     token = csrfTokenOf(cookie);
-    const put = await getJson(`${t.api}/watchlist`, { method: 'PUT', headers: { 'x-api-key': u.secret, 'content-type': 'application/json' }, body: JSON.stringify({ vendors: ['github'] }) });
+    const put = await getJson(`${t.api}/watchlist`, {
+      method: 'PUT',
+      headers: { 'x-api-key': u.secret, 'content-type': 'application/json' },
+      body: JSON.stringify({ vendors: ['github'] }),
+    });
     assert.equal(put.status, 200);
 
     const doc = (await getJson(`${t.url}/openapi.json`)).body;
@@ -82,7 +86,12 @@ describe('CSRF on every state-changing session route', () => {
         body: (b) => JSON.stringify(b ?? {}),
         errors: ['origin_not_allowed'],
       },
-      { name: 'Origin: null (sandboxed frame, data: URL)', headers: { origin: 'null', 'content-type': 'application/json' }, body: (b) => JSON.stringify(b ?? {}), errors: ['origin_not_allowed'] },
+      {
+        name: 'Origin: null (sandboxed frame, data: URL)',
+        headers: { origin: 'null', 'content-type': 'application/json' },
+        body: (b) => JSON.stringify(b ?? {}),
+        errors: ['origin_not_allowed'],
+      },
       { name: 'no Origin at all', headers: { 'content-type': 'application/json' }, body: (b) => JSON.stringify(b ?? {}), errors: ['origin_not_allowed'] },
       {
         name: 'text/plain simple request carrying JSON',

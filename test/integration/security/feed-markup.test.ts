@@ -25,7 +25,12 @@ function shownAtom(el: unknown): { shown: string; markup: boolean } {
   assert.equal(type, 'html');
   // Inside type="html" any '<' is an element; entity-escaped text decodes to the text.
   const markup = raw.includes('<');
-  const shown = raw.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  const shown = raw
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
   return { shown, markup };
 }
 
@@ -39,7 +44,10 @@ describe('vendor text in Atom and RSS feeds', () => {
   before(async () => {
     t = await startApp({ env: { PUBLIC_URL: 'https://status.example.com', DELIVER: 'off' } });
     await seedDashboard(t.store);
-    await t.repos.incidents.upsert(incident('github', 'hostile', { title: HOSTILE, updates: [{ status: 'investigating', body: HOSTILE, createdAt: new Date().toISOString() }] }), 'f');
+    await t.repos.incidents.upsert(
+      incident('github', 'hostile', { title: HOSTILE, updates: [{ status: 'investigating', body: HOSTILE, createdAt: new Date().toISOString() }] }),
+      'f',
+    );
   });
   after(async () => t?.close());
 

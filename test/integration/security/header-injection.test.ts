@@ -81,7 +81,16 @@ describe('header injection', () => {
   });
 
   test('redirect targets (Location) never carry client CR/LF or non-ASCII, and never fail the page', async () => {
-    const nexts = ['/%0d%0aSet-Cookie:%20x=1', '/%0aX-Evil:%201', '/%E2%80%A8x', '/%C4%81', '/ok%20space', '//evil.example.net', '/\\evil.example.net', 'https://evil.example.net/'];
+    const nexts = [
+      '/%0d%0aSet-Cookie:%20x=1',
+      '/%0aX-Evil:%201',
+      '/%E2%80%A8x',
+      '/%C4%81',
+      '/ok%20space',
+      '//evil.example.net',
+      '/\\evil.example.net',
+      'https://evil.example.net/',
+    ];
     for (const next of nexts) {
       for (const page of ['/login', '/signup']) {
         const res = await fetch(`${t.url}${page}?next=${next}`, { headers: { cookie }, redirect: 'manual' });
@@ -150,7 +159,7 @@ describe('header injection', () => {
     assert.equal(key.headers.get('x-evil'), null);
   });
 
-  test("an incident title with CR/LF (vendor-controlled) does not add headers or recipients to the alert e-mail", async () => {
+  test('an incident title with CR/LF (vendor-controlled) does not add headers or recipients to the alert e-mail', async () => {
     const smtp = await startSmtp();
     const app = await startApp({ env: { DELIVER: 'off', SMTP_URL: smtp.url } });
     try {

@@ -35,7 +35,11 @@ describe('affected services: stream and boards, never across organisations', () 
     carol = await userWithKey(t, 'pro', 'carol');
     dave = await userWithKey(t, 'pro', 'dave');
     erin = await userWithKey(t, 'pro', 'erin');
-    await t.repos.status.replaceComponents('github', [{ id: 'cmp-actions', name: 'Actions', status: 'partial_outage', group: null, position: 1 }], new Date().toISOString());
+    await t.repos.status.replaceComponents(
+      'github',
+      [{ id: 'cmp-actions', name: 'Actions', status: 'partial_outage', group: null, position: 1 }],
+      new Date().toISOString(),
+    );
     await t.repos.incidents.upsert(incident('github', 'snap', { title: 'Actions degraded', components: ['Actions'] }), 'f');
     await t.app.services.teamServices.create(ownerViewer(carol.userId, 'pro'), carol.userId, {
       name: 'ci',
@@ -57,14 +61,20 @@ describe('affected services: stream and boards, never across organisations', () 
     const [c, d, e, anon] = [stream(key(carol)), stream(key(dave)), stream(key(erin)), stream()];
     const snaps = await Promise.all([c, d, e, anon].map((s) => s.waitFor(1)));
     assert.deepEqual(
-      ofIncident(snaps[0]!.map((x) => ({ data: { incident: x.data.incidents[0] } })), 'github:snap')?.affectedServices?.map((s: any) => s.serviceName),
+      ofIncident(
+        snaps[0]!.map((x) => ({ data: { incident: x.data.incidents[0] } })),
+        'github:snap',
+      )?.affectedServices?.map((s: any) => s.serviceName),
       ['ci'],
       'carol: the snapshot carries her service',
     );
-    for (const [who, snap] of [['erin', snaps[2]], ['anonymous', snaps[3]]] as const) {
+    for (const [who, snap] of [
+      ['erin', snaps[2]],
+      ['anonymous', snaps[3]],
+    ] as const) {
       assert.ok(!JSON.stringify(snap).includes('affectedServices'), `${who}: no field in the snapshot`);
     }
-    assert.ok(!JSON.stringify(snaps[1]).includes('"ci"'), 'dave: never carol\'s service');
+    assert.ok(!JSON.stringify(snaps[1]).includes('"ci"'), "dave: never carol's service");
 
     await commitEvents(t, [
       { vendor: 'github', id: 'live', type: 'incident.created', over: { title: 'Actions runs delayed', components: ['Actions'] } },
@@ -80,18 +90,24 @@ describe('affected services: stream and boards, never across organisations', () 
     assert.deepEqual(ofIncident(cl!, 'stripe:live').affectedServices, [], 'carol: a stripe incident hits none of hers');
 
     assert.deepEqual(ofIncident(dl!, 'github:live').affectedServices, []);
-    assert.deepEqual(ofIncident(dl!, 'stripe:live').affectedServices.map((s: any) => s.serviceName), ['dave-site']);
-    assert.ok(!JSON.stringify(dl).includes('"ci"'), 'dave never sees carol\'s service');
-    assert.ok(!JSON.stringify(cl).includes('dave-site'), 'carol never sees dave\'s service');
+    assert.deepEqual(
+      ofIncident(dl!, 'stripe:live').affectedServices.map((s: any) => s.serviceName),
+      ['dave-site'],
+    );
+    assert.ok(!JSON.stringify(dl).includes('"ci"'), "dave never sees carol's service");
+    assert.ok(!JSON.stringify(cl).includes('dave-site'), "carol never sees dave's service");
 
-    for (const [who, got] of [['erin (no services)', el], ['anonymous', al]] as const) {
+    for (const [who, got] of [
+      ['erin (no services)', el],
+      ['anonymous', al],
+    ] as const) {
       assert.equal(ofIncident(got!, 'github:live').title, 'Actions runs delayed', `${who}: the event itself arrives`);
       assert.ok(!JSON.stringify(got).includes('affectedServices'), `${who}: no field`);
       assert.ok(!JSON.stringify(got).includes('"ci"') && !JSON.stringify(got).includes('dave-site'));
     }
   });
 
-  test('a replay after Last-Event-ID carries the reader\'s own services only', async () => {
+  test("a replay after Last-Event-ID carries the reader's own services only", async () => {
     const from = await t.repos.events.latestSeq();
     await commitEvents(t, [{ vendor: 'github', id: 'missed', type: 'incident.created', over: { components: ['Actions'] } }], { publish: false });
     const c = stream(key(carol), `?lastEventId=${from}`);
@@ -99,7 +115,10 @@ describe('affected services: stream and boards, never across organisations', () 
     const anon = stream({}, `?lastEventId=${from}`);
     const [cr, dr, ar] = await Promise.all([c, d, anon].map((s) => s.waitForType('incident.created')));
     assert.equal(cr!.data.incident.id, 'github:missed');
-    assert.deepEqual(cr!.data.incident.affectedServices.map((s: any) => s.serviceName), ['ci']);
+    assert.deepEqual(
+      cr!.data.incident.affectedServices.map((s: any) => s.serviceName),
+      ['ci'],
+    );
     assert.deepEqual(dr!.data.incident.affectedServices, []);
     assert.ok(!('affectedServices' in ar!.data.incident));
   });
@@ -118,7 +137,7 @@ describe('affected services: stream and boards, never across organisations', () 
     assert.equal(own.data.incident.affectedServices[0].serviceName, 'ci', 'the same event on her own stream has it');
   });
 
-  test('a board page shows the owning organisation\'s services to its members only', async () => {
+  test("a board page shows the owning organisation's services to its members only", async () => {
     const page = (headers: Record<string, string> = {}) => fetch(`${t.url}/b/${boardToken}`, { headers }).then(async (r) => ({ r, body: await r.text() }));
     const carolSession = await login(t, carol.email, carol.password);
     for (const headers of [{ cookie: carolSession }, key(carol)]) {

@@ -50,7 +50,10 @@ describe('services edit form: scoped to the organisation and the role', () => {
 
     const outsider = await createUser(t, 'pro');
     outsiderCookie = await loginCookie(t, outsider);
-    const theirs = await send(`${t.url}/api/v1/orgs/${outsider.id}/services`, 'POST', s(outsiderCookie), { name: 'theirs', dependencies: [{ vendor: 'stripe' }] });
+    const theirs = await send(`${t.url}/api/v1/orgs/${outsider.id}/services`, 'POST', s(outsiderCookie), {
+      name: 'theirs',
+      dependencies: [{ vendor: 'stripe' }],
+    });
     assert.equal(theirs.status, 201, JSON.stringify(theirs.body));
     foreignId = theirs.body.service.id;
   });
@@ -94,7 +97,12 @@ describe('services edit form: scoped to the organisation and the role', () => {
   test('without the CSRF token or signed out: refused, nothing changed', async () => {
     const r = await post(ownerCookie, serviceId, { ...FORM, name: 'no-token' }, { csrf: 'x' });
     assert.equal(r.status, 403);
-    const anon = await fetch(`${t.url}/team/services/${serviceId}`, { method: 'POST', redirect: 'manual', headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=anon' });
+    const anon = await fetch(`${t.url}/team/services/${serviceId}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: t.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=anon',
+    });
     assert.ok([303, 403].includes(anon.status), `signed out: ${anon.status}`);
     assert.equal((await stored(serviceId)).name, 'renamed');
   });

@@ -40,7 +40,22 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   let pages: FakeStatusPages;
   let aPage: { slug: string; url: string };
   /** A's team organisation, with a pending invitation and an organisation key (docs/teams.md). */
-  let aTeam: { id: string; invitationId: string; invitationToken: string; keyId: string; watchlistId: string; routeId: string; serviceId: string; signalId: string; connectorId: string; probeId: string; scimTokenId: string; scimUserId: string; scimGroupId: string; ssoDomainId: string };
+  let aTeam: {
+    id: string;
+    invitationId: string;
+    invitationToken: string;
+    keyId: string;
+    watchlistId: string;
+    routeId: string;
+    serviceId: string;
+    signalId: string;
+    connectorId: string;
+    probeId: string;
+    scimTokenId: string;
+    scimUserId: string;
+    scimGroupId: string;
+    ssoDomainId: string;
+  };
   const A_VENDORS = ['gitlab', 'datadog'];
   const hookRequests = (p: string) => hook.requests.filter((r) => r.path === p).length;
 
@@ -93,7 +108,12 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     const ts = Math.floor(Date.now() / 1000);
     const inbound = await fetch(`${t.url}/api/v1/orgs/${teamId}/signals`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'webhook-id': 'msg-of-a', 'webhook-timestamp': String(ts), 'webhook-signature': signatureOf(signalSecret.body.secret, 'msg-of-a', ts, inboundBody) },
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg-of-a',
+        'webhook-timestamp': String(ts),
+        'webhook-signature': signatureOf(signalSecret.body.secret, 'msg-of-a', ts, inboundBody),
+      },
       body: inboundBody,
     });
     assert.equal(inbound.status, 202);
@@ -127,10 +147,21 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     assert.equal((await send(`${t.url}/api/v1/orgs/${teamId}/scim/groups/${scimGroup.body.id}/role`, 'PUT', aSession, { role: 'editor' })).status, 200);
     // A's single sign-on (seeded in the store: saving through the API reads the issuer's discovery document).
     await t.repos.sso.saveConnection(
-      { orgId: teamId, issuer: 'https://idp-of-a.example', clientId: 'client-of-a', clientSecret: 'secret-of-a-0123', defaultRole: 'viewer', ssoRequired: true, enabled: true },
+      {
+        orgId: teamId,
+        issuer: 'https://idp-of-a.example',
+        clientId: 'client-of-a',
+        clientSecret: 'secret-of-a-0123',
+        defaultRole: 'viewer',
+        ssoRequired: true,
+        enabled: true,
+      },
       new Date(),
     );
-    const ssoDomain = await t.repos.sso.addDomain({ id: randomUUID(), orgId: teamId, domain: 'domain-of-a.example', token: 'token-of-a-0123456789', now: new Date() }, 20);
+    const ssoDomain = await t.repos.sso.addDomain(
+      { id: randomUUID(), orgId: teamId, domain: 'domain-of-a.example', token: 'token-of-a-0123456789', now: new Date() },
+      20,
+    );
     assert.ok(typeof ssoDomain === 'object');
     aTeam = {
       id: teamId,
@@ -195,7 +226,9 @@ describe('IDOR: user B against user A on every per-user operation', () => {
     const h = { cookie: a.cookie };
     const base = `${t.url}/api/v1/orgs/${aTeam.id}`;
     const [org, members, invitations, keys, audit, watchlists, scimTokens, scimGroups, probes] = await Promise.all(
-      ['', '/members', '/invitations', '/keys', '/audit?limit=500', '/watchlists', '/scim/tokens', '/scim/groups', '/probes'].map((p) => getJson(`${base}${p}`, { headers: h })),
+      ['', '/members', '/invitations', '/keys', '/audit?limit=500', '/watchlists', '/scim/tokens', '/scim/groups', '/probes'].map((p) =>
+        getJson(`${base}${p}`, { headers: h }),
+      ),
     );
     for (const r of [org, members, invitations, keys, audit, watchlists, scimTokens, scimGroups, probes]) assert.equal(r!.status, 200, JSON.stringify(r!.body));
     return {
@@ -206,15 +239,74 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       audit: audit!.body.entries.length,
       watchlists: watchlists!.body.watchlists.map((w: { id: string; name: string; vendors: string[] }) => [w.id, w.name, w.vendors]),
       scimTokens: scimTokens!.body.tokens.map((x: { id: string; name: string }) => [x.id, x.name]),
-      probes: probes!.body.probes.map((p: { id: string; target: string; intervalSeconds: number; credential: unknown }) => [p.id, p.target, p.intervalSeconds, p.credential]),
-      scimGroups: scimGroups!.body.groups.map((g: { id: string; displayName: string; role: string | null; members: number }) => [g.id, g.displayName, g.role, g.members]),
+      probes: probes!.body.probes.map((p: { id: string; target: string; intervalSeconds: number; credential: unknown }) => [
+        p.id,
+        p.target,
+        p.intervalSeconds,
+        p.credential,
+      ]),
+      scimGroups: scimGroups!.body.groups.map((g: { id: string; displayName: string; role: string | null; members: number }) => [
+        g.id,
+        g.displayName,
+        g.role,
+        g.members,
+      ]),
       sso: await t.repos.sso.connection(aTeam.id),
       ssoDomains: await t.repos.sso.domains(aTeam.id),
     };
   }
 
   /** Strings that would show A's data in an answer to B. */
-  const markersOfA = () => [a.email, a.id, a.keyId, a.apiKey.slice(0, 12), `${hook.url}/hook-a`, a.oauth.grantId, a.oauth.clientId, aNotification, aDelivery, `${a.feedToken.slice(-4)}.rss`, aBoard.id, aBoard.token, 'Board of A', aPage.slug, 'Page of A', aTeam.id, 'Team of A', aTeam.invitationId, aTeam.keyId, 'ci of A', 'carol@example.com', aTeam.watchlistId, 'Payments of A', aTeam.routeId, 'Route of A', 'route-of-a', aTeam.serviceId, 'service-of-a', aTeam.scimTokenId, 'idp of A', aTeam.scimUserId, 'dave.of.a@example.com', 'ext-of-a', aTeam.scimGroupId, 'Group of A', 'idp-of-a.example', 'client-of-a', 'secret-of-a', 'domain-of-a.example', 'token-of-a', aTeam.ssoDomainId, aTeam.signalId, aTeam.probeId, 'probe-of-a', 'probe-credential-of-a', 'Inbound of A', 'Report of A', 'ext-signal-of-a'];
+  const markersOfA = () => [
+    a.email,
+    a.id,
+    a.keyId,
+    a.apiKey.slice(0, 12),
+    `${hook.url}/hook-a`,
+    a.oauth.grantId,
+    a.oauth.clientId,
+    aNotification,
+    aDelivery,
+    `${a.feedToken.slice(-4)}.rss`,
+    aBoard.id,
+    aBoard.token,
+    'Board of A',
+    aPage.slug,
+    'Page of A',
+    aTeam.id,
+    'Team of A',
+    aTeam.invitationId,
+    aTeam.keyId,
+    'ci of A',
+    'carol@example.com',
+    aTeam.watchlistId,
+    'Payments of A',
+    aTeam.routeId,
+    'Route of A',
+    'route-of-a',
+    aTeam.serviceId,
+    'service-of-a',
+    aTeam.scimTokenId,
+    'idp of A',
+    aTeam.scimUserId,
+    'dave.of.a@example.com',
+    'ext-of-a',
+    aTeam.scimGroupId,
+    'Group of A',
+    'idp-of-a.example',
+    'client-of-a',
+    'secret-of-a',
+    'domain-of-a.example',
+    'token-of-a',
+    aTeam.ssoDomainId,
+    aTeam.signalId,
+    aTeam.probeId,
+    'probe-of-a',
+    'probe-credential-of-a',
+    'Inbound of A',
+    'Report of A',
+    'ext-signal-of-a',
+  ];
 
   function probes(): Record<string, Probe[]> {
     const own = { key: [200], session: [200] };
@@ -259,7 +351,9 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       getAccount: [{ method: 'GET', path: `${t.url}/api/v1/account`, ...own }],
       listApiKeys: [{ method: 'GET', path: `${t.url}/api/v1/account/keys`, ...own }],
       // Unknown fields of the key body are dropped: the key is B's, on B's plan.
-      createApiKey: [{ method: 'POST', path: `${t.url}/api/v1/account/keys`, body: { name: 'b key', userId: a.id, user_id: a.id, plan: 'vip' }, ...sessionOnly([201, 400]) }],
+      createApiKey: [
+        { method: 'POST', path: `${t.url}/api/v1/account/keys`, body: { name: 'b key', userId: a.id, user_id: a.id, plan: 'vip' }, ...sessionOnly([201, 400]) },
+      ],
       revokeApiKey: [{ method: 'DELETE', path: `${t.url}/api/v1/account/keys/${a.keyId}`, ...sessionOnly([404]) }],
       listConnections: [{ method: 'GET', path: `${t.url}/api/v1/account/connections`, ...own }],
       listBoards: [{ method: 'GET', path: `${t.url}/api/v1/boards`, ...own }],
@@ -346,7 +440,12 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       listTelemetryConnectors: [{ method: 'GET', path: org('/telemetry-connectors'), ...notFound }],
       getTelemetryConnector: [{ method: 'GET', path: org(`/telemetry-connectors/${aTeam.connectorId}`), ...notFound }],
       createTelemetryConnector: [
-        { method: 'POST', path: org('/telemetry-connectors'), body: { name: 'x', baseUrl: 'https://prom.example.com', queries: [{ vendor: 'stripe', query: 'up', threshold: 0.2, durationSeconds: 60 }] }, ...notFound },
+        {
+          method: 'POST',
+          path: org('/telemetry-connectors'),
+          body: { name: 'x', baseUrl: 'https://prom.example.com', queries: [{ vendor: 'stripe', query: 'up', threshold: 0.2, durationSeconds: 60 }] },
+          ...notFound,
+        },
       ],
       updateTelemetryConnector: [{ method: 'PUT', path: org(`/telemetry-connectors/${aTeam.connectorId}`), body: { enabled: false }, ...notFound }],
       deleteTelemetryConnector: [{ method: 'DELETE', path: org(`/telemetry-connectors/${aTeam.connectorId}`), ...notFound }],
@@ -406,7 +505,9 @@ describe('IDOR: user B against user A on every per-user operation', () => {
       scimCreateGroup: [{ method: 'POST', path: g, body: { displayName: 'x' }, ...refused }],
       scimGetGroup: [{ method: 'GET', path: `${g}/${aTeam.scimGroupId}`, ...refused }],
       scimReplaceGroup: [{ method: 'PUT', path: `${g}/${aTeam.scimGroupId}`, body: { displayName: 'x', members: [] }, ...refused }],
-      scimPatchGroup: [{ method: 'PATCH', path: `${g}/${aTeam.scimGroupId}`, body: { schemas: patch.schemas, Operations: [{ op: 'remove', path: 'members' }] }, ...refused }],
+      scimPatchGroup: [
+        { method: 'PATCH', path: `${g}/${aTeam.scimGroupId}`, body: { schemas: patch.schemas, Operations: [{ op: 'remove', path: 'members' }] }, ...refused },
+      ],
       scimDeleteGroup: [{ method: 'DELETE', path: `${g}/${aTeam.scimGroupId}`, ...refused }],
     };
   }
@@ -473,7 +574,12 @@ describe('IDOR: user B against user A on every per-user operation', () => {
   });
 
   test('signup ignores plan and id fields; a new account is Free with its own id', async () => {
-    const r = await send(`${t.url}/api/v1/auth/signup`, 'POST', {}, { email: `mass.${Date.now()}@example.com`, password: 'long enough password', plan: 'vip', id: a.id, userId: a.id });
+    const r = await send(
+      `${t.url}/api/v1/auth/signup`,
+      'POST',
+      {},
+      { email: `mass.${Date.now()}@example.com`, password: 'long enough password', plan: 'vip', id: a.id, userId: a.id },
+    );
     assert.ok(r.status === 201 || r.status === 400, `${r.status}`);
     if (r.status === 201) {
       assert.equal(r.body.account.plan, 'free');

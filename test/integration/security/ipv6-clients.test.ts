@@ -17,7 +17,8 @@ import { seedDashboard } from '../../helpers/seed.ts';
 //  6. anonymous streams per server: capped whatever the number of networks;
 //  7. IPV6_CLIENT_PREFIX=128 counts each address apart again (configurable).
 
-const net64 = (n: number) => (i: number) => `2001:db8:${n.toString(16)}:64:${(i + 1).toString(16)}:${((i * 7919) % 65536).toString(16)}::${(i + 3).toString(16)}`;
+const net64 = (n: number) => (i: number) =>
+  `2001:db8:${n.toString(16)}:64:${(i + 1).toString(16)}:${((i * 7919) % 65536).toString(16)}::${(i + 3).toString(16)}`;
 
 describe('clientGroup', () => {
   test('IPv4 stands for itself, IPv6 for its network; IPv4-mapped is IPv4', () => {
@@ -33,7 +34,11 @@ describe('clientGroup', () => {
     assert.equal(loadConfig({}).ipv6ClientPrefix, 64);
     assert.equal(loadConfig({ IPV6_CLIENT_PREFIX: '48' }).ipv6ClientPrefix, 48);
     for (const bad of ['0', '129', '64.5', 'x']) {
-      assert.throws(() => loadConfig({ IPV6_CLIENT_PREFIX: bad }), (e: unknown) => e instanceof ConfigError && /IPV6_CLIENT_PREFIX/.test(String(e)), bad);
+      assert.throws(
+        () => loadConfig({ IPV6_CLIENT_PREFIX: bad }),
+        (e: unknown) => e instanceof ConfigError && /IPV6_CLIENT_PREFIX/.test(String(e)),
+        bad,
+      );
     }
   });
 });
@@ -55,13 +60,20 @@ describe('per-address limits count an IPv6 client by its /64', () => {
 
   before(async () => {
     // A standing clock: a sequence of calls never straddles the turn of a limit's window.
-    t = await startApp({ clock: new TestClock(new Date('2026-03-02T10:00:10.000Z')), env: { TRUST_PROXY: '1', RATE_LIMITS: '{}', ANONYMOUS_STREAMS_PER_SERVER: '3' } });
+    t = await startApp({
+      clock: new TestClock(new Date('2026-03-02T10:00:10.000Z')),
+      env: { TRUST_PROXY: '1', RATE_LIMITS: '{}', ANONYMOUS_STREAMS_PER_SERVER: '3' },
+    });
     await seedDashboard(t.store);
   });
   after(async () => t?.close());
 
   test('anonymous data API and badges: 25 addresses of one /64 share one quota (10 a minute)', async () => {
-    const got = await statuses(25, net64(1), (xff) => (xff.endsWith('::4') || Number.parseInt(xff.slice(-1), 16) % 2 ? fetch(`${t.url}/badges/cloudflare.svg`, from(xff)) : fetch(`${t.api}/vendor-count`, from(xff))));
+    const got = await statuses(25, net64(1), (xff) =>
+      xff.endsWith('::4') || Number.parseInt(xff.slice(-1), 16) % 2
+        ? fetch(`${t.url}/badges/cloudflare.svg`, from(xff))
+        : fetch(`${t.api}/vendor-count`, from(xff)),
+    );
     assert.deepEqual(got, [...Array(10).fill(200), ...Array(15).fill(429)]);
     // Another network has its own quota.
     assert.deepEqual(await statuses(1, net64(2), (xff) => fetch(`${t.api}/vendor-count`, from(xff))), [200]);

@@ -110,7 +110,12 @@ test('no password, session token, API key, feed token, OAuth secret or channel s
     const mcp = await fetch(`${t.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.oauth.accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     assert.equal(mcp.status, 200);
     await mcp.arrayBuffer();
@@ -149,7 +154,8 @@ test('no password, session token, API key, feed token, OAuth secret or channel s
       assert.ok(!files.some((f) => f.includes(secret)), `${name} is in the SQLite files`);
     }
     const row = await t.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', a.id).executeTakeFirstOrThrow();
-    for (const c of ['webhook_secret', 'pagerduty_routing_key', 'channel_secrets'] as const) assert.match(String(row[c]), /^sb1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/, c);
+    for (const c of ['webhook_secret', 'pagerduty_routing_key', 'channel_secrets'] as const)
+      assert.match(String(row[c]), /^sb1:[0-9a-f]{8}:[A-Za-z0-9_-]+$/, c);
   } finally {
     await t.close();
     await hook.close();

@@ -33,14 +33,24 @@ test('a whole account flow at trace level leaves no secret, Authorization or coo
       body: new URLSearchParams({ email: a.email, password: a.password }),
     });
     assert.equal(again.status, 200);
-    const second = again.headers.getSetCookie().find((c) => c.startsWith('vis_session='))!.split(';')[0]!;
+    const second = again.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('vis_session='))!
+      .split(';')[0]!;
     secrets.secondSession = second.split('=')[1]!;
     assert.equal((await send(`${t.url}/api/v1/auth/login`, 'POST', {}, { email: a.email, password: `${a.password}x` })).status, 401);
 
     // The key in each header, and in query strings (not a way to authenticate, but it happens).
     assert.equal((await getJson(`${t.api}/vendor-count`, { headers })).status, 200);
     assert.equal((await getJson(`${t.api}/vendor-count`, { headers: { authorization: `Bearer ${a.apiKey}` } })).status, 200);
-    for (const q of [`api_key=${a.apiKey}`, `apiKey=${a.apiKey}`, `key=${a.apiKey}`, `x=${a.apiKey}`, `access_token=${a.oauth.accessToken}`, `token=${a.feedToken}`]) {
+    for (const q of [
+      `api_key=${a.apiKey}`,
+      `apiKey=${a.apiKey}`,
+      `key=${a.apiKey}`,
+      `x=${a.apiKey}`,
+      `access_token=${a.oauth.accessToken}`,
+      `token=${a.feedToken}`,
+    ]) {
       await getJson(`${t.api}/vendor-count?${q}`);
     }
     // Session calls, a session write (CSRF header), a wrong key, a wrong bearer token.
@@ -67,7 +77,11 @@ test('a whole account flow at trace level leaves no secret, Authorization or coo
     // MCP with the OAuth access token, then with a wrong one.
     const tool = await callMcpTool(t, a.oauth.accessToken, 'get_incident_history');
     assert.equal(tool.isError, undefined);
-    const wrong = await fetch(`${t.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${a.oauth.accessToken}x`, 'content-type': 'application/json' }, body: '{}' });
+    const wrong = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.oauth.accessToken}x`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(wrong.status, 401);
 
     const out = await send(`${t.url}/api/v1/auth/logout`, 'POST', { cookie: a.cookie, origin: t.url });
@@ -106,7 +120,12 @@ test('URL redaction: feed tokens, credential-named parameters and API keys anywh
   assert.equal(redactUrl(`/x?q=${key}`), '/x?q=vis_[redacted]');
   assert.equal(redactUrl(`/path/${key}/y`), '/path/vis_[redacted]/y');
   // Ordinary URLs are left as they are.
-  for (const u of ['/api/v1/infrastructure/incidents?vendor=github&limit=50', '/', '/oauth/authorize?client_id=c&state=s&code_challenge_method=S256', '/login?next=%2Faccount']) {
+  for (const u of [
+    '/api/v1/infrastructure/incidents?vendor=github&limit=50',
+    '/',
+    '/oauth/authorize?client_id=c&state=s&code_challenge_method=S256',
+    '/login?next=%2Faccount',
+  ]) {
     assert.equal(redactUrl(u), u);
   }
 });

@@ -130,7 +130,10 @@ describe('sessions: fixation, logout, expiry, cookie flags', () => {
     assert.ok(Math.abs(expires - (clock.now().getTime() + 30 * 24 * 3600 * 1000)) < 5000, 'expires with the session');
     assert.match(set.find((c) => c.startsWith('vis_csrf='))!, /^vis_csrf=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
     const oauth = await fetch(`${t.url}/oauth/login?return_to=${encodeURIComponent('/oauth/authorize?client_id=x')}`);
-    assert.match(oauth.headers.getSetCookie().find((c) => c.startsWith('oauth_csrf='))!, /^oauth_csrf=[^;]+; Path=\/oauth; HttpOnly; SameSite=Lax; Max-Age=3600$/);
+    assert.match(
+      oauth.headers.getSetCookie().find((c) => c.startsWith('oauth_csrf='))!,
+      /^oauth_csrf=[^;]+; Path=\/oauth; HttpOnly; SameSite=Lax; Max-Age=3600$/,
+    );
     // The page is in the site's layout, whose log-out form carries the site's token.
     assert.match(oauth.headers.getSetCookie().find((c) => c.startsWith('vis_csrf='))!, /^vis_csrf=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
     // X-Forwarded-Proto is not believed without TRUST_PROXY (the request came over plain http).

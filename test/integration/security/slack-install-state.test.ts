@@ -11,13 +11,24 @@ import { createUser, loginCookie, type TestUser } from '../../helpers/users.ts';
 //  2. a state works once: the same state again answers 400, also after an error answer;
 //  3. a state started by one web session is not completed by another session of the same account.
 
-const SLACK = { clientId: '1234.5678', clientSecret: 'slack-client-secret-abc123', code: 'code-from-slack-1', botToken: 'xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy' };
+const SLACK = {
+  clientId: '1234.5678',
+  clientSecret: 'slack-client-secret-abc123',
+  code: 'code-from-slack-1',
+  botToken: 'xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy',
+};
 
 describe('Slack install state: single use, web session only', () => {
   let t: TestApp;
   let slackApi: HttpReceiver;
   let callback = '';
-  const workspace = slackWorkspace({ ...SLACK, redirectUri: () => callback, team: { id: 'T9TK3CUKW', name: 'Softball Team' }, installer: 'U1234INST', channels: [] });
+  const workspace = slackWorkspace({
+    ...SLACK,
+    redirectUri: () => callback,
+    team: { id: 'T9TK3CUKW', name: 'Softball Team' },
+    installer: 'U1234INST',
+    channels: [],
+  });
 
   before(async () => {
     slackApi = await startReceiver(workspace.reply);
@@ -37,7 +48,8 @@ describe('Slack install state: single use, web session only', () => {
   }
   const finish = (headers: Record<string, string>, state: string, extra = `code=${SLACK.code}`) =>
     fetch(`${callback}?${extra}&state=${encodeURIComponent(state)}`, { headers, redirect: 'manual' });
-  const connected = async (u: TestUser) => (await getJson(`${t.api}/notification-preferences`, { headers: u.headers })).body.preferences.slack_connection.connected;
+  const connected = async (u: TestUser) =>
+    (await getJson(`${t.api}/notification-preferences`, { headers: u.headers })).body.preferences.slack_connection.connected;
 
   test('an API key cannot complete the callback, even with a state it started itself', async () => {
     const u = await createUser(t, 'pro');

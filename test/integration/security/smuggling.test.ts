@@ -12,8 +12,7 @@ import { parseResponses, rawExchange, statusLines } from './support.ts';
 // repeated Host header is refused by src/http/request-hygiene.ts.
 
 const SMUGGLED = 'GET /healthz?smuggled=1 HTTP/1.1\r\nHost: x\r\n\r\n';
-const post = (headers: string, body: string) =>
-  `POST /api/v1/auth/logout HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}\r\n${body}`;
+const post = (headers: string, body: string) => `POST /api/v1/auth/logout HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}\r\n${body}`;
 
 const AMBIGUOUS: Record<string, string> = {
   'Content-Length and Transfer-Encoding': post('Content-Length: 6\r\nTransfer-Encoding: chunked\r\n', `0\r\n\r\n${SMUGGLED}`),

@@ -58,7 +58,10 @@ const INTERNAL_HOSTS = [
 const lookupOf = (table: Record<string, string[]>) => (host: string, cb: (err: Error | null, a: { address: string; family: number }[]) => void) => {
   const list = table[host];
   if (!list) return cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []);
-  cb(null, list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+  cb(
+    null,
+    list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+  );
 };
 
 const isBlocked = (err: any) => {
@@ -129,7 +132,10 @@ describe('SSRF: webhook URLs', () => {
     for (const name of ['localhost', 'vm', 'runsc']) {
       const addresses = await dns.promises.lookup(name, { all: true }).catch(() => []);
       if (!addresses.length) continue;
-      await strict.repos.preferences.update(user.id, new Date(), (s) => ({ ...s, settings: { ...s.settings, webhook: { ...s.settings.webhook, url: `http://${name}:${trap.port}/x` } } }));
+      await strict.repos.preferences.update(user.id, new Date(), (s) => ({
+        ...s,
+        settings: { ...s.settings, webhook: { ...s.settings.webhook, url: `http://${name}:${trap.port}/x` } },
+      }));
       const r = await send(`${strict.api}/notification-preferences/test`, 'POST', user.headers, { channel: 'webhook' });
       assert.equal(r.body.delivered, false, name);
       const said = JSON.stringify(r.body);
@@ -212,7 +218,16 @@ describe('SSRF guard (connect time)', () => {
     };
     const lookup = guardedLookup([], lookupOf(table));
     const resolve = (host: string) => new Promise<unknown>((res, rej) => lookup(host, { all: true }, (err: unknown, a: unknown) => (err ? rej(err) : res(a))));
-    for (const host of ['nat64-internal.test', 'nat64-metadata.test', 'nat64-local.test', '6to4.test', 'compat.test', 'translated.test', 'sitelocal.test', 'mixed.test']) {
+    for (const host of [
+      'nat64-internal.test',
+      'nat64-metadata.test',
+      'nat64-local.test',
+      '6to4.test',
+      'compat.test',
+      'translated.test',
+      'sitelocal.test',
+      'mixed.test',
+    ]) {
       await assert.rejects(resolve(host), BlockedDestinationError, host);
     }
     assert.deepEqual(await resolve('nat64-public.test'), [{ address: '64:ff9b::5db8:d822', family: 6 }]);

@@ -13,7 +13,8 @@ import { send } from '../../helpers/users.ts';
 
 export const ROUTING_KEY = 'R0ut1ngKeyF0rPagerDutyTest000042';
 export const OPSGENIE_KEY = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
-export const TEAMS_URL = 'https://prod-42.westeurope.logic.azure.com:443/workflows/0a1b2c3d4e5f60718293a4b5c6d7e8f9/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=TeamsSigSecretValue123456';
+export const TEAMS_URL =
+  'https://prod-42.westeurope.logic.azure.com:443/workflows/0a1b2c3d4e5f60718293a4b5c6d7e8f9/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=TeamsSigSecretValue123456';
 export const GOOGLE_CHAT_URL = 'https://chat.googleapis.com/v1/spaces/AAAAsecurity/messages?key=AIzaSyChatKeySecurity&token=ChatTokenSecretValue987654';
 export const SLACK_BOT_TOKEN = 'xoxb-5551234567-5557654321-SlackBotTokenSecret42';
 
@@ -110,7 +111,11 @@ export async function fullAccount(t: TestApp, o: { webhookUrl?: string; tag?: st
   const code = back.searchParams.get('code')!;
   const basic = `Basic ${Buffer.from(`${reg.body.client_id}:${reg.body.client_secret}`).toString('base64')}`;
   const tokenCall = (body: Record<string, string>) =>
-    getJson(`${t.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic }, body: new URLSearchParams(body) });
+    getJson(`${t.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic },
+      body: new URLSearchParams(body),
+    });
   const first = await tokenCall({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI });
   assert.equal(first.status, 200, JSON.stringify(first.body));
   const refreshed = await tokenCall({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });

@@ -26,7 +26,10 @@ describe('catalog upsert', () => {
 
   test('updates vendors, keeps the polling state of kept sources, removes unlisted ones', async () => {
     const repo = vendorsRepository(t.store.db);
-    await repo.upsertCatalog([vendor('zz-one', ['https://a.example/1', 'https://a.example/2']), vendor('zz-two', ['https://b.example/1'])], new Date('2031-01-01T00:00:00Z'));
+    await repo.upsertCatalog(
+      [vendor('zz-one', ['https://a.example/1', 'https://a.example/2']), vendor('zz-two', ['https://b.example/1'])],
+      new Date('2031-01-01T00:00:00Z'),
+    );
     await t.store.db.updateTable('sources').set({ consecutive_failures: 3 }).where('vendor', '=', 'zz-one').execute();
 
     await repo.upsertCatalog(
@@ -52,17 +55,31 @@ describe('catalog upsert', () => {
       new Date('2031-01-03T00:00:00Z'),
     );
     assert.equal((await repo.list(PUBLIC_AUDIENCE)).find((v) => v.slug === 'zz-dup')?.name, 'Last');
-    assert.deepEqual((await sourcesOf('zz-dup')).map((s) => s.url), ['https://d.example/2']);
+    assert.deepEqual(
+      (await sourcesOf('zz-dup')).map((s) => s.url),
+      ['https://d.example/2'],
+    );
   });
 
   test('a catalog larger than one statement takes (more bound values than 30000)', async () => {
     const repo = vendorsRepository(t.store.db);
     const big = Array.from({ length: 3_200 }, (_, i) => vendor(`zz-big-${i}`, [`https://big.example/${i}`]));
     await repo.upsertCatalog(big, new Date('2031-01-04T00:00:00Z'));
-    const count = await t.store.db.selectFrom('sources').select((eb) => eb.fn.countAll<number>().as('n')).where('vendor', 'like', 'zz-big-%').executeTakeFirstOrThrow();
+    const count = await t.store.db
+      .selectFrom('sources')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('vendor', 'like', 'zz-big-%')
+      .executeTakeFirstOrThrow();
     assert.equal(Number(count.n), 3_200);
-    await repo.upsertCatalog(big.map((v) => ({ ...v, sources: [] })), new Date('2031-01-05T00:00:00Z'));
-    const left = await t.store.db.selectFrom('sources').select((eb) => eb.fn.countAll<number>().as('n')).where('vendor', 'like', 'zz-big-%').executeTakeFirstOrThrow();
+    await repo.upsertCatalog(
+      big.map((v) => ({ ...v, sources: [] })),
+      new Date('2031-01-05T00:00:00Z'),
+    );
+    const left = await t.store.db
+      .selectFrom('sources')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('vendor', 'like', 'zz-big-%')
+      .executeTakeFirstOrThrow();
     assert.equal(Number(left.n), 0);
   });
 });

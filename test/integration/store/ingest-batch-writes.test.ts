@@ -34,7 +34,10 @@ describe('batched ingestion writes', () => {
   let t: TestApp;
   before(async () => {
     t = await startApp();
-    await vendorsRepository(t.store.db).upsertCatalog([vendor('zb-one', 'One'), vendor('zb-two', 'Two'), vendor('zb-three', 'Three')], new Date('2031-01-01T00:00:00Z'));
+    await vendorsRepository(t.store.db).upsertCatalog(
+      [vendor('zb-one', 'One'), vendor('zb-two', 'Two'), vendor('zb-three', 'Three')],
+      new Date('2031-01-01T00:00:00Z'),
+    );
   });
   after(async () => {
     await t.close();
@@ -65,7 +68,16 @@ describe('batched ingestion writes', () => {
   test('more rows than one statement holds', async () => {
     const repo = publicationsRepository(t.store.db);
     const items = Array.from({ length: 450 }, (_, i) => ({
-      record: { id: `zb-one:u${i}`, vendor: 'zb-one', title: `Release ${i}`, publishedAt: '2031-01-02T00:00:00.000Z', summary: 's', categories: [], url: null, source: 'release-feed' },
+      record: {
+        id: `zb-one:u${i}`,
+        vendor: 'zb-one',
+        title: `Release ${i}`,
+        publishedAt: '2031-01-02T00:00:00.000Z',
+        summary: 's',
+        categories: [],
+        url: null,
+        source: 'release-feed',
+      },
       fingerprint: `u${i}`,
     }));
     await repo.upsertUpdates(items);
@@ -80,10 +92,13 @@ describe('batched ingestion writes', () => {
     assert.equal(await repo.lockForIngestNamed('zb-none'), null);
   });
 
-  test("names of the given slugs only; none for an empty list", async () => {
+  test('names of the given slugs only; none for an empty list', async () => {
     const repo = vendorsRepository(t.store.db);
     const some = await repo.names(PUBLIC_AUDIENCE, ['zb-one', 'zb-three', 'zb-one', 'zb-none']);
-    assert.deepEqual([...some.entries()].sort(), [['zb-one', 'One'], ['zb-three', 'Three']]);
+    assert.deepEqual([...some.entries()].sort(), [
+      ['zb-one', 'One'],
+      ['zb-three', 'Three'],
+    ]);
     assert.equal((await repo.names(INTERNAL_AUDIENCE, [])).size, 0);
     assert.ok((await repo.names(PUBLIC_AUDIENCE)).size >= 3, 'without slugs: every vendor');
   });

@@ -13,7 +13,9 @@ import { uniqueName } from '../../helpers/app.ts';
 // schema already holds Kysely's migration tables must not make it skip creating its own
 // (docs/deployment.md, "PostgreSQL schema").
 
-describe('migrating without DATABASE_SCHEMA beside another migrated schema', { skip: process.env.DATABASE_URL ? false : 'PostgreSQL only (DATABASE_URL)' }, () => {
+describe('migrating without DATABASE_SCHEMA beside another migrated schema', {
+  skip: process.env.DATABASE_URL ? false : 'PostgreSQL only (DATABASE_URL)',
+}, () => {
   const database = uniqueName('vis_mig').toLowerCase();
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-mig-schema-'));

@@ -70,7 +70,10 @@ describe('CSRF protection', () => {
     assert.equal(browser.body.error, 'csrf_token_invalid');
     // The login page sets the cookie its form echoes.
     const page = await fetch(`${t.url}/login`);
-    const pageCookie = page.headers.getSetCookie().find((c) => c.startsWith('vis_csrf='))!.split(';')[0]!;
+    const pageCookie = page.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('vis_csrf='))!
+      .split(';')[0]!;
     const html = await page.text();
     const token = /<meta name="csrf-token" content="([^"]+)">/.exec(html)![1]!;
     assert.equal(pageCookie, `vis_csrf=${token}`);
@@ -85,7 +88,10 @@ describe('CSRF protection', () => {
     // ...and gets a token for its later session requests.
     const set = script.headers.getSetCookie();
     assert.ok(set.some((c) => c.startsWith('vis_session=')));
-    assert.ok(set.some((c) => /^vis_csrf=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/.test(c)), set.join(' | '));
+    assert.ok(
+      set.some((c) => /^vis_csrf=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Strict$/.test(c)),
+      set.join(' | '),
+    );
   });
 
   test('cookie flags: session HttpOnly + SameSite=Lax, CSRF HttpOnly + SameSite=Strict, Secure behind TLS', async () => {

@@ -70,10 +70,13 @@ describe('crash recovery', () => {
     let stderr = '';
     child.stderr!.on('data', (c) => (stderr += c));
     // Switch to holding requests once 40 were acknowledged; kill while some hang.
-    await waitFor(() => {
-      if (acknowledged.size >= 40) answering = false;
-      return hook.requests.length >= 50;
-    }, { message: '40 acknowledged deliveries', timeoutMs: 30_000 }).catch((err) => {
+    await waitFor(
+      () => {
+        if (acknowledged.size >= 40) answering = false;
+        return hook.requests.length >= 50;
+      },
+      { message: '40 acknowledged deliveries', timeoutMs: 30_000 },
+    ).catch((err) => {
       throw new Error(`${err.message}\n${stderr}`);
     });
     child.kill('SIGKILL');
@@ -85,7 +88,10 @@ describe('crash recovery', () => {
     answering = true;
     child = startServer(t);
     child.stderr!.on('data', (c) => (stderr += c));
-    await waitFor(async () => ((await t.repos.deliveries.countByStatus()).succeeded ?? 0) === total, { message: 'every delivery succeeded after the restart', timeoutMs: 40_000 }).catch((err) => {
+    await waitFor(async () => ((await t.repos.deliveries.countByStatus()).succeeded ?? 0) === total, {
+      message: 'every delivery succeeded after the restart',
+      timeoutMs: 40_000,
+    }).catch((err) => {
       throw new Error(`${err.message}\n${stderr}`);
     });
     child.kill('SIGTERM');

@@ -83,7 +83,10 @@ describe('operator CLI: catalog repair', () => {
 
     assert.match((await cli(['--accept', 'globex'])).stdout, /globex: accepted\. Now polling betterstack http:\/\/127\.0\.0\.1:\d+\/globex\/index\.json/);
     const sources = await t.store.db.selectFrom('sources').select(['type', 'guarded']).where('vendor', '=', 'globex').execute();
-    assert.deepEqual(sources.map((s) => [s.type, Number(s.guarded)]), [['betterstack', 1]]);
+    assert.deepEqual(
+      sources.map((s) => [s.type, Number(s.guarded)]),
+      [['betterstack', 1]],
+    );
 
     const unknown = await cli(['--accept', 'no-such-vendor']).catch((err) => err);
     assert.equal(unknown.code, 1);

@@ -42,7 +42,10 @@ describe('operator CLI: config as code', () => {
   };
 
   test('dry run, apply, apply again, export then apply: the plan each time', async () => {
-    const f = file('ok.yaml', 'version: 1\nwatchlists:\n  - name: infra\n    vendors: [github]\nservices:\n  - name: api\n    criticality: high\n    dependencies: [{ vendor: github }]\n');
+    const f = file(
+      'ok.yaml',
+      'version: 1\nwatchlists:\n  - name: infra\n    vendors: [github]\nservices:\n  - name: api\n    criticality: high\n    dependencies: [{ vendor: github }]\n',
+    );
     const dry = await cli(['apply', '-f', f, '--org', orgId, '--dry-run']);
     assert.match(dry.stdout, /create\s+watchlist infra/);
     assert.match(dry.stdout, /create\s+service\s+api/);
@@ -66,7 +69,10 @@ describe('operator CLI: config as code', () => {
       assert.match(err.stderr, /bad\.yaml:5: services\[0\]\.dependencies\[0\]\.vendor: unknown vendor 'no-such-vendor'/);
       return true;
     });
-    assert.deepEqual((await t.repos.services.list(orgId)).map((s) => s.name), ['api']);
+    assert.deepEqual(
+      (await t.repos.services.list(orgId)).map((s) => s.name),
+      ['api'],
+    );
   });
 
   test('a Backstage catalog file: its annotated entities become services; prune reaches services only', async () => {
@@ -80,9 +86,12 @@ describe('operator CLI: config as code', () => {
     const r = await cli(['apply', '-f', f, '--backstage', '--org', orgId, '--prune']);
     assert.match(r.stdout, /create\s+service\s+checkout/);
     assert.match(r.stdout, /delete\s+service\s+api/);
-    assert.ok(!/watchlist/.test(r.stdout), 'watchlists are not the file\'s business');
+    assert.ok(!/watchlist/.test(r.stdout), "watchlists are not the file's business");
     const services = await t.repos.services.list(orgId);
-    assert.deepEqual(services.map((s) => [s.name, s.criticality, s.dependencies.map((d) => d.vendor)]), [['checkout', 'critical', ['stripe', 'github']]]);
+    assert.deepEqual(
+      services.map((s) => [s.name, s.criticality, s.dependencies.map((d) => d.vendor)]),
+      [['checkout', 'critical', ['stripe', 'github']]],
+    );
     assert.equal((await t.repos.namedWatchlists.list(orgId)).length, 1, 'the watchlist stays');
     const bad = file('bad-catalog.yaml', 'kind: Component\nmetadata:\n  name: web\n  annotations:\n    vendor-status/dependencies: "nope-vendor"\n');
     await assert.rejects(cli(['apply', '-f', bad, '--backstage', '--org', orgId]), (err: { code: number; stderr: string }) => {

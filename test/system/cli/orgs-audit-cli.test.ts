@@ -53,14 +53,14 @@ describe('operator CLI: organisations and the audit chain', () => {
     const v: UserViewer = { ...ownerViewer(user.id, 'pro'), orgId, role: 'owner' };
     const vendors = ['github', 'stripe', 'cloudflare', 'gitlab', 'slack'];
     await Promise.all(
-      vendors.flatMap((slug, i) => [
-        (i % 2 ? a : b).app.services.watchlist.add(v, slug),
-        (i % 2 ? b : a).app.services.orgs.rename(v, orgId, `Payments ${i}`),
-      ]),
+      vendors.flatMap((slug, i) => [(i % 2 ? a : b).app.services.watchlist.add(v, slug), (i % 2 ? b : a).app.services.orgs.rename(v, orgId, `Payments ${i}`)]),
     );
     const entries = (await a.app.services.audit.list({ orgId, limit: 100 })).entries;
     assert.equal(entries.length, 1 + vendors.length * 2);
-    assert.deepEqual(entries.map((e) => e.seq), Array.from({ length: entries.length }, (_, i) => entries.length - i));
+    assert.deepEqual(
+      entries.map((e) => e.seq),
+      Array.from({ length: entries.length }, (_, i) => entries.length - i),
+    );
     const out = await cli(['audit', 'verify']);
     assert.match(out.stdout, /every chain intact/);
   });
@@ -80,10 +80,13 @@ describe('operator CLI: organisations and the audit chain', () => {
     const org = await a.repos.organisations.get(id);
     assert.equal(org?.plan, 'standard');
     const log = (await a.app.services.audit.list({ orgId: id, limit: 10 })).entries;
-    assert.deepEqual(log.map((e) => [e.action, e.actor.kind]), [
-      ['org.plan_changed', 'operator'],
-      ['org.created', 'operator'],
-    ]);
+    assert.deepEqual(
+      log.map((e) => [e.action, e.actor.kind]),
+      [
+        ['org.plan_changed', 'operator'],
+        ['org.created', 'operator'],
+      ],
+    );
 
     const bad = await fails(['orgs', 'set-plan', '--id', id, '--plan', 'platinum']);
     assert.equal(bad.code, 1);
@@ -101,7 +104,11 @@ describe('operator CLI: organisations and the audit chain', () => {
     const pruned = await cli(['audit', 'prune'], { AUDIT_RETENTION_DAYS: '5' });
     assert.match(pruned.stdout, new RegExp(`^${before} entries`, 'm'));
     clock.advance(10 * 86_400_000);
-    await a.app.services.orgs.rename({ ...ownerViewer((await a.app.services.accounts.findByEmail(ownerEmail))!.id, 'pro'), orgId, role: 'owner' }, orgId, 'Payments');
+    await a.app.services.orgs.rename(
+      { ...ownerViewer((await a.app.services.accounts.findByEmail(ownerEmail))!.id, 'pro'), orgId, role: 'owner' },
+      orgId,
+      'Payments',
+    );
     assert.match((await cli(['audit', 'verify'])).stdout, /every chain intact/);
   });
 

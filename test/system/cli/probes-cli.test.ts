@@ -45,17 +45,25 @@ describe('operator CLI: probes', () => {
     assert.match((await cli(['--vendor', 'no-such-vendor'])).stdout, /No probes for 'no-such-vendor'/);
   });
 
-  test('--org lists that organisation\'s private probes with their state, the credential as name and last four only', async () => {
+  test("--org lists that organisation's private probes with their state, the credential as name and last four only", async () => {
     const u = await createUser(t, 'pro');
     const cookie = await loginCookie(t, u);
     const s = { cookie, origin: t.url };
     const orgId = (await send(`${t.url}/api/v1/orgs`, 'POST', s, { name: 'CLI team' })).body.organisation.id;
     assert.equal((await send(`${t.url}/api/v1/orgs/${orgId}/switch`, 'POST', s)).status, 200);
     const secret = 'Bearer cli-private-probe-secret-9876';
-    const made = await send(`${t.url}/api/v1/orgs/${orgId}/probes`, 'POST', s, { vendor: 'github', kind: 'http', target: 'https://api.github.com/user', credential: { name: 'Authorization', value: secret } });
+    const made = await send(`${t.url}/api/v1/orgs/${orgId}/probes`, 'POST', s, {
+      vendor: 'github',
+      kind: 'http',
+      target: 'https://api.github.com/user',
+      credential: { name: 'Authorization', value: secret },
+    });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     const empty = JSON.parse((await cli(['--org', orgId, '--json'])).stdout) as any[];
-    assert.deepEqual(empty.map((r) => [r.id, r.state, r.samples, r.p50Ms]), [[made.body.probe.id, 'unknown', 0, null]]);
+    assert.deepEqual(
+      empty.map((r) => [r.id, r.state, r.samples, r.p50Ms]),
+      [[made.body.probe.id, 'unknown', 0, null]],
+    );
     const owner = 'cli-private';
     const [claimed] = (await t.repos.probes.claim({ owner, now: new Date(), leaseMs: 60_000, limit: 500 })).filter((x) => x.id === made.body.probe.id);
     assert.ok(claimed);

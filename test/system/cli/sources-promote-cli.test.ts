@@ -44,7 +44,12 @@ describe('operator CLI: sources promote', () => {
   });
 
   test('a user-added page becomes a public vendor, in the store and in the catalog file', async () => {
-    const added = await send(`${t.url}/api/v1/account/status-pages`, 'POST', { 'x-api-key': alice.secret }, { url: `${pages.url}/pages/shop/`, name: 'Acme Shop' });
+    const added = await send(
+      `${t.url}/api/v1/account/status-pages`,
+      'POST',
+      { 'x-api-key': alice.secret },
+      { url: `${pages.url}/pages/shop/`, name: 'Acme Shop' },
+    );
     assert.equal(added.status, 201, JSON.stringify(added.body));
     const slug: string = added.body.page.slug;
     assert.equal((await send(`${t.api}/watchlist/${slug}`, 'POST', { 'x-api-key': alice.secret })).status, 200);
@@ -59,7 +64,10 @@ describe('operator CLI: sources promote', () => {
     assert.equal(taken.code, 1);
     assert.match(taken.stderr, /already has 'github'/);
 
-    const r = await cli(['sources', 'promote', slug, '--category', 'business-apps', '--slug', 'acme-shop', '--description', 'Online shop platform.', '--catalog', catalogFile], env);
+    const r = await cli(
+      ['sources', 'promote', slug, '--category', 'business-apps', '--slug', 'acme-shop', '--description', 'Online shop platform.', '--catalog', catalogFile],
+      env,
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Promoted '.*' to 'acme-shop'/);
 
@@ -79,14 +87,24 @@ describe('operator CLI: sources promote', () => {
     assert.ok(wl.body.vendors.includes('acme-shop'));
     // Still guarded: whoever named the page may still control its DNS name.
     assert.match(r.stdout, /Still guarded/);
-    assert.ok(entry.sources.every((s) => s.guarded === true), 'the catalog entry keeps its sources guarded');
+    assert.ok(
+      entry.sources.every((s) => s.guarded === true),
+      'the catalog entry keeps its sources guarded',
+    );
     const sources = await t.store.db.selectFrom('sources').select(['guarded']).where('vendor', '=', 'acme-shop').execute();
-    assert.deepEqual(sources.map((s) => Number(s.guarded)), [1, 1, 1], 'polled through the outbound guard');
+    assert.deepEqual(
+      sources.map((s) => Number(s.guarded)),
+      [1, 1, 1],
+      'polled through the outbound guard',
+    );
 
     // Polled through the guard: on this test's allow-list (127.0.0.1) it reads the page ...
     await t.app.ingest.scheduler.runRound({ force: true, vendor: 'acme-shop' });
     const incidents = await getJson(`${t.api}/incidents?vendor=acme-shop`);
-    assert.deepEqual(incidents.body.items.map((i: { title: string }) => i.title), ['Checkout errors']);
+    assert.deepEqual(
+      incidents.body.items.map((i: { title: string }) => i.title),
+      ['Checkout errors'],
+    );
     // ... and a poller without that allow-list (a production one, the page's name re-pointed
     // at an internal address) refuses it instead of publishing the internal answer.
     const fetcher = createHttpFetcher({ allowList: [] });
@@ -112,15 +130,26 @@ describe('operator CLI: sources promote', () => {
     await loadCatalog(t.repos.vendors, readCatalog(catalogFile), new Date());
     const kept = await t.store.db.selectFrom('sources').select(['id', 'guarded']).where('vendor', '=', 'acme-shop').execute();
     assert.equal(kept.length, 3);
-    assert.ok(kept.every((s) => Number(s.guarded) === 1), 'still guarded after the catalog load');
+    assert.ok(
+      kept.every((s) => Number(s.guarded) === 1),
+      'still guarded after the catalog load',
+    );
     assert.equal((await cli(['sources', 'promote', slug, '--category', 'business-apps', '--catalog', catalogFile], env)).code, 1, 'gone once promoted');
   });
 
   test('--trust: the operator vouches for the host, and the sources are polled as catalog sources', async () => {
     pages.incidents('kiosk').push({ id: 'k1', name: 'Kiosk down', status: 'investigating', impact: 'minor', createdAt: new Date().toISOString() });
-    const added = await send(`${t.url}/api/v1/account/status-pages`, 'POST', { 'x-api-key': alice.secret }, { url: `${pages.url}/pages/kiosk/`, name: 'Kiosk' });
+    const added = await send(
+      `${t.url}/api/v1/account/status-pages`,
+      'POST',
+      { 'x-api-key': alice.secret },
+      { url: `${pages.url}/pages/kiosk/`, name: 'Kiosk' },
+    );
     assert.equal(added.status, 201, JSON.stringify(added.body));
-    const r = await cli(['sources', 'promote', added.body.page.slug, '--category', 'business-apps', '--slug', 'kiosk', '--trust', '--catalog', catalogFile], env);
+    const r = await cli(
+      ['sources', 'promote', added.body.page.slug, '--category', 'business-apps', '--slug', 'kiosk', '--trust', '--catalog', catalogFile],
+      env,
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Trusted: polled as a catalog source/);
     const entry = readCatalog(catalogFile).find((v) => v.slug === 'kiosk')!;

@@ -21,7 +21,10 @@ describe('stream across two instances sharing Redis', () => {
   const round = async () => {
     clock.advance(61_000);
     const report = await a.app.ingest.scheduler.runRound({ force: true });
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed'),
+      [],
+    );
     return report;
   };
 
@@ -64,11 +67,20 @@ describe('stream across two instances sharing Redis', () => {
       ].sort(),
     );
     const gotA = (await onA.waitFor(4)).slice(1);
-    assert.deepEqual(gotA.map((r) => Number(r.id)), log.map((e) => e.seq));
+    assert.deepEqual(
+      gotA.map((r) => Number(r.id)),
+      log.map((e) => e.seq),
+    );
     const gotB = (await onB.waitFor(3)).slice(1);
     const ghLog = log.filter((e) => e.vendor === 'github');
-    assert.deepEqual(gotB.map((r) => Number(r.id)), ghLog.map((e) => e.seq));
-    assert.deepEqual(gotB.map((r) => r.type), ['incident.created', 'incident.resolved']);
+    assert.deepEqual(
+      gotB.map((r) => Number(r.id)),
+      ghLog.map((e) => e.seq),
+    );
+    assert.deepEqual(
+      gotB.map((r) => r.type),
+      ['incident.created', 'incident.resolved'],
+    );
     assert.equal(gotB[0]!.data.incident.id, gh.id);
     assert.equal(gotB[1]!.data.incident.status, 'resolved');
 
@@ -99,7 +111,10 @@ describe('stream across two instances sharing Redis', () => {
     const lost = await commitEvents(a, [{ vendor: 'github', id: 'lost-1', type: 'incident.created' }], { publish: false });
     const seen = await commitEvents(a, [{ vendor: 'openai', id: 'seen-1', type: 'incident.created' }]);
     const got = (await onB.waitFor(3)).slice(1);
-    assert.deepEqual(got.map((r) => Number(r.id)), [lost[0]!.seq, seen[0]!.seq]);
+    assert.deepEqual(
+      got.map((r) => Number(r.id)),
+      [lost[0]!.seq, seen[0]!.seq],
+    );
     // Read from the log: by the gap the next announcement revealed, or by the periodic catch-up.
     const { filled, caughtUp } = b.app.streams.hub.stats;
     assert.ok(filled + caughtUp >= 1);

@@ -24,9 +24,7 @@ function mountTmpfs(dir: string) {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${SIZE},mode=0755`, 'tmpfs', dir], { stdio: 'pipe' });
   } catch (err) {
     const e = err as { stderr?: Buffer; message: string };
-    throw new Error(
-      `disk-full test: could not mount a ${SIZE} tmpfs on ${dir} (it needs root or CAP_SYS_ADMIN): ${e.stderr?.toString().trim() || e.message}`,
-    );
+    throw new Error(`disk-full test: could not mount a ${SIZE} tmpfs on ${dir} (it needs root or CAP_SYS_ADMIN): ${e.stderr?.toString().trim() || e.message}`);
   }
 }
 

@@ -15,7 +15,20 @@ import { runtimeEnv } from '../../helpers/child-env.ts';
 // kill -9 during alert delivery: test/system/alerts/crash-recovery.test.ts.
 
 const root = path.resolve(import.meta.dirname, '../../..');
-const VENDORS = ['atlassian', 'bitbucket', 'cloudflare', 'confluence', 'datadog', 'digitalocean', 'discord', 'dropbox', 'github', 'reddit', 'segment', 'twilio'];
+const VENDORS = [
+  'atlassian',
+  'bitbucket',
+  'cloudflare',
+  'confluence',
+  'datadog',
+  'digitalocean',
+  'discord',
+  'dropbox',
+  'github',
+  'reddit',
+  'segment',
+  'twilio',
+];
 /** Its pages answer slowly: the kill finds them in flight, their leases held by the dead process. */
 const SLOW = 'datadog';
 const OPEN_PER_VENDOR = 30;
@@ -75,7 +88,12 @@ describe('SIGKILL during ingestion', () => {
     child.stderr!.on('data', (d) => (stderr += d));
     // Kill once a third of the pages were served and the slow vendor's polls are in flight.
     const served = () => fleet.sim.stats.requests;
-    await waitFor(() => served() >= Math.ceil(total / 3) && slowPaths().every((p) => (fleet.sim.stats.byPath.get(p) ?? 0) > 0), { message: 'the dead-to-be server to be mid-round', timeoutMs: 40_000, intervalMs: 5, retryErrors: true }).catch((err) => {
+    await waitFor(() => served() >= Math.ceil(total / 3) && slowPaths().every((p) => (fleet.sim.stats.byPath.get(p) ?? 0) > 0), {
+      message: 'the dead-to-be server to be mid-round',
+      timeoutMs: 40_000,
+      intervalMs: 5,
+      retryErrors: true,
+    }).catch((err) => {
       throw new Error(`${err.message}\n${stderr}`);
     });
     child.kill('SIGKILL');
@@ -99,7 +117,10 @@ describe('SIGKILL during ingestion', () => {
     for (const s of leased) assert.match(cli.stdout, new RegExp(`^skipped\\s+${s.vendor}\\s.*busy: leased by another poller`, 'm'));
     const afterCli = await sources();
     assert.deepEqual(
-      afterCli.filter((s) => s.lastSuccessAt === null).map((s) => s.id).sort(),
+      afterCli
+        .filter((s) => s.lastSuccessAt === null)
+        .map((s) => s.id)
+        .sort(),
       leased.map((s) => s.id).sort(),
       'every source not leased by the dead process was polled by the restarted one',
     );
@@ -115,7 +136,10 @@ describe('SIGKILL during ingestion', () => {
     const late = await t.app.ingest.scheduler.runRound();
     for (const s of leased) assert.match(late.outcomes.find((o) => o.sourceId === s.id)?.status ?? '', /^(updated|unchanged)$/, s.id);
     const final = await sources();
-    assert.deepEqual(final.filter((s) => s.lastSuccessAt === null || s.leaseOwner !== null).map((s) => s.id), []);
+    assert.deepEqual(
+      final.filter((s) => s.lastSuccessAt === null || s.leaseOwner !== null).map((s) => s.id),
+      [],
+    );
 
     // Every incident of the pages is stored once; nothing else is.
     const truth = new Map<string, 'open' | 'resolved'>();
@@ -130,7 +154,11 @@ describe('SIGKILL during ingestion', () => {
     const events = await t.repos.events.after(0, 100_000);
     const byKey = new Map<string, number>();
     for (const e of events) byKey.set(`${e.entityId} ${e.type}`, (byKey.get(`${e.entityId} ${e.type}`) ?? 0) + 1);
-    assert.deepEqual([...byKey].filter(([, n]) => n > 1), [], 'no event twice');
+    assert.deepEqual(
+      [...byKey].filter(([, n]) => n > 1),
+      [],
+      'no event twice',
+    );
     const open = [...truth].filter(([, s]) => s === 'open').map(([id]) => id);
     assert.ok(open.length >= VENDORS.length * OPEN_PER_VENDOR);
     for (const id of open) assert.equal(byKey.get(`${id} incident.created`), 1, `${id}: incident.created`);

@@ -56,16 +56,19 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     const catalogFile = path.join(path.dirname(fleet.catalogFile), 'all-vendors.json');
     const polled = new Map(fleet.catalog.map((v) => [v.slug, v]));
     fs.writeFileSync(catalogFile, JSON.stringify(readCatalog().map((v) => polled.get(v.slug) ?? { ...v, sources: [] })));
-    t = await startIngestApp({ ...fleet, catalogFile }, {
-      env: {
-        DATABASE_URL: pg.url,
-        DATABASE_SCHEMA: 'faults',
-        DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
-        INGEST: 'live',
-        POLL_INTERVAL_SECONDS: '5',
-        INGEST_TIMEOUT_MS: '1000',
+    t = await startIngestApp(
+      { ...fleet, catalogFile },
+      {
+        env: {
+          DATABASE_URL: pg.url,
+          DATABASE_SCHEMA: 'faults',
+          DATABASE_QUERY_TIMEOUT_MS: String(QUERY_TIMEOUT_MS),
+          INGEST: 'live',
+          POLL_INTERVAL_SECONDS: '5',
+          INGEST_TIMEOUT_MS: '1000',
+        },
       },
-    });
+    );
     slugs = (await getJson(`${t.api}/vendor-list`)).body.vendors.map((v: { id: string }) => v.id);
     for (let w = 0; w < WORKERS; w++) {
       users.push([]);
@@ -137,7 +140,10 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     const ready = await getJson(`${t.url}/readyz`);
     assert.equal(ready.status, 503);
     assert.equal(ready.body.status, 'not_ready');
-    assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'database'), { name: 'database', ok: false, error: 'unreachable' });
+    assert.deepEqual(
+      ready.body.checks.find((c: any) => c.name === 'database'),
+      { name: 'database', ok: false, error: 'unreachable' },
+    );
     // The web pages say the same in HTML.
     const page = await fetch(`${t.url}/vendors/github`);
     assert.equal(page.status, 503);
@@ -179,14 +185,22 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
         retryErrors: true,
       });
       const events = await t.repos.events.after(0, 10_000);
-      assert.deepEqual(events.filter((e) => e.entityId === news).map((e) => e.type), ['incident.created']);
+      assert.deepEqual(
+        events.filter((e) => e.entityId === news).map((e) => e.type),
+        ['incident.created'],
+      );
     }
     const during = samples.filter((s) => s.startedAt >= stopped && s.startedAt < started);
     return {
       firstRefusalMs: Math.round(firstRefusal.startedAt + firstRefusal.ms - stopAt),
       recoveryMs,
       downRequests: during.length,
-      downP99Ms: Math.round(percentile(during.map((s) => s.ms), 99)),
+      downP99Ms: Math.round(
+        percentile(
+          during.map((s) => s.ms),
+          99,
+        ),
+      ),
       pollResumedMs,
     };
   }
@@ -196,7 +210,11 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     traffic = Array.from({ length: WORKERS }, (_, w) => worker(w));
     await waitFor(() => samples.filter((s) => s.status === 200).length >= 30, { message: 'traffic flowing', timeoutMs: 20_000, retryErrors: true });
 
-    await waitFor(async () => (await t.repos.sources.list()).every((x) => x.lastSuccessAt !== null), { message: 'a first round of polls', timeoutMs: 20_000, retryErrors: true });
+    await waitFor(async () => (await t.repos.sources.list()).every((x) => x.lastSuccessAt !== null), {
+      message: 'a first round of polls',
+      timeoutMs: 20_000,
+      retryErrors: true,
+    });
     const fast = await outage('fast', () => fleet.sim.fleet.openIncident('github', { impact: 'major' }).id);
     const crash = await outage('immediate');
     await sleep(500);
@@ -205,7 +223,10 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
 
     // Only two answers exist: 200, or 503 with the error body. No 500, no hang.
     const other = samples.filter((s) => s.status !== 200 && s.status !== 503);
-    assert.deepEqual(other.map((s) => `${s.phase} ${s.kind} ${s.status} ${JSON.stringify(s.r.body)}`), []);
+    assert.deepEqual(
+      other.map((s) => `${s.phase} ${s.kind} ${s.status} ${JSON.stringify(s.r.body)}`),
+      [],
+    );
     for (const s of samples.filter((x) => x.status === 503)) assertUnavailable(s.r, `${s.phase} ${s.kind}`);
     const slowest = Math.max(...samples.map((s) => s.ms));
     assert.ok(slowest < 10_000, `slowest answer ${Math.round(slowest)} ms`);
@@ -218,7 +239,10 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     // After the last recovery everything succeeds.
     const tail = samples.filter((s) => s.startedAt > recoveredAt);
     assert.ok(tail.length > 0);
-    assert.deepEqual([...new Set(tail.map((s) => `${s.kind} ${s.status}`))].filter((x) => !x.endsWith(' 200')), []);
+    assert.deepEqual(
+      [...new Set(tail.map((s) => `${s.kind} ${s.status}`))].filter((x) => !x.endsWith(' 200')),
+      [],
+    );
 
     // Nothing accepted is lost: every add answered 200 is in the user's watchlist.
     let acceptedAdds = 0;
@@ -276,10 +300,13 @@ describe('PostgreSQL stopped and restarted under traffic', () => {
     assert.ok(healthMs! < 1_000, `liveness answered in ${Math.round(healthMs!)} ms`);
 
     const t1 = performance.now();
-    await waitFor(async () => {
-      const rs = await Promise.all(calls.map(([, call]) => call()));
-      return rs.every((r) => r.status === 200);
-    }, { message: 'requests to succeed after SIGCONT', timeoutMs: 20_000, retryErrors: true });
+    await waitFor(
+      async () => {
+        const rs = await Promise.all(calls.map(([, call]) => call()));
+        return rs.every((r) => r.status === 200);
+      },
+      { message: 'requests to succeed after SIGCONT', timeoutMs: 20_000, retryErrors: true },
+    );
     const recoveredMs = Math.round(performance.now() - t1);
     const fastest = Math.min(...answers.map((a) => a.ms));
     const slowestOf = (k: string) => Math.round(Math.max(...answers.filter((a) => a.kind === k).map((a) => a.ms)));

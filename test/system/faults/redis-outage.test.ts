@@ -52,7 +52,11 @@ describe('Redis outage under two instances', () => {
   const crosses = async () => {
     const e = event();
     a.app.bus.publish([e]);
-    await waitFor(() => received.some((x) => x.entityId === e.entityId), { message: `event ${e.entityId} on instance B`, timeoutMs: 10_000, retryErrors: true });
+    await waitFor(() => received.some((x) => x.entityId === e.entityId), {
+      message: `event ${e.entityId} on instance B`,
+      timeoutMs: 10_000,
+      retryErrors: true,
+    });
   };
 
   test('with Redis up, one key is counted once across both instances', async () => {
@@ -72,25 +76,48 @@ describe('Redis outage under two instances', () => {
       }
     }
     // Each instance counts on its own from zero: 10 answered, the 11th refused; never a 5xx.
-    assert.deepEqual(during.map((d) => d.status), [...Array(10).fill(200), 429, ...Array(10).fill(200), 429]);
-    assert.deepEqual(during.slice(0, 10).map((d) => d.remaining), [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    assert.deepEqual(
+      during.map((d) => d.status),
+      [...Array(10).fill(200), 429, ...Array(10).fill(200), 429],
+    );
+    assert.deepEqual(
+      during.slice(0, 10).map((d) => d.remaining),
+      [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+    );
     for (const inst of [a, b]) {
       const ready = await getJson(`${inst.url}/readyz`);
       assert.equal(ready.status, 200);
       assert.equal(ready.body.status, 'degraded');
-      assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'redis'), { name: 'redis', ok: false, error: 'unreachable' });
-      assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'database'), { name: 'database', ok: true });
+      assert.deepEqual(
+        ready.body.checks.find((c: any) => c.name === 'redis'),
+        { name: 'redis', ok: false, error: 'unreachable' },
+      );
+      assert.deepEqual(
+        ready.body.checks.find((c: any) => c.name === 'database'),
+        { name: 'database', ok: true },
+      );
     }
     // Publishing does not fail while Redis is away (A's own subscribers still get it).
     assert.doesNotThrow(() => a.app.bus.publish([event()]));
-    ctx.diagnostic(`redis killed: p99 answer ${Math.round(percentile(during.map((d) => d.ms), 99))} ms`);
+    ctx.diagnostic(
+      `redis killed: p99 answer ${Math.round(
+        percentile(
+          during.map((d) => d.ms),
+          99,
+        ),
+      )} ms`,
+    );
   });
 
   test('Redis back: counting is shared again and events cross instances again', async (ctx) => {
     await redis.start();
     clock.advance(60_000);
     const t0 = performance.now();
-    await waitFor(async () => (await status(a)) === 'ready' && (await status(b)) === 'ready', { message: 'both instances ready', timeoutMs: 20_000, retryErrors: true });
+    await waitFor(async () => (await status(a)) === 'ready' && (await status(b)) === 'ready', {
+      message: 'both instances ready',
+      timeoutMs: 20_000,
+      retryErrors: true,
+    });
     const readyMs = Math.round(performance.now() - t0);
     // A fresh minute in Redis (the restarted server is empty): one count for both instances.
     for (let i = 0; i < 4; i++) assert.equal(remaining(await call(i % 2 ? a : b)), 9 - i, `request ${i}`);
@@ -117,7 +144,11 @@ describe('Redis outage under two instances', () => {
     }
     // Each Redis command gives up after 500 ms; a request makes a few of them.
     assert.ok(Math.max(...ms) < 5_000, `slowest answer ${Math.round(Math.max(...ms))} ms`);
-    await waitFor(async () => (await status(a)) === 'ready' && (await status(b)) === 'ready', { message: 'ready after SIGCONT', timeoutMs: 20_000, retryErrors: true });
+    await waitFor(async () => (await status(a)) === 'ready' && (await status(b)) === 'ready', {
+      message: 'ready after SIGCONT',
+      timeoutMs: 20_000,
+      retryErrors: true,
+    });
     clock.advance(60_000);
     for (let i = 0; i < 4; i++) assert.equal(remaining(await call(i % 2 ? a : b)), 9 - i, `request ${i}`);
     await crosses();

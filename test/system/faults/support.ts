@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 
 // Small pieces shared by the fault tests.
 
-
 /** Words of SQL or of a driver message that must never reach a client. */
 const INTERNALS = /\b(select|insert|update|delete)\b.*\b(from|into|set)\b|ECONNREFUSED|SQLITE_|57P0|terminat|postgres|sqlite|kysely|stack/i;
 

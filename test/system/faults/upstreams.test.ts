@@ -136,7 +136,9 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
 
   const urlOf = async (slug: string) => (await t.repos.sources.list(slug))[0]!.url;
   const snapshot = async (slug: string) => ({
-    incidents: (await getJson(`${t.api}/incidents?vendor=${slug}&timePeriod=30d&limit=100&skipCache=true`)).body.items.map((i: any) => `${i.id} ${i.status}`).sort(),
+    incidents: (await getJson(`${t.api}/incidents?vendor=${slug}&timePeriod=30d&limit=100&skipCache=true`)).body.items
+      .map((i: any) => `${i.id} ${i.status}`)
+      .sort(),
     status: await t.app.services.status.vendorStatus(slug, PUBLIC_AUDIENCE).then((v) => ({
       indicator: v.indicator,
       description: v.description,
@@ -148,10 +150,16 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
 
   test('first round: every page is healthy and ingested', async () => {
     const report = await t.app.ingest.roundInWorker({ force: true });
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`),
+      [],
+    );
     for (const slug of Object.keys(BAD)) {
       const s = await snapshot(slug);
-      assert.ok(s.incidents.some((i: string) => i.startsWith(`${openIds.get(slug)} `)), `${slug} has its open incident`);
+      assert.ok(
+        s.incidents.some((i: string) => i.startsWith(`${openIds.get(slug)} `)),
+        `${slug} has its open incident`,
+      );
       assert.ok(s.status.active.includes(openIds.get(slug)!), `${slug} shows it as active`);
       before1.set(slug, s);
     }
@@ -205,11 +213,19 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
     // The API kept answering.
     assert.ok(api.length >= 10, `${api.length} API calls during the round`);
     assert.deepEqual([...new Set(api.map((a) => a.status))], [200]);
-    const p99 = percentile(api.map((a) => a.ms), 99);
+    const p99 = percentile(
+      api.map((a) => a.ms),
+      99,
+    );
     assert.ok(p99 < 2_000, `API p99 ${Math.round(p99)} ms during the round`);
     ctx.diagnostic(
       `upstreams: round with 4 bad pages took ${Math.round(roundMs)} ms (deadline ${TIMEOUT_MS} ms); ` +
-        `${api.length} API calls meanwhile, p50 ${Math.round(percentile(api.map((a) => a.ms), 50))} ms, p99 ${Math.round(p99)} ms`,
+        `${api.length} API calls meanwhile, p50 ${Math.round(
+          percentile(
+            api.map((a) => a.ms),
+            50,
+          ),
+        )} ms, p99 ${Math.round(p99)} ms`,
     );
   });
 
@@ -236,8 +252,14 @@ describe('upstream pages that hang, trickle, are huge or are not UTF-8', () => {
   test('when the pages are good again the next round succeeds everywhere', async () => {
     proxy.modes.clear();
     const report = await t.app.ingest.roundInWorker({ force: true });
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.url}: ${o.error}`),
+      [],
+    );
     const rows = await t.repos.sources.list();
-    assert.deepEqual(rows.filter((r) => r.consecutiveFailures > 0).map((r) => r.url), []);
+    assert.deepEqual(
+      rows.filter((r) => r.consecutiveFailures > 0).map((r) => r.url),
+      [],
+    );
   });
 });

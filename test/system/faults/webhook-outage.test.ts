@@ -36,7 +36,13 @@ describe('webhook receiver down for a while', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        received.push({ id: String(req.headers['webhook-id']), path: req.url ?? '', status: answer, body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+        received.push({
+          id: String(req.headers['webhook-id']),
+          path: req.url ?? '',
+          status: answer,
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers,
+        });
         res.writeHead(answer, { 'content-type': 'text/plain' });
         res.end(answer === 503 ? 'down for maintenance' : 'ok');
       });
@@ -65,10 +71,13 @@ describe('webhook receiver down for a while', () => {
     return all;
   };
   const everyDelivery = (what: string, ok: (d: any) => boolean) =>
-    waitFor(async () => {
-      const ds = await deliveries();
-      return ds.length === TOTAL && ds.every(ok);
-    }, { message: what, timeoutMs: 20_000, retryErrors: true });
+    waitFor(
+      async () => {
+        const ds = await deliveries();
+        return ds.length === TOTAL && ds.every(ok);
+      },
+      { message: what, timeoutMs: 20_000, retryErrors: true },
+    );
   const wait = (d: any) => Date.parse(d.nextAttemptAt) - clock.now().getTime();
 
   test('connection refused: every delivery pending, retried in 5 s (±10 %)', async () => {
@@ -112,7 +121,10 @@ describe('webhook receiver down for a while', () => {
     await new Promise((r) => setTimeout(r, 1_500));
 
     const ds = await deliveries();
-    assert.ok(ds.every((d) => d.attempts === 3), JSON.stringify(ds.map((d) => d.attempts)));
+    assert.ok(
+      ds.every((d) => d.attempts === 3),
+      JSON.stringify(ds.map((d) => d.attempts)),
+    );
     const acked = received.filter((r) => r.status === 200);
     assert.equal(acked.length, TOTAL, 'one acknowledged request per delivery');
     assert.equal(new Set(acked.map((r) => r.id)).size, TOTAL, 'no delivery acknowledged twice');

@@ -36,7 +36,10 @@ describe('rate limits shared across instances through Redis', () => {
       assert.equal(r.body.used, 10);
     }
     const ready = await getJson(`${a.url}/readyz`);
-    assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'redis'), { name: 'redis', ok: true });
+    assert.deepEqual(
+      ready.body.checks.find((c: any) => c.name === 'redis'),
+      { name: 'redis', ok: true },
+    );
   });
 });
 
@@ -50,7 +53,10 @@ describe('Redis unreachable', () => {
       const ready = await getJson(`${t.url}/readyz`);
       assert.equal(ready.status, 200);
       assert.equal(ready.body.status, 'degraded');
-      assert.deepEqual(ready.body.checks.find((c: any) => c.name === 'redis'), { name: 'redis', ok: false, error: 'unreachable' });
+      assert.deepEqual(
+        ready.body.checks.find((c: any) => c.name === 'redis'),
+        { name: 'redis', ok: false, error: 'unreachable' },
+      );
     } finally {
       await t.close();
     }
@@ -120,4 +126,3 @@ async function stopRedis(child: ChildProcess) {
     child.kill('SIGKILL');
   });
 }
-

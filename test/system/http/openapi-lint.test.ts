@@ -44,7 +44,10 @@ test('every operation has an operationId, a summary and a 4xx response', async (
       assert.ok(op.operationId, `${method} ${p} operationId`);
       assert.ok(op.summary, `${method} ${p} summary`);
       if (p !== '/healthz' && p !== '/readyz') {
-        assert.ok(Object.keys(op.responses).some((c) => c.startsWith('4')), `${method} ${p} 4xx`);
+        assert.ok(
+          Object.keys(op.responses).some((c) => c.startsWith('4')),
+          `${method} ${p} 4xx`,
+        );
       }
     }
   }

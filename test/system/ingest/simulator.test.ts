@@ -14,7 +14,18 @@ import { QUIET, startFleet, type TestFleet } from '../../helpers/fleet.ts';
 describe('simulated vendor fleet', () => {
   const clock = new TestClock(new Date('2026-06-01T12:00:00.000Z'));
   let fleet: TestFleet;
-  const vendors = ['github', 'openai', 'perplexity', 'google-cloud', 'microsoft-azure', 'amazon-web-services', 'hugging-face', 'mistral-ai', 'tailscale', 'gitlab'];
+  const vendors = [
+    'github',
+    'openai',
+    'perplexity',
+    'google-cloud',
+    'microsoft-azure',
+    'amazon-web-services',
+    'hugging-face',
+    'mistral-ai',
+    'tailscale',
+    'gitlab',
+  ];
 
   before(async () => {
     fleet = await startFleet(vendors, { clock, history: true, seed: 3 });
@@ -34,7 +45,10 @@ describe('simulated vendor fleet', () => {
     const seenTypes = new Set<string>();
     for (const v of fleet.catalog) {
       const state = fleet.sim.fleet.vendors.get(v.slug)!;
-      const open = state.incidents.filter((i) => i.status !== 'resolved').map((i) => i.id).sort();
+      const open = state.incidents
+        .filter((i) => i.status !== 'resolved')
+        .map((i) => i.id)
+        .sort();
       for (const s of v.sources) {
         seenTypes.add(s.type);
         const snap = await poll(v.slug, s.type, s.url);
@@ -52,13 +66,26 @@ describe('simulated vendor fleet', () => {
           continue;
         }
         assert.ok(snap.incidents, `${s.url} lists incidents`);
-        const listedOpen = snap.incidents!.filter((i) => i.status !== 'resolved').map((i) => i.id).sort();
+        const listedOpen = snap
+          .incidents!.filter((i) => i.status !== 'resolved')
+          .map((i) => i.id)
+          .sort();
         assert.deepEqual(listedOpen, open, `${s.type} ${s.url}: open incidents`);
         const major = snap.incidents!.find((i) => open.includes(i.id))!;
         assert.equal(major.title, state.incidents.find((i) => i.id === major.id)!.title);
       }
     }
-    for (const t of ['statuspage-v2', 'incidentio', 'instatus', 'gcp-json', 'azure-rss', 'statuspage-rss', 'statuspage-atom', 'advisory-feed', 'release-feed']) {
+    for (const t of [
+      'statuspage-v2',
+      'incidentio',
+      'instatus',
+      'gcp-json',
+      'azure-rss',
+      'statuspage-rss',
+      'statuspage-atom',
+      'advisory-feed',
+      'release-feed',
+    ]) {
       assert.ok(seenTypes.has(t), `format ${t} served`);
     }
   });

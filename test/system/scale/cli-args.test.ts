@@ -26,7 +26,11 @@ describe('server flags and scale-out settings', () => {
       [['--port', '1'], /^--port: unknown argument \(usage: npm start -- \[--role api,ingest,deliver\]\)$/],
     ];
     for (const [argv, message] of bad) {
-      assert.throws(() => parseServerArgs(argv), (err: unknown) => err instanceof ConfigError && message.test(err.message), argv.join(' '));
+      assert.throws(
+        () => parseServerArgs(argv),
+        (err: unknown) => err instanceof ConfigError && message.test(err.message),
+        argv.join(' '),
+      );
     }
   });
 
@@ -34,7 +38,10 @@ describe('server flags and scale-out settings', () => {
     assert.equal(loadConfig({}).ingestLeaseSeconds, 60);
     assert.equal(loadConfig({ INGEST_TIMEOUT_MS: '4500' }).ingestLeaseSeconds, 44);
     assert.equal(loadConfig({ INGEST_LEASE_SECONDS: '5', INGEST_TIMEOUT_MS: '4000' }).ingestLeaseSeconds, 5);
-    assert.throws(() => loadConfig({ INGEST_LEASE_SECONDS: '5', INGEST_TIMEOUT_MS: '5000' }), /^ConfigError: INGEST_LEASE_SECONDS: must be longer than a poll's deadline/);
+    assert.throws(
+      () => loadConfig({ INGEST_LEASE_SECONDS: '5', INGEST_TIMEOUT_MS: '5000' }),
+      /^ConfigError: INGEST_LEASE_SECONDS: must be longer than a poll's deadline/,
+    );
     assert.throws(() => loadConfig({ INGEST_LEASE_SECONDS: '0' }), /INGEST_LEASE_SECONDS: must be between 1 and 86400/);
     assert.equal(loadConfig({}).shutdownTimeoutSeconds, 10);
     assert.equal(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '30' }).shutdownTimeoutSeconds, 30);
@@ -44,8 +51,11 @@ describe('server flags and scale-out settings', () => {
 
   test('the server process refuses a bad --role with exit 1 and the message', async () => {
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = execFile(process.execPath, ['src/server.ts', '--role', 'api,worker'], { cwd: ROOT, env: runtimeEnv(), timeout: 30_000 }, (_err, _out, stderr) =>
-        resolve({ code: child.exitCode, stderr }),
+      const child = execFile(
+        process.execPath,
+        ['src/server.ts', '--role', 'api,worker'],
+        { cwd: ROOT, env: runtimeEnv(), timeout: 30_000 },
+        (_err, _out, stderr) => resolve({ code: child.exitCode, stderr }),
       );
     });
     assert.equal(r.code, 1);

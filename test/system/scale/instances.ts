@@ -192,4 +192,3 @@ export function problems(list: Instance[]): string {
     })
     .join('\n');
 }
-

@@ -48,7 +48,9 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
     fs.writeFileSync(fleet.catalogFile, JSON.stringify(catalog));
     // One source never answers: its poll is in flight when the signal comes.
     fleet.sim.setFault(fleet.catalog[0]!.sources[0]!.url, { kind: 'hang' });
-    receiver = await startReceiver((req) => (req.path === '/slow' ? { status: 204, delayMs: 2_000 } : req.path === '/hang' ? { status: 204, hang: true } : { status: 204 }));
+    receiver = await startReceiver((req) =>
+      req.path === '/slow' ? { status: 204, delayMs: 2_000 } : req.path === '/hang' ? { status: 204, hang: true } : { status: 204 },
+    );
     env = {
       ...dep.env,
       CATALOG_FILE: fleet.catalogFile,
@@ -94,7 +96,10 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
         const { secret } = await services.keys.create(ownerViewer(u.id, 'pro'), 'key');
         const headers = { 'x-api-key': secret };
         assert.equal((await send(`${a.api}/watchlist`, 'PUT', headers, { vendors: ['github'] })).status, 200);
-        const p = await send(`${a.api}/notification-preferences`, 'PUT', headers, { webhook: { enabled: true, url: `${receiver.url}${path}` }, in_app: { enabled: false } });
+        const p = await send(`${a.api}/notification-preferences`, 'PUT', headers, {
+          webhook: { enabled: true, url: `${receiver.url}${path}` },
+          in_app: { enabled: false },
+        });
         assert.equal(p.status, 200, JSON.stringify(p.body));
         return { id: u.id, key: secret };
       };
@@ -120,14 +125,26 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       for (const type of ['snapshot', 'shutdown']) {
         es.addEventListener(type, (ev) => seen.push({ type, data: JSON.parse((ev as MessageEvent).data), lastEventId: (ev as MessageEvent).lastEventId }));
       }
-      await waitFor(() => text.includes('event: snapshot') && seen.length === 1, { message: 'both streams have their snapshot', timeoutMs: 20_000, intervalMs: 100 });
+      await waitFor(() => text.includes('event: snapshot') && seen.length === 1, {
+        message: 'both streams have their snapshot',
+        timeoutMs: 20_000,
+        intervalMs: 100,
+      });
 
       // One incident for both users: /slow answers after 2 s, /hang never does.
       await announceIncident();
-      await waitFor(() => receiver.requests.some((r) => r.path === '/slow') && receiver.requests.some((r) => r.path === '/hang'), { message: 'both webhooks are being sent', timeoutMs: 20_000, intervalMs: 100 });
+      await waitFor(() => receiver.requests.some((r) => r.path === '/slow') && receiver.requests.some((r) => r.path === '/hang'), {
+        message: 'both webhooks are being sent',
+        timeoutMs: 20_000,
+        intervalMs: 100,
+      });
       const hanging = fleet.catalog[0]!.sources[0]!.url;
       const sourceRow = () => store.db.selectFrom('sources').selectAll().where('url', '=', hanging).executeTakeFirstOrThrow();
-      await waitFor(async () => (await sourceRow()).lease_owner?.includes(`:${a.pid}:`), { message: 'A holds the lease of the hanging source', timeoutMs: 20_000, intervalMs: 100 });
+      await waitFor(async () => (await sourceRow()).lease_owner?.includes(`:${a.pid}:`), {
+        message: 'A holds the lease of the hanging source',
+        timeoutMs: 20_000,
+        intervalMs: 100,
+      });
 
       const signalled = Date.now();
       a.child.kill('SIGTERM');
@@ -144,7 +161,11 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       assert.ok(retry >= 1000 && retry < 3000, `retry ${retry}`);
       assert.deepEqual(Object.keys(JSON.parse(m[2]!)).sort(), ['occurredAt', 'reconnectAfterMs', 'type']);
       assert.equal(JSON.parse(m[2]!).type, 'shutdown');
-      await waitFor(() => seen.some((e) => e.type === 'shutdown'), { message: 'the EventSource client saw the shutdown event', timeoutMs: 5_000, intervalMs: 100 });
+      await waitFor(() => seen.some((e) => e.type === 'shutdown'), {
+        message: 'the EventSource client saw the shutdown event',
+        timeoutMs: 5_000,
+        intervalMs: 100,
+      });
       const ev = seen.find((e) => e.type === 'shutdown')!;
       assert.equal(ev.data.type, 'shutdown');
       // An event without `id:` keeps the connection's last event id (the EventSource spec's
@@ -179,10 +200,13 @@ describe('graceful shutdown of a server process', { timeout: 120_000 }, () => {
       const startedB = Date.now();
       const b = await startInstance('B', env, ['--role', 'deliver']);
       instances.push(b);
-      const done = await waitFor(async () => {
+      const done = await waitFor(
+        async () => {
           const r = await store.db.selectFrom('deliveries').selectAll().where('id', '=', hangRow.id).executeTakeFirstOrThrow();
           return r.status === 'succeeded' ? r : undefined;
-        }, { message: 'the second instance sent the interrupted delivery', timeoutMs: 20_000, intervalMs: 100 });
+        },
+        { message: 'the second instance sent the interrupted delivery', timeoutMs: 20_000, intervalMs: 100 },
+      );
       const handoverMs = Date.now() - startedB;
       assert.equal(Number(done.attempts), 2);
       const ids = receiver.requests.map((r) => r.headers['webhook-id']);

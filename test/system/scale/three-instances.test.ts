@@ -161,7 +161,10 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       // Each change logged once although three instances poll (the two creations in either order).
       assert.equal(log.length, 3, JSON.stringify(log.map((e) => [e.seq, e.type, e.entityId])));
       assert.deepEqual(
-        log.slice(0, 2).map((e) => `${e.type} ${e.entityId}`).sort(),
+        log
+          .slice(0, 2)
+          .map((e) => `${e.type} ${e.entityId}`)
+          .sort(),
         [`incident.created ${first.id}`, `incident.created ${second.id}`].sort(),
       );
       assert.deepEqual([log[2]!.type, log[2]!.entityId], ['incident.resolved', first.id]);
@@ -277,14 +280,25 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       const byId = counts();
       const missing = rows.filter((r) => !byId.has(r.id));
       const twice = [...byId].filter(([, n]) => n > 1);
-      assert.deepEqual(missing.map((r) => r.id), [], 'every delivery reached the receiver');
+      assert.deepEqual(
+        missing.map((r) => r.id),
+        [],
+        'every delivery reached the receiver',
+      );
       assert.deepEqual(twice, [], 'no delivery reached the receiver twice');
       assert.equal(receiver.requests.length, expected);
-      assert.ok(rows.every((r) => Number(r.attempts) === 1), 'one attempt each');
+      assert.ok(
+        rows.every((r) => Number(r.attempts) === 1),
+        'one attempt each',
+      );
       const attempts = await store.db
         .selectFrom('delivery_attempts')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('delivery_id', 'in', rows.map((r) => r.id))
+        .where(
+          'delivery_id',
+          'in',
+          rows.map((r) => r.id),
+        )
         .executeTakeFirstOrThrow();
       assert.equal(Number(attempts.n), expected, 'one attempt record each');
       // Every instance's worker held leases during the burst (each process has one owner id).
@@ -305,14 +319,17 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       const row = () => store.db.selectFrom('sources').selectAll().where('url', '=', source.url).executeTakeFirstOrThrow();
       // The upstream stops answering: the next poll hangs and holds the lease.
       fleet.sim.setFault(source.url, { kind: 'hang' });
-      const held = await waitFor(async () => {
+      const held = await waitFor(
+        async () => {
           const a = await row();
           if (!a.lease_owner) return undefined;
           await sleep(700);
           const b = await row();
           // The same lease for a while: a poll that hangs, not a quick one that is finishing.
           return b.lease_owner === a.lease_owner && b.lease_until === a.lease_until ? b : undefined;
-        }, { message: 'a poll of the hanging source holds its lease', timeoutMs: 20_000, intervalMs: 50 });
+        },
+        { message: 'a poll of the hanging source holds its lease', timeoutMs: 20_000, intervalMs: 50 },
+      );
       const pid = Number(held.lease_owner!.split(':').at(-2));
       const holder = instances.find((i) => i.pid === pid);
       assert.ok(holder, `lease owner ${held.lease_owner} is one of the instances (${instances.map((i) => i.pid).join(', ')})`);
@@ -322,10 +339,13 @@ describe('three instances on one PostgreSQL schema and one Redis prefix', { time
       fleet.sim.setFault(source.url, null);
 
       const leaseUntil = Date.parse(held.lease_until!);
-      const taken = await waitFor(async () => {
+      const taken = await waitFor(
+        async () => {
           const r = await row();
           return r.last_success_at && Date.parse(r.last_success_at) > killedAt - 1000 ? r : undefined;
-        }, { message: 'another instance polls the source successfully', timeoutMs: (LEASE_SECONDS + 15) * 1000, intervalMs: 100 });
+        },
+        { message: 'another instance polls the source successfully', timeoutMs: (LEASE_SECONDS + 15) * 1000, intervalMs: 100 },
+      );
       const handoverMs = Date.now() - killedAt;
       // The new poll started only once the dead instance's lease had run out...
       assert.ok(Date.parse(taken.last_success_at!) >= leaseUntil, `polled at ${taken.last_success_at}, lease until ${held.lease_until}`);

@@ -44,7 +44,18 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
   for (const width of [1280, 375]) {
     test(`public pages at ${width}px`, async () => {
       const { page, context } = await newPage(browser, { baseURL: t.url, width });
-      for (const path of ['/', '/vendors/github', '/vendors/stripe', '/signup', '/login', '/vendors/nope', '/search?q=error', '/search?vendor=github&impact=major', '/compare?vendors=github,cloudflare,stripe', boardPath]) {
+      for (const path of [
+        '/',
+        '/vendors/github',
+        '/vendors/stripe',
+        '/signup',
+        '/login',
+        '/vendors/nope',
+        '/search?q=error',
+        '/search?vendor=github&impact=major',
+        '/compare?vendors=github,cloudflare,stripe',
+        boardPath,
+      ]) {
         await page.goto(path);
         assert.deepEqual(await violations(page), [], path);
       }

@@ -132,7 +132,10 @@ describe('account flow in a real browser', () => {
     assert.ok(overflow <= 0, `/account scrolls sideways by ${overflow}px at 375px: ${widest.join(', ')}`);
     await screenshot(page, 'account-phone');
     // Expected: the refused weak password and login, and the delivery log until alerts are deployed.
-    assert.deepEqual(unexpected(problems, [/^http 400 POST \/api\/v1\/auth\/signup$/, /^http 401 POST \/api\/v1\/auth\/login$/, ...OPTIONAL_ENDPOINTS_MISSING]), []);
+    assert.deepEqual(
+      unexpected(problems, [/^http 400 POST \/api\/v1\/auth\/signup$/, /^http 401 POST \/api\/v1\/auth\/login$/, ...OPTIONAL_ENDPOINTS_MISSING]),
+      [],
+    );
     await context.close();
   });
 

@@ -20,7 +20,14 @@ describe('incident tool destinations on the alert routes page', () => {
   let browser: Browser;
   let fx: ToolFakes;
   before(async () => {
-    fx = await startToolFakes({ grafanaToken: GRAFANA_TOKEN, serviceNow: { user: 'x', password: 'x' }, fireHydrantToken: 'x', rootlyKey: 'x', statuspageKey: SP_KEY, instatusKey: 'x' });
+    fx = await startToolFakes({
+      grafanaToken: GRAFANA_TOKEN,
+      serviceNow: { user: 'x', password: 'x' },
+      fireHydrantToken: 'x',
+      rootlyKey: 'x',
+      statuspageKey: SP_KEY,
+      instatusKey: 'x',
+    });
     t = await startApp({ env: { OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', STATUSPAGE_API_URL: `${fx.rx.url}/statuspage` } });
     browser = await launchBrowser();
   });
@@ -84,7 +91,10 @@ describe('incident tool destinations on the alert routes page', () => {
     await page.getByRole('button', { name: 'Send a test alert through Our page' }).click();
     assert.match(await page.locator('[data-routes-notice]').innerText(), /Test alert delivered/);
     const calls = fx.rx.requests.filter((r) => r.path.startsWith('/statuspage/'));
-    assert.deepEqual(calls.map((r) => `${r.method} ${r.path}`), ['GET /statuspage/v1/pages/pgbrowser1/components/cmpactions']);
+    assert.deepEqual(
+      calls.map((r) => `${r.method} ${r.path}`),
+      ['GET /statuspage/v1/pages/pgbrowser1/components/cmpactions'],
+    );
     assert.equal(calls[0]!.headers.authorization, `OAuth ${SP_KEY}`);
     assert.equal(fx.pageComponents.get('pgbrowser1/cmpactions'), 'operational');
   });

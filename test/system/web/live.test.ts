@@ -24,7 +24,10 @@ describe('live updates of open pages (demo fleet + event stream)', () => {
   const round = async (vendor?: string) => {
     clock.advance(15_000);
     const report = await t.app.ingest.scheduler.runRound({ force: true, vendor });
-    assert.deepEqual(report.outcomes.filter((o) => o.status === 'failed'), []);
+    assert.deepEqual(
+      report.outcomes.filter((o) => o.status === 'failed'),
+      [],
+    );
   };
 
   before(async () => {

@@ -72,7 +72,12 @@ describe('MCP OAuth in a real browser, with the SDK client', () => {
   before(async () => {
     t = await startApp();
     await incidentsRepository(t.store.db).upsert(
-      incident('github', 'browser', { title: 'Git operations failing', status: 'resolved', impact: 'major', startedAt: new Date(Date.now() - 2 * 86_400_000).toISOString() }),
+      incident('github', 'browser', {
+        title: 'Git operations failing',
+        status: 'resolved',
+        impact: 'major',
+        startedAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
+      }),
       'f',
     );
     browser = await launchBrowser();

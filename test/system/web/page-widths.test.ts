@@ -26,7 +26,10 @@ async function overflowOf(page: Page): Promise<{ overflow: number; widest: strin
       // block: it widens the page even from inside a table.
       .filter((x) => x.right > width && (!x.e.parentElement?.closest('.table-scroll') || ['absolute', 'fixed'].includes(getComputedStyle(x.e).position)))
       .slice(0, 4)
-      .map((x) => `${x.e.tagName.toLowerCase()}${x.e.className && typeof x.e.className === 'string' ? `.${x.e.className.split(' ').join('.')}` : ''} "${(x.e.textContent ?? '').trim().slice(0, 30)}" (right edge ${x.right}px)`);
+      .map(
+        (x) =>
+          `${x.e.tagName.toLowerCase()}${x.e.className && typeof x.e.className === 'string' ? `.${x.e.className.split(' ').join('.')}` : ''} "${(x.e.textContent ?? '').trim().slice(0, 30)}" (right edge ${x.right}px)`,
+      );
     return { overflow: document.scrollingElement!.scrollWidth - window.innerWidth, widest: wide };
   });
 }
@@ -68,7 +71,16 @@ describe('every page at 375 and 1280 px', () => {
     `/b/${boardToken}`,
     '/oauth/authorize',
   ];
-  const signedInPages = ['/', '/?scope=all', '/account', '/account#watchlist', '/account?find=cloud#watchlist', '/compare', '/vendors/github', '/search?q=error'];
+  const signedInPages = [
+    '/',
+    '/?scope=all',
+    '/account',
+    '/account#watchlist',
+    '/account?find=cloud#watchlist',
+    '/compare',
+    '/vendors/github',
+    '/search?q=error',
+  ];
 
   for (const width of WIDTHS) {
     test(`no page scrolls sideways at ${width}px`, async () => {
@@ -110,7 +122,10 @@ describe('every page at 375 and 1280 px', () => {
       );
       assert.ok(labels.length >= LONG_VENDORS.length, `${width}px: charts drawn`);
       // Whole names, not shortened: a person compares vendors by the names they know.
-      const uptime = labels.slice(0, LONG_VENDORS.length).map((l) => l.text).sort();
+      const uptime = labels
+        .slice(0, LONG_VENDORS.length)
+        .map((l) => l.text)
+        .sort();
       assert.deepEqual(uptime, ['Amazon Web Services (AWS)', 'GitHub', 'Google Cloud', 'Microsoft Azure', 'Python Package Index (PyPI)']);
       const cut = labels.filter((l) => l.left < 0);
       assert.deepEqual(cut, [], `${width}px: labels starting left of the chart`);

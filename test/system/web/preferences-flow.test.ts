@@ -56,7 +56,10 @@ describe('watchlist and notification preferences in a real browser', () => {
     await page.getByLabel('GitLab', { exact: true }).check();
     // The selection is listed above the catalog, each with a Remove button.
     const chosen = page.locator('[data-watch-selected] li');
-    assert.deepEqual((await chosen.allInnerTexts()).map((x) => x.replace(/\s*Remove.*$/s, '')), ['GitHub', 'GitLab']);
+    assert.deepEqual(
+      (await chosen.allInnerTexts()).map((x) => x.replace(/\s*Remove.*$/s, '')),
+      ['GitHub', 'GitLab'],
+    );
     await page.getByLabel('Find a vendor').fill('cloudfl');
     await page.getByLabel('Cloudflare', { exact: true }).check();
     assert.equal(await chosen.count(), 3, 'a vendor ticked while searching is listed at once');
@@ -89,7 +92,10 @@ describe('watchlist and notification preferences in a real browser', () => {
     assert.match(await page.locator('[data-vendor="github"]').innerText(), /on your watchlist/);
     assert.match(await page.locator('.summary__headline').innerText(), /\b2 vendors\b|of 2 vendors/);
     const incidentVendors = await page.locator('[data-live-id="problems"] article').allInnerTexts();
-    assert.ok(incidentVendors.some((x) => /GitHub/.test(x)), 'GitHub’s incident is shown');
+    assert.ok(
+      incidentVendors.some((x) => /GitHub/.test(x)),
+      'GitHub’s incident is shown',
+    );
     assert.ok(!incidentVendors.some((x) => /Cloudflare|Stripe/.test(x)), 'incidents of vendors not watched are not');
     await page.getByRole('link', { name: /^All vendors/ }).click();
     await page.waitForURL(/\?scope=all$/);
@@ -116,7 +122,10 @@ describe('watchlist and notification preferences in a real browser', () => {
 
   test('watchlist editor search: instant with JavaScript, a plain form without; keyboard only; axe-clean', async () => {
     const { u, page, context, problems } = await signedIn('pro');
-    await t.app.services.watchlist.replace({ plan: 'pro', userId: u.userId, orgId: u.userId, role: 'owner', authKind: 'key', keyId: u.keyId }, ['github', 'stripe']);
+    await t.app.services.watchlist.replace({ plan: 'pro', userId: u.userId, orgId: u.userId, role: 'owner', authKind: 'key', keyId: u.keyId }, [
+      'github',
+      'stripe',
+    ]);
     const visible = (p: Page) => p.locator('#watch-options [data-watch-item]:not([hidden])').allInnerTexts();
     const chosen = async (p: Page) => (await p.locator('[data-watch-selected] li').allInnerTexts()).map((x) => x.replace(/\s*Remove.*$/s, '').trim()).sort();
 
@@ -125,7 +134,10 @@ describe('watchlist and notification preferences in a real browser', () => {
     assert.equal(await page.getByRole('button', { name: 'Find', exact: true }).isHidden(), true, 'the Find button is for pages without JavaScript');
     await page.getByLabel('Find a vendor').focus();
     await page.keyboard.type('amazon web');
-    assert.deepEqual((await visible(page)).map((x) => x.trim()), ['Amazon Web Services (AWS)']);
+    assert.deepEqual(
+      (await visible(page)).map((x) => x.trim()),
+      ['Amazon Web Services (AWS)'],
+    );
     await page.keyboard.press('Enter');
     assert.equal(page.url(), `${t.url}/account#watchlist`, 'no reload');
     await page.keyboard.press('Tab');
@@ -146,7 +158,10 @@ describe('watchlist and notification preferences in a real browser', () => {
     await noJs.getByLabel('Find a vendor').fill('pypi');
     await noJs.getByRole('button', { name: 'Find', exact: true }).click();
     await noJs.waitForURL(/\/account\?find=pypi#watchlist$/);
-    assert.deepEqual((await visible(noJs)).map((x) => x.trim()), ['Python Package Index (PyPI)']);
+    assert.deepEqual(
+      (await visible(noJs)).map((x) => x.trim()),
+      ['Python Package Index (PyPI)'],
+    );
     assert.equal(await noJs.getByLabel('Find a vendor').inputValue(), 'pypi');
     assert.deepEqual(await chosen(noJs), ['GitHub', 'Stripe'], 'the selection is listed whatever the search');
     assert.equal(await noJs.locator('.watch-group:not([hidden])').count(), 1, 'categories without a match are hidden');

@@ -110,7 +110,7 @@ describe('public pages in a real browser', () => {
     for (const path of ['/vendors/slack', '/']) {
       await page.goto(path);
       const article = page.locator('article[data-id="slack:xss"]');
-      await article.locator('details > summary').evaluateAll((els) => els.forEach((e) => (e.parentElement as HTMLDetailsElement).open = true));
+      await article.locator('details > summary').evaluateAll((els) => els.forEach((e) => ((e.parentElement as HTMLDetailsElement).open = true)));
       const text = await article.innerText();
       assert.ok(text.includes('<script>window.__pwned = 1</script>'), 'the script tag is shown as text');
       assert.ok(text.includes('<img src=x onerror="window.__pwned = 3">'));

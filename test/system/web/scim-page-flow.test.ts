@@ -59,10 +59,18 @@ describe('SCIM page in a real browser', () => {
 
     // The identity provider pushes a group with one member.
     const scim = (path: string, body: unknown) =>
-      fetch(`${t.url}/scim/v2${path}`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/scim+json' }, body: JSON.stringify(body) });
+      fetch(`${t.url}/scim/v2${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/scim+json' },
+        body: JSON.stringify(body),
+      });
     const user = await scim('/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: uniqueEmail('pushed'), active: true });
     assert.equal(user.status, 201);
-    const group = await scim('/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'SRE', members: [{ value: (await user.json()).id }] });
+    const group = await scim('/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'SRE',
+      members: [{ value: (await user.json()).id }],
+    });
     assert.equal(group.status, 201);
 
     await page.goto('/team/scim');

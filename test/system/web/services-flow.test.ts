@@ -26,7 +26,11 @@ describe('services page in a real browser', () => {
   let browser: Browser;
   before(async () => {
     t = await startApp();
-    await t.repos.status.replaceComponents('github', [{ id: 'cmp-actions', name: 'Actions', status: 'partial_outage', group: null, position: 1 }], new Date().toISOString());
+    await t.repos.status.replaceComponents(
+      'github',
+      [{ id: 'cmp-actions', name: 'Actions', status: 'partial_outage', group: null, position: 1 }],
+      new Date().toISOString(),
+    );
     await t.repos.incidents.upsert(incident('github', 'actions', { title: 'Degraded performance for Actions', components: ['Actions'] }), 'f');
     browser = await launchBrowser();
   });

@@ -27,7 +27,8 @@ async function checkPage(page: Page, what: string) {
   assert.deepEqual(await violations(page), [], `${what}: axe`);
   const sideways = await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
   const wide = await page.evaluate(() =>
-    [...document.querySelectorAll('body *')].filter((e) => !e.parentElement?.closest('.table-scroll') || ['absolute', 'fixed'].includes(getComputedStyle(e).position))
+    [...document.querySelectorAll('body *')]
+      .filter((e) => !e.parentElement?.closest('.table-scroll') || ['absolute', 'fixed'].includes(getComputedStyle(e).position))
       .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
       .concat(
         [...document.querySelectorAll('body, body *')].filter(
@@ -35,7 +36,10 @@ async function checkPage(page: Page, what: string) {
         ),
       )
       .slice(0, 6)
-      .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className}:${Math.round(e.getBoundingClientRect().right)}/${e.scrollWidth}>${e.clientWidth}`),
+      .map(
+        (e) =>
+          `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${e.className}:${Math.round(e.getBoundingClientRect().right)}/${e.scrollWidth}>${e.clientWidth}`,
+      ),
   );
   assert.ok(sideways <= 0, `${what}: scrolls sideways by ${sideways}px (${wide.join(', ')})`);
 }
@@ -138,13 +142,15 @@ describe('team pages in a real browser', () => {
     await owner.page.waitForURL(/\/team\/audit$/);
     await checkPage(owner.page, 'audit log');
     const text = await owner.page.locator('[data-audit]').innerText();
-    for (const action of ['org.created', 'invitation.created', 'member.joined', 'member.role_changed']) assert.match(text, new RegExp(action.replace('.', '\\.')));
+    for (const action of ['org.created', 'invitation.created', 'member.joined', 'member.role_changed'])
+      assert.match(text, new RegExp(action.replace('.', '\\.')));
     await owner.page.getByLabel('Action').fill('member.role_changed');
     await owner.page.getByRole('button', { name: 'Filter' }).click();
     assert.equal(await owner.page.locator('[data-audit] tbody tr').count(), 1);
     assert.match((await owner.page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href'))!, /format=csv&action=member.role_changed/);
     assert.match((await owner.page.getByRole('link', { name: 'Download as JSON lines' }).getAttribute('href'))!, /format=ndjson&action=member.role_changed/);
 
-    for (const p of [owner, mate, other]) assert.deepEqual(unexpected(p.problems, [/status of 40[39]/, /http 400 POST \/team\/invite/, /http 403 GET \/team\/audit/]), [], 'console problems');
+    for (const p of [owner, mate, other])
+      assert.deepEqual(unexpected(p.problems, [/status of 40[39]/, /http 400 POST \/team\/invite/, /http 403 GET \/team\/audit/]), [], 'console problems');
   });
 });

@@ -41,8 +41,15 @@ const pile = `export default [
 
 const existing: CatalogVendor[] = [
   {
-    slug: 'acme', name: 'Acme', website: 'https://acme.example', category: 'devtools', description: 'Written by hand.',
-    statusPageUrl: 'https://status.acme.example', availableDataTypes: [], sources: [], compliance: { sourceUrl: null, items: [] },
+    slug: 'acme',
+    name: 'Acme',
+    website: 'https://acme.example',
+    category: 'devtools',
+    description: 'Written by hand.',
+    statusPageUrl: 'https://status.acme.example',
+    availableDataTypes: [],
+    sources: [],
+    compliance: { sourceUrl: null, items: [] },
     evidence: [{ key: 'SPH', commit: '8d0ccbb7fd850db0318b0f05d23bb8edb99d6e8e', gave: ['statusPageUrl'] }],
   },
 ];
@@ -79,12 +86,18 @@ test('merge: new entries need a platform; existing ones gain evidence, and a sou
   const acme = catalog.find((v) => v.slug === 'acme')!;
   assert.equal(acme.name, 'Acme');
   assert.equal(acme.description, 'Written by hand.');
-  assert.deepEqual(acme.sources.map((s) => s.url), [
-    'https://status.acme.example/api/v2/summary.json',
-    'https://status.acme.example/api/v2/incidents.json',
-    'https://status.acme.example/api/v2/scheduled-maintenances.json',
-  ]);
-  assert.deepEqual(acme.evidence!.map((e) => e.key), ['SPH', 'STTS', 'PILE']);
+  assert.deepEqual(
+    acme.sources.map((s) => s.url),
+    [
+      'https://status.acme.example/api/v2/summary.json',
+      'https://status.acme.example/api/v2/incidents.json',
+      'https://status.acme.example/api/v2/scheduled-maintenances.json',
+    ],
+  );
+  assert.deepEqual(
+    acme.evidence!.map((e) => e.key),
+    ['SPH', 'STTS', 'PILE'],
+  );
 
   const slugs = catalog.map((v) => v.slug);
   assert.ok(!slugs.includes('badid') && !slugs.includes('wrongio'), 'no platform, or a platform the host contradicts: left out');
@@ -93,7 +106,10 @@ test('merge: new entries need a platform; existing ones gain evidence, and a sou
   assert.deepEqual(chatco.sources, [{ type: 'incidentio', url: 'https://www.chatcostatus.example/proxy/www.chatcostatus.example' }]);
   const oldstat = catalog.find((v) => v.slug === 'oldstat')!;
   assert.equal(oldstat.statusPageUrl, 'https://status.oldstat.example');
-  assert.deepEqual(oldstat.sources.map((s) => s.type), ['cachet', 'cachet']);
+  assert.deepEqual(
+    oldstat.sources.map((s) => s.type),
+    ['cachet', 'cachet'],
+  );
   assert.deepEqual(oldstat.availableDataTypes, ['incidents']);
   // StatusCast (stts) has no adapter, but multi-status evidences its history feed: one entry, both lists cited.
   const castco = catalog.find((v) => v.slug === 'castco')!;
@@ -102,7 +118,12 @@ test('merge: new entries need a platform; existing ones gain evidence, and a sou
   const mailco = catalog.find((v) => v.slug === 'mailco')!;
   assert.equal(mailco.category, 'communications');
   assert.ok(mailco.evidence![0]!.gave.includes('endpoint') && mailco.evidence![0]!.gave.includes('category'));
-  for (const v of catalog) if (v.sources.length) assert.ok(v.evidence!.some((e) => e.gave.includes('platform') || e.gave.includes('endpoint')), v.slug);
+  for (const v of catalog)
+    if (v.sources.length)
+      assert.ok(
+        v.evidence!.some((e) => e.gave.includes('platform') || e.gave.includes('endpoint')),
+        v.slug,
+      );
 
   const again = mergeListed(catalog, pages, []);
   assert.deepEqual(again.catalog, catalog, 'a second run changes nothing');

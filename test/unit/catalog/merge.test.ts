@@ -43,7 +43,14 @@ const snapshot: VswVendor[] = [
   vsw('mailer', 'sorry', 'https://status.mailer.example', null),
 ];
 const probo: ProboVendor[] = [
-  { name: 'Ably Realtime', websiteUrl: 'https://ably.com/', statusPageUrl: 'https://status.ably.example/', category: 'ENGINEERING', certifications: ['SOC 2 Type 2', 'HIPAA'], trustPageUrl: 'https://ably.com/trust' },
+  {
+    name: 'Ably Realtime',
+    websiteUrl: 'https://ably.com/',
+    statusPageUrl: 'https://status.ably.example/',
+    category: 'ENGINEERING',
+    certifications: ['SOC 2 Type 2', 'HIPAA'],
+    trustPageUrl: 'https://ably.com/trust',
+  },
 ];
 
 test('hand-written entries keep their fields; a matching snapshot entry adds evidence only', () => {
@@ -72,18 +79,30 @@ test('new entries: sources from the platform, PROBO facts where it names the ven
   assert.equal(ably.statusPageUrl, 'https://status.ably.example');
   assert.equal(ably.category, 'devtools');
   assert.equal(ably.description, 'Ably Realtime provides developer tools and infrastructure.');
-  assert.deepEqual(ably.sources.map((s) => s.url), [
-    'https://status.ably.example/api/v2/summary.json',
-    'https://status.ably.example/api/v2/incidents.json',
-    'https://status.ably.example/api/v2/scheduled-maintenances.json',
-  ]);
+  assert.deepEqual(
+    ably.sources.map((s) => s.url),
+    [
+      'https://status.ably.example/api/v2/summary.json',
+      'https://status.ably.example/api/v2/incidents.json',
+      'https://status.ably.example/api/v2/scheduled-maintenances.json',
+    ],
+  );
   assert.deepEqual(ably.availableDataTypes, ['incidents', 'maintenance']);
-  assert.deepEqual(ably.compliance.items.map((i) => i.name), ['SOC 2', 'HIPAA']);
-  assert.deepEqual(ably.evidence?.map((e) => e.key), ['VSW', 'PROBO', 'SPH']);
+  assert.deepEqual(
+    ably.compliance.items.map((i) => i.name),
+    ['SOC 2', 'HIPAA'],
+  );
+  assert.deepEqual(
+    ably.evidence?.map((e) => e.key),
+    ['VSW', 'PROBO', 'SPH'],
+  );
   assert.deepEqual(by.get('openco')?.sources, [{ type: 'incidentio', url: 'https://status.openco.example/api/v2/summary.json' }]);
   assert.deepEqual(by.get('neonish')?.sources, [{ type: 'statusio', url: 'https://api.status.io/1.0/status/6878fc85709daa75be6c7e3c' }]);
   assert.deepEqual(by.get('notiony')?.sources, [{ type: 'incidentio', url: 'https://status.notiony.example/proxy/status.notiony.example' }]);
-  assert.deepEqual(by.get('mailer')?.sources.map((s) => s.type), ['sorry', 'sorry']);
+  assert.deepEqual(
+    by.get('mailer')?.sources.map((s) => s.type),
+    ['sorry', 'sorry'],
+  );
   for (const left of ['badio', 'gone', 'bigco']) assert.equal(by.has(left), false, `${left} is left out`);
   assert.deepEqual(report.skipped.map((s) => s.slug).sort(), ['badio', 'bigco', 'gone']);
 });

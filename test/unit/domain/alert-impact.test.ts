@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { affectsLine, type AlertHit, alertHits, type AlertService, impactRecordOfPayload, MAX_ALERT_SERVICES, payloadHits } from '../../../src/domain/alert-impact.ts';
+import {
+  affectsLine,
+  type AlertHit,
+  alertHits,
+  type AlertService,
+  impactRecordOfPayload,
+  MAX_ALERT_SERVICES,
+  payloadHits,
+} from '../../../src/domain/alert-impact.ts';
 import { type AlertRoute, defaultRouteFilters, filterProblems, inRouteScopeOrOwner, serviceFiltersAdmit } from '../../../src/domain/alert-routes.ts';
 import { impactIndex } from '../../../src/domain/impact.ts';
 
@@ -12,10 +20,28 @@ const components = new Map([
   ['cmp-dash', 'Dashboard'],
 ]);
 const services: AlertService[] = [
-  { id: 's1', name: 'checkout-api', criticality: 'critical', ownerRouteId: 'rte_owner', dependencies: [{ vendor: 'stripe', kind: 'hard', components: ['cmp-api'], regions: [] }] },
+  {
+    id: 's1',
+    name: 'checkout-api',
+    criticality: 'critical',
+    ownerRouteId: 'rte_owner',
+    dependencies: [{ vendor: 'stripe', kind: 'hard', components: ['cmp-api'], regions: [] }],
+  },
   { id: 's2', name: 'billing', criticality: 'medium', ownerRouteId: null, dependencies: [{ vendor: 'stripe', kind: 'soft', components: [], regions: [] }] },
-  { id: 's3', name: 'console', criticality: 'high', ownerRouteId: null, dependencies: [{ vendor: 'stripe', kind: 'hard', components: ['cmp-dash'], regions: [] }] },
-  { id: 's4', name: 'eu-api', criticality: 'high', ownerRouteId: null, dependencies: [{ vendor: 'amazon-web-services', kind: 'hard', components: [], regions: ['eu-west-1'] }] },
+  {
+    id: 's3',
+    name: 'console',
+    criticality: 'high',
+    ownerRouteId: null,
+    dependencies: [{ vendor: 'stripe', kind: 'hard', components: ['cmp-dash'], regions: [] }],
+  },
+  {
+    id: 's4',
+    name: 'eu-api',
+    criticality: 'high',
+    ownerRouteId: null,
+    dependencies: [{ vendor: 'amazon-web-services', kind: 'hard', components: [], regions: ['eu-west-1'] }],
+  },
 ];
 const payload = (o: Record<string, unknown>) => ({ id: 'inc1', title: 'Elevated errors', components: [], updates: [], ...o });
 const hitsFor = (vendor: string, vendorName: string, p: Record<string, unknown>) =>
@@ -37,7 +63,10 @@ describe('affected services of an alert', () => {
 
   test('a region named in an update is the dependency it comes through', () => {
     const hits = hitsFor('amazon-web-services', 'AWS', payload({ updates: [{ createdAt: '2026-01-01T10:00:00Z', body: 'Errors in EU-WEST-1.' }] }));
-    assert.deepEqual(hits.map((h) => [h.serviceName, h.via]), [['eu-api', 'AWS: eu-west-1']]);
+    assert.deepEqual(
+      hits.map((h) => [h.serviceName, h.via]),
+      [['eu-api', 'AWS: eu-west-1']],
+    );
   });
 
   test('nothing hit, or anything but a list: no line', () => {
@@ -48,7 +77,10 @@ describe('affected services of an alert', () => {
   });
 
   test('long lists: five named, the rest counted; the payload keeps the first fifty', () => {
-    const many = Array.from({ length: 60 }, (_, i) => ({ serviceId: `s${i}`, serviceName: `svc-${i}`, criticality: 'low', confidence: 'low', reasons: [], via: 'X', ownerRouteId: null }) as AlertHit);
+    const many = Array.from(
+      { length: 60 },
+      (_, i) => ({ serviceId: `s${i}`, serviceName: `svc-${i}`, criticality: 'low', confidence: 'low', reasons: [], via: 'X', ownerRouteId: null }) as AlertHit,
+    );
     assert.equal(payloadHits(many).length, MAX_ALERT_SERVICES);
     assert.match(affectsLine(payloadHits(many))!, /svc-4 \(low\) via X and 45 more$/);
   });
@@ -65,7 +97,15 @@ const route = (filters: Partial<AlertRoute['filters']> = {}, id = 'rte_1'): Aler
   updatedAt: '',
   filters: { ...defaultRouteFilters(), ...filters },
 });
-const hit = (serviceName: string, ownerRouteId: string | null = null): AlertHit => ({ serviceId: serviceName, serviceName, criticality: 'high', confidence: 'high', reasons: [], via: 'Stripe', ownerRouteId });
+const hit = (serviceName: string, ownerRouteId: string | null = null): AlertHit => ({
+  serviceId: serviceName,
+  serviceName,
+  criticality: 'high',
+  confidence: 'high',
+  reasons: [],
+  via: 'Stripe',
+  ownerRouteId,
+});
 const scope = { onWatchlist: () => false, onNamedWatchlist: () => false };
 
 describe('routing by service', () => {

@@ -30,8 +30,18 @@ const route = (o: Omit<Partial<AlertRoute>, 'filters'> & { filters?: Partial<Ale
   ...o,
   filters: { ...defaultRouteFilters(), ...o.filters },
 });
-const event = (o: Partial<AlertEvent> = {}): AlertEvent => ({ type: 'incident.created', vendor: 'github', impact: 'major', components: [], kind: 'created', ...o });
-const scope = { onWatchlist: (org: string, v: string) => org === 'org1' && v === 'github', onNamedWatchlist: (id: string, v: string) => id === 'pay' && v === 'stripe' };
+const event = (o: Partial<AlertEvent> = {}): AlertEvent => ({
+  type: 'incident.created',
+  vendor: 'github',
+  impact: 'major',
+  components: [],
+  kind: 'created',
+  ...o,
+});
+const scope = {
+  onWatchlist: (org: string, v: string) => org === 'org1' && v === 'github',
+  onNamedWatchlist: (id: string, v: string) => id === 'pay' && v === 'stripe',
+};
 
 describe('alert routes: scope and filters', () => {
   test('scope: vendors, else the named watchlist, else the organisation watchlist', () => {
@@ -72,7 +82,15 @@ describe('alert routes: scope and filters', () => {
   });
 
   test('routeToRoutes: one row per event and admitting route, switched-off and unavailable routes skipped', () => {
-    const ev: StoredEvent = { seq: 7, type: 'incident.created', vendor: 'github', entityKind: 'incident', entityId: 'i1', occurredAt: '2026-11-29T00:00:00Z', payload: { impact: 'major', components: [] } } as never;
+    const ev: StoredEvent = {
+      seq: 7,
+      type: 'incident.created',
+      vendor: 'github',
+      entityKind: 'incident',
+      entityId: 'i1',
+      occurredAt: '2026-11-29T00:00:00Z',
+      payload: { impact: 'major', components: [] },
+    } as never;
     const rows = routeToRoutes({
       events: [ev],
       routes: [
@@ -85,7 +103,10 @@ describe('alert routes: scope and filters', () => {
       available: { email: false, slack: true },
       now: new Date('2026-11-29T00:00:01Z'),
     });
-    assert.deepEqual(rows.map((r) => [r.routeId, r.orgId, r.channel, r.receiver]), [['a', 'org1', 'webhook', 'hooks.example.com']]);
+    assert.deepEqual(
+      rows.map((r) => [r.routeId, r.orgId, r.channel, r.receiver]),
+      [['a', 'org1', 'webhook', 'hooks.example.com']],
+    );
   });
 });
 
@@ -112,7 +133,11 @@ describe('alert routes: what an editor sends, what answers show', () => {
       format: 'slack',
       secret: '****EFGH',
     });
-    assert.deepEqual(maskedDestination({ channel: 'opsgenie', apiKey: '12345678-1234-1234-1234-123456789abc', region: 'eu' }), { channel: 'opsgenie', apiKey: '****9abc', region: 'eu' });
+    assert.deepEqual(maskedDestination({ channel: 'opsgenie', apiKey: '12345678-1234-1234-1234-123456789abc', region: 'eu' }), {
+      channel: 'opsgenie',
+      apiKey: '****9abc',
+      region: 'eu',
+    });
     assert.equal(routeReceiver({ channel: 'pagerduty', routingKey: 'x' }), 'pagerduty');
   });
 });

@@ -79,7 +79,13 @@ describe('the rows of a batch', () => {
     watchers: new Map([['github', ['watcher']]]),
     states: new Map([
       ['watcher', state({ webhook: { enabled: true, url: 'https://Hooks.Example.com:8443/in' } })],
-      ['lister', state({ in_app: { enabled: true }, teams: { enabled: true, vendors: ['github'] } }, { channelSecrets: { teamsWebhookUrl: 'https://teams.example.com/w', googleChatWebhookUrl: null, opsgenieApiKey: null } })],
+      [
+        'lister',
+        state(
+          { in_app: { enabled: true }, teams: { enabled: true, vendors: ['github'] } },
+          { channelSecrets: { teamsWebhookUrl: 'https://teams.example.com/w', googleChatWebhookUrl: null, opsgenieApiKey: null } },
+        ),
+      ],
     ]),
     accountEmails: new Map<string, string>(),
     available: { email: true, slack: true },
@@ -99,17 +105,27 @@ describe('the rows of a batch', () => {
       ],
     );
     const r = rows[0]!;
-    assert.deepEqual([r.eventSeq, r.eventType, r.vendor, r.entityId, r.occurredAt], [10, 'incident.created', 'github', 'github:i10', '2026-03-01T11:59:00.000Z']);
+    assert.deepEqual(
+      [r.eventSeq, r.eventType, r.vendor, r.entityId, r.occurredAt],
+      [10, 'incident.created', 'github', 'github:i10', '2026-03-01T11:59:00.000Z'],
+    );
     assert.equal(rows[0]!.payloadJson, rows[2]!.payloadJson, 'the rows of one event share its serialised record');
     assert.equal(JSON.parse(r.payloadJson).id, 'github:i10');
   });
 
   test('events of a vendor nobody is concerned by make no rows; each event is routed on its own', () => {
     const rows = routeEvents(input({ events: [event(10, 'aws'), event(11, 'github', { impact: 'minor' })] }), counter());
-    assert.deepEqual(rows.map((r) => r.eventSeq), [11, 11, 11]);
-    const filtered = input({ states: new Map([['watcher', state({ webhook: { enabled: true, url: 'https://h.example.com/' }, content_filters: { min_impact: 'critical' } })]]) });
     assert.deepEqual(
-      routeEvents(filtered, counter()).filter((r) => r.orgId === 'watcher').map((r) => r.channel),
+      rows.map((r) => r.eventSeq),
+      [11, 11, 11],
+    );
+    const filtered = input({
+      states: new Map([['watcher', state({ webhook: { enabled: true, url: 'https://h.example.com/' }, content_filters: { min_impact: 'critical' } })]]),
+    });
+    assert.deepEqual(
+      routeEvents(filtered, counter())
+        .filter((r) => r.orgId === 'watcher')
+        .map((r) => r.channel),
       [],
       'a major incident is below a critical minimum impact',
     );
@@ -118,9 +134,19 @@ describe('the rows of a batch', () => {
   test('e-mail goes only to a proven address, the account address included', () => {
     const states = new Map([['watcher', state({ in_app: { enabled: false }, email: { enabled: true, address: 'me@example.com' } })]]);
     const base = input({ candidates: new Map([['github', ['watcher']]]), states });
-    assert.deepEqual(routeEvents(base, counter()).map((r) => r.channel), []);
+    assert.deepEqual(
+      routeEvents(base, counter()).map((r) => r.channel),
+      [],
+    );
     const own = routeEvents({ ...base, accountEmails: new Map([['watcher', 'ME@example.com']]) }, counter());
-    assert.deepEqual(own.map((r) => [r.channel, r.receiver]), [['email', 'email']]);
-    assert.deepEqual(routeEvents({ ...base, available: { email: false, slack: true }, accountEmails: new Map([['watcher', 'me@example.com']]) }, counter()), [], 'no SMTP, no e-mail rows');
+    assert.deepEqual(
+      own.map((r) => [r.channel, r.receiver]),
+      [['email', 'email']],
+    );
+    assert.deepEqual(
+      routeEvents({ ...base, available: { email: false, slack: true }, accountEmails: new Map([['watcher', 'me@example.com']]) }, counter()),
+      [],
+      'no SMTP, no e-mail rows',
+    );
   });
 });

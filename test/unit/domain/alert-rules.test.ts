@@ -15,7 +15,10 @@ describe('kinds of change', () => {
     assert.equal(changeKind('incident.resolved', {}), 'resolved');
     assert.equal(changeKind('maintenance.started', {}), 'status_changed');
     assert.equal(changeKind('maintenance.completed', {}), 'resolved');
-    assert.equal(changeKind('incident.updated', { updates: [up('investigating', '2026-01-01T10:00:00Z'), up('identified', '2026-01-01T10:05:00Z')] }), 'status_changed');
+    assert.equal(
+      changeKind('incident.updated', { updates: [up('investigating', '2026-01-01T10:00:00Z'), up('identified', '2026-01-01T10:05:00Z')] }),
+      'status_changed',
+    );
     // Newest first in the upstream's order: the order of the list does not matter.
     assert.equal(changeKind('incident.updated', { updates: [up('identified', '2026-01-01T10:05:00Z'), up('identified', '2026-01-01T10:00:00Z')] }), 'updated');
     assert.equal(changeKind('incident.updated', { updates: [up('identified', '2026-01-01T10:05:00Z')] }), 'updated');
@@ -41,7 +44,10 @@ describe('component subscriptions', () => {
     p = mergePreferences(p, { content_filters: { components: { github: ['Pages'] } } });
     assert.deepEqual(p.content_filters.components, { github: ['Pages'] });
     assert.deepEqual(normalizeStored(JSON.parse(JSON.stringify(p))).content_filters.components, { github: ['Pages'] });
-    assert.deepEqual(vendorSlugsIn({ content_filters: { components: { github: ['x'] } }, slack: { alert_on: { components: { aws: ['y'] } } } }).sort(), ['aws', 'github']);
+    assert.deepEqual(vendorSlugsIn({ content_filters: { components: { github: ['x'] } }, slack: { alert_on: { components: { aws: ['y'] } } } }).sort(), [
+      'aws',
+      'github',
+    ]);
   });
 });
 
@@ -71,7 +77,10 @@ describe('per-channel rules', () => {
     // A major status change reaches Slack too.
     assert.deepEqual(channelsFor({ ...base, impact: 'major', kind: 'status_changed' }, recipient(s), available), ['pagerduty', 'slack', 'email', 'in_app']);
     // Updates switched on for Slack; the global filter keeps only resolutions for the others.
-    const t = mergePreferences(s, { slack: { alert_on: { changes: ['updated'], min_impact: 'none' } }, content_filters: { event_types: ['incident.resolved'] } });
+    const t = mergePreferences(s, {
+      slack: { alert_on: { changes: ['updated'], min_impact: 'none' } },
+      content_filters: { event_types: ['incident.resolved'] },
+    });
     assert.deepEqual(channelsFor({ ...base, kind: 'updated' }, recipient(t), available), ['slack']);
     // Muted vendors win over every rule.
     assert.deepEqual(channelsFor({ ...base, kind: 'updated' }, recipient(mergePreferences(t, { muted_vendors: ['github'] })), available), []);
@@ -79,7 +88,12 @@ describe('per-channel rules', () => {
     const paging = mergePreferences(defaultPreferences(), { pagerduty: { enabled: true, alert_on: { changes: ['created'], min_impact: 'critical' } } });
     assert.deepEqual(channelsFor({ ...base, type: 'incident.resolved', kind: 'resolved' }, recipient(paging), available), ['pagerduty', 'in_app']);
     assert.deepEqual(channelsFor({ ...base, kind: 'updated' }, recipient(paging), available), ['in_app']);
-    assert.ok(passesChannelRules({ kind: 'created', impact: 'none', vendor: 'aws', components: [] }, { changes: ['created'], min_impact: 'none', components: { github: ['Actions'] } }));
+    assert.ok(
+      passesChannelRules(
+        { kind: 'created', impact: 'none', vendor: 'aws', components: [] },
+        { changes: ['created'], min_impact: 'none', components: { github: ['Actions'] } },
+      ),
+    );
   });
 
   test('null goes back to the global filters; bad values are refused by field', () => {

@@ -46,13 +46,21 @@ describe('audit chain', () => {
     const c = chain(5);
     const forged = { ...c[2]!, target: 'vendor:evil' };
     forged.hash = auditHash(forged.prevHash, forged);
-    const problems = verifyChain('o', c.map((e) => (e.seq === 3 ? forged : e)), headOf(c));
+    const problems = verifyChain(
+      'o',
+      c.map((e) => (e.seq === 3 ? forged : e)),
+      headOf(c),
+    );
     assert.deepEqual(problems, [{ orgId: 'o', seq: 4, problem: 'broken_link' }]);
   });
 
   test('a deleted middle entry and deleted newest entries are found', () => {
     const c = chain(5);
-    const gap = verifyChain('o', c.filter((e) => e.seq !== 2), headOf(c));
+    const gap = verifyChain(
+      'o',
+      c.filter((e) => e.seq !== 2),
+      headOf(c),
+    );
     assert.ok(gap.some((p) => p.problem === 'missing_entries' && p.seq === 2));
     const cut = verifyChain('o', c.slice(0, 3), headOf(c));
     assert.deepEqual(cut, [{ orgId: 'o', seq: 5, problem: 'head_mismatch' }]);

@@ -100,7 +100,7 @@ describe('custom status pages: detection order and sources', () => {
     assert.equal(direct.filter((p) => p.url === 'https://status.acme.io/history.rss/history.rss').length, 1, 'paths go under the URL');
   });
 
-  test('a page at <subdomain>.statuspal.io is read from Statuspal\'s summary of that subdomain, probed second', () => {
+  test("a page at <subdomain>.statuspal.io is read from Statuspal's summary of that subdomain, probed second", () => {
     const plan = probePlan(new URL('https://acme-cloud.statuspal.io/'));
     assert.deepEqual(plan[1], { url: 'https://statuspal.io/api/v2/status_pages/acme-cloud/summary', accepts: ['statuspal'] });
     assert.equal(probePlan(new URL('https://acme.statuspal.eu'))[1]!.url, 'https://statuspal.eu/api/v2/status_pages/acme/summary');
@@ -111,7 +111,10 @@ describe('custom status pages: detection order and sources', () => {
   });
 
   test('status.io is found through the page id in its HTML', () => {
-    assert.equal(statusIoApiUrl(`<script>var statuspageId = '5b36dc6502d06804c08349f7';</script>`), 'https://api.status.io/1.0/status/5b36dc6502d06804c08349f7');
+    assert.equal(
+      statusIoApiUrl(`<script>var statuspageId = '5b36dc6502d06804c08349f7';</script>`),
+      'https://api.status.io/1.0/status/5b36dc6502d06804c08349f7',
+    );
     assert.equal(statusIoApiUrl('<html>nothing</html>'), null);
   });
 

@@ -1,15 +1,37 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_ATTEMPTS } from '../../../src/domain/alerts.ts';
-import { type AttemptContext, type AttemptResult, channelToSwitchOff, decideAttempt, internalFailure, unsendable } from '../../../src/domain/delivery-outcome.ts';
+import {
+  type AttemptContext,
+  type AttemptResult,
+  channelToSwitchOff,
+  decideAttempt,
+  internalFailure,
+  unsendable,
+} from '../../../src/domain/delivery-outcome.ts';
 
 // What one attempt's result means for its row (docs/alerts.md "Deliveries and
 // workers", "Retry schedule").
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const at = (ms: number) => new Date(NOW.getTime() + ms).toISOString();
-const ctx = (o: Partial<AttemptContext> = {}): AttemptContext => ({ cancelled: false, interrupted: false, attempt: 1, maxAttempts: MAX_ATTEMPTS, now: NOW, random: () => 0.5, ...o });
-const failure = (o: Partial<AttemptResult> = {}): AttemptResult => ({ ok: false, statusCode: 503, error: 'HTTP 503', retryAfterMs: null, permanent: false, ...o });
+const ctx = (o: Partial<AttemptContext> = {}): AttemptContext => ({
+  cancelled: false,
+  interrupted: false,
+  attempt: 1,
+  maxAttempts: MAX_ATTEMPTS,
+  now: NOW,
+  random: () => 0.5,
+  ...o,
+});
+const failure = (o: Partial<AttemptResult> = {}): AttemptResult => ({
+  ok: false,
+  statusCode: 503,
+  error: 'HTTP 503',
+  retryAfterMs: null,
+  permanent: false,
+  ...o,
+});
 const brief = (d: ReturnType<typeof decideAttempt>) => [d.status, d.outcome, d.nextAttemptAt];
 
 describe('the outcome of an attempt', () => {

@@ -38,7 +38,8 @@ describe('diagnose: hosts in free text', () => {
 
   test('catalog hosts: lower-case DNS names only', () => {
     assert.ok(isCatalogHost('api.github.com'));
-    for (const bad of ['GitHub.com', 'github', 'https://github.com', 'github.com/x', '-a.com', 'a..com', '10.0.0.1', 'a.com ']) assert.equal(isCatalogHost(bad), false, bad);
+    for (const bad of ['GitHub.com', 'github', 'https://github.com', 'github.com/x', '-a.com', 'a..com', '10.0.0.1', 'a.com '])
+      assert.equal(isCatalogHost(bad), false, bad);
   });
 });
 
@@ -61,28 +62,42 @@ describe('diagnose: vendor of a host', () => {
       vendorsOfHost(index, 's3.us-east-1.amazonaws.com').map((m) => [m.vendor, m.matched, m.strength]),
       [['amazon-web-services', 'amazonaws.com', 'listed']],
     );
-    assert.deepEqual(vendorsOfHost(index, 'github.com').map((m) => [m.vendor, m.strength]), [['github', 'listed']]);
+    assert.deepEqual(
+      vendorsOfHost(index, 'github.com').map((m) => [m.vendor, m.strength]),
+      [['github', 'listed']],
+    );
     assert.deepEqual(vendorsOfHost(index, 'notstripe.com'), []);
     assert.deepEqual(vendorsOfHost(index, 'stripe.com.evil.example'), []);
     assert.deepEqual(vendorsOfHost(index, 'example.org'), []);
   });
 
   test('a derived host shared by two vendors names both', () => {
-    assert.deepEqual(vendorsOfHost(index, 'api.twilio.com').map((m) => m.vendor), ['twilio', 'segment']);
+    assert.deepEqual(
+      vendorsOfHost(index, 'api.twilio.com').map((m) => m.vendor),
+      ['twilio', 'segment'],
+    );
   });
 });
 
 describe('diagnose: verdict', () => {
   const stripe = vendorsOfHost(index, 'api.stripe.com');
   test('an open incident of the vendor: them, high with a server-side error', () => {
-    const r = verdictOf(stripe, [report('stripe', { incidents: [{ id: 'i', title: 'Elevated API errors', impact: 'major', components: [] }] })], errorHintsIn('ECONNRESET'));
+    const r = verdictOf(
+      stripe,
+      [report('stripe', { incidents: [{ id: 'i', title: 'Elevated API errors', impact: 'major', components: [] }] })],
+      errorHintsIn('ECONNRESET'),
+    );
     assert.equal(r.verdict, 'vendor_incident');
     assert.equal(r.confidence, 'high');
     assert.match(r.summary, /Elevated API errors/);
   });
 
   test('an open incident and only a client error named: medium', () => {
-    const r = verdictOf(stripe, [report('stripe', { incidents: [{ id: 'i', title: 'Dashboard slow', impact: 'minor', components: [] }] })], errorHintsIn('401 Unauthorized'));
+    const r = verdictOf(
+      stripe,
+      [report('stripe', { incidents: [{ id: 'i', title: 'Dashboard slow', impact: 'minor', components: [] }] })],
+      errorHintsIn('401 Unauthorized'),
+    );
     assert.equal(r.confidence, 'medium');
   });
 
@@ -109,7 +124,11 @@ describe('diagnose: verdict', () => {
     assert.equal(verdictOf([], [], []).verdict, 'no_vendor_matches');
     const both = vendorsOfHost(index, 'api.twilio.com');
     assert.equal(verdictOf(both, [report('twilio'), report('segment')], []).verdict, 'several_vendors');
-    const oneOpen = verdictOf(both, [report('twilio'), report('segment', { incidents: [{ id: 's', title: 'Event delivery delayed', impact: 'minor', components: ['Destinations'] }] })], []);
+    const oneOpen = verdictOf(
+      both,
+      [report('twilio'), report('segment', { incidents: [{ id: 's', title: 'Event delivery delayed', impact: 'minor', components: ['Destinations'] }] })],
+      [],
+    );
     assert.equal(oneOpen.verdict, 'vendor_incident');
     assert.match(oneOpen.summary, /Segment/);
   });

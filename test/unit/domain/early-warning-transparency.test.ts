@@ -10,7 +10,13 @@ const T0 = Date.parse('2026-11-01T10:00:00Z');
 const at = (min: number) => new Date(T0 + min * 60_000).toISOString();
 const now = new Date(T0 + 24 * 60 * 60_000);
 
-function signal(id: string, vendor: string, opened: number, then: { to: 'confirmed' | 'cleared' | 'dismissed'; at: number }[] = [], o: { last?: number; incident?: string } = {}): SignalHistory {
+function signal(
+  id: string,
+  vendor: string,
+  opened: number,
+  then: { to: 'confirmed' | 'cleared' | 'dismissed'; at: number }[] = [],
+  o: { last?: number; incident?: string } = {},
+): SignalHistory {
   const transitions: SignalHistory['transitions'] = [{ from: null, to: 'suspected', at: at(opened) }];
   for (const t of then) transitions.push({ from: transitions[transitions.length - 1]!.to, to: t.to, at: at(t.at) });
   return { id, vendor, lastObservedAt: at(o.last ?? opened), incidentId: o.incident ?? null, transitions };
@@ -63,7 +69,23 @@ describe('transparency', () => {
   });
 
   test('a confirmed signal later dismissed counts as a false alarm, not as lead', () => {
-    const t = transparencyOf('github', [signal('a', 'github', 0, [{ to: 'confirmed', at: 10 }, { to: 'dismissed', at: 20 }], { incident: 'i1' })], new Map([['i1', at(30)]]), now);
+    const t = transparencyOf(
+      'github',
+      [
+        signal(
+          'a',
+          'github',
+          0,
+          [
+            { to: 'confirmed', at: 10 },
+            { to: 'dismissed', at: 20 },
+          ],
+          { incident: 'i1' },
+        ),
+      ],
+      new Map([['i1', at(30)]]),
+      now,
+    );
     assert.equal(t.leadTimeMinutes, null);
     assert.equal(t.outcomes.dismissed, 1);
   });
@@ -77,8 +99,19 @@ describe('transparency', () => {
   test('ranking by median lead, or by unposted outages; vendors without the figure last', () => {
     const none = transparencyOf('aws', [], new Map(), now);
     const slow = transparencyOf('github', [signal('a', 'github', 0, [{ to: 'confirmed', at: 30 }])], new Map(), now);
-    const fast = transparencyOf('stripe', [signal('b', 'stripe', 0, [{ to: 'confirmed', at: 5 }]), signal('c', 'stripe', 10, [{ to: 'cleared', at: 50 }], { last: 20 })], new Map(), now);
-    assert.deepEqual(rankTransparency([none, fast, slow], 'lead').map((t) => t.vendor), ['github', 'stripe', 'aws']);
-    assert.deepEqual(rankTransparency([none, slow, fast], 'unposted').map((t) => t.vendor), ['stripe', 'github', 'aws']);
+    const fast = transparencyOf(
+      'stripe',
+      [signal('b', 'stripe', 0, [{ to: 'confirmed', at: 5 }]), signal('c', 'stripe', 10, [{ to: 'cleared', at: 50 }], { last: 20 })],
+      new Map(),
+      now,
+    );
+    assert.deepEqual(
+      rankTransparency([none, fast, slow], 'lead').map((t) => t.vendor),
+      ['github', 'stripe', 'aws'],
+    );
+    assert.deepEqual(
+      rankTransparency([none, slow, fast], 'unposted').map((t) => t.vendor),
+      ['stripe', 'github', 'aws'],
+    );
   });
 });

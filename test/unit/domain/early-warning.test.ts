@@ -115,7 +115,10 @@ describe('early warning: fusion', () => {
   test('observations at or before `since` (the last closed signal) never count again', () => {
     const xs = [obs({ source: 'inbound', min: 0 }), obs({ source: 'report', strength: 0.5, min: 1 })];
     assert.equal(fuse(xs, at(2), DEFAULT_RULES, at(1).toISOString()).open, false);
-    assert.equal(fuse([...xs, obs({ source: 'report', strength: 0.5, min: 3 }), obs({ source: 'inbound', min: 3 })], at(3), DEFAULT_RULES, at(1).toISOString()).open, true);
+    assert.equal(
+      fuse([...xs, obs({ source: 'report', strength: 0.5, min: 3 }), obs({ source: 'inbound', min: 3 })], at(3), DEFAULT_RULES, at(1).toISOString()).open,
+      true,
+    );
   });
 
   test('the rules can be tuned', () => {
@@ -124,7 +127,14 @@ describe('early warning: fusion', () => {
     const rules = { ...DEFAULT_RULES, solo: { ...DEFAULT_RULES.solo, probe: { threshold: 0.8, holdMs: 60_000, minSamples: 2, distinctActors: 1 } } };
     assert.equal(fuse(xs, at(1), rules).open, true);
     const off = { ...DEFAULT_RULES, solo: { ...DEFAULT_RULES.solo, probe: null } };
-    assert.equal(fuse([0, 1, 2, 3, 4].map((m) => obs({ source: 'probe', min: m })), at(4), off).open, false);
+    assert.equal(
+      fuse(
+        [0, 1, 2, 3, 4].map((m) => obs({ source: 'probe', min: m })),
+        at(4),
+        off,
+      ).open,
+      false,
+    );
   });
 
   test('confidence: strongest per kind, combined, capped', () => {
@@ -229,7 +239,15 @@ describe('early warning: inbound signatures', () => {
   });
 
   test('malformed headers fail', () => {
-    for (const h of [{ id: undefined }, { id: 'a b' }, { id: 'x'.repeat(129) }, { timestamp: '1e9' }, { timestamp: undefined }, { signature: undefined }, { signature: 'x'.repeat(2000) }]) {
+    for (const h of [
+      { id: undefined },
+      { id: 'a b' },
+      { id: 'x'.repeat(129) },
+      { timestamp: '1e9' },
+      { timestamp: undefined },
+      { signature: undefined },
+      { signature: 'x'.repeat(2000) },
+    ]) {
       assert.equal(checkSignature(headers(h), body, secret, now).ok, false, JSON.stringify(h));
     }
   });

@@ -26,13 +26,27 @@ test('receivers using their whole share are skipped; narrowed claims take half a
   assert.equal(halfShareOf(4), 2);
   assert.equal(halfShareOf(1), 1);
   assert.deepEqual(planClaim({ concurrency: 64, inFlight: 9, busy: b, share: 4, narrow: false }), { limit: 55, skip: ['full'] });
-  assert.deepEqual(planClaim({ concurrency: 64, inFlight: 9, busy: b, share: 4, narrow: true }), { limit: 2, skip: ['full', 'three'] }, 'less than half a share free');
-  assert.deepEqual(planClaim({ concurrency: 64, inFlight: 0, busy: busy(), share: Number.POSITIVE_INFINITY, narrow: false }), { limit: 64, skip: [] }, 'no bound');
+  assert.deepEqual(
+    planClaim({ concurrency: 64, inFlight: 9, busy: b, share: 4, narrow: true }),
+    { limit: 2, skip: ['full', 'three'] },
+    'less than half a share free',
+  );
+  assert.deepEqual(
+    planClaim({ concurrency: 64, inFlight: 0, busy: busy(), share: Number.POSITIVE_INFINITY, narrow: false }),
+    { limit: 64, skip: [] },
+    'no bound',
+  );
 });
 
 test('rows of one claim beyond a share are given back, counting the rows taken before them', () => {
   const r = (id: string, receiver: string | null) => ({ id, receiver });
   const { send, giveBack } = withinShare([r('a1', 'a'), r('a2', 'a'), r('a3', 'a'), r('n', null)], busy(), 2);
-  assert.deepEqual(send.map((x) => x.id), ['a1', 'a2', 'n']);
-  assert.deepEqual(giveBack.map((x) => x.id), ['a3']);
+  assert.deepEqual(
+    send.map((x) => x.id),
+    ['a1', 'a2', 'n'],
+  );
+  assert.deepEqual(
+    giveBack.map((x) => x.id),
+    ['a3'],
+  );
 });

@@ -13,7 +13,12 @@ const GITHUB = new Map([
 ]);
 
 const dep = (vendor: string, o: Partial<Dependency> = {}): Dependency => ({ vendor, kind: 'hard', components: [], regions: [], ...o });
-const svc = (name: string, deps: Dependency[], criticality: ImpactService['criticality'] = 'medium'): ImpactService => ({ id: `svc_${name}`, name, criticality, dependencies: deps });
+const svc = (name: string, deps: Dependency[], criticality: ImpactService['criticality'] = 'medium'): ImpactService => ({
+  id: `svc_${name}`,
+  name,
+  criticality,
+  dependencies: deps,
+});
 
 function record(o: Partial<ImpactRecord> & { componentNames?: string[] } = {}): ImpactRecord {
   const { componentNames = [], ...rest } = o;
@@ -47,8 +52,14 @@ describe('impact rules', () => {
         { createdAt: '2026-10-20T14:02:00Z', body: 'We are investigating increased error rates in the US-EAST-1 Region.' },
       ],
     });
-    const out = judge(r, [svc('api', [dep('amazon-web-services', { regions: ['us-east-1'] })]), svc('eu', [dep('amazon-web-services', { regions: ['eu-central-1'] })])]);
-    assert.deepEqual(out.map((x) => [x.serviceName, x.confidence]), [['api', 'medium']]);
+    const out = judge(r, [
+      svc('api', [dep('amazon-web-services', { regions: ['us-east-1'] })]),
+      svc('eu', [dep('amazon-web-services', { regions: ['eu-central-1'] })]),
+    ]);
+    assert.deepEqual(
+      out.map((x) => [x.serviceName, x.confidence]),
+      [['api', 'medium']],
+    );
     assert.deepEqual(out[0]!.reasons, ['us-east-1 named in the 14:02 update']);
   });
 
@@ -81,11 +92,20 @@ describe('impact rules', () => {
   });
 
   test('components listed, none ours, no region of ours named: not affected', () => {
-    const services = [svc('ci', [dep('github', { components: ['cmp-actions'] })]), svc('ci-east', [dep('github', { components: ['cmp-actions'], regions: ['us-east-1'] })])];
+    const services = [
+      svc('ci', [dep('github', { components: ['cmp-actions'] })]),
+      svc('ci-east', [dep('github', { components: ['cmp-actions'], regions: ['us-east-1'] })]),
+    ];
     assert.deepEqual(judge(record({ componentNames: ['Pages'] }), services), []);
     // The same record naming one of the dependency's regions brings that one back, at medium.
-    const named = judge(record({ componentNames: ['Pages'], updates: [{ createdAt: '2026-10-20T09:00:00Z', body: 'Runners in us-east-1 are slow' }] }), services);
-    assert.deepEqual(named.map((x) => [x.serviceName, x.confidence]), [['ci-east', 'medium']]);
+    const named = judge(
+      record({ componentNames: ['Pages'], updates: [{ createdAt: '2026-10-20T09:00:00Z', body: 'Runners in us-east-1 are slow' }] }),
+      services,
+    );
+    assert.deepEqual(
+      named.map((x) => [x.serviceName, x.confidence]),
+      [['ci-east', 'medium']],
+    );
   });
 
   test('regions named, none ours: not affected; none named at all: low, saying so', () => {

@@ -22,7 +22,23 @@ const inc = (over: Partial<IncidentRecord>): IncidentRecord => ({
   ...over,
 });
 const maint = (over: Partial<MaintenanceRecord>): MaintenanceRecord =>
-  ({ id: 'm', vendor: 'v', title: 'm', status: 'scheduled', sourceStatus: 'scheduled', impact: 'none', scheduledFor: iso(-3_600_000), scheduledUntil: iso(-7_200_000), startedAt: null, completedAt: null, components: [], updates: [], url: null, source: 'statuspage-v2', ...over }) as MaintenanceRecord;
+  ({
+    id: 'm',
+    vendor: 'v',
+    title: 'm',
+    status: 'scheduled',
+    sourceStatus: 'scheduled',
+    impact: 'none',
+    scheduledFor: iso(-3_600_000),
+    scheduledUntil: iso(-7_200_000),
+    startedAt: null,
+    completedAt: null,
+    components: [],
+    updates: [],
+    url: null,
+    source: 'statuspage-v2',
+    ...over,
+  }) as MaintenanceRecord;
 
 describe('adaptive polling', () => {
   test('hot: an open incident updated lately, a page reporting a problem, maintenance now or within 30 min', () => {

@@ -112,7 +112,10 @@ describe('preferences validation', () => {
       ['webhook.url', 'pagerduty.routing_key', 'teams.webhook_url', 'google_chat.webhook_url', 'opsgenie.api_key'],
     );
     const all = { routingKey: true, teamsUrl: true, googleChatUrl: true, opsgenieKey: true };
-    assert.deepEqual(mergedProblems(next, all).map((p) => p.field), ['webhook.url']);
+    assert.deepEqual(
+      mergedProblems(next, all).map((p) => p.field),
+      ['webhook.url'],
+    );
   });
 
   test('the error names every field', () => {
@@ -127,10 +130,12 @@ describe('preferences validation', () => {
   });
 
   test('vendor slugs of a patch, for one existence check', () => {
-    assert.deepEqual(
-      vendorSlugsIn({ muted_vendors: ['a', 'b'], slack: { vendors: ['b', 'c'] }, webhook: { vendors: null }, pagerduty: { vendors: ['d'] } }),
-      ['a', 'b', 'c', 'd'],
-    );
+    assert.deepEqual(vendorSlugsIn({ muted_vendors: ['a', 'b'], slack: { vendors: ['b', 'c'] }, webhook: { vendors: null }, pagerduty: { vendors: ['d'] } }), [
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
   });
 
   test('e-mail addresses', () => {

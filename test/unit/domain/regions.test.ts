@@ -36,7 +36,12 @@ describe('region vocabulary', () => {
 
   test('a place of several clouds is ambiguous alone, one with the cloud named', () => {
     assert.equal(normaliseRegion('Tokyo'), null);
-    assert.deepEqual(regionCandidates('Tokyo').map((r) => r.code).sort(), ['ap-northeast-1', 'asia-northeast1', 'japaneast']);
+    assert.deepEqual(
+      regionCandidates('Tokyo')
+        .map((r) => r.code)
+        .sort(),
+      ['ap-northeast-1', 'asia-northeast1', 'japaneast'],
+    );
     assert.equal(normaliseRegion('Tokyo', 'gcp')?.code, 'asia-northeast1');
     assert.equal(normaliseRegion('azure:Tokyo')?.code, 'japaneast');
     assert.equal(normaliseRegion('gcp:us-east-1'), null, 'an AWS code is no Google region');
@@ -44,7 +49,21 @@ describe('region vocabulary', () => {
   });
 
   test('no region in near misses, ordinary words and hostile input', () => {
-    for (const input of ['us-east-10', 'us-east', 'us-east-1-', 'east', 'virginia', '', ' ', 'us-east-1\u0000', 'a'.repeat(10_000), 'us_east_1', 'eastus22', 'constructor', '__proto__']) {
+    for (const input of [
+      'us-east-10',
+      'us-east',
+      'us-east-1-',
+      'east',
+      'virginia',
+      '',
+      ' ',
+      'us-east-1\u0000',
+      'a'.repeat(10_000),
+      'us_east_1',
+      'eastus22',
+      'constructor',
+      '__proto__',
+    ]) {
       assert.equal(normaliseRegion(input), null, JSON.stringify(input.slice(0, 40)));
     }
     assert.equal(normaliseRegion(42 as unknown as string), null);
@@ -62,11 +81,19 @@ describe('regions named in incident texts', () => {
   });
 
   test('display names with parentheses and several regions in one update', () => {
-    assert.deepEqual(codes('Elevated API errors in US East (N. Virginia) and Europe (Frankfurt); Asia Pacific (Tokyo) unaffected.'), ['ap-northeast-1', 'eu-central-1', 'us-east-1']);
+    assert.deepEqual(codes('Elevated API errors in US East (N. Virginia) and Europe (Frankfurt); Asia Pacific (Tokyo) unaffected.'), [
+      'ap-northeast-1',
+      'eu-central-1',
+      'us-east-1',
+    ]);
   });
 
   test('Google Cloud zones and regions, with the longer code winning', () => {
-    assert.deepEqual(codes('Cloud SQL instances in us-central1-a and europe-west10 are affected; europe-west1 is fine.'), ['europe-west1', 'europe-west10', 'us-central1']);
+    assert.deepEqual(codes('Cloud SQL instances in us-central1-a and europe-west10 are affected; europe-west1 is fine.'), [
+      'europe-west1',
+      'europe-west10',
+      'us-central1',
+    ]);
     assert.deepEqual(codes('Multiple services are impacted in europe-west12.'), ['europe-west12']);
   });
 

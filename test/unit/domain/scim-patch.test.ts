@@ -15,7 +15,7 @@ function refused(f: () => unknown, scimType: string) {
 }
 
 describe('SCIM PATCH of a User', () => {
-  test("Okta: replace without a path, value an object", () => {
+  test('Okta: replace without a path, value an object', () => {
     assert.deepEqual(parseUserPatch(ops({ op: 'replace', value: { active: false } })), { active: false });
   });
 
@@ -65,7 +65,13 @@ describe('SCIM PATCH of a Group', () => {
           { op: 'remove', path: 'members[value eq "u1"]' },
         ),
       ),
-      { displayName: 'Eng', members: [{ kind: 'add', ids: ['u1', 'u2'] }, { kind: 'remove', ids: ['u1'] }] },
+      {
+        displayName: 'Eng',
+        members: [
+          { kind: 'add', ids: ['u1', 'u2'] },
+          { kind: 'remove', ids: ['u1'] },
+        ],
+      },
     );
   });
 
@@ -83,7 +89,13 @@ describe('SCIM PATCH of a Group', () => {
       ),
       {
         externalId: 'g-ext',
-        members: [{ kind: 'add', ids: ['u1'] }, { kind: 'remove', ids: ['u1'] }, { kind: 'replace', ids: ['u3'] }, { kind: 'clear' }, { kind: 'remove', ids: ['u9'] }],
+        members: [
+          { kind: 'add', ids: ['u1'] },
+          { kind: 'remove', ids: ['u1'] },
+          { kind: 'replace', ids: ['u3'] },
+          { kind: 'clear' },
+          { kind: 'remove', ids: ['u9'] },
+        ],
       },
     );
   });
@@ -112,7 +124,11 @@ describe('SCIM resources and roles', () => {
   });
 
   test('a Group: members deduplicated', () => {
-    assert.deepEqual(parseScimGroup({ displayName: ' Eng ', members: [{ value: 'u1' }, { value: 'u1' }] }), { displayName: 'Eng', externalId: null, members: ['u1'] });
+    assert.deepEqual(parseScimGroup({ displayName: ' Eng ', members: [{ value: 'u1' }, { value: 'u1' }] }), {
+      displayName: 'Eng',
+      externalId: null,
+      members: ['u1'],
+    });
     refused(() => parseScimGroup({ members: [] }), 'invalidValue');
   });
 

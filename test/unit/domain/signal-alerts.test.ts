@@ -24,7 +24,10 @@ const route = (o: Omit<Partial<AlertRoute>, 'filters'> & { filters?: Partial<Ale
   ...o,
   filters: { ...defaultRouteFilters(), ...o.filters },
 });
-const scope = { onWatchlist: (org: string, v: string) => org === 'org1' && v === 'github', onNamedWatchlist: (id: string, v: string) => id === 'pay' && v === 'stripe' };
+const scope = {
+  onWatchlist: (org: string, v: string) => org === 'org1' && v === 'github',
+  onNamedWatchlist: (id: string, v: string) => id === 'pay' && v === 'stripe',
+};
 const signal = { orgId: 'org1', vendor: 'github', components: ['Actions'], openedAt: '2026-02-01T00:00:00.000Z' };
 const EW = ['created', 'status_changed', 'resolved', 'early_warning'] as const;
 const available = { email: true, slack: true };
@@ -36,7 +39,16 @@ describe('early-warning alerts: routes', () => {
     assert.equal(routeTakesSignal(route({ filters: { kinds: [...EW] } }), signal, scope, null, available), true);
     assert.equal(routeTakesSignal(route({ filters: { kinds: ['early_warning'] } }), signal, scope, null, available), true);
     // A route that takes only early warning lets no vendor record through.
-    assert.equal(routeAdmits(route({ filters: { kinds: ['early_warning'] } }), { type: 'incident.created', vendor: 'github', impact: 'major', components: [], kind: 'created' }), false);
+    assert.equal(
+      routeAdmits(route({ filters: { kinds: ['early_warning'] } }), {
+        type: 'incident.created',
+        vendor: 'github',
+        impact: 'major',
+        components: [],
+        kind: 'created',
+      }),
+      false,
+    );
   });
 
   test('its own organisation, in scope, switched on, made before the signal opened, through its filters', () => {
@@ -49,9 +61,20 @@ describe('early-warning alerts: routes', () => {
     assert.equal(routeTakesSignal(r({ filters: { components: ['Pages'] } }), signal, scope, null, available), false);
     assert.equal(routeTakesSignal(r({ filters: { components: ['actions'] } }), signal, scope, null, available), true);
     assert.equal(routeTakesSignal(r({ filters: { onlyAffectingServices: true } }), signal, scope, [], available), false);
-    assert.equal(routeTakesSignal(r({ destination: { channel: 'slack', conversation: 'C0AAAAAAA' } }), signal, scope, null, { email: true, slack: false }), false);
+    assert.equal(
+      routeTakesSignal(r({ destination: { channel: 'slack', conversation: 'C0AAAAAAA' } }), signal, scope, null, { email: true, slack: false }),
+      false,
+    );
     // An owner route hears of a signal hitting its service whatever its scope.
-    const hit = { serviceId: 's1', serviceName: 'ci', criticality: 'high' as const, confidence: 'low' as const, reasons: [], via: 'GitHub', ownerRouteId: 'rte_1' };
+    const hit = {
+      serviceId: 's1',
+      serviceName: 'ci',
+      criticality: 'high' as const,
+      confidence: 'low' as const,
+      reasons: [],
+      via: 'GitHub',
+      ownerRouteId: 'rte_1',
+    };
     assert.equal(routeTakesSignal(r({ filters: { vendors: ['aws'] } }), signal, scope, [hit], available), true);
   });
 
@@ -64,12 +87,34 @@ describe('early-warning alerts: routes', () => {
 
 describe('early-warning alerts: payload and channels', () => {
   const input = (to: 'suspected' | 'confirmed' | 'cleared' | 'dismissed', reason = 'inbound and report agree') => ({
-    signal: { id: 'sig_1', vendor: 'github', state: to, confidence: 0.85, components: ['Actions'], regions: [], openedAt: 'a', lastObservedAt: 'b', incidentId: to === 'confirmed' ? 'github-1' : null },
+    signal: {
+      id: 'sig_1',
+      vendor: 'github',
+      state: to,
+      confidence: 0.85,
+      components: ['Actions'],
+      regions: [],
+      openedAt: 'a',
+      lastObservedAt: 'b',
+      incidentId: to === 'confirmed' ? 'github-1' : null,
+    },
     transition: { id: 'sgt_1', from: to === 'suspected' ? null : ('suspected' as const), to, at: '2026-02-01T00:00:00.000Z', actor: 'system', reason },
     evidence: Array.from({ length: 8 }, (_, i) => ({ source: i % 2 ? 'inbound' : 'report', strength: 0.5, summary: `s${i}`, observedAt: 'x' })),
     vendorName: 'GitHub',
   });
-  const row = (eventType: string, payload: Record<string, unknown>) => ({ id: 'dlv_1', eventSeq: null, orgId: 'org1', channel: 'pagerduty', eventType, vendor: 'github', entityId: 'sig_1', payload, occurredAt: 'x', isTest: false }) as unknown as Delivery;
+  const row = (eventType: string, payload: Record<string, unknown>) =>
+    ({
+      id: 'dlv_1',
+      eventSeq: null,
+      orgId: 'org1',
+      channel: 'pagerduty',
+      eventType,
+      vendor: 'github',
+      entityId: 'sig_1',
+      payload,
+      occurredAt: 'x',
+      isTest: false,
+    }) as unknown as Delivery;
 
   test('worded as our suspicion, never the vendor status; impact unknown; at most five observations', () => {
     const p = signalAlertPayload(input('suspected'));
@@ -95,27 +140,61 @@ describe('early-warning alerts: payload and channels', () => {
     assert.ok(!isClosingType('early_warning.suspected') && !isClosingType('early_warning.confirmed'));
     const key = 'R0UT1NGKEYR0UT1NGKEYR0UT1NGKEY12';
     assert.equal(pagerdutyEvent(row('early_warning.suspected', signalAlertPayload(input('suspected'))), key).event_action, 'trigger');
-    assert.deepEqual(pagerdutyEvent(row('early_warning.cleared', signalAlertPayload(input('cleared'))), key), { routing_key: key, event_action: 'resolve', dedup_key: 'sig_1' });
-    assert.match(opsgenieRequest(row('early_warning.dismissed', signalAlertPayload(input('dismissed'))), { alertsPath: '/v2/alerts' }).path, /\/close\?identifierType=alias$/);
-    assert.match(opsgenieRequest(row('early_warning.confirmed', signalAlertPayload(input('confirmed'))), { alertsPath: '/v2/alerts' }).path, /\/notes\?identifierType=alias$/);
+    assert.deepEqual(pagerdutyEvent(row('early_warning.cleared', signalAlertPayload(input('cleared'))), key), {
+      routing_key: key,
+      event_action: 'resolve',
+      dedup_key: 'sig_1',
+    });
+    assert.match(
+      opsgenieRequest(row('early_warning.dismissed', signalAlertPayload(input('dismissed'))), { alertsPath: '/v2/alerts' }).path,
+      /\/close\?identifierType=alias$/,
+    );
+    assert.match(
+      opsgenieRequest(row('early_warning.confirmed', signalAlertPayload(input('confirmed'))), { alertsPath: '/v2/alerts' }).path,
+      /\/notes\?identifierType=alias$/,
+    );
   });
 });
 
 describe('early-warning alerts: services a signal may hit', () => {
   const services = [
-    { id: 's1', name: 'checkout', criticality: 'critical' as const, ownerRouteId: null, dependencies: [{ vendor: 'amazon-web-services', components: [], regions: ['us-east-1'], kind: 'hard' as const }] },
-    { id: 's2', name: 'ci', criticality: 'high' as const, ownerRouteId: null, dependencies: [{ vendor: 'github', components: ['cmp_actions'], regions: [], kind: 'hard' as const }] },
+    {
+      id: 's1',
+      name: 'checkout',
+      criticality: 'critical' as const,
+      ownerRouteId: null,
+      dependencies: [{ vendor: 'amazon-web-services', components: [], regions: ['us-east-1'], kind: 'hard' as const }],
+    },
+    {
+      id: 's2',
+      name: 'ci',
+      criticality: 'high' as const,
+      ownerRouteId: null,
+      dependencies: [{ vendor: 'github', components: ['cmp_actions'], regions: [], kind: 'hard' as const }],
+    },
   ];
-  const known = new Map([['cmp_actions', 'Actions'], ['cmp_pages', 'Pages']]);
+  const known = new Map([
+    ['cmp_actions', 'Actions'],
+    ['cmp_pages', 'Pages'],
+  ]);
 
   test('regions named in the evidence, components by the vendor list; ruled out when another is named', () => {
     const aws = signalHits({ id: 'sig', vendor: 'amazon-web-services', components: [], regions: [] }, ['S3 errors in us-east-1'], 'AWS', services, undefined);
-    assert.deepEqual(aws.map((h) => [h.serviceName, h.confidence, h.reasons, h.via]), [['checkout', 'medium', ['us-east-1 named in the evidence'], 'AWS: us-east-1']]);
+    assert.deepEqual(
+      aws.map((h) => [h.serviceName, h.confidence, h.reasons, h.via]),
+      [['checkout', 'medium', ['us-east-1 named in the evidence'], 'AWS: us-east-1']],
+    );
     assert.deepEqual(signalHits({ id: 'sig', vendor: 'amazon-web-services', components: [], regions: ['eu-west-1'] }, [], 'AWS', services, undefined), []);
     const gh = signalHits({ id: 'sig', vendor: 'github', components: ['actions'], regions: [] }, [], 'GitHub', services, known);
-    assert.deepEqual(gh.map((h) => [h.serviceName, h.confidence, h.reasons]), [['ci', 'high', ["component 'actions' listed"]]]);
+    assert.deepEqual(
+      gh.map((h) => [h.serviceName, h.confidence, h.reasons]),
+      [['ci', 'high', ["component 'actions' listed"]]],
+    );
     assert.deepEqual(signalHits({ id: 'sig', vendor: 'github', components: ['Pages'], regions: [] }, [], 'GitHub', services, known), []);
     const vague = signalHits({ id: 'sig', vendor: 'github', components: [], regions: [] }, ['slow'], 'GitHub', services, known);
-    assert.deepEqual(vague.map((h) => [h.confidence, h.reasons]), [['low', ['the signal lists no components']]]);
+    assert.deepEqual(
+      vague.map((h) => [h.confidence, h.reasons]),
+      [['low', ['the signal lists no components']]],
+    );
   });
 });

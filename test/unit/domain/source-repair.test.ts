@@ -8,14 +8,23 @@ import { applyRepairs, judgeFinding, keepsPageName, normalisedName, vendorNeedsR
 
 const NOW = new Date('2026-11-20T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000).toISOString();
-const failing = (type: string, n: number, since: string | null) => ({ type, url: `https://status.acme.com/${type}`, consecutiveFailures: n, lastSuccessAt: null, failingSince: since });
+const failing = (type: string, n: number, since: string | null) => ({
+  type,
+  url: `https://status.acme.com/${type}`,
+  consecutiveFailures: n,
+  lastSuccessAt: null,
+  failingSince: since,
+});
 
 describe('when a vendor needs a repair', () => {
   test('every status source failing 10 polls in a row for 6 hours', () => {
     assert.equal(vendorNeedsRepair([failing('statuspage-v2', 10, hoursAgo(6)), failing('statuspage-v2', 40, hoursAgo(30))], NOW), true);
   });
   test('not when one status source still answers, the run is short, or too few polls failed', () => {
-    assert.equal(vendorNeedsRepair([failing('statuspage-v2', 10, hoursAgo(7)), { ...failing('statuspage-v2', 0, null), lastSuccessAt: hoursAgo(0) }], NOW), false);
+    assert.equal(
+      vendorNeedsRepair([failing('statuspage-v2', 10, hoursAgo(7)), { ...failing('statuspage-v2', 0, null), lastSuccessAt: hoursAgo(0) }], NOW),
+      false,
+    );
     assert.equal(vendorNeedsRepair([failing('statuspage-v2', 50, hoursAgo(5.9))], NOW), false);
     assert.equal(vendorNeedsRepair([failing('statuspage-v2', 9, hoursAgo(24))], NOW), false);
   });

@@ -20,7 +20,10 @@ describe('minimum observed share', () => {
   test('a fresh install four minutes in: an incident older than the install rates nothing, let alone poor', () => {
     // The vendor has had a major incident open for two days; we have watched for four minutes.
     const open = incident('v', 'old', { impact: 'major', status: 'investigating', startedAt: ago(2 * DAY) });
-    for (const [period, days] of [['7d', 7], ['30d', 30]] as const) {
+    for (const [period, days] of [
+      ['7d', 7],
+      ['30d', 30],
+    ] as const) {
       const s = computeVendorStats('v', period, [open], 0, since(days), NOW, observedFor(4 * MIN));
       assert.equal(s.uptimePercent, null, period);
       assert.equal(s.badge, 'unknown', period);
@@ -53,13 +56,19 @@ describe('minimum observed share', () => {
   test('a day of the uptime bar observed for under a quarter of it has no data, never a green 100 %', () => {
     // First poll at 20:00 on the 9th (4 of its 24 hours), now 12:00 on the 10th.
     const days = uptimeDays([], 2, NOW, { from: '2026-03-09T20:00:00.000Z', until: NOW.toISOString() });
-    assert.deepEqual(days.map((d) => [d.date, d.uptimePercent]), [
-      ['2026-03-09', null],
-      ['2026-03-10', 100],
-    ]);
+    assert.deepEqual(
+      days.map((d) => [d.date, d.uptimePercent]),
+      [
+        ['2026-03-09', null],
+        ['2026-03-10', 100],
+      ],
+    );
   });
 
   test('the grade of a figure alone: withheld is unknown, poor is poor', () => {
-    assert.deepEqual([uptimeGrade(null), uptimeGrade(98), uptimeGrade(99.2), uptimeGrade(99.7), uptimeGrade(100)], ['unknown', 'poor', 'fair', 'good', 'excellent']);
+    assert.deepEqual(
+      [uptimeGrade(null), uptimeGrade(98), uptimeGrade(99.2), uptimeGrade(99.7), uptimeGrade(100)],
+      ['unknown', 'poor', 'fair', 'good', 'excellent'],
+    );
   });
 });

@@ -13,13 +13,25 @@ const pageRoute = (): AlertRoute => ({
   orgId: 'org1',
   name: 'page',
   enabled: true,
-  destination: { channel: 'statuspage', pageId: 'pg1', apiKey: 'key-123456789', components: [{ vendor: 'github', component: 'Actions', pageComponentId: 'c1' }] },
+  destination: {
+    channel: 'statuspage',
+    pageId: 'pg1',
+    apiKey: 'key-123456789',
+    components: [{ vendor: 'github', component: 'Actions', pageComponentId: 'c1' }],
+  },
   disabledReason: null,
   createdAt: '',
   updatedAt: '',
   filters: { ...defaultRouteFilters(), kinds: ['created'] },
 });
-const event = (o: Partial<AlertEvent> = {}): AlertEvent => ({ type: 'incident.created', vendor: 'github', impact: 'major', components: [], kind: 'created', ...o });
+const event = (o: Partial<AlertEvent> = {}): AlertEvent => ({
+  type: 'incident.created',
+  vendor: 'github',
+  impact: 'major',
+  components: [],
+  kind: 'created',
+  ...o,
+});
 
 test('status words per product; an unobserved component gives no status at all', () => {
   assert.equal(pageStatus('statuspage', 'partial_outage'), 'partial_outage');
@@ -32,10 +44,22 @@ test('status words per product; an unobserved component gives no status at all',
 test('a mapping is checked line by line, each page component driven once, at most 25 lines', () => {
   const line = { vendor: 'github', component: 'Actions', pageComponentId: 'c1' };
   assert.deepEqual(mappingProblems([line]), []);
-  assert.deepEqual(mappingProblems([]).map((p) => p.field), ['destination.components']);
-  assert.deepEqual(mappingProblems([{ ...line, vendor: 'Git Hub' }]).map((p) => p.field), ['destination.components.0.vendor']);
-  assert.deepEqual(mappingProblems([{ ...line, pageComponentId: 'a/../b' }]).map((p) => p.field), ['destination.components.0.pageComponentId']);
-  assert.deepEqual(mappingProblems([{ ...line, component: ' ' }]).map((p) => p.field), ['destination.components.0.component']);
+  assert.deepEqual(
+    mappingProblems([]).map((p) => p.field),
+    ['destination.components'],
+  );
+  assert.deepEqual(
+    mappingProblems([{ ...line, vendor: 'Git Hub' }]).map((p) => p.field),
+    ['destination.components.0.vendor'],
+  );
+  assert.deepEqual(
+    mappingProblems([{ ...line, pageComponentId: 'a/../b' }]).map((p) => p.field),
+    ['destination.components.0.pageComponentId'],
+  );
+  assert.deepEqual(
+    mappingProblems([{ ...line, component: ' ' }]).map((p) => p.field),
+    ['destination.components.0.component'],
+  );
   assert.match(mappingProblems([line, { ...line, component: 'API' }])[0]!.why, /driven twice/);
   assert.match(mappingProblems(Array.from({ length: 26 }, (_, i) => ({ ...line, pageComponentId: `c${i}` })))[0]!.why, /at most 25/);
 });

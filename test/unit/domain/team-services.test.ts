@@ -32,8 +32,16 @@ describe('service rules', () => {
         { vendor: 'github', kind: 'maybe' as 'hard', components: [], regions: ['us-east-10'] },
       ],
     });
-    assert.deepEqual(bad.problems.map((p) => p.field), ['tags', 'dependencies[0].components', 'dependencies[0].regions', 'dependencies[1].vendor', 'dependencies[1].kind', 'dependencies[1].regions']);
-    const many = checkService({ dependencies: Array.from({ length: MAX_DEPENDENCIES + 1 }, (_, i) => ({ vendor: `v${i}`, kind: 'hard' as const, components: [], regions: [] })) });
-    assert.deepEqual(many.problems.map((p) => p.field), ['dependencies']);
+    assert.deepEqual(
+      bad.problems.map((p) => p.field),
+      ['tags', 'dependencies[0].components', 'dependencies[0].regions', 'dependencies[1].vendor', 'dependencies[1].kind', 'dependencies[1].regions'],
+    );
+    const many = checkService({
+      dependencies: Array.from({ length: MAX_DEPENDENCIES + 1 }, (_, i) => ({ vendor: `v${i}`, kind: 'hard' as const, components: [], regions: [] })),
+    });
+    assert.deepEqual(
+      many.problems.map((p) => p.field),
+      ['dependencies'],
+    );
   });
 });

@@ -5,24 +5,38 @@ import { connectorProblems, evaluate, readPromAnswer, type TelemetryQuery } from
 // Telemetry connectors' pure rules (docs/early-warning.md "Prometheus connectors"): reading
 // Prometheus answers (errors, NaN/Inf, not JSON) and the threshold-for-duration rule.
 
-const vec = (...values: string[]) => JSON.stringify({ status: 'success', data: { resultType: 'vector', result: values.map((v, i) => ({ metric: { server_address: `h${i}` }, value: [1767225600.123, v] })) } });
+const vec = (...values: string[]) =>
+  JSON.stringify({
+    status: 'success',
+    data: { resultType: 'vector', result: values.map((v, i) => ({ metric: { server_address: `h${i}` }, value: [1767225600.123, v] })) },
+  });
 
 test('answers: the highest finite value of a vector, a scalar, errors with their type, NaN and Inf as no reading', () => {
   assert.deepEqual(readPromAnswer(200, vec('0.042', '0.3', '0.1')), { ok: true, value: 0.3, series: 3 });
   assert.deepEqual(readPromAnswer(200, vec()), { ok: true, value: null, series: 0 });
   assert.deepEqual(readPromAnswer(200, vec('NaN', '+Inf', '-Inf')), { ok: true, value: null, series: 3 });
   assert.deepEqual(readPromAnswer(200, vec('NaN', '0.5')), { ok: true, value: 0.5, series: 2 });
-  assert.deepEqual(readPromAnswer(200, JSON.stringify({ status: 'success', data: { resultType: 'scalar', result: [1, '2'] } })), { ok: true, value: 2, series: 1 });
+  assert.deepEqual(readPromAnswer(200, JSON.stringify({ status: 'success', data: { resultType: 'scalar', result: [1, '2'] } })), {
+    ok: true,
+    value: 2,
+    series: 1,
+  });
   const bad = readPromAnswer(400, JSON.stringify({ status: 'error', errorType: 'bad_data', error: '1:4: parse error: unclosed left parenthesis\n' }));
   assert.equal(bad.ok, false);
   assert.match((bad as { error: string }).error, /^HTTP 400: bad_data: 1:4: parse error/);
-  assert.match((readPromAnswer(503, JSON.stringify({ status: 'error', errorType: 'timeout', error: 'query timed out' })) as { error: string }).error, /timeout/);
+  assert.match(
+    (readPromAnswer(503, JSON.stringify({ status: 'error', errorType: 'timeout', error: 'query timed out' })) as { error: string }).error,
+    /timeout/,
+  );
   assert.match((readPromAnswer(200, '<html>proxy</html>') as { error: string }).error, /not JSON/);
   assert.match((readPromAnswer(502, '') as { error: string }).error, /HTTP 502: the answer is not JSON/);
   assert.match((readPromAnswer(200, 'null') as { error: string }).error, /unexpected/);
   assert.match((readPromAnswer(200, JSON.stringify({ status: 'success', data: { resultType: 'matrix', result: [] } })) as { error: string }).error, /matrix/);
   // Values that are not strings (a wrong server) are no reading either.
-  assert.deepEqual(readPromAnswer(200, JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ value: [1, 5] }, { value: 'x' }, null] } })), { ok: true, value: null, series: 3 });
+  assert.deepEqual(
+    readPromAnswer(200, JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ value: [1, 5] }, { value: 'x' }, null] } })),
+    { ok: true, value: null, series: 3 },
+  );
 });
 
 test('a breach needs the value above the threshold for the whole duration; its end is told once; failures keep the run', () => {

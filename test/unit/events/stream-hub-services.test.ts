@@ -45,7 +45,14 @@ function setup(annotate: EventAnnotator) {
   const hub = new StreamHub({ bus, events: { after: async () => [], latestSeq: async () => 0 }, log, pingMs: 60_000, annotate });
   const open = async (servicesOf: string | null) => {
     const res = new FakeResponse();
-    const conn = new StreamConnection(res as unknown as ServerResponse, { vendors: null, status: null, readerId: servicesOf, servicesOf }, 256 * 1024, hub, () => {}, 'r');
+    const conn = new StreamConnection(
+      res as unknown as ServerResponse,
+      { vendors: null, status: null, readerId: servicesOf, servicesOf },
+      256 * 1024,
+      hub,
+      () => {},
+      'r',
+    );
     await hub.attach(conn);
     conn.goLive(0);
     return res;
@@ -61,14 +68,25 @@ test('each organisation its own services, anonymous streams none; one annotation
   const asked: string[] = [];
   const { bus, hub, open, incident } = setup(async (orgId, events) => {
     asked.push(orgId);
-    return orgId === 'org-none' ? null : new Map(events.map((e) => [e.seq, [{ serviceId: `s-${orgId}`, serviceName: orgId, confidence: 'low' as const, reasons: [] }]]));
+    return orgId === 'org-none'
+      ? null
+      : new Map(events.map((e) => [e.seq, [{ serviceId: `s-${orgId}`, serviceName: orgId, confidence: 'low' as const, reasons: [] }]]));
   });
   const [a1, a2, b, none, anon] = await Promise.all([open('org-a'), open('org-a'), open('org-b'), open('org-none'), open(null)]);
   bus.publish([event(1)]);
   await waitFor(() => anon.writes.length > 0 && a1.writes.length > 0, { message: 'the event', timeoutMs: 2_000, intervalMs: 10 });
-  assert.deepEqual(incident(a1).affectedServices.map((s: { serviceName: string }) => s.serviceName), ['org-a']);
-  assert.deepEqual(incident(a2).affectedServices.map((s: { serviceName: string }) => s.serviceName), ['org-a']);
-  assert.deepEqual(incident(b).affectedServices.map((s: { serviceName: string }) => s.serviceName), ['org-b']);
+  assert.deepEqual(
+    incident(a1).affectedServices.map((s: { serviceName: string }) => s.serviceName),
+    ['org-a'],
+  );
+  assert.deepEqual(
+    incident(a2).affectedServices.map((s: { serviceName: string }) => s.serviceName),
+    ['org-a'],
+  );
+  assert.deepEqual(
+    incident(b).affectedServices.map((s: { serviceName: string }) => s.serviceName),
+    ['org-b'],
+  );
   assert.ok(!('affectedServices' in incident(none)), 'an organisation without services: no field');
   assert.ok(!('affectedServices' in incident(anon)));
   assert.deepEqual(asked.sort(), ['org-a', 'org-b', 'org-none'], 'once per organisation, not per stream');

@@ -45,7 +45,10 @@ test('leaks are found unless the request carried the text', () => {
 });
 
 test('the response checks flag 5xx, undocumented statuses, foreign error bodies and header injection', () => {
-  assert.deepEqual(check({ doc, op }, req(), json(404, { success: false, error: 'not_found', message: 'No such thing', requestId: 'r1' }, { 'x-request-id': 'r1' })), []);
+  assert.deepEqual(
+    check({ doc, op }, req(), json(404, { success: false, error: 'not_found', message: 'No such thing', requestId: 'r1' }, { 'x-request-id': 'r1' })),
+    [],
+  );
   assert.match(check({ doc, op }, req(), json(500, { success: false, error: 'internal_error', message: 'x' })).join(), /server error/);
   assert.match(check({ doc, op }, req(), json(409, { success: false, error: 'conflict', message: 'x' })).join(), /not documented/);
   assert.match(check({ doc, op }, req(), json(400, { error: 'Bad Request', code: 'FST_ERR_BAD_URL', statusCode: 400 })).join(), /ErrorBody/);

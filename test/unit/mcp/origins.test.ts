@@ -10,7 +10,11 @@ test('PUBLIC_URL must be an origin; MCP_PORT may be 0 (any free port)', () => {
   assert.equal(loadConfig({ PUBLIC_URL: 'https://status.example.com/' }).publicUrl, 'https://status.example.com');
   assert.equal(loadConfig({}).publicUrl, null);
   for (const bad of ['https://status.example.com/api', 'ftp://x.example', 'not a url', 'https://u:p@x.example']) {
-    assert.throws(() => loadConfig({ PUBLIC_URL: bad }), (e: unknown) => e instanceof ConfigError && e.variable === 'PUBLIC_URL', bad);
+    assert.throws(
+      () => loadConfig({ PUBLIC_URL: bad }),
+      (e: unknown) => e instanceof ConfigError && e.variable === 'PUBLIC_URL',
+      bad,
+    );
   }
   assert.equal(loadConfig({ MCP_PORT: '0' }).mcpPort, 0);
   assert.equal(loadConfig({ MCP_PORT: '3001' }).mcpPort, 3001);

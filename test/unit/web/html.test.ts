@@ -22,7 +22,16 @@ test('no string can produce markup through interpolation (property)', () => {
       assert.equal(/[<>"'`]/.test(out), false);
       // Every & starts one of our entities.
       assert.equal(/&(?!(amp|lt|gt|quot|#39|#96);)/.test(out), false);
-      assert.equal(out.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&#96;/g, '`').replace(/&amp;/g, '&'), s);
+      assert.equal(
+        out
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&quot;/g, '"')
+          .replace(/&#39;/g, "'")
+          .replace(/&#96;/g, '`')
+          .replace(/&amp;/g, '&'),
+        s,
+      );
     }),
   );
   assert.equal(escapeHtml('&amp;'), '&amp;amp;');
@@ -39,7 +48,18 @@ test('JSON blocks cannot close their script element', () => {
 test('only http(s) URLs become links', () => {
   assert.equal(safeUrl('https://status.example.com/x?a=1'), 'https://status.example.com/x?a=1');
   assert.equal(safeUrl('http://example.com'), 'http://example.com/');
-  for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' javascript:alert(1)', 'data:text/html,<b>', 'vbscript:x', '//evil', '/relative', '', null, undefined]) {
+  for (const bad of [
+    'javascript:alert(1)',
+    'JaVaScRiPt:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<b>',
+    'vbscript:x',
+    '//evil',
+    '/relative',
+    '',
+    null,
+    undefined,
+  ]) {
     assert.equal(safeUrl(bad), null, String(bad));
   }
 });

@@ -128,11 +128,7 @@ function scheduledLine(m: MaintenanceRecord): string {
   return `<p><strong>THIS IS A SCHEDULED EVENT ${stamp(m.scheduledFor)} - ${stamp(m.scheduledUntil, !sameDay)} UTC</strong></p>`;
 }
 
-export function statuspageHistoryFeed(
-  page: { name: string; url: string },
-  incidents: IncidentRecord[],
-  maintenances: MaintenanceRecord[],
-): FeedDocumentOut {
+export function statuspageHistoryFeed(page: { name: string; url: string }, incidents: IncidentRecord[], maintenances: MaintenanceRecord[]): FeedDocumentOut {
   const host = new URL(page.url).host;
   const item = (r: IncidentRecord | MaintenanceRecord, html: string, updatedAt: string): FeedItemOut => {
     const code = upstreamIdOf(r);

@@ -87,9 +87,7 @@ export function renderIncidentioWidget(input: IncidentioWidgetInput): string {
           last_update_at: r.updatedAt,
           ...(impactStatus ? { current_worst_impact: impactStatus } : {}),
           affected_components: r.components.map((name) => ({ component_id: idOf(name), name })),
-          component_impacts: impactStatus
-            ? r.components.map((name) => ({ component_id: idOf(name), status: impactStatus, start_at: r.startedAt }))
-            : [],
+          component_impacts: impactStatus ? r.components.map((name) => ({ component_id: idOf(name), status: impactStatus, start_at: r.startedAt })) : [],
           updates: updates(r.updates),
         };
       }),

@@ -54,9 +54,7 @@ export function renderInstatusSummary(input: InstatusSummaryInput): string {
       name: r.title,
       start: r.scheduledFor,
       status: MAINTENANCE_STATUS[r.status],
-      duration: r.scheduledUntil
-        ? String(Math.round((new Date(r.scheduledUntil).getTime() - new Date(r.scheduledFor).getTime()) / 60_000))
-        : null,
+      duration: r.scheduledUntil ? String(Math.round((new Date(r.scheduledUntil).getTime() - new Date(r.scheduledFor).getTime()) / 60_000)) : null,
       url: r.url ?? joinUrl(input.page.url, upstreamIdOf(r)),
       updatedAt: r.updates[0]?.createdAt ?? r.completedAt ?? r.startedAt ?? r.scheduledFor,
     }));

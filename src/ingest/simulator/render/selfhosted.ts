@@ -25,7 +25,12 @@ export function renderSorryPage(input: { name: string; url: string; indicator: I
   });
 }
 
-const SORRY_INCIDENT_STATE: Record<string, string> = { investigating: 'investigating', identified: 'identified', monitoring: 'recovering', resolved: 'resolved' };
+const SORRY_INCIDENT_STATE: Record<string, string> = {
+  investigating: 'investigating',
+  identified: 'identified',
+  monitoring: 'recovering',
+  resolved: 'resolved',
+};
 const SORRY_PLANNED_STATE = { scheduled: 'scheduled', in_progress: 'underway', verifying: 'underway', completed: 'complete' } as const;
 
 export function renderSorryNotices(input: { incidents: IncidentRecord[]; maintenances: MaintenanceRecord[] }): string {
@@ -87,7 +92,9 @@ export function renderCachetIncidents(input: { incidents: IncidentRecord[] }): s
     };
   });
   return JSON.stringify({
-    meta: { pagination: { total: data.length, count: data.length, per_page: 20, current_page: 1, total_pages: 1, links: { next_page: null, previous_page: null } } },
+    meta: {
+      pagination: { total: data.length, count: data.length, per_page: 20, current_page: 1, total_pages: 1, links: { next_page: null, previous_page: null } },
+    },
     data,
   });
 }

@@ -55,7 +55,9 @@ export function renderStatusio(input: StatusioInput): string {
         status: COMPONENT_CODE[c.status][1],
         status_code: COMPONENT_CODE[c.status][0],
         updated: input.updatedAt,
-        containers: [{ id: `${c.id}-global`, name: 'Global', updated: input.updatedAt, status: COMPONENT_CODE[c.status][1], status_code: COMPONENT_CODE[c.status][0] }],
+        containers: [
+          { id: `${c.id}-global`, name: 'Global', updated: input.updatedAt, status: COMPONENT_CODE[c.status][1], status_code: COMPONENT_CODE[c.status][0] },
+        ],
       })),
       incidents: input.incidents
         .filter((i) => i.status !== 'resolved')

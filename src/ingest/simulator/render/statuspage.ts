@@ -1,13 +1,6 @@
 // Statuspage v2 JSON from our records, for the demo fleet: the simulator serves these
 // bodies and the real statuspage-v2 adapter reads them back.
-import type {
-  ComponentRecord,
-  ComponentStatus,
-  IncidentRecord,
-  Indicator,
-  MaintenanceRecord,
-  RecordUpdate,
-} from '../../../domain/records.ts';
+import type { ComponentRecord, ComponentStatus, IncidentRecord, Indicator, MaintenanceRecord, RecordUpdate } from '../../../domain/records.ts';
 import { escapeText } from '../../../domain/html-escape.ts';
 import { incidentStatusFrom, maintenanceStatusFrom } from '../../adapters/mapping.ts';
 import { upstreamIdOf } from './ids.ts';
@@ -31,10 +24,19 @@ const STATUSPAGE_INDICATOR: Record<Indicator, string> = {
 };
 
 const COMPONENT_RANK: Record<ComponentStatus, number> = {
-  unknown: -1, operational: 0, under_maintenance: 1, degraded_performance: 2, partial_outage: 3, major_outage: 4,
+  unknown: -1,
+  operational: 0,
+  under_maintenance: 1,
+  degraded_performance: 2,
+  partial_outage: 3,
+  major_outage: 4,
 };
 
-export const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'x';
+export const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'x';
 
 function page(p: StatuspagePageInfo) {
   return { id: p.id, name: p.name, url: p.url, time_zone: p.timeZone ?? 'Etc/UTC', updated_at: p.updatedAt };
@@ -127,7 +129,18 @@ function componentRows(list: ComponentRecord[], p: StatuspagePageInfo) {
     if (c.group) {
       let g = groups.get(c.group);
       if (!g) {
-        const row = { id: `group-${slug(c.group)}`, name: c.group, status: 'operational', position: ++top, description: null, group_id: null, page_id: p.id, group: true, only_show_if_degraded: false, components: [] as string[] };
+        const row = {
+          id: `group-${slug(c.group)}`,
+          name: c.group,
+          status: 'operational',
+          position: ++top,
+          description: null,
+          group_id: null,
+          page_id: p.id,
+          group: true,
+          only_show_if_degraded: false,
+          components: [] as string[],
+        };
         g = { row, children: row.components, worst: 'operational' };
         groups.set(c.group, g);
         out.push(row);
@@ -140,7 +153,17 @@ function componentRows(list: ComponentRecord[], p: StatuspagePageInfo) {
     } else {
       position = ++top;
     }
-    out.push({ id: c.id, name: c.name, status: c.status, position, description: null, group_id: groupId, page_id: p.id, group: false, only_show_if_degraded: false });
+    out.push({
+      id: c.id,
+      name: c.name,
+      status: c.status,
+      position,
+      description: null,
+      group_id: groupId,
+      page_id: p.id,
+      group: false,
+      only_show_if_degraded: false,
+    });
   }
   return out;
 }

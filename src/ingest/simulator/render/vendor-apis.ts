@@ -64,7 +64,12 @@ export function renderHerokuCurrentStatus(input: { components: ComponentRecord[]
   });
 }
 
-const TRUST_TYPE: Record<Impact, string> = { none: 'informational', minor: 'performanceDegradation', major: 'serviceDisruption', critical: 'serviceDisruption' };
+const TRUST_TYPE: Record<Impact, string> = {
+  none: 'informational',
+  minor: 'performanceDegradation',
+  major: 'serviceDisruption',
+  critical: 'serviceDisruption',
+};
 
 export function renderTrustActiveIncidents(input: { incidents: IncidentRecord[] }): string {
   const open = input.incidents.filter((i) => i.status !== 'resolved');

@@ -78,7 +78,10 @@ if (watchForm) {
   const count = document.querySelector('[data-watch-count]');
   const limit = watchForm.dataset.limit ? Number(watchForm.dataset.limit) : null;
   const boxes = () => [...watchForm.querySelectorAll('input[name="vendors"]')];
-  const selected = () => boxes().filter((b) => b.checked).map((b) => b.value);
+  const selected = () =>
+    boxes()
+      .filter((b) => b.checked)
+      .map((b) => b.value);
 
   // Without JavaScript "Find" sends a GET form the server applies; here the list filters as you type.
   const findForm = document.querySelector('[data-watch-find]');
@@ -519,7 +522,9 @@ async function loadInbox() {
     title.textContent = `${n.test ? 'Test: ' : ''}${n.vendorName ?? n.vendor}: ${n.title}`;
     const meta = document.createElement('span');
     meta.className = 'muted';
-    meta.textContent = ` · ${n.status} · ${String(n.occurredAt ?? n.createdAt).replace('T', ' ').slice(0, 16)} UTC${n.read ? '' : ' · unread'}`;
+    meta.textContent = ` · ${n.status} · ${String(n.occurredAt ?? n.createdAt)
+      .replace('T', ' ')
+      .slice(0, 16)} UTC${n.read ? '' : ' · unread'}`;
     li.append(title, meta);
     ul.append(li);
   }

@@ -10,7 +10,9 @@ const empty = document.querySelector('[data-filter-empty]');
 function currentFilter() {
   const data = new FormData(form);
   return {
-    q: String(data.get('q') || '').trim().toLowerCase(),
+    q: String(data.get('q') || '')
+      .trim()
+      .toLowerCase(),
     category: String(data.get('category') || ''),
     problems: data.get('problems') === '1',
     scope: String(data.get('scope') || ''),

@@ -104,8 +104,22 @@ describe('advisory feeds', () => {
     assert.deepEqual(
       s.advisories!.map((a) => [a.id, a.severity, a.publishedAt, a.updatedAt, a.summary, a.cves.length]),
       [
-        ['acmedb:urn:acme:advisory:ADB-77', 'high', '2026-04-01T08:00:00.000Z', '2026-04-02T12:00:00.000Z', 'Under load a promoted replica may miss writes. Fixed in 15.3.', 0],
-        ['acmedb:urn:acme:advisory:ADB-76', 'medium', '2026-03-20T10:00:00.000Z', '2026-03-20T10:00:00.000Z', 'Defensive changes to the pooler. No known exploitation.', 0],
+        [
+          'acmedb:urn:acme:advisory:ADB-77',
+          'high',
+          '2026-04-01T08:00:00.000Z',
+          '2026-04-02T12:00:00.000Z',
+          'Under load a promoted replica may miss writes. Fixed in 15.3.',
+          0,
+        ],
+        [
+          'acmedb:urn:acme:advisory:ADB-76',
+          'medium',
+          '2026-03-20T10:00:00.000Z',
+          '2026-03-20T10:00:00.000Z',
+          'Defensive changes to the pooler. No known exploitation.',
+          0,
+        ],
       ],
     );
   });

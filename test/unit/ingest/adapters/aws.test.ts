@@ -40,13 +40,29 @@ describe('aws currentevents (UTF-16 JSON)', () => {
   });
 
   test('status "0" is a resolved event', () => {
-    const body = [{ date: '1767261600', status: '0', service: 'ec2-eu-west-1', service_name: 'Amazon EC2', region_name: 'Ireland', summary: 'Instance launch errors', event_log: [{ status: 2, timestamp: 1767261600, message: 'Investigating.' }, { status: 0, timestamp: 1767265200, message: 'Resolved.' }] }];
+    const body = [
+      {
+        date: '1767261600',
+        status: '0',
+        service: 'ec2-eu-west-1',
+        service_name: 'Amazon EC2',
+        region_name: 'Ireland',
+        summary: 'Instance launch errors',
+        event_log: [
+          { status: 2, timestamp: 1767261600, message: 'Investigating.' },
+          { status: 0, timestamp: 1767265200, message: 'Resolved.' },
+        ],
+      },
+    ];
     const [i] = awsCurrentEventsAdapter.parse(input('aws', 'https://health.aws.amazon.com/public/currentevents', JSON.stringify(body))).incidents!;
     assert.equal(i!.status, 'resolved');
     assert.equal(i!.impact, 'major');
     assert.equal(i!.resolvedAt, '2026-01-01T11:00:00.000Z');
     assert.deepEqual(i!.components, ['Amazon EC2 (eu-west-1)']);
-    assert.deepEqual(i!.updates.map((u) => u.status), ['resolved', 'investigating']);
+    assert.deepEqual(
+      i!.updates.map((u) => u.status),
+      ['resolved', 'investigating'],
+    );
   });
 });
 
@@ -56,9 +72,18 @@ describe('aws legacy data.json', () => {
     if (!s) return;
     const incidents = s.incidents!;
     assert.equal(incidents.length, 86);
-    assert.deepEqual(countBy(incidents, (i) => i.status), { resolved: 86 });
-    assert.deepEqual(countBy(incidents, (i) => i.impact), { minor: 72, major: 11, critical: 3 });
-    assert.deepEqual(countBy(incidents, (i) => i.sourceStatus), { '1': 72, '2': 11, '3': 3 });
+    assert.deepEqual(
+      countBy(incidents, (i) => i.status),
+      { resolved: 86 },
+    );
+    assert.deepEqual(
+      countBy(incidents, (i) => i.impact),
+      { minor: 72, major: 11, critical: 3 },
+    );
+    assert.deepEqual(
+      countBy(incidents, (i) => i.sourceStatus),
+      { '1': 72, '2': 11, '3': 3 },
+    );
 
     const acm = incidents.find((i) => i.id === 'aws:certificatemanager-us-east-1_1624993969')!;
     assert.equal(acm.title, 'Increased API Error Rates and Latency', '[RESOLVED] prefix removed');
@@ -102,10 +127,13 @@ describe('aws legacy RSS', () => {
         source: 'aws-rss',
       },
     ]);
-    assert.deepEqual(s.incidents![0]!.updates.map((u) => [u.status, u.createdAt]), [
-      ['resolved', '2021-12-15T20:16:32.000Z'],
-      ['resolved', '2021-12-15T16:10:17.000Z'],
-    ]);
+    assert.deepEqual(
+      s.incidents![0]!.updates.map((u) => [u.status, u.createdAt]),
+      [
+        ['resolved', '2021-12-15T20:16:32.000Z'],
+        ['resolved', '2021-12-15T16:10:17.000Z'],
+      ],
+    );
   });
 
   test('grouping: one chain per service and event, a quiet gap or a new title after resolution starts another', () => {

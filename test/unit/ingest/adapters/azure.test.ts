@@ -32,7 +32,8 @@ describe('azure status RSS', () => {
   });
 
   test('an empty feed means no active issue', () => {
-    const feed = '<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Azure Status</title><link>https://azure.status.microsoft/en-us/status/</link><description>Azure Status</description></channel></rss>';
+    const feed =
+      '<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Azure Status</title><link>https://azure.status.microsoft/en-us/status/</link><description>Azure Status</description></channel></rss>';
     assert.deepEqual(azureRssAdapter.parse(input('azure', 'https://azure.status.microsoft/en-us/status/feed/', feed)), {
       incidents: [],
       incidentsAreCompleteUnresolvedSet: true,

@@ -41,11 +41,14 @@ describe('betterstack index.json', () => {
     const hub = s.incidents![2]!;
     assert.equal(hub.title, 'Hub unavailable');
     assert.deepEqual(hub.components, ['Huggingface Hub', 'Git Hosting and Serving', 'Inference Endpoints UI']);
-    assert.deepEqual(hub.updates.map((u) => [u.status, u.createdAt]), [
-      ['resolved', '2026-07-16T10:07:00.000Z'],
-      ['investigating', '2026-07-16T08:43:00.000Z'],
-      ['investigating', '2026-07-16T08:30:00.000Z'],
-    ]);
+    assert.deepEqual(
+      hub.updates.map((u) => [u.status, u.createdAt]),
+      [
+        ['resolved', '2026-07-16T10:07:00.000Z'],
+        ['investigating', '2026-07-16T08:43:00.000Z'],
+        ['investigating', '2026-07-16T08:30:00.000Z'],
+      ],
+    );
     // Two paragraphs upstream, one line of plain text here.
     assert.match(hub.updates[0]!.body, /^Services are back to nominal operations\. Root cause/);
 
@@ -53,7 +56,15 @@ describe('betterstack index.json', () => {
       s.maintenances!.map((m) => [m.id, m.status, m.sourceStatus, m.scheduledFor, m.scheduledUntil, m.completedAt, m.components.join('|')]),
       [
         ['huggingface:946090', 'completed', 'resolved', '2026-07-08T07:00:36.000Z', '2026-07-08T08:00:36.000Z', '2026-07-08T08:00:36.000Z', 'Jobs'],
-        ['huggingface:961899', 'scheduled', 'maintenance', '2026-07-22T07:00:00.000Z', '2026-07-22T08:00:00.000Z', null, 'Inference Endpoints UI|Inference Endpoints API'],
+        [
+          'huggingface:961899',
+          'scheduled',
+          'maintenance',
+          '2026-07-22T07:00:00.000Z',
+          '2026-07-22T08:00:00.000Z',
+          null,
+          'Inference Endpoints UI|Inference Endpoints API',
+        ],
       ],
     );
   });

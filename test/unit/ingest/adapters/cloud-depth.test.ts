@@ -20,14 +20,23 @@ describe('cloud components from recorded payloads', () => {
     assert.equal(s.componentsKeepUnlisted, true);
     const byId = new Map(s.components!.map((c) => [c.id, c]));
     assert.equal(byId.size, s.components!.length, 'ids are unique');
-    assert.deepEqual(byId.get('ec2-me-central-1'), { id: 'ec2-me-central-1', name: 'Amazon Elastic Compute Cloud (me-central-1)', status: 'major_outage', group: 'Amazon Elastic Compute Cloud', position: byId.get('ec2-me-central-1')!.position });
+    assert.deepEqual(byId.get('ec2-me-central-1'), {
+      id: 'ec2-me-central-1',
+      name: 'Amazon Elastic Compute Cloud (me-central-1)',
+      status: 'major_outage',
+      group: 'Amazon Elastic Compute Cloud',
+      position: byId.get('ec2-me-central-1')!.position,
+    });
     assert.equal(byId.get('ec2-me-south-1')!.status, 'major_outage');
     // Route 53 is global and AWS's `current` for it is 0: listed, operational.
     assert.deepEqual([byId.get('route53')!.name, byId.get('route53')!.status], ['Amazon Route 53', 'operational']);
     assert.equal(regionTagOf(byId.get('ec2-me-central-1')!.name)!.code, 'me-central-1');
     assert.equal(regionTagOf(byId.get('route53')!.name), null);
     // Ordered by service, then region; positions are the display order.
-    assert.deepEqual(s.components!.map((c) => c.position), s.components!.map((_, i) => i));
+    assert.deepEqual(
+      s.components!.map((c) => c.position),
+      s.components!.map((_, i) => i),
+    );
     const groups = s.components!.map((c) => c.group!);
     assert.deepEqual(groups, [...groups].sort(), 'code-unit order of the service names');
   });
@@ -35,7 +44,10 @@ describe('cloud components from recorded payloads', () => {
   test('AWS legacy data.json: every archived service listed as operational, US Standard read as us-east-1', (t) => {
     const s = parseFixture(t, 'aws/data-2022-07-03.json');
     if (!s) return;
-    assert.deepEqual(countBy(s.components!, (c) => c.status), { operational: s.components!.length });
+    assert.deepEqual(
+      countBy(s.components!, (c) => c.status),
+      { operational: s.components!.length },
+    );
     const s3 = s.components!.find((c) => c.id === 's3-us-standard')!;
     assert.equal(s3.name, 'Amazon Simple Storage Service (us-east-1)');
     assert.equal(s.components!.find((c) => c.id === 'ec2-us-east-1')!.name, 'Amazon Elastic Compute Cloud (us-east-1)');
@@ -44,7 +56,10 @@ describe('cloud components from recorded payloads', () => {
   test('GCP: product × location; a closed history is operational everywhere', (t) => {
     const s = parseFixture(t, 'gcp/incidents-2022-07-03.json');
     if (!s) return;
-    assert.deepEqual(countBy(s.components!, (c) => c.status), { operational: s.components!.length });
+    assert.deepEqual(
+      countBy(s.components!, (c) => c.status),
+      { operational: s.components!.length },
+    );
     const names = new Set(s.components!.map((c) => c.name));
     assert.ok(names.has('Google BigQuery (us-central1)'));
     assert.ok(names.has('Google BigQuery (us)'), 'a multi-region keeps its own label');
@@ -82,7 +97,13 @@ describe('cloud components from documented shapes', () => {
   test('hostile product × location lists are capped per record and per snapshot', () => {
     const products = Array.from({ length: 300 }, (_, i) => ({ title: `P${i}`, id: `p${i}` }));
     const locations = Array.from({ length: 300 }, (_, i) => ({ id: `loc${i}` }));
-    const s = gcpAdapter.parse(input('gcp', 'https://status.cloud.google.com/incidents.json', JSON.stringify(gcpOpen({ affected_products: products, currently_affected_locations: locations }))));
+    const s = gcpAdapter.parse(
+      input(
+        'gcp',
+        'https://status.cloud.google.com/incidents.json',
+        JSON.stringify(gcpOpen({ affected_products: products, currently_affected_locations: locations })),
+      ),
+    );
     assert.equal(s.incidents![0]!.components.length, MAX_RECORD_COMPONENTS);
     assert.equal(s.components!.length, MAX_SNAPSHOT_COMPONENTS);
   });
@@ -93,7 +114,10 @@ describe('cloud components from documented shapes', () => {
     const onlyRegion = azureRssAdapter.parse(input('azure', 'https://azure.status.microsoft/en-us/status/feed/', feed(['East US 2'])));
     assert.deepEqual(onlyRegion.incidents![0]!.components, ['East US 2 (eastus2)']);
     const noRegion = azureRssAdapter.parse(input('azure', 'https://azure.status.microsoft/en-us/status/feed/', feed(['Azure Front Door'])));
-    assert.deepEqual(noRegion.components!.map((c) => [c.id, c.name]), [['azure-front-door', 'Azure Front Door']]);
+    assert.deepEqual(
+      noRegion.components!.map((c) => [c.id, c.name]),
+      [['azure-front-door', 'Azure Front Door']],
+    );
   });
 
   test('AWS keys: region suffixes of the vocabulary only', () => {
@@ -116,7 +140,14 @@ describe('impact rules read region tags of listed components', () => {
     { id: 's2', name: 'gulf-api', criticality: 'high', dependencies: [{ vendor: 'aws', kind: 'hard', components: [], regions: ['me-central-1'] }] },
     { id: 's3', name: 'us-api', criticality: 'high', dependencies: [{ vendor: 'aws', kind: 'hard', components: [], regions: ['us-east-1'] }] },
   ];
-  const record = (names: string[]) => ({ kind: 'incident' as const, id: 'aws:1', vendor: 'aws', title: 'Increased Error Rates', components: recordComponents(names, AWS), updates: [] });
+  const record = (names: string[]) => ({
+    kind: 'incident' as const,
+    id: 'aws:1',
+    vendor: 'aws',
+    title: 'Increased Error Rates',
+    components: recordComponents(names, AWS),
+    updates: [],
+  });
 
   test('an event in me-central-1 whose text names no region: the region tag decides', () => {
     const hits = affectedServices(record(['Amazon Elastic Compute Cloud (me-central-1)']), impactIndex(services));
@@ -128,7 +159,13 @@ describe('impact rules read region tags of listed components', () => {
 
   test('EC2 in us-east-1 listed: the component dependency is high, the region dependency medium', () => {
     const hits = affectedServices(record(['Amazon Elastic Compute Cloud (us-east-1)']), impactIndex(services));
-    assert.deepEqual(hits.map((h) => [h.serviceName, h.confidence]), [['checkout', 'high'], ['us-api', 'medium']]);
+    assert.deepEqual(
+      hits.map((h) => [h.serviceName, h.confidence]),
+      [
+        ['checkout', 'high'],
+        ['us-api', 'medium'],
+      ],
+    );
   });
 });
 
@@ -137,7 +174,14 @@ describe('components kept while unlisted', () => {
 
   test('a component the poll no longer names stays, as operational; the poll wins for what it names', () => {
     const out = keepUnlistedComponents([c('b', 'major_outage'), c('a', 'major_outage')], [c('c', 'partial_outage'), c('a', 'degraded_performance')]);
-    assert.deepEqual(out.map((x) => [x.id, x.status, x.position]), [['a', 'degraded_performance', 0], ['b', 'operational', 1], ['c', 'partial_outage', 2]]);
+    assert.deepEqual(
+      out.map((x) => [x.id, x.status, x.position]),
+      [
+        ['a', 'degraded_performance', 0],
+        ['b', 'operational', 1],
+        ['c', 'partial_outage', 2],
+      ],
+    );
   });
 
   test('capped: past the cap, components the poll does not name are dropped', () => {

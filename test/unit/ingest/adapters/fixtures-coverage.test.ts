@@ -25,8 +25,7 @@ describe('recorded upstream fixtures', () => {
       const snapshot = parseFixture(t, file);
       if (!snapshot) return;
       assertSnapshotInvariants(snapshot, source.vendor, source.type);
-      const total =
-        (snapshot.incidents?.length ?? 0) + (snapshot.maintenances?.length ?? 0) + (snapshot.components?.length ?? 0) + (snapshot.status ? 1 : 0);
+      const total = (snapshot.incidents?.length ?? 0) + (snapshot.maintenances?.length ?? 0) + (snapshot.components?.length ?? 0) + (snapshot.status ? 1 : 0);
       assert.ok(total > 0 || file.includes('unresolved') || file.includes('scheduled-maintenances/'), 'snapshot says something');
     });
   }

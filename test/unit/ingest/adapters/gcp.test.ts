@@ -9,9 +9,18 @@ describe('gcp incidents.json', () => {
     if (!s) return;
     const incidents = s.incidents!;
     assert.equal(incidents.length, 21);
-    assert.deepEqual(countBy(incidents, (i) => i.status), { resolved: 21 });
-    assert.deepEqual(countBy(incidents, (i) => i.impact), { minor: 12, major: 7, critical: 2 });
-    assert.equal(incidents.reduce((n, i) => n + i.updates.length, 0), 114);
+    assert.deepEqual(
+      countBy(incidents, (i) => i.status),
+      { resolved: 21 },
+    );
+    assert.deepEqual(
+      countBy(incidents, (i) => i.impact),
+      { minor: 12, major: 7, critical: 2 },
+    );
+    assert.equal(
+      incidents.reduce((n, i) => n + i.updates.length, 0),
+      114,
+    );
     assert.equal(s.incidentsAreCompleteUnresolvedSet, undefined, 'incidents.json is a history');
 
     const first = incidents[0]!;
@@ -41,14 +50,32 @@ describe('gcp incidents.json', () => {
 
   test('an incident without end is open; one with end is over whatever its last update says', () => {
     const open = [
-      { id: 'a1', begin: '2026-01-05T10:00:00+00:00', external_desc: 'Elevated latency', status_impact: 'SERVICE_DISRUPTION', severity: 'medium', updates: [{ when: '2026-01-05T10:05:00+00:00', text: 'Looking into it.', status: 'SERVICE_DISRUPTION' }], most_recent_update: { status: 'SERVICE_DISRUPTION' } },
-      { id: 'a2', begin: '2026-01-04T10:00:00+00:00', end: '2026-01-04T12:00:00+00:00', external_desc: 'Closed, last update not AVAILABLE', severity: 'high', most_recent_update: { status: 'SERVICE_OUTAGE' } },
+      {
+        id: 'a1',
+        begin: '2026-01-05T10:00:00+00:00',
+        external_desc: 'Elevated latency',
+        status_impact: 'SERVICE_DISRUPTION',
+        severity: 'medium',
+        updates: [{ when: '2026-01-05T10:05:00+00:00', text: 'Looking into it.', status: 'SERVICE_DISRUPTION' }],
+        most_recent_update: { status: 'SERVICE_DISRUPTION' },
+      },
+      {
+        id: 'a2',
+        begin: '2026-01-04T10:00:00+00:00',
+        end: '2026-01-04T12:00:00+00:00',
+        external_desc: 'Closed, last update not AVAILABLE',
+        severity: 'high',
+        most_recent_update: { status: 'SERVICE_OUTAGE' },
+      },
     ];
     const s = gcpAdapter.parse(input('gcp', 'https://status.cloud.google.com/incidents.json', JSON.stringify(open)));
-    assert.deepEqual(s.incidents!.map((i) => [i.status, i.impact, i.resolvedAt]), [
-      ['investigating', 'major', null],
-      ['resolved', 'critical', '2026-01-04T12:00:00.000Z'],
-    ]);
+    assert.deepEqual(
+      s.incidents!.map((i) => [i.status, i.impact, i.resolvedAt]),
+      [
+        ['investigating', 'major', null],
+        ['resolved', 'critical', '2026-01-04T12:00:00.000Z'],
+      ],
+    );
   });
 
   test('impact falls back to severity when status_impact is absent', () => {

@@ -155,7 +155,12 @@ export function assertSnapshotInvariants(s: SourceSnapshot, vendor: string, sour
     assert.ok((COMPONENT_STATUSES as readonly string[]).includes(c.status), `component status ${c.status}`);
     assert.equal(typeof c.name, 'string');
   }
-  if (s.components) assert.deepEqual(s.components.map((c) => c.position), s.components.map((_, i) => i), 'positions are display order');
+  if (s.components)
+    assert.deepEqual(
+      s.components.map((c) => c.position),
+      s.components.map((_, i) => i),
+      'positions are display order',
+    );
   for (const i of s.incidents ?? []) {
     const where = `incident ${i.id}`;
     assert.ok(i.id.startsWith(`${vendor}:`) && i.id.length > vendor.length + 1, `${where}: id prefix`);
@@ -169,7 +174,10 @@ export function assertSnapshotInvariants(s: SourceSnapshot, vendor: string, sour
     for (const u of i.updates) {
       assert.ok(isIso(u.createdAt), `${where}: update createdAt`);
       assert.ok((INCIDENT_STATUSES as readonly string[]).includes(u.status), `${where}: update status ${u.status}`);
-      assert.ok(!/<\/?(p|div|br|span|a|strong|small|var|ul|li|b|i|em|code)\b[^>]*>/i.test(u.body) && !/\s{2}/.test(u.body) && u.body === u.body.trim(), `${where}: update body is plain collapsed text`);
+      assert.ok(
+        !/<\/?(p|div|br|span|a|strong|small|var|ul|li|b|i|em|code)\b[^>]*>/i.test(u.body) && !/\s{2}/.test(u.body) && u.body === u.body.trim(),
+        `${where}: update body is plain collapsed text`,
+      );
     }
     assertNewestFirst(i.updates, where);
   }

@@ -14,16 +14,31 @@ const parse = (body: unknown) =>
 
 describe('heroku-status', () => {
   test('all green: operational, three systems, no incidents', () => {
-    const s = parse({ status: [{ system: 'Apps', status: 'green' }, { system: 'Data', status: 'green' }, { system: 'Tools', status: 'green' }], incidents: [], scheduled: [] });
+    const s = parse({
+      status: [
+        { system: 'Apps', status: 'green' },
+        { system: 'Data', status: 'green' },
+        { system: 'Tools', status: 'green' },
+      ],
+      incidents: [],
+      scheduled: [],
+    });
     assert.deepEqual(s.status, { indicator: 'operational', description: 'All Systems Operational' });
-    assert.deepEqual(s.components?.map((c) => `${c.name}:${c.status}`), ['Apps:operational', 'Data:operational', 'Tools:operational']);
+    assert.deepEqual(
+      s.components?.map((c) => `${c.name}:${c.status}`),
+      ['Apps:operational', 'Data:operational', 'Tools:operational'],
+    );
     assert.deepEqual(s.incidents, []);
     assert.equal(s.incidentsAreCompleteUnresolvedSet, true);
   });
 
   test('a red system with an open incident; the id comes from full_url', () => {
     const s = parse({
-      status: [{ system: 'Apps', status: 'red' }, { system: 'Data', status: 'yellow' }, { system: 'Tools', status: 'green' }],
+      status: [
+        { system: 'Apps', status: 'red' },
+        { system: 'Data', status: 'yellow' },
+        { system: 'Tools', status: 'green' },
+      ],
       incidents: [
         {
           title: 'Increased error rates for Apps in the EU',
@@ -62,8 +77,19 @@ describe('heroku-status', () => {
 
   test('a resolved last update resolves the incident; every system red is a major outage', () => {
     const s = parse({
-      status: [{ system: 'Apps', status: 'red' }, { system: 'Data', status: 'red' }, { system: 'Tools', status: 'red' }],
-      incidents: [{ title: 'x', created_at: '2026-05-30T09:00:00Z', full_url: 'https://status.heroku.com/incidents/7/', updates: [{ update_type: 'resolved', updated_at: '2026-05-30T10:00:00Z', contents: 'Done' }] }],
+      status: [
+        { system: 'Apps', status: 'red' },
+        { system: 'Data', status: 'red' },
+        { system: 'Tools', status: 'red' },
+      ],
+      incidents: [
+        {
+          title: 'x',
+          created_at: '2026-05-30T09:00:00Z',
+          full_url: 'https://status.heroku.com/incidents/7/',
+          updates: [{ update_type: 'resolved', updated_at: '2026-05-30T10:00:00Z', contents: 'Done' }],
+        },
+      ],
     });
     assert.equal(s.status?.indicator, 'major_outage');
     assert.equal(s.incidents?.[0]?.id, 'heroku:7');

@@ -18,7 +18,10 @@ const stream = (init: unknown) => `event: init_event\ndata: ${JSON.stringify(ini
 describe('server-sent events', () => {
   test('complete events only; CRLF, comments and multi-line data read as the format says', () => {
     const events = parseServerSentEvents(': hello\r\nevent: a\r\ndata: 1\r\ndata: 2\r\n\r\ndata: x\n\nevent: b\ndata: unfinished');
-    assert.deepEqual(events, [{ event: 'a', data: '1\n2' }, { event: 'message', data: 'x' }]);
+    assert.deepEqual(events, [
+      { event: 'a', data: '1\n2' },
+      { event: 'message', data: 'x' },
+    ]);
     assert.equal(bodyHasEvent('init_event')(Buffer.from('event: init_event\ndata: {}')), false, 'not closed yet');
     assert.equal(bodyHasEvent('init_event')(Buffer.from('event: init_event\ndata: {}\n\n')), true);
   });
@@ -34,11 +37,29 @@ describe('hund live stream (written from the documented format)', () => {
     const [load] = s.incidents!;
     assert.deepEqual(
       [load!.id, load!.title, load!.status, load!.sourceStatus, load!.impact, load!.startedAt, load!.updatedAt, load!.components],
-      ['example:57630a2b8fbb654829473756', 'Heavy Load', 'monitoring', 'Investigating', 'major', '2026-07-30T08:00:00.000Z', '2026-07-30T08:30:00.000Z', ['Website', 'Database']],
+      [
+        'example:57630a2b8fbb654829473756',
+        'Heavy Load',
+        'monitoring',
+        'Investigating',
+        'major',
+        '2026-07-30T08:00:00.000Z',
+        '2026-07-30T08:30:00.000Z',
+        ['Website', 'Database'],
+      ],
     );
-    assert.deepEqual(load!.updates.map((u) => [u.status, u.sourceStatus, u.body]), [['monitoring', 'Monitoring', 'A fix is rolling out.'], ['investigating', 'Investigating', 'We are working on it.']]);
+    assert.deepEqual(
+      load!.updates.map((u) => [u.status, u.sourceStatus, u.body]),
+      [
+        ['monitoring', 'Monitoring', 'A fix is rolling out.'],
+        ['investigating', 'Investigating', 'We are working on it.'],
+      ],
+    );
     const [upgrade] = s.maintenances!;
-    assert.deepEqual([upgrade!.status, upgrade!.scheduledFor, upgrade!.scheduledUntil, upgrade!.components], ['scheduled', '2026-07-31T08:00:00.000Z', '2026-07-31T10:00:00.000Z', ['Database']]);
+    assert.deepEqual(
+      [upgrade!.status, upgrade!.scheduledFor, upgrade!.scheduledUntil, upgrade!.components],
+      ['scheduled', '2026-07-31T08:00:00.000Z', '2026-07-31T10:00:00.000Z', ['Database']],
+    );
     // A poll stops reading inside the next event, perhaps inside a character: what came before is read.
     const cut = Buffer.concat([documented, Buffer.from('é', 'utf8').subarray(0, 1)]);
     assert.deepEqual(parse(cut), s);
@@ -47,21 +68,45 @@ describe('hund live stream (written from the documented format)', () => {
   });
 
   test('version 1 names one component; Information and non-standing issues are over', () => {
-    const s = parse(stream({ state: 'operational', issues: [
-      { id: 'a', title: 'Notice', label: 'Information', component: 'API', standing: true, scheduled: false, created_at: 1785398400 },
-      { id: 'b', title: 'Done', label: 'Resolved', components: ['API'], standing: false, scheduled: false, created_at: '2026-07-30T08:00:00Z' },
-    ] }));
+    const s = parse(
+      stream({
+        state: 'operational',
+        issues: [
+          { id: 'a', title: 'Notice', label: 'Information', component: 'API', standing: true, scheduled: false, created_at: 1785398400 },
+          { id: 'b', title: 'Done', label: 'Resolved', components: ['API'], standing: false, scheduled: false, created_at: '2026-07-30T08:00:00Z' },
+        ],
+      }),
+    );
     assert.equal(s.status!.indicator, 'operational');
     assert.equal(parse(stream({ state: 'outage', issues: [] })).status!.indicator, 'partial_outage', 'the worst component is out, not the whole page');
     assert.equal(parse(stream({ state: 'pending', issues: [] })).status!.indicator, 'unknown');
-    assert.deepEqual(s.incidents!.map((i) => [i.status, i.components]), [['resolved', ['API']], ['resolved', ['API']]]);
+    assert.deepEqual(
+      s.incidents!.map((i) => [i.status, i.components]),
+      [
+        ['resolved', ['API']],
+        ['resolved', ['API']],
+      ],
+    );
   });
 
   test('hostile input: no event, unfinished event, bad JSON, wrong shapes are AdapterErrors; huge text is no crash', () => {
-    for (const body of ['', 'not a stream', 'event: init_event\ndata: {"state":"x","issues":[]}', stream('x').replace('"x"', '{'), stream({ state: 1, issues: [] }), stream({ state: 'ok', issues: [{ id: 'a' }] }), '{"state":"ok","issues":[]}']) {
+    for (const body of [
+      '',
+      'not a stream',
+      'event: init_event\ndata: {"state":"x","issues":[]}',
+      stream('x').replace('"x"', '{'),
+      stream({ state: 1, issues: [] }),
+      stream({ state: 'ok', issues: [{ id: 'a' }] }),
+      '{"state":"ok","issues":[]}',
+    ]) {
       assert.throws(() => parse(body), AdapterError, body.slice(0, 40));
     }
-    const huge = parse(stream({ state: 'degraded', issues: [{ id: 'x', title: 'T\u0000', body: 'y'.repeat(300_000), created_at: 1785398400, components: Array.from({ length: 2000 }, (_, i) => `c${i}`) }] }));
+    const huge = parse(
+      stream({
+        state: 'degraded',
+        issues: [{ id: 'x', title: 'T\u0000', body: 'y'.repeat(300_000), created_at: 1785398400, components: Array.from({ length: 2000 }, (_, i) => `c${i}`) }],
+      }),
+    );
     assert.equal(huge.incidents![0]!.components.length, 2000);
     assert.equal(detectPlatform(Buffer.from('event: other\ndata: {}\n\n')), null);
   });

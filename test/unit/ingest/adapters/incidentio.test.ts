@@ -12,7 +12,10 @@ describe('incident.io Statuspage-compatible summary', () => {
     if (!s) return;
     assert.deepEqual(s.status, { indicator: 'partial_outage', description: 'Partial System Outage' });
     assert.equal(s.components!.length, 24);
-    assert.deepEqual(countBy(s.components!, (c) => c.status), { operational: 23, partial_outage: 1 });
+    assert.deepEqual(
+      countBy(s.components!, (c) => c.status),
+      { operational: 23, partial_outage: 1 },
+    );
     assert.equal(s.incidents!.length, 1);
     const i = s.incidents![0]!;
     assert.equal(i.id, 'cohere:01KY8K3GWWJTSJTRC17GHEH08Z');
@@ -62,7 +65,16 @@ const widget = {
     structure: {
       items: [
         { component: { component_id: 'c-api', name: 'API' } },
-        { group: { id: 'g-regions', name: 'Regions', components: [{ component_id: 'c-eu', name: 'Frankfurt' }, { component_id: 'c-us', name: 'Virginia' }] } },
+        {
+          group: {
+            id: 'g-regions',
+            name: 'Regions',
+            components: [
+              { component_id: 'c-eu', name: 'Frankfurt' },
+              { component_id: 'c-us', name: 'Virginia' },
+            ],
+          },
+        },
         { component: { component_id: 'c-web', name: 'Dashboard', hidden: true } },
       ],
     },
@@ -75,16 +87,60 @@ const widget = {
         affected_components: [{ component_id: 'c-api' }],
         component_impacts: [{ component_id: 'c-api', status: 'partial_outage', start_at: '2026-03-02T10:00:00Z' }],
         updates: [
-          { id: 'u1', published_at: '2026-03-02T10:00:00Z', message: { text_node: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'We are looking into ' }, { type: 'text', text: 'slow responses.' }] }] } } },
-          { id: 'u2', published_at: '2026-03-02T10:30:00Z', status: 'identified', message: { text_node: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Cause found.' }] }, { type: 'paragraph', content: [{ type: 'text', text: 'Rolling back.' }] }] } } },
+          {
+            id: 'u1',
+            published_at: '2026-03-02T10:00:00Z',
+            message: {
+              text_node: {
+                type: 'doc',
+                content: [
+                  {
+                    type: 'paragraph',
+                    content: [
+                      { type: 'text', text: 'We are looking into ' },
+                      { type: 'text', text: 'slow responses.' },
+                    ],
+                  },
+                ],
+              },
+            },
+          },
+          {
+            id: 'u2',
+            published_at: '2026-03-02T10:30:00Z',
+            status: 'identified',
+            message: {
+              text_node: {
+                type: 'doc',
+                content: [
+                  { type: 'paragraph', content: [{ type: 'text', text: 'Cause found.' }] },
+                  { type: 'paragraph', content: [{ type: 'text', text: 'Rolling back.' }] },
+                ],
+              },
+            },
+          },
         ],
       },
     ],
     in_progress_maintenances: [
-      { id: '01MNT1', name: 'Frankfurt storage upgrade', status: 'maintenance_in_progress', started_at: '2026-03-02T09:00:00Z', scheduled_end_at: '2026-03-02T12:00:00Z', affected_components: [{ component_id: 'c-eu' }] },
+      {
+        id: '01MNT1',
+        name: 'Frankfurt storage upgrade',
+        status: 'maintenance_in_progress',
+        started_at: '2026-03-02T09:00:00Z',
+        scheduled_end_at: '2026-03-02T12:00:00Z',
+        affected_components: [{ component_id: 'c-eu' }],
+      },
     ],
     scheduled_maintenances: [
-      { id: '01MNT2', name: 'Virginia network work', status: 'maintenance_scheduled', starts_at: '2026-03-09T01:00:00Z', ends_at: '2026-03-09T03:00:00Z', affected_components: [{ component_id: 'c-us' }] },
+      {
+        id: '01MNT2',
+        name: 'Virginia network work',
+        status: 'maintenance_scheduled',
+        starts_at: '2026-03-09T01:00:00Z',
+        ends_at: '2026-03-09T03:00:00Z',
+        affected_components: [{ component_id: 'c-us' }],
+      },
     ],
   },
 };
@@ -181,7 +237,15 @@ describe('incident.io /proxy widget', () => {
     assert.deepEqual(
       s.maintenances!.map((m) => [m.id, m.status, m.sourceStatus, m.scheduledFor, m.scheduledUntil, m.startedAt, m.components.join()]),
       [
-        ['example:01MNT1', 'in_progress', 'maintenance_in_progress', '2026-03-02T09:00:00.000Z', '2026-03-02T12:00:00.000Z', '2026-03-02T09:00:00.000Z', 'Frankfurt'],
+        [
+          'example:01MNT1',
+          'in_progress',
+          'maintenance_in_progress',
+          '2026-03-02T09:00:00.000Z',
+          '2026-03-02T12:00:00.000Z',
+          '2026-03-02T09:00:00.000Z',
+          'Frankfurt',
+        ],
         ['example:01MNT2', 'scheduled', 'maintenance_scheduled', '2026-03-09T01:00:00.000Z', '2026-03-09T03:00:00.000Z', null, 'Virginia'],
       ],
     );
@@ -215,14 +279,25 @@ describe('incident.io /proxy widget', () => {
     assert.equal(i!.impact, 'critical');
     assert.equal(i!.startedAt, '2026-03-03T08:15:00.000Z');
     assert.deepEqual(i!.components, ['Login']);
-    assert.deepEqual(i!.updates, [{ status: 'monitoring', sourceStatus: 'monitoring', body: 'A fix is live; watching error rates.', createdAt: '2026-03-03T08:15:00.000Z' }]);
+    assert.deepEqual(i!.updates, [
+      { status: 'monitoring', sourceStatus: 'monitoring', body: 'A fix is live; watching error rates.', createdAt: '2026-03-03T08:15:00.000Z' },
+    ]);
   });
 
   test('unrecognised JSON and an incident without a date are AdapterErrors', () => {
-    assert.throws(() => incidentioAdapter.parse(input('x', 'https://s/proxy/s', '{"hello":"world"}')), (e: unknown) => e instanceof AdapterError && /unrecognised payload/.test(e.message));
+    assert.throws(
+      () => incidentioAdapter.parse(input('x', 'https://s/proxy/s', '{"hello":"world"}')),
+      (e: unknown) => e instanceof AdapterError && /unrecognised payload/.test(e.message),
+    );
     const broken = { summary: { ongoing_incidents: [{ id: 'a', name: 'b', status: 'investigating' }] } };
-    assert.throws(() => incidentioAdapter.parse(input('x', 'https://s/proxy/s', JSON.stringify(broken))), (e: unknown) => e instanceof AdapterError && /incident a published_at/.test(e.message));
+    assert.throws(
+      () => incidentioAdapter.parse(input('x', 'https://s/proxy/s', JSON.stringify(broken))),
+      (e: unknown) => e instanceof AdapterError && /incident a published_at/.test(e.message),
+    );
     const wrong = { summary: { ongoing_incidents: [{ id: 7, name: 'b' }] } };
-    assert.throws(() => incidentioAdapter.parse(input('x', 'https://s/proxy/s', JSON.stringify(wrong))), (e: unknown) => e instanceof AdapterError && /\/ongoing_incidents\/0\/id/.test(e.message));
+    assert.throws(
+      () => incidentioAdapter.parse(input('x', 'https://s/proxy/s', JSON.stringify(wrong))),
+      (e: unknown) => e instanceof AdapterError && /\/ongoing_incidents\/0\/id/.test(e.message),
+    );
   });
 });

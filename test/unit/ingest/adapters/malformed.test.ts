@@ -50,10 +50,18 @@ describe('malformed payloads', () => {
   }
 
   test('wrong shapes name the offending path', () => {
-    rejects('statuspage-v2', '{"page":{"id":"p"},"incidents":[{"id":"a","name":"n"}]}', /statuspage-v2: invalid payload at \/incidents\/0\/status: Expected required property/);
+    rejects(
+      'statuspage-v2',
+      '{"page":{"id":"p"},"incidents":[{"id":"a","name":"n"}]}',
+      /statuspage-v2: invalid payload at \/incidents\/0\/status: Expected required property/,
+    );
     rejects('statuspage-v2', '{"page":{"id":"p"},"components":[{"id":"a","name":"n","position":"first"}]}', /\/components\/0\/position: Expected number/);
     rejects('statuspage-v2', '{"period":{},"metrics":[]}', /not a Statuspage v2 payload .*got keys period, metrics/);
-    rejects('statuspage-v2', '{"page":{"id":"p"},"incidents":[{"id":"a","name":"n","status":"investigating","created_at":"soon"}]}', /incident a started_at\/created_at: missing or unparseable date "soon"/);
+    rejects(
+      'statuspage-v2',
+      '{"page":{"id":"p"},"incidents":[{"id":"a","name":"n","status":"investigating","created_at":"soon"}]}',
+      /incident a started_at\/created_at: missing or unparseable date "soon"/,
+    );
     rejects('instatus', '{"page":{"name":"x"}}', /instatus: invalid payload at \/page\/status/);
     rejects('gcp-json', '{"incidents":[]}', /gcp-json: invalid payload at \/: Expected array/);
     rejects('gcp-json', '[{"id":"x","begin":"2026-01-01T00:00:00Z"}]', /\/0\/external_desc/);
@@ -64,7 +72,11 @@ describe('malformed payloads', () => {
   });
 
   test('a wrong type deep inside is named by its path', () => {
-    rejects('statuspage-v2', '{"page":{"id":"p"},"incidents":[{"id":"a","name":"n","status":"resolved","created_at":"2026-01-01T00:00:00Z","incident_updates":[5]}]}', /incident_updates\/0: Expected object/);
+    rejects(
+      'statuspage-v2',
+      '{"page":{"id":"p"},"incidents":[{"id":"a","name":"n","status":"resolved","created_at":"2026-01-01T00:00:00Z","incident_updates":[5]}]}',
+      /incident_updates\/0: Expected object/,
+    );
   });
 
   test('defineAdapter turns any other exception into AdapterError, keeping the cause', () => {
@@ -84,8 +96,30 @@ describe('malformed payloads', () => {
       fc.record({ page: fc.jsonValue(), status: fc.jsonValue(), components: fc.jsonValue(), incidents: fc.jsonValue() }, { requiredKeys: [] }),
       fc.record({ summary: fc.record({ ongoing_incidents: fc.jsonValue(), structure: fc.jsonValue(), components: fc.jsonValue() }, { requiredKeys: [] }) }),
       fc.record({ page: fc.record({ status: fc.string() }), activeIncidents: fc.jsonValue() }),
-      fc.record({ data: fc.jsonValue(), included: fc.array(fc.record({ id: fc.string(), type: fc.constantFrom('status_report', 'status_page_resource', 'status_update'), attributes: fc.dictionary(fc.string(), fc.jsonValue()) })) }),
-      fc.array(fc.record({ id: fc.string(), begin: fc.string(), external_desc: fc.string(), date: fc.string(), service: fc.string(), summary: fc.string(), status: fc.string() }, { requiredKeys: [] })),
+      fc.record({
+        data: fc.jsonValue(),
+        included: fc.array(
+          fc.record({
+            id: fc.string(),
+            type: fc.constantFrom('status_report', 'status_page_resource', 'status_update'),
+            attributes: fc.dictionary(fc.string(), fc.jsonValue()),
+          }),
+        ),
+      }),
+      fc.array(
+        fc.record(
+          {
+            id: fc.string(),
+            begin: fc.string(),
+            external_desc: fc.string(),
+            date: fc.string(),
+            service: fc.string(),
+            summary: fc.string(),
+            status: fc.string(),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
     );
     fc.assert(
       fc.property(shaped, fc.constantFrom(...SOURCE_TYPES), (value, type) => {
@@ -104,8 +138,12 @@ describe('malformed payloads', () => {
   test('property: arbitrary text as a feed never escapes as anything but AdapterError', () => {
     const xmlish = fc.oneof(
       fc.string(),
-      fc.string().map((s) => `<rss version="2.0"><channel><item><title>${s}</title><pubDate>${s}</pubDate><description>${s}</description></item></channel></rss>`),
-      fc.string().map((s) => `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>${s}</id><title>${s}</title><content type="html">${s}</content></entry></feed>`),
+      fc
+        .string()
+        .map((s) => `<rss version="2.0"><channel><item><title>${s}</title><pubDate>${s}</pubDate><description>${s}</description></item></channel></rss>`),
+      fc
+        .string()
+        .map((s) => `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>${s}</id><title>${s}</title><content type="html">${s}</content></entry></feed>`),
     );
     fc.assert(
       fc.property(xmlish, fc.constantFrom(...FEED_TYPES), (text, type) => {

@@ -76,9 +76,19 @@ describe('release feeds', () => {
 
   test('Atom: category terms, updated as the date when published is absent', () => {
     const s = releaseFeedAdapter.parse(input('acmefn', 'https://fn.acme.test/releases.atom', ATOM));
-    assert.deepEqual(s.updates!.map((u) => [u.id, u.title, u.publishedAt, u.summary, u.categories, u.url]), [
-      ['acmefn:tag:acme.test,2026:release/3.4.0', 'Functions 3.4.0', '2026-02-01T00:00:00.000Z', 'Node 22 runtime Faster cold starts', ['runtime', 'nodejs'], null],
-    ]);
+    assert.deepEqual(
+      s.updates!.map((u) => [u.id, u.title, u.publishedAt, u.summary, u.categories, u.url]),
+      [
+        [
+          'acmefn:tag:acme.test,2026:release/3.4.0',
+          'Functions 3.4.0',
+          '2026-02-01T00:00:00.000Z',
+          'Node 22 runtime Faster cold starts',
+          ['runtime', 'nodejs'],
+          null,
+        ],
+      ],
+    );
   });
 
   test('JSON Feed: tags are categories; long text is shortened at a word boundary', () => {
@@ -86,7 +96,16 @@ describe('release feeds', () => {
     const feed = JSON.stringify({
       version: 'https://jsonfeed.org/version/1',
       title: 'Acme CLI',
-      items: [{ id: 42, url: 'https://cli.acme.test/r/42', title: 'CLI 42', content_text: long, date_published: '2026-01-15T10:00:00+01:00', tags: ['cli', ' cli ', 'fix'] }],
+      items: [
+        {
+          id: 42,
+          url: 'https://cli.acme.test/r/42',
+          title: 'CLI 42',
+          content_text: long,
+          date_published: '2026-01-15T10:00:00+01:00',
+          tags: ['cli', ' cli ', 'fix'],
+        },
+      ],
     });
     const [u] = releaseFeedAdapter.parse(input('acmecli', 'https://cli.acme.test/feed.json', feed)).updates!;
     assert.equal(u!.id, 'acmecli:42');

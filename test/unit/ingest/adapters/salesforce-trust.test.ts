@@ -19,8 +19,28 @@ const INCIDENT = {
   serviceKeys: ['Core'],
   instanceKeys: ['NA45', 'CS10'],
   IncidentImpacts: [
-    { id: 1, startTime: '2026-05-31T10:00:00.000Z', endTime: null, serviceIssue: true, endUserImpact: true, severity: 'minor', type: 'performanceDegradation', createdAt: '2026-05-31T10:05:00.000Z', updatedAt: '2026-05-31T10:05:00.000Z' },
-    { id: 2, startTime: '2026-05-31T10:30:00.000Z', endTime: null, serviceIssue: true, endUserImpact: true, severity: 'major', type: 'serviceDisruption', createdAt: '2026-05-31T10:35:00.000Z', updatedAt: '2026-05-31T10:35:00.000Z' },
+    {
+      id: 1,
+      startTime: '2026-05-31T10:00:00.000Z',
+      endTime: null,
+      serviceIssue: true,
+      endUserImpact: true,
+      severity: 'minor',
+      type: 'performanceDegradation',
+      createdAt: '2026-05-31T10:05:00.000Z',
+      updatedAt: '2026-05-31T10:05:00.000Z',
+    },
+    {
+      id: 2,
+      startTime: '2026-05-31T10:30:00.000Z',
+      endTime: null,
+      serviceIssue: true,
+      endUserImpact: true,
+      severity: 'major',
+      type: 'serviceDisruption',
+      createdAt: '2026-05-31T10:35:00.000Z',
+      updatedAt: '2026-05-31T10:35:00.000Z',
+    },
   ],
   IncidentEvents: [
     { id: 10, type: 'update', message: 'Our engineers are investigating.', createdAt: '2026-05-31T10:06:00.000Z', updatedAt: '2026-05-31T10:06:00.000Z' },
@@ -70,7 +90,15 @@ describe('salesforce-trust', () => {
   });
 
   test('/maintenances: the state follows the planned window', () => {
-    const m = { id: 777, name: 'NA45 Major Release', plannedStartTime: '2026-06-01T02:00:00.000Z', plannedEndTime: '2026-06-01T06:00:00.000Z', serviceKeys: ['Core'], instanceKeys: ['NA45'], MaintenanceEvents: [] };
+    const m = {
+      id: 777,
+      name: 'NA45 Major Release',
+      plannedStartTime: '2026-06-01T02:00:00.000Z',
+      plannedEndTime: '2026-06-01T06:00:00.000Z',
+      serviceKeys: ['Core'],
+      instanceKeys: ['NA45'],
+      MaintenanceEvents: [],
+    };
     assert.equal(parse('/maintenances', [m], '2026-06-01T00:00:00Z').maintenances?.[0]?.status, 'scheduled');
     assert.equal(parse('/maintenances', [m], '2026-06-01T03:00:00Z').maintenances?.[0]?.status, 'in_progress');
     const done = parse('/maintenances', [m], '2026-06-01T07:00:00Z').maintenances?.[0];
@@ -84,7 +112,13 @@ describe('salesforce-trust', () => {
       { key: 'NA45', status: 'OK', environment: 'production' },
       { key: 'CS10', status: 'MAJOR_INCIDENT_NONCORE', environment: 'sandbox' },
     ]);
-    assert.deepEqual(s.components?.map((c) => [c.name, c.status, c.group]), [['NA45', 'operational', 'production'], ['CS10', 'partial_outage', 'sandbox']]);
+    assert.deepEqual(
+      s.components?.map((c) => [c.name, c.status, c.group]),
+      [
+        ['NA45', 'operational', 'production'],
+        ['CS10', 'partial_outage', 'sandbox'],
+      ],
+    );
     assert.equal(s.status?.indicator, 'partial_outage');
     assert.equal(trustInstanceStatus('MAJOR_INCIDENT_CORE'), 'major_outage');
     assert.equal(trustInstanceStatus('MINOR_INCIDENT_CORE'), 'degraded_performance');

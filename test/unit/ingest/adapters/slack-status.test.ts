@@ -63,10 +63,23 @@ describe('slack-status', () => {
   });
 
   test('an outage is a partial outage of the page; a notice does not degrade it; string ids are kept', () => {
-    const incident = (id: string | number, type: string) => ({ id, title: `t${id}`, type, status: 'active', date_created: '2026-05-24T07:00:00-07:00', services: [] });
+    const incident = (id: string | number, type: string) => ({
+      id,
+      title: `t${id}`,
+      type,
+      status: 'active',
+      date_created: '2026-05-24T07:00:00-07:00',
+      services: [],
+    });
     const outage = parse(CURRENT, { status: 'active', active_incidents: [incident('546', 'outage'), incident(2, 'notice')] });
     assert.equal(outage.status?.indicator, 'partial_outage');
-    assert.deepEqual(outage.incidents?.map((i) => [i.id, i.impact]), [['slack:546', 'major'], ['slack:2', 'none']]);
+    assert.deepEqual(
+      outage.incidents?.map((i) => [i.id, i.impact]),
+      [
+        ['slack:546', 'major'],
+        ['slack:2', 'none'],
+      ],
+    );
     const notice = parse(CURRENT, { status: 'active', active_incidents: [incident(3, 'notice')] });
     assert.equal(notice.status?.indicator, 'operational');
     const maintenance = parse(CURRENT, { status: 'active', active_incidents: [incident(4, 'maintenance')] });
@@ -77,7 +90,16 @@ describe('slack-status', () => {
 
   test('history is a top-level array of resolved incidents and says nothing about the page', () => {
     const s = parse('https://slack-status.com/api/v2.0.0/history', [
-      { id: 99, title: 'Old one', type: 'outage', status: 'resolved', date_created: '2026-04-01T10:00:00-07:00', date_updated: '2026-04-01T12:00:00-07:00', services: ['Login/SSO'], notes: [] },
+      {
+        id: 99,
+        title: 'Old one',
+        type: 'outage',
+        status: 'resolved',
+        date_created: '2026-04-01T10:00:00-07:00',
+        date_updated: '2026-04-01T12:00:00-07:00',
+        services: ['Login/SSO'],
+        notes: [],
+      },
     ]);
     assert.equal(s.status, undefined);
     assert.equal(s.incidentsAreCompleteUnresolvedSet, undefined);
@@ -85,7 +107,7 @@ describe('slack-status', () => {
     assert.equal(s.incidents?.[0]?.resolvedAt, '2026-04-01T19:00:00.000Z');
   });
 
-  test('history: each note keeps the phase it was written in, not the incident\'s final status', () => {
+  test("history: each note keeps the phase it was written in, not the incident's final status", () => {
     // No Slack payload is among the recorded fixtures; this one follows the shape of a recorded
     // /history answer: a resolved incident whose three notes were posted over three hours, the
     // last one closing it, and an incident still active.
@@ -134,10 +156,13 @@ describe('slack-status', () => {
     assert.equal(resolved?.status, 'resolved');
     assert.equal(resolved?.resolvedAt, '2026-04-02T19:01:05.000Z');
     // Nothing of an active incident reads as resolved.
-    assert.deepEqual(active?.updates.map((u) => [u.createdAt, u.status, u.sourceStatus]), [
-      ['2026-04-03T15:45:00.000Z', 'investigating', 'active'],
-      ['2026-04-03T15:00:00.000Z', 'investigating', 'active'],
-    ]);
+    assert.deepEqual(
+      active?.updates.map((u) => [u.createdAt, u.status, u.sourceStatus]),
+      [
+        ['2026-04-03T15:45:00.000Z', 'investigating', 'active'],
+        ['2026-04-03T15:00:00.000Z', 'investigating', 'active'],
+      ],
+    );
   });
 
   test('a resolved maintenance: only its last note is completed', () => {
@@ -155,10 +180,13 @@ describe('slack-status', () => {
         ],
       },
     ]);
-    assert.deepEqual(s.maintenances?.[0]?.updates.map((u) => [u.body, u.status]), [
-      ['Work is done.', 'completed'],
-      ['Work has started.', 'in_progress'],
-    ]);
+    assert.deepEqual(
+      s.maintenances?.[0]?.updates.map((u) => [u.body, u.status]),
+      [
+        ['Work is done.', 'completed'],
+        ['Work has started.', 'in_progress'],
+      ],
+    );
   });
 
   test('broken payloads name the path', () => {

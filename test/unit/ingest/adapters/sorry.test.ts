@@ -5,11 +5,24 @@ import { describe, test } from 'node:test';
 import { parseSource } from '../../../../src/ingest/adapters/index.ts';
 
 const parse = (path: string, body: unknown) =>
-  parseSource('sorry', { vendor: 'postmark', url: `https://status.postmarkapp.com${path}`, body: Buffer.from(JSON.stringify(body)), now: new Date('2026-06-01T00:00:00Z') });
+  parseSource('sorry', {
+    vendor: 'postmark',
+    url: `https://status.postmarkapp.com${path}`,
+    body: Buffer.from(JSON.stringify(body)),
+    now: new Date('2026-06-01T00:00:00Z'),
+  });
 
 describe('sorry', () => {
   test('/api/v1/status: the page state', () => {
-    const s = parse('/api/v1/status', { page: { name: 'Postmark', state: 'degraded', state_text: 'Some systems are degraded', updated_at: '2026-05-31T10:00:00Z', links: { components: 'x', notices: 'y' } } });
+    const s = parse('/api/v1/status', {
+      page: {
+        name: 'Postmark',
+        state: 'degraded',
+        state_text: 'Some systems are degraded',
+        updated_at: '2026-05-31T10:00:00Z',
+        links: { components: 'x', notices: 'y' },
+      },
+    });
     assert.deepEqual(s.status, { indicator: 'degraded', description: 'Some systems are degraded' });
     assert.equal(parse('/api/v1/', { page: { state: 'operational' } }).status?.indicator, 'operational');
     assert.equal(parse('/api/v1/', { page: { state: 'maintenance' } }).status?.indicator, 'maintenance');
@@ -29,9 +42,34 @@ describe('sorry', () => {
           timeline_state: 'present',
           latest_update: { content: '<p>Queues are draining.</p>', created_at: '2026-05-31T11:00:00Z' },
         },
-        { id: 'n2', type: 'unplanned', state: 'false_alarm', subject: 'Not an issue', began_at: '2026-05-30T10:00:00Z', ended_at: '2026-05-30T10:20:00Z', updated_at: '2026-05-30T10:20:00Z' },
-        { id: 'n3', type: 'planned', state: 'scheduled', subject: 'Network maintenance', begins_at: '2026-06-03T01:00:00Z', ends_at: '2026-06-03T02:00:00Z', updated_at: '2026-05-29T09:00:00Z' },
-        { id: 'n4', type: 'planned', state: 'underway', subject: 'DB failover', began_at: '2026-05-31T23:00:00Z', begins_at: '2026-05-31T23:00:00Z', ends_at: '2026-06-01T01:00:00Z', updated_at: '2026-05-31T23:00:00Z' },
+        {
+          id: 'n2',
+          type: 'unplanned',
+          state: 'false_alarm',
+          subject: 'Not an issue',
+          began_at: '2026-05-30T10:00:00Z',
+          ended_at: '2026-05-30T10:20:00Z',
+          updated_at: '2026-05-30T10:20:00Z',
+        },
+        {
+          id: 'n3',
+          type: 'planned',
+          state: 'scheduled',
+          subject: 'Network maintenance',
+          begins_at: '2026-06-03T01:00:00Z',
+          ends_at: '2026-06-03T02:00:00Z',
+          updated_at: '2026-05-29T09:00:00Z',
+        },
+        {
+          id: 'n4',
+          type: 'planned',
+          state: 'underway',
+          subject: 'DB failover',
+          began_at: '2026-05-31T23:00:00Z',
+          begins_at: '2026-05-31T23:00:00Z',
+          ends_at: '2026-06-01T01:00:00Z',
+          updated_at: '2026-05-31T23:00:00Z',
+        },
       ],
       meta: { next_page: null },
     });
@@ -53,10 +91,13 @@ describe('sorry', () => {
     assert.equal(s.incidents?.[1]?.status, 'resolved');
     assert.equal(s.incidents?.[1]?.impact, 'none');
     assert.equal(s.incidents?.[1]?.resolvedAt, '2026-05-30T10:20:00.000Z');
-    assert.deepEqual(s.maintenances?.map((m) => [m.id, m.status, m.scheduledFor, m.scheduledUntil]), [
-      ['postmark:n3', 'scheduled', '2026-06-03T01:00:00.000Z', '2026-06-03T02:00:00.000Z'],
-      ['postmark:n4', 'in_progress', '2026-05-31T23:00:00.000Z', '2026-06-01T01:00:00.000Z'],
-    ]);
+    assert.deepEqual(
+      s.maintenances?.map((m) => [m.id, m.status, m.scheduledFor, m.scheduledUntil]),
+      [
+        ['postmark:n3', 'scheduled', '2026-06-03T01:00:00.000Z', '2026-06-03T02:00:00.000Z'],
+        ['postmark:n4', 'in_progress', '2026-05-31T23:00:00.000Z', '2026-06-01T01:00:00.000Z'],
+      ],
+    );
   });
 
   test('/api/v1/components: states, parents become groups', () => {
@@ -69,11 +110,14 @@ describe('sorry', () => {
       ],
       meta: { next_page: null },
     });
-    assert.deepEqual(s.components?.map((c) => [c.name, c.status, c.group]), [
-      ['SMTP', 'partial_outage', 'Sending'],
-      ['API', 'operational', 'Sending'],
-      ['Web app', 'operational', null],
-    ]);
+    assert.deepEqual(
+      s.components?.map((c) => [c.name, c.status, c.group]),
+      [
+        ['SMTP', 'partial_outage', 'Sending'],
+        ['API', 'operational', 'Sending'],
+        ['Web app', 'operational', null],
+      ],
+    );
   });
 
   test('anything else is refused and says what arrived', () => {

@@ -14,7 +14,14 @@ const PAGE = {
   result: {
     status_overall: { updated: '2026-05-24T14:30:00.000Z', status: 'Partial Service Disruption', status_code: 400 },
     status: [
-      { id: 'c1', name: 'Website', status: 'Operational', status_code: 100, updated: '2026-05-24T14:30:00.000Z', containers: [{ id: 'k1', name: 'EU', status: 'Operational', status_code: 100 }] },
+      {
+        id: 'c1',
+        name: 'Website',
+        status: 'Operational',
+        status_code: 100,
+        updated: '2026-05-24T14:30:00.000Z',
+        containers: [{ id: 'k1', name: 'EU', status: 'Operational', status_code: 100 }],
+      },
       { id: 'c2', name: 'API', status: 'Partial Service Disruption', status_code: 400, updated: '2026-05-24T14:30:00.000Z', containers: [] },
     ],
     incidents: [
@@ -104,12 +111,30 @@ describe('statusio', () => {
   });
 
   test('the 100–600 scale', () => {
-    assert.deepEqual([100, 200, 300, 400, 500, 600, 999].map(statusioIndicator), ['operational', 'maintenance', 'degraded', 'partial_outage', 'major_outage', 'major_outage', 'unknown']);
-    assert.deepEqual([100, 200, 300, 400, 500, 600].map(statusioComponentStatus), ['operational', 'under_maintenance', 'degraded_performance', 'partial_outage', 'major_outage', 'major_outage']);
+    assert.deepEqual([100, 200, 300, 400, 500, 600, 999].map(statusioIndicator), [
+      'operational',
+      'maintenance',
+      'degraded',
+      'partial_outage',
+      'major_outage',
+      'major_outage',
+      'unknown',
+    ]);
+    assert.deepEqual([100, 200, 300, 400, 500, 600].map(statusioComponentStatus), [
+      'operational',
+      'under_maintenance',
+      'degraded_performance',
+      'partial_outage',
+      'major_outage',
+      'major_outage',
+    ]);
   });
 
   test('a payload without result is refused with its path', () => {
-    assert.throws(() => parse({ status_overall: {} }), (e: unknown) => e instanceof AdapterError && /statusio: invalid payload at \/result/.test(e.message));
+    assert.throws(
+      () => parse({ status_overall: {} }),
+      (e: unknown) => e instanceof AdapterError && /statusio: invalid payload at \/result/.test(e.message),
+    );
     assert.throws(() => parse({ result: { status_overall: { status_code: 'x' } } }), /\/result\/status_overall\/status_code/);
   });
 });

@@ -11,11 +11,23 @@ describe('statuspage history.atom', () => {
     const maintenances = s.maintenances!;
     assert.equal(incidents.length, 20);
     assert.equal(maintenances.length, 5);
-    assert.deepEqual(countBy(incidents, (i) => i.status), { resolved: 20 });
-    assert.deepEqual(countBy(maintenances, (m) => m.status), { completed: 5 });
+    assert.deepEqual(
+      countBy(incidents, (i) => i.status),
+      { resolved: 20 },
+    );
+    assert.deepEqual(
+      countBy(maintenances, (m) => m.status),
+      { completed: 5 },
+    );
     // Labels: Update×38 + Investigating×20 + Resolved×20 on incidents, Scheduled/In progress/Completed×5 each on maintenances.
-    assert.equal(incidents.reduce((n, i) => n + i.updates.length, 0), 78);
-    assert.equal(maintenances.reduce((n, m) => n + m.updates.length, 0), 15);
+    assert.equal(
+      incidents.reduce((n, i) => n + i.updates.length, 0),
+      78,
+    );
+    assert.equal(
+      maintenances.reduce((n, m) => n + m.updates.length, 0),
+      15,
+    );
 
     const codespaces = incidents[0]!;
     assert.equal(codespaces.id, 'github:fbx6ysfb4mff', 'the incident code from the link, as in /api/v2');
@@ -25,10 +37,13 @@ describe('statuspage history.atom', () => {
     assert.equal(codespaces.resolvedAt, '2022-06-08T19:13:00.000Z');
     assert.equal(codespaces.impact, 'minor');
     assert.equal(codespaces.url, 'https://www.githubstatus.com/incidents/fbx6ysfb4mff');
-    assert.deepEqual(codespaces.updates.map((u) => [u.status, u.createdAt]), [
-      ['resolved', '2022-06-08T19:13:00.000Z'],
-      ['investigating', '2022-06-08T18:48:00.000Z'],
-    ]);
+    assert.deepEqual(
+      codespaces.updates.map((u) => [u.status, u.createdAt]),
+      [
+        ['resolved', '2022-06-08T19:13:00.000Z'],
+        ['investigating', '2022-06-08T18:48:00.000Z'],
+      ],
+    );
     assert.ok(codespaces.updates[1]!.body.startsWith('We are investigating reports'), 'label and stamp stripped from the body');
 
     const insights = maintenances.find((m) => m.id === 'github:rw3k5dz04rqj')!;
@@ -36,7 +51,10 @@ describe('statuspage history.atom', () => {
     assert.equal(insights.scheduledFor, '2022-05-12T21:12:00.000Z');
     assert.equal(insights.startedAt, '2022-05-12T21:12:00.000Z');
     assert.equal(insights.completedAt, '2022-05-16T21:00:00.000Z');
-    assert.deepEqual(insights.updates.map((u) => u.status), ['completed', 'in_progress', 'scheduled']);
+    assert.deepEqual(
+      insights.updates.map((u) => u.status),
+      ['completed', 'in_progress', 'scheduled'],
+    );
   });
 
   test('GitHub 2026-08-22: 25 incidents, "Update" blocks carry the previous state', (t) => {
@@ -44,10 +62,19 @@ describe('statuspage history.atom', () => {
     if (!s) return;
     assert.equal(s.incidents!.length, 25);
     assert.deepEqual(s.maintenances, []);
-    assert.deepEqual(countBy(s.incidents!, (i) => i.status), { resolved: 25 });
-    assert.equal(s.incidents!.reduce((n, i) => n + i.updates.length, 0), 178);
+    assert.deepEqual(
+      countBy(s.incidents!, (i) => i.status),
+      { resolved: 25 },
+    );
+    assert.equal(
+      s.incidents!.reduce((n, i) => n + i.updates.length, 0),
+      178,
+    );
     const runners = s.incidents!.find((i) => i.id === 'github:bmpybhnrky3x')!;
-    assert.deepEqual(runners.updates.map((u) => u.status), ['resolved', 'monitoring', 'monitoring', 'monitoring', 'investigating']);
+    assert.deepEqual(
+      runners.updates.map((u) => u.status),
+      ['resolved', 'monitoring', 'monitoring', 'monitoring', 'investigating'],
+    );
     assert.equal(runners.startedAt, '2026-08-18T07:40:00.000Z');
     assert.equal(runners.updatedAt, '2026-08-21T22:46:07.000Z');
     assert.equal(runners.resolvedAt, '2026-08-18T11:42:00.000Z');
@@ -60,15 +87,27 @@ describe('statuspage history.rss', () => {
     if (!s) return;
     const incidents = s.incidents!;
     assert.equal(incidents.length, 17);
-    assert.deepEqual(countBy(incidents, (i) => i.status), { resolved: 17 });
-    assert.deepEqual(countBy(incidents, (i) => i.sourceStatus), { resolved: 16, postmortem: 1 });
-    assert.equal(incidents.reduce((n, i) => n + i.updates.length, 0), 38);
+    assert.deepEqual(
+      countBy(incidents, (i) => i.status),
+      { resolved: 17 },
+    );
+    assert.deepEqual(
+      countBy(incidents, (i) => i.sourceStatus),
+      { resolved: 16, postmortem: 1 },
+    );
+    assert.equal(
+      incidents.reduce((n, i) => n + i.updates.length, 0),
+      38,
+    );
 
     const [first] = incidents;
     assert.equal(first!.id, 'parse:lzf7mjchpy20');
     assert.equal(first!.startedAt, '2014-01-01T16:17:00.000Z');
     assert.equal(first!.resolvedAt, '2014-01-01T17:09:00.000Z');
-    assert.deepEqual(first!.updates.map((u) => u.status), ['resolved', 'investigating', 'investigating']);
+    assert.deepEqual(
+      first!.updates.map((u) => u.status),
+      ['resolved', 'investigating', 'investigating'],
+    );
 
     // The postmortem comes two days after the resolution; resolvedAt stays at Resolved.
     const disruption = incidents.find((i) => i.id === 'parse:p9hy357zjvb3')!;
@@ -98,6 +137,8 @@ describe('statuspage history.rss', () => {
     assert.equal(m!.scheduledFor, '2026-03-03T22:00:00.000Z');
     assert.equal(m!.scheduledUntil, '2026-03-03T23:30:00.000Z');
     assert.equal(m!.startedAt, null);
-    assert.deepEqual(m!.updates, [{ status: 'scheduled', sourceStatus: 'scheduled', body: 'We will move the queue cluster to new hardware.', createdAt: '2026-03-01T09:15:00.000Z' }]);
+    assert.deepEqual(m!.updates, [
+      { status: 'scheduled', sourceStatus: 'scheduled', body: 'We will move the queue cluster to new hardware.', createdAt: '2026-03-01T09:15:00.000Z' },
+    ]);
   });
 });

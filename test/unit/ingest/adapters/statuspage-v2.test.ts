@@ -14,7 +14,10 @@ describe('statuspage-v2 summary.json', () => {
     // 470 rows = 8 group containers + 462 components; the containers become `group`.
     const components = s.components!;
     assert.equal(components.length, 462);
-    assert.deepEqual(countBy(components, (c) => c.status), { operational: 415, partial_outage: 26, major_outage: 1, under_maintenance: 20 });
+    assert.deepEqual(
+      countBy(components, (c) => c.status),
+      { operational: 415, partial_outage: 26, major_outage: 1, under_maintenance: 20 },
+    );
     assert.equal(new Set(components.map((c) => c.group)).size, 8);
     assert.ok(components.every((c) => c.group !== null));
     assert.deepEqual(components[0], { id: '0hs0rl6hzmvx', name: 'Abuse Reports', status: 'operational', group: 'Cloudflare Sites and Services', position: 0 });
@@ -40,15 +43,24 @@ describe('statuspage-v2 summary.json', () => {
 
     const maintenances = s.maintenances!;
     assert.equal(maintenances.length, 16);
-    assert.deepEqual(countBy(maintenances, (m) => m.status), { scheduled: 12, in_progress: 4 });
+    assert.deepEqual(
+      countBy(maintenances, (m) => m.status),
+      { scheduled: 12, in_progress: 4 },
+    );
     assert.ok(maintenances.every((m) => m.impact === 'none' && m.sourceStatus === m.status));
-    assert.equal(maintenances.reduce((n, m) => n + m.updates.length, 0), 26);
+    assert.equal(
+      maintenances.reduce((n, m) => n + m.updates.length, 0),
+      26,
+    );
     const khi = maintenances.find((m) => m.id === 'cloudflare:7qhk4v76j4tx')!;
     assert.equal(khi.scheduledFor, '2026-07-29T20:00:00.000Z');
     assert.equal(khi.scheduledUntil, '2026-07-29T22:00:00.000Z');
     assert.equal(khi.startedAt, '2026-07-29T20:00:08.266Z', 'first in_progress update, not the announcement time');
     assert.equal(khi.completedAt, null);
-    assert.deepEqual(khi.updates.map((u) => u.status), ['in_progress', 'scheduled', 'scheduled']);
+    assert.deepEqual(
+      khi.updates.map((u) => u.status),
+      ['in_progress', 'scheduled', 'scheduled'],
+    );
     assert.deepEqual(khi.components, ['Karachi, Pakistan - (KHI)']);
     const cdg = maintenances.find((m) => m.id === 'cloudflare:gg374l1rfnrm')!;
     assert.equal(cdg.status, 'scheduled');
@@ -60,7 +72,10 @@ describe('statuspage-v2 summary.json', () => {
     if (!s) return;
     assert.equal(s.status!.indicator, 'partial_outage');
     assert.equal(s.components!.length, 6);
-    assert.deepEqual(countBy(s.components!, (c) => c.status), { major_outage: 4, operational: 2 });
+    assert.deepEqual(
+      countBy(s.components!, (c) => c.status),
+      { major_outage: 4, operational: 2 },
+    );
     const [incident] = s.incidents!;
     assert.equal(s.incidents!.length, 1);
     assert.equal(incident!.id, 'anthropic:q2kg8n613kr3');
@@ -91,7 +106,10 @@ describe('statuspage-v2 summary.json', () => {
     const a = parseFixture(t, `${SP}/github/2020-05-22/summary.json`);
     if (!a) return;
     assert.equal(a.status!.indicator, 'degraded');
-    assert.deepEqual(countBy(a.components!, (c) => c.status), { operational: 5, partial_outage: 4 });
+    assert.deepEqual(
+      countBy(a.components!, (c) => c.status),
+      { operational: 5, partial_outage: 4 },
+    );
     assert.equal(a.incidents!.length, 1);
     assert.equal(a.incidents![0]!.id, 'github:6tcfpztf6j9m');
     assert.equal(a.incidents![0]!.impact, 'minor');
@@ -100,7 +118,10 @@ describe('statuspage-v2 summary.json', () => {
 
     const b = parseFixture(t, `${SP}/github/2020-12-17/summary.json`)!;
     assert.deepEqual(b.status, { indicator: 'maintenance', description: 'Service Under Maintenance' });
-    assert.deepEqual(countBy(b.components!, (c) => c.status), { operational: 8, under_maintenance: 1 });
+    assert.deepEqual(
+      countBy(b.components!, (c) => c.status),
+      { operational: 8, under_maintenance: 1 },
+    );
     assert.deepEqual(b.incidents, []);
     const [m] = b.maintenances!;
     assert.equal(b.maintenances!.length, 1);
@@ -116,7 +137,10 @@ describe('statuspage-v2 summary.json', () => {
 
     const c = parseFixture(t, `${SP}/github/2022-11-25/summary.json`)!;
     assert.equal(c.status!.indicator, 'degraded');
-    assert.deepEqual(countBy(c.components!, (x) => x.status), { operational: 10, partial_outage: 1 });
+    assert.deepEqual(
+      countBy(c.components!, (x) => x.status),
+      { operational: 10, partial_outage: 1 },
+    );
     assert.equal(c.incidents![0]!.id, 'github:ljwdk6qml8z8');
     assert.equal(c.incidents![0]!.impact, 'major');
     assert.equal(c.incidents![0]!.updates.length, 7);
@@ -124,7 +148,10 @@ describe('statuspage-v2 summary.json', () => {
 
     const d = parseFixture(t, `${SP}/github/2026-07-24/summary.json`)!;
     assert.equal(d.status!.indicator, 'partial_outage');
-    assert.deepEqual(countBy(d.components!, (x) => x.status), { operational: 11, major_outage: 1 });
+    assert.deepEqual(
+      countBy(d.components!, (x) => x.status),
+      { operational: 11, major_outage: 1 },
+    );
     assert.equal(d.incidents![0]!.id, 'github:jxd617hfwfq8');
     assert.equal(d.incidents![0]!.impact, 'critical');
     assert.equal(d.incidents![0]!.updates.length, 3);
@@ -183,8 +210,16 @@ describe('statuspage-v2 incidents', () => {
     assert.equal(i!.resolvedAt, '2022-02-15T21:37:37.388Z');
     assert.deepEqual(i!.components, ['API']);
     assert.equal(i!.url, 'https://stspg.io/y1w39cblgvhz');
-    assert.deepEqual(i!.updates.map((u) => u.status), ['resolved', 'monitoring', 'investigating', 'investigating']);
-    assert.deepEqual(i!.updates[0], { status: 'resolved', sourceStatus: 'resolved', body: 'This incident has been resolved.', createdAt: '2022-02-15T21:37:37.388Z' });
+    assert.deepEqual(
+      i!.updates.map((u) => u.status),
+      ['resolved', 'monitoring', 'investigating', 'investigating'],
+    );
+    assert.deepEqual(i!.updates[0], {
+      status: 'resolved',
+      sourceStatus: 'resolved',
+      body: 'This incident has been resolved.',
+      createdAt: '2022-02-15T21:37:37.388Z',
+    });
   });
 
   test('Discord incidents/unresolved.json: empty but complete', (t) => {
@@ -198,9 +233,18 @@ describe('statuspage-v2 incidents', () => {
     if (!s) return;
     const incidents = s.incidents!;
     assert.equal(incidents.length, 22);
-    assert.deepEqual(countBy(incidents, (i) => i.status), { resolved: 22 });
-    assert.deepEqual(countBy(incidents, (i) => i.impact), { minor: 14, none: 5, major: 3 });
-    assert.equal(incidents.reduce((n, i) => n + i.updates.length, 0), 105);
+    assert.deepEqual(
+      countBy(incidents, (i) => i.status),
+      { resolved: 22 },
+    );
+    assert.deepEqual(
+      countBy(incidents, (i) => i.impact),
+      { minor: 14, none: 5, major: 3 },
+    );
+    assert.equal(
+      incidents.reduce((n, i) => n + i.updates.length, 0),
+      105,
+    );
     const first = incidents[0]!;
     assert.equal(first.id, 'emma:x0ljvc9m1wxj');
     assert.equal(first.startedAt, '2019-02-20T18:00:19.418Z', 'created_at stands in for the missing started_at');
@@ -212,19 +256,31 @@ describe('statuspage-v2 incidents', () => {
     const cf = parseFixture(t, `${SP}/cloudflare/2019-01-10/incidents.json`);
     if (!cf) return;
     assert.equal(cf.incidents!.length, 2);
-    assert.deepEqual(countBy(cf.incidents!, (i) => `${i.status}/${i.impact}`), { 'resolved/minor': 2 });
-    assert.equal(cf.incidents!.reduce((n, i) => n + i.updates.length, 0), 6);
+    assert.deepEqual(
+      countBy(cf.incidents!, (i) => `${i.status}/${i.impact}`),
+      { 'resolved/minor': 2 },
+    );
+    assert.equal(
+      cf.incidents!.reduce((n, i) => n + i.updates.length, 0),
+      6,
+    );
     assert.equal(cf.incidents![0]!.id, 'cloudflare:q746ybtyb6q0');
     assert.equal(cf.incidents![0]!.startedAt, '2018-09-17T19:29:21.132Z');
     assert.equal(cf.incidents![0]!.resolvedAt, '2018-09-18T07:45:41.290Z');
 
     const gh = parseFixture(t, `${SP}/github/2024-09-17/incidents.json`)!;
-    assert.deepEqual(gh.incidents!.map((i) => [i.id, i.status, i.impact]), [
-      ['github:69sb0f8lydp4', 'resolved', 'major'],
-      ['github:r3x7x31k7nn1', 'resolved', 'minor'],
-    ]);
+    assert.deepEqual(
+      gh.incidents!.map((i) => [i.id, i.status, i.impact]),
+      [
+        ['github:69sb0f8lydp4', 'resolved', 'major'],
+        ['github:r3x7x31k7nn1', 'resolved', 'minor'],
+      ],
+    );
     assert.equal(gh.incidents![0]!.resolvedAt, '2024-09-16T22:08:39.333Z');
-    assert.equal(gh.incidents!.reduce((n, i) => n + i.updates.length, 0), 12);
+    assert.equal(
+      gh.incidents!.reduce((n, i) => n + i.updates.length, 0),
+      12,
+    );
   });
 
   test('single incident endpoint /incidents/<code>.json', (t) => {
@@ -245,7 +301,10 @@ describe('statuspage-v2 incidents', () => {
       assert.equal(i.updates.length, updates);
       assert.equal(i.components.length, components);
       assert.equal(i.startedAt, startedAt);
-      assert.deepEqual(countBy(i.updates, (u) => u.status), { investigating: updates - 1, resolved: 1 });
+      assert.deepEqual(
+        countBy(i.updates, (u) => u.status),
+        { investigating: updates - 1, resolved: 1 },
+      );
     }
   });
 });
@@ -264,7 +323,10 @@ describe('statuspage-v2 scheduled maintenances', () => {
     assert.equal(m!.scheduledUntil, '2015-09-22T08:30:00.000Z');
     assert.equal(m!.startedAt, '2015-09-22T07:55:02.284Z');
     assert.equal(m!.completedAt, '2015-09-22T09:25:20.034Z');
-    assert.deepEqual(m!.updates.map((u) => u.status), ['completed', 'verifying', 'in_progress', 'scheduled']);
+    assert.deepEqual(
+      m!.updates.map((u) => u.status),
+      ['completed', 'verifying', 'in_progress', 'scheduled'],
+    );
     // The upstream body has a CRLF between its two sentences; it comes out on one line.
     assert.match(m!.updates[0]!.body, /^Everything seems \S.* \S.*$/);
     assert.doesNotMatch(m!.updates[0]!.body, /[\r\n]/);

@@ -66,40 +66,89 @@ const core = (i: IncidentRecord) => ({ id: i.id, title: i.title, status: i.statu
 
 describe('round trips', () => {
   test('status.io', () => {
-    const s = parse('statusio', 'https://api.status.io/1.0/status/x', renderStatusio({ indicator: 'partial_outage', updatedAt: NOW.toISOString(), components, incidents: [incident], maintenances: [maintenance] }));
+    const s = parse(
+      'statusio',
+      'https://api.status.io/1.0/status/x',
+      renderStatusio({ indicator: 'partial_outage', updatedAt: NOW.toISOString(), components, incidents: [incident], maintenances: [maintenance] }),
+    );
     assert.equal(s.status?.indicator, 'partial_outage');
-    assert.deepEqual(s.components?.map((c) => [c.name, c.status]), [['API', 'partial_outage'], ['Dashboard', 'operational']]);
+    assert.deepEqual(
+      s.components?.map((c) => [c.name, c.status]),
+      [
+        ['API', 'partial_outage'],
+        ['Dashboard', 'operational'],
+      ],
+    );
     assert.deepEqual(s.incidents?.map(core), [core(incident)]);
     assert.equal(s.incidents?.[0]?.impact, 'major');
-    assert.deepEqual(s.incidents?.[0]?.updates.map(({ sourceStatus: _word, ...u }) => u), incident.updates);
-    assert.deepEqual(s.maintenances?.map((m) => [m.id, m.status, m.scheduledFor, m.scheduledUntil, m.components]), [[maintenance.id, 'scheduled', maintenance.scheduledFor, maintenance.scheduledUntil, ['Dashboard']]]);
+    assert.deepEqual(
+      s.incidents?.[0]?.updates.map(({ sourceStatus: _word, ...u }) => u),
+      incident.updates,
+    );
+    assert.deepEqual(
+      s.maintenances?.map((m) => [m.id, m.status, m.scheduledFor, m.scheduledUntil, m.components]),
+      [[maintenance.id, 'scheduled', maintenance.scheduledFor, maintenance.scheduledUntil, ['Dashboard']]],
+    );
   });
 
   test('Slack current', () => {
-    const s = parse('slack-status', 'https://slack-status.com/api/v2.0.0/current', renderSlackCurrent({ updatedAt: NOW.toISOString(), incidents: [incident], pageUrl: 'https://x.test' }));
+    const s = parse(
+      'slack-status',
+      'https://slack-status.com/api/v2.0.0/current',
+      renderSlackCurrent({ updatedAt: NOW.toISOString(), incidents: [incident], pageUrl: 'https://x.test' }),
+    );
     assert.equal(s.status?.indicator, 'partial_outage');
-    assert.deepEqual(s.incidents?.map((i) => [i.id, i.title, i.startedAt, i.impact, i.components]), [[incident.id, incident.title, incident.startedAt, 'major', ['API']]]);
-    assert.deepEqual(s.incidents?.[0]?.updates.map((u) => u.body), incident.updates.map((u) => u.body));
+    assert.deepEqual(
+      s.incidents?.map((i) => [i.id, i.title, i.startedAt, i.impact, i.components]),
+      [[incident.id, incident.title, incident.startedAt, 'major', ['API']]],
+    );
+    assert.deepEqual(
+      s.incidents?.[0]?.updates.map((u) => u.body),
+      incident.updates.map((u) => u.body),
+    );
   });
 
   test('Heroku current-status', () => {
     const s = parse('heroku-status', 'https://status.heroku.com/api/v4/current-status', renderHerokuCurrentStatus({ components, incidents: [incident] }));
-    assert.deepEqual(s.components?.map((c) => [c.name, c.status]), [['Apps', 'degraded_performance'], ['Data', 'operational'], ['Tools', 'operational']]);
+    assert.deepEqual(
+      s.components?.map((c) => [c.name, c.status]),
+      [
+        ['Apps', 'degraded_performance'],
+        ['Data', 'operational'],
+        ['Tools', 'operational'],
+      ],
+    );
     assert.deepEqual(s.incidents?.map(core), [core(incident)]);
   });
 
   test('Salesforce Trust active incidents', () => {
     const s = parse('salesforce-trust', 'https://api.status.salesforce.com/v1/incidents/active', renderTrustActiveIncidents({ incidents: [incident] }));
-    assert.deepEqual(s.incidents?.map((i) => [i.id, i.status, i.impact, i.startedAt, i.components]), [[incident.id, 'investigating', 'major', incident.startedAt, ['API']]]);
+    assert.deepEqual(
+      s.incidents?.map((i) => [i.id, i.status, i.impact, i.startedAt, i.components]),
+      [[incident.id, 'investigating', 'major', incident.startedAt, ['API']]],
+    );
     assert.equal(s.incidents?.[0]?.title, 'Service disruption on SIM1');
   });
 
   test('sorry page and notices', () => {
-    const p = parse('sorry', 'https://status.acme.test/api/v1/status', renderSorryPage({ name: 'Acme', url: 'https://status.acme.test', indicator: 'maintenance', description: 'Under maintenance', updatedAt: NOW.toISOString() }));
+    const p = parse(
+      'sorry',
+      'https://status.acme.test/api/v1/status',
+      renderSorryPage({
+        name: 'Acme',
+        url: 'https://status.acme.test',
+        indicator: 'maintenance',
+        description: 'Under maintenance',
+        updatedAt: NOW.toISOString(),
+      }),
+    );
     assert.deepEqual(p.status, { indicator: 'maintenance', description: 'Under maintenance' });
     const s = parse('sorry', 'https://status.acme.test/api/v1/notices', renderSorryNotices({ incidents: [incident], maintenances: [maintenance] }));
     assert.deepEqual(s.incidents?.map(core), [core(incident)]);
-    assert.deepEqual(s.maintenances?.map((m) => [m.id, m.status, m.scheduledFor, m.scheduledUntil]), [[maintenance.id, 'scheduled', maintenance.scheduledFor, maintenance.scheduledUntil]]);
+    assert.deepEqual(
+      s.maintenances?.map((m) => [m.id, m.status, m.scheduledFor, m.scheduledUntil]),
+      [[maintenance.id, 'scheduled', maintenance.scheduledFor, maintenance.scheduledUntil]],
+    );
   });
 
   test('Cachet incidents', () => {
@@ -126,11 +175,30 @@ describe('hostile input at the real URLs', () => {
   test('property: arbitrary JSON fails only as validation (AdapterError), never as a crash', () => {
     const shaped = fc.oneof(
       fc.jsonValue(),
-      fc.record({ result: fc.record({ status_overall: fc.jsonValue(), status: fc.jsonValue(), incidents: fc.jsonValue(), maintenance: fc.jsonValue() }, { requiredKeys: [] }) }),
+      fc.record({
+        result: fc.record(
+          { status_overall: fc.jsonValue(), status: fc.jsonValue(), incidents: fc.jsonValue(), maintenance: fc.jsonValue() },
+          { requiredKeys: [] },
+        ),
+      }),
       fc.record({ status: fc.jsonValue(), active_incidents: fc.jsonValue(), incidents: fc.jsonValue() }, { requiredKeys: [] }),
-      fc.array(fc.record({ id: fc.jsonValue(), key: fc.jsonValue(), status: fc.jsonValue(), plannedStartTime: fc.jsonValue(), IncidentImpacts: fc.jsonValue(), title: fc.jsonValue() }, { requiredKeys: [] })),
+      fc.array(
+        fc.record(
+          {
+            id: fc.jsonValue(),
+            key: fc.jsonValue(),
+            status: fc.jsonValue(),
+            plannedStartTime: fc.jsonValue(),
+            IncidentImpacts: fc.jsonValue(),
+            title: fc.jsonValue(),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
       fc.record({ notices: fc.jsonValue(), components: fc.jsonValue(), page: fc.jsonValue(), data: fc.jsonValue() }, { requiredKeys: [] }),
-      fc.record({ data: fc.array(fc.record({ id: fc.jsonValue(), attributes: fc.jsonValue(), status: fc.jsonValue(), name: fc.jsonValue() }, { requiredKeys: [] })) }),
+      fc.record({
+        data: fc.array(fc.record({ id: fc.jsonValue(), attributes: fc.jsonValue(), status: fc.jsonValue(), name: fc.jsonValue() }, { requiredKeys: [] })),
+      }),
     );
     fc.assert(
       fc.property(shaped, fc.constantFrom(...targets), (value, [type, url]) => {

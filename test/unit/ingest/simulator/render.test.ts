@@ -2,14 +2,7 @@
 // Records use whole-minute times where a format prints minutes only (feed update stamps).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type {
-  AdvisoryRecord,
-  ComponentRecord,
-  IncidentRecord,
-  MaintenanceRecord,
-  SourceType,
-  UpdateRecord,
-} from '../../../../src/domain/records.ts';
+import type { AdvisoryRecord, ComponentRecord, IncidentRecord, MaintenanceRecord, SourceType, UpdateRecord } from '../../../../src/domain/records.ts';
 import { parseSource } from '../../../../src/ingest/adapters/index.ts';
 import {
   advisoryFeed,
@@ -168,7 +161,11 @@ describe('render → parse round trips', () => {
   });
 
   test('Statuspage incidents.json and scheduled-maintenances.json', () => {
-    const incidents = [incident('statuspage-v2'), resolvedIncident('statuspage-v2'), resolvedIncident('statuspage-v2', { id: `${V}:inc0pm`, sourceStatus: 'postmortem' })];
+    const incidents = [
+      incident('statuspage-v2'),
+      resolvedIncident('statuspage-v2'),
+      resolvedIncident('statuspage-v2', { id: `${V}:inc0pm`, sourceStatus: 'postmortem' }),
+    ];
     const s = parse('statuspage-v2', renderStatuspageIncidents({ page: PAGE, incidents, components }), 'https://status.acme.test/api/v2/incidents.json');
     assert.deepEqual(plain(s.incidents), incidents);
     assert.equal(s.incidentsAreCompleteUnresolvedSet, false);
@@ -186,7 +183,10 @@ describe('render → parse round trips', () => {
       inProgressMaintenance('instatus', { ...bare, sourceStatus: 'INPROGRESS', startedAt: '2026-04-10T10:00:00.000Z', url: 'https://status.acme.test/mnt3q9' }),
       scheduledMaintenance('instatus', { ...bare, sourceStatus: 'NOTSTARTEDYET', url: 'https://status.acme.test/mnt8w8' }),
     ];
-    const s = parse('instatus', renderInstatusSummary({ page: { name: 'Acme', url: 'https://status.acme.test' }, indicator: 'partial_outage', incidents, maintenances }));
+    const s = parse(
+      'instatus',
+      renderInstatusSummary({ page: { name: 'Acme', url: 'https://status.acme.test' }, indicator: 'partial_outage', incidents, maintenances }),
+    );
     assert.equal(s.status!.indicator, 'partial_outage');
     assert.deepEqual(plain(s.incidents), incidents);
     assert.deepEqual(plain(s.maintenances), maintenances);
@@ -198,7 +198,12 @@ describe('render → parse round trips', () => {
       inProgressMaintenance('incidentio', { sourceStatus: 'maintenance_in_progress' }),
       scheduledMaintenance('incidentio', { sourceStatus: 'maintenance_scheduled' }),
     ];
-    const body = renderIncidentioWidget({ page: { name: 'Acme', url: 'https://status.acme.test' }, components, incidents: [...incidents, resolvedIncident('incidentio')], maintenances });
+    const body = renderIncidentioWidget({
+      page: { name: 'Acme', url: 'https://status.acme.test' },
+      components,
+      incidents: [...incidents, resolvedIncident('incidentio')],
+      maintenances,
+    });
     const s = parse('incidentio', body, 'https://status.acme.test/proxy/status.acme.test');
     assert.deepEqual(s.components, components);
     assert.deepEqual(plain(s.incidents), incidents, 'resolved incidents are not on the widget');
@@ -214,7 +219,14 @@ describe('render → parse round trips', () => {
         url: 'https://status.cloud.google.com/incidents/inc5p1',
         updates: resolvedIncident('gcp-json').updates.map((u) => (u.status === 'monitoring' ? { ...u, status: 'investigating' } : u)),
       }),
-      resolvedIncident('gcp-json', { id: `${V}:inc9cr`, impact: 'critical', sourceStatus: 'AVAILABLE', components: ['Compute', 'Storage'], updates: [], url: 'https://status.cloud.google.com/incidents/inc9cr' }),
+      resolvedIncident('gcp-json', {
+        id: `${V}:inc9cr`,
+        impact: 'critical',
+        sourceStatus: 'AVAILABLE',
+        components: ['Compute', 'Storage'],
+        updates: [],
+        url: 'https://status.cloud.google.com/incidents/inc9cr',
+      }),
     ];
     const s = parse('gcp-json', renderGcpIncidents(incidents), 'https://status.cloud.google.com/incidents.json');
     assert.deepEqual(plain(s.incidents), incidents);
