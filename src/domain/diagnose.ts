@@ -17,7 +17,8 @@ export interface VendorHosts {
   derived: string[];
 }
 
-export type MatchStrength = 'listed' | 'derived';
+/** `service`: the input names one of the caller's own services, and the vendor is one it depends on. */
+export type MatchStrength = 'listed' | 'derived' | 'service';
 
 export interface HostMatch {
   host: string;
@@ -161,7 +162,7 @@ export function vendorsOfHost(index: HostIndex, host: string): HostMatch[] {
   return [];
 }
 
-export type Verdict = 'vendor_incident' | 'vendor_maintenance' | 'vendor_reports_no_problem' | 'several_vendors' | 'no_vendor_matches';
+export type Verdict = 'vendor_incident' | 'early_warning' | 'vendor_maintenance' | 'vendor_reports_no_problem' | 'several_vendors' | 'no_vendor_matches';
 export type Confidence = 'high' | 'medium' | 'low';
 
 export interface VendorReport {
@@ -174,6 +175,36 @@ export interface VendorReport {
   observed: boolean;
   /** False for a catalog vendor without a machine-readable status source (docs/diagnose.md "Verdict"). */
   monitored?: boolean;
+  /** The caller's organisation's open early-warning signals about the vendor; absent when not read (not a member). */
+  signals?: { id: string; state: 'suspected' | 'confirmed'; confidence: number; openedAt: string }[];
+}
+
+const suspected = (r: VendorReport) => (r.signals ?? []).filter((s) => s.state === 'suspected');
+
+function earlyWarningVerdict(report: VendorReport, name: string): VerdictResult {
+  const s = suspected(report)[0]!;
+  return {
+    verdict: 'early_warning',
+    confidence: 'medium',
+    summary: `Your early warning suspects ${name} since ${s.openedAt} (confidence ${Math.round(s.confidence * 100)} %); its status page reports no incident yet.`,
+  };
+}
+
+/**
+ * The caller's services an input names (docs/diagnose.md "Our services"): a service's name as
+ * a whole word of the input, case-insensitive (`checkout-api` in "checkout-api returns 502").
+ */
+export function servicesNamedIn(input: string, names: readonly string[]): string[] {
+  const text = input.toLowerCase();
+  const word = (c: string | undefined) => c !== undefined && /[a-z0-9_-]/.test(c);
+  return names.filter((n) => {
+    const needle = n.toLowerCase();
+    if (!needle) return false;
+    for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+      if (!word(text[i - 1]) && !word(text[i + needle.length])) return true;
+    }
+    return false;
+  });
 }
 
 export interface VerdictResult {
@@ -195,11 +226,16 @@ export function verdictOf(matches: HostMatch[], reports: VendorReport[], hints: 
   if (vendors.length > 1) {
     const open = reports.filter((r) => r.incidents.length);
     if (open.length === 1) return incidentVerdict(open[0]!, hints, matches);
+    const warned = reports.filter((r) => !r.incidents.length && suspected(r).length);
+    if (!open.length && warned.length === 1)
+      return earlyWarningVerdict(warned[0]!, matches.find((m) => m.vendor === warned[0]!.vendor)?.name ?? warned[0]!.vendor);
     return { verdict: 'several_vendors', confidence: 'low', summary: `The input matches ${vendors.length} vendors: ${vendors.join(', ')}.` };
   }
   const report = reports.find((r) => r.vendor === vendors[0]);
   const name = matches[0]!.name;
   if (report?.incidents.length) return incidentVerdict(report, hints, matches);
+  // Our own early warning comes before what the page says: pages lag outages (docs/early-warning.md).
+  if (report && suspected(report).length) return earlyWarningVerdict(report, name);
   if (report?.maintenance.length) {
     return { verdict: 'vendor_maintenance', confidence: 'medium', summary: `${name} has maintenance in progress: ${report.maintenance[0]!.title}.` };
   }

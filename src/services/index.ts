@@ -252,7 +252,7 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
     status,
     health,
     badges: badgeService({ status }),
-    diagnose: diagnoseService({ vendors: repos.vendors, status, clock }),
+    diagnose: diagnoseService({ vendors: repos.vendors, status, clock, services: repos.services, signals: repos.earlyWarning }),
     push: pushService({ pushHooks: repos.pushHooks, sources: repos.sources, vendors: repos.vendors, clock }),
     publicFeeds: publicFeedService({ ...base, preferences, publicUrl: config.publicUrl }),
     stats,

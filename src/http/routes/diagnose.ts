@@ -4,8 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { Envelope, errorResponses } from '../schemas/common.ts';
 import { DiagnoseQuery, DiagnoseSchema } from '../schemas/diagnose.ts';
 
-// "Is it us or them" (docs/diagnose.md): public, the same answer for everyone, so cached
-// briefly like the other reads of vendor state.
+// "Is it us or them" (docs/diagnose.md): public and cached briefly like the other reads of
+// vendor state; a member of an organisation with services gets its own answer (its services,
+// its signals), under a key of its own (docs/access.md "Response cache").
 export async function diagnoseRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const s = app.services;
@@ -22,6 +23,6 @@ export async function diagnoseRoutes(fastify: FastifyInstance) {
       },
       config: { cacheTtlSeconds: 30 },
     },
-    async (req) => app.envelope([await s.diagnose.diagnose(req.query.q)]),
+    async (req) => app.envelope([await s.diagnose.diagnose(req.query.q, req.viewer)]),
   );
 }
