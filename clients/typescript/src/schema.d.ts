@@ -2149,10 +2149,10 @@ export interface components {
                 matched: string;
                 name: string;
                 /**
-                 * @description `listed`: a host the vendor documents; `derived`: its website or status page host
+                 * @description `listed`: a host the vendor documents; `derived`: its website or status page host; `service`: the input names one of the caller's services (`host` and `matched` hold its name) and the vendor is one it depends on
                  * @enum {string}
                  */
-                strength: "listed" | "derived";
+                strength: "listed" | "derived" | "service";
                 vendor: string;
             }[];
             summary: string;
@@ -2177,13 +2177,32 @@ export interface components {
                 name: string;
                 /** @description Whether the vendor's page has been read successfully */
                 observed: boolean;
+                /** @description The caller's organisation's services that depend on the vendor (docs/services.md). Present only for a member of an organisation that has services; absent = not read for this caller, never 'none' */
+                ourServices?: {
+                    /** @description Component ids of the dependency; empty = the whole vendor */
+                    components: string[];
+                    criticality: string;
+                    /** @enum {string} */
+                    dependency: "hard" | "soft";
+                    regions: string[];
+                    service: string;
+                }[];
+                /** @description The caller's organisation's open early-warning signals about the vendor (docs/early-warning.md). Present only for a member of an organisation that has services (the answer is then its own); absent = not read for this caller */
+                signals?: {
+                    confidence: number;
+                    id: string;
+                    /** Format: date-time */
+                    openedAt: string;
+                    /** @enum {string} */
+                    state: "suspected" | "confirmed";
+                }[];
                 vendor: string;
             }[];
             /**
-             * @description `vendor_incident`: the vendor reports an open incident; `vendor_maintenance`: maintenance in progress; `vendor_reports_no_problem`: nothing reported (vendor pages lag outages, so not proof); `several_vendors`: the input names more than one; `no_vendor_matches`: no catalog vendor owns the hosts named
+             * @description `vendor_incident`: the vendor reports an open incident; `early_warning`: the caller's organisation's early warning suspects the vendor while its page reports no incident; `vendor_maintenance`: maintenance in progress; `vendor_reports_no_problem`: nothing reported (vendor pages lag outages, so not proof); `several_vendors`: the input names more than one; `no_vendor_matches`: no catalog vendor owns the hosts named
              * @enum {string}
              */
-            verdict: "vendor_incident" | "vendor_maintenance" | "vendor_reports_no_problem" | "several_vendors" | "no_vendor_matches";
+            verdict: "vendor_incident" | "early_warning" | "vendor_maintenance" | "vendor_reports_no_problem" | "several_vendors" | "no_vendor_matches";
         };
         /** @description Discord execute-webhook body (`webhook.format: discord`) */
         DiscordMessage: {
