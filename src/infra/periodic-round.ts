@@ -1,13 +1,14 @@
 // A round of background work every `everyMs`, never two at once in this process: a tick
 // that finds the previous round still running skips. `stop()` waits for the round in
-// flight. The timer does not hold the process open.
+// flight. The timer does not hold the process open. Used by the probe runner, the telemetry
+// evaluator and the self-healing scan.
 
 export interface PeriodicRound {
   start(): void;
   stop(): Promise<void>;
 }
 
-export function periodicRound(run: () => Promise<unknown>, o: { everyMs: number; onError: (err: unknown) => void }): PeriodicRound {
+export function periodicRound(run: () => Promise<unknown>, o: { everyMs: number; onError: (err: unknown) => void; runAtStart?: boolean }): PeriodicRound {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> | null = null;
   const tick = () => {
@@ -21,6 +22,7 @@ export function periodicRound(run: () => Promise<unknown>, o: { everyMs: number;
       if (timer) return;
       timer = setInterval(tick, o.everyMs);
       timer.unref();
+      if (o.runAtStart) tick();
     },
     async stop() {
       if (timer) clearInterval(timer);

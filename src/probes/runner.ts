@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Agent } from 'undici';
 import { CREDENTIAL_UNREADABLE } from '../domain/private-probes.ts';
 import { probeHost } from '../domain/probes.ts';
+import { periodicRound } from '../infra/periodic-round.ts';
 import { guardedAgent } from '../infra/ssrf-guard.ts';
 import type { ProbesService } from '../services/probes/probes-service.ts';
 import { runCheck } from './checks.ts';
@@ -79,9 +80,6 @@ export function createProbeRunner(o: ProbeRunnerOptions): ProbeRunner {
   const batch = o.concurrency * 2;
   // The worst wait: every probe of the batch on one host, `hostConcurrency` at a time.
   const leaseMs = Math.ceil(batch / o.hostConcurrency) * o.timeoutMs + 30_000;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
-
   const runOnce = async () => {
     const due = await o.probes.claimDue(owner, batch, leaseMs);
     let observations = 0;
@@ -103,24 +101,16 @@ export function createProbeRunner(o: ProbeRunnerOptions): ProbeRunner {
     return { measured: due.length, observations };
   };
 
-  const tick = () => {
-    if (running) return;
-    running = runOnce()
-      .catch((err) => o.log.warn({ err }, 'probes: a round failed; retrying on the next tick'))
-      .finally(() => (running = null));
-  };
+  const rounds = periodicRound(runOnce, {
+    everyMs: o.tickMs,
+    runAtStart: true,
+    onError: (err) => o.log.warn({ err }, 'probes: a round failed; retrying on the next tick'),
+  });
 
   return {
-    start() {
-      if (timer) return;
-      timer = setInterval(tick, o.tickMs);
-      timer.unref();
-      tick();
-    },
+    start: () => rounds.start(),
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
+      await rounds.stop();
       await agent.close();
     },
     runOnce,

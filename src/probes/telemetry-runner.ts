@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { periodicRound } from '../infra/periodic-round.ts';
 import { type PrometheusClient, prometheusClient } from '../infra/prometheus-client.ts';
 import type { TelemetryService } from '../services/probes/telemetry-service.ts';
 
@@ -30,25 +31,12 @@ export function createTelemetryRunner(o: {
   const limit = 32;
   // The worst round: a connector's 20 queries one after another, each to its deadline.
   const leaseMs = 20 * o.timeoutMs + 30_000;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
   const runOnce = () => o.telemetry.evaluateDue(owner, client.query, { limit, leaseMs });
-  const tick = () => {
-    if (running) return;
-    running = runOnce()
-      .catch((err) => o.log.warn({ err }, 'telemetry: a round failed; retrying on the next tick'))
-      .finally(() => (running = null));
-  };
+  const rounds = periodicRound(runOnce, { everyMs: o.tickMs, onError: (err) => o.log.warn({ err }, 'telemetry: a round failed; retrying on the next tick') });
   return {
-    start() {
-      if (timer) return;
-      timer = setInterval(tick, o.tickMs);
-      timer.unref();
-    },
+    start: () => rounds.start(),
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
+      await rounds.stop();
       await client.close();
     },
     runOnce,
