@@ -59,18 +59,8 @@ export interface SignalNotice {
   signal: SignalView;
 }
 
-export interface SignalView {
-  id: string;
-  vendor: string;
-  state: SignalState;
-  confidence: number;
-  components: string[];
-  regions: string[];
-  openedAt: string;
-  updatedAt: string;
-  lastObservedAt: string;
-  incidentId: string | null;
-}
+/** A signal as answers show it: the domain's, without its organisation and evidence ids. */
+export type SignalView = Omit<Signal, 'orgId' | 'evidence'>;
 
 export interface ObservationView {
   id: string;
