@@ -21,8 +21,12 @@ export const QUIET_AFTER = 5;
  */
 export const QUIET_FACTOR = 1.2;
 export const QUIET_MAX_SECONDS = 300;
-/** A push makes a source due now, but never sooner than this after its previous poll. */
-export const PUSH_MIN_GAP_MS = 10_000;
+/**
+ * A push makes a source due now, but never sooner than this after its previous poll: a
+ * forged or replayed push costs at most one poll per 5 s per source, and a real one waits at
+ * most 5 s (the pushed-source freshness target is p99 <= 10 s, docs/ingestion.md "Push from vendors").
+ */
+export const PUSH_MIN_GAP_MS = 5_000;
 
 export type IntervalReason = 'open incident' | 'page reports a problem' | 'maintenance' | 'quiet' | 'default';
 

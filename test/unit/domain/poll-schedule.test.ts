@@ -74,12 +74,13 @@ describe('adaptive polling', () => {
     assert.equal(hotReasonOf(null), 'open incident');
   });
 
-  test('a push: due now, not within 10 s of the previous poll, never later than already due', () => {
+  test('a push: due now, not within 5 s of the previous poll, never later than already due', () => {
     assert.equal(pushedPollAt(now, iso(60_000), iso(-30_000))?.toISOString(), now.toISOString());
-    assert.equal(pushedPollAt(now, iso(4_000), iso(-50_000))?.toISOString(), iso(-6_000));
+    assert.equal(pushedPollAt(now, iso(4_000), iso(-50_000))?.toISOString(), iso(-1_000));
     assert.equal(pushedPollAt(now, iso(60_000), iso(1_000)), null, 'already due');
     assert.equal(pushedPollAt(now, null, null)?.toISOString(), now.toISOString());
-    assert.equal(pushedPollAt(now, iso(2_000), iso(-5_000)), null, 'due at the end of the gap anyway');
+    assert.equal(pushedPollAt(now, iso(2_000), iso(-2_000)), null, 'due at the end of the gap anyway');
+    assert.equal(pushedPollAt(now, iso(2_000), iso(-5_000))?.toISOString(), iso(-3_000), 'the gap ends before it was due');
   });
 
   test('freshness: from the newest update to the record; future counts 0; history over 6 h left out', () => {
