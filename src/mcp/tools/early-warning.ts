@@ -5,6 +5,20 @@ import { DomainError } from '../../domain/errors.ts';
 import { defineTool } from '../context.ts';
 import { plural, when } from './format.ts';
 import { VendorArg } from './schemas.ts';
+import type { SignalView } from '../../services/early-warning/early-warning-service.ts';
+
+/** The fields of a signal both tools answer with (the use case's view, less `updatedAt`). */
+const signalOut = (s: SignalView) => ({
+  id: s.id,
+  vendor: s.vendor,
+  state: s.state,
+  confidence: s.confidence,
+  components: s.components,
+  regions: s.regions,
+  openedAt: s.openedAt,
+  lastObservedAt: s.lastObservedAt,
+  incidentId: s.incidentId,
+});
 
 // Early warning over MCP (docs/early-warning.md): the signals of the organisation the
 // caller acts for, and a member's "we see problems with X". A signal is ours, never the
@@ -63,15 +77,7 @@ export const listSignals = defineTool({
     const v = vendor ? await services.vendorLookup.resolve(vendor, audienceFor(caller.viewer)) : null;
     const list = await services.earlyWarning.signals.list(caller.viewer, orgId, { state, vendor: v?.id, limit: 50 });
     const signals = list.map((s) => ({
-      id: s.id,
-      vendor: s.vendor,
-      state: s.state,
-      confidence: s.confidence,
-      components: s.components,
-      regions: s.regions,
-      openedAt: s.openedAt,
-      lastObservedAt: s.lastObservedAt,
-      incidentId: s.incidentId,
+      ...signalOut(s),
       evidence: s.evidence.map((e) => ({ source: e.source, strength: e.strength, summary: e.summary, observedAt: e.observedAt })),
       affectedServices: s.affectedServices,
     }));
@@ -117,19 +123,7 @@ export const reportVendorProblem = defineTool({
     const v = await services.vendorLookup.resolve(vendor, audienceFor(caller.viewer));
     const r = await services.earlyWarning.signals.report(caller.viewer, orgId, { vendor: v.id, components, summary });
     const s = r.signal;
-    const signal = s
-      ? {
-          id: s.id,
-          vendor: s.vendor,
-          state: s.state,
-          confidence: s.confidence,
-          components: s.components,
-          regions: s.regions,
-          openedAt: s.openedAt,
-          lastObservedAt: s.lastObservedAt,
-          incidentId: s.incidentId,
-        }
-      : null;
+    const signal = s ? signalOut(s) : null;
     const text = s
       ? `Reported ${v.name}. Early-warning signal ${s.state} (confidence ${Math.round(s.confidence * 100)}%, opened ${when(s.openedAt)}); the vendor's status is unchanged.`
       : `Reported ${v.name}. No signal yet: it opens when another source or more members see the same.`;
