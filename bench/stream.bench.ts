@@ -105,6 +105,9 @@ const server = spawn('/bin/sh', withNoFile(serverFds, [process.execPath, `--insp
     POLL_INTERVAL_SECONDS: '5',
     LOG_LEVEL: 'warn',
     RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 1_000_000, perDay: 100_000_000, concurrentStreams: requested + 100 } }),
+    // The clients are anonymous: the per-process cap of anonymous streams (1,000 by default,
+    // docs/stream.md) would refuse all but the first thousand.
+    ANONYMOUS_STREAMS_PER_SERVER: String(requested + 100),
   },
 });
 const children: ChildProcess[] = [];
