@@ -7,30 +7,6 @@ import { SIGNAL_ALERT_TYPES } from './signal-alerts.ts';
 // Alert rules with no I/O: which channels an event goes to for one user, and
 // when a failed delivery is tried again. docs/alerts.md explains the choices.
 
-export const ALERT_CHANNELS = [
-  'webhook',
-  'pagerduty',
-  'slack',
-  'email',
-  'teams',
-  'google_chat',
-  'opsgenie',
-  'jsm',
-  'incident_io',
-  'datadog',
-  'mattermost',
-  'telegram',
-  'grafana',
-  'servicenow',
-  'firehydrant',
-  'rootly',
-  'statuspage',
-  'instatus',
-  'in_app',
-  'rss',
-] as const;
-export type AlertChannel = (typeof ALERT_CHANNELS)[number];
-
 /** Channels whose alerts are sent somewhere (retried, listed in /notification-deliveries). */
 export const PUSH_CHANNELS = [
   'webhook',
@@ -51,11 +27,17 @@ export const PUSH_CHANNELS = [
   'rootly',
   'statuspage',
   'instatus',
-] as const satisfies readonly AlertChannel[];
+] as const;
 export type PushChannel = (typeof PUSH_CHANNELS)[number];
+
 /** Channels that are stored only: the in-app list and the personal feed read them. */
-export const STORED_CHANNELS = ['in_app', 'rss'] as const satisfies readonly AlertChannel[];
+export const STORED_CHANNELS = ['in_app', 'rss'] as const;
 export type StoredChannel = (typeof STORED_CHANNELS)[number];
+
+/** Every channel: the push channels, then those whose alerts are stored (in-app, the feed). */
+export const ALERT_CHANNELS = [...PUSH_CHANNELS, ...STORED_CHANNELS] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
+
 export const isPushChannel = (c: string) => (PUSH_CHANNELS as readonly string[]).includes(c);
 
 /** Event type of a flood-cap summary (docs/alerts.md "Flood cap"). */
