@@ -3,7 +3,7 @@
 //
 //   npx tsx scripts/catalog-build.ts --probo data.json [--vsw snapshot.json] \
 //     [--statusphere status_pages.go] [--stts services.json] [--multistatus feeds.opml] \
-//     [--statuspile providers.js] [--statuswatch catalog.js] [--sentry src/data] [--awesome README.md] \
+//     [--statuspile providers.js] [--statuswatch catalog.js] [--sentry DATA_DIR] [--awesome README.md] \
 //     [--catalog catalog/vendors.json] [--out FILE] [--report FILE]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,7 +35,7 @@ const { values: o } = parseArgs({
 });
 if (!o.probo) {
   console.error(
-    'Usage: npx tsx scripts/catalog-build.ts --probo data.json [--vsw snapshot.json] [--statusphere status_pages.go] [--stts services.json] [--multistatus feeds.opml] [--statuspile providers.js] [--statuswatch catalog.js] [--sentry src/data] [--awesome README.md] [--catalog FILE] [--out FILE] [--report FILE]',
+    'Usage: npx tsx scripts/catalog-build.ts --probo data.json [--vsw snapshot.json] [--statusphere status_pages.go] [--stts services.json] [--multistatus feeds.opml] [--statuspile providers.js] [--statuswatch catalog.js] [--sentry DATA_DIR] [--awesome README.md] [--catalog FILE] [--out FILE] [--report FILE]',
   );
   process.exit(2);
 }
@@ -66,7 +66,7 @@ const pages: ListedPage[] = [
   ...(o.statuspile ? readStatuspile(readText(o.statuspile)!) : []),
   ...(o.multistatus ? readMultiStatus(readText(o.multistatus)!) : []),
 ];
-/** getsentry/status-page-list's `src/data` folder: one `<vendor>.ts` file per page. */
+/** getsentry/status-page-list's `data` folder (under `src`): one `<vendor>.ts` file per page. */
 function readSentry(dir: string | undefined): { name: string; url: string }[] {
   if (!dir) return [];
   return fs

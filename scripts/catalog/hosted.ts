@@ -61,7 +61,7 @@ export function hostedPages(key: UrlList, commit: string, entries: { name: strin
   return out;
 }
 
-/** getsentry/status-page-list `src/data/*.ts`: `export const name = "..."` and `statusPageUrl`. */
+/** getsentry/status-page-list, one file per page in its `data` folder: `export const name = "..."` and `statusPageUrl`. */
 export function readSentryFile(text: string): { name: string; url: string } | null {
   const name = /export const name = "([^"]+)"/.exec(text)?.[1];
   const url = /export const statusPageUrl = "([^"]+)"/.exec(text)?.[1];
