@@ -46,6 +46,9 @@ export function slugFor(name: string): string {
 
 const normName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
+/** A homepage without a locale path (`https://acme.example/fr` → `https://acme.example`). */
+export const withoutLocale = (url: string) => url.replace(/^(https:\/\/[^/]+)\/[a-z]{2}(?:-[a-z]{2})?$/i, '$1');
+
 /** Status hosts a list names for a vendor the catalog holds under another host. */
 export const SAME_VENDOR: Record<string, string> = {
   'status.claude.com': 'anthropic',
@@ -152,7 +155,7 @@ export function mergeListed(catalog: CatalogVendor[], pages: ListedPage[], probo
       skip(p, `PROBO names it ${name}, as ${sameVendor.slug} on another status host (${hostOf(sameVendor.statusPageUrl)})`);
       continue;
     }
-    const website = pageUrl(pv?.websiteUrl ?? '') ?? p.website ?? websiteFromStatusHost(p.page);
+    const website = withoutLocale(pageUrl(pv?.websiteUrl ?? '') ?? p.website ?? websiteFromStatusHost(p.page));
     const sameSite = hostOf(website) !== host ? byWebsite.get(hostOf(website)) : undefined;
     if (sameSite) {
       skip(p, `same website as ${sameSite.slug} (${hostOf(website)}), on another status host`);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CatalogVendor } from '../../../src/domain/records.ts';
 import { hostedPages, hostedPlatform, readAwesome, readSentryFile } from '../../../scripts/catalog/hosted.ts';
-import { mergeListed } from '../../../scripts/catalog/listed.ts';
+import { mergeListed, withoutLocale } from '../../../scripts/catalog/listed.ts';
 import { readStatuswatch } from '../../../scripts/catalog/statuswatch.ts';
 
 const statuswatch = `// Built-in catalog of services.
@@ -124,4 +124,10 @@ test('URL-only lists: only their hosted pages, once each, at the host', () => {
   assert.deepEqual(pal.evidence, [{ key: 'AWESOME', commit: 'a'.repeat(40), gave: ['platform', 'statusPageUrl', 'name'] }]);
   // A hosted page says nothing about the vendor's homepage: the page itself stands in.
   assert.equal(pal.website, 'https://pal.statuspal.io');
+});
+
+test("a new entry's homepage drops a locale path", () => {
+  assert.equal(withoutLocale('https://www.acme.example/fr'), 'https://www.acme.example');
+  assert.equal(withoutLocale('https://www.acme.example/en-gb'), 'https://www.acme.example');
+  assert.equal(withoutLocale('https://www.acme.example/products'), 'https://www.acme.example/products');
 });
