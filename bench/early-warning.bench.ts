@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_RULES, fuse, type Observation } from '../src/domain/early-warning.ts';
-import { addSample, anomalyOf, PROBE_FAILING_STRENGTH, PROBE_RECOVERED_STRENGTH, type ProbeSample } from '../src/domain/probes.ts';
+import { addSample, type ProbeSample, probeStep } from '../src/domain/probes.ts';
 import type { CatalogVendor } from '../src/domain/records.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { runCheck } from '../src/probes/index.ts';
@@ -100,14 +100,15 @@ function simulateVendor(v: number) {
     const latency = Math.round(lognormal(base, 0.25) * slow);
     const sample: ProbeSample = { at: new Date(t).toISOString(), ok: !failed, latencyMs: failed ? null : latency, reason: failed ? 'status 503' : null };
     samples = addSample(samples, sample);
-    const a = anomalyOf(samples).anomalous;
+    const step = probeStep(samples, anomalous);
     const now = new Date(t);
     // An open signal clears after the quiet period with no observation.
     if (signalLast !== null && t - signalLast >= DEFAULT_RULES.quietMs) {
       lastClosed = new Date(signalLast + DEFAULT_RULES.quietMs).toISOString();
       signalLast = null;
     }
-    if (a || anomalous) {
+    // What the probes' use case does with a sample: an observation when the rules make one.
+    if (step.strength !== null) {
       const ob: Observation = {
         id: `o${v}-${n++}`,
         orgId: 'o',
@@ -115,7 +116,7 @@ function simulateVendor(v: number) {
         vendor: `v${v}`,
         components: [],
         regions: [],
-        strength: a ? PROBE_FAILING_STRENGTH : PROBE_RECOVERED_STRENGTH,
+        strength: step.strength,
         observedAt: now.toISOString(),
         summary: '',
         actor: 'probe:x',
@@ -131,7 +132,7 @@ function simulateVendor(v: number) {
       }
       while (obs.length && Date.parse(obs[0]!.observedAt) < t - DEFAULT_RULES.windowMs) obs.shift();
     }
-    anomalous = a;
+    anomalous = step.anomalous;
   }
   let before = 0;
   const leads: number[] = [];

@@ -98,7 +98,7 @@ export const DEFAULT_RULES: EarlyWarningRules = {
   windowMs: 15 * MIN,
   agreeMinStrength: 0.3,
   solo: {
-    probe: { threshold: 0.8, holdMs: 3 * MIN, minSamples: 3, distinctActors: 1 },
+    probe: { threshold: 0.8, holdMs: 2.5 * MIN, minSamples: 3, distinctActors: 1 },
     telemetry: { threshold: 0.8, holdMs: 5 * MIN, minSamples: 3, distinctActors: 1 },
     inbound: { threshold: 0.9, holdMs: 5 * MIN, minSamples: 2, distinctActors: 1 },
     report: { threshold: REPORT_STRENGTH, holdMs: 0, minSamples: 3, distinctActors: 3 },

@@ -106,6 +106,9 @@ export interface ProbeRules {
   slowRunMax: number;
   /** Good samples the baseline needs before a latency rule applies. */
   minBaseline: number;
+  /** Recovered: at most `recoverFailed` of the last `recoverM` samples failed (and no slowdown). */
+  recoverM: number;
+  recoverFailed: number;
   /** Steps a dismissal relaxes, at most; one step wears off per `relaxDecayMs`. */
   maxRelax: number;
   relaxDecayMs: number;
@@ -113,14 +116,16 @@ export interface ProbeRules {
 
 export const DEFAULT_PROBE_RULES: ProbeRules = {
   window: 120,
-  failN: 3,
-  failM: 5,
+  failN: 2,
+  failM: 3,
   slowN: 3,
   slowPercentile: 95,
   slowFactor: 3,
   slowFloorMs: 250,
   slowRunMax: 20,
   minBaseline: 20,
+  recoverM: 8,
+  recoverFailed: 1,
   maxRelax: 3,
   relaxDecayMs: 24 * 3_600_000,
 };
@@ -184,15 +189,19 @@ export interface Anomaly {
 
 /**
  * A slowdown at the end of the samples: the last k answers (k from `slowN` to `slowN +
- * slowRunMax`) all slower than the p95 × factor of the good samples before them. The shortest
- * such run wins; looking further back keeps a slowdown out of its own baseline once it has
- * lasted long enough to move the p95. Null when there is none or not enough baseline.
+ * slowRunMax`) measured against the p95 × factor of the good samples before them, at least
+ * `slowN` of them slower, the first and the newest among those slow or failed. A failed
+ * answer does not end the run (a slowdown with stray errors is no healthier than one
+ * without), nor does one answer in four under the limit (a slowdown's own spread dips under
+ * it now and then); an answer under the floor does. The shortest such run wins; looking
+ * further back keeps a slowdown out of its own baseline once it has lasted long enough to
+ * move the p95. Null when there is none or not enough baseline.
  */
 function slowRun(samples: readonly ProbeSample[], rules: ProbeRules): { k: number; base: number; limit: number } | null {
   for (let k = rules.slowN; k <= rules.slowN + rules.slowRunMax && samples.length - k >= rules.minBaseline; k++) {
     const run = samples.slice(-k);
-    // A failed or fast answer ends the run: looking further back cannot help.
-    if (!run.every((s) => s.ok && s.latencyMs !== null && s.latencyMs > rules.slowFloorMs)) return null;
+    // An answer under the floor ends the run: looking further back cannot help.
+    if (run.some((s) => s.ok && (s.latencyMs === null || s.latencyMs <= rules.slowFloorMs))) return null;
     const good = samples
       .slice(0, samples.length - k)
       .filter((s) => s.ok && s.latencyMs !== null)
@@ -200,22 +209,30 @@ function slowRun(samples: readonly ProbeSample[], rules: ProbeRules): { k: numbe
     const base = percentile(good, rules.slowPercentile);
     if (base === null || good.length < rules.minBaseline) return null;
     const limit = Math.max(base * rules.slowFactor, rules.slowFloorMs);
-    if (run.every((s) => s.latencyMs! > limit)) return { k, base, limit };
+    const isSlow = (s: ProbeSample) => s.ok && s.latencyMs! > limit;
+    const slow = run.filter(isSlow).length;
+    const fast = run.filter((s) => s.ok && !isSlow(s)).length;
+    const newest = run[k - 1]!;
+    if (isSlow(run[0]!) && (isSlow(newest) || !newest.ok) && slow >= rules.slowN && fast <= Math.floor(k / 4)) return { k, base, limit };
   }
   return null;
 }
 
-/**
- * Whether the newest samples make the probe anomalous; a single bad sample never does. No
- * hysteresis: keeping a probe anomalous on fewer failures caught slightly more partial
- * outages in the benchmark but turned stray failures after blips into many more false alarms.
- */
-export function anomalyOf(samples: readonly ProbeSample[], rules: ProbeRules = DEFAULT_PROBE_RULES): Anomaly {
+/** The failing rule: `failN` of the last `failM` samples failed. */
+function failingNow(samples: readonly ProbeSample[], rules: ProbeRules): { failed: number; of: number; reason: string } | null {
   const recent = samples.slice(-rules.failM);
   const failed = recent.filter((s) => !s.ok);
-  if (recent.length >= rules.failN && failed.length >= rules.failN) {
-    return { anomalous: true, reason: `${failed.length} of the last ${recent.length} checks failed (${failed[failed.length - 1]!.reason ?? 'failed'})` };
-  }
+  if (recent.length < rules.failN || failed.length < rules.failN) return null;
+  return { failed: failed.length, of: recent.length, reason: failed[failed.length - 1]!.reason ?? 'failed' };
+}
+
+/**
+ * Whether the newest samples make the probe anomalous; a single bad sample never does.
+ * Stateless: see `probeStep` for how an anomaly lasts and what each sample tells fusion.
+ */
+export function anomalyOf(samples: readonly ProbeSample[], rules: ProbeRules = DEFAULT_PROBE_RULES): Anomaly {
+  const failing = failingNow(samples, rules);
+  if (failing) return { anomalous: true, reason: `${failing.failed} of the last ${failing.of} checks failed (${failing.reason})` };
   const slow = slowRun(samples, rules);
   if (slow) {
     return {
@@ -224,4 +241,32 @@ export function anomalyOf(samples: readonly ProbeSample[], rules: ProbeRules = D
     };
   }
   return { anomalous: false, reason: 'within its baseline' };
+}
+
+export interface ProbeStep extends Anomaly {
+  /** The observation this sample makes for fusion: strong, recovered, or none (null). */
+  strength: number | null;
+}
+
+/**
+ * One sample's effect, given whether the probe was anomalous before it
+ * (docs/early-warning.md "Baseline and anomaly"):
+ *   - a bad sample (failed or slow) while the anomaly rule holds is a strong observation;
+ *   - once anomalous, a good sample makes no observation as long as the probe has not
+ *     recovered: a partial outage that fails half the requests does not end its own run
+ *     with every good answer, and a good answer never lengthens a run either (the run's
+ *     span is that of its bad samples, so a blip is never stretched past the hold);
+ *   - recovered (at most `recoverFailed` of the last `recoverM` failed, and neither of the
+ *     last two answers part of a slowdown): one weak observation that ends the run.
+ */
+export function probeStep(samples: readonly ProbeSample[], wasAnomalous: boolean, rules: ProbeRules = DEFAULT_PROBE_RULES): ProbeStep {
+  const newest = samples[samples.length - 1];
+  const a = anomalyOf(samples, rules);
+  if (a.anomalous && newest && (!newest.ok || slowRun(samples, rules))) return { ...a, strength: PROBE_FAILING_STRENGTH };
+  if (!wasAnomalous && !a.anomalous) return { ...a, strength: null };
+  const lastM = samples.slice(-rules.recoverM);
+  const failed = lastM.filter((s) => !s.ok).length;
+  const recovered = failed <= rules.recoverFailed && !slowRun(samples, rules) && !slowRun(samples.slice(0, -1), rules);
+  if (recovered) return { anomalous: false, reason: 'within its baseline', strength: PROBE_RECOVERED_STRENGTH };
+  return { anomalous: true, reason: `still degraded: ${failed} of the last ${lastM.length} checks failed`, strength: null };
 }

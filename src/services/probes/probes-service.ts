@@ -2,13 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../../domain/clock.ts';
 import {
   addSample,
-  anomalyOf,
   DEFAULT_PROBE_RULES,
-  PROBE_FAILING_STRENGTH,
-  PROBE_RECOVERED_STRENGTH,
   type ProbeRules,
   type ProbeSample,
   type ProbeSpec,
+  probeStep,
   probeTarget,
   relaxedRules,
   relaxLeft,
@@ -21,9 +19,9 @@ import type { EarlyWarningService } from '../early-warning/early-warning-service
 
 // Probes' use cases (docs/early-warning.md "Probes"): the catalog's probes become rows; a
 // runner claims the due ones, measures, and hands each sample here; the sample updates the
-// probe's baseline and, while the anomaly rule holds, becomes a `probe` observation for
-// every organisation that follows the vendor (one more, weak, when it recovers, so a good
-// answer breaks the run). A dismissed false alarm with a probe's evidence relaxes that
+// probe's baseline and, when it is a bad sample under the anomaly rule, becomes a `probe`
+// observation for every organisation that follows the vendor (one more, weak, when it has
+// recovered, so the run ends; none for a good answer in between, `probeStep`). A dismissed false alarm with a probe's evidence relaxes that
 // probe's rule. An organisation's private probe (docs/early-warning.md "Private probes") is
 // claimed and measured the same way, but its observations go to its organisation alone, and
 // a sample its credential was refused for is no observation at all: a revoked key is not the
@@ -118,7 +116,7 @@ export function probesService(d: {
       const now = d.clock.now();
       const steps = relaxLeft(p.relaxSteps, p.relaxedAt, now, rules);
       const samples = addSample(p.samples, sample, rules);
-      const a = anomalyOf(p.orgId ? vendorSamples(samples) : samples, relaxedRules(rules, steps));
+      const a = probeStep(p.orgId ? vendorSamples(samples) : samples, p.anomalous, relaxedRules(rules, steps));
       const written = await d.probes.complete(p.id, owner, {
         samples,
         anomalous: a.anomalous,
@@ -128,7 +126,7 @@ export function probesService(d: {
         relaxSteps: steps,
       });
       if (!written) return { written, anomalous: a.anomalous, observations: 0 };
-      if (!a.anomalous && !p.anomalous) return { written, anomalous: false, observations: 0 };
+      if (a.strength === null) return { written, anomalous: a.anomalous, observations: 0 };
       if (p.orgId && isCredentialRejection(sample)) return { written, anomalous: a.anomalous, observations: 0 };
       const target = probeTarget(p.spec);
       const summary = a.anomalous ? `${p.spec.kind} probe of ${target}: ${a.reason}` : `${p.spec.kind} probe of ${target} answers as usual again`;
@@ -137,7 +135,7 @@ export function probesService(d: {
         await d.signals.observe(orgId, {
           source: 'probe',
           vendor: p.vendor,
-          strength: a.anomalous ? PROBE_FAILING_STRENGTH : PROBE_RECOVERED_STRENGTH,
+          strength: a.strength,
           summary: summary.slice(0, 500),
           actor: probeActor(p.id),
         });

@@ -172,12 +172,10 @@ describe('probes', () => {
     const first = await r.runOnce();
     assert.equal(first.observations, 0, 'one failure is no anomaly');
     clock.advance(61_000);
-    assert.equal((await r.runOnce()).observations, 0);
-    clock.advance(61_000);
-    assert.equal((await r.runOnce()).observations, 2, 'the third failure: both followers observe (by a service, by the own watchlist)');
+    assert.equal((await r.runOnce()).observations, 2, 'the second failure: both followers observe (by a service, by the own watchlist)');
     [h] = await health();
     assert.equal(h!.state, 'anomalous');
-    assert.match(h!.reason!, /3 of the last 5 .*status 503/);
+    assert.match(h!.reason!, /2 of the last 3 .*status 503/);
     for (let i = 0; i < 4; i++) {
       clock.advance(61_000);
       await r.runOnce();
@@ -195,13 +193,18 @@ describe('probes', () => {
     assert.equal(watched[0].vendor, 'github');
     assert.ok(watched[0].evidence.every((e: any) => e.source === 'probe'));
 
-    // Recovery: the anomaly holds until fewer than three of the last five failed, then one
-    // weak observation breaks the run, and no more follow.
+    // Recovery: good answers make no observation while more than one of the last eight
+    // failed (still degraded); then one weak observation ends the run, and no more follow.
     status = 200;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 6; i++) {
       clock.advance(61_000);
-      await r.runOnce();
+      assert.equal((await r.runOnce()).observations, 0);
     }
+    [h] = await health();
+    assert.equal(h!.state, 'anomalous');
+    assert.match(h!.reason!, /still degraded/);
+    clock.advance(61_000);
+    assert.equal((await r.runOnce()).observations, 2);
     [h] = await health();
     assert.equal(h!.state, 'ok');
     clock.advance(61_000);
@@ -215,9 +218,9 @@ describe('probes', () => {
     assert.equal(dismissed.status, 200, JSON.stringify(dismissed.body));
     [h] = await health();
     assert.equal(h!.relaxSteps, 1);
-    // Relaxed: three failures in a row no longer make an anomaly; a fourth does.
+    // Relaxed: two failures in a row no longer make an anomaly; a third does.
     status = 503;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       clock.advance(61_000);
       await r.runOnce();
     }

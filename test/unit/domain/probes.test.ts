@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { fuse, type Observation } from '../../../src/domain/early-warning.ts';
 import {
   addSample,
   anomalyOf,
   DEFAULT_PROBE_RULES,
+  PROBE_FAILING_STRENGTH,
+  PROBE_RECOVERED_STRENGTH,
   percentile,
   type ProbeSample,
   probeSpecProblem,
+  probeStep,
   relaxedRules,
   relaxLeft,
   statsOf,
@@ -69,15 +73,96 @@ test('the baseline keeps the window and forgets the oldest', () => {
   assert.equal(b[0]!.latencyMs, 10);
 });
 
-test('a single failure, or two, never makes an anomaly; three of the last five do', () => {
+test('a single failure never makes an anomaly; two of the last three do', () => {
   const base = steady(30);
   assert.equal(anomalyOf(run(...base, bad())).anomalous, false);
-  assert.equal(anomalyOf(run(...base, bad(), ok(100), bad())).anomalous, false);
-  const a = anomalyOf(run(...base, bad(), ok(100), bad(), bad('timeout')));
+  assert.equal(anomalyOf(run(...base, bad(), ok(100), ok(100), bad())).anomalous, false);
+  const a = anomalyOf(run(...base, bad(), ok(100), bad('timeout')));
   assert.equal(a.anomalous, true);
-  assert.match(a.reason, /3 of the last 5 .*timeout/);
-  // Recovery: once fewer than three of the last five failed.
-  assert.equal(anomalyOf(run(...base, bad(), bad(), bad(), ok(100), ok(100), ok(100))).anomalous, false);
+  assert.match(a.reason, /2 of the last 3 .*timeout/);
+  assert.equal(anomalyOf(run(...base, bad(), bad(), ok(100), ok(100))).anomalous, false);
+});
+
+// Samples 45 s apart through `probeStep`, as the probes' use case makes observations of them,
+// then fused with the default rules: whether and when a signal opens.
+const T = Date.UTC(2026, 10, 30, 9, 0, 0);
+const timeline = (pattern: string, baseline = 40) => {
+  const out: { samples: ProbeSample[]; observations: Observation[]; opened: number | null; strengths: (number | null)[] } = {
+    samples: [],
+    observations: [],
+    opened: null,
+    strengths: [],
+  };
+  let anomalous = false;
+  const chars = [...'.'.repeat(baseline), ...pattern];
+  chars.forEach((c, i) => {
+    const at = new Date(T + i * 45_000).toISOString();
+    const sample: ProbeSample =
+      c === 'x' ? { at, ok: false, latencyMs: null, reason: 'status 503' } : { at, ok: true, latencyMs: c === 's' ? 2000 : 100 + (i % 5), reason: null };
+    out.samples = addSample(out.samples, sample);
+    const step = probeStep(out.samples, anomalous);
+    anomalous = step.anomalous;
+    if (i >= baseline) out.strengths.push(step.strength);
+    if (step.strength === null) return;
+    out.observations.push({
+      id: `o${i}`,
+      orgId: 'o',
+      source: 'probe',
+      vendor: 'v',
+      components: [],
+      regions: [],
+      strength: step.strength,
+      observedAt: at,
+      summary: '',
+      actor: 'probe:p',
+    });
+    if (out.opened === null && fuse(out.observations, new Date(at)).open) out.opened = i - baseline;
+  });
+  return out;
+};
+
+test('an outage failing every check opens a signal at the sixth check, a blip of three failures never does', () => {
+  // Before: three failures to become anomalous, then a 3-minute hold: the seventh check.
+  const outage = timeline('xxxxxxxxxx');
+  assert.equal(outage.opened, 5, 'observations from the second failure, held 2.5 min');
+  // A blip: three failed checks (about two minutes), then the endpoint answers again.
+  const blip = timeline('xxx.........');
+  assert.equal(blip.opened, null);
+  assert.deepEqual(
+    blip.strengths.filter((x) => x !== null),
+    [PROBE_FAILING_STRENGTH, PROBE_FAILING_STRENGTH, PROBE_RECOVERED_STRENGTH],
+    'two strong observations, then one weak once at most one of the last eight failed',
+  );
+  // A stray failure shortly after the blip is no strong observation: one of the last three.
+  const stray = timeline('xxx..x......');
+  assert.equal(stray.opened, null);
+  assert.equal(stray.strengths[5], null);
+});
+
+test('a partial outage failing about half the checks keeps its run: good answers in between make no observation', () => {
+  // The old rule (3 of 5, a weak observation whenever it stopped holding) broke this run at
+  // every second good answer and never held three minutes.
+  const partial = timeline('xx.x.xx..x.xx.x');
+  assert.ok(partial.opened !== null && partial.opened <= 6, `opened at check ${partial.opened}`);
+  assert.ok(!partial.strengths.includes(PROBE_RECOVERED_STRENGTH), 'never recovered in between');
+  // The same failures, spread too thin to be the rule (one in three): nothing opens.
+  assert.equal(timeline('x..x..x..x..x..x..').opened, null);
+});
+
+test('a slowdown with stray failures and an answer dipping under the limit stays one slowdown', () => {
+  const base = steady(40, 100);
+  const s = (ms = 2000) => ok(ms);
+  // Before: a failed answer ended the run, and the three slow answers after it stood alone.
+  assert.equal(anomalyOf(run(...base, s(), s(), bad(), s())).anomalous, true);
+  // One answer in four under the limit (but over the floor) does not end it; two in a row do.
+  assert.equal(anomalyOf(run(...base, s(), s(), s(), ok(300), s())).anomalous, true);
+  assert.equal(anomalyOf(run(...base, s(), s(), s(), ok(300), ok(300), s())).anomalous, false);
+  // A slow blip of two answers is none.
+  assert.equal(anomalyOf(run(...base, s(), s(), ok(100))).anomalous, false);
+  // Through probeStep: a slowdown with a stray failure opens; the failure is a strong observation.
+  const slow = timeline('sssxsss');
+  assert.ok(slow.opened !== null, 'opened');
+  assert.equal(slow.strengths[3], PROBE_FAILING_STRENGTH);
 });
 
 test('one slow answer is no anomaly; three above p95 × 3 are; nothing is slow below the floor or without a baseline', () => {
@@ -112,13 +197,13 @@ test('a slowdown stays slow after it has moved its own p95, for up to slowRunMax
 
 test('relaxation needs more failures and slower answers, and wears off a step a day', () => {
   const r1 = relaxedRules(DEFAULT_PROBE_RULES, 1);
-  assert.deepEqual([r1.failN, r1.failM, r1.slowN, r1.slowFactor], [4, 6, 4, 4.5]);
+  assert.deepEqual([r1.failN, r1.failM, r1.slowN, r1.slowFactor], [3, 4, 4, 4.5]);
   const capped = relaxedRules(DEFAULT_PROBE_RULES, 99);
   assert.equal(capped.failN, DEFAULT_PROBE_RULES.failN + DEFAULT_PROBE_RULES.maxRelax);
-  const three = run(...steady(30), bad(), bad(), bad());
-  assert.equal(anomalyOf(three).anomalous, true);
-  assert.equal(anomalyOf(three, r1).anomalous, false);
-  assert.equal(anomalyOf(run(...steady(30), bad(), bad(), bad(), bad()), r1).anomalous, true);
+  const two = run(...steady(30), bad(), bad());
+  assert.equal(anomalyOf(two).anomalous, true);
+  assert.equal(anomalyOf(two, r1).anomalous, false);
+  assert.equal(anomalyOf(run(...steady(30), bad(), bad(), bad()), r1).anomalous, true);
   const at = '2026-11-29T12:00:00.000Z';
   assert.equal(relaxLeft(2, at, new Date('2026-11-29T23:00:00Z')), 2);
   assert.equal(relaxLeft(2, at, new Date('2026-11-30T12:00:00Z')), 1);
