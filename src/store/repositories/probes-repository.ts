@@ -3,6 +3,7 @@ import type { Credential } from '../../domain/private-probes.ts';
 import type { ProbeSample, ProbeSpec } from '../../domain/probes.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database } from '../schema.ts';
+import { openSecret, resealColumn } from './sealed-values.ts';
 
 // The probes of vendors' public endpoints and their baselines (docs/early-warning.md
 // "Probes"). Claimed and released like sources (sources-repository.ts): a probe is due at
@@ -151,16 +152,15 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
         .returningAll()
         .execute();
       return rows.map((r) => {
-        if (!r.credential_name || r.credential_value === null) return { ...toProbe(r), credential: null, credentialUnreadable: false };
-        // A value sealed with a key this instance no longer has must not stop the whole round.
-        try {
-          if (!box) throw new Error('no secrets key');
-          return { ...toProbe(r), credential: { name: r.credential_name, value: box.open(r.credential_value) }, credentialUnreadable: false };
-        } catch {
-          return { ...toProbe(r), credential: null, credentialUnreadable: true };
-        }
+        if (!r.credential_name) return { ...toProbe(r), credential: null, credentialUnreadable: false };
+        const opened = openSecret(box, r.credential_value);
+        const credential = opened.value === null ? null : { name: r.credential_name, value: opened.value };
+        return { ...toProbe(r), credential, credentialUnreadable: opened.unreadable };
       });
     },
+
+    /** After a rotation: private probes' credentials sealed with the current key (docs/security.md "Channel secrets"). */
+    resealCredentials: () => (box ? resealColumn(db, box, { table: 'probes', key: 'id', column: 'credential_value' }) : Promise.resolve(0)),
 
     /** Writes a sample's outcome and frees the lease; false when `owner` no longer holds it. */
     async complete(id: string, owner: string, r: ProbeResult): Promise<boolean> {

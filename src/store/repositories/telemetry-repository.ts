@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { QueryState, TelemetryQuery } from '../../domain/telemetry.ts';
 import type { Database } from '../schema.ts';
+import { openSecret, resealColumn } from './sealed-values.ts';
 
 // Telemetry connectors of organisations (docs/early-warning.md "Prometheus connectors").
 // Every read and write names the organisation; the evaluator's claim is the one exception
@@ -47,6 +48,13 @@ const toRow = (r: Database['telemetry_connectors']): ConnectorRow => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+/** A claimed connector: its token opened, for the evaluator only. */
+export interface ClaimedConnector extends ConnectorRow {
+  token: string | null;
+  /** The token could not be opened (sealed with a key this instance does not have). */
+  tokenUnreadable: boolean;
+}
 
 export interface NewConnector {
   id: string;
@@ -136,8 +144,11 @@ export function telemetryRepository(db: Kysely<Database>, box: SecretBox) {
       return Number(r.numDeletedRows) === 1;
     },
 
-    /** Takes the leases of due, enabled connectors of every organisation, with their tokens opened. */
-    async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<(ConnectorRow & { token: string | null })[]> {
+    /**
+     * Takes the leases of due, enabled connectors of every organisation, with their tokens
+     * opened; a token this instance cannot open is `tokenUnreadable` (the round goes on).
+     */
+    async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedConnector[]> {
       const now = o.now.toISOString();
       const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
       const ids = (
@@ -159,8 +170,14 @@ export function telemetryRepository(db: Kysely<Database>, box: SecretBox) {
         .where(free(now))
         .returningAll()
         .execute();
-      return rows.map((r) => ({ ...toRow(r), token: r.token === null ? null : box.open(r.token) }));
+      return rows.map((r) => {
+        const opened = openSecret(box, r.token);
+        return { ...toRow(r), token: opened.value, tokenUnreadable: opened.unreadable };
+      });
     },
+
+    /** After a rotation: bearer tokens sealed with the current key (docs/security.md "Channel secrets"). */
+    resealTokens: () => resealColumn(db, box, { table: 'telemetry_connectors', key: 'id', column: 'token' }),
 
     /** Writes an evaluation and frees the lease; false when `owner` lost it (or the queries changed meanwhile). */
     async complete(
