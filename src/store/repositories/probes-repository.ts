@@ -1,8 +1,9 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Credential } from '../../domain/private-probes.ts';
 import type { ProbeSample, ProbeSpec } from '../../domain/probes.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database } from '../schema.ts';
+import { claimLeases } from './lease-claim.ts';
 import { openSecret, resealColumn } from './sealed-values.ts';
 
 // The probes of vendors' public endpoints and their baselines (docs/early-warning.md
@@ -79,7 +80,6 @@ export interface ProbeResult {
 
 /** `box` opens private probes' credentials when they are claimed; readers without the secrets key pass none. */
 export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
-  const free = (now: string) => (eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
   return {
     /** Makes the rows match the catalog's probes: new ones added, dropped ones retired, listed ones active. */
     async sync(probes: { id: string; vendor: string; kind: string; target: string; spec: ProbeSpec }[], now: Date): Promise<void> {
@@ -129,28 +129,12 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
      * longest overdue); a private probe's credential is opened for the runner.
      */
     async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedProbe[]> {
-      const now = o.now.toISOString();
-      const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
-      const ids = (
-        await db
-          .selectFrom('probes')
-          .select('id')
-          .where('retired', '=', 0)
-          .where(free(now))
-          .where((eb) => eb.or([eb('next_run_at', 'is', null), eb('next_run_at', '<=', now)]))
-          .orderBy(sql`coalesce(next_run_at, '')`)
-          .orderBy('id')
-          .limit(o.limit)
-          .execute()
-      ).map((r) => r.id);
-      if (!ids.length) return [];
-      const rows = await db
-        .updateTable('probes')
-        .set({ lease_owner: o.owner, lease_until: until })
-        .where('id', 'in', ids)
-        .where(free(now))
-        .returningAll()
-        .execute();
+      const rows = await claimLeases(db, 'probes', {
+        ...o,
+        dueColumn: 'next_run_at',
+        overdueFirst: 'next_run_at',
+        where: (eb) => eb('retired', '=', 0),
+      });
       return rows.map((r) => {
         if (!r.credential_name) return { ...toProbe(r), credential: null, credentialUnreadable: false };
         const opened = openSecret(box, r.credential_value);
