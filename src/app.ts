@@ -287,8 +287,18 @@ export const appPlugin = fp(
     app.addHook('onClose', async () => alerts.stop());
     await alerts.dispatcher.init();
     // Secrets stored in clear (before encryption at rest) or with a rotated-out key: sealed with the current key.
-    const resealed = await repos.preferences.resealAll();
-    if (resealed) app.log.info({ rows: resealed, keyId: secretBox.keyId }, 'channel secrets sealed with the current secrets key');
+    // Every sealed column, not the preferences alone: a value left on the old key becomes
+    // unreadable once SECRETS_KEY_PREVIOUS is dropped (docs/security.md "Channel secrets").
+    const resealed = {
+      preferences: await repos.preferences.resealAll(),
+      alertRoutes: await repos.alertRoutes.resealDestinations(),
+      sso: await repos.sso.resealClientSecrets(),
+      inboundSignals: await repos.earlyWarning.resealInboundSecrets(),
+      privateProbes: await repos.probes.resealCredentials(),
+      telemetry: await repos.telemetry.resealTokens(),
+    };
+    const rows = Object.values(resealed).reduce((a, b) => a + b, 0);
+    if (rows) app.log.info({ rows, ...resealed, keyId: secretBox.keyId }, 'secrets sealed with the current secrets key');
     if (config.deliver && config.roles.includes('deliver')) {
       app.addHook('onReady', async () => alerts.start());
     }

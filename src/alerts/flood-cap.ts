@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isPagingChannel } from '../domain/alert-routes.ts';
 import { HELD_EVENT_TYPE, isPushChannel } from '../domain/alerts.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
 
@@ -29,25 +30,12 @@ export interface HeldSummary {
 const key = (orgId: string, channel: string) => `${orgId}\u0000${channel}`;
 
 /**
- * Resolves of channels that close alerts by key (PagerDuty, Opsgenie, JSM, incident.io, Datadog) are never held: they page nobody, and a held one
- * would leave an incident (an Opsgenie or JSM alert) open for good. They do not use up
- * the cap either.
+ * Resolves of channels that close alerts by key (the paging channels: PagerDuty, Opsgenie,
+ * JSM, incident.io, Datadog ...) are never held: they page nobody, and a held one would leave
+ * an incident (an Opsgenie or JSM alert) open for good. They do not use up the cap either.
  */
-const CLOSES_BY_KEY = new Set([
-  'pagerduty',
-  'opsgenie',
-  'jsm',
-  'incident_io',
-  'datadog',
-  'grafana',
-  'servicenow',
-  'firehydrant',
-  'rootly',
-  'statuspage',
-  'instatus',
-]);
 const uncapped = (r: NewDelivery) =>
-  !isPushChannel(r.channel) || (CLOSES_BY_KEY.has(r.channel) && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
+  !isPushChannel(r.channel) || (isPagingChannel(r.channel) && (r.eventType === 'incident.resolved' || r.eventType === 'maintenance.completed'));
 
 /** Same id for every batch of one window, so batches add to one summary row. */
 export const summaryId = (orgId: string, channel: string, windowStart: string) =>

@@ -141,13 +141,13 @@ export const defaultRouteFilters = (): RouteFilters => ({
 
 /** Paging channels page for incidents and the maintenance window itself, never for a schedule. */
 const PAGING_TYPES = new Set(['incident.created', 'incident.updated', 'incident.resolved', 'maintenance.started', 'maintenance.completed']);
-/** Channels that open an alert and resolve it by key: they page, or feed an incident tool that does. */
-const isPaging = (c: RouteChannel) => PAGING_CHANNELS.includes(c);
 /**
- * Incident tools and status pages take incidents and maintenance windows, never schedules; a
- * resolve always passes, or an alert (or a page component) would stay open for good.
+ * Channels that open an alert and resolve it by key: they page, or feed an incident tool
+ * that does. Incident tools and status pages take incidents and maintenance windows, never
+ * schedules; a resolve always passes (routes here, the flood cap in src/alerts/flood-cap.ts),
+ * or an alert (or a page component) would stay open for good.
  */
-const PAGING_CHANNELS: readonly RouteChannel[] = [
+export const PAGING_CHANNELS: readonly RouteChannel[] = [
   'pagerduty',
   'opsgenie',
   'jsm',
@@ -160,6 +160,9 @@ const PAGING_CHANNELS: readonly RouteChannel[] = [
   'statuspage',
   'instatus',
 ];
+/** Whether a channel (of a route or of the preferences) opens and resolves alerts by key. */
+export const isPagingChannel = (c: string): boolean => (PAGING_CHANNELS as readonly string[]).includes(c);
+const isPaging = (c: RouteChannel) => isPagingChannel(c);
 /** Channels read by people, whose rows quiet hours hold back. */
 const QUIET: readonly RouteChannel[] = ['slack', 'teams', 'google_chat', 'mattermost', 'telegram', 'email'];
 

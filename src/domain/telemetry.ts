@@ -54,6 +54,9 @@ export function connectorProblems(c: { baseUrl?: string; queries?: TelemetryQuer
   return out;
 }
 
+/** A connector whose token this instance cannot open: no query is sent without it. */
+export const TOKEN_UNREADABLE = 'token unreadable (secrets key changed; save the token again)';
+
 export type PromAnswer = { ok: true; value: number | null; series: number } | { ok: false; error: string };
 
 /**

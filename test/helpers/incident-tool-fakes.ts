@@ -28,6 +28,11 @@ export interface ToolFakes {
   pageComponents: Map<string, string>;
   /** Answers forced for a path prefix (e.g. a 503 from ServiceNow); checked first. */
   forced: Map<string, Reply>;
+  /**
+   * `METHOD /path prefix` → delay: the next such request is acted on (an annotation or alert
+   * created) and answered this many ms late, once (a timeout after the tool wrote it).
+   */
+  late: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -42,6 +47,7 @@ export async function startToolFakes(c: ToolCredentials): Promise<ToolFakes> {
   const rootlyAlerts = new Map<string, { attributes: Record<string, unknown>; status: 'open' | 'resolved' }>();
   const pageComponents = new Map<string, string>();
   const forced = new Map<string, Reply>();
+  const late = new Map<string, number>();
   let nextAnnotation = 1;
   let nextAlert = 1;
 
@@ -53,6 +59,17 @@ export async function startToolFakes(c: ToolCredentials): Promise<ToolFakes> {
       const id = nextAnnotation++;
       annotations.set(id, body);
       return json(200, { message: 'Annotation added', id });
+    }
+    // Find annotations: every `tags` given must be on it (matchAny off), `dashboardUID` narrows.
+    if (req.method === 'GET' && path.startsWith('/api/annotations?')) {
+      const q = new URL(path, 'http://grafana').searchParams;
+      const tags = q.getAll('tags');
+      const dashboard = q.get('dashboardUID');
+      const found = [...annotations]
+        .filter(([, a]) => tags.every((x) => (a.tags as string[] | undefined)?.includes(x)) && (!dashboard || a.dashboardUID === dashboard))
+        .slice(0, Number(q.get('limit') ?? 100))
+        .map(([id, a]) => ({ id, dashboardUID: a.dashboardUID ?? '', time: a.time, timeEnd: a.timeEnd ?? a.time, tags: a.tags ?? [], text: a.text }));
+      return json(200, found);
     }
     const m = /^\/api\/annotations\/([0-9]+)$/.exec(path);
     if (req.method === 'PATCH' && m) {
@@ -135,6 +152,17 @@ export async function startToolFakes(c: ToolCredentials): Promise<ToolFakes> {
 
   const rx = await startReceiver((req) => {
     for (const [prefix, reply] of forced) if (req.path.startsWith(prefix)) return reply;
+    const answer = act(req);
+    for (const [key, delayMs] of late) {
+      if (!`${req.method} ${req.path}`.startsWith(key)) continue;
+      late.delete(key);
+      return { ...answer, delayMs };
+    }
+    return answer;
+  });
+  return { rx, annotations, rootlyAlerts, pageComponents, forced, late, close: () => rx.close() };
+
+  function act(req: ReceivedRequest): Reply {
     const [, product = '', ...rest] = req.path.split('/');
     const path = `/${rest.join('/')}`;
     switch (product) {
@@ -152,6 +180,5 @@ export async function startToolFakes(c: ToolCredentials): Promise<ToolFakes> {
       default:
         return { status: 404 };
     }
-  });
-  return { rx, annotations, rootlyAlerts, pageComponents, forced, close: () => rx.close() };
+  }
 }

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type net from 'node:net';
 import { test } from 'node:test';
-import { keyIdOf } from '../../src/infra/secret-box.ts';
-import { getJson, startApp } from '../helpers/app.ts';
+import { keyIdOf, secretBox } from '../../src/infra/secret-box.ts';
+import { createProbeRunner, type ProbeRunner } from '../../src/probes/index.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
 import { pagerDutyReply, startReceiver } from '../helpers/receivers.ts';
-import { createUser, send } from '../helpers/users.ts';
+import { createUser, loginCookie, send } from '../helpers/users.ts';
 
 // docs/security.md "Channel secrets": secrets stored in clear before encryption
 // at rest are sealed at start-up, and after SECRETS_KEY is rotated (old key in
@@ -43,5 +46,137 @@ test('clear secrets are sealed at start-up; a rotated key re-seals everything an
     await b?.close();
     await a.close();
     await pd.close();
+  }
+});
+
+// Private probes' credentials and telemetry connectors' tokens are sealed outside the
+// preferences row: the start-up pass re-seals them too, so once SECRETS_KEY_PREVIOUS is
+// dropped the probe still authenticates and the connector still reads; a value left on a
+// key the instance no longer has is unreadable for its own row only (no request sent).
+test('a rotation re-seals private probes and telemetry connectors; after the old key is dropped both still authenticate', async () => {
+  const k1 = randomBytes(32).toString('hex');
+  const k2 = randomBytes(32).toString('hex');
+  const CREDENTIAL = 'Bearer probe-credential-rotation-0042';
+  const TOKEN = 'prom-rotation-token-0042';
+  const probeAuth: (string | undefined)[] = [];
+  const promAuth: (string | undefined)[] = [];
+  const listen = async (srv: http.Server) => {
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+    return (srv.address() as net.AddressInfo).port;
+  };
+  const target = http.createServer((req, res) => {
+    probeAuth.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+  // Prometheus' HTTP API (instant query, vector answer), behind a proxy that checks the bearer token.
+  const prometheus = http.createServer((req, res) => {
+    promAuth.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: 'success', data: { resultType: 'vector', result: [{ metric: {}, value: [Date.now() / 1000, '0.01'] }] } }));
+  });
+  const targetPort = await listen(target);
+  const promPort = await listen(prometheus);
+  const clock = new TestClock(new Date('2026-11-29T12:00:00Z'));
+  const env = { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: 'localhost,127.0.0.1' };
+  const apps: TestApp[] = [];
+  const runners: ProbeRunner[] = [];
+  const start = async (keys: Record<string, string>) => {
+    const made = await startApp({ clock, ...(apps[0] ? { shareStoreWith: apps[0] } : {}), env: { ...env, ...keys } });
+    apps.push(made);
+    // Only the probe made here runs: the catalog's real endpoints are out of reach in tests.
+    await made.app.services.earlyWarning.probes.syncCatalog([]);
+    return made;
+  };
+  const probeRound = (t: TestApp) => {
+    const r = createProbeRunner({
+      probes: t.app.services.earlyWarning.probes,
+      allowList: ['localhost'],
+      concurrency: 2,
+      hostConcurrency: 2,
+      timeoutMs: 2000,
+      tickMs: 60_000,
+      now: () => clock.now().getTime(),
+      log: t.app.log,
+      owner: `rotation-${runners.length}`,
+    });
+    runners.push(r);
+    return r.runOnce();
+  };
+  const sealedWith = (key: string) => new RegExp(`^sb1:${keyIdOf(Buffer.from(key, 'hex'))}:`);
+  try {
+    const a = await start({ SECRETS_KEY: k1 });
+    const owner = await createUser(a, 'pro');
+    const cookie = await loginCookie(a, owner);
+    const s = { cookie, origin: a.url };
+    const orgId = (await send(`${a.url}/api/v1/orgs`, 'POST', s, { name: 'Rotation team' })).body.organisation.id;
+    assert.equal((await send(`${a.url}/api/v1/orgs/${orgId}/switch`, 'POST', s)).status, 200);
+    const probe = await send(`${a.url}/api/v1/orgs/${orgId}/probes`, 'POST', s, {
+      vendor: 'github',
+      kind: 'http',
+      target: `http://localhost:${targetPort}/user`,
+      expect: [200],
+      intervalSeconds: 30,
+      credential: { name: 'Authorization', value: CREDENTIAL },
+    });
+    assert.equal(probe.status, 201, JSON.stringify(probe.body));
+    const connector = (name: string) => ({
+      name,
+      baseUrl: `http://127.0.0.1:${promPort}`,
+      token: TOKEN,
+      queries: [{ vendor: 'stripe', query: 'max(vendor_error_ratio)', threshold: 0.2, durationSeconds: 60 }],
+    });
+    const made = await send(`${a.url}/api/v1/orgs/${orgId}/telemetry-connectors`, 'POST', s, connector('prod'));
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const probeId: string = probe.body.probe.id;
+    const connectorId: string = made.body.connector.id;
+    const stored = async () => ({
+      credential: (await a.store.db.selectFrom('probes').select('credential_value').where('id', '=', probeId).executeTakeFirstOrThrow()).credential_value,
+      token: (await a.store.db.selectFrom('telemetry_connectors').select('token').where('id', '=', connectorId).executeTakeFirstOrThrow()).token,
+    });
+    assert.match(String((await stored()).credential), sealedWith(k1));
+    assert.match(String((await stored()).token), sealedWith(k1));
+
+    // Rotation: new key, old key still accepted for reading; the start-up pass re-seals.
+    await start({ SECRETS_KEY: k2, SECRETS_KEY_PREVIOUS: k1 });
+    const after = await stored();
+    assert.match(String(after.credential), sealedWith(k2));
+    assert.match(String(after.token), sealedWith(k2));
+    assert.ok(!String(after.credential).includes('probe-credential') && !String(after.token).includes(TOKEN));
+
+    // The old key dropped: the values are read with the new one alone.
+    const c = await start({ SECRETS_KEY: k2 });
+    clock.advance(3_600_000);
+    assert.equal((await probeRound(c)).measured, 1);
+    assert.deepEqual(probeAuth, [CREDENTIAL], 'the probe sends its credential');
+    const got = (await send(`${c.url}/api/v1/orgs/${orgId}/probes/${probeId}`, 'GET', { cookie })).body.probe;
+    assert.equal(got.state, 'ok', JSON.stringify(got));
+    assert.equal((await c.app.telemetryRunner.runOnce()).evaluated, 1);
+    assert.deepEqual(promAuth, [`Bearer ${TOKEN}`], 'the connector sends its token');
+    const read = (await send(`${c.url}/api/v1/orgs/${orgId}/telemetry-connectors/${connectorId}`, 'GET', { cookie })).body.connector;
+    assert.equal(read.health, 'ok', JSON.stringify(read));
+
+    // A token only the dropped key opens: that connector alone is unhealthy, no request goes out for it.
+    const stale = await send(`${c.url}/api/v1/orgs/${orgId}/telemetry-connectors`, 'POST', { cookie, origin: c.url }, connector('stale'));
+    assert.equal(stale.status, 201, JSON.stringify(stale.body));
+    await c.store.db
+      .updateTable('telemetry_connectors')
+      .set({ token: secretBox(Buffer.from(k1, 'hex')).seal(TOKEN) })
+      .where('id', '=', stale.body.connector.id)
+      .execute();
+    promAuth.length = 0;
+    clock.advance(3_600_000);
+    assert.equal((await c.app.telemetryRunner.runOnce()).evaluated, 2);
+    assert.deepEqual(promAuth, [`Bearer ${TOKEN}`], 'only the readable connector queried');
+    const unreadable = (await send(`${c.url}/api/v1/orgs/${orgId}/telemetry-connectors/${stale.body.connector.id}`, 'GET', { cookie })).body.connector;
+    assert.equal(unreadable.health, 'unhealthy');
+    assert.match(unreadable.lastError, /token unreadable/);
+    // A start with the old value still in place: nothing to re-seal for it, and the start does not fail.
+    await start({ SECRETS_KEY: k2 });
+  } finally {
+    for (const r of runners) await r.stop();
+    for (const x of apps.reverse()) await x.close();
+    target.close();
+    prometheus.close();
   }
 });

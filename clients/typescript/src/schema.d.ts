@@ -2369,7 +2369,7 @@ export interface components {
         GrafanaAnnotation: {
             /** @description Only when the route names a dashboard; absent = an organisation annotation */
             dashboardUID?: string;
-            /** @description vendor-status, vendor:<id>, impact:<impact>, incident or maintenance */
+            /** @description vendor-status, vendor:<id>, impact:<impact>, incident or maintenance, and vendor-status-ref:<digest> (found again by a retry) */
             tags: string[];
             text: string;
             /** @description Epoch milliseconds: when the vendor says it started */

@@ -2,6 +2,7 @@ import { threadKey } from './channel.ts';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { emailMessage } from '../../domain/alert-text.ts';
 import { escapeHtml } from '../../domain/html-escape.ts';
+import { isSignalAlertType } from '../../domain/signal-alerts.ts';
 import type { Delivery } from '../../store/repositories/deliveries-repository.ts';
 import type { AlertThreadsRepository } from '../../store/repositories/alert-threads-repository.ts';
 import { type Channel, describeError, failed, type SendOutcome, sent, type Target } from './channel.ts';
@@ -63,8 +64,12 @@ export type EmailChannel = Channel<EmailTarget> & {
 /** Message-ID of a delivery: the same on every retry (receivers and tests spot duplicates). */
 export const messageIdOf = (deliveryId: string) => `<${deliveryId}@alerts.vendor-status>`;
 
-/** Alerts about records thread; summaries, digests and test alerts stand alone. */
-const threads = (d: Delivery) => !d.isTest && d.eventSeq !== null;
+/**
+ * Alerts about records and early-warning signals thread (a signal's updates, then the vendor
+ * incident that confirms it, whose rows carry the signal as their thread entity); summaries,
+ * digests and test alerts stand alone.
+ */
+const threads = (d: Delivery) => !d.isTest && (d.eventSeq !== null || isSignalAlertType(d.eventType));
 
 export function emailChannel(o: {
   smtpUrl: string;

@@ -4,6 +4,7 @@ import { alertText, clip } from '../../domain/alert-text.ts';
 import type { Channel, Target } from './channel.ts';
 import { type JsonPostDeps, postJson, REFUSED_FOR_GOOD } from './json-post.ts';
 import { isClosing } from './incident-io.ts';
+import { errorsListDetail, incidentDescription, recordKey } from './incident-tool-body.ts';
 
 // FireHydrant Signals, generic webhook event source (docs/alerts.md "FireHydrant"): the
 // source's ingest URL carries its JWT, so the URL is the secret. Every event of one vendor
@@ -16,7 +17,7 @@ const LEVEL: Record<string, string> = { critical: 'FATAL', major: 'ERROR', minor
 
 /** At most 255 characters (FireHydrant refuses longer keys): a digest past that. */
 export function idempotencyKey(d: Pick<Delivery, 'vendor' | 'entityId'>): string {
-  const key = `${d.vendor}:${d.entityId}`;
+  const key = recordKey(d);
   return key.length <= 255 ? key : `${d.vendor.slice(0, 100)}:${createHash('sha256').update(key).digest('hex')}`;
 }
 
@@ -25,19 +26,7 @@ export function fireHydrantBody(d: Delivery): Record<string, unknown> {
   const maintenance = d.eventType.startsWith('maintenance.');
   return {
     summary: clip(t.title, 250),
-    body: clip(
-      [
-        `${t.headline}`,
-        t.status && `Status: ${t.status}`,
-        `Impact: ${t.impact}`,
-        t.components.length ? `Components: ${t.components.join(', ')}` : '',
-        t.affects && `Services: ${t.affects}`,
-        t.latest,
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
-      10_000,
-    ),
+    body: incidentDescription(t),
     status: isClosing(d) ? 'CLOSED' : 'OPEN',
     level: maintenance ? 'INFO' : (LEVEL[t.impact] ?? 'WARN'),
     idempotency_key: idempotencyKey(d),
@@ -57,19 +46,7 @@ export function fireHydrantBody(d: Delivery): Record<string, unknown> {
 }
 
 /** FireHydrant's `errors` list of a refusal. */
-function fireHydrantDetail(body: string): string {
-  try {
-    const j = JSON.parse(body) as { errors?: unknown };
-    if (Array.isArray(j.errors))
-      return j.errors
-        .map((e) => (typeof e === 'string' ? e : JSON.stringify(e)))
-        .join('; ')
-        .slice(0, 200);
-  } catch {
-    /* not JSON */
-  }
-  return '';
-}
+const fireHydrantDetail = (body: string) => errorsListDetail(body, (e) => (typeof e === 'string' ? e : JSON.stringify(e)));
 
 export function fireHydrantChannel(o: JsonPostDeps): Channel<FireHydrantTarget> {
   return {

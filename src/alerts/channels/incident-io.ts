@@ -3,6 +3,7 @@ import { alertText, clip } from '../../domain/alert-text.ts';
 import type { Channel, Target } from './channel.ts';
 import { errorDetail, type JsonPostDeps, postJson } from './json-post.ts';
 import { isClosingType } from '../../domain/signal-alerts.ts';
+import { incidentDescription, recordFacts, recordKey } from './incident-tool-body.ts';
 
 // incident.io HTTP alert source (docs/alerts.md "incident.io"): one alert per vendor
 // incident, keyed by `deduplication_key`; every event fires it again with the latest text
@@ -17,30 +18,9 @@ export function incidentIoBody(d: Delivery): Record<string, unknown> {
   return {
     title: clip(t.title, 500),
     status: isClosing(d) ? 'resolved' : 'firing',
-    deduplication_key: clip(`${d.vendor}:${d.entityId}`, 500),
-    description: clip(
-      [
-        `**${t.headline}**`,
-        t.status && `Status: ${t.status}`,
-        `Impact: ${t.impact}`,
-        t.components.length ? `Components: ${t.components.join(', ')}` : '',
-        t.affects && `Services: ${t.affects}`,
-        t.latest,
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
-      10_000,
-    ),
-    metadata: {
-      vendor: d.vendor,
-      vendor_name: t.vendorName,
-      event_type: d.eventType,
-      impact: t.impact,
-      status: t.status,
-      components: t.components.slice(0, 50),
-      ...(t.affects ? { services: t.affects } : {}),
-      delivery_id: d.id,
-    },
+    deduplication_key: clip(recordKey(d), 500),
+    description: incidentDescription(t, `**${t.headline}**`),
+    metadata: { ...recordFacts(d, t), ...(t.affects ? { services: t.affects } : {}) },
     ...(t.url ? { source_url: t.url } : {}),
   };
 }

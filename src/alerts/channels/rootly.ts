@@ -5,6 +5,7 @@ import { type Channel, type SendOutcome, type Target, threadKey } from './channe
 import { oneAtATime } from './one-at-a-time.ts';
 import { answerId, exchangeJson, type JsonPostDeps, REFUSED_FOR_GOOD } from './json-post.ts';
 import { isClosing } from './incident-io.ts';
+import { errorsListDetail, incidentDescription, recordFacts, recordKey } from './incident-tool-body.ts';
 
 // Rootly alerts API (docs/alerts.md "Rootly"): JSON:API bodies with a bearer API key.
 // A vendor incident opens an alert (`POST /v1/alerts`, source `api`) whose
@@ -24,31 +25,11 @@ export function rootlyAlertBody(d: Delivery): Record<string, unknown> {
       attributes: {
         source: 'api',
         summary: clip(t.title, 500),
-        description: clip(
-          [
-            `${t.headline}`,
-            t.status && `Status: ${t.status}`,
-            `Impact: ${t.impact}`,
-            t.components.length ? `Components: ${t.components.join(', ')}` : '',
-            t.affects && `Services: ${t.affects}`,
-            t.latest,
-          ]
-            .filter(Boolean)
-            .join('\n\n'),
-          10_000,
-        ),
-        deduplication_key: clip(`${d.vendor}:${d.entityId}`, 500),
-        external_id: clip(`${d.vendor}:${d.entityId}`, 500),
+        description: incidentDescription(t),
+        deduplication_key: clip(recordKey(d), 500),
+        external_id: clip(recordKey(d), 500),
         ...(t.url ? { external_url: t.url } : {}),
-        data: {
-          vendor: d.vendor,
-          vendor_name: t.vendorName,
-          event_type: d.eventType,
-          impact: t.impact,
-          status: t.status,
-          components: t.components.slice(0, 50),
-          delivery_id: d.id,
-        },
+        data: recordFacts(d, t),
       },
     },
   };
@@ -60,22 +41,13 @@ export function rootlyResolveBody(d: Delivery): Record<string, unknown> {
 }
 
 /** Rootly's JSON:API `errors[].title`/`detail` of a refusal. */
-function rootlyDetail(body: string): string {
-  try {
-    const j = JSON.parse(body) as { errors?: { title?: unknown; detail?: unknown }[] };
-    if (Array.isArray(j.errors))
-      return j.errors
-        .map((e) => String(e.detail ?? e.title ?? ''))
-        .filter(Boolean)
-        .join('; ')
-        .slice(0, 200);
-  } catch {
-    /* not JSON */
-  }
-  return '';
-}
+const rootlyDetail = (body: string) =>
+  errorsListDetail(body, (e) => {
+    const x = (e ?? {}) as { title?: unknown; detail?: unknown };
+    return String(x.detail ?? x.title ?? '');
+  });
 
-const entity = (d: Delivery) => `${d.vendor}:${d.entityId}`;
+const entity = recordKey;
 
 export function rootlyChannel(o: JsonPostDeps & { baseUrl: string; threads: AlertThreadsRepository }): Channel<RootlyTarget> {
   const base = o.baseUrl.replace(/\/+$/, '');

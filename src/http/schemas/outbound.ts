@@ -342,7 +342,9 @@ const GrafanaAnnotation = Type.Object(
     dashboardUID: Type.Optional(Str('Only when the route names a dashboard; absent = an organisation annotation')),
     time: Type.Integer({ description: 'Epoch milliseconds: when the vendor says it started' }),
     timeEnd: Type.Optional(Type.Integer({ description: 'Epoch milliseconds: when it was resolved (the annotation becomes a region)' })),
-    tags: Type.Array(Str(), { description: 'vendor-status, vendor:<id>, impact:<impact>, incident or maintenance' }),
+    tags: Type.Array(Str(), {
+      description: 'vendor-status, vendor:<id>, impact:<impact>, incident or maintenance, and vendor-status-ref:<digest> (found again by a retry)',
+    }),
     text: Str(undefined, { maxLength: 4000 }),
   },
   {

@@ -13,6 +13,7 @@ import {
   TELEMETRY_BREACH_STRENGTH,
   TELEMETRY_CLEAR_STRENGTH,
   type TelemetryQuery,
+  TOKEN_UNREADABLE,
 } from '../../domain/telemetry.ts';
 import type { ConnectorRow, TelemetryRepository } from '../../store/repositories/telemetry-repository.ts';
 import { ownerOrg, type Viewer } from '../context.ts';
@@ -180,21 +181,24 @@ export function telemetryService(d: {
           const toObserve: { q: TelemetryQuery; strength: number; summary: string }[] = [];
           for (const [i, q] of c.queries.entries()) {
             let answer: PromAnswer;
-            try {
-              const r = await query(c.baseUrl, c.token, q.query);
-              answer = readPromAnswer(r.status, r.text);
-            } catch (err) {
-              const e = err as { name?: string; code?: string };
-              answer = {
-                ok: false,
-                error:
-                  e?.name === 'TimeoutError' || e?.name === 'AbortError'
-                    ? 'timeout'
-                    : e?.code === 'ERR_BLOCKED_DESTINATION'
-                      ? 'refused: not a public address'
-                      : (e?.code ?? 'failed'),
-              };
-            }
+            // Without its token the query would only be refused: none is sent (like a private probe's credential).
+            if (c.tokenUnreadable) answer = { ok: false, error: TOKEN_UNREADABLE };
+            else
+              try {
+                const r = await query(c.baseUrl, c.token, q.query);
+                answer = readPromAnswer(r.status, r.text);
+              } catch (err) {
+                const e = err as { name?: string; code?: string };
+                answer = {
+                  ok: false,
+                  error:
+                    e?.name === 'TimeoutError' || e?.name === 'AbortError'
+                      ? 'timeout'
+                      : e?.code === 'ERR_BLOCKED_DESTINATION'
+                        ? 'refused: not a public address'
+                        : (e?.code ?? 'failed'),
+                };
+              }
             const { state, verdict } = evaluate(c.states[i] ?? null, q, answer, d.clock.now());
             states.push(state);
             if (state.error) errors.push(`queries[${i}] (${q.vendor}): ${state.error}`);

@@ -5,6 +5,7 @@ import type { AlertRoutesTable, Database } from '../schema.ts';
 import { chunks, ID_CHUNK } from './delivery-rows.ts';
 import { fromJson, toJson } from './json.ts';
 import { inTransaction } from './in-transaction.ts';
+import { resealColumn } from './sealed-values.ts';
 
 // Alert routes (docs/alert-routes.md). The destination is sealed on write and opened on
 // read here, like every channel secret (docs/security.md "Channel secrets"). Methods an
@@ -41,6 +42,9 @@ export function alertRoutesRepository(db: Kysely<Database>, box: SecretBox) {
   };
 
   return {
+    /** After a rotation: destinations sealed with the current key (docs/security.md "Channel secrets"). */
+    resealDestinations: () => resealColumn(db, box, { table: 'alert_routes', key: 'id', column: 'destination' }),
+
     async list(orgId: string): Promise<AlertRoute[]> {
       const rows = await db.selectFrom('alert_routes').selectAll().where('org_id', '=', orgId).orderBy('name').orderBy('id').execute();
       return rows.map(toRoute);

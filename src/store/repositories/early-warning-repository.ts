@@ -4,6 +4,7 @@ import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database, EwObservationsTable, EwSignalsTable } from '../schema.ts';
 import { chunks, ID_CHUNK } from './delivery-rows.ts';
 import { fromJson, toJson } from './json.ts';
+import { resealColumn } from './sealed-values.ts';
 
 // Early warning (docs/early-warning.md): observations, signals and their transitions, the
 // inbound signing secret (sealed here on write, opened on read) and the inbound message
@@ -456,6 +457,8 @@ function over(db: Kysely<Database>, box: SecretBox) {
 export function earlyWarningRepository(db: Kysely<Database>, box: SecretBox) {
   return {
     ...over(db, box),
+    /** After a rotation: inbound signing secrets sealed with the current key (docs/security.md "Channel secrets"). */
+    resealInboundSecrets: () => resealColumn(db, box, { table: 'ew_inbound_secrets', key: 'org_id', column: 'secret' }),
     /** `move` in a transaction of its own: the state and its transition are written together. */
     move: (t: Parameters<ReturnType<typeof over>['move']>[0], extra: Parameters<ReturnType<typeof over>['move']>[1] = {}) =>
       db.transaction().execute((trx) => over(trx, box).move(t, extra)),

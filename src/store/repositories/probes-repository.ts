@@ -1,8 +1,10 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Credential } from '../../domain/private-probes.ts';
 import type { ProbeSample, ProbeSpec } from '../../domain/probes.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database } from '../schema.ts';
+import { claimLeases } from './lease-claim.ts';
+import { openSecret, resealColumn } from './sealed-values.ts';
 
 // The probes of vendors' public endpoints and their baselines (docs/early-warning.md
 // "Probes"). Claimed and released like sources (sources-repository.ts): a probe is due at
@@ -78,7 +80,6 @@ export interface ProbeResult {
 
 /** `box` opens private probes' credentials when they are claimed; readers without the secrets key pass none. */
 export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
-  const free = (now: string) => (eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
   return {
     /** Makes the rows match the catalog's probes: new ones added, dropped ones retired, listed ones active. */
     async sync(probes: { id: string; vendor: string; kind: string; target: string; spec: ProbeSpec }[], now: Date): Promise<void> {
@@ -128,39 +129,22 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
      * longest overdue); a private probe's credential is opened for the runner.
      */
     async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedProbe[]> {
-      const now = o.now.toISOString();
-      const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
-      const ids = (
-        await db
-          .selectFrom('probes')
-          .select('id')
-          .where('retired', '=', 0)
-          .where(free(now))
-          .where((eb) => eb.or([eb('next_run_at', 'is', null), eb('next_run_at', '<=', now)]))
-          .orderBy(sql`coalesce(next_run_at, '')`)
-          .orderBy('id')
-          .limit(o.limit)
-          .execute()
-      ).map((r) => r.id);
-      if (!ids.length) return [];
-      const rows = await db
-        .updateTable('probes')
-        .set({ lease_owner: o.owner, lease_until: until })
-        .where('id', 'in', ids)
-        .where(free(now))
-        .returningAll()
-        .execute();
+      const rows = await claimLeases(db, 'probes', {
+        ...o,
+        dueColumn: 'next_run_at',
+        overdueFirst: 'next_run_at',
+        where: (eb) => eb('retired', '=', 0),
+      });
       return rows.map((r) => {
-        if (!r.credential_name || r.credential_value === null) return { ...toProbe(r), credential: null, credentialUnreadable: false };
-        // A value sealed with a key this instance no longer has must not stop the whole round.
-        try {
-          if (!box) throw new Error('no secrets key');
-          return { ...toProbe(r), credential: { name: r.credential_name, value: box.open(r.credential_value) }, credentialUnreadable: false };
-        } catch {
-          return { ...toProbe(r), credential: null, credentialUnreadable: true };
-        }
+        if (!r.credential_name) return { ...toProbe(r), credential: null, credentialUnreadable: false };
+        const opened = openSecret(box, r.credential_value);
+        const credential = opened.value === null ? null : { name: r.credential_name, value: opened.value };
+        return { ...toProbe(r), credential, credentialUnreadable: opened.unreadable };
       });
     },
+
+    /** After a rotation: private probes' credentials sealed with the current key (docs/security.md "Channel secrets"). */
+    resealCredentials: () => (box ? resealColumn(db, box, { table: 'probes', key: 'id', column: 'credential_value' }) : Promise.resolve(0)),
 
     /** Writes a sample's outcome and frees the lease; false when `owner` no longer holds it. */
     async complete(id: string, owner: string, r: ProbeResult): Promise<boolean> {

@@ -4,6 +4,7 @@ import type { SourcePollState } from '../../domain/source-health.ts';
 import { visibleTo } from './visibility.ts';
 import { PUSH_MIN_GAP_MS, type PollSchedule } from '../../domain/poll-schedule.ts';
 import type { Database } from '../schema.ts';
+import { claimLeases, leaseFree } from './lease-claim.ts';
 
 export interface SourceRow {
   id: string;
@@ -135,39 +136,23 @@ export function sourcesRepository(db: Kysely<Database>) {
      * has a single writer).
      */
     async claim(o: ClaimOptions): Promise<SourceRow[]> {
-      const now = o.now.toISOString();
-      const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
-      const free = (eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
-      let q = db.selectFrom('sources').select('id').where(free);
-      if (!o.force) q = q.where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]));
-      if (o.vendor) q = q.where('vendor', '=', o.vendor);
-      // Never polled first, then the longest overdue (NULL sorts differently per dialect).
-      q = q.orderBy(sql`coalesce(next_poll_at, '')`).orderBy('id');
-      if (o.limit !== undefined) q = q.limit(o.limit);
-      const ids = (await q.execute()).map((r) => r.id);
-      const claimed: SourceRow[] = [];
-      for (let i = 0; i < ids.length; i += 500) {
-        const rows = await db
-          .updateTable('sources')
-          .set({ lease_owner: o.owner, lease_until: until })
-          .where('id', 'in', ids.slice(i, i + 500))
-          .where(free)
-          .returningAll()
-          .execute();
-        claimed.push(...rows.map(toSource));
-      }
-      return claimed.sort((a, b) => (a.nextPollAt ?? '').localeCompare(b.nextPollAt ?? '') || a.id.localeCompare(b.id));
+      const rows = await claimLeases(db, 'sources', {
+        owner: o.owner,
+        now: o.now,
+        leaseMs: o.leaseMs,
+        dueColumn: o.force ? null : 'next_poll_at',
+        overdueFirst: 'next_poll_at',
+        ...(o.limit !== undefined ? { limit: o.limit } : {}),
+        ...(o.vendor ? { where: (eb) => eb('vendor', '=', o.vendor!) } : {}),
+      });
+      return rows.map(toSource).sort((a, b) => (a.nextPollAt ?? '').localeCompare(b.nextPollAt ?? '') || a.id.localeCompare(b.id));
     },
 
     /** Takes the lease of one source if it is free (and due, unless forced); null when it is not. */
     async claimOne(id: string, o: Omit<ClaimOptions, 'limit' | 'vendor'>): Promise<SourceRow | null> {
       const now = o.now.toISOString();
       const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
-      let q = db
-        .updateTable('sources')
-        .set({ lease_owner: o.owner, lease_until: until })
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]));
+      let q = db.updateTable('sources').set({ lease_owner: o.owner, lease_until: until }).where('id', '=', id).where(leaseFree(now));
       if (!o.force) q = q.where((eb) => eb.or([eb('next_poll_at', 'is', null), eb('next_poll_at', '<=', now)]));
       const row = await q.returningAll().executeTakeFirst();
       return row ? toSource(row) : null;

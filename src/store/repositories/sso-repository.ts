@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { OrgRole } from '../../domain/org-roles.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database } from '../schema.ts';
+import { resealColumn } from './sealed-values.ts';
 
 // Single sign-on (docs/teams.md, "Single sign-on"): an organisation's OpenID Connect
 // connection (client secret sealed with the secret box), its e-mail domains, and the
@@ -66,6 +67,9 @@ export function ssoRepository(db: Kysely<Database>, box: SecretBox) {
   });
 
   return {
+    /** After a rotation: client secrets sealed with the current key (docs/security.md "Channel secrets"). */
+    resealClientSecrets: () => resealColumn(db, box, { table: 'sso_connections', key: 'org_id', column: 'client_secret' }),
+
     async connection(orgId: string): Promise<SsoConnectionRow | null> {
       const r = await db.selectFrom('sso_connections').selectAll().where('org_id', '=', orgId).executeTakeFirst();
       return r ? toConnection(r) : null;

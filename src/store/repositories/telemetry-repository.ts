@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { QueryState, TelemetryQuery } from '../../domain/telemetry.ts';
 import type { Database } from '../schema.ts';
+import { claimLeases } from './lease-claim.ts';
+import { openSecret, resealColumn } from './sealed-values.ts';
 
 // Telemetry connectors of organisations (docs/early-warning.md "Prometheus connectors").
 // Every read and write names the organisation; the evaluator's claim is the one exception
@@ -48,6 +50,13 @@ const toRow = (r: Database['telemetry_connectors']): ConnectorRow => ({
   updatedAt: r.updated_at,
 });
 
+/** A claimed connector: its token opened, for the evaluator only. */
+export interface ClaimedConnector extends ConnectorRow {
+  token: string | null;
+  /** The token could not be opened (sealed with a key this instance does not have). */
+  tokenUnreadable: boolean;
+}
+
 export interface NewConnector {
   id: string;
   orgId: string;
@@ -60,7 +69,6 @@ export interface NewConnector {
 }
 
 export function telemetryRepository(db: Kysely<Database>, box: SecretBox) {
-  const free = (now: string) => (eb: any) => eb.or([eb('lease_owner', 'is', null), eb('lease_until', 'is', null), eb('lease_until', '<', now)]);
   return {
     async list(orgId: string): Promise<ConnectorRow[]> {
       return (await db.selectFrom('telemetry_connectors').selectAll().where('org_id', '=', orgId).orderBy('name').execute()).map(toRow);
@@ -136,31 +144,25 @@ export function telemetryRepository(db: Kysely<Database>, box: SecretBox) {
       return Number(r.numDeletedRows) === 1;
     },
 
-    /** Takes the leases of due, enabled connectors of every organisation, with their tokens opened. */
-    async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<(ConnectorRow & { token: string | null })[]> {
-      const now = o.now.toISOString();
-      const until = new Date(o.now.getTime() + o.leaseMs).toISOString();
-      const ids = (
-        await db
-          .selectFrom('telemetry_connectors')
-          .select('id')
-          .where('enabled', '=', 1)
-          .where(free(now))
-          .where((eb) => eb.or([eb('next_run_at', 'is', null), eb('next_run_at', '<=', now)]))
-          .orderBy('id')
-          .limit(o.limit)
-          .execute()
-      ).map((r) => r.id);
-      if (!ids.length) return [];
-      const rows = await db
-        .updateTable('telemetry_connectors')
-        .set({ lease_owner: o.owner, lease_until: until })
-        .where('id', 'in', ids)
-        .where(free(now))
-        .returningAll()
-        .execute();
-      return rows.map((r) => ({ ...toRow(r), token: r.token === null ? null : box.open(r.token) }));
+    /**
+     * Takes the leases of due, enabled connectors of every organisation, with their tokens
+     * opened; a token this instance cannot open is `tokenUnreadable` (the round goes on).
+     */
+    async claim(o: { owner: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedConnector[]> {
+      const rows = await claimLeases(db, 'telemetry_connectors', {
+        ...o,
+        dueColumn: 'next_run_at',
+        overdueFirst: null,
+        where: (eb) => eb('enabled', '=', 1),
+      });
+      return rows.map((r) => {
+        const opened = openSecret(box, r.token);
+        return { ...toRow(r), token: opened.value, tokenUnreadable: opened.unreadable };
+      });
     },
+
+    /** After a rotation: bearer tokens sealed with the current key (docs/security.md "Channel secrets"). */
+    resealTokens: () => resealColumn(db, box, { table: 'telemetry_connectors', key: 'id', column: 'token' }),
 
     /** Writes an evaluation and frees the lease; false when `owner` lost it (or the queries changed meanwhile). */
     async complete(

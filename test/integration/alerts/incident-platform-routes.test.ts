@@ -7,6 +7,7 @@ import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts
 import { emit, incident } from '../../helpers/alerts.ts';
 import { startToolFakes, type ToolFakes } from '../../helpers/incident-tool-fakes.ts';
 import { createUser, loginCookie, send } from '../../helpers/users.ts';
+import { referenceTag } from '../../../src/alerts/channels/grafana.ts';
 
 // Alert routes into Grafana (annotations), ServiceNow (Event Management), FireHydrant
 // (Signals) and Rootly (alerts) (docs/alerts.md): the fakes check the credential each
@@ -114,7 +115,9 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
     assert.equal(ann.dashboardUID, 'ops-overview');
     assert.equal(ann.time, Date.parse(inc.startedAt));
     assert.equal(ann.timeEnd, Date.parse(inc.startedAt) + 3_600_000);
-    assert.deepEqual(ann.tags, ['vendor-status', 'vendor:github', 'impact:major', 'incident']);
+    const ref = referenceTag({ orgId, channel: 'grafana', routeId: g.id, vendor: 'github', entityId: inc.id });
+    assert.deepEqual(ann.tags, ['vendor-status', 'vendor:github', 'impact:major', 'incident', ref]);
+    assert.match(ref, /^vendor-status-ref:[0-9a-f]{24}$/);
     assert.match(String(ann.text), /^Incident resolved: github: Actions <b>delayed<\/b>/);
 
     // ServiceNow: three events with one message key; the last clears.
@@ -163,6 +166,46 @@ describe('alert routes: Grafana, ServiceNow, FireHydrant, Rootly', () => {
     for (const b of fire) check('FireHydrantEvent', b);
     check('RootlyAlert', JSON.parse(root[0]!.body));
     check('RootlyResolve', JSON.parse(root[2]!.body));
+  });
+
+  test('a create that timed out after Grafana or Rootly wrote it: the retry finds it, no second annotation or alert', async () => {
+    const g = await made('graf late', grafana(), 'cloudflare');
+    const ro = await made('rootly late', { channel: 'rootly', apiKey: ROOTLY_KEY }, 'cloudflare');
+    const annotations = fx.annotations.size;
+    const alerts = fx.rootlyAlerts.size;
+    // Each tool writes the record, then answers after the delivery deadline (2 s).
+    fx.late.set('POST /grafana/api/annotations', 3_000);
+    fx.late.set('POST /rootly/v1/alerts', 3_000);
+    const inc = incident('cloudflare', { impact: 'minor', title: 'Workers slow' });
+    await emit(t, 'incident.created', inc);
+    await t.app.alerts.runOnce();
+    for (const r of [g, ro]) {
+      const row = await rowOf(r.id);
+      assert.equal(row.status, 'pending', `${r.name}: retried, ${row.last_error}`);
+      assert.equal(Number(row.attempts), 1);
+    }
+    assert.equal(fx.annotations.size, annotations + 1, 'Grafana wrote the annotation before the timeout');
+    assert.equal(fx.rootlyAlerts.size, alerts + 1, 'Rootly wrote the alert before the timeout');
+
+    clock.advance(15 * 60_000);
+    await t.app.alerts.runOnce();
+    for (const r of [g, ro]) assert.equal((await rowOf(r.id)).status, 'succeeded', r.name);
+    assert.equal(fx.annotations.size, annotations + 1, 'the retry edited the annotation instead of adding one');
+    assert.equal(fx.rootlyAlerts.size, alerts + 1, 'the retry folded into the alert by its deduplication key');
+    const id = [...fx.annotations.keys()].at(-1)!;
+    const gr = fx.rx.requests.filter((r) => r.path.startsWith('/grafana/')).slice(-2);
+    assert.deepEqual(
+      gr.map((r) => `${r.method} ${r.path.split('?')[0]}`),
+      ['GET /grafana/api/annotations', `PATCH /grafana/api/annotations/${id}`],
+    );
+
+    // The found annotation is the record's from now on: the resolution ends that one.
+    const resolved = { ...inc, status: 'resolved', resolvedAt: new Date(Date.parse(inc.startedAt) + 600_000).toISOString() } as unknown as typeof inc;
+    await emit(t, 'incident.resolved', resolved);
+    await t.app.alerts.runOnce();
+    assert.equal(fx.annotations.size, annotations + 1);
+    assert.equal(fx.annotations.get(id)!.timeEnd, Date.parse(inc.startedAt) + 600_000);
+    assert.equal([...fx.rootlyAlerts.values()].at(-1)!.status, 'resolved');
   });
 
   test('refused credentials and deleted sources switch the route off with the reason; a 400 fails only that alert', async () => {
