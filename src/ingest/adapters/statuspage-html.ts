@@ -99,8 +99,9 @@ function readPage(html: string): PageRead {
   let component: { id: string; status: string; name: Text; header: boolean } | null = null;
   let pageStatusText: Text | null = null;
   let incident: { raw: RawIncident; title: Text } | null = null;
-  let update: { word: Text; body: Text; time: Text; unixMs: string | null } | null = null;
+  let update: { word: Text; worded: boolean; body: Text; time: Text; unixMs: string | null } | null = null;
   let order = 0;
+  let componentRows = 0;
 
   /** What an opening tag is to the reader, starting what it collects; null: nothing of ours. */
   const roleOf = (name: string, attribs: Record<string, string>): Role | null => {
@@ -140,10 +141,14 @@ function readPage(html: string): PageRead {
     if (classes.has('update') && !update) {
       if (incident.raw.updates.length >= MAX_UPDATES)
         throw new AdapterError(`${SOURCE}: more than ${MAX_UPDATES} updates in one incident`, { kind: 'too many updates' });
-      update = { word: new Text(), body: new Text(), time: new Text(), unixMs: null };
+      update = { word: new Text(), worded: false, body: new Text(), time: new Text(), unixMs: null };
       return 'update';
     }
-    if (update && name === 'strong' && !has('word') && update.word.value === '') return 'word';
+    if (update && name === 'strong' && !update.worded) {
+      // The first <strong> is the phase word; later ones are emphasis in the text.
+      update.worded = true;
+      return 'word';
+    }
     if (update && name === 'small') return 'time';
     return null;
   };
@@ -174,14 +179,13 @@ function readPage(html: string): PageRead {
         const role = stack.pop();
         if (role) open.set(role, (open.get(role) ?? 1) - 1);
         if (role === 'component' && component) {
+          // Group rows count too: a page of empty groups is bounded like one of components.
+          if (++componentRows > MAX_COMPONENTS) throw new AdapterError(`${SOURCE}: more than ${MAX_COMPONENTS} components`, { kind: 'too many components' });
           if (component.header && group) {
             group.header = true;
             group.raw.id = component.id;
             group.raw.name = component.name.value || component.id;
           } else {
-            if (read.components.length + read.groups.reduce((n, g) => n + g.children.length, 0) >= MAX_COMPONENTS) {
-              throw new AdapterError(`${SOURCE}: more than ${MAX_COMPONENTS} components`, { kind: 'too many components' });
-            }
             const raw: RawComponent = {
               id: component.id,
               name: component.name.value || component.id,

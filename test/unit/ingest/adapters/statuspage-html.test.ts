@@ -122,6 +122,16 @@ describe('statuspage-html (written after recorded Statuspage markup)', () => {
           .join('')}</div></div>`,
       );
     const s = parse(incident(['Jul 30, 09:00 UTC', 'sometime']));
+    // Only the first <strong> is the phase word; later ones are emphasis in the text.
+    const emphasis = parse(
+      page(
+        `<div class="unresolved-incidents"><div class="unresolved-incident impact-minor"><a class="actual-title" href="/incidents/e1">E</a><div class="update"><strong>Monitoring</strong> - Fixed <strong>most</strong> errors.<small>Jul 30, 09:00 UTC</small></div></div></div>`,
+      ),
+    );
+    assert.deepEqual(
+      emphasis.incidents![0]!.updates.map((u) => [u.sourceStatus, u.body, u.status]),
+      [['Monitoring', 'Fixed most errors.', 'monitoring']],
+    );
     assert.equal(s.incidents![0]!.updates.length, 1);
     assert.equal(s.incidents![0]!.impact, 'critical');
     refuses(incident(['sometime']), /incident abc123 has no update with a readable time/);
@@ -133,6 +143,8 @@ describe('statuspage-html (written after recorded Statuspage markup)', () => {
     refuses(`<html>${'x'.repeat(MAX_PAGE_CHARS)}</html>`, /page larger than/);
     refuses(`<html><body>${'<div>'.repeat(5000)}</body></html>`, /nested deeper than 256/);
     refuses(page(component('a', 'A', 'operational').repeat(2001)), /more than 2000 components/);
+    // Empty groups count as rows too.
+    refuses(page(`<div class="component-container is-group">${component('g', 'G', 'operational')}</div>`.repeat(2001)), /more than 2000 components/);
     const scripted = parse(
       page(
         `<div class="page-status status-minor"><span class="status">Minor<script>alert("x")</script> trouble\u0007</span></div>` +
