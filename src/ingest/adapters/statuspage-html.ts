@@ -183,12 +183,14 @@ function readPage(html: string): PageRead {
           if (++componentRows > MAX_COMPONENTS) throw new AdapterError(`${SOURCE}: more than ${MAX_COMPONENTS} components`, { kind: 'too many components' });
           if (component.header && group) {
             group.header = true;
-            group.raw.id = component.id;
             group.raw.name = component.name.value || component.id;
+            group.raw.id = component.id || group.raw.name;
           } else {
+            const name = component.name.value || component.id;
+            // The page's id when it gives one, else the name (ids are stable within the vendor).
             const raw: RawComponent = {
-              id: component.id,
-              name: component.name.value || component.id,
+              id: component.id || name,
+              name,
               status: componentStatusFrom(component.status),
               position: null,
             };
@@ -198,7 +200,9 @@ function readPage(html: string): PageRead {
           }
           component = null;
         } else if (role === 'group' && group) {
+          // A group without its own row has no name: its children are shown, ungrouped.
           if (group.header) read.groups.push(group.raw);
+          else for (const c of group.raw.children) read.components.push({ ...c, position: order++ });
           group = null;
         } else if (role === 'pageStatus' && pageStatusText) {
           read.pageStatusText = pageStatusText.value;

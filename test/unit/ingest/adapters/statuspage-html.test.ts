@@ -176,5 +176,18 @@ describe('statuspage-html (written after recorded Statuspage markup)', () => {
     );
     const commented = parse(page(`${component('a', 'A', 'operational')}<!-- ${component('b', 'B', 'operational')}`));
     assert.equal(commented.components!.length, 1);
+    // A group without its own row keeps its children, ungrouped; a component without an id is known by its name.
+    const headless = parse(
+      page(
+        `<div class="component-container is-group"><div class="child-components-container">${component('c1', 'Child', 'partial_outage')}</div></div><div data-component-status="operational"><span class="name">No id</span></div>`,
+      ),
+    );
+    assert.deepEqual(
+      headless.components!.map((c) => [c.id, c.name, c.status, c.group]),
+      [
+        ['c1', 'Child', 'partial_outage', null],
+        ['No id', 'No id', 'operational', null],
+      ],
+    );
   });
 });
