@@ -82,6 +82,9 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
       }
     };
     for (const probe of probePlan(pageUrl)) {
+      // A Statuspage page is known once its HTML was read: only its own JSON API can say more
+      // (a history feed has no components or page status), so no other platform is probed.
+      if (htmlPage && !probe.accepts.includes('statuspage-v2')) continue;
       let res;
       try {
         res = await fetchBody(probe.url, o, probe.accepts.includes('hund'));
