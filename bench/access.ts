@@ -11,8 +11,8 @@ import { runMeasured } from './load.ts';
 
 // Cached GET /incidents?limit=50 and /vendor-status/{v} through the whole access
 // pipeline (API key authentication, rate limiting that counts every request,
-// response cache HIT) against a bare node:http server answering the same bytes,
-// in the same run. Plan limits are raised through RATE_LIMITS so nothing is refused.
+// response cache HIT) against a bare node:http server answering the same bytes and
+// headers, in the same run. Plan limits are raised through RATE_LIMITS so nothing is refused.
 //
 // Each round also loads the app with If-None-Match (304, not counted): 304s must be at
 // least as fast as the 200s they stand for.
@@ -92,10 +92,11 @@ export async function accessBench(args: string[]) {
       res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
       res.end(body);
     });
-    // A second baseline writes the app's whole header block too (ETag, Cache-Control, the
-    // RateLimit headers, X-Request-Id ... as the warm answer had them): it shows how much of
-    // the gap is the headers the contract asks for and how much the app's own work
-    // (docs/benchmarks.md, "Cached reads"). The target is judged against the first baseline.
+    // The baseline the target is judged against writes the app's whole header block too (ETag,
+    // Cache-Control, the RateLimit headers, X-Request-Id ... as the warm answer had them): the
+    // same bytes and headers, so the gap is the app's own work. The first baseline (body and
+    // content headers only) shows what the headers the contract asks for cost on their own
+    // (docs/benchmarks.md, "Cached reads").
     const sameHeaders = Object.fromEntries([...warm.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(name)));
     const bareHeaders = http.createServer((_req, res) => {
       res.writeHead(200, sameHeaders);
@@ -151,22 +152,25 @@ export async function accessBench(args: string[]) {
       `  bare node:http, same bytes and the app's header block: ${bareHeadersRps.toFixed(0)} req/s, app ÷ it ${(appRps / bareHeadersRps).toFixed(2)}, CPU per request it ÷ app ${headersCpuRatio.toFixed(2)}`,
     );
     const cpuRatio = median(results.map((r) => r.bare.cpuUsPerRequest / r.app.cpuUsPerRequest));
-    console.log(`  ratio req/s (median of rounds): ${(appRps / bareRps).toFixed(2)}   target >= 0.70`);
-    console.log(`  ratio of server CPU per request, bare/app (median; insensitive to other load on the machine): ${cpuRatio.toFixed(2)}`);
+    console.log(`  ratio req/s, app ÷ bare with the same bytes and headers (median of rounds): ${(appRps / bareHeadersRps).toFixed(2)}   target >= 0.85`);
+    console.log(
+      `  ratio of server CPU per request, bare with the same headers ÷ app (median; less sensitive to other load on the machine): ${headersCpuRatio.toFixed(2)}` +
+        ` (bare with the body only ÷ app: ${cpuRatio.toFixed(2)})`,
+    );
     // A few MISSes are expected: the entry expires (30 s / 60 s of clock) while the load runs.
     console.log(`  non-200 or non-HIT responses (TTL refreshes): ${errors}`);
     const k = target.includes('/incidents') ? 'incidents' : 'vendorStatus';
     Object.assign(figures, {
-      [`${k}.ratio`]: appRps / bareRps,
+      [`${k}.ratio`]: appRps / bareHeadersRps,
+      [`${k}.bytesOnlyRatio`]: appRps / bareRps,
       [`${k}.appRps`]: appRps,
       [`${k}.bareRps`]: bareRps,
       [`${k}.appP99Ms`]: appP99,
       [`${k}.notModifiedRps`]: nmRps,
       [`${k}.notModifiedP99Ms`]: nmP99,
       [`${k}.notModifiedVsOk`]: nmRps / appRps,
-      [`${k}.cpuRatio`]: cpuRatio,
-      [`${k}.sameHeadersRatio`]: appRps / bareHeadersRps,
-      [`${k}.sameHeadersCpuRatio`]: headersCpuRatio,
+      [`${k}.cpuRatio`]: headersCpuRatio,
+      [`${k}.bytesOnlyCpuRatio`]: cpuRatio,
       [`${k}.unexpected`]: errors,
     });
   }

@@ -64,7 +64,7 @@ const below = (value: number, text: string): Target => ({ op: '<', value: () => 
 const exactly = (value: number, text: string): Target => ({ op: '==', value: () => value, text: () => text });
 
 /** Cached reads (docs/benchmarks.md): ≥ 0.8 of bare on SQLite, ≥ 0.7 with PostgreSQL + Redis. */
-const ACCESS_RATIO: Target = process.env.REDIS_URL || process.env.DATABASE_URL ? atLeast(0.7, '≥ 0.70 (PostgreSQL + Redis)') : atLeast(0.8, '≥ 0.80 (SQLite)');
+const ACCESS_RATIO: Target = atLeast(0.85, '≥ 0.85');
 
 /** Round targets of docs/ingestion.md: 2,000 sources in ≤ 10 s; up to 10,000 in ≤ 60 s (one polling interval). */
 const roundTargetS = (f: Figures) => ((f.sources ?? 0) <= 2000 ? 10 : 60);
@@ -72,8 +72,20 @@ const roundTargetText = (f: Figures) => ((f.sources ?? 0) <= 2000 ? '≤ 10 s (2
 
 // What the table shows, per benchmark, in order. Sources of the targets: docs/benchmarks.md.
 const ROWS: Row[] = [
-  { bench: 'access', figure: 'cached `/incidents?limit=50`: app ÷ bare node:http req/s', key: 'incidents.ratio', unit: 'ratio', target: ACCESS_RATIO },
-  { bench: 'access', figure: 'cached `/vendor-status/github`: app ÷ bare req/s', key: 'vendorStatus.ratio', unit: 'ratio', target: ACCESS_RATIO },
+  {
+    bench: 'access',
+    figure: 'cached `/incidents?limit=50`: app ÷ bare node:http req/s (same bytes and headers)',
+    key: 'incidents.ratio',
+    unit: 'ratio',
+    target: ACCESS_RATIO,
+  },
+  {
+    bench: 'access',
+    figure: 'cached `/vendor-status/github`: app ÷ bare req/s (same bytes and headers)',
+    key: 'vendorStatus.ratio',
+    unit: 'ratio',
+    target: ACCESS_RATIO,
+  },
   {
     bench: 'access',
     figure: '`/incidents` app p99 at -c 50',
@@ -90,13 +102,13 @@ const ROWS: Row[] = [
   },
   { bench: 'access', figure: '`/incidents` 304 req/s ÷ 200 req/s (app)', key: 'incidents.notModifiedVsOk', unit: 'ratio', target: atLeast(1, '≥ 1') },
   { bench: 'access', figure: '`/vendor-status` 304 req/s ÷ 200 req/s (app)', key: 'vendorStatus.notModifiedVsOk', unit: 'ratio', target: atLeast(1, '≥ 1') },
-  { bench: 'access', figure: '`/incidents` server CPU per request, bare ÷ app', key: 'incidents.cpuRatio', unit: 'ratio' },
-  { bench: 'access', figure: '`/vendor-status` server CPU per request, bare ÷ app', key: 'vendorStatus.cpuRatio', unit: 'ratio' },
-  { bench: 'access', figure: "`/incidents` app ÷ bare req/s, bare writing the app's header block too", key: 'incidents.sameHeadersRatio', unit: 'ratio' },
+  { bench: 'access', figure: '`/incidents` server CPU per request, bare (same bytes and headers) ÷ app', key: 'incidents.cpuRatio', unit: 'ratio' },
+  { bench: 'access', figure: '`/vendor-status` server CPU per request, bare (same bytes and headers) ÷ app', key: 'vendorStatus.cpuRatio', unit: 'ratio' },
+  { bench: 'access', figure: '`/incidents` app ÷ bare req/s, bare writing the body and content headers only', key: 'incidents.bytesOnlyRatio', unit: 'ratio' },
   {
     bench: 'access',
-    figure: "`/vendor-status` app ÷ bare req/s, bare writing the app's header block too",
-    key: 'vendorStatus.sameHeadersRatio',
+    figure: '`/vendor-status` app ÷ bare req/s, bare writing the body and content headers only',
+    key: 'vendorStatus.bytesOnlyRatio',
     unit: 'ratio',
   },
   { bench: 'access', figure: '`/incidents` app req/s (key + limit + cache HIT)', key: 'incidents.appRps', unit: 'req/s' },

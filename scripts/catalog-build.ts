@@ -3,15 +3,18 @@
 //
 //   npx tsx scripts/catalog-build.ts --probo data.json [--vsw snapshot.json] \
 //     [--statusphere status_pages.go] [--stts services.json] [--multistatus feeds.opml] \
-//     [--statuspile providers.js] [--catalog catalog/vendors.json] [--out FILE] [--report FILE]
+//     [--statuspile providers.js] [--statuswatch catalog.js] [--sentry DATA_DIR] [--awesome README.md] \
+//     [--catalog catalog/vendors.json] [--out FILE] [--report FILE]
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CatalogVendor } from '../src/domain/records.ts';
 import { readCatalog } from '../src/services/vendors/catalog-loader.ts';
+import { AWESOME_COMMIT, hostedFromInputs, hostedPages, readAwesome, readSentryFile, SENTRY_COMMIT } from './catalog/hosted.ts';
 import { mergeListed } from './catalog/listed.ts';
 import { type ListedPage, readMultiStatus, readStatuspile, readStts } from './catalog/lists.ts';
 import { mergeCatalog, type ProboVendor, type VswVendor } from './catalog/merge.ts';
+import { readStatuswatch } from './catalog/statuswatch.ts';
 import { addUnmonitored } from './catalog/unmonitored.ts';
 
 const { values: o } = parseArgs({
@@ -22,6 +25,9 @@ const { values: o } = parseArgs({
     stts: { type: 'string' },
     multistatus: { type: 'string' },
     statuspile: { type: 'string' },
+    statuswatch: { type: 'string' },
+    sentry: { type: 'string' },
+    awesome: { type: 'string' },
     catalog: { type: 'string', default: 'catalog/vendors.json' },
     out: { type: 'string' },
     report: { type: 'string' },
@@ -29,7 +35,7 @@ const { values: o } = parseArgs({
 });
 if (!o.probo) {
   console.error(
-    'Usage: npx tsx scripts/catalog-build.ts --probo data.json [--vsw snapshot.json] [--statusphere status_pages.go] [--stts services.json] [--multistatus feeds.opml] [--statuspile providers.js] [--catalog FILE] [--out FILE] [--report FILE]',
+    'Usage: npx tsx scripts/catalog-build.ts --probo data.json [--vsw snapshot.json] [--statusphere status_pages.go] [--stts services.json] [--multistatus feeds.opml] [--statuspile providers.js] [--statuswatch catalog.js] [--sentry DATA_DIR] [--awesome README.md] [--catalog FILE] [--out FILE] [--report FILE]',
   );
   process.exit(2);
 }
@@ -60,6 +66,22 @@ const pages: ListedPage[] = [
   ...(o.statuspile ? readStatuspile(readText(o.statuspile)!) : []),
   ...(o.multistatus ? readMultiStatus(readText(o.multistatus)!) : []),
 ];
+/** getsentry/status-page-list's `data` folder (under `src`): one `<vendor>.ts` file per page. */
+function readSentry(dir: string | undefined): { name: string; url: string }[] {
+  if (!dir) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .flatMap((f) => readSentryFile(fs.readFileSync(path.join(dir, f), 'utf8')) ?? []);
+}
+pages.push(
+  ...(o.statuswatch ? readStatuswatch(readText(o.statuswatch)!) : []),
+  // URL-only lists: only the pages on a platform's own hosting domain (hosted.ts).
+  ...hostedPages('SENTRY', SENTRY_COMMIT, readSentry(o.sentry)),
+  ...hostedPages('AWESOME', AWESOME_COMMIT, o.awesome ? readAwesome(readText(o.awesome)!) : []),
+  ...hostedFromInputs(readStatusphere(o.statusphere), probo),
+);
 const listed = mergeListed(unmonitored.catalog, pages, probo);
 // A second pass over the whole result records PROBO and statusphere evidence for the entries
 // the lists added, exactly as the next run would: running again changes nothing.

@@ -48,6 +48,7 @@ export const PROBO_CATEGORIES: Record<string, string> = {
  */
 const NAMED: Record<string, string[]> = {
   security: [
+    'guardrails',
     'alert-logic',
     'aqua',
     'authentic8',
@@ -91,8 +92,13 @@ const NAMED: Record<string, string[]> = {
     'onelogin-eu',
     'onelogin-us',
   ],
-  'cdn-edge': ['dnsimple', 'easyredir', 'f5', 'fasterize', 'i-want-my-name', 'infoblox', 'internetx', 'opensrs', 'cloudinary'],
+  'cdn-edge': ['ngenix', 'dnsimple', 'easyredir', 'f5', 'fasterize', 'i-want-my-name', 'infoblox', 'internetx', 'opensrs', 'cloudinary'],
   devtools: [
+    'cloudsmith',
+    'kong',
+    'retool',
+    'scraperapi',
+    'scrapfly',
     'alchemy',
     'apify',
     'apigee',
@@ -172,8 +178,24 @@ const NAMED: Record<string, string[]> = {
     'fleek',
   ],
   cloud: ['platform9', 'cdc-service', 'red-hat', 'internet-computer'],
-  database: ['aiven', 'cloudera', 'flying-sphinx', 'juicefs', 'maxmind', 'opencorporates', 'mode', 'databox', 'geckoboard', 'redislabs', 'bonsai', 'websolr'],
-  observability: ['mxtoolbox', 'pdq', 'papertrail', 'victorops', 'checkly', 'pingdom', 'kentik'],
+  database: [
+    'airbyte',
+    'prisma',
+    'tinybird',
+    'aiven',
+    'cloudera',
+    'flying-sphinx',
+    'juicefs',
+    'maxmind',
+    'opencorporates',
+    'mode',
+    'databox',
+    'geckoboard',
+    'redislabs',
+    'bonsai',
+    'websolr',
+  ],
+  observability: ['incident-io', 'mxtoolbox', 'pdq', 'papertrail', 'victorops', 'checkly', 'pingdom', 'kentik'],
   payments: [
     'blend',
     'blockchain',
@@ -201,8 +223,13 @@ const NAMED: Record<string, string[]> = {
     'klarna',
     'lob',
   ],
-  communications: ['voximplant', 'hiver', 'nowsta', 'dialpad', 'messagebird', 'onesignal', 'stream', 'emailable', 'proton'],
+  communications: ['mux', 'loops', 'voximplant', 'hiver', 'nowsta', 'dialpad', 'messagebird', 'onesignal', 'stream', 'emailable', 'proton'],
   productivity: [
+    'airtable',
+    'harvest',
+    'sertifi',
+    'bluebeam',
+    'dakboard',
     'bettercloud',
     'degreed',
     'docaposte',
@@ -231,12 +258,25 @@ const NAMED: Record<string, string[]> = {
     'helpjuice',
     'ada',
   ],
-  'ai-ml': ['deepseek', 'cursor'],
-  consumer: ['amsoil-inc', 'booksy', 'hunter-douglas-inc', 'irobot', 'seek', 'uc-santa-barbara', 'hashnode', 'zwift', 'vimeo', 'medium', 'unsplash'],
+  'ai-ml': ['groq', 'deepseek', 'cursor'],
+  consumer: [
+    'nabu-casa',
+    'amsoil-inc',
+    'booksy',
+    'hunter-douglas-inc',
+    'irobot',
+    'seek',
+    'uc-santa-barbara',
+    'hashnode',
+    'zwift',
+    'vimeo',
+    'medium',
+    'unsplash',
+  ],
 };
 
 /** Vendors whose PROBO category misleads (SendGrid delivers e-mail); checked before PROBO. */
-const OVERRIDES: Record<string, string> = { sendgrid: 'communications' };
+const OVERRIDES: Record<string, string> = { sendgrid: 'communications', groq: 'ai-ml' };
 
 const NAMED_CATEGORY = new Map(Object.entries(NAMED).flatMap(([category, slugs]) => slugs.map((slug) => [slug, category] as const)));
 

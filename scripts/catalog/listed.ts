@@ -28,6 +28,10 @@ const HOSTED: [string, ListedPlatform[]][] = [
   ['status.io', ['statusio']],
   ['instatus.com', ['instatus']],
   ['betteruptime.com', ['betterstack']],
+  ['betterstack.com', ['betterstack']],
+  ['statuspal.io', ['statuspal']],
+  ['statuspal.eu', ['statuspal']],
+  ['hund.io', ['hund']],
 ];
 
 export function slugFor(name: string): string {
@@ -41,6 +45,9 @@ export function slugFor(name: string): string {
 }
 
 const normName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** A homepage without a locale path (`https://acme.example/fr` → `https://acme.example`). */
+export const withoutLocale = (url: string) => url.replace(/^(https:\/\/[^/]+)\/[a-z]{2}(?:-[a-z]{2})?$/i, '$1');
 
 /** Status hosts a list names for a vendor the catalog holds under another host. */
 export const SAME_VENDOR: Record<string, string> = {
@@ -92,10 +99,13 @@ export function mergeListed(catalog: CatalogVendor[], pages: ListedPage[], probo
   const bySlug = new Map(out.map((v) => [v.slug, v]));
   const byHost = new Map<string, CatalogVendor>();
   const byName = new Map<string, CatalogVendor>();
+  const byWebsite = new Map<string, CatalogVendor>();
   for (const v of out) {
     byHost.set(hostOf(v.statusPageUrl), v);
     for (const s of v.sources) if (!byHost.has(hostOf(s.url))) byHost.set(hostOf(s.url), v);
     if (!byName.has(normName(v.name))) byName.set(normName(v.name), v);
+    // A website that is the status page itself (a hosted page) says nothing about the vendor.
+    if (hostOf(v.website) !== hostOf(v.statusPageUrl) && !byWebsite.has(hostOf(v.website))) byWebsite.set(hostOf(v.website), v);
   }
   const skip = (p: ListedPage, why: string) => report.skipped.push({ key: p.key, name: p.name, page: p.page, why });
   const added: CatalogVendor[] = [];
@@ -145,13 +155,22 @@ export function mergeListed(catalog: CatalogVendor[], pages: ListedPage[], probo
       skip(p, `PROBO names it ${name}, as ${sameVendor.slug} on another status host (${hostOf(sameVendor.statusPageUrl)})`);
       continue;
     }
+    const website = withoutLocale(pageUrl(pv?.websiteUrl ?? '') ?? p.website ?? websiteFromStatusHost(p.page));
+    const sameSite = hostOf(website) !== host ? byWebsite.get(hostOf(website)) : undefined;
+    if (sameSite) {
+      skip(p, `same website as ${sameSite.slug} (${hostOf(website)}), on another status host`);
+      continue;
+    }
     const choice = p.category ? { category: p.category, by: 'list' as const } : chooseCategory({ proboCategory: pv?.category, name, slug, host });
-    const evidence: CatalogEvidence[] = [{ key: p.key, commit: p.commit, gave: [...gaveOf(p), 'name', ...(choice.by === 'list' ? ['category'] : [])] }];
-    evidence.push(...proboEvidence(pv, host, choice.by === 'probo'));
+    const listWebsite = !pv?.websiteUrl && p.website ? ['website'] : [];
+    const evidence: CatalogEvidence[] = [
+      { key: p.key, commit: p.commit, gave: [...gaveOf(p), 'name', ...listWebsite, ...(choice.by === 'list' ? ['category'] : [])] },
+    ];
+    for (const e of proboEvidence(pv, host, choice.by === 'probo')) addEvidence(evidence, e);
     const entry: CatalogVendor = {
       slug,
       name,
-      website: pageUrl(pv?.websiteUrl ?? '') ?? websiteFromStatusHost(p.page),
+      website,
       category: choice.category,
       description: categorySentence(name, choice.category),
       statusPageUrl: p.page,
@@ -163,6 +182,7 @@ export function mergeListed(catalog: CatalogVendor[], pages: ListedPage[], probo
     bySlug.set(slug, entry);
     byHost.set(host, entry);
     byName.set(normName(name), entry);
+    if (hostOf(website) !== host) byWebsite.set(hostOf(website), entry);
     added.push(entry);
     report.byKey[p.key] = (report.byKey[p.key] ?? 0) + 1;
   }

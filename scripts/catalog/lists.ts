@@ -17,10 +17,12 @@ export type ListedPlatform =
   | 'incidentio'
   | 'sorry'
   | 'cachet'
+  | 'statuspal'
+  | 'hund'
   | 'statuspage-atom';
 
 export interface ListedPage {
-  key: 'STTS' | 'MULTI' | 'PILE';
+  key: 'STTS' | 'MULTI' | 'PILE' | 'STATUSWATCH' | 'SENTRY' | 'AWESOME' | 'SPH' | 'PROBO';
   commit: string;
   name: string;
   /** The human status page, `https://` without a trailing slash. */
@@ -33,6 +35,8 @@ export interface ListedPage {
   endpoint: string | null;
   /** A category of ours, when the list files the page under one. */
   category: string | null;
+  /** The vendor's homepage, when the list gives one (statuswatch's `websiteUrl`). */
+  website?: string;
 }
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;

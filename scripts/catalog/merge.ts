@@ -2,6 +2,7 @@
 // catalog is generated"). Existing entries keep every hand-written field; generated
 // entries get a source only for a platform the source list evidences and we can parse.
 import type { CatalogEvidence, CatalogSource, CatalogVendor, ComplianceEntry, DataType } from '../../src/domain/records.ts';
+import { statuspalSummaryUrl } from '../../src/domain/custom-sources.ts';
 import { categorySentence, chooseCategory } from './categories.ts';
 
 export const VSW_COMMIT = '0c97c300c6ffc13863f5bfb20491868927a04416';
@@ -66,7 +67,19 @@ export const hostOf = (url: string | null | undefined) => {
 const normName = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** Hosted-platform domains: a page there says nothing about the vendor's own domain. */
-const PLATFORM_DOMAINS = ['statuspage.io', 'instatus.com', 'betteruptime.com', 'status.io', 'freshstatus.io', 'atlassian.com'];
+const PLATFORM_DOMAINS = [
+  'statuspage.io',
+  'instatus.com',
+  'betteruptime.com',
+  'betterstack.com',
+  'status.io',
+  'freshstatus.io',
+  'atlassian.com',
+  'statuspal.io',
+  'statuspal.eu',
+  'hund.io',
+  'incident.io',
+];
 
 /**
  * The vendor's homepage when no source names it: the status host without a leading
@@ -101,8 +114,11 @@ export function platformOf(v: VswVendor): 'statuspage' | 'incidentio-compat' | '
   }
 }
 
+/** Platforms the lists evidence besides the snapshot's: pages hosted on Statuspal or Hund. */
+export type Platform = NonNullable<ReturnType<typeof platformOf>> | 'statuspal' | 'hund';
+
 /** Sources for an evidenced platform (docs/catalog.md "Platform to source type"). */
-export function sourcesFor(platform: NonNullable<ReturnType<typeof platformOf>>, page: string, pageId: string | null): CatalogSource[] {
+export function sourcesFor(platform: Platform, page: string, pageId: string | null): CatalogSource[] {
   const host = new URL(page).host;
   switch (platform) {
     case 'statuspage':
@@ -126,6 +142,14 @@ export function sourcesFor(platform: NonNullable<ReturnType<typeof platformOf>>,
         { type: 'sorry', url: `${page}/api/v1/status` },
         { type: 'sorry', url: `${page}/api/v1/notices`, intervalSeconds: 300 },
       ];
+    // A `<subdomain>.statuspal.io` page serves its data from Statuspal's API (docs/mappings.md "Statuspal").
+    case 'statuspal': {
+      const url = statuspalSummaryUrl(new URL(page));
+      return url ? [{ type: 'statuspal', url }] : [];
+    }
+    // Hund's live stream, read up to its first event (docs/mappings.md "Hund").
+    case 'hund':
+      return [{ type: 'hund', url: `https://${host}/live/v2/status_page` }];
   }
 }
 

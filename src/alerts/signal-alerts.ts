@@ -1,5 +1,5 @@
 import { payloadHits, signalHits } from '../domain/alert-impact.ts';
-import { type AlertRoute, routeReceiver, routeRowStart, routeTakesSignal } from '../domain/alert-routes.ts';
+import { type AlertRoute, routeReceiver, routeRowStart, routeTakesSignal, routeTakesTransition } from '../domain/alert-routes.ts';
 import type { ChannelAvailability } from '../domain/alerts.ts';
 import { INTERNAL_AUDIENCE } from '../domain/audience.ts';
 import { EARLY_WARNING_KIND, signalAlertPayload, signalAlertRowId, signalAlertType } from '../domain/signal-alerts.ts';
@@ -80,7 +80,7 @@ async function rowsFor(d: SignalAlertDeps, recent: Recent, now: Date): Promise<n
           components.get(signal.vendor),
         )
       : null;
-    const takers = routes.filter((r) => routeTakesSignal(r, signal, scope, hits, d.available));
+    const takers = routes.filter((r) => routeTakesSignal(r, signal, scope, hits, d.available) && routeTakesTransition(r, transition));
     if (!takers.length) continue;
     // The signal as it was at this transition: a later change must not rewrite an earlier alert's state.
     const payloadJson = JSON.stringify(signalAlertPayload({ signal: { ...signal, state: transition.to }, transition, evidence, vendorName }));

@@ -248,6 +248,15 @@ export function routeTakesSignal(
 }
 
 /**
+ * Whether a route takes one transition of a signal it takes. A confirmation that comes after
+ * the signal cleared (the vendor posted late) goes to chat, e-mail and webhooks, but not to a
+ * paging channel: the clearing resolved its alert there, and the vendor's incident pages on
+ * its own (docs/alerts.md "Early warning").
+ */
+export const routeTakesTransition = (route: AlertRoute, transition: { from: string | null; to: string }): boolean =>
+  !(transition.from === 'cleared' && isPaging(route.destination.channel));
+
+/**
  * Whether an owner route takes maintenance reminders of its critical services: switched on,
  * taking maintenance, its channel available, and not a paging channel (they never page for a
  * schedule) (docs/alert-routes.md "Reminders for critical services").

@@ -205,12 +205,14 @@ export interface IncidentFacts {
 }
 
 /**
- * Whether a vendor's incident confirms a suspected signal: same vendor, components and
- * regions overlapping when both name any, and started between `confirmLeadMs` before the
- * signal opened and `confirmLagMs` after its last observation.
+ * Whether a vendor's incident confirms a signal: same vendor, components and regions
+ * overlapping when both name any, and started between `confirmLeadMs` before the signal
+ * opened and `confirmLagMs` after its last observation. A cleared signal is confirmed too:
+ * an outage that recovered before the vendor posted is still one the vendor admits late
+ * (docs/early-warning.md "Lifecycle").
  */
 export function incidentConfirms(s: Signal, i: IncidentFacts, rules: EarlyWarningRules = DEFAULT_RULES): boolean {
-  if (s.state !== 'suspected' || s.vendor !== i.vendor) return false;
+  if ((s.state !== 'suspected' && s.state !== 'cleared') || s.vendor !== i.vendor) return false;
   if (!overlapOrUnnamed(s.components, i.components) || !overlapOrUnnamed(s.regions, i.regions)) return false;
   const started = ms(i.startedAt);
   if (Number.isNaN(started)) return false;
@@ -225,7 +227,8 @@ export function isQuiet(s: Signal, now: Date, rules: EarlyWarningRules = DEFAULT
 const ALLOWED: Record<SignalState, readonly SignalState[]> = {
   suspected: ['confirmed', 'cleared', 'dismissed'],
   confirmed: ['dismissed'],
-  cleared: [],
+  // A vendor's post within the confirmation window still confirms it (incidentConfirms).
+  cleared: ['confirmed'],
   dismissed: [],
 };
 

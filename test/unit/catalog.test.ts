@@ -44,6 +44,9 @@ const EVIDENCE_KEYS = new Set([
   'STTS',
   'MULTI',
   'PILE',
+  'STATUSWATCH',
+  'SENTRY',
+  'AWESOME',
 ]);
 const EVIDENCE_FACTS = new Set(['platform', 'statusPageUrl', 'website', 'category', 'endpoint', 'compliance', 'name', 'feed']);
 

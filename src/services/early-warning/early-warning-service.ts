@@ -232,9 +232,14 @@ export function earlyWarningService(d: {
   async function incidentsSeen(incidents: readonly IncidentFacts[]): Promise<number> {
     let confirmed = 0;
     for (const i of incidents) {
-      for (const s of await d.earlyWarning.suspectedAbout(i.vendor)) {
+      const started = Date.parse(i.startedAt);
+      if (Number.isNaN(started)) continue;
+      // A cleared signal is confirmed only by an incident that began within the lag after its last observation.
+      const clearedSince = new Date(started - rules.confirmLagMs).toISOString();
+      for (const s of await d.earlyWarning.confirmableAbout(i.vendor, clearedSince)) {
         if (!incidentConfirms(s, i, rules)) continue;
-        if (await move(s, 'confirmed', 'ingest', `the vendor posted incident ${i.id}`, { incidentId: i.id })) confirmed++;
+        const late = s.state === 'cleared' ? ' after the signal had cleared' : '';
+        if (await move(s, 'confirmed', 'ingest', `the vendor posted incident ${i.id}${late}`, { incidentId: i.id })) confirmed++;
       }
     }
     return confirmed;

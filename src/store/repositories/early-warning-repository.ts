@@ -282,9 +282,17 @@ function over(db: Kysely<Database>, box: SecretBox) {
       return rows.map((r) => ({ id: r.id, vendor: r.vendor, state: r.state as SignalState, confidence: r.confidence_pc / 100, openedAt: r.opened_at }));
     },
 
-    /** Suspected signals about a vendor, whatever their organisation (confirmation by an incident). */
-    async suspectedAbout(vendor: string): Promise<Signal[]> {
-      const rows = await db.selectFrom('ew_signals').selectAll().where('vendor', '=', vendor).where('state', '=', 'suspected').execute();
+    /**
+     * Signals about a vendor that an incident may confirm, whatever their organisation: the
+     * suspected ones, and those cleared with a last observation at or after `clearedSince`.
+     */
+    async confirmableAbout(vendor: string, clearedSince: string): Promise<Signal[]> {
+      const rows = await db
+        .selectFrom('ew_signals')
+        .selectAll()
+        .where('vendor', '=', vendor)
+        .where((w) => w.or([w('state', '=', 'suspected'), w.and([w('state', '=', 'cleared'), w('last_observed_at', '>=', clearedSince)])]))
+        .execute();
       return withEvidence(rows);
     },
 

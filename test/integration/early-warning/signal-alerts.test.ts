@@ -62,7 +62,16 @@ describe('early-warning alerts', () => {
   before(async () => {
     hook = await startReceiver(() => ({ status: 204 }));
     slackApi = await startReceiver(workspace.reply);
-    t = await startApp({ clock, env: { DELIVER: 'off', OUTBOUND_ALLOW_PRIVATE: '127.0.0.1', SLACK_BOT_TOKEN: BOT, SLACK_API_URL: `${slackApi.url}/api/` } });
+    t = await startApp({
+      clock,
+      env: {
+        DELIVER: 'off',
+        OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
+        SLACK_BOT_TOKEN: BOT,
+        SLACK_API_URL: `${slackApi.url}/api/`,
+        PAGERDUTY_EVENTS_URL: `${hook.url}/pd`,
+      },
+    });
     const owner = await createUser(t, 'pro');
     cookie = await loginCookie(t, owner);
     orgId = (await send(`${t.url}/api/v1/orgs`, 'POST', s(), { name: 'Early alerts' })).body.organisation.id;
@@ -289,6 +298,59 @@ describe('early-warning alerts', () => {
     assert.deepEqual(
       paged,
       all.map((p) => p.transition.id),
+    );
+  });
+
+  test('a vendor that posts after the signal cleared confirms it late: webhooks hear it, a paging route does not reopen', async () => {
+    const made = [
+      await createRoute({
+        name: 'fastly hook',
+        destination: { channel: 'webhook', url: `${hook.url}/fastly` },
+        filters: { kinds: ['early_warning'], vendors: ['fastly'] },
+      }),
+      await createRoute({
+        name: 'fastly pager',
+        destination: { channel: 'pagerduty', routingKey: 'R'.repeat(32) },
+        filters: { kinds: ['early_warning'], vendors: ['fastly'] },
+      }),
+    ];
+    for (const m of made) assert.equal(m.status, 201, JSON.stringify(m.body));
+    clock.advance(60_000);
+    const id = await open('fastly', { summary: 'edge 503s' });
+    await t.app.alerts.runOnce();
+    // Nothing observed for the quiet period: cleared, and the page resolved.
+    clock.advance(31 * 60_000);
+    assert.equal((await t.app.earlyWarning.runOnce()).cleared, 1);
+    await t.app.alerts.runOnce();
+    const pd = () => bodiesAt('/pd').filter((b) => b.dedup_key?.includes(id));
+    assert.deepEqual(
+      pd().map((b) => b.event_action),
+      ['trigger', 'resolve'],
+    );
+
+    // 40 minutes later the vendor posts an incident that began while we saw the problem.
+    clock.advance(40 * 60_000);
+    const at = clock.now().toISOString();
+    const startedAt = new Date(clock.now().getTime() - 60 * 60_000).toISOString();
+    await emit(t, 'incident.created', { ...incident('fastly', { id: 'fastly-late-1', title: 'Edge errors' }), startedAt }, at);
+    await t.app.alerts.runOnce();
+    const [signal] = (await send(`${t.url}/api/v1/orgs/${orgId}/signals?vendor=fastly`, 'GET', { cookie })).body.signals;
+    assert.equal(signal.id, id);
+    assert.equal(signal.state, 'confirmed');
+    assert.equal(signal.incidentId, 'fastly-late-1');
+    assert.deepEqual(
+      signal.transitions.map((x: any) => x.to),
+      ['suspected', 'cleared', 'confirmed'],
+    );
+    assert.match(signal.transitions.at(-1).reason, /after the signal had cleared/);
+    assert.deepEqual(
+      bodiesAt('/fastly').map((b) => b.type),
+      ['early_warning.suspected', 'early_warning.cleared', 'early_warning.confirmed'],
+    );
+    assert.deepEqual(
+      pd().map((b) => b.event_action),
+      ['trigger', 'resolve'],
+      'the late confirmation does not trigger the resolved page again',
     );
   });
 

@@ -177,8 +177,12 @@ describe('early warning: lifecycle', () => {
     assert.equal(overlapOrUnnamed([], ['x']), true);
   });
 
-  test('only a suspected signal is confirmed', () => {
-    for (const state of ['confirmed', 'cleared', 'dismissed'] as const) assert.equal(incidentConfirms(signal({ state }), incident()), false, state);
+  test('a suspected or cleared signal is confirmed; a confirmed or dismissed one is not', () => {
+    for (const state of ['confirmed', 'dismissed'] as const) assert.equal(incidentConfirms(signal({ state }), incident()), false, state);
+    // A vendor that posts after the signal cleared still confirms it, within the same window.
+    assert.equal(incidentConfirms(signal({ state: 'cleared' }), incident()), true);
+    assert.equal(incidentConfirms(signal({ state: 'cleared' }), incident({ startedAt: at(5 + 121).toISOString() })), false, 'long after the last observation');
+    assert.equal(canMove('cleared', 'confirmed'), true);
   });
 
   test('quiet: a suspected signal clears after the quiet period without observations', () => {
