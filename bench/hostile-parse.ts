@@ -14,7 +14,8 @@ const HOSTILE_OPENINGS = ['<!--', '<a ', '<script>', '<small>x'] as const;
 function time(type: SourceType, body: Buffer): number {
   const t0 = performance.now();
   try {
-    parseSource(type, { vendor: 'x', url: 'https://status.example.com/api/v2/incidents.json', body, contentType: null, now: new Date('2026-01-02T00:00:00Z') });
+    const url = type === 'statuspage-html' ? 'https://status.example.com/' : 'https://status.example.com/api/v2/incidents.json';
+    parseSource(type, { vendor: 'x', url, body, contentType: null, now: new Date('2026-01-02T00:00:00Z') });
   } catch {
     // A refused payload is a result too: what is measured is the time to decide.
   }
@@ -26,6 +27,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const html = hostileHtml(HOSTILE_BYTES, opening);
     const json = time('statuspage-v2', Buffer.from(statuspageIncidents([{ id: 'x1', name: 'Hostile', createdAt: '2026-01-01T00:00:00Z', body: html }])));
     const rss = time('statuspage-rss', Buffer.from(statuspageHistoryRss(html)));
-    console.log(`${JSON.stringify(opening).padEnd(12)} 256 KB: statuspage-v2 ${json.toFixed(0)} ms, statuspage-rss ${rss.toFixed(0)} ms`);
+    const page = time('statuspage-html', Buffer.from(`<html><body><div class="page-status status-none">${html}`));
+    console.log(
+      `${JSON.stringify(opening).padEnd(12)} 256 KB: statuspage-v2 ${json.toFixed(0)} ms, statuspage-rss ${rss.toFixed(0)} ms, statuspage-html ${page.toFixed(0)} ms`,
+    );
   }
+  // Whole pages read from their HTML (docs/mappings.md "Statuspage pages in HTML"): the size and
+  // nesting bounds, at the largest page still read.
+  const FOUR_MB = 4 * 1024 * 1024 - 64;
+  const component = (i: number) => `<div data-component-id="c${i}" data-component-status="operational"><span class="name">Component ${i}</span></div>`;
+  const pages: [string, string][] = [
+    ['2000 components (largest page read)', `<html><body>${Array.from({ length: 2000 }, (_, i) => component(i)).join('')}</body></html>`],
+    ['4 MB of nested <div> (refused at depth 256)', `<html><body>${'<div>'.repeat(FOUR_MB / 5)}`],
+    ['4 MB, 200 open then stray </span>', `<html><body><div class="page-status status-none">${'<div>'.repeat(200)}${'</span>'.repeat((FOUR_MB - 1100) / 7)}`],
+    ['4 MB of text in one component name', `<html><body>${component(0).replace('Component 0', 'x'.repeat(FOUR_MB - 200))}`],
+  ];
+  for (const [label, body] of pages) console.log(`statuspage-html, ${label}: ${time('statuspage-html', Buffer.from(body)).toFixed(0)} ms`);
 }

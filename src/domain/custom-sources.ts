@@ -87,7 +87,20 @@ export interface Probe {
 }
 
 /** Every platform the probes can detect, in probing order (named in the 422 answer). */
-export const DETECTABLE_PLATFORMS = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed'] as const;
+export const DETECTABLE_PLATFORMS = [
+  'statuspage-v2',
+  'incidentio',
+  'instatus',
+  'betterstack',
+  'cstate',
+  'statusio',
+  'cachet',
+  'statuspal',
+  'uptimerobot',
+  'hund',
+  'feed',
+  'statuspage-html',
+] as const;
 
 const API_PLATFORMS: readonly (SourceType | 'feed')[] = [
   'statuspage-v2',
@@ -97,8 +110,11 @@ const API_PLATFORMS: readonly (SourceType | 'feed')[] = [
   'statusio',
   'cachet',
   'statuspal',
+  'uptimerobot',
+  'cstate',
   'hund',
   'feed',
+  'statuspage-html',
 ];
 
 /**
@@ -119,7 +135,7 @@ export function probePlan(pageUrl: URL): Probe[] {
     { url: pageUrl.toString(), accepts: API_PLATFORMS },
     { url: under('/api/v2/summary.json'), accepts: ['statuspage-v2', 'incidentio'] },
     { url: under('/summary.json'), accepts: ['instatus'] },
-    { url: under('/index.json'), accepts: ['betterstack'] },
+    { url: under('/index.json'), accepts: ['betterstack', 'cstate'] },
     { url: under('/api/v1/incidents'), accepts: ['cachet'] },
     { url: under('/history.atom'), accepts: ['feed'] },
     { url: under('/history.rss'), accepts: ['feed'] },
@@ -129,6 +145,8 @@ export function probePlan(pageUrl: URL): Probe[] {
   ];
   const statuspal = statuspalSummaryUrl(base);
   if (statuspal) probes.splice(1, 0, { url: statuspal, accepts: ['statuspal'] });
+  const uptimerobot = uptimeRobotListUrl(base);
+  if (uptimerobot) probes.splice(1, 0, { url: uptimerobot, accepts: ['uptimerobot'] });
   const seen = new Set<string>();
   return probes.filter((p) => {
     if (seen.has(p.url)) return false;
@@ -145,6 +163,27 @@ export function statuspalSummaryUrl(pageUrl: URL): string | null {
   const m = /^([a-z0-9][a-z0-9-]{0,62})\.(statuspal\.(?:io|eu))$/i.exec(pageUrl.hostname.replace(/\.$/, ''));
   if (!m || m[1]!.toLowerCase() === 'www') return null;
   return `https://${m[2]!.toLowerCase()}/api/v2/status_pages/${m[1]!.toLowerCase()}/summary`;
+}
+
+/**
+ * A page at `stats.uptimerobot.com/<page id>` is drawn from its public monitor list,
+ * `https://stats.uptimerobot.com/api/getMonitorList/<page id>?page=1` (docs/mappings.md "UptimeRobot").
+ */
+export function uptimeRobotListUrl(pageUrl: URL): string | null {
+  if (pageUrl.hostname.replace(/\.$/, '').toLowerCase() !== 'stats.uptimerobot.com') return null;
+  const id = /^\/([A-Za-z0-9]{4,40})\/?$/.exec(pageUrl.pathname)?.[1];
+  return id ? `https://stats.uptimerobot.com/api/getMonitorList/${id}?page=1` : null;
+}
+
+/**
+ * An UptimeRobot page on its own domain names its monitor list in its HTML (`window.pspApiPath`);
+ * only an address on UptimeRobot's own hosts is followed.
+ */
+export function uptimeRobotApiUrl(html: string): string | null {
+  const m = /window\.pspApiPath\s*=\s*['"](https:\/\/(?:[a-z0-9-]+\.)*uptimerobot\.com\/api\/getMonitorList\/[A-Za-z0-9]{4,40})(?:\?[^'"]*)?['"]/.exec(
+    html.slice(0, 1_000_000),
+  );
+  return m ? `${m[1]}?page=1` : null;
 }
 
 /** status.io serves its data from its API host, keyed by the 24-hex page id found in the page. */
@@ -187,6 +226,8 @@ const WITH_MAINTENANCE: ReadonlySet<SourceType> = new Set<SourceType>([
   'cachet',
   'statuspal',
   'hund',
+  'statuspage-html',
+  'cstate',
   'statuspage-rss',
   'statuspage-atom',
 ]);

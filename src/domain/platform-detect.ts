@@ -25,6 +25,13 @@ function detectJson(data: unknown): DetectedPlatform {
     return null;
   }
   if (!isObj(data)) return null;
+  // cState's index.json (its theme's template) and UptimeRobot's monitor list (docs/mappings.md).
+  if (data.is === 'index' && Array.isArray(data.systems)) return 'cstate';
+  if (
+    data.status === 'ok' &&
+    (isObj(data.psp) ? Array.isArray(data.psp.monitors) : Array.isArray(data.data) && data.data.some((m) => isObj(m) && 'statusClass' in m))
+  )
+    return 'uptimerobot';
   if (isObj(data.status_page) && ('current_incident_type' in data.status_page || Array.isArray(data.services))) return 'statuspal';
   const result = data.result;
   if (isObj(result) && isObj(result.status_overall)) return 'statusio';
@@ -50,6 +57,9 @@ function detectJson(data: unknown): DetectedPlatform {
 const HTML_MARKERS: [RegExp, SourceType][] = [
   [/statuspageId\s*[:=]\s*['"][a-f0-9]{24}['"]|image\.status\.io/i, 'statusio'],
   [/incident\.io/i, 'incidentio'],
+  // Statuspage's own component markup: the page can be read from its HTML (docs/mappings.md "Statuspage pages in HTML").
+  [/\bdata-component-status\s*=\s*["']?(?:operational|degraded_performance|partial_outage|major_outage|under_maintenance)\b/, 'statuspage-html'],
+  [/window\.pspApiPath\s*=/, 'uptimerobot'],
   [/statuspage\.io|stspg-customer\.com/i, 'statuspage-v2'],
   [/instatus\.com/i, 'instatus'],
   [/betteruptime\.com|betterstack\.com/i, 'betterstack'],

@@ -195,6 +195,9 @@ export const SOURCE_TYPES = [
   'cachet',
   'statuspal',
   'hund',
+  'statuspage-html',
+  'uptimerobot',
+  'cstate',
   'advisory-feed',
   'release-feed',
 ] as const;

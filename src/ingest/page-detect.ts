@@ -2,7 +2,15 @@
 // endpoints of `probePlan` are fetched in order through the guarded fetcher, each body is
 // recognised by `detectPlatform` (the same recognition `catalog verify` uses) and must
 // then parse with the adapter of that platform. The first endpoint that passes both wins.
-import { feedSourceType, probePlan, statusIoApiUrl, type PageDetector, type ProbeAttempt } from '../domain/custom-sources.ts';
+import {
+  feedSourceType,
+  probePlan,
+  statusIoApiUrl,
+  uptimeRobotApiUrl,
+  type PageDetection,
+  type PageDetector,
+  type ProbeAttempt,
+} from '../domain/custom-sources.ts';
 import { detectPlatform, pageNameOf } from '../domain/platform-detect.ts';
 import { bodyHasEvent, HUND_INIT_EVENT } from '../domain/server-sent-events.ts';
 import type { SourceType } from '../domain/records.ts';
@@ -64,6 +72,7 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
   };
   return async (pageUrl) => {
     const tried: ProbeAttempt[] = [];
+    let htmlPage: (PageDetection & { found: true }) | null = null;
     const accept = (type: SourceType, url: string, body: Buffer, contentType: string | null): string | null => {
       try {
         parseSource(type, { vendor: 'probe', url, body, contentType, now: o.now() });
@@ -73,6 +82,9 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
       }
     };
     for (const probe of probePlan(pageUrl)) {
+      // A Statuspage page is known once its HTML was read: only its own JSON API can say more
+      // (a history feed has no components or page status), so no other platform is probed.
+      if (htmlPage && !probe.accepts.includes('statuspage-v2')) continue;
       let res;
       try {
         res = await fetchBody(probe.url, o, probe.accepts.includes('hund'));
@@ -84,30 +96,34 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
         continue;
       }
       const detected = detectPlatform(res.body, res.contentType);
-      if (detected === 'statusio' || detected === 'html') {
-        const api = statusIoApiUrl(res.body.toString('utf8'));
-        if (api && probe.accepts.includes('statusio')) {
-          tried.push({ url: probe.url, result: 'a status.io page' });
-          try {
-            const apiRes = await fetchBody(api, o);
-            const problem =
-              detectPlatform(apiRes.body, apiRes.contentType) === 'statusio' ? accept('statusio', api, apiRes.body, apiRes.contentType) : 'not status.io data';
-            if (problem === null) {
-              return {
-                found: true,
-                type: 'statusio',
-                url: api,
-                tried: [...tried, { url: api, result: 'statusio' }],
-                read: reader('statusio', apiRes.url, apiRes.body, apiRes.contentType),
-                pageName: pageNameOf(res.body),
-              };
-            }
-            tried.push({ url: api, result: problem });
-          } catch (err) {
-            tried.push({ url: api, result: probeFailureKind(err) });
+      // status.io and UptimeRobot pages name the API their data comes from in their HTML.
+      const named =
+        detected === 'statusio' || detected === 'html'
+          ? { type: 'statusio' as const, api: statusIoApiUrl(res.body.toString('utf8')), label: 'a status.io page' }
+          : detected === 'uptimerobot' && !/^\s*[{[]/.test(res.body.subarray(0, 64).toString('utf8'))
+            ? { type: 'uptimerobot' as const, api: uptimeRobotApiUrl(res.body.toString('utf8')), label: 'an UptimeRobot page' }
+            : null;
+      if (named?.api && probe.accepts.includes(named.type)) {
+        const { api, type } = named;
+        tried.push({ url: probe.url, result: named.label });
+        try {
+          const apiRes = await fetchBody(api, o);
+          const problem = detectPlatform(apiRes.body, apiRes.contentType) === type ? accept(type, api, apiRes.body, apiRes.contentType) : `not ${type} data`;
+          if (problem === null) {
+            return {
+              found: true,
+              type,
+              url: api,
+              tried: [...tried, { url: api, result: type }],
+              read: reader(type, apiRes.url, apiRes.body, apiRes.contentType),
+              pageName: pageNameOf(res.body),
+            };
           }
-          continue;
+          tried.push({ url: api, result: problem });
+        } catch (err) {
+          tried.push({ url: api, result: probeFailureKind(err) });
         }
+        continue;
       }
       const type: SourceType | null = detected === 'feed' ? feedSourceType(res.body.toString('utf8')) : detected && detected !== 'html' ? detected : null;
       const acceptedHere = type !== null && probe.accepts.includes(detected === 'feed' ? 'feed' : (type as SourceType));
@@ -120,6 +136,20 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
         continue;
       }
       const problem = accept(type, res.url, res.body, res.contentType);
+      if (problem === null && type === 'statuspage-html') {
+        // Statuspage's JSON API, probed next, says more (history, upcoming maintenance): the page's
+        // HTML is kept and used only when the API does not answer (docs/per-user.md "Detection").
+        htmlPage ??= {
+          found: true,
+          type,
+          url: probe.url,
+          tried: [],
+          read: reader(type, res.url, res.body, res.contentType),
+          pageName: pageNameOf(res.body),
+        };
+        tried.push({ url: probe.url, result: 'statuspage-html (kept unless its API answers)' });
+        continue;
+      }
       if (problem === null) {
         return {
           found: true,
@@ -132,7 +162,7 @@ export function pageDetector(o: PageDetectOptions): PageDetector {
       }
       tried.push({ url: probe.url, result: `looks like ${type} but does not parse` });
     }
-    return { found: false, tried };
+    return htmlPage ? { ...htmlPage, tried } : { found: false, tried };
   };
 }
 

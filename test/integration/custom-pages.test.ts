@@ -313,7 +313,20 @@ describe('custom status pages', () => {
     assert.equal(plain.body.error, 'unprocessable');
     assert.equal(plain.body.success, false);
     assert.ok(plain.body.requestId);
-    assert.deepEqual(plain.body.platforms, ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed']);
+    assert.deepEqual(plain.body.platforms, [
+      'statuspage-v2',
+      'incidentio',
+      'instatus',
+      'betterstack',
+      'cstate',
+      'statusio',
+      'cachet',
+      'statuspal',
+      'uptimerobot',
+      'hund',
+      'feed',
+      'statuspage-html',
+    ]);
     const tried = plain.body.tried.map((x: { url: string }) => x.url.replace(pages.url, ''));
     assert.deepEqual(tried.slice(0, 5), ['/plain/', '/plain/api/v2/summary.json', '/plain/summary.json', '/plain/index.json', '/plain/api/v1/incidents']);
     assert.match(plain.body.message, /statuspage-v2.*cachet/);

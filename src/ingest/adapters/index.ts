@@ -21,6 +21,9 @@ import { statuspageV2Adapter } from './statuspage-v2.ts';
 import { statusioAdapter } from './statusio.ts';
 import { statuspalAdapter } from './statuspal.ts';
 import { hundAdapter } from './hund.ts';
+import { cstateAdapter } from './cstate.ts';
+import { statuspageHtmlAdapter } from './statuspage-html.ts';
+import { uptimerobotAdapter } from './uptimerobot.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
@@ -44,6 +47,9 @@ const adapters: Record<SourceType, Adapter> = {
   cachet: cachetAdapter,
   statuspal: statuspalAdapter,
   hund: hundAdapter,
+  'statuspage-html': statuspageHtmlAdapter,
+  uptimerobot: uptimerobotAdapter,
+  cstate: cstateAdapter,
   'advisory-feed': advisoryFeedAdapter,
   'release-feed': releaseFeedAdapter,
 };

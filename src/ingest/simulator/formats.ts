@@ -50,6 +50,9 @@ export const DEMO_TYPE: Record<SourceType, SourceType> = {
   cachet: 'cachet',
   statuspal: 'statuspage-v2',
   hund: 'statuspage-v2',
+  'statuspage-html': 'statuspage-v2',
+  uptimerobot: 'statuspage-v2',
+  cstate: 'statuspage-v2',
   'advisory-feed': 'advisory-feed',
   'release-feed': 'release-feed',
 };
@@ -61,6 +64,9 @@ export function demoPath(type: SourceType, url: string): string {
     case 'betterstack':
     case 'statuspal':
     case 'hund':
+    case 'statuspage-html':
+    case 'uptimerobot':
+    case 'cstate':
       return '/api/v2/summary.json';
     case 'checkly':
     case 'aws-rss':

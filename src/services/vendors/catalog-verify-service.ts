@@ -53,6 +53,8 @@ const hostOf = (url: string) => {
 };
 
 const ACCEPT_FEED = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5';
+/** A Statuspage page read from its HTML (docs/mappings.md "Statuspage pages in HTML"). */
+const ACCEPT_HTML = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
 
 async function checkSource(vendor: string, type: SourceType, url: string, o: VerifyOptions): Promise<SourceCheck> {
   const started = Date.now();
@@ -63,7 +65,7 @@ async function checkSource(vendor: string, type: SourceType, url: string, o: Ver
     res = await o.fetcher(url, {
       timeoutMs: o.timeoutMs,
       maxBytes: o.maxBytes,
-      accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : 'application/json, */*;q=0.5',
+      accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : type === 'statuspage-html' ? ACCEPT_HTML : 'application/json, */*;q=0.5',
     });
   } catch (err) {
     const detail = err instanceof FetchError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);

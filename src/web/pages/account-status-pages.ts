@@ -25,7 +25,7 @@ export function statusPagesSection(v: CustomPagesView): Html {
       <div class="field">
         <label for="status-page-url">Status page address</label>
         <input id="status-page-url" name="url" type="url" required maxlength="2048" placeholder="https://status.example.com" autocomplete="off" aria-describedby="status-page-url-hint">
-        <p class="field__hint" id="status-page-url-hint">Statuspage, incident.io, Instatus, Better Stack, status.io, Cachet, Statuspal (a page at its statuspal.io address), Hund, or an RSS/Atom history feed.</p>
+        <p class="field__hint" id="status-page-url-hint">Statuspage (its API, or its page when the API is off), incident.io, Instatus, Better Stack, status.io, Cachet, Statuspal (a page at its statuspal.io address), Hund, UptimeRobot, cState, or an RSS/Atom history feed.</p>
       </div>
       <div class="field">
         <label for="status-page-name">Name (optional)</label>

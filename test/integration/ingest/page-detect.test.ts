@@ -10,6 +10,10 @@ import { pageDetector } from '../../../src/ingest/page-detect.ts';
 // documents, with bodies written here in each platform's public format.
 
 const ULID = '01HZX3Q5V7W8Y9Z0A1B2C3D4E5';
+const SP_HTML = `<!DOCTYPE html><html><head><title>SP Status</title></head><body class="status index status-none">
+<div class="page-status status-none"><span class="status font-large">All Systems Operational</span></div>
+<div class="components-container"><div class="component-container border-color"><div data-component-id="k1" class="component-inner-container status-green" data-component-status="operational"><span class="name">API</span></div></div></div>
+</body></html>`;
 const BODIES: Record<string, { type: string; body: string }> = {
   '/sp/api/v2/summary.json': {
     type: 'application/json',
@@ -56,6 +60,36 @@ const BODIES: Record<string, { type: string; body: string }> = {
       maintenances: [],
       upcoming_maintenances: [],
     }),
+  },
+  // A Statuspage page whose JSON API is off: only its HTML answers.
+  '/sphtml/': { type: 'text/html; charset=utf-8', body: SP_HTML },
+  // The same page with its API on: the API wins, the HTML is only a fallback.
+  '/spboth/': { type: 'text/html; charset=utf-8', body: SP_HTML },
+  '/spboth/api/v2/summary.json': {
+    type: 'application/json',
+    body: JSON.stringify({
+      page: { id: 'ab12cd34ef56', name: 'SP' },
+      status: { indicator: 'none' },
+      components: [],
+      incidents: [],
+      scheduled_maintenances: [],
+    }),
+  },
+  // cState's index.json beside Better Stack's at the same path.
+  '/cst/index.json': {
+    type: 'application/json',
+    body: JSON.stringify({
+      is: 'index',
+      cStateVersion: '5.2',
+      apiVersion: '2.0',
+      summaryStatus: 'ok',
+      systems: [{ name: 'Web', status: 'ok', unresolvedIssues: [] }],
+    }),
+  },
+  // An UptimeRobot monitor list named directly by its URL.
+  '/api/getMonitorList/Ab12Cd34Ef': {
+    type: 'application/json',
+    body: JSON.stringify({ status: 'ok', data: [{ monitorId: 1, name: 'Site', statusClass: 'success', groupId: 0 }] }),
   },
   '/feed/feed.rss': {
     type: 'application/rss+xml',
@@ -118,6 +152,10 @@ describe('page detection', () => {
       ['/broken/', 'instatus', '/broken/summary.json'],
       ['/api/v2/status_pages/acme/summary', 'statuspal', '/api/v2/status_pages/acme/summary'],
       ['/hund/', 'hund', '/hund/live/v2/status_page'],
+      ['/sphtml/', 'statuspage-html', '/sphtml/'],
+      ['/spboth/', 'statuspage-v2', '/spboth/api/v2/summary.json'],
+      ['/cst/', 'cstate', '/cst/index.json'],
+      ['/api/getMonitorList/Ab12Cd34Ef', 'uptimerobot', '/api/getMonitorList/Ab12Cd34Ef'],
     ];
     for (const [page, type, url] of expect) {
       const r = await detect(new URL(`${base}${page}`));
@@ -125,6 +163,22 @@ describe('page detection', () => {
       assert.equal(r.type, type, page);
       assert.equal(r.url, `${base}${url}`, page);
     }
+    // The HTML page was kept while its API was probed, and is read as the poll will read it.
+    const html = await detect(new URL(`${base}/sphtml/`));
+    assert.ok(html.found);
+    // Only its own JSON API was tried after the page: no other platform serves Statuspage's markup.
+    assert.deepEqual(
+      html.tried.map((x) => [x.url.replace(base, ''), x.result]),
+      [
+        ['/sphtml/', 'statuspage-html (kept unless its API answers)'],
+        ['/sphtml/api/v2/summary.json', 'HTTP error'],
+      ],
+    );
+    assert.equal(html.pageName, 'SP Status');
+    assert.deepEqual(
+      html.read!('u-x').components!.map((c) => [c.name, c.status]),
+      [['API', 'operational']],
+    );
     const broken = await detect(new URL(`${base}/broken/`));
     assert.match(broken.tried[1]!.result, /does not parse/);
   });

@@ -17,6 +17,8 @@ import {
   slugVisibleTo,
   statusIoApiUrl,
   statuspalSummaryUrl,
+  uptimeRobotApiUrl,
+  uptimeRobotListUrl,
 } from '../../../src/domain/custom-sources.ts';
 
 // Pure rules of user-added status pages (docs/per-user.md "Custom status pages").
@@ -93,11 +95,29 @@ describe('custom status pages: detection order and sources', () => {
     );
     assert.deepEqual(plan[1]!.accepts, ['statuspage-v2', 'incidentio']);
     assert.deepEqual(plan[2]!.accepts, ['instatus']);
-    assert.deepEqual(plan[3]!.accepts, ['betterstack']);
+    assert.deepEqual(plan[3]!.accepts, ['betterstack', 'cstate']);
+    // The page itself may be a Statuspage page served as HTML only, or an UptimeRobot or cState page.
+    for (const t of ['statuspage-html', 'uptimerobot', 'cstate'] as const) assert.ok(plan[0]!.accepts.includes(t), t);
     assert.deepEqual(plan[4]!.accepts, ['cachet']);
     const direct = probePlan(new URL('https://status.acme.io/history.rss'));
     assert.equal(direct[0]!.url, 'https://status.acme.io/history.rss');
     assert.equal(direct.filter((p) => p.url === 'https://status.acme.io/history.rss/history.rss').length, 1, 'paths go under the URL');
+  });
+
+  test('a page at stats.uptimerobot.com/<id> is read from its monitor list, probed second; a page elsewhere names its list in its HTML', () => {
+    const plan = probePlan(new URL('https://stats.uptimerobot.com/Ab12Cd34Ef'));
+    assert.deepEqual(plan[1], { url: 'https://stats.uptimerobot.com/api/getMonitorList/Ab12Cd34Ef?page=1', accepts: ['uptimerobot'] });
+    assert.equal(uptimeRobotListUrl(new URL('https://stats.uptimerobot.com.evil.example/Ab12Cd34Ef')), null);
+    assert.equal(uptimeRobotListUrl(new URL('https://stats.uptimerobot.com/')), null);
+    assert.equal(uptimeRobotListUrl(new URL('https://stats.uptimerobot.com/a/b')), null);
+    assert.equal(
+      uptimeRobotApiUrl(`<script>window.pspApiPath = 'https://status.uptimerobot.com/api/getMonitorList/Xy98';</script>`),
+      'https://status.uptimerobot.com/api/getMonitorList/Xy98?page=1',
+    );
+    // Only UptimeRobot's own hosts are followed from a page.
+    assert.equal(uptimeRobotApiUrl(`window.pspApiPath = 'https://eviluptimerobot.com/api/getMonitorList/Xy98';`), null);
+    assert.equal(uptimeRobotApiUrl(`window.pspApiPath = 'https://evil.example/x.uptimerobot.com/api/getMonitorList/Xy98';`), null);
+    assert.equal(uptimeRobotApiUrl(`window.pspApiPath = 'http://stats.uptimerobot.com/api/getMonitorList/Xy98';`), null);
   });
 
   test("a page at <subdomain>.statuspal.io is read from Statuspal's summary of that subdomain, probed second", () => {

@@ -24,6 +24,10 @@ test('JSON shapes of each platform', () => {
     [{ meta: { pagination: { total: 0 } }, data: [] }, 'cachet'],
     [{ status_page: { name: 'Example', current_incident_type: null }, services: [] }, 'statuspal'],
     [{ status_page: { name: 'Example' }, services: [{ id: 1, name: 'API' }], incidents: [] }, 'statuspal'],
+    [{ is: 'index', cStateVersion: '5.2', summaryStatus: 'ok', systems: [] }, 'cstate'],
+    [{ status: 'ok', data: [{ monitorId: 1, name: 'Site', statusClass: 'success' }] }, 'uptimerobot'],
+    [{ status: 'ok', psp: { monitors: [] } }, 'uptimerobot'],
+    [{ status: 'ok', data: [{ id: 1 }] }, null],
     [{ something: 'else' }, null],
   ];
   for (const [body, expected] of cases) assert.equal(detectPlatform(json(body)), expected, JSON.stringify(body));
@@ -35,6 +39,20 @@ test('feeds and HTML pages', () => {
   assert.equal(detectPlatform(Buffer.from(`<!doctype html><script>var statuspageId = '5b36dc6502d06804c08349f7';</script>`)), 'statusio');
   assert.equal(detectPlatform(Buffer.from('<html><a href="https://incident.io">Powered by incident.io</a></html>')), 'incidentio');
   assert.equal(detectPlatform(Buffer.from('<html><p>502 Bad Gateway</p></html>')), 'html');
+  // Statuspage's component markup, and an UptimeRobot page naming its monitor list.
+  assert.equal(
+    detectPlatform(
+      Buffer.from(
+        '<!DOCTYPE html><html><div data-component-id="a" data-component-status="operational">API</div><a href="https://www.atlassian.com/software/statuspage">',
+      ),
+    ),
+    'statuspage-html',
+  );
+  assert.equal(detectPlatform(Buffer.from('<html><div data-component-status="">x</div></html>')), 'html');
+  assert.equal(
+    detectPlatform(Buffer.from(`<html><script>window.pspApiPath = 'https://stats.uptimerobot.com/api/getMonitorList/Ab12';</script></html>`)),
+    'uptimerobot',
+  );
   assert.equal(detectPlatform(Buffer.alloc(0)), null);
 });
 

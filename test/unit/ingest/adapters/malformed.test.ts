@@ -40,6 +40,11 @@ describe('malformed payloads', () => {
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /no complete init_event/);
         rejects(type, 'event: init_event\ndata: {"state": \n\n', /invalid JSON/);
         rejects(type, 'event: init_event\ndata: {"unexpected": true}\n\n', /invalid payload/);
+      } else if (type === 'statuspage-html') {
+        // An HTML page: JSON, an error page or a page without Statuspage's markup are refused.
+        rejects(type, '{"page": {"id": "x", ', /got JSON/);
+        rejects(type, '<html><body>502 Bad Gateway</body></html>', /no Statuspage components, page status or incidents/);
+        rejects(type, '"just a string"', /no Statuspage components/);
       } else {
         rejects(type, '{"page": {"id": "x", ', /invalid JSON/);
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /invalid JSON/);
@@ -149,6 +154,45 @@ describe('malformed payloads', () => {
       fc.property(xmlish, fc.constantFrom(...FEED_TYPES), (text, type) => {
         try {
           parseSource(type, input('acme', 'https://status.acme.test/history.rss', text));
+        } catch (err) {
+          if (!(err instanceof AdapterError)) throw err;
+          assert.doesNotMatch(err.message, /unexpected payload structure/);
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  test('property: arbitrary text in Statuspage markup never escapes as anything but AdapterError', () => {
+    const piece = fc.oneof(
+      fc.string(),
+      fc.constantFrom(
+        '<div class="unresolved-incidents">',
+        '<div class="unresolved-incident impact-major">',
+        '<a class="actual-title" href="/incidents/abc">',
+        '<div class="update">',
+        '<strong>',
+        '<small>',
+        '<span class="ago" data-datetime-unix="1663102886000">',
+        '<div class="component-container is-group">',
+        '<div class="child-components-container">',
+        '<div data-component-id="x" data-component-status="partial_outage">',
+        '<span class="name">',
+        '<div class="page-status status-minor">',
+        '<span class="status">',
+        '</div>',
+        '</span>',
+        '</a>',
+        '<script>',
+        '<!--',
+        'Jan 12, 16:04 UTC',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        try {
+          const s = parseSource('statuspage-html', input('acme', 'https://status.acme.test/', `<html><body>${pieces.join('')}</body></html>`));
+          for (const c of s.components ?? []) assert.doesNotMatch(c.name, /<\/?(div|span|a|script)\b/);
         } catch (err) {
           if (!(err instanceof AdapterError)) throw err;
           assert.doesNotMatch(err.message, /unexpected payload structure/);
