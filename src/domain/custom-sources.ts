@@ -87,7 +87,18 @@ export interface Probe {
 }
 
 /** Every platform the probes can detect, in probing order (named in the 422 answer). */
-export const DETECTABLE_PLATFORMS = ['statuspage-v2', 'incidentio', 'instatus', 'betterstack', 'statusio', 'cachet', 'statuspal', 'hund', 'feed'] as const;
+export const DETECTABLE_PLATFORMS = [
+  'statuspage-v2',
+  'incidentio',
+  'instatus',
+  'betterstack',
+  'statusio',
+  'cachet',
+  'statuspal',
+  'hund',
+  'cstate',
+  'feed',
+] as const;
 
 const API_PLATFORMS: readonly (SourceType | 'feed')[] = [
   'statuspage-v2',
@@ -98,6 +109,7 @@ const API_PLATFORMS: readonly (SourceType | 'feed')[] = [
   'cachet',
   'statuspal',
   'hund',
+  'cstate',
   'feed',
 ];
 
@@ -105,7 +117,7 @@ const API_PLATFORMS: readonly (SourceType | 'feed')[] = [
  * The endpoints probed for a page URL, in order (docs/per-user.md "Detection"): the URL
  * itself (it may already be an API endpoint or a feed), then the documented endpoints of
  * each platform under the page: Statuspage and incident.io `/api/v2/summary.json`,
- * Instatus `/summary.json`, Better Stack `/index.json`, Cachet `/api/v1/incidents`, and the
+ * Instatus `/summary.json`, Better Stack and cState `/index.json`, Cachet `/api/v1/incidents`, and the
  * history feeds `/history.atom`, `/history.rss`, `/feed.atom`, `/feed.rss`. A status.io page
  * is found through the page id in its HTML (`statusIoApiUrl`). Duplicates are dropped.
  */
@@ -119,7 +131,7 @@ export function probePlan(pageUrl: URL): Probe[] {
     { url: pageUrl.toString(), accepts: API_PLATFORMS },
     { url: under('/api/v2/summary.json'), accepts: ['statuspage-v2', 'incidentio'] },
     { url: under('/summary.json'), accepts: ['instatus'] },
-    { url: under('/index.json'), accepts: ['betterstack'] },
+    { url: under('/index.json'), accepts: ['betterstack', 'cstate'] },
     { url: under('/api/v1/incidents'), accepts: ['cachet'] },
     { url: under('/history.atom'), accepts: ['feed'] },
     { url: under('/history.rss'), accepts: ['feed'] },

@@ -26,6 +26,12 @@ function detectJson(data: unknown): DetectedPlatform {
   }
   if (!isObj(data)) return null;
   if (isObj(data.status_page) && ('current_incident_type' in data.status_page || Array.isArray(data.services))) return 'statuspal';
+  if (data.is === 'index' && typeof data.summaryStatus === 'string' && Array.isArray(data.systems)) return 'cstate';
+  if (isObj(data.data) && Array.isArray(data.data.current_status)) return 'site24x7';
+  if (typeof data.UptimeStatus === 'string') return 'stripe-status';
+  if (isObj(data.global) && typeof data.global.status === 'string') return 'algolia-status';
+  if (Array.isArray(data.result) && data.result.some((r) => isObj(r) && isObj(r.category) && isObj(r.status))) return 'paypal-status';
+  if (Array.isArray(data.data) && data.data.some((i) => isObj(i) && isObj(i.attributes) && typeof i.attributes.outage === 'boolean')) return 'zendesk-status';
   const result = data.result;
   if (isObj(result) && isObj(result.status_overall)) return 'statusio';
   const page = data.page;

@@ -195,6 +195,12 @@ export const SOURCE_TYPES = [
   'cachet',
   'statuspal',
   'hund',
+  'cstate',
+  'site24x7',
+  'stripe-status',
+  'zendesk-status',
+  'paypal-status',
+  'algolia-status',
   'advisory-feed',
   'release-feed',
 ] as const;

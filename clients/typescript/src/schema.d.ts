@@ -105,7 +105,7 @@ export interface paths {
         put?: never;
         /**
          * Add a status page by URL
-         * @description Probes the address for statuspage-v2, incidentio, instatus, betterstack, statusio, cachet, statuspal, hund, feed (the URL itself, then each platform's documented endpoints under it) and adds the first that parses as a private vendor polled like a catalog one. Every vendor route (`/vendor-status/{slug}`, `/incidents?vendor=`, the stream, alerts, MCP) answers for it to this account only; anyone else gets 404. https only, and no private or loopback address unless the operator allow-lists it (OUTBOUND_ALLOW_PRIVATE); redirects are checked too. Plans: the lowest allowed plan is CUSTOM_SOURCES_MIN_PLAN (default standard); caps per plan: free 3, standard 10, pro 50, enterprise 200, vip 200. 422 when no platform is detected, naming every endpoint tried; 409 when the page is already in the list; 403 below the plan or at the cap; 429 beyond 30 detections per account and hour.
+         * @description Probes the address for statuspage-v2, incidentio, instatus, betterstack, statusio, cachet, statuspal, hund, cstate, feed (the URL itself, then each platform's documented endpoints under it) and adds the first that parses as a private vendor polled like a catalog one. Every vendor route (`/vendor-status/{slug}`, `/incidents?vendor=`, the stream, alerts, MCP) answers for it to this account only; anyone else gets 404. https only, and no private or loopback address unless the operator allow-lists it (OUTBOUND_ALLOW_PRIVATE); redirects are checked too. Plans: the lowest allowed plan is CUSTOM_SOURCES_MIN_PLAN (default standard); caps per plan: free 3, standard 10, pro 50, enterprise 200, vip 200. 422 when no platform is detected, naming every endpoint tried; 409 when the page is already in the list; 403 below the plan or at the cap; 429 beyond 30 detections per account and hour.
          */
         post: operations["addCustomStatusPage"];
         delete?: never;
@@ -2094,7 +2094,7 @@ export interface components {
             sources: {
                 /** @description Poll interval; null: the scheduler default */
                 intervalSeconds: number | null;
-                type: "statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "checkly" | "gcp-json" | "aws-currentevents" | "aws-rss" | "azure-rss" | "statuspage-rss" | "statuspage-atom" | "statusio" | "slack-status" | "heroku-status" | "salesforce-trust" | "sorry" | "cachet" | "statuspal" | "hund" | "advisory-feed" | "release-feed";
+                type: "statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "checkly" | "gcp-json" | "aws-currentevents" | "aws-rss" | "azure-rss" | "statuspage-rss" | "statuspage-atom" | "statusio" | "slack-status" | "heroku-status" | "salesforce-trust" | "sorry" | "cachet" | "statuspal" | "hund" | "cstate" | "site24x7" | "stripe-status" | "zendesk-status" | "paypal-status" | "algolia-status" | "advisory-feed" | "release-feed";
                 url: string;
             }[];
         };
@@ -4003,7 +4003,7 @@ export interface operations {
                         /** @description Names the platforms looked for */
                         message: string;
                         /** @description Every platform looked for */
-                        platforms: ("statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "statusio" | "cachet" | "statuspal" | "hund" | "feed")[];
+                        platforms: ("statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "statusio" | "cachet" | "statuspal" | "hund" | "cstate" | "feed")[];
                         requestId?: string;
                         /** @description Always false */
                         success: boolean;

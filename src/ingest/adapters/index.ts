@@ -21,6 +21,12 @@ import { statuspageV2Adapter } from './statuspage-v2.ts';
 import { statusioAdapter } from './statusio.ts';
 import { statuspalAdapter } from './statuspal.ts';
 import { hundAdapter } from './hund.ts';
+import { cstateAdapter } from './cstate.ts';
+import { site24x7Adapter } from './site24x7.ts';
+import { stripeStatusAdapter } from './stripe-status.ts';
+import { zendeskStatusAdapter } from './zendesk-status.ts';
+import { paypalStatusAdapter } from './paypal-status.ts';
+import { algoliaStatusAdapter } from './algolia-status.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
@@ -44,6 +50,12 @@ const adapters: Record<SourceType, Adapter> = {
   cachet: cachetAdapter,
   statuspal: statuspalAdapter,
   hund: hundAdapter,
+  cstate: cstateAdapter,
+  site24x7: site24x7Adapter,
+  'stripe-status': stripeStatusAdapter,
+  'zendesk-status': zendeskStatusAdapter,
+  'paypal-status': paypalStatusAdapter,
+  'algolia-status': algoliaStatusAdapter,
   'advisory-feed': advisoryFeedAdapter,
   'release-feed': releaseFeedAdapter,
 };

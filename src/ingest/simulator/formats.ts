@@ -50,6 +50,12 @@ export const DEMO_TYPE: Record<SourceType, SourceType> = {
   cachet: 'cachet',
   statuspal: 'statuspage-v2',
   hund: 'statuspage-v2',
+  cstate: 'statuspage-v2',
+  site24x7: 'statuspage-v2',
+  'stripe-status': 'statuspage-v2',
+  'zendesk-status': 'statuspage-v2',
+  'paypal-status': 'statuspage-v2',
+  'algolia-status': 'statuspage-v2',
   'advisory-feed': 'advisory-feed',
   'release-feed': 'release-feed',
 };
@@ -61,6 +67,12 @@ export function demoPath(type: SourceType, url: string): string {
     case 'betterstack':
     case 'statuspal':
     case 'hund':
+    case 'cstate':
+    case 'site24x7':
+    case 'stripe-status':
+    case 'zendesk-status':
+    case 'paypal-status':
+    case 'algolia-status':
       return '/api/v2/summary.json';
     case 'checkly':
     case 'aws-rss':

@@ -93,7 +93,7 @@ describe('custom status pages: detection order and sources', () => {
     );
     assert.deepEqual(plan[1]!.accepts, ['statuspage-v2', 'incidentio']);
     assert.deepEqual(plan[2]!.accepts, ['instatus']);
-    assert.deepEqual(plan[3]!.accepts, ['betterstack']);
+    assert.deepEqual(plan[3]!.accepts, ['betterstack', 'cstate']);
     assert.deepEqual(plan[4]!.accepts, ['cachet']);
     const direct = probePlan(new URL('https://status.acme.io/history.rss'));
     assert.equal(direct[0]!.url, 'https://status.acme.io/history.rss');

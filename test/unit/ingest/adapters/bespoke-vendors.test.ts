@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { detectPlatform } from '../../../../src/domain/platform-detect.ts';
+import type { SourceType } from '../../../../src/domain/records.ts';
+import { AdapterError, parseSource } from '../../../../src/ingest/adapters/index.ts';
+import { input, repoRoot } from './helpers.ts';
+
+// The vendors' own status endpoints read by stts (docs/mappings.md "Stripe", "Zendesk",
+// "PayPal", "Algolia"). No recorded payload exists; the fixtures were written by hand from the
+// shapes that code reads (test/fixtures/documented/README.md).
+const documented = (file: string) => readFileSync(path.join(repoRoot, 'test/fixtures/documented', file));
+const parse = (type: SourceType, body: Buffer | string) => parseSource(type, input('example', 'https://status.example.test/x', body));
+const rejects = (type: SourceType, body: string, message: RegExp) =>
+  assert.throws(
+    () => parse(type, body),
+    (e: unknown) => e instanceof AdapterError && message.test(e.message),
+  );
+
+describe('stripe current/full', () => {
+  test('the page state with the page’s own sentence', () => {
+    const body = documented('stripe/current-full.json');
+    assert.equal(detectPlatform(body), 'stripe-status');
+    const s = parse('stripe-status', body);
+    assert.deepEqual(s.status, { indicator: 'degraded', description: 'Some requests to the API are failing.' });
+    assert.equal(s.components, undefined);
+    assert.equal(s.incidents, undefined);
+  });
+
+  test('up and down; pending and paused are unknown, and say so', () => {
+    assert.equal(parse('stripe-status', '{"message":"All good","UptimeStatus":"up"}').status!.indicator, 'operational');
+    assert.equal(parse('stripe-status', '{"message":"Down","UptimeStatus":"down"}').status!.indicator, 'major_outage');
+    assert.deepEqual(parse('stripe-status', '{"message":"All systems operational","UptimeStatus":"paused"}').status, {
+      indicator: 'unknown',
+      description: 'Status Unknown',
+    });
+  });
+
+  test('hostile input', () => {
+    rejects('stripe-status', '{"message":"x","UptimeStatus":3}', /UptimeStatus/);
+    rejects('stripe-status', '{"message":"x"}', /UptimeStatus/);
+    const s = parse('stripe-status', JSON.stringify({ message: `a\u0000b\u001b${'x'.repeat(100_000)}`, UptimeStatus: 'degraded' }));
+    assert.ok(s.status!.description.length <= 200);
+    assert.ok(!/[\u0000-\u001f]/.test(s.status!.description));
+  });
+});
+
+describe('zendesk ssp incidents', () => {
+  test('open incidents set the state: an outage flag makes it an outage, resolved ones do not count', () => {
+    const body = documented('zendesk/ssp-incidents.json');
+    assert.equal(detectPlatform(body), 'zendesk-status');
+    const s = parse('zendesk-status', body);
+    assert.deepEqual(s.status, { indicator: 'partial_outage', description: 'Partial System Outage: 2 open incidents' });
+    assert.equal(s.incidents, undefined, 'no titles or start times are evidenced: no incident records are claimed');
+    assert.equal(parse('zendesk-status', '{"data":[{"id":"1","attributes":{"outage":false,"resolvedAt":null}}]}').status!.indicator, 'degraded');
+    assert.equal(
+      parse('zendesk-status', '{"data":[{"id":"1","attributes":{"outage":true,"resolvedAt":"2026-07-01T00:00:00Z"}}]}').status!.indicator,
+      'operational',
+    );
+  });
+
+  test('hostile input', () => {
+    rejects('zendesk-status', '{"data":[{"id":"1","attributes":{"outage":"yes"}}]}', /outage/);
+    rejects('zendesk-status', '{"data":{"id":"1"}}', /\/data/);
+    rejects('zendesk-status', '{"errors":[{"status":"500"}]}', /data/);
+  });
+});
+
+describe('paypal components', () => {
+  test('four views at the worst status of their members; production alone sets the page state', () => {
+    const body = documented('paypal/components.json');
+    assert.equal(detectPlatform(body), 'paypal-status');
+    const s = parse('paypal-status', body);
+    assert.deepEqual(
+      s.components!.map((c) => [c.id, c.status]),
+      [
+        ['product-production', 'degraded_performance'],
+        ['api-production', 'operational'],
+        ['product-sandbox', 'under_maintenance'],
+        ['api-sandbox', 'major_outage'],
+      ],
+    );
+    assert.equal(s.status!.indicator, 'degraded');
+  });
+
+  test('a word PayPal does not use is unknown, and the page is not called operational', () => {
+    const s = parse('paypal-status', '{"result":[{"category":{"name":"api"},"status":{"production":"Mostly Fine"}}]}');
+    assert.deepEqual(
+      s.components!.map((c) => [c.id, c.status]),
+      [['api-production', 'unknown']],
+    );
+    assert.equal(s.status!.indicator, 'unknown');
+  });
+
+  test('hostile input', () => {
+    rejects('paypal-status', '{"result":[{"category":"api","status":{}}]}', /category/);
+    rejects('paypal-status', '{"result":[]}', /no product or API component/);
+    rejects('paypal-status', '{"result":[{"category":{"name":"api"},"status":{"production":7}}]}', /no product or API component/);
+  });
+});
+
+describe('algolia current period', () => {
+  test('the global status in Statuspage’s words', () => {
+    const body = documented('algolia/status-current.json');
+    assert.equal(detectPlatform(body), 'algolia-status');
+    assert.deepEqual(parse('algolia-status', body).status, { indicator: 'partial_outage', description: 'Partial System Outage' });
+    assert.equal(parse('algolia-status', '{"global":{"status":"operational"}}').status!.indicator, 'operational');
+    assert.equal(parse('algolia-status', '{"global":{"status":"degraded_performance"}}').status!.indicator, 'degraded');
+    assert.equal(parse('algolia-status', '{"global":{"status":"major_outage"}}').status!.indicator, 'major_outage');
+    assert.equal(parse('algolia-status', '{"global":{"status":"fine"}}').status!.indicator, 'unknown');
+  });
+
+  test('hostile input', () => {
+    rejects('algolia-status', '{"global":{"status":null}}', /status/);
+    rejects('algolia-status', '{"global":"operational"}', /global/);
+  });
+});
