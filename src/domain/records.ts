@@ -201,6 +201,9 @@ export const SOURCE_TYPES = [
   'zendesk-status',
   'paypal-status',
   'algolia-status',
+  'okta-status',
+  'statuscake',
+  'statushub',
   'advisory-feed',
   'release-feed',
 ] as const;

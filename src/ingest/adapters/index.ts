@@ -27,6 +27,9 @@ import { stripeStatusAdapter } from './stripe-status.ts';
 import { zendeskStatusAdapter } from './zendesk-status.ts';
 import { paypalStatusAdapter } from './paypal-status.ts';
 import { algoliaStatusAdapter } from './algolia-status.ts';
+import { oktaStatusAdapter } from './okta-status.ts';
+import { statuscakeAdapter } from './statuscake.ts';
+import { statushubAdapter } from './statushub.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
@@ -56,6 +59,9 @@ const adapters: Record<SourceType, Adapter> = {
   'zendesk-status': zendeskStatusAdapter,
   'paypal-status': paypalStatusAdapter,
   'algolia-status': algoliaStatusAdapter,
+  'okta-status': oktaStatusAdapter,
+  statuscake: statuscakeAdapter,
+  statushub: statushubAdapter,
   'advisory-feed': advisoryFeedAdapter,
   'release-feed': releaseFeedAdapter,
 };

@@ -56,6 +56,9 @@ export const DEMO_TYPE: Record<SourceType, SourceType> = {
   'zendesk-status': 'statuspage-v2',
   'paypal-status': 'statuspage-v2',
   'algolia-status': 'statuspage-v2',
+  'okta-status': 'statuspage-v2',
+  statuscake: 'statuspage-v2',
+  statushub: 'statuspage-v2',
   'advisory-feed': 'advisory-feed',
   'release-feed': 'release-feed',
 };
@@ -73,6 +76,9 @@ export function demoPath(type: SourceType, url: string): string {
     case 'zendesk-status':
     case 'paypal-status':
     case 'algolia-status':
+    case 'okta-status':
+    case 'statuscake':
+    case 'statushub':
       return '/api/v2/summary.json';
     case 'checkly':
     case 'aws-rss':

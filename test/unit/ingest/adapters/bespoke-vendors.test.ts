@@ -116,3 +116,67 @@ describe('algolia current period', () => {
     rejects('algolia-status', '{"global":"operational"}', /global/);
   });
 });
+
+describe('okta status page', () => {
+  test('the open records of the page set its state, in Okta’s own words', () => {
+    const body = documented('okta/status-page.html');
+    assert.equal(detectPlatform(body, 'text/html'), 'okta-status');
+    assert.deepEqual(parse('okta-status', body).status, { indicator: 'partial_outage', description: 'Service Degradation, Service Disruption' });
+    const only = (records: unknown[]) => parse('okta-status', `<div data-id="incidents">${JSON.stringify(records).replace(/"/g, '&quot;')}</div>`).status;
+    assert.deepEqual(only([]), { indicator: 'operational', description: 'All Systems Operational' });
+    assert.equal(only([{ Status__c: 'Resolved', Category__c: 'Major Service Disruption' }])!.indicator, 'operational');
+    assert.equal(only([{ Status__c: 'Open', Category__c: 'Major Service Disruption' }])!.indicator, 'major_outage');
+    assert.equal(only([{ Status__c: 'Open', Category__c: 'Service Disruption', Service_Feature__c: 'tp' }])!.indicator, 'degraded');
+    assert.equal(only([{ Status__c: 'Open', Category__c: 'Something New' }])!.indicator, 'unknown');
+  });
+
+  test('hostile input: nested markup, wrong types, control characters, a huge page', () => {
+    const nested = parse(
+      'okta-status',
+      '<div data-id="incidents">[<b>{"Status__c":"Open","Category__c":"Performance Issue"}</b>]</div><p data-id="incidents">[]</p>',
+    );
+    assert.equal(nested.status!.indicator, 'degraded', 'text inside the first marked element, nested tags included');
+    rejects('okta-status', '<div data-id="incidents">[{"Status__c":1,"Category__c":"x"}]</div>', /Status__c/);
+    rejects('okta-status', '<div data-id="incidents">{"Status__c":"Open"}</div>', /invalid payload/);
+    const noisy = parse('okta-status', '<div data-id="incidents">[{"Status__c":"Open","Category__c":"Service\\u0000Degradation\\u001b"}]</div>');
+    assert.equal(noisy.status!.description, 'Service Degradation');
+    const padding = `<p>${'x'.repeat(5 * 1024 * 1024)}</p>`;
+    rejects('okta-status', `<html><body>${padding}<div data-id="incidents">[]</div></body></html>`, /no element/);
+  });
+});
+
+describe('statuscake public report', () => {
+  test('checks up and down set the page state', () => {
+    const body = documented('statuscake/public-report.json');
+    assert.equal(detectPlatform(body), 'statuscake');
+    assert.deepEqual(parse('statuscake', body).status, { indicator: 'partial_outage', description: 'Partial System Outage: 1 of 3 checks down' });
+    assert.equal(parse('statuscake', '{"TestData":[{"Status":"Up"}]}').status!.indicator, 'operational');
+    assert.equal(parse('statuscake', '{"TestData":[{"Status":"Down"}]}').status!.indicator, 'major_outage');
+    assert.equal(parse('statuscake', '{"TestData":[{"Status":"Up"},{"Status":"Paused"}]}').status!.indicator, 'unknown');
+  });
+
+  test('hostile input', () => {
+    rejects('statuscake', '{"TestData":[]}', /no tests/);
+    rejects('statuscake', '{"TestData":[{"Status":1}]}', /Status/);
+    rejects('statuscake', '{"TestData":"Up"}', /TestData/);
+  });
+});
+
+describe('statushub statuses', () => {
+  test('the counters of services up, affected and down set the page state', () => {
+    const body = documented('statushub/statuses.json');
+    assert.equal(detectPlatform(body), 'statushub');
+    assert.deepEqual(parse('statushub', body).status, { indicator: 'degraded', description: 'Minor Service Outage: 2 affected' });
+    const counters = (a: number, b: number, c: number) => JSON.stringify({ counters: { count_status_1: a, count_status_2: b, count_status_3: c } });
+    assert.equal(parse('statushub', counters(3, 0, 0)).status!.indicator, 'operational');
+    assert.equal(parse('statushub', counters(3, 1, 1)).status!.indicator, 'partial_outage');
+    assert.equal(parse('statushub', counters(0, 0, 4)).status!.indicator, 'major_outage');
+    assert.equal(parse('statushub', counters(0, 0, 0)).status!.indicator, 'unknown', 'no service counted: nothing observed');
+  });
+
+  test('hostile input', () => {
+    rejects('statushub', '{"counters":{"count_status_1":-1,"count_status_2":0,"count_status_3":0}}', /count_status_1/);
+    rejects('statushub', '{"counters":{"count_status_1":"3","count_status_2":0,"count_status_3":0}}', /count_status_1/);
+    rejects('statushub', '{"counters":{"count_status_1":1.5,"count_status_2":0,"count_status_3":0}}', /count_status_1/);
+  });
+});

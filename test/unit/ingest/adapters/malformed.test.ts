@@ -40,6 +40,12 @@ describe('malformed payloads', () => {
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /no complete init_event/);
         rejects(type, 'event: init_event\ndata: {"state": \n\n', /invalid JSON/);
         rejects(type, 'event: init_event\ndata: {"unexpected": true}\n\n', /invalid payload/);
+      } else if (type === 'okta-status') {
+        // An HTML page: its records are JSON inside the element marked data-id="incidents".
+        rejects(type, '<html><body>502 Bad Gateway</body></html>', /no element with data-id="incidents"/);
+        rejects(type, '{"page": {"id": "x", ', /no element with data-id="incidents"/);
+        rejects(type, '<span data-id="incidents">[{"Status__c": </span>', /invalid JSON/);
+        rejects(type, '<span data-id="incidents">{"unexpected": true}</span>', /invalid payload/);
       } else {
         rejects(type, '{"page": {"id": "x", ', /invalid JSON/);
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /invalid JSON/);
