@@ -44,6 +44,8 @@ const EVIDENCE_KEYS = new Set([
   'STTS',
   'MULTI',
   'PILE',
+  'CSTATE',
+  'GWS',
 ]);
 const EVIDENCE_FACTS = new Set(['platform', 'statusPageUrl', 'website', 'category', 'endpoint', 'compliance', 'name', 'feed']);
 
