@@ -110,9 +110,12 @@ const FEED_TYPES = new Set(['advisory-feed', 'release-feed', 'azure-rss', 'statu
 const acceptFor = (type: string) =>
   type === 'hund'
     ? 'text/event-stream'
-    : FEED_TYPES.has(type)
-      ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
-      : 'application/json, */*;q=0.5';
+    : type === 'okta-status'
+      ? // Okta's records are read from its HTML page (docs/mappings.md "Okta").
+        'text/html, */*;q=0.5'
+      : FEED_TYPES.has(type)
+        ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
+        : 'application/json, */*;q=0.5';
 
 /** Sources whose body never ends: read until their first complete event (docs/mappings.md "Hund"). */
 const completeFor = (type: string) => (type === 'hund' ? bodyHasEvent(HUND_INIT_EVENT) : undefined);

@@ -24,6 +24,16 @@ test('JSON shapes of each platform', () => {
     [{ meta: { pagination: { total: 0 } }, data: [] }, 'cachet'],
     [{ status_page: { name: 'Example', current_incident_type: null }, services: [] }, 'statuspal'],
     [{ status_page: { name: 'Example' }, services: [{ id: 1, name: 'API' }], incidents: [] }, 'statuspal'],
+    [{ is: 'index', summaryStatus: 'ok', systems: [] }, 'cstate'],
+    [{ data: { current_status: [] } }, 'site24x7'],
+    [{ message: 'Up', UptimeStatus: 'up' }, 'stripe-status'],
+    [{ global: { status: 'operational' } }, 'algolia-status'],
+    [{ result: [{ category: { name: 'api' }, status: { production: 'Operational' } }] }, 'paypal-status'],
+    [{ data: [{ id: '1', type: 'incident', attributes: { outage: false, resolvedAt: null } }] }, 'zendesk-status'],
+    // An empty Zendesk list says nothing about the platform: not claimed.
+    [{ data: [] }, null],
+    [{ TestData: [] }, 'statuscake'],
+    [{ counters: { count_status_1: 1, count_status_2: 0, count_status_3: 0 } }, 'statushub'],
     [{ something: 'else' }, null],
   ];
   for (const [body, expected] of cases) assert.equal(detectPlatform(json(body)), expected, JSON.stringify(body));
@@ -35,6 +45,9 @@ test('feeds and HTML pages', () => {
   assert.equal(detectPlatform(Buffer.from(`<!doctype html><script>var statuspageId = '5b36dc6502d06804c08349f7';</script>`)), 'statusio');
   assert.equal(detectPlatform(Buffer.from('<html><a href="https://incident.io">Powered by incident.io</a></html>')), 'incidentio');
   assert.equal(detectPlatform(Buffer.from('<html><p>502 Bad Gateway</p></html>')), 'html');
+  assert.equal(detectPlatform(Buffer.from('<html><span data-id="incidents">[]</span></html>')), 'okta-status');
+  assert.equal(platformMatches('okta-status', 'okta-status'), true);
+  assert.equal(platformMatches('okta-status', 'html'), false, 'a page without the records is not Okta’s');
   assert.equal(detectPlatform(Buffer.alloc(0)), null);
 });
 
