@@ -179,6 +179,7 @@ const GWS: CatalogEvidence = { key: 'GWS', commit: '2ac2f22e55dc0fdd30424a269543
 export const ADAPTER_SOURCES: Record<string, { source: CatalogSource; evidence: CatalogEvidence[] }> = {
   stripe: { source: { type: 'stripe-status', url: 'https://status.stripe.com/current/full' }, evidence: [STTS(['platform', 'endpoint'])] },
   okta: { source: { type: 'okta-status', url: 'https://status.okta.com' }, evidence: [STTS(['platform', 'endpoint'])] },
+  fastly: { source: { type: 'fastly-status', url: 'https://www.fastlystatus.com' }, evidence: [STTS(['platform', 'endpoint'])] },
   zendesk: { source: { type: 'zendesk-status', url: 'https://status.zendesk.com/api/ssp/incidents.json' }, evidence: [STTS(['platform', 'endpoint'])] },
   paypal: { source: { type: 'paypal-status', url: 'https://www.paypal-status.com/api/v1/components' }, evidence: [STTS(['platform', 'endpoint'])] },
   algolia: {

@@ -65,6 +65,8 @@ const HTML_MARKERS: [RegExp, SourceType][] = [
   [/cachethq|powered by cachet/i, 'cachet'],
   // Okta's own page: its incident records sit as JSON in the element marked data-id="incidents".
   [/data-id=["']incidents["']/i, 'okta-status'],
+  // Fastly's own page: its component rows carry `component-<state>` icons.
+  [/\bcomponent-(?:available|unavailable)\b/i, 'fastly-status'],
 ];
 
 /** A server-sent event stream: Hund's live stream opens with its page's state and issues. */

@@ -204,6 +204,7 @@ export const SOURCE_TYPES = [
   'okta-status',
   'statuscake',
   'statushub',
+  'fastly-status',
   'advisory-feed',
   'release-feed',
 ] as const;

@@ -110,8 +110,8 @@ const FEED_TYPES = new Set(['advisory-feed', 'release-feed', 'azure-rss', 'statu
 const acceptFor = (type: string) =>
   type === 'hund'
     ? 'text/event-stream'
-    : type === 'okta-status'
-      ? // Okta's records are read from its HTML page (docs/mappings.md "Okta").
+    : type === 'okta-status' || type === 'fastly-status'
+      ? // Okta's and Fastly's states are read from their HTML pages (docs/mappings.md "Okta", "Fastly").
         'text/html, */*;q=0.5'
       : FEED_TYPES.has(type)
         ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'

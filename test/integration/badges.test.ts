@@ -26,9 +26,9 @@ describe('status badges', () => {
   before(async () => {
     t = await startApp();
     await seedDashboard(t.store);
-    // Fastly has no machine-readable source; a maintenance stored for it must not show.
+    // Hetzner has no machine-readable source; a maintenance stored for it must not show.
     await createRepositories(t.store).maintenances.upsert(
-      maintenance('fastly', 'now', {
+      maintenance('hetzner', 'now', {
         status: 'in_progress',
         scheduledFor: new Date(Date.now() - 3_600_000).toISOString(),
         startedAt: new Date(Date.now() - 3_600_000).toISOString(),
@@ -58,10 +58,10 @@ describe('status badges', () => {
   });
 
   test('shields.io endpoint JSON has exactly the endpoint keys', async () => {
-    const r = await getJson(`${t.url}/badges/fastly.json`);
+    const r = await getJson(`${t.url}/badges/hetzner.json`);
     assert.equal(r.status, 200);
-    // Fastly has no machine-readable source: a stored maintenance does not make it "maintenance" (docs/web.md "Not monitored").
-    assert.deepEqual(r.body, { schemaVersion: 1, label: 'Fastly', message: 'not monitored', color: 'lightgrey' });
+    // Hetzner has no machine-readable source: a stored maintenance does not make it "maintenance" (docs/web.md "Not monitored").
+    assert.deepEqual(r.body, { schemaVersion: 1, label: 'Hetzner', message: 'not monitored', color: 'lightgrey' });
     const g = await getJson(`${t.url}/badges/github.json`);
     assert.deepEqual(g.body, { schemaVersion: 1, label: 'GitHub', message: 'partial outage', color: 'orange' });
   });

@@ -30,6 +30,7 @@ import { algoliaStatusAdapter } from './algolia-status.ts';
 import { oktaStatusAdapter } from './okta-status.ts';
 import { statuscakeAdapter } from './statuscake.ts';
 import { statushubAdapter } from './statushub.ts';
+import { fastlyStatusAdapter } from './fastly-status.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
@@ -62,6 +63,7 @@ const adapters: Record<SourceType, Adapter> = {
   'okta-status': oktaStatusAdapter,
   statuscake: statuscakeAdapter,
   statushub: statushubAdapter,
+  'fastly-status': fastlyStatusAdapter,
   'advisory-feed': advisoryFeedAdapter,
   'release-feed': releaseFeedAdapter,
 };

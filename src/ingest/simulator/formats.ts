@@ -59,6 +59,7 @@ export const DEMO_TYPE: Record<SourceType, SourceType> = {
   'okta-status': 'statuspage-v2',
   statuscake: 'statuspage-v2',
   statushub: 'statuspage-v2',
+  'fastly-status': 'statuspage-v2',
   'advisory-feed': 'advisory-feed',
   'release-feed': 'release-feed',
 };
@@ -79,6 +80,7 @@ export function demoPath(type: SourceType, url: string): string {
     case 'okta-status':
     case 'statuscake':
     case 'statushub':
+    case 'fastly-status':
       return '/api/v2/summary.json';
     case 'checkly':
     case 'aws-rss':

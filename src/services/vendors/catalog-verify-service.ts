@@ -63,8 +63,12 @@ async function checkSource(vendor: string, type: SourceType, url: string, o: Ver
     res = await o.fetcher(url, {
       timeoutMs: o.timeoutMs,
       maxBytes: o.maxBytes,
-      // Okta's records are read from its HTML page (docs/mappings.md "Okta").
-      accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : type === 'okta-status' ? 'text/html, */*;q=0.5' : 'application/json, */*;q=0.5',
+      // Okta's and Fastly's states are read from their HTML pages (docs/mappings.md "Okta", "Fastly").
+      accept: FEED_SOURCE_TYPES.has(type)
+        ? ACCEPT_FEED
+        : type === 'okta-status' || type === 'fastly-status'
+          ? 'text/html, */*;q=0.5'
+          : 'application/json, */*;q=0.5',
     });
   } catch (err) {
     const detail = err instanceof FetchError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);

@@ -32,6 +32,9 @@ describe('sources read from vendors’ own endpoints', () => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(documented('okta/status-page.html'));
       },
       '/civo/index.json': json(documented('cstate/index.json')),
+      '/fastly': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(documented('fastly/status-page.html'));
+      },
       '/stripe/current/full': json(documented('stripe/current-full.json')),
       '/site/summary': json(documented('site24x7/summary_details.json')),
       '/wpe/api/statuses': json(documented('statushub/statuses.json')),
@@ -45,6 +48,7 @@ describe('sources read from vendors’ own endpoints', () => {
     catalogFile = writeCatalog([
       vendor('okta-like', [{ type: 'okta-status', url: `${page.url}/okta` }]),
       vendor('civo-like', [{ type: 'cstate', url: `${page.url}/civo/index.json` }]),
+      vendor('fastly-like', [{ type: 'fastly-status', url: `${page.url}/fastly` }]),
       vendor('stripe-like', [{ type: 'stripe-status', url: `${page.url}/stripe/current/full` }]),
       vendor('site-like', [{ type: 'site24x7', url: `${page.url}/site/summary` }]),
       vendor('wpe-like', [{ type: 'statushub', url: `${page.url}/wpe/api/statuses` }]),
@@ -85,6 +89,16 @@ describe('sources read from vendors’ own endpoints', () => {
 
     const stripe = await status('stripe-like');
     assert.deepEqual([stripe.indicator, stripe.sourceDescription, stripe.components], ['degraded', 'Some requests to the API are failing.', []]);
+    const fastly = await status('fastly-like');
+    assert.equal(fastly.indicator, 'degraded');
+    assert.deepEqual(
+      fastly.components.filter((c: any) => c.group === 'Network & Edge').map((c: any) => [c.name, c.status]),
+      [
+        ['North America', 'degraded_performance'],
+        ['Europe', 'under_maintenance'],
+        ['Asia', 'operational'],
+      ],
+    );
     assert.equal((await status('site-like')).indicator, 'partial_outage');
     assert.equal((await status('wpe-like')).indicator, 'degraded');
   });

@@ -180,3 +180,52 @@ describe('statushub statuses', () => {
     rejects('statushub', '{"counters":{"count_status_1":1.5,"count_status_2":0,"count_status_3":0}}', /count_status_1/);
   });
 });
+
+describe('fastly status page', () => {
+  test('top-level rows as components grouped by their tab, today’s icon as their state', () => {
+    const body = documented('fastly/status-page.html');
+    assert.equal(detectPlatform(body, 'text/html'), 'fastly-status');
+    const s = parse('fastly-status', body);
+    assert.deepEqual(
+      s.components!.map((c) => [c.id, c.status, c.group]),
+      [
+        ['Platform/Delivery', 'operational', 'Platform'],
+        ['Platform/Configuration API', 'degraded_performance', 'Platform'],
+        ['Network & Edge/North America', 'degraded_performance', 'Network & Edge'],
+        ['Network & Edge/Europe', 'under_maintenance', 'Network & Edge'],
+        ['Network & Edge/Asia', 'operational', 'Network & Edge'],
+      ],
+    );
+    assert.equal(s.status!.indicator, 'degraded');
+    assert.equal(s.incidents, undefined);
+  });
+
+  test('unavailable is a major outage; an icon word not in the list is unknown, and so is the page', () => {
+    const row = (state: string, path = '1') =>
+      `<tr data-path="${path}" data-pid="9"><td><a>API</a></td><td></td><td><i class="component-${state}"></i></td></tr>`;
+    assert.equal(parse('fastly-status', `<table>${row('unavailable')}</table>`).status!.indicator, 'major_outage');
+    const odd = parse('fastly-status', `<table>${row('available')}${row('sparkly', '2').replace('API', 'CDN')}</table>`);
+    assert.deepEqual(
+      odd.components!.map((c) => [c.name, c.group, c.status]),
+      [
+        ['API', null, 'operational'],
+        ['CDN', null, 'unknown'],
+      ],
+    );
+    assert.equal(odd.status!.indicator, 'unknown');
+  });
+
+  test('hostile input: no rows, unclosed markup, control characters, a huge page', () => {
+    rejects('fastly-status', '<html><body><p>502 Bad Gateway</p></body></html>', /no component rows/);
+    rejects('fastly-status', '<tr data-path="1"><td><a>API', /no component rows/);
+    const noisy = parse('fastly-status', '<tr data-path="1"><td><a>A\u0000P\u0007I</a></td><td></td><td><i class="component-available"></i></td></tr>');
+    assert.equal(noisy.components![0]!.name, 'A P I');
+    const long = parse('fastly-status', `<tr data-path="1"><td><a>${'x'.repeat(10_000)}</a></td><td></td><td><i class="component-available"></i></td></tr>`);
+    assert.ok(long.components![0]!.name.length <= 300);
+    rejects(
+      'fastly-status',
+      `<html><body><p>${'x'.repeat(5 * 1024 * 1024)}</p><table><tr data-path="1"><td><a>API</a></td><td></td><td><i class="component-available"></i></td></tr></table></body></html>`,
+      /no component rows/,
+    );
+  });
+});

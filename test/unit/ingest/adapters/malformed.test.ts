@@ -40,6 +40,11 @@ describe('malformed payloads', () => {
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /no complete init_event/);
         rejects(type, 'event: init_event\ndata: {"state": \n\n', /invalid JSON/);
         rejects(type, 'event: init_event\ndata: {"unexpected": true}\n\n', /invalid payload/);
+      } else if (type === 'fastly-status') {
+        // An HTML page: its state is in the icons of its component rows.
+        rejects(type, '<html><body>502 Bad Gateway</body></html>', /no component rows/);
+        rejects(type, '{"page": {"id": "x", ', /no component rows/);
+        rejects(type, '<tr data-path="1"><td><a>API</a></td></tr>', /no component rows/);
       } else if (type === 'okta-status') {
         // An HTML page: its records are JSON inside the element marked data-id="incidents".
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /no element with data-id="incidents"/);
