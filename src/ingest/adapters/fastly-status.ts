@@ -4,10 +4,10 @@
 // today's state as an icon class `component-<state>` in the third cell; the tabs
 // (`a[data-toggle="tab"]`, href ending in `-<tab id>`) name the groups. Regions (North America,
 // Europe, ...) are rows of a tab. Mapping: docs/mappings.md "Fastly".
-import { Parser } from 'htmlparser2';
 import type { ComponentRecord, ComponentStatus } from '../../domain/records.ts';
 import { AdapterError, defineAdapter, type AdapterInput } from './adapter.ts';
 import { decodeBody } from './body.ts';
+import { scanHtml } from './html-scan.ts';
 import { INDICATOR_DESCRIPTIONS, indicatorFromReadComponents } from './mapping.ts';
 import { plainLine } from './text.ts';
 
@@ -50,44 +50,39 @@ export function fastlyComponents(html: string): { name: string; state: string; t
   const rows: { name: string; state: string; pid: string }[] = [];
   let tab: { id: string; text: string } | null = null;
   let row: Row | null = null;
-  const parser = new Parser(
-    {
-      onopentag(name, a) {
-        if (name === 'a' && a['data-toggle'] === 'tab' && a.href) tab = { id: a.href.split('-').pop() ?? '', text: '' };
-        if (name === 'tr' && typeof a['data-path'] === 'string') {
-          // Only top-level rows: their path has no `-`.
-          row = a['data-path'].includes('-') ? null : { pid: a['data-pid'] ?? '', cell: -1, inLink: false, name: '', state: null };
-          return;
-        }
-        if (!row) return;
-        if (name === 'td') row.cell++;
-        else if (name === 'a' && row.cell === 0) row.inLink = true;
-        else if (name === 'i' && row.cell === 2 && row.state === null) row.state = /(?:^|\s)component-([a-z]+)(?:\s|$)/.exec(a.class ?? '')?.[1] ?? '';
-      },
-      ontext(text) {
-        // A name is bounded however the page splits or pads its text.
-        if (tab) tab.text = (tab.text + text).slice(0, MAX_NAME);
-        if (row?.inLink) row.name = (row.name + text).slice(0, MAX_NAME);
-      },
-      onclosetag(name) {
-        if (name === 'a') {
-          if (tab) {
-            const text = plainLine(tab.text);
-            if (text && tab.id) tabs.set(tab.id, text);
-            tab = null;
-          }
-          if (row) row.inLink = false;
-        } else if (name === 'tr' && row) {
-          const clean = plainLine(row.name);
-          if (clean && row.state !== null) rows.push({ name: clean, state: row.state, pid: row.pid });
-          row = null;
-        }
-      },
+  scanHtml(html.slice(0, MAX_PAGE_CHARS), {
+    open(name, a) {
+      if (name === 'a' && a['data-toggle'] === 'tab' && a.href) tab = { id: a.href.split('-').pop() ?? '', text: '' };
+      if (name === 'tr' && typeof a['data-path'] === 'string') {
+        // Only top-level rows: their path has no `-`.
+        row = a['data-path'].includes('-') ? null : { pid: a['data-pid'] ?? '', cell: -1, inLink: false, name: '', state: null };
+        return;
+      }
+      if (!row) return;
+      if (name === 'td') row.cell++;
+      else if (name === 'a' && row.cell === 0) row.inLink = true;
+      else if (name === 'i' && row.cell === 2 && row.state === null) row.state = /(?:^|\s)component-([a-z]+)(?:\s|$)/.exec(a.class ?? '')?.[1] ?? '';
     },
-    { decodeEntities: true },
-  );
-  parser.write(html.slice(0, MAX_PAGE_CHARS));
-  parser.end();
+    text(text) {
+      // A name is bounded however the page splits or pads its text.
+      if (tab) tab.text = (tab.text + text).slice(0, MAX_NAME);
+      if (row?.inLink) row.name = (row.name + text).slice(0, MAX_NAME);
+    },
+    close(name) {
+      if (name === 'a') {
+        if (tab) {
+          const text = plainLine(tab.text);
+          if (text && tab.id) tabs.set(tab.id, text);
+          tab = null;
+        }
+        if (row) row.inLink = false;
+      } else if (name === 'tr' && row) {
+        const clean = plainLine(row.name);
+        if (clean && row.state !== null) rows.push({ name: clean, state: row.state, pid: row.pid });
+        row = null;
+      }
+    },
+  });
   return rows.map((r) => ({ name: r.name, state: r.state, tab: tabs.get(r.pid) ?? null }));
 }
 

@@ -4,11 +4,10 @@
 // `Service_Feature__c`. Titles and times are not evidenced, so the page state alone is read,
 // from the open records. Mapping: docs/mappings.md "Okta".
 import { Type } from '@sinclair/typebox';
-import { decodeHTML } from 'entities';
-import { Parser } from 'htmlparser2';
 import type { Indicator } from '../../domain/records.ts';
 import { AdapterError, defineAdapter, type AdapterInput } from './adapter.ts';
 import { decodeBody, parseJsonText } from './body.ts';
+import { scanHtml } from './html-scan.ts';
 import { INDICATOR_DESCRIPTIONS } from './mapping.ts';
 import { plainLine, truncate } from './text.ts';
 import { check, OptStr } from './validate.ts';
@@ -25,28 +24,23 @@ export function incidentsElementText(html: string): string | null {
   let found = false;
   let done = false;
   const parts: string[] = [];
-  const parser = new Parser(
-    {
-      onopentag(_name, attributes) {
-        if (done) return;
-        if (found) depth++;
-        else if (attributes['data-id'] === 'incidents') {
-          found = true;
-          depth = 1;
-        }
-      },
-      ontext(text) {
-        if (found && !done) parts.push(text);
-      },
-      onclosetag() {
-        if (found && !done && --depth === 0) done = true;
-      },
+  scanHtml(html.slice(0, MAX_PAGE_CHARS), {
+    open(_name, attributes) {
+      if (done) return;
+      if (found) depth++;
+      else if (attributes['data-id'] === 'incidents') {
+        found = true;
+        depth = 1;
+      }
     },
-    { decodeEntities: false },
-  );
-  parser.write(html.slice(0, MAX_PAGE_CHARS));
-  parser.end();
-  return found ? decodeHTML(parts.join('')) : null;
+    text(text) {
+      if (found && !done) parts.push(text);
+    },
+    close() {
+      if (found && !done && --depth === 0) done = true;
+    },
+  });
+  return found ? parts.join('') : null;
 }
 
 const RANK: Record<Indicator, number> = { operational: 0, maintenance: 1, degraded: 2, partial_outage: 3, major_outage: 4, unknown: 5 };
