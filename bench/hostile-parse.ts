@@ -1,6 +1,7 @@
 // Parse time of hostile vendor pages (docs/security.md, "Vendor pages are untrusted input"):
 // 256 KB bodies made of unclosed `<!--`, `<a`, `<script` and `<small>` openings, in the
-// formats whose text goes through the HTML helpers. Prints one line per payload.
+// formats whose text goes through the HTML helpers; and whole pages at the poll's 5 MiB cap
+// for the formats read from a vendor's HTML page (Okta, Fastly). Prints one line per payload.
 //   npx tsx bench/hostile-parse.ts
 import { performance } from 'node:perf_hooks';
 import { parseSource } from '../src/ingest/adapters/index.ts';
@@ -10,6 +11,9 @@ import { hostileHtml, statuspageHistoryRss, statuspageIncidents } from '../test/
 const HOSTILE_BYTES = 256 * 1024;
 
 const HOSTILE_OPENINGS = ['<!--', '<a ', '<script>', '<small>x'] as const;
+
+/** The poll's default byte cap (docs/ingestion.md): the largest page an HTML adapter is given. */
+const PAGE_BYTES = 5 * 1024 * 1024;
 
 function time(type: SourceType, body: Buffer): number {
   const t0 = performance.now();
@@ -43,4 +47,24 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ['4 MB of text in one component name', `<html><body>${component(0).replace('Component 0', 'x'.repeat(FOUR_MB - 200))}`],
   ];
   for (const [label, body] of pages) console.log(`statuspage-html, ${label}: ${time('statuspage-html', Buffer.from(body)).toFixed(0)} ms`);
+  for (const opening of [...HOSTILE_OPENINGS, '<tr data-path="1"><td><a>x']) {
+    const page = Buffer.from(hostileHtml(PAGE_BYTES, opening));
+    console.log(
+      `${JSON.stringify(opening).padEnd(30)} 5 MiB page: okta-status ${time('okta-status', page).toFixed(0)} ms, fastly-status ${time('fastly-status', page).toFixed(0)} ms`,
+    );
+  }
+  const row = (i: number) =>
+    `<tr data-path="${i}" data-pid="1"><td><a href="#">Component ${i}</a></td><td></td><td><i class="component-available"></i></td></tr>`;
+  const rows: string[] = [];
+  for (let i = 0, size = 0; size < PAGE_BYTES; i++) {
+    rows.push(row(i));
+    size += rows[rows.length - 1]!.length;
+  }
+  const table = Buffer.from(`<html><body><table>${rows.join('')}</table></body></html>`);
+  console.log(`${rows.length} component rows, ${(table.length / 1048576).toFixed(1)} MiB page: fastly-status ${time('fastly-status', table).toFixed(0)} ms`);
+  const records = JSON.stringify(
+    Array.from({ length: 40_000 }, (_, i) => ({ Status__c: i % 2 ? 'Resolved' : 'Open', Category__c: 'Service Degradation', Service_Feature__c: null })),
+  );
+  const okta = Buffer.from(`<html><body><span data-id="incidents">${records.replace(/"/g, '&quot;')}</span></body></html>`);
+  console.log(`40000 Okta records, ${(okta.length / 1048576).toFixed(1)} MiB page: okta-status ${time('okta-status', okta).toFixed(0)} ms`);
 }

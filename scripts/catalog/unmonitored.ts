@@ -1,7 +1,7 @@
 // Vendors that teams ask for whose status page is evidenced but whose platform we cannot
 // poll (docs/catalog.md "Vendors without a machine-readable source"). They enter the
 // catalog with no source, so they read as not monitored, never as "not read yet".
-import type { CatalogEvidence, CatalogVendor } from '../../src/domain/records.ts';
+import type { CatalogEvidence, CatalogSource, CatalogVendor } from '../../src/domain/records.ts';
 import { STTS_COMMIT } from './lists.ts';
 import { addEvidence, hostOf, PROBO_COMMIT, SPH_COMMIT } from './merge.ts';
 
@@ -166,6 +166,43 @@ export const BESPOKE_EVIDENCE: Record<string, CatalogEvidence[]> = {
   fastly: [STTS(['platform', 'statusPageUrl'])],
 };
 
+/** cState's own template, which renders every cState page's `/index.json`. */
+const CSTATE: CatalogEvidence = { key: 'CSTATE', commit: '1fb3e0d3ca8a7bbab9de02c5b279a95f8a8d7fe2', gave: ['endpoint'] };
+/** Public code that reads Google Workspace's incident list. */
+const GWS: CatalogEvidence = { key: 'GWS', commit: '2ac2f22e55dc0fdd30424a2695430cfde91a5d2c', gave: ['platform', 'endpoint'] };
+
+/**
+ * Vendors above (and Stripe, Okta) read through an adapter of their own endpoint or page
+ * platform (docs/catalog.md "Read by their own endpoint"): the endpoint public code reads,
+ * with that code as evidence. Given to an entry that has no status source yet.
+ */
+export const ADAPTER_SOURCES: Record<string, { source: CatalogSource; evidence: CatalogEvidence[] }> = {
+  stripe: { source: { type: 'stripe-status', url: 'https://status.stripe.com/current/full' }, evidence: [STTS(['platform', 'endpoint'])] },
+  okta: { source: { type: 'okta-status', url: 'https://status.okta.com' }, evidence: [STTS(['platform', 'endpoint'])] },
+  fastly: { source: { type: 'fastly-status', url: 'https://www.fastlystatus.com' }, evidence: [STTS(['platform', 'endpoint'])] },
+  zendesk: { source: { type: 'zendesk-status', url: 'https://status.zendesk.com/api/ssp/incidents.json' }, evidence: [STTS(['platform', 'endpoint'])] },
+  paypal: { source: { type: 'paypal-status', url: 'https://www.paypal-status.com/api/v1/components' }, evidence: [STTS(['platform', 'endpoint'])] },
+  algolia: {
+    source: { type: 'algolia-status', url: 'https://status.algolia.com/2/status/service/all/period/current' },
+    evidence: [STTS(['platform', 'endpoint'])],
+  },
+  civo: { source: { type: 'cstate', url: 'https://status.civo.com/index.json' }, evidence: [STTS(['platform']), CSTATE] },
+  site24x7: {
+    source: { type: 'site24x7', url: 'https://status.site24x7.com/sp/api/public/summary_details/statuspages/7Ca9wFlVF-AlbjpE2tzER6FUegHamCQNyZF5CbAffCs=' },
+    evidence: [STTS(['platform', 'endpoint'])],
+  },
+  canonical: {
+    source: { type: 'site24x7', url: 'https://status.canonical.com/sp/api/public/summary_details/statuspages/KNms6QK9ewuzz-7xUsPsN927u5djVcb3oZX1-zOu_go=' },
+    evidence: [STTS(['platform', 'endpoint'])],
+  },
+  mailchimp: {
+    source: { type: 'statuscake', url: 'https://app.statuscake.com/Workfloor/PublicReportHandler.php?PublicID=58JncZazfp' },
+    evidence: [STTS(['platform', 'endpoint'])],
+  },
+  'wp-engine': { source: { type: 'statushub', url: 'https://wpenginestatus.com/api/statuses' }, evidence: [STTS(['platform', 'endpoint'])] },
+  'google-workspace': { source: { type: 'gcp-json', url: 'https://www.google.com/appsstatus/dashboard/incidents.json' }, evidence: [GWS] },
+};
+
 /** Adds the entries above that the catalog does not hold yet (by slug or status host). */
 export function addUnmonitored(catalog: CatalogVendor[]): { catalog: CatalogVendor[]; added: string[] } {
   const out = catalog.map((v) => ({ ...v, evidence: [...(v.evidence ?? [])] }));
@@ -184,6 +221,13 @@ export function addUnmonitored(catalog: CatalogVendor[]): { catalog: CatalogVend
       evidence: evidence.map((e) => ({ ...e, gave: [...e.gave] })),
     });
     added.push(u.slug);
+  }
+  for (const v of out) {
+    const read = ADAPTER_SOURCES[v.slug];
+    if (!read || v.sources.length > 0) continue;
+    v.sources = [{ ...read.source }];
+    v.availableDataTypes = ['incidents'];
+    for (const e of read.evidence) addEvidence(v.evidence!, e);
   }
   return { catalog: out, added };
 }

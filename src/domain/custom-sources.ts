@@ -113,6 +113,7 @@ const API_PLATFORMS: readonly (SourceType | 'feed')[] = [
   'uptimerobot',
   'cstate',
   'hund',
+  'cstate',
   'feed',
   'statuspage-html',
 ];
@@ -121,7 +122,7 @@ const API_PLATFORMS: readonly (SourceType | 'feed')[] = [
  * The endpoints probed for a page URL, in order (docs/per-user.md "Detection"): the URL
  * itself (it may already be an API endpoint or a feed), then the documented endpoints of
  * each platform under the page: Statuspage and incident.io `/api/v2/summary.json`,
- * Instatus `/summary.json`, Better Stack `/index.json`, Cachet `/api/v1/incidents`, and the
+ * Instatus `/summary.json`, Better Stack and cState `/index.json`, Cachet `/api/v1/incidents`, and the
  * history feeds `/history.atom`, `/history.rss`, `/feed.atom`, `/feed.rss`. A status.io page
  * is found through the page id in its HTML (`statusIoApiUrl`). Duplicates are dropped.
  */

@@ -33,6 +33,14 @@ function detectJson(data: unknown): DetectedPlatform {
   )
     return 'uptimerobot';
   if (isObj(data.status_page) && ('current_incident_type' in data.status_page || Array.isArray(data.services))) return 'statuspal';
+  if (data.is === 'index' && typeof data.summaryStatus === 'string' && Array.isArray(data.systems)) return 'cstate';
+  if (isObj(data.data) && Array.isArray(data.data.current_status)) return 'site24x7';
+  if (typeof data.UptimeStatus === 'string') return 'stripe-status';
+  if (isObj(data.global) && typeof data.global.status === 'string') return 'algolia-status';
+  if (Array.isArray(data.result) && data.result.some((r) => isObj(r) && isObj(r.category) && isObj(r.status))) return 'paypal-status';
+  if (Array.isArray(data.data) && data.data.some((i) => isObj(i) && isObj(i.attributes) && typeof i.attributes.outage === 'boolean')) return 'zendesk-status';
+  if (Array.isArray(data.TestData)) return 'statuscake';
+  if (isObj(data.counters) && 'count_status_1' in data.counters) return 'statushub';
   const result = data.result;
   if (isObj(result) && isObj(result.status_overall)) return 'statusio';
   const page = data.page;
@@ -65,6 +73,10 @@ const HTML_MARKERS: [RegExp, SourceType][] = [
   [/betteruptime\.com|betterstack\.com/i, 'betterstack'],
   [/sorryapp\.com/i, 'sorry'],
   [/cachethq|powered by cachet/i, 'cachet'],
+  // Okta's own page: its incident records sit as JSON in the element marked data-id="incidents".
+  [/data-id=["']incidents["']/i, 'okta-status'],
+  // Fastly's own page: its component rows carry `component-<state>` icons.
+  [/\bcomponent-(?:available|unavailable)\b/i, 'fastly-status'],
 ];
 
 /** A server-sent event stream: Hund's live stream opens with its page's state and issues. */

@@ -110,8 +110,9 @@ const FEED_TYPES = new Set(['advisory-feed', 'release-feed', 'azure-rss', 'statu
 const acceptFor = (type: string) =>
   type === 'hund'
     ? 'text/event-stream'
-    : type === 'statuspage-html'
-      ? 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5'
+    : type === 'statuspage-html' || type === 'okta-status' || type === 'fastly-status'
+      ? // Read from HTML pages (docs/mappings.md "Statuspage pages in HTML", "Okta", "Fastly").
+        'text/html, application/xhtml+xml;q=0.9, */*;q=0.5'
       : FEED_TYPES.has(type)
         ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
         : 'application/json, */*;q=0.5';

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createRepositories } from '../../src/services/index.ts';
 import { getJson, startApp, type TestApp, UNLIMITED_RATE_LIMITS } from '../helpers/app.ts';
+import { maintenance } from '../helpers/records.ts';
 import { seedDashboard } from '../helpers/seed.ts';
 import { createUser } from '../helpers/users.ts';
 
@@ -25,6 +26,15 @@ describe('status badges', () => {
   before(async () => {
     t = await startApp();
     await seedDashboard(t.store);
+    // Hetzner has no machine-readable source; a maintenance stored for it must not show.
+    await createRepositories(t.store).maintenances.upsert(
+      maintenance('hetzner', 'now', {
+        status: 'in_progress',
+        scheduledFor: new Date(Date.now() - 3_600_000).toISOString(),
+        startedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      }),
+      'f',
+    );
     const components = [
       { id: 'api', name: 'api.cloudflare.com', status: 'major_outage' as const, group: null, position: 1 },
       { id: 'cicd', name: 'CI/CD', status: 'under_maintenance' as const, group: null, position: 2 },
@@ -48,10 +58,10 @@ describe('status badges', () => {
   });
 
   test('shields.io endpoint JSON has exactly the endpoint keys', async () => {
-    const r = await getJson(`${t.url}/badges/stripe.json`);
+    const r = await getJson(`${t.url}/badges/hetzner.json`);
     assert.equal(r.status, 200);
-    // Stripe has no machine-readable source: a stored maintenance does not make it "maintenance" (docs/web.md "Not monitored").
-    assert.deepEqual(r.body, { schemaVersion: 1, label: 'Stripe', message: 'not monitored', color: 'lightgrey' });
+    // Hetzner has no machine-readable source: a stored maintenance does not make it "maintenance" (docs/web.md "Not monitored").
+    assert.deepEqual(r.body, { schemaVersion: 1, label: 'Hetzner', message: 'not monitored', color: 'lightgrey' });
     const g = await getJson(`${t.url}/badges/github.json`);
     assert.deepEqual(g.body, { schemaVersion: 1, label: 'GitHub', message: 'partial outage', color: 'orange' });
   });

@@ -38,7 +38,7 @@ describe('never green without knowing', () => {
     repos = createRepositories(t.store);
     const owner = await userWithKey(t, 'pro', 'never-green');
     const h = { 'x-api-key': owner.secret };
-    assert.equal((await send(`${t.api}/watchlist`, 'PUT', h, { vendors: ['github', 'cloudflare', 'stripe'] })).status, 200);
+    assert.equal((await send(`${t.api}/watchlist`, 'PUT', h, { vendors: ['github', 'cloudflare', 'hetzner'] })).status, 200);
     const made = await send(`${t.url}/api/v1/boards`, 'POST', h, { title: 'Our vendors' });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     boardUrl = made.body.url;
@@ -110,14 +110,14 @@ describe('never green without knowing', () => {
     const board = headline(await (await fetch(boardUrl)).text());
     assert.deepEqual(board, { tone: 'unknown', text: '2 of 3 vendors not observed; 1 not monitored' });
 
-    const badge = await getJson(`${t.url}/badges/stripe.json`);
+    const badge = await getJson(`${t.url}/badges/hetzner.json`);
     assert.deepEqual([badge.body.message, badge.body.color], ['not monitored', 'lightgrey']);
 
     const active = await mcpText('get_active_incidents', {});
     assert.match(active, /^No ongoing incidents known across all watched vendors\.$/m, active);
     assert.match(active, /^Not observed: (\d+) of (\d+) vendors \(never read, or stale\)/m, active);
     assert.match(active, /^Not monitored: (\d+) of (\d+) vendors \(no machine-readable status source\)/m, active);
-    const scoped = await mcpText('get_active_incidents', { vendors: ['github', 'stripe'] });
+    const scoped = await mcpText('get_active_incidents', { vendors: ['github', 'hetzner'] });
     assert.match(scoped, /^Not observed: 1 of 2 vendors/m, scoped);
     assert.match(scoped, /^Not monitored: 1 of 2 vendors \(no machine-readable status source\)/m, scoped);
   });
@@ -131,7 +131,7 @@ describe('never green without knowing', () => {
     await pollFails('cloudflare');
     await pollFails('datadog');
 
-    // GitHub read and fine, Cloudflare stale, Stripe not monitored (the catalog lists no source for it).
+    // GitHub read and fine, Cloudflare stale, Hetzner not monitored (the catalog lists no source for it).
     const page = await (await fetch(boardUrl)).text();
     assert.deepEqual(headline(page), { tone: 'unknown', text: '1 of 3 vendors not observed; 1 not monitored; the other 1 operational' });
     const cloudflareCard = page.match(/<li class="vendor-card[^"]*"[^>]*data-vendor="cloudflare"[\s\S]*?<\/li>/)?.[0] ?? '';
@@ -192,10 +192,10 @@ describe('never green without knowing', () => {
     await repos.incidents.upsert(incident('github', 'ng-1', { impact: 'major', status: 'investigating', startedAt: started }), 'f');
     const stats = await getJson(`${t.api}/vendor-stats/github?timePeriod=7d`);
     assert.equal(stats.body.items[0].badge, 'poor');
-    const page = await (await fetch(`${t.url}/compare?vendors=github,stripe`)).text();
+    const page = await (await fetch(`${t.url}/compare?vendors=github,hetzner`)).text();
     const chart = page.match(/<figure class="chart chart--dots" id="compare-uptime">[\s\S]*?<\/figure>/)?.[0] ?? '';
     const dots = [...chart.matchAll(/<circle class="([^"]*)"/g)].map((m) => m[1]);
-    assert.deepEqual(dots, ['chart__dot chart__dot--down'], 'one dot (Stripe is not monitored), in the poor colour');
+    assert.deepEqual(dots, ['chart__dot chart__dot--down'], 'one dot (Hetzner is not monitored), in the poor colour');
   });
 });
 

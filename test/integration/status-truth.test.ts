@@ -122,10 +122,10 @@ describe('status truth', () => {
     assert.match(page, /uptime-bar__day--nodata/);
     assert.match(page, /data-source-health="never"/);
     // A vendor without a machine-readable source is not "not read yet": it is not monitored.
-    const stripe = await (await fetch(`${t.url}/vendors/stripe`)).text();
-    assert.match(stripe, /data-source-health="not-monitored">Not monitored: no machine-readable status source\./);
-    assert.doesNotMatch(stripe, /has not been read yet/);
-    assert.doesNotMatch(stripe, /uptime-bar__day--ok/);
+    const hetzner = await (await fetch(`${t.url}/vendors/hetzner`)).text();
+    assert.match(hetzner, /data-source-health="not-monitored">Not monitored: no machine-readable status source\./);
+    assert.doesNotMatch(hetzner, /has not been read yet/);
+    assert.doesNotMatch(hetzner, /uptime-bar__day--ok/);
   });
 
   test('a source failing past the threshold is stale in /vendor-status and on the web', async () => {

@@ -30,6 +30,20 @@ describe('vendor status metrics', () => {
   before(async () => {
     t = await startApp();
     await seedDashboard(t.store);
+    // Hetzner has no machine-readable source: what is stored for it must not show.
+    await createRepositories(t.store).status.setStatus('hetzner', {
+      indicator: 'operational',
+      description: 'All Systems Operational',
+      checkedAt: new Date().toISOString(),
+    });
+    await createRepositories(t.store).maintenances.upsert(
+      maintenance('hetzner', 'now', {
+        status: 'in_progress',
+        scheduledFor: new Date(Date.now() - 3_600_000).toISOString(),
+        startedAt: new Date(Date.now() - 3_600_000).toISOString(),
+      }),
+      'f',
+    );
     await createRepositories(t.store).maintenances.upsert(
       maintenance('datadog', 'now', {
         status: 'in_progress',
@@ -47,12 +61,12 @@ describe('vendor status metrics', () => {
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'github' }), 3, 'partial_outage');
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'cloudflare' }), 2, 'degraded, from its minor incident');
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'datadog' }), 1, 'maintenance in progress');
-    // Stripe has no machine-readable source: unknown whatever is stored for it (docs/web.md "Not monitored").
-    assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'stripe' }), -1, 'not monitored');
+    // Hetzner has no machine-readable source: unknown whatever is stored for it (docs/web.md "Not monitored").
+    assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'hetzner' }), -1, 'not monitored');
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'slack' }), -1, 'never polled: unknown');
     assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'github' }), 1);
     assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'cloudflare' }), 1);
-    assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'stripe' }), 0);
+    assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'hetzner' }), 0);
     assert.equal(f.has('vis_component_status'), false);
   });
 });

@@ -47,6 +47,8 @@ const EVIDENCE_KEYS = new Set([
   'STATUSWATCH',
   'SENTRY',
   'AWESOME',
+  'CSTATE',
+  'GWS',
 ]);
 const EVIDENCE_FACTS = new Set(['platform', 'statusPageUrl', 'website', 'category', 'endpoint', 'compliance', 'name', 'feed']);
 

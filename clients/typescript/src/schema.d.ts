@@ -2094,7 +2094,7 @@ export interface components {
             sources: {
                 /** @description Poll interval; null: the scheduler default */
                 intervalSeconds: number | null;
-                type: "statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "checkly" | "gcp-json" | "aws-currentevents" | "aws-rss" | "azure-rss" | "statuspage-rss" | "statuspage-atom" | "statusio" | "slack-status" | "heroku-status" | "salesforce-trust" | "sorry" | "cachet" | "statuspal" | "hund" | "statuspage-html" | "uptimerobot" | "cstate" | "advisory-feed" | "release-feed";
+                type: "statuspage-v2" | "incidentio" | "instatus" | "betterstack" | "checkly" | "gcp-json" | "aws-currentevents" | "aws-rss" | "azure-rss" | "statuspage-rss" | "statuspage-atom" | "statusio" | "slack-status" | "heroku-status" | "salesforce-trust" | "sorry" | "cachet" | "statuspal" | "hund" | "statuspage-html" | "uptimerobot" | "cstate" | "site24x7" | "stripe-status" | "zendesk-status" | "paypal-status" | "algolia-status" | "okta-status" | "statuscake" | "statushub" | "fastly-status" | "advisory-feed" | "release-feed";
                 url: string;
             }[];
         };

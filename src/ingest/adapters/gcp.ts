@@ -1,5 +1,7 @@
 // Google Cloud `status.cloud.google.com/incidents.json`: a flat array of incidents,
-// newest first, open and closed alike (a history, not an unresolved set).
+// newest first, open and closed alike (a history, not an unresolved set). The Google
+// Workspace dashboard serves the same list at `www.google.com/appsstatus/dashboard/incidents.json`;
+// incident links are relative to the list's own dashboard (docs/mappings.md "Google Workspace").
 import { Type, type Static } from '@sinclair/typebox';
 import type { ComponentStatus, Impact, IncidentRecord } from '../../domain/records.ts';
 import { regionByCode } from '../../domain/regions.ts';
@@ -61,14 +63,24 @@ export function gcpImpact(statusImpact: string | null | undefined, severity: str
   }
 }
 
-/** `uri` is relative to the dashboard ("incidents/<id>"); a malformed one falls back to the id. */
-function incidentUrl(uri: string | null | undefined, id: string): string {
+/** The dashboard a list belongs to: the folder of its URL (Google Cloud's when that is not a URL). */
+function dashboardOf(listUrl: string): string {
   try {
-    if (uri) return new URL(uri, BASE).toString();
+    const u = new URL('.', listUrl);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : BASE;
+  } catch {
+    return BASE;
+  }
+}
+
+/** `uri` is relative to the dashboard ("incidents/<id>"); a malformed one falls back to the id. */
+function incidentUrl(uri: string | null | undefined, id: string, base: string): string {
+  try {
+    if (uri) return new URL(uri, base).toString();
   } catch {
     // fall through
   }
-  return joinUrl(BASE, `incidents/${encodeURIComponent(id)}`);
+  return joinUrl(base, `incidents/${encodeURIComponent(id)}`);
 }
 
 /** GCP update statuses are impact words until the closing AVAILABLE. */
@@ -104,7 +116,7 @@ const allLocations = (raw: RawIncident): Location[] => {
 const componentStatusOf = (impact: Impact): ComponentStatus =>
   impact === 'critical' ? 'major_outage' : impact === 'major' ? 'partial_outage' : 'degraded_performance';
 
-function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): IncidentRecord {
+function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string, base: string): IncidentRecord {
   const startedAt = requireIso(`${SOURCE}: incident ${raw.id} begin`, raw.begin);
   const end = isoOrNull(raw.end);
   const latestWord = raw.most_recent_update?.status ?? raw.updates?.[0]?.status ?? null;
@@ -131,7 +143,7 @@ function mapIncident(raw: Static<typeof IncidentSchema>, vendor: string): Incide
     resolvedAt: resolved ? end : null,
     components: recordComponentNames(productComponents(raw, allLocations(raw))),
     updates,
-    url: incidentUrl(raw.uri, raw.id),
+    url: incidentUrl(raw.uri, raw.id, base),
     source: SOURCE,
   };
 }
@@ -147,5 +159,6 @@ export const gcpAdapter = defineAdapter('gcp-json', (input: AdapterInput) => {
     const status = componentStatusOf(gcpImpact(raw.status_impact, raw.severity));
     for (const c of productComponents(raw, allLocations(raw))) components.add(c, hit.has(c.id) ? status : 'operational');
   }
-  return { incidents: payload.map((i) => mapIncident(i, input.vendor)), components: components.records(), componentsKeepUnlisted: true };
+  const base = dashboardOf(input.url);
+  return { incidents: payload.map((i) => mapIncident(i, input.vendor, base)), components: components.records(), componentsKeepUnlisted: true };
 });

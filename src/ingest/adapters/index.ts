@@ -24,6 +24,15 @@ import { hundAdapter } from './hund.ts';
 import { cstateAdapter } from './cstate.ts';
 import { statuspageHtmlAdapter } from './statuspage-html.ts';
 import { uptimerobotAdapter } from './uptimerobot.ts';
+import { site24x7Adapter } from './site24x7.ts';
+import { stripeStatusAdapter } from './stripe-status.ts';
+import { zendeskStatusAdapter } from './zendesk-status.ts';
+import { paypalStatusAdapter } from './paypal-status.ts';
+import { algoliaStatusAdapter } from './algolia-status.ts';
+import { oktaStatusAdapter } from './okta-status.ts';
+import { statuscakeAdapter } from './statuscake.ts';
+import { statushubAdapter } from './statushub.ts';
+import { fastlyStatusAdapter } from './fastly-status.ts';
 
 export { AdapterError, type Adapter, type AdapterInput } from './adapter.ts';
 
@@ -50,6 +59,15 @@ const adapters: Record<SourceType, Adapter> = {
   'statuspage-html': statuspageHtmlAdapter,
   uptimerobot: uptimerobotAdapter,
   cstate: cstateAdapter,
+  site24x7: site24x7Adapter,
+  'stripe-status': stripeStatusAdapter,
+  'zendesk-status': zendeskStatusAdapter,
+  'paypal-status': paypalStatusAdapter,
+  'algolia-status': algoliaStatusAdapter,
+  'okta-status': oktaStatusAdapter,
+  statuscake: statuscakeAdapter,
+  statushub: statushubAdapter,
+  'fastly-status': fastlyStatusAdapter,
   'advisory-feed': advisoryFeedAdapter,
   'release-feed': releaseFeedAdapter,
 };

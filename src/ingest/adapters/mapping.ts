@@ -171,3 +171,12 @@ export function ownWord(word: string | null | undefined): { sourceStatus?: strin
   const text = typeof word === 'string' ? word.trim() : '';
   return text ? { sourceStatus: text } : {};
 }
+
+/**
+ * As `indicatorFromComponents`, but a page with a component in a state we cannot read is not
+ * called operational: unknown is unknown (for formats whose only state is their components').
+ */
+export function indicatorFromReadComponents(statuses: ComponentStatus[]): Indicator {
+  const indicator = indicatorFromComponents(statuses);
+  return indicator === 'operational' && statuses.includes('unknown') ? 'unknown' : indicator;
+}

@@ -20,6 +20,11 @@ export function collapseWhitespace(text: string): string {
   return text.replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
+/** One line of a page's text: control characters become spaces, whitespace collapses. */
+export function plainLine(text: string): string {
+  return collapseWhitespace(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '));
+}
+
 // Block-level boundaries become spaces so words from adjacent paragraphs don't merge.
 const BLOCK = new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'tr', 'td', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'hr']);
 const SKIPPED = new Set(['script', 'style']);

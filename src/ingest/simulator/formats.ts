@@ -53,6 +53,15 @@ export const DEMO_TYPE: Record<SourceType, SourceType> = {
   'statuspage-html': 'statuspage-v2',
   uptimerobot: 'statuspage-v2',
   cstate: 'statuspage-v2',
+  site24x7: 'statuspage-v2',
+  'stripe-status': 'statuspage-v2',
+  'zendesk-status': 'statuspage-v2',
+  'paypal-status': 'statuspage-v2',
+  'algolia-status': 'statuspage-v2',
+  'okta-status': 'statuspage-v2',
+  statuscake: 'statuspage-v2',
+  statushub: 'statuspage-v2',
+  'fastly-status': 'statuspage-v2',
   'advisory-feed': 'advisory-feed',
   'release-feed': 'release-feed',
 };
@@ -67,6 +76,15 @@ export function demoPath(type: SourceType, url: string): string {
     case 'statuspage-html':
     case 'uptimerobot':
     case 'cstate':
+    case 'site24x7':
+    case 'stripe-status':
+    case 'zendesk-status':
+    case 'paypal-status':
+    case 'algolia-status':
+    case 'okta-status':
+    case 'statuscake':
+    case 'statushub':
+    case 'fastly-status':
       return '/api/v2/summary.json';
     case 'checkly':
     case 'aws-rss':

@@ -65,7 +65,12 @@ async function checkSource(vendor: string, type: SourceType, url: string, o: Ver
     res = await o.fetcher(url, {
       timeoutMs: o.timeoutMs,
       maxBytes: o.maxBytes,
-      accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : type === 'statuspage-html' ? ACCEPT_HTML : 'application/json, */*;q=0.5',
+      // Okta's and Fastly's states are read from their HTML pages (docs/mappings.md "Okta", "Fastly").
+      accept: FEED_SOURCE_TYPES.has(type)
+        ? ACCEPT_FEED
+        : type === 'statuspage-html' || type === 'okta-status' || type === 'fastly-status'
+          ? ACCEPT_HTML
+          : 'application/json, */*;q=0.5',
     });
   } catch (err) {
     const detail = err instanceof FetchError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);

@@ -78,9 +78,9 @@ describe('diagnose: is it us or them', () => {
   });
 
   test('a vendor with no machine-readable source is "not monitored", never "operational"', async () => {
-    // Okta is in the catalog without a status source.
-    const [d] = (await ask('401 from mycompany.okta.com')).body.items;
-    assert.equal(d.vendors[0].vendor, 'okta');
+    // Hetzner is in the catalog without a status source.
+    const [d] = (await ask('503 from robot.hetzner.com')).body.items;
+    assert.equal(d.vendors[0].vendor, 'hetzner');
     assert.equal(d.vendors[0].monitored, false);
     assert.equal(d.confidence, 'low');
     assert.match(d.summary, /not monitored/);

@@ -43,6 +43,11 @@ const BODIES: Record<string, { type: string; body: string }> = {
     type: 'application/json',
     body: JSON.stringify({ data: { id: '1', type: 'status_page', attributes: { company_name: 'BS', aggregate_state: 'operational' } }, included: [] }),
   },
+  // A cState page serves its state at /index.json, the path Better Stack uses too.
+  '/cs/index.json': {
+    type: 'application/json',
+    body: JSON.stringify({ is: 'index', summaryStatus: 'ok', systems: [{ name: 'API', category: 'Core', status: 'ok', unresolvedIssues: [] }] }),
+  },
   '/cachet/api/v1/incidents': {
     type: 'application/json',
     body: JSON.stringify({
@@ -156,6 +161,7 @@ describe('page detection', () => {
       ['/spboth/', 'statuspage-v2', '/spboth/api/v2/summary.json'],
       ['/cst/', 'cstate', '/cst/index.json'],
       ['/api/getMonitorList/Ab12Cd34Ef', 'uptimerobot', '/api/getMonitorList/Ab12Cd34Ef'],
+      ['/cs/', 'cstate', '/cs/index.json'],
     ];
     for (const [page, type, url] of expect) {
       const r = await detect(new URL(`${base}${page}`));

@@ -146,6 +146,24 @@ test('requested vendors without a pollable platform enter as not monitored; list
   assert.equal(addUnmonitored(catalog).added.length, 0, 'added once');
 });
 
+test('requested vendors read by an adapter of their own endpoint get that source, with the code that shows it', () => {
+  const { catalog } = addUnmonitored(existing);
+  const gws = catalog.find((v) => v.slug === 'google-workspace')!;
+  assert.deepEqual(gws.sources, [{ type: 'gcp-json', url: 'https://www.google.com/appsstatus/dashboard/incidents.json' }]);
+  assert.deepEqual(gws.availableDataTypes, ['incidents']);
+  assert.ok(gws.evidence!.some((e) => e.key === 'GWS' && e.gave.includes('endpoint')));
+  const civo = catalog.find((v) => v.slug === 'civo')!;
+  assert.deepEqual(civo.sources[0]!.type, 'cstate');
+  assert.ok(civo.evidence!.some((e) => e.key === 'CSTATE' && e.gave.includes('endpoint')));
+  // An entry that has a status source keeps it.
+  const withSource = {
+    ...catalog.find((v) => v.slug === 'zendesk')!,
+    sources: [{ type: 'statuspage-v2' as const, url: 'https://status.zendesk.com/api/v2/summary.json' }],
+  };
+  const again = addUnmonitored([withSource]).catalog.find((v) => v.slug === 'zendesk')!;
+  assert.deepEqual(again.sources, withSource.sources);
+});
+
 test('slugs follow the catalog rule', () => {
   assert.equal(slugFor('Runway: App Store Connect'), 'runway-app-store-connect');
   assert.equal(slugFor('Sendbird (North Virginia 2)'), 'sendbird-north-virginia-2');

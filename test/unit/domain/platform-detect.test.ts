@@ -28,6 +28,15 @@ test('JSON shapes of each platform', () => {
     [{ status: 'ok', data: [{ monitorId: 1, name: 'Site', statusClass: 'success' }] }, 'uptimerobot'],
     [{ status: 'ok', psp: { monitors: [] } }, 'uptimerobot'],
     [{ status: 'ok', data: [{ id: 1 }] }, null],
+    [{ data: { current_status: [] } }, 'site24x7'],
+    [{ message: 'Up', UptimeStatus: 'up' }, 'stripe-status'],
+    [{ global: { status: 'operational' } }, 'algolia-status'],
+    [{ result: [{ category: { name: 'api' }, status: { production: 'Operational' } }] }, 'paypal-status'],
+    [{ data: [{ id: '1', type: 'incident', attributes: { outage: false, resolvedAt: null } }] }, 'zendesk-status'],
+    // An empty Zendesk list says nothing about the platform: not claimed.
+    [{ data: [] }, null],
+    [{ TestData: [] }, 'statuscake'],
+    [{ counters: { count_status_1: 1, count_status_2: 0, count_status_3: 0 } }, 'statushub'],
     [{ something: 'else' }, null],
   ];
   for (const [body, expected] of cases) assert.equal(detectPlatform(json(body)), expected, JSON.stringify(body));
@@ -53,6 +62,9 @@ test('feeds and HTML pages', () => {
     detectPlatform(Buffer.from(`<html><script>window.pspApiPath = 'https://stats.uptimerobot.com/api/getMonitorList/Ab12';</script></html>`)),
     'uptimerobot',
   );
+  assert.equal(detectPlatform(Buffer.from('<html><span data-id="incidents">[]</span></html>')), 'okta-status');
+  assert.equal(platformMatches('okta-status', 'okta-status'), true);
+  assert.equal(platformMatches('okta-status', 'html'), false, 'a page without the records is not Okta’s');
   assert.equal(detectPlatform(Buffer.alloc(0)), null);
 });
 

@@ -45,6 +45,17 @@ describe('malformed payloads', () => {
         rejects(type, '{"page": {"id": "x", ', /got JSON/);
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /no Statuspage components, page status or incidents/);
         rejects(type, '"just a string"', /no Statuspage components/);
+      } else if (type === 'fastly-status') {
+        // An HTML page: its state is in the icons of its component rows.
+        rejects(type, '<html><body>502 Bad Gateway</body></html>', /no component rows/);
+        rejects(type, '{"page": {"id": "x", ', /no component rows/);
+        rejects(type, '<tr data-path="1"><td><a>API</a></td></tr>', /no component rows/);
+      } else if (type === 'okta-status') {
+        // An HTML page: its records are JSON inside the element marked data-id="incidents".
+        rejects(type, '<html><body>502 Bad Gateway</body></html>', /no element with data-id="incidents"/);
+        rejects(type, '{"page": {"id": "x", ', /no element with data-id="incidents"/);
+        rejects(type, '<span data-id="incidents">[{"Status__c": </span>', /invalid JSON/);
+        rejects(type, '<span data-id="incidents">{"unexpected": true}</span>', /invalid payload/);
       } else {
         rejects(type, '{"page": {"id": "x", ', /invalid JSON/);
         rejects(type, '<html><body>502 Bad Gateway</body></html>', /invalid JSON/);
