@@ -299,6 +299,8 @@ export const appPlugin = fp(
       log: eventLog,
       pingMs: config.streamPingSeconds * 1000,
       annotate: (orgId, events) => services.stream.affected(orgId, events),
+      // A stream is counted when it closes, its duration its life (src/http/plugins/metrics.ts).
+      ended: (route, seconds) => metrics.httpRequest('GET', route, 200, seconds),
     });
     app.decorate('streams', { hub, slots: infra.streamSlots, anonymous: new MemoryStreamSlots() });
     registry.observe({

@@ -39,6 +39,11 @@ export interface StreamHubOptions {
   annotate?: EventAnnotator;
   /** Called on every heartbeat (keeps shared stream-slot entries alive). */
   onTick?: () => void;
+  /**
+   * A stream whose response Fastify no longer sees (its socket was taken over) closed:
+   * reported as the request it was, lasting the stream's life (docs/stream.md, "What a stream costs").
+   */
+  ended?: (route: string, seconds: number) => void;
 }
 
 const PAGE = 1000;
@@ -107,6 +112,7 @@ export class StreamHub implements ConnectionOwner {
 
   detach(conn: StreamConnection) {
     if (this.clients.delete(conn) && conn.filter.servicesOf) this.withServices--;
+    if (conn.route !== null) this.o.ended?.(conn.route, (Date.now() - conn.openedAt) / 1000);
   }
 
   dropped(conn: StreamConnection, reason: string) {

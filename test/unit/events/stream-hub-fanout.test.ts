@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import { test } from 'node:test';
 import type { StoredEvent } from '../../../src/domain/events.ts';
 import { FANOUT_BATCH, StreamHub } from '../../../src/events/stream-hub.ts';
@@ -14,7 +14,7 @@ import { waitFor } from '../../helpers/wait.ts';
 
 const quiet = { info() {}, warn() {}, debug() {} };
 
-/** A response that records its writes; enough of ServerResponse for a StreamConnection. */
+/** A response that records its writes; enough of a writable for a StreamConnection. */
 class FakeResponse extends EventEmitter {
   writableLength = 0;
   writes: Buffer[] = [];
@@ -50,7 +50,7 @@ function setup() {
   const bus = memoryEventBus();
   const hub = new StreamHub({ bus, events: { after: async () => [], latestSeq: async () => 0 }, log: quiet, pingMs: 60_000 });
   const open = (res: FakeResponse) =>
-    new StreamConnection(res as unknown as ServerResponse, { vendors: null, status: null, readerId: null }, 256 * 1024, hub, () => {}, 'r');
+    new StreamConnection({ out: res as unknown as Writable, chunked: false, route: null }, { vendors: null, status: null, readerId: null }, 256 * 1024, hub, () => {}, 'r');
   return { bus, hub, open };
 }
 
@@ -78,7 +78,7 @@ test('a connection whose client left while the hub was starting is not kept, and
   const { hub } = setup();
   let released = 0;
   const res = new FakeResponse();
-  const conn = new StreamConnection(res as unknown as ServerResponse, { vendors: null, status: null, readerId: null }, 1024, hub, () => released++, 'r');
+  const conn = new StreamConnection({ out: res as unknown as Writable, chunked: false, route: null }, { vendors: null, status: null, readerId: null }, 1024, hub, () => released++, 'r');
   const attaching = hub.attach(conn);
   res.emit('close');
   await attaching;
