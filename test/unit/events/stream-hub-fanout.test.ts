@@ -50,7 +50,14 @@ function setup() {
   const bus = memoryEventBus();
   const hub = new StreamHub({ bus, events: { after: async () => [], latestSeq: async () => 0 }, log: quiet, pingMs: 60_000 });
   const open = (res: FakeResponse) =>
-    new StreamConnection({ out: res as unknown as Writable, chunked: false, route: null }, { vendors: null, status: null, readerId: null }, 256 * 1024, hub, () => {}, 'r');
+    new StreamConnection(
+      { out: res as unknown as Writable, chunked: false, route: null },
+      { vendors: null, status: null, readerId: null },
+      256 * 1024,
+      hub,
+      () => {},
+      'r',
+    );
   return { bus, hub, open };
 }
 
@@ -78,7 +85,14 @@ test('a connection whose client left while the hub was starting is not kept, and
   const { hub } = setup();
   let released = 0;
   const res = new FakeResponse();
-  const conn = new StreamConnection({ out: res as unknown as Writable, chunked: false, route: null }, { vendors: null, status: null, readerId: null }, 1024, hub, () => released++, 'r');
+  const conn = new StreamConnection(
+    { out: res as unknown as Writable, chunked: false, route: null },
+    { vendors: null, status: null, readerId: null },
+    1024,
+    hub,
+    () => released++,
+    'r',
+  );
   const attaching = hub.attach(conn);
   res.emit('close');
   await attaching;
