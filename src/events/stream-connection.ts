@@ -167,6 +167,11 @@ export class StreamConnection {
     this.out.destroy();
   }
 
+  /** Cuts the connection (a shutdown that cannot wait for the client any longer). */
+  destroy() {
+    this.out.destroy();
+  }
+
   /** Graceful end (server shutting down): a last comment, then the end of the body. */
   end(last?: Buffer) {
     if (this.closed) return;

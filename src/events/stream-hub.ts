@@ -57,6 +57,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class StreamHub implements ConnectionOwner {
   private readonly clients = new Set<StreamConnection>();
+  /** Streams ended by `close()`, until `cut()`: their sockets are no longer the HTTP server's to cut. */
+  private ending: StreamConnection[] = [];
   /** Open streams that carry an organisation's affected services: none, and no event looks for them. */
   private withServices = 0;
   private high = 0;
@@ -261,6 +263,7 @@ export class StreamHub implements ConnectionOwner {
     this.unsubscribe?.();
     this.unsubscribeNotices?.();
     const at = new Date();
+    this.ending = [...this.clients];
     for (const c of this.clients) {
       const retryMs = SHUTDOWN_RETRY_MS.min + Math.floor(Math.random() * SHUTDOWN_RETRY_MS.spread);
       c.end(Buffer.concat([shutdownFrame(at, retryMs), CLOSING]));
@@ -268,5 +271,15 @@ export class StreamHub implements ConnectionOwner {
     this.clients.clear();
     this.withServices = 0;
     await this.chain;
+  }
+
+  /**
+   * Destroys the connections of streams ended by `close()` whose clients have not taken
+   * the end yet (a client that does not read). The HTTP server's `closeAllConnections()`
+   * no longer reaches them: their sockets were taken out of it (src/http/stream-socket.ts).
+   */
+  cut() {
+    for (const c of this.ending) c.destroy();
+    this.ending = [];
   }
 }

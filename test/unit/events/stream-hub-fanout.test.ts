@@ -10,7 +10,8 @@ import { waitFor } from '../../helpers/wait.ts';
 
 // The hub's fan-out at scale (docs/stream.md, "Fan-out" and "What a stream costs"):
 // writing one event to thousands of clients gives the event loop turns in between,
-// and a connection closed before the hub took it is never kept.
+// a connection closed before the hub took it is never kept, and a shutdown can cut
+// the connections it ended.
 
 const quiet = { info() {}, warn() {}, debug() {} };
 
@@ -99,4 +100,31 @@ test('a connection whose client left while the hub was starting is not kept, and
   assert.equal(hub.size, 0);
   assert.equal(released, 1);
   await hub.close();
+});
+
+test('at shutdown, streams get their last event; cut() then destroys those whose client has not taken the end', async () => {
+  const { hub, open } = setup();
+  // One client takes the end (its connection closes); the other does not read, so its end never completes.
+  const reading = new FakeResponse();
+  const stuck = Object.assign(new FakeResponse(), { ends: 0, destroyed: 0 });
+  stuck.end = () => {
+    stuck.ends++;
+  };
+  stuck.destroy = () => {
+    stuck.destroyed++;
+    stuck.emit('close');
+  };
+  await hub.attach(open(reading));
+  await hub.attach(open(stuck));
+  await hub.close();
+  assert.ok(
+    stuck.writes.some((b) => b.includes('event: shutdown')),
+    'the last event is written',
+  );
+  assert.equal(stuck.ends, 1);
+  assert.equal(stuck.destroyed, 0, 'not cut before the shutdown decides so');
+  hub.cut();
+  assert.equal(stuck.destroyed, 1, 'the connection that did not end is cut');
+  hub.cut();
+  assert.equal(stuck.destroyed, 1, 'once');
 });
