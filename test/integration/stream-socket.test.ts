@@ -46,7 +46,7 @@ describe('stream socket', () => {
       text += d;
     });
     socket.write(`GET ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
-    await waitFor(() => text.includes('event: snapshot'), { message: 'the snapshot arrives' });
+    await waitFor(() => text.includes('event: snapshot'), { message: 'the snapshot arrives', timeoutMs: 20_000 });
     t.app.server.off('request', track);
     assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
     assert.match(text, /\r\ntransfer-encoding: chunked\r\n/i);
@@ -64,7 +64,7 @@ describe('stream socket', () => {
     assert.equal(t.app.streams.hub.size, 1);
 
     const [stored] = await commitEvents(t, [{ vendor: 'github', id: 'sock-1', type: 'incident.created' }]);
-    await waitFor(() => text.includes('event: incident.created'), { message: 'the live event arrives' });
+    await waitFor(() => text.includes('event: incident.created'), { message: 'the live event arrives', timeoutMs: 20_000 });
     const chunk = /\r\n([0-9a-f]+)\r\n(id: (\d+)\nevent: incident\.created\n[^\r]*)\r\n$/.exec(body());
     assert.ok(chunk, `a whole chunk: ${JSON.stringify(body().slice(-200))}`);
     assert.equal(Number.parseInt(chunk[1]!, 16), Buffer.byteLength(chunk[2]!, 'latin1'), 'the size line is the size of the frame');
@@ -72,7 +72,7 @@ describe('stream socket', () => {
 
     const closed = new Promise((resolve) => socket.on('close', resolve));
     socket.end();
-    await waitFor(() => t.app.streams.hub.size === 0, { message: 'the half-closed stream leaves the hub' });
+    await waitFor(() => t.app.streams.hub.size === 0, { message: 'the half-closed stream leaves the hub', timeoutMs: 20_000 });
     await closed;
     const anonymous = t.app.streams.anonymous;
     assert.ok(anonymous instanceof MemoryStreamSlots);
@@ -82,8 +82,8 @@ describe('stream socket', () => {
   test('a stream is counted in the request metrics when it closes', async () => {
     const was = await streamRequests(t);
     const client = openStream(`${t.api}/incidents/stream`);
-    await client.waitFor(1);
+    await client.waitFor(1, 20_000);
     client.close();
-    await waitFor(async () => (await streamRequests(t)) === was + 1, { message: 'the closed stream is counted once' });
+    await waitFor(async () => (await streamRequests(t)) === was + 1, { message: 'the closed stream is counted once', timeoutMs: 20_000 });
   });
 });
