@@ -560,6 +560,13 @@ export async function buildApp(config: Config, opts: Omit<AppOptions, 'config'> 
     server.keepAliveTimeout = 72_000;
     server.requestTimeout = 0;
     server.setTimeout(0);
+    // Event streams' sockets are no longer the server's (src/http/stream-socket.ts): cutting
+    // every connection (a shutdown's halfway cut, docs/deployment.md) cuts them too.
+    const closeAll = server.closeAllConnections.bind(server);
+    server.closeAllConnections = () => {
+      closeAll();
+      app?.streams?.hub.cut();
+    };
     return server;
   };
   app = Fastify({ ...fastifyOptions(config, logStream), serverFactory });

@@ -58,10 +58,7 @@ function onSignals(app: FastifyInstance, config: Config, probes: () => ProbeList
     bound.unref();
     // Halfway, connections that are still open (a slow client, a long MCP stream, an ended
     // event stream whose client does not read) are cut so closing can finish.
-    const cut = setTimeout(() => {
-      app.server.closeAllConnections();
-      app.streams.hub.cut();
-    }, budgetMs / 2);
+    const cut = setTimeout(() => app.server.closeAllConnections(), budgetMs / 2);
     cut.unref();
     // Deliveries drain from now on, alongside the HTTP side; the app's own close awaits the same drain.
     const drained = app.alerts.stop({ graceMs: budgetMs - reserveMs(budgetMs) });

@@ -274,12 +274,13 @@ export class StreamHub implements ConnectionOwner {
   }
 
   /**
-   * Destroys the connections of streams ended by `close()` whose clients have not taken
-   * the end yet (a client that does not read). The HTTP server's `closeAllConnections()`
-   * no longer reaches them: their sockets were taken out of it (src/http/stream-socket.ts).
+   * Destroys every stream's connection: the open ones and those ended by `close()` whose
+   * client has not taken the end (a client that does not read). The HTTP server's
+   * `closeAllConnections()` calls it (src/app.ts): it no longer reaches streams, whose
+   * sockets were taken out of it (src/http/stream-socket.ts).
    */
   cut() {
-    for (const c of this.ending) c.destroy();
+    for (const c of [...this.clients, ...this.ending]) c.destroy();
     this.ending = [];
   }
 }

@@ -46,7 +46,7 @@ describe('stream socket', () => {
       text += d;
     });
     socket.write(`GET ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
-    await waitFor(() => text.includes('event: snapshot'), { message: 'the snapshot arrives', timeoutMs: 20_000 });
+    await waitFor(() => text.includes('event: snapshot'), { message: () => `the snapshot arrives; got ${JSON.stringify(text)}`, timeoutMs: 20_000 });
     t.app.server.off('request', track);
     assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
     assert.match(text, /\r\ntransfer-encoding: chunked\r\n/i);
