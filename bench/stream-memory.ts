@@ -33,6 +33,9 @@ const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
   RATE_LIMITS: JSON.stringify({ anonymous: { perMinute: 1_000_000, perDay: 100_000_000, concurrentStreams: streams + 100 } }),
+  // The clients are anonymous: the per-process cap of anonymous streams (1,000 by default,
+  // docs/stream.md "Limits") would refuse all but the first thousand.
+  ANONYMOUS_STREAMS_PER_SERVER: String(streams + 100),
 });
 const app = await buildApp(config, { store: openStore(config) });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -309,6 +309,8 @@ export const appPlugin = fp(
       log: eventLog,
       pingMs: config.streamPingSeconds * 1000,
       annotate: (orgId, events) => services.stream.affected(orgId, events),
+      // A stream is counted when it closes, its duration its life (src/http/plugins/metrics.ts).
+      ended: (route, seconds) => metrics.httpRequest('GET', route, 200, seconds),
     });
     app.decorate('streams', { hub, slots: infra.streamSlots, anonymous: new MemoryStreamSlots() });
     registry.observe({
@@ -568,6 +570,13 @@ export async function buildApp(config: Config, opts: Omit<AppOptions, 'config'> 
     server.keepAliveTimeout = 72_000;
     server.requestTimeout = 0;
     server.setTimeout(0);
+    // Event streams' sockets are no longer the server's (src/http/stream-socket.ts): cutting
+    // every connection (a shutdown's halfway cut, docs/deployment.md) cuts them too.
+    const closeAll = server.closeAllConnections.bind(server);
+    server.closeAllConnections = () => {
+      closeAll();
+      app?.streams?.hub.cut();
+    };
     return server;
   };
   app = Fastify({ ...fastifyOptions(config, logStream), serverFactory });

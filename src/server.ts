@@ -56,7 +56,8 @@ function onSignals(app: FastifyInstance, config: Config, probes: () => ProbeList
       process.exit(1);
     }, budgetMs);
     bound.unref();
-    // Halfway, connections that are still open (a slow client, a long MCP stream) are cut so closing can finish.
+    // Halfway, connections that are still open (a slow client, a long MCP stream, an ended
+    // event stream whose client does not read) are cut so closing can finish.
     const cut = setTimeout(() => app.server.closeAllConnections(), budgetMs / 2);
     cut.unref();
     // Deliveries drain from now on, alongside the HTTP side; the app's own close awaits the same drain.

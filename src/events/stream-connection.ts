@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import type { StoredEvent } from '../domain/events.ts';
 import { slugVisibleTo } from '../domain/custom-sources.ts';
 import type { IncidentStatus } from '../domain/records.ts';
@@ -15,6 +15,10 @@ import type { IncidentStatus } from '../domain/records.ts';
 // release, and ONE 'close' listener. Detaching from the hub, giving the slot back
 // and logging a drop go through the hub, shared by every connection, so no
 // per-connection closure holds the request's logger or the route's variables.
+//
+// It writes to `out`: the connection's socket, taken out of Node's HTTP server once the
+// response head is sent (src/http/stream-socket.ts), the body then framed here as HTTP
+// chunks (`chunked`); or, where the socket could not be taken, the response itself.
 
 /** What a connection reports to (the process's hub): one object for all connections. */
 export interface ConnectionOwner {
@@ -38,6 +42,20 @@ export interface StreamFilter {
 }
 
 const PENDING_CAP = 1000;
+const CRLF = Buffer.from('\r\n');
+/** The last chunk of a chunked body (RFC 9112, 7.1): the response is complete. */
+const LAST_CHUNK = Buffer.from('0\r\n\r\n');
+
+/** How a connection writes its body: to the socket (framing chunks itself when `chunked`) or to the response. */
+export interface StreamOutput {
+  out: Writable;
+  chunked: boolean;
+  /**
+   * The route template to report the stream under when it ends (docs/stream.md, "What a
+   * stream costs"), when Fastify no longer sees its response end; null: Fastify reports it.
+   */
+  route: string | null;
+}
 
 export class StreamConnection {
   private pending: { seq: number; buf: Buffer }[] | null = [];
@@ -46,7 +64,11 @@ export class StreamConnection {
   closed = false;
   dropped = false;
 
-  private readonly res: ServerResponse;
+  private readonly out: Writable;
+  private readonly chunked: boolean;
+  /** Reported to the metrics by the hub when the stream closes (null: Fastify does it). */
+  readonly route: string | null;
+  readonly openedAt = Date.now();
   readonly filter: StreamFilter;
   private readonly maxBufferBytes: number;
   private readonly owner: ConnectionOwner;
@@ -55,14 +77,16 @@ export class StreamConnection {
   /** The request id, for the log line of a drop. */
   readonly requestId: string;
 
-  constructor(res: ServerResponse, filter: StreamFilter, maxBufferBytes: number, owner: ConnectionOwner, release: () => void, requestId: string) {
-    this.res = res;
+  constructor(output: StreamOutput, filter: StreamFilter, maxBufferBytes: number, owner: ConnectionOwner, release: () => void, requestId: string) {
+    this.out = output.out;
+    this.chunked = output.chunked;
+    this.route = output.route;
     this.filter = filter;
     this.maxBufferBytes = maxBufferBytes;
     this.owner = owner;
     this.release = release;
     this.requestId = requestId;
-    res.on('close', this.onClose);
+    this.out.on('close', this.onClose);
   }
 
   private readonly onClose = () => {
@@ -110,15 +134,29 @@ export class StreamConnection {
    */
   write(buf: Buffer) {
     if (this.closed) return;
-    if (this.res.writableLength > this.maxBufferBytes) return this.drop('client not reading');
-    this.res.write(buf);
+    if (this.out.writableLength > this.maxBufferBytes) return this.drop('client not reading');
+    this.send(buf);
+  }
+
+  /** One write; as one HTTP chunk (size line, bytes, CRLF in one writev) when the body is framed here. */
+  private send(buf: Buffer) {
+    const out = this.out;
+    if (!this.chunked) {
+      out.write(buf);
+      return;
+    }
+    out.cork();
+    out.write(`${buf.length.toString(16)}\r\n`, 'latin1');
+    out.write(buf);
+    out.write(CRLF);
+    out.uncork();
   }
 
   /** For long replays: waits for the socket to drain instead of piling up bytes. */
   async writePaced(buf: Buffer) {
     this.write(buf);
-    if (!this.closed && this.res.writableLength > this.maxBufferBytes / 2) {
-      await Promise.race([once(this.res, 'drain'), once(this.res, 'close')]);
+    if (!this.closed && this.out.writableLength > this.maxBufferBytes / 2) {
+      await Promise.race([once(this.out, 'drain'), once(this.out, 'close')]);
     }
   }
 
@@ -126,14 +164,20 @@ export class StreamConnection {
     if (this.closed) return;
     this.dropped = true;
     this.owner.dropped(this, reason);
-    this.res.destroy();
+    this.out.destroy();
+  }
+
+  /** Cuts the connection (a shutdown that cannot wait for the client any longer). */
+  destroy() {
+    this.out.destroy();
   }
 
   /** Graceful end (server shutting down): a last comment, then the end of the body. */
   end(last?: Buffer) {
     if (this.closed) return;
     this.closed = true;
-    if (last) this.res.write(last);
-    this.res.end();
+    if (last) this.send(last);
+    if (this.chunked) this.out.write(LAST_CHUNK);
+    this.out.end();
   }
 }

@@ -39,6 +39,11 @@ export interface StreamHubOptions {
   annotate?: EventAnnotator;
   /** Called on every heartbeat (keeps shared stream-slot entries alive). */
   onTick?: () => void;
+  /**
+   * A stream whose response Fastify no longer sees (its socket was taken over) closed:
+   * reported as the request it was, lasting the stream's life (docs/stream.md, "What a stream costs").
+   */
+  ended?: (route: string, seconds: number) => void;
 }
 
 const PAGE = 1000;
@@ -52,6 +57,8 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class StreamHub implements ConnectionOwner {
   private readonly clients = new Set<StreamConnection>();
+  /** Streams ended by `close()`, until `cut()`: their sockets are no longer the HTTP server's to cut. */
+  private ending: StreamConnection[] = [];
   /** Open streams that carry an organisation's affected services: none, and no event looks for them. */
   private withServices = 0;
   private high = 0;
@@ -107,6 +114,7 @@ export class StreamHub implements ConnectionOwner {
 
   detach(conn: StreamConnection) {
     if (this.clients.delete(conn) && conn.filter.servicesOf) this.withServices--;
+    if (conn.route !== null) this.o.ended?.(conn.route, (Date.now() - conn.openedAt) / 1000);
   }
 
   dropped(conn: StreamConnection, reason: string) {
@@ -255,6 +263,7 @@ export class StreamHub implements ConnectionOwner {
     this.unsubscribe?.();
     this.unsubscribeNotices?.();
     const at = new Date();
+    this.ending = [...this.clients];
     for (const c of this.clients) {
       const retryMs = SHUTDOWN_RETRY_MS.min + Math.floor(Math.random() * SHUTDOWN_RETRY_MS.spread);
       c.end(Buffer.concat([shutdownFrame(at, retryMs), CLOSING]));
@@ -262,5 +271,16 @@ export class StreamHub implements ConnectionOwner {
     this.clients.clear();
     this.withServices = 0;
     await this.chain;
+  }
+
+  /**
+   * Destroys every stream's connection: the open ones and those ended by `close()` whose
+   * client has not taken the end (a client that does not read). The HTTP server's
+   * `closeAllConnections()` calls it (src/app.ts): it no longer reaches streams, whose
+   * sockets were taken out of it (src/http/stream-socket.ts).
+   */
+  cut() {
+    for (const c of [...this.clients, ...this.ending]) c.destroy();
+    this.ending = [];
   }
 }

@@ -1,9 +1,12 @@
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors.ts';
+import { UNMATCHED_ROUTE } from '../domain/metrics.ts';
 import type { Plan } from '../domain/plans.ts';
 import type { IncidentStatus } from '../domain/records.ts';
 import { eventFrame, OPENING, snapshotFrame, SSE_HEADERS, StreamConnection } from '../events/index.ts';
 import type { Viewer } from '../services/context.ts';
+import { takeStreamSocket } from './stream-socket.ts';
 
 // Serves an incident event stream once the route has validated its request
 // (docs/stream.md): takes a concurrent-stream slot, then takes the reply over from
@@ -50,6 +53,19 @@ function flattenHeaderBlock(res: object) {
   if (typeof header === 'string' && header.length) header.charCodeAt(header.length - 1);
 }
 
+/** The slot's liveness check: the connection's socket only, so the slot holds nothing of the request. */
+function socketOpen(socket: Socket | null) {
+  return () => socket !== null && !socket.destroyed;
+}
+
+/** Gives both slots back; built here so that the closure holds the two slots and nothing of the request. */
+function releaseBoth(own: { release(): void }, server: { release(): void } | null) {
+  return () => {
+    own.release();
+    server?.release();
+  };
+}
+
 export async function serveEventStream(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply, o: EventStreamRequest) {
   const { services, config } = app;
   // HEAD (served by a GET route) has no body to stream: Node would hold the
@@ -57,8 +73,8 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   if (request.method === 'HEAD') {
     return reply.code(200).header('content-type', SSE_HEADERS['content-type']).header('cache-control', SSE_HEADERS['cache-control']).send();
   }
-  const raw = reply.raw;
-  const gone = () => raw.destroyed || !raw.socket || raw.socket.destroyed;
+  const socket = request.raw.socket as Socket | null;
+  const alive = socketOpen(socket);
   const refuse = async () => {
     // A refused request is not counted.
     const m = request.metered;
@@ -76,43 +92,41 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
       currentPlan: o.slot.plan,
     });
   }
-  const own = await app.streams.slots.acquire(o.slot.subject, o.slot.cap, () => !gone());
-  const slot = {
-    ...own,
-    release: () => {
-      own.release();
-      server?.release();
-    },
-  };
-  if (!slot.ok) {
-    slot.release();
+  const own = await app.streams.slots.acquire(o.slot.subject, o.slot.cap, alive);
+  const release = releaseBoth(own, server);
+  if (!own.ok) {
+    release();
     await refuse();
     const cap = o.slot.cap;
     throw new DomainError(
       'rate_limit_exceeded',
       `Too many open streams: ${cap} concurrent stream${cap === 1 ? '' : 's'} on the ${o.slot.plan} plan. Close one and retry.`,
-      { limit: cap, used: slot.used, retryAfter: 5, currentPlan: o.slot.plan },
+      { limit: cap, used: own.used, retryAfter: 5, currentPlan: o.slot.plan },
     );
   }
 
   // The client may have reset the connection while the slot was being taken: its
   // 'close' has then already fired and would never give the slot back (docs/stream.md).
-  if (gone()) {
-    slot.release();
+  const res = reply.raw;
+  if (res.destroyed || !alive()) {
+    release();
     return reply.hijack();
   }
 
   const { hub } = app.streams;
   reply.hijack();
-  const res = reply.raw;
   res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
   res.write(OPENING);
-  flattenHeaderBlock(res);
+  // From here the stream writes to the socket; the request, the response and Fastify's
+  // request and reply are left to the collector (docs/stream.md, "What a stream costs").
+  const taken = takeStreamSocket(request.raw, res);
+  if (!taken) flattenHeaderBlock(res);
+  const output = taken ? { out: taken.socket, chunked: taken.chunked, route: routeOf(request) } : { out: res, chunked: false, route: null };
   const { vendors, status, lastId } = o;
   const servicesOf = o.affectedServices ? services.stream.servicesOf(o.viewer) : null;
   // The connection's one 'close' listener detaches it from the hub and gives the slot back.
   const conn = new StreamConnection(
-    res,
+    output,
     {
       vendors: vendors ? new Set(vendors) : null,
       status: status ?? null,
@@ -122,7 +136,7 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
     },
     config.streamBufferBytes,
     hub,
-    slot.release,
+    release,
     String(request.id),
   );
 
@@ -145,6 +159,11 @@ export async function serveEventStream(app: FastifyInstance, request: FastifyReq
   } catch (err) {
     // The status line is gone; the client reconnects and resumes.
     request.log.warn({ err }, 'event stream failed while starting');
-    res.destroy();
+    output.out.destroy();
   }
+}
+
+/** The route template the metrics count requests under (never the raw URL). */
+function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? UNMATCHED_ROUTE;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import { test } from 'node:test';
 import type { StoredEvent } from '../../../src/domain/events.ts';
 import { FANOUT_BATCH, StreamHub } from '../../../src/events/stream-hub.ts';
@@ -10,11 +10,12 @@ import { waitFor } from '../../helpers/wait.ts';
 
 // The hub's fan-out at scale (docs/stream.md, "Fan-out" and "What a stream costs"):
 // writing one event to thousands of clients gives the event loop turns in between,
-// and a connection closed before the hub took it is never kept.
+// a connection closed before the hub took it is never kept, and a shutdown can cut
+// the connections it ended.
 
 const quiet = { info() {}, warn() {}, debug() {} };
 
-/** A response that records its writes; enough of ServerResponse for a StreamConnection. */
+/** A response that records its writes; enough of a writable for a StreamConnection. */
 class FakeResponse extends EventEmitter {
   writableLength = 0;
   writes: Buffer[] = [];
@@ -50,7 +51,14 @@ function setup() {
   const bus = memoryEventBus();
   const hub = new StreamHub({ bus, events: { after: async () => [], latestSeq: async () => 0 }, log: quiet, pingMs: 60_000 });
   const open = (res: FakeResponse) =>
-    new StreamConnection(res as unknown as ServerResponse, { vendors: null, status: null, readerId: null }, 256 * 1024, hub, () => {}, 'r');
+    new StreamConnection(
+      { out: res as unknown as Writable, chunked: false, route: null },
+      { vendors: null, status: null, readerId: null },
+      256 * 1024,
+      hub,
+      () => {},
+      'r',
+    );
   return { bus, hub, open };
 }
 
@@ -78,11 +86,45 @@ test('a connection whose client left while the hub was starting is not kept, and
   const { hub } = setup();
   let released = 0;
   const res = new FakeResponse();
-  const conn = new StreamConnection(res as unknown as ServerResponse, { vendors: null, status: null, readerId: null }, 1024, hub, () => released++, 'r');
+  const conn = new StreamConnection(
+    { out: res as unknown as Writable, chunked: false, route: null },
+    { vendors: null, status: null, readerId: null },
+    1024,
+    hub,
+    () => released++,
+    'r',
+  );
   const attaching = hub.attach(conn);
   res.emit('close');
   await attaching;
   assert.equal(hub.size, 0);
   assert.equal(released, 1);
   await hub.close();
+});
+
+test('at shutdown, streams get their last event; cut() then destroys those whose client has not taken the end', async () => {
+  const { hub, open } = setup();
+  // One client takes the end (its connection closes); the other does not read, so its end never completes.
+  const reading = new FakeResponse();
+  const stuck = Object.assign(new FakeResponse(), { ends: 0, destroyed: 0 });
+  stuck.end = () => {
+    stuck.ends++;
+  };
+  stuck.destroy = () => {
+    stuck.destroyed++;
+    stuck.emit('close');
+  };
+  await hub.attach(open(reading));
+  await hub.attach(open(stuck));
+  await hub.close();
+  assert.ok(
+    stuck.writes.some((b) => b.includes('event: shutdown')),
+    'the last event is written',
+  );
+  assert.equal(stuck.ends, 1);
+  assert.equal(stuck.destroyed, 0, 'not cut before the shutdown decides so');
+  hub.cut();
+  assert.equal(stuck.destroyed, 1, 'the connection that did not end is cut');
+  hub.cut();
+  assert.equal(stuck.destroyed, 1, 'once');
 });

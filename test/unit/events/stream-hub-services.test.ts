@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import type { ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import { test } from 'node:test';
 import type { StoredEvent } from '../../../src/domain/events.ts';
 import { StreamConnection } from '../../../src/events/stream-connection.ts';
@@ -46,7 +46,7 @@ function setup(annotate: EventAnnotator) {
   const open = async (servicesOf: string | null) => {
     const res = new FakeResponse();
     const conn = new StreamConnection(
-      res as unknown as ServerResponse,
+      { out: res as unknown as Writable, chunked: false, route: null },
       { vendors: null, status: null, readerId: servicesOf, servicesOf },
       256 * 1024,
       hub,
