@@ -229,6 +229,9 @@ export function earlyWarningService(d: {
     return { observation: observationView(o), signal: outcome.signal ? signalView(outcome.signal) : null };
   }
 
+  /** Whether this process made (or found) confirmation's cursor row (confirmFromLog). */
+  let cursorMade = false;
+
   async function incidentsSeen(incidents: readonly IncidentFacts[]): Promise<number> {
     let confirmed = 0;
     for (const i of incidents) {
@@ -336,8 +339,15 @@ export function earlyWarningService(d: {
      * so two instances reading the same page confirm it once.
      */
     async confirmFromLog(): Promise<number> {
-      const now = d.clock.now();
-      let cursor = await d.cursors.ensureCursor(CONFIRM_CURSOR, await d.events.latestSeq(), now);
+      // The cursor row is made once per process, then only read: an insert on every pass is a
+      // write, and on SQLite a write on the API thread waits for the ingestion worker's lock
+      // (docs/ingestion.md "Profile of a round").
+      let cursor: number;
+      if (cursorMade) cursor = await d.cursors.cursor(CONFIRM_CURSOR);
+      else {
+        cursor = await d.cursors.ensureCursor(CONFIRM_CURSOR, await d.events.latestSeq(), d.clock.now());
+        cursorMade = true;
+      }
       let confirmed = 0;
       for (;;) {
         const page = await d.events.after(cursor, LOG_PAGE);
