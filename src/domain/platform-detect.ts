@@ -114,6 +114,15 @@ export function detectPlatform(body: Buffer, contentType: string | null = null):
   return null;
 }
 
+/**
+ * Source types read from an HTML page (docs/mappings.md "Statuspage pages in HTML", "Okta",
+ * "Fastly"): the poller and `catalog verify` ask for HTML for these.
+ */
+export const HTML_SOURCE_TYPES: ReadonlySet<SourceType> = new Set<SourceType>(['statuspage-html', 'okta-status', 'fastly-status']);
+
+/** The Accept header of a request for an HTML_SOURCE_TYPES page. */
+export const ACCEPT_HTML = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
+
 /** Source types whose payload is an RSS/Atom feed. */
 export const FEED_SOURCE_TYPES: ReadonlySet<SourceType> = new Set<SourceType>([
   'advisory-feed',

@@ -12,6 +12,7 @@ import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 import { PollFailureTally, pollFailureMessage } from '../domain/poll-failures.ts';
 import { type Freshness, freshnessOf, hotReason, hotReasonOf, type PollTrigger, pollTrigger, scheduleOf } from '../domain/poll-schedule.ts';
 import { bodyHasEvent, HUND_INIT_EVENT } from '../domain/server-sent-events.ts';
+import { ACCEPT_HTML, HTML_SOURCE_TYPES } from '../domain/platform-detect.ts';
 
 // Polls every catalog source on its own jittered interval. Each poll is independent:
 // it takes a lease on its source row, fetches with a deadline and a byte cap, parses
@@ -110,9 +111,8 @@ const FEED_TYPES = new Set(['advisory-feed', 'release-feed', 'azure-rss', 'statu
 const acceptFor = (type: string) =>
   type === 'hund'
     ? 'text/event-stream'
-    : type === 'statuspage-html' || type === 'okta-status' || type === 'fastly-status'
-      ? // Read from HTML pages (docs/mappings.md "Statuspage pages in HTML", "Okta", "Fastly").
-        'text/html, application/xhtml+xml;q=0.9, */*;q=0.5'
+    : HTML_SOURCE_TYPES.has(type as SourceType)
+      ? ACCEPT_HTML
       : FEED_TYPES.has(type)
         ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
         : 'application/json, */*;q=0.5';

@@ -1,7 +1,7 @@
 // `catalog verify`: polls every catalog source once and says, per source, whether the
 // entry still holds (docs/operations.md "Checking the catalog"). Read-only: it never
 // touches the store, so the catalog and sources loaded there stay as they are.
-import { detectPlatform, FEED_SOURCE_TYPES, platformMatches, type DetectedPlatform } from '../../domain/platform-detect.ts';
+import { ACCEPT_HTML, detectPlatform, FEED_SOURCE_TYPES, HTML_SOURCE_TYPES, platformMatches, type DetectedPlatform } from '../../domain/platform-detect.ts';
 import type { CatalogVendor, SourceType } from '../../domain/records.ts';
 import { FetchError, type Fetcher } from '../../infra/fetch.ts';
 import { KeyedLimiter } from '../../infra/keyed-limiter.ts';
@@ -53,8 +53,6 @@ const hostOf = (url: string) => {
 };
 
 const ACCEPT_FEED = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5';
-/** A Statuspage page read from its HTML (docs/mappings.md "Statuspage pages in HTML"). */
-const ACCEPT_HTML = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
 
 async function checkSource(vendor: string, type: SourceType, url: string, o: VerifyOptions): Promise<SourceCheck> {
   const started = Date.now();
@@ -65,12 +63,7 @@ async function checkSource(vendor: string, type: SourceType, url: string, o: Ver
     res = await o.fetcher(url, {
       timeoutMs: o.timeoutMs,
       maxBytes: o.maxBytes,
-      // Okta's and Fastly's states are read from their HTML pages (docs/mappings.md "Okta", "Fastly").
-      accept: FEED_SOURCE_TYPES.has(type)
-        ? ACCEPT_FEED
-        : type === 'statuspage-html' || type === 'okta-status' || type === 'fastly-status'
-          ? ACCEPT_HTML
-          : 'application/json, */*;q=0.5',
+      accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : HTML_SOURCE_TYPES.has(type) ? ACCEPT_HTML : 'application/json, */*;q=0.5',
     });
   } catch (err) {
     const detail = err instanceof FetchError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
