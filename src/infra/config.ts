@@ -106,6 +106,8 @@ export interface Config {
   ingestMaxBytes: number;
   /** Run the polling schedule in a worker thread, off the API's event loop. */
   ingestWorker: boolean;
+  /** Steps of nice the ingestion worker thread runs below the process on Linux (0 = none; docs/ingestion.md "The API thread first"). */
+  ingestWorkerNice: number;
   /**
    * Lease of one source poll (INGEST_LEASE_SECONDS): how long a poller that died
    * mid-poll keeps other instances off the source. Longer than a poll's deadline.
@@ -471,6 +473,7 @@ export function loadConfig(env: Env = process.env): Config {
     ingestTimeoutMs,
     ingestMaxBytes: int(env, 'INGEST_MAX_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     ingestWorker: bool(env, 'INGEST_WORKER', true),
+    ingestWorkerNice: int(env, 'INGEST_WORKER_NICE', 10, 0, 19),
     ingestLeaseSeconds,
     shutdownTimeoutSeconds: int(env, 'SHUTDOWN_TIMEOUT_SECONDS', 10, 1, 3600),
     catalogFile: env.CATALOG_FILE ? path.resolve(env.CATALOG_FILE) : null,

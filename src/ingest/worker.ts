@@ -5,6 +5,7 @@ import type { Metrics, PollObservation } from '../domain/metrics.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createIngestService } from '../services/index.ts';
 import { openStore } from '../store/db.ts';
+import { lowerThreadPriority } from '../infra/thread-priority.ts';
 import { createPoller } from './poller.ts';
 import type { Logger } from './scheduler.ts';
 import type { WorkerCommand, WorkerMessage } from './worker-protocol.ts';
@@ -46,6 +47,9 @@ const metrics: Pick<Metrics, 'polled'> = {
   },
 };
 
+// Polling is background work: when the cores are busy, the API thread goes first
+// (docs/ingestion.md "The API thread first").
+if (config.ingestWorkerNice > 0) lowerThreadPriority(config.ingestWorkerNice);
 const store = openStore(config);
 const poller = createPoller({ store, config, clock: systemClock, ingest: createIngestService(store, config, systemClock, bus), log, metrics });
 

@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { reportingUnavailable } from './unavailable.ts';
+import { waitingForWriteLock } from './sqlite-lock-wait.ts';
 import type { Dialect } from './dialect.ts';
 
 export interface StoreOptions {
@@ -40,10 +41,16 @@ function openSqlite(dataDir: string): Store {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: reportingUnavailable(new SqliteDialect({ database: withStatementCache(database) })) });
+  // No busy handler: a statement refused for the write lock waits on a timer instead of
+  // blocking the thread (src/store/sqlite-lock-wait.ts), for as long as the handler did.
+  database.pragma('busy_timeout = 0');
+  const sqlite = new SqliteDialect({ database: withStatementCache(database) });
+  const db = new Kysely<Database>({ dialect: reportingUnavailable(waitingForWriteLock(sqlite, { timeoutMs: SQLITE_LOCK_WAIT_MS })) });
   return withCommon(db, 'sqlite');
 }
+
+/** Longest wait for SQLite's write lock before a statement fails as 'unavailable'. */
+const SQLITE_LOCK_WAIT_MS = 5000;
 
 /** Prepared statements kept per connection (distinct SQL texts; the service issues a few hundred). */
 const STATEMENT_CACHE_SIZE = 500;

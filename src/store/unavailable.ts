@@ -21,8 +21,11 @@ const PG_UNAVAILABLE = (code: string) =>
   code === '57P03' || // cannot_connect_now (starting up, recovering)
   code === '57014'; // query_canceled (statement timeout)
 
-/** SQLite: the disk is full, the file cannot be written, or the write lock stayed taken past busy_timeout. */
-const SQLITE_UNAVAILABLE = (code: string) => code === 'SQLITE_FULL' || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_IOERR');
+/**
+ * SQLite: the disk is full, the file cannot be written, the write lock stayed taken past
+ * the wait (src/store/sqlite-lock-wait.ts), or a transaction's snapshot went stale while it waited.
+ */
+const SQLITE_UNAVAILABLE = (code: string) => code === 'SQLITE_FULL' || code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_IOERR');
 
 /** pg reports a lost or never-made connection with these messages and no code. */
 const PG_CONNECTION_MESSAGES =

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PollOutcome } from '../../../src/ingest/scheduler.ts';
@@ -257,6 +258,19 @@ describe('the running scheduler', () => {
       const total = fleet.catalog.reduce((n, v) => n + v.sources.length, 0);
       assert.equal(await allPolled(t, total), total);
       assert.equal(t.app.ingest.scheduler.running, false, 'the schedule runs in the worker, not here');
+      if (fs.existsSync('/proc/thread-self')) {
+        // The worker runs at INGEST_WORKER_NICE (10) above this thread (docs/ingestion.md "The API thread first").
+        const nice = (stat: string) => Number(stat.split(') ')[1]!.split(' ')[16]);
+        const own = nice(fs.readFileSync('/proc/thread-self/stat', 'utf8'));
+        const lowered = fs.readdirSync('/proc/self/task').filter((tid) => {
+          try {
+            return nice(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')) === Math.min(19, own + 10);
+          } catch {
+            return false;
+          }
+        });
+        assert.equal(lowered.length, 1, 'one thread, the ingestion worker, runs at the lower priority');
+      }
       await waitFor(() => published.includes(`incident.created ${inc.id}`), { message: 'the event on this bus', intervalMs: 20 }).catch(() => {});
       assert.ok(published.includes(`incident.created ${inc.id}`), published.join(', '));
     } finally {

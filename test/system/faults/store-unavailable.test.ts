@@ -27,6 +27,7 @@ describe('store errors that mean unavailable', () => {
       err('SQLITE_FULL'),
       err('SQLITE_IOERR_WRITE'),
       err('SQLITE_BUSY'),
+      err('SQLITE_BUSY_SNAPSHOT'), // a stale snapshot after waiting for the lock
       err(undefined, 'Connection terminated unexpectedly'),
       err(undefined, 'timeout exceeded when trying to connect'),
       err(undefined, 'Client was closed and is not queryable'),
