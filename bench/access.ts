@@ -85,8 +85,14 @@ export async function accessBench(args: string[]) {
     `access pipeline vs bare node:http — ${connections} connections, ${seconds} s per run, ${rounds} rounds, limiter+cache: ${config.redisUrl ? 'redis' : 'in-process'}`,
   );
   for (const target of targets) {
-    const warm = await fetch(`http://127.0.0.1:${appPort}${target}`, { headers });
+    // As the load generator asks (no Accept-Encoding): the identity bytes and their own
+    // Content-Length. fetch would otherwise ask for br/gzip and hand back the decoded body
+    // beside the coded length, and the baselines would answer with a length that is not their body's.
+    const warm = await fetch(`http://127.0.0.1:${appPort}${target}`, { headers: { ...headers, 'accept-encoding': 'identity' } });
     const body = Buffer.from(await warm.arrayBuffer());
+    if (warm.headers.get('content-encoding') || Number(warm.headers.get('content-length')) !== body.length) {
+      throw new Error(`${target}: the warm answer is coded or its length is not its body's`);
+    }
     const contentType = warm.headers.get('content-type') ?? 'application/json';
     const bare = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });

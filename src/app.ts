@@ -11,7 +11,7 @@ import { envelope } from './http/envelope.ts';
 import { finiteNumbers } from './http/finite-numbers.ts';
 import { clientErrorHandler, errorsPlugin, frameworkErrorHandler } from './http/plugins/errors.ts';
 import { openapiPlugin } from './http/plugins/openapi.ts';
-import { requestIdFor } from './http/request-id.ts';
+import { requestIdFor, requestIdFrom } from './http/request-id.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { requestHygienePlugin } from './http/request-hygiene.ts';
 import { mcpPlugin } from './mcp/plugin.ts';
@@ -101,6 +101,7 @@ import { webPlugin } from './web/plugin.ts';
 import { fastifyTrustProxy } from './http/trust-proxy.ts';
 import { periodicRound } from './infra/periodic-round.ts';
 import { type SourceRepairService, sourceRepairService } from './services/vendors/source-repair-service.ts';
+import type { MaybePromise } from './domain/maybe-promise.ts';
 
 export { API_PREFIX } from './http/paths.ts';
 
@@ -457,7 +458,7 @@ export const appPlugin = fp(
     await app.register(viewerPlugin);
     await app.register(csrfPlugin);
     await app.register(rateLimitPlugin);
-    await app.register(responseCachePlugin, { cache: infra.cache, requestId });
+    await app.register(responseCachePlugin, { cache: infra.cache, requestId: requestIdFrom });
     await app.register(corsPlugin);
     // Each route's chain of access steps (src/http/access/pipeline.ts), from the plugins above.
     await app.register(accessPipelinePlugin);
@@ -559,13 +560,19 @@ export async function buildApp(config: Config, opts: Omit<AppOptions, 'config'> 
     const server = http.createServer((req, res) => {
       const hotPath = app?.cacheHotPath;
       if (!hotPath) return handler(req, res);
-      hotPath(req, res).then(
-        (answered) => answered || handler(req, res),
-        (err) => {
-          app?.log.warn({ err }, 'cache hot path failed; answering through the full pipeline');
-          handler(req, res);
-        },
-      );
+      const failed = (err: unknown) => {
+        app?.log.warn({ err }, 'cache hot path failed; answering through the full pipeline');
+        handler(req, res);
+      };
+      let answered: MaybePromise<boolean>;
+      try {
+        answered = hotPath(req, res);
+      } catch (err) {
+        return failed(err);
+      }
+      // Most hits are answered at once (hot-path.ts); the others once their lookups are back.
+      if (answered === false) handler(req, res);
+      else if (answered !== true) answered.then((done) => done || handler(req, res), failed);
     });
     server.keepAliveTimeout = 72_000;
     server.requestTimeout = 0;

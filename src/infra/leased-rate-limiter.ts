@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { result, slots, type LimitResult, type LimitWindow, type NowMs, type RateLimiter, type Slot } from './rate-limiter.ts';
+import type { MaybePromise } from '../domain/maybe-promise.ts';
 
 // Counting against Redis in local batches (docs/access.md, "Leased counting"). For
 // windows of at least LEASE_MIN_LIMIT requests, an instance takes a slice of a
@@ -235,7 +236,19 @@ export class LeasedRateLimiter implements RateLimiter {
     return null;
   }
 
-  async consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+  consume(subject: string, windows: readonly LimitWindow[]): MaybePromise<LimitResult> {
+    // A token of this instance's slice is spent at once; anything else may have to wait for Redis.
+    if (minLimit(windows) >= LEASE_MIN_LIMIT && !this.returning.has(subject) && !this.taking.has(subject)) {
+      const l = this.leases.get(subject);
+      if (l && l.tokens > 0) {
+        const s = slots(windows, this.now());
+        if (LeasedRateLimiter.matches(l, windows, s)) return this.spend(l, windows, s);
+      }
+    }
+    return this.consumeWaiting(subject, windows);
+  }
+
+  private async consumeWaiting(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
     if (minLimit(windows) < LEASE_MIN_LIMIT) {
       await this.settle(subject);
       return this.exact.consume(subject, windows);

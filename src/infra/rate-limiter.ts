@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { throttledWarn } from './redis.ts';
+import type { MaybePromise } from '../domain/maybe-promise.ts';
 
 // Fixed-window counters: a window of W seconds is the interval
 // [k*W, (k+1)*W) of the clock, so a day is a UTC day and "usage today" is the
@@ -34,8 +35,8 @@ export interface LimitResult {
  */
 export interface RateLimiter {
   readonly kind: 'memory' | 'redis';
-  /** Counts one request in every window unless one of them is full. */
-  consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult>;
+  /** Counts one request in every window unless one of them is full; without a promise when counted in-process. */
+  consume(subject: string, windows: readonly LimitWindow[]): MaybePromise<LimitResult>;
   /** Current counts without counting. */
   peek(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult>;
   /** Takes back one counted request (a 304 is not counted). */
@@ -135,7 +136,7 @@ export class MemoryRateLimiter implements RateLimiter {
     return out;
   }
 
-  async consume(subject: string, windows: readonly LimitWindow[]): Promise<LimitResult> {
+  consume(subject: string, windows: readonly LimitWindow[]): LimitResult {
     const now = this.now();
     if (++this.ops % 10_000 === 0) this.sweep(now);
     const s = slots(windows, now);
@@ -259,22 +260,26 @@ export class FallbackRateLimiter implements RateLimiter {
     this.warn = throttledWarn(log, 'rate-limit');
   }
 
-  private async attempt<T>(fn: (l: RateLimiter) => Promise<T>): Promise<T> {
-    try {
-      return await fn(this.primary);
-    } catch (err) {
+  private attempt<T>(fn: (l: RateLimiter) => MaybePromise<T>): MaybePromise<T> {
+    const onError = (err: unknown) => {
       this.warn(err);
       return fn(this.fallback);
+    };
+    try {
+      const r = fn(this.primary);
+      return r instanceof Promise ? r.catch(onError) : r;
+    } catch (err) {
+      return onError(err);
     }
   }
 
   consume(subject: string, windows: readonly LimitWindow[]) {
     return this.attempt((l) => l.consume(subject, windows));
   }
-  peek(subject: string, windows: readonly LimitWindow[]) {
+  async peek(subject: string, windows: readonly LimitWindow[]) {
     return this.attempt((l) => l.peek(subject, windows));
   }
-  refund(subject: string, windows: readonly LimitWindow[]) {
+  async refund(subject: string, windows: readonly LimitWindow[]) {
     return this.attempt((l) => l.refund(subject, windows));
   }
   async close() {

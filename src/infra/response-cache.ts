@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { throttledWarn, type RedisHandle } from './redis.ts';
 import type { NowMs } from './rate-limiter.ts';
+import type { MaybePromise } from '../domain/maybe-promise.ts';
 
 // Storage of serialized public responses. Entries carry their own expiry on the
 // injected clock (tests move time); Redis additionally expires keys in real time
@@ -27,7 +28,8 @@ export interface CachedResponse {
 
 export interface ResponseCacheStore {
   readonly kind: 'memory' | 'redis';
-  get(key: string): Promise<CachedResponse | undefined>;
+  /** Without a promise when the entry (or its absence) is known in-process. */
+  get(key: string): MaybePromise<CachedResponse | undefined>;
   set(key: string, value: CachedResponse): Promise<void>;
   close(): Promise<void>;
 }
@@ -49,7 +51,7 @@ export class MemoryResponseCache implements ResponseCacheStore {
     this.now = now;
   }
 
-  async get(key: string) {
+  get(key: string): CachedResponse | undefined {
     const v = this.lru.get(key);
     if (!v) return undefined;
     if (v.expiresAt <= this.now()) {
@@ -131,9 +133,13 @@ export class TieredResponseCache implements ResponseCacheStore {
     this.warn = throttledWarn(log, 'response-cache');
   }
 
-  async get(key: string) {
-    const near = await this.local.get(key);
-    if (near) return near;
+  get(key: string): MaybePromise<CachedResponse | undefined> {
+    const near = this.local.get(key);
+    if (near instanceof Promise) return near.then((v) => v ?? this.far(key));
+    return near ?? this.far(key);
+  }
+
+  private async far(key: string) {
     try {
       const far = await this.shared.get(key);
       if (far) await this.local.set(key, far);

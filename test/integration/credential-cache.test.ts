@@ -44,6 +44,10 @@ describe('credential cache (API keys)', () => {
     lookups = 0;
     for (let i = 0; i < 5; i++) assert.equal((await auth.verifyKey(secret))?.userId, userId);
     assert.equal(lookups, 1);
+    // Remembered, and its lastUsedAt written this minute: the answer comes without a promise.
+    const remembered = auth.verifyKey(secret);
+    assert.ok(!(remembered instanceof Promise));
+    assert.equal(remembered?.userId, userId);
     // A different key, even one character off, is its own lookup and is refused.
     const other = `${secret.slice(0, -1)}${secret.endsWith('a') ? 'b' : 'a'}`;
     assert.equal(await auth.verifyKey(other), null);

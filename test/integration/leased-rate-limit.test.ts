@@ -72,6 +72,18 @@ describe('leased rate limiting (Redis)', () => {
     assert.equal((await l.peek('u:a', big)).windows[1].used, 10);
   });
 
+  it('spends a token of a slice it holds at once, without a promise (docs/access.md "Hot path for cache hits")', async () => {
+    const l = make();
+    const first = l.consume('u:now', big);
+    assert.ok(first instanceof Promise, 'the first request waits for its slice');
+    assert.equal((await first).allowed, true);
+    const second = l.consume('u:now', big);
+    assert.ok(!(second instanceof Promise), 'a token of the slice is spent in this turn');
+    assert.equal(second.allowed, true);
+    assert.equal(second.windows[0].used, 2);
+    assert.ok(l.consume('u:now', small) instanceof Promise, 'small limits are counted exactly, in Redis');
+  });
+
   it('gives unspent tokens back on close, so Redis ends at what was spent', async () => {
     const l = make();
     for (let i = 0; i < 7; i++) await l.consume('u:b', big);
@@ -145,7 +157,7 @@ describe('leased rate limiting (Redis)', () => {
       const l = new LeasedRateLimiter(slow, prefix, now, new RedisRateLimiter(slow, prefix, now));
       limiters.push(l);
       delayMs = 400;
-      await assert.rejects(l.consume('u:lost', big), /timed out/i);
+      await assert.rejects(async () => l.consume('u:lost', big), /timed out/i);
       delayMs = 0;
       // From here on the calls must not time out: a loaded machine can take more than 100 ms
       // for a round trip through the proxy (ioredis reads the option at every command).

@@ -1,5 +1,6 @@
 import type { CachedResponse } from '../../infra/response-cache.ts';
 import { etagMatches } from './cache-key.ts';
+import { andThen, type MaybePromise } from '../../domain/maybe-promise.ts';
 import { type Coding, codedEtag, COMPRESS_THRESHOLD, COMPRESSIBLE, compress, preferredCoding } from './content-coding.ts';
 
 // The one answer to a cache hit (docs/access.md, "Hot path for cache hits"), whoever
@@ -96,7 +97,7 @@ function cacheControl(r: Rendered, entry: CachedResponse, nowMs: number): string
  * Counts a request that is about to be served: the rate-limit headers to add, or null
  * when a window is full (the caller answers the refusal; nothing was written or counted).
  */
-export type Meter = () => Promise<HeaderList | null>;
+export type Meter = () => MaybePromise<HeaderList | null>;
 
 /** Writes the answer: status, the full header list, the body (null for a 304). */
 export type HitWriter = (status: 200 | 304, headers: HeaderList, body: Buffer | null) => void;
@@ -114,21 +115,21 @@ export interface HitRequest {
   lead?: HeaderList;
 }
 
-export async function answerCacheHit(entry: CachedResponse, req: HitRequest, write: HitWriter): Promise<HitOutcome> {
+/** Without a promise when the request is counted in-process (or not at all). */
+export function answerCacheHit(entry: CachedResponse, req: HitRequest, write: HitWriter): MaybePromise<HitOutcome> {
   const r = renderedHeaders(entry, preferredCoding(req.acceptEncoding));
   // Any coding's validator names the same content: a 304 for each.
   if (req.ifNoneMatch !== undefined && [entry.etag, codedEtag(entry.etag, 'br'), codedEtag(entry.etag, 'gzip')].some((e) => etagMatches(req.ifNoneMatch, e))) {
     write(304, req.lead ? req.lead.concat(r.notModified) : r.notModified, null);
     return 'not-modified';
   }
-  let limits: HeaderList | null = null;
-  if (req.meter) {
-    limits = await req.meter();
-    if (limits === null) return 'refused';
-  }
-  const headers = req.lead ? req.lead.concat(r.ok) : r.ok.slice();
-  headers.push('cache-control', cacheControl(r, entry, req.nowMs));
-  if (limits) for (let i = 0; i < limits.length; i++) headers.push(limits[i]);
-  write(200, headers, r.body);
-  return 'sent';
+  const send = (limits: HeaderList | null): HitOutcome => {
+    const headers = req.lead ? req.lead.concat(r.ok) : r.ok.slice();
+    headers.push('cache-control', cacheControl(r, entry, req.nowMs));
+    if (limits) for (let i = 0; i < limits.length; i++) headers.push(limits[i]);
+    write(200, headers, r.body);
+    return 'sent';
+  };
+  if (!req.meter) return send(null);
+  return andThen(req.meter(), (limits) => (limits === null ? 'refused' : send(limits)));
 }

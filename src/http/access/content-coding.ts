@@ -20,8 +20,24 @@ export const GZIP_OPTIONS = { level: 6 };
  * The coding to answer with for an `Accept-Encoding` header (RFC 9110, 12.5.3): the one with
  * the highest q-value among br and gzip (br on a tie), none when absent, `identity` or q=0.
  */
+/** Clients send a handful of distinct Accept-Encoding values: each is read once (bounded, cleared when full). */
+const KNOWN_CODINGS = new Map<string, Coding | null>();
+const MAX_KNOWN_CODINGS = 256;
+const MAX_KNOWN_LENGTH = 200;
+
 export function preferredCoding(acceptEncoding: string | undefined): Coding | null {
   if (!acceptEncoding) return null;
+  const known = KNOWN_CODINGS.get(acceptEncoding);
+  if (known !== undefined) return known;
+  const coding = readCoding(acceptEncoding);
+  if (acceptEncoding.length <= MAX_KNOWN_LENGTH) {
+    if (KNOWN_CODINGS.size >= MAX_KNOWN_CODINGS) KNOWN_CODINGS.clear();
+    KNOWN_CODINGS.set(acceptEncoding, coding);
+  }
+  return coding;
+}
+
+function readCoding(acceptEncoding: string): Coding | null {
   let best: Coding | null = null;
   let bestQ = 0;
   let star: number | null = null;

@@ -3,16 +3,17 @@ import { performance } from 'node:perf_hooks';
 import type { Metrics } from '../../domain/metrics.ts';
 import type { RateLimitOverrides } from '../../domain/plans.ts';
 import type { RateLimiter } from '../../infra/rate-limiter.ts';
-import type { ResponseCacheStore } from '../../infra/response-cache.ts';
-import type { Authenticator } from '../../services/access/authenticator.ts';
+import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
+import type { Authenticator, KeyIdentity, SessionIdentity } from '../../services/access/authenticator.ts';
 import type { PrivateReaders } from '../../services/access/private-readers.ts';
 import { planWindowsTable } from '../../services/access/limits.ts';
 import type { Clock } from '../../domain/clock.ts';
 import { answerCacheHit, type HeaderList, isSuperseded } from './cache-hit.ts';
 import { identify } from './identify.ts';
-import type { HitIndex } from './hit-index.ts';
+import type { HitIndex, IndexedRoute } from './hit-index.ts';
+import { andThen, type MaybePromise } from '../../domain/maybe-promise.ts';
 import { rateLimitHeaderList } from './rate-limit-headers.ts';
-import { hasAmbiguousHost } from '../request-hygiene.ts';
+import { hotHeaders, type HotHeaders } from './raw-headers.ts';
 
 // Cache hits of authenticated callers answered at the HTTP server, before Fastify:
 // a client polling a list with its key costs a credential-cache lookup, a counter
@@ -32,7 +33,8 @@ export interface HotPathDeps {
   readers: PrivateReaders;
   clock: Clock;
   rateLimits: RateLimitOverrides;
-  requestId: (req: IncomingMessage) => string;
+  /** The request id Fastify would assign, from the request's X-Request-Id. */
+  requestId: (incoming: string | undefined) => string;
   /** Answers given here never reach Fastify's hooks, so they are counted here. */
   metrics: Metrics;
   /** The data version now: an entry it supersedes falls through and is computed again (cache-hit.ts `isSuperseded`). */
@@ -41,40 +43,37 @@ export interface HotPathDeps {
   crossOriginFallThrough?: boolean;
 }
 
-export type HotPath = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+/** Whether the request was answered here: at once when everything it needs is in-process. */
+export type HotPath = (req: IncomingMessage, res: ServerResponse) => MaybePromise<boolean>;
 
 export function createHotPath(d: HotPathDeps): HotPath {
   const windowsByPlan = planWindowsTable(d.rateLimits);
   // As the Fastify path says on CORS routes (plugins/cors.ts): the answer differs by Origin.
   const vary: HeaderList = d.crossOriginFallThrough ? ['vary', 'Origin'] : [];
-  return async function hotPath(req, res) {
-    if (req.method !== 'GET' || !req.url || hasAmbiguousHost(req)) return false;
-    if (d.crossOriginFallThrough && req.headers.origin !== undefined) return false;
-    const started = performance.now();
-    // The same identification as the route's chain (identify.ts); anyone else falls through.
-    const who = await identify(d.auth, req.headers);
-    const identity = who.kind === 'key' ? who.key : who.kind === 'session' ? who.session : null;
-    if (!identity) return false;
-    const route = d.index.find(req.url, identity.plan, await d.readers.orgOf(identity.orgId));
-    if (!route || route.anonymousOnly) return false;
-    const entry = await d.store.get(route.key);
-    if (!entry || isSuperseded(entry, d.dataVersion(), d.clock.now().getTime())) return false;
+
+  // Each step goes on at once when its answer is in-process (docs/access.md "Hot path for
+  // cache hits"): a remembered key, organisation and entry, and a count kept here.
+  function answer(
+    res: ServerResponse,
+    headers: HotHeaders,
+    identity: KeyIdentity | SessionIdentity,
+    route: IndexedRoute,
+    entry: CachedResponse | undefined,
+    started: number,
+  ) {
+    const nowMs = d.clock.now().getTime();
+    if (!entry || isSuperseded(entry, d.dataVersion(), nowMs)) return false;
     const subject = identity.subject;
     const windows = windowsByPlan[identity.plan];
-    const outcome = await answerCacheHit(
+    const outcome = answerCacheHit(
       entry,
       {
-        ifNoneMatch: req.headers['if-none-match'],
-        acceptEncoding: req.headers['accept-encoding'],
+        ifNoneMatch: headers['if-none-match'],
+        acceptEncoding: headers['accept-encoding'],
         // A full window falls through: Fastify refuses it again, with the 429 body, without counting.
-        meter: route.metered
-          ? async () => {
-              const r = await d.limiter.consume(subject, windows);
-              return r.allowed ? rateLimitHeaderList(windows, r) : null;
-            }
-          : null,
-        nowMs: d.clock.now().getTime(),
-        lead: ['x-request-id', d.requestId(req), ...vary],
+        meter: route.metered ? () => andThen(d.limiter.consume(subject, windows), (r) => (r.allowed ? rateLimitHeaderList(windows, r) : null)) : null,
+        nowMs,
+        lead: ['x-request-id', d.requestId(headers['x-request-id']), ...vary],
       },
       (status, headers, body) => {
         res.writeHead(status, headers);
@@ -82,10 +81,31 @@ export function createHotPath(d: HotPathDeps): HotPath {
         else res.end();
       },
     );
-    if (outcome === 'refused') return false;
-    // Counted after the answer is on its way (metrics stay off the critical section).
-    d.metrics.httpRequest('GET', route.route, outcome === 'sent' ? 200 : 304, (performance.now() - started) / 1000);
-    d.metrics.cache(route.route, 'hit', 'server');
-    return true;
+    return andThen(outcome, (o) => {
+      if (o === 'refused') return false;
+      // Counted after the answer is on its way (metrics stay off the critical section).
+      d.metrics.httpRequest('GET', route.route, o === 'sent' ? 200 : 304, (performance.now() - started) / 1000);
+      d.metrics.cache(route.route, 'hit', 'server');
+      return true;
+    });
+  }
+
+  return function hotPath(req, res) {
+    if (req.method !== 'GET' || !req.url) return false;
+    const headers = hotHeaders(req.rawHeaders);
+    if (!headers) return false;
+    if (d.crossOriginFallThrough && headers.origin !== undefined) return false;
+    const started = performance.now();
+    const url = req.url;
+    // The same identification as the route's chain (identify.ts); anyone else falls through.
+    return andThen(identify(d.auth, headers), (who) => {
+      const identity = who.kind === 'key' ? who.key : who.kind === 'session' ? who.session : null;
+      if (!identity) return false;
+      return andThen(d.readers.orgOf(identity.orgId), (owner) => {
+        const route = d.index.find(url, identity.plan, owner);
+        if (!route || route.anonymousOnly) return false;
+        return andThen(d.store.get(route.key), (entry) => answer(res, headers, identity, route, entry, started));
+      });
+    });
   };
 }

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Authenticator, KeyIdentity, SessionIdentity } from '../../services/access/authenticator.ts';
 import { presentedKey, sessionToken } from './credentials.ts';
+import { andThen, type MaybePromise } from '../../domain/maybe-promise.ts';
 
 // The one authentication path (docs/access.md "Authentication rules"): which credential a
 // request presents and whose it is. The Fastify chain (authenticate.ts) and the server's
@@ -13,13 +14,13 @@ export type Identified = { kind: 'key'; key: KeyIdentity } | { kind: 'bad-key' }
 const BAD_KEY: Identified = { kind: 'bad-key' };
 const ANONYMOUS: Identified = { kind: 'anonymous' };
 
-export async function identify(auth: Pick<Authenticator, 'verifyKey' | 'verifySession'>, headers: IncomingHttpHeaders): Promise<Identified> {
+const asKey = (key: KeyIdentity | null): Identified => (key ? { kind: 'key', key } : BAD_KEY);
+const asSession = (session: SessionIdentity | null): Identified => (session ? { kind: 'session', session } : ANONYMOUS);
+
+/** Without a promise when the credential's answer is remembered (the authenticator's cache). */
+export function identify(auth: Pick<Authenticator, 'verifyKey' | 'verifySession'>, headers: IncomingHttpHeaders): MaybePromise<Identified> {
   const secret = presentedKey(headers);
-  if (secret !== undefined) {
-    const key = secret ? await auth.verifyKey(secret) : null;
-    return key ? { kind: 'key', key } : BAD_KEY;
-  }
+  if (secret !== undefined) return secret ? andThen(auth.verifyKey(secret), asKey) : BAD_KEY;
   const token = sessionToken(headers);
-  const session = token ? await auth.verifySession(token) : null;
-  return session ? { kind: 'session', session } : ANONYMOUS;
+  return token ? andThen(auth.verifySession(token), asSession) : ANONYMOUS;
 }

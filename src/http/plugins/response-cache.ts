@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
-import type { IncomingMessage } from 'node:http';
 import type { CachedResponse, ResponseCacheStore } from '../../infra/response-cache.ts';
 import { answerCacheHit, type HitWriter, isSuperseded, type Meter } from '../access/cache-hit.ts';
 import { cacheKey, etagMatches, etagOf } from '../access/cache-key.ts';
@@ -55,8 +54,8 @@ const cacheCtx = new WeakMap<FastifyRequest, CacheCtx>();
 
 export interface ResponseCachePluginOptions {
   cache: ResponseCacheStore;
-  /** The request id Fastify would assign (the hot path answers without Fastify). */
-  requestId: (req: IncomingMessage) => string;
+  /** The request id Fastify would assign, from the request's X-Request-Id (the hot path answers without Fastify). */
+  requestId: (incoming: string | undefined) => string;
 }
 
 /** The Fastify side of a cache-hit answer (access/cache-hit.ts writes through it). */

@@ -5,6 +5,7 @@ import type { UserPlan } from '../../domain/plans.ts';
 import type { ApiKeysRepository } from '../../store/repositories/api-keys-repository.ts';
 import type { SessionsRepository } from '../../store/repositories/sessions-repository.ts';
 import type { Clock } from '../../domain/clock.ts';
+import type { MaybePromise } from '../../domain/maybe-promise.ts';
 import { orgSubject } from './limits.ts';
 import { API_KEY_PATTERN, SESSION_TOKEN_PATTERN, keyedDigest, safeEqual, sha256hex } from './secrets.ts';
 
@@ -80,16 +81,50 @@ export function authenticator(deps: {
   // Ages on the injected clock (tests move it instead of sleeping). A clock that stepped
   // back makes an entry stale, never fresher: a revocation is never seen later than the TTL.
   const nowMs = () => deps.clock.now().getTime();
-  const age = (e: { at: number }) => nowMs() - e.at;
-  const fresh = <T>(e: Entry<T> | undefined): e is Entry<T> => !!e && ttl > 0 && age(e) >= 0 && age(e) < ttl;
+  /** Whether an entry may be served at `now` (its age on the clock, read once per request). */
+  const fresh = <T>(e: Entry<T> | undefined, now: number): e is Entry<T> => !!e && ttl > 0 && now - e.at >= 0 && now - e.at < ttl;
 
   /** A promise only when lastUsedAt is written (once a minute), so a hot key does not wait. */
-  function touch(keyId: string): Promise<void> | undefined {
-    const now = deps.clock.now();
+  function touch(keyId: string, now: number): Promise<void> | undefined {
     const last = touched.get(keyId);
-    if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS) return undefined;
-    touched.set(keyId, now.getTime());
-    return deps.apiKeys.touch(keyId, now).catch((err) => deps.onTouchError?.(err));
+    if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return undefined;
+    touched.set(keyId, now);
+    return deps.apiKeys.touch(keyId, new Date(now)).catch((err) => deps.onTouchError?.(err));
+  }
+
+  /** A remembered key's answer: at once, unless this is the minute's lastUsedAt write. */
+  function answer(e: KeyEntry, now: number): MaybePromise<KeyIdentity | null> {
+    const written = e.value ? touch(e.value.keyId, now) : undefined;
+    return written ? written.then(() => e.value) : e.value;
+  }
+
+  /** A session past its expiry is no one's, whatever was remembered. */
+  const live = (value: SessionIdentity | null, now: Date) => (value && value.expiresAt <= now.toISOString() ? null : value);
+
+  async function verifySessionFromStore(hash: string): Promise<SessionIdentity | null> {
+    const s = await deps.sessions.findActive(hash, deps.clock.now());
+    const value: SessionIdentity | null = s
+      ? {
+          kind: 'session',
+          sessionHash: hash,
+          userId: s.userId,
+          orgId: s.orgId,
+          role: s.role,
+          plan: s.plan,
+          expiresAt: s.expiresAt,
+          subject: orgSubject(s.orgId),
+        }
+      : null;
+    sessions.set(hash, { value, at: nowMs() });
+    return live(value, deps.clock.now());
+  }
+
+  async function verifyKeyFromStore(id: string, secret: string): Promise<KeyIdentity | null> {
+    const hash = sha256hex(secret);
+    const value = await lookupKey(hash);
+    const e: KeyEntry = { value, at: nowMs(), keyHash: value ? hash : null, refreshing: false };
+    keys.set(id, e);
+    return answer(e, e.at);
   }
 
   async function lookupKey(hash: string): Promise<KeyIdentity | null> {
@@ -126,50 +161,28 @@ export function authenticator(deps: {
   }
 
   return {
-    /** The owner of an active API key, or null (unknown, malformed or revoked). */
-    async verifyKey(secret: string): Promise<KeyIdentity | null> {
+    /**
+     * The owner of an active API key, or null (unknown, malformed or revoked): without a
+     * promise when the key is remembered and fresh.
+     */
+    verifyKey(secret: string): MaybePromise<KeyIdentity | null> {
       if (!API_KEY_PATTERN.test(secret)) return null;
       const id = keyedDigest(pepper, secret);
-      let e = keys.get(id);
-      if (e && fresh(e)) {
-        if (e.value && !e.refreshing && age(e) >= ttl / 2) refresh(e);
-      } else {
-        const hash = sha256hex(secret);
-        const value = await lookupKey(hash);
-        e = { value, at: nowMs(), keyHash: value ? hash : null, refreshing: false };
-        keys.set(id, e);
-      }
-      if (e.value) {
-        const written = touch(e.value.keyId);
-        if (written) await written;
-      }
-      return e.value;
+      const e = keys.get(id);
+      const now = nowMs();
+      if (!fresh(e, now)) return verifyKeyFromStore(id, secret);
+      if (e.value && !e.refreshing && now - e.at >= ttl / 2) refresh(e);
+      return answer(e, now);
     },
 
-    /** The user of a live session, or null. */
-    async verifySession(token: string): Promise<SessionIdentity | null> {
+    /** The user of a live session, or null: without a promise when the session is remembered and fresh. */
+    verifySession(token: string): MaybePromise<SessionIdentity | null> {
       if (!SESSION_TOKEN_PATTERN.test(token)) return null;
       const hash = sha256hex(token);
-      let e = sessions.get(hash);
-      if (!fresh(e)) {
-        const s = await deps.sessions.findActive(hash, deps.clock.now());
-        const value: SessionIdentity | null = s
-          ? {
-              kind: 'session',
-              sessionHash: hash,
-              userId: s.userId,
-              orgId: s.orgId,
-              role: s.role,
-              plan: s.plan,
-              expiresAt: s.expiresAt,
-              subject: orgSubject(s.orgId),
-            }
-          : null;
-        e = { value, at: nowMs() };
-        sessions.set(hash, e);
-      }
-      if (e.value && e.value.expiresAt <= deps.clock.now().toISOString()) return null;
-      return e.value;
+      const e = sessions.get(hash);
+      const now = deps.clock.now();
+      if (fresh(e, now.getTime())) return live(e.value, now);
+      return verifySessionFromStore(hash);
     },
 
     /** Drops a revoked key (by its database digest: the cache is keyed otherwise). */

@@ -1,4 +1,5 @@
 import type { Clock } from '../../domain/clock.ts';
+import type { MaybePromise } from '../../domain/maybe-promise.ts';
 
 // Whose cached answers are their own (docs/access.md "Response cache", docs/per-user.md
 // "Custom status pages"). Only an organisation that owns private status pages can read
@@ -19,7 +20,7 @@ export interface PrivateReaders {
    * The cache owner of a signed-in caller's answers: its organisation (with the version of
    * its services when it has some), or null: it reads what the public reads.
    */
-  orgOf(orgId: string | null): Promise<string | null>;
+  orgOf(orgId: string | null): MaybePromise<string | null>;
   /** The organisation's pages changed in this process: forget what was remembered. */
   changed(orgId: string): void;
 }
@@ -38,20 +39,23 @@ export function privateReaders(d: {
   const known = new Map<string, { owner: string | null; until: number }>();
   /** Bumped by every change: a lookup that started before a change does not store its answer. */
   let epoch = 0;
+  async function lookUp(orgId: string, now: number): Promise<string | null> {
+    const started = epoch;
+    const [owns, services] = await Promise.all([d.ownsPrivateVendors(orgId), d.servicesVersion?.(orgId) ?? null]);
+    const owner = services ? `${orgId}~s${services}` : owns ? orgId : null;
+    if (started === epoch) {
+      if (known.size >= MAX_REMEMBERED) known.clear();
+      known.set(orgId, { owner, until: now + ttl });
+    }
+    return owner;
+  }
   return {
-    async orgOf(orgId) {
+    orgOf(orgId) {
       if (!orgId) return null;
       const now = d.clock.now().getTime();
       const hit = known.get(orgId);
       if (hit && hit.until > now) return hit.owner;
-      const started = epoch;
-      const [owns, services] = await Promise.all([d.ownsPrivateVendors(orgId), d.servicesVersion?.(orgId) ?? null]);
-      const owner = services ? `${orgId}~s${services}` : owns ? orgId : null;
-      if (started === epoch) {
-        if (known.size >= MAX_REMEMBERED) known.clear();
-        known.set(orgId, { owner, until: now + ttl });
-      }
-      return owner;
+      return lookUp(orgId, now);
     },
     changed(orgId) {
       epoch++;

@@ -74,7 +74,7 @@ describe('rate limits per plan', () => {
 
       // Fill the day up to one request short, then cross it over HTTP.
       const day = [{ name: 'day', limit: perDay, windowSeconds: 86_400 }];
-      const fill: Promise<unknown>[] = [];
+      const fill: unknown[] = [];
       for (let i = perMinute + 1; i < perDay - 1; i++) fill.push(t.app.access.limiter.consume(subject, day));
       await Promise.all(fill);
       clock.advance(60_000);
