@@ -53,7 +53,9 @@ describe('cache hits answered at once', () => {
   let port: number;
   const path = '/api/v1/infrastructure/vendor-status/github';
   before(async () => {
-    t = await startApp({ env: { RATE_LIMITS: '{}' } });
+    // Limits large enough for Redis to count in leased slices (docs/access.md "Leased
+    // counting"): once the first slice is held, a hit is counted in-process on either store.
+    t = await startApp({ env: { RATE_LIMITS: JSON.stringify({ pro: { perMinute: 1_000_000, perDay: 1_000_000 } }) } });
     user = await userWithKey(t, 'pro');
     port = new URL(t.api).port as unknown as number;
     // A miss fills the entry; a hit teaches the server which entry the URL names.
