@@ -2,10 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, API_PREFIX } from '../src/app.ts';
-import { loadConfig } from '../src/infra/config.ts';
-import { incidentsRepository } from '../src/store/repositories/incidents-repository.ts';
-import { openStore } from '../src/store/db.ts';
+import { builtApp } from './lib/built-app.ts';
 import { reportFigures } from './lib/report.ts';
 import { runMeasured } from './load.ts';
 
@@ -28,6 +25,8 @@ function option(args: string[], name: string, fallback: number): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function accessBench(args: string[]) {
+  // The app as `npm start` runs it (compiled by tsc), not through tsx (bench/lib/built-app.ts).
+  const { buildApp, API_PREFIX, loadConfig, openStore, incidentsRepository } = await builtApp();
   const seconds = option(args, 'seconds', 5);
   const connections = option(args, 'connections', 50);
   const rounds = option(args, 'rounds', 3);
