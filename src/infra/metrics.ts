@@ -100,7 +100,7 @@ interface ScrapeSources {
   /** Catalog vendors with a source now: poll series of any other vendor are dropped. */
   polledVendors?: () => Promise<string[]>;
   vendorStatus?: () => Promise<{
-    vendors: { vendor: string; level: number; activeIncidents: number }[];
+    vendors: { vendor: string; level: number; activeIncidents: number | null }[];
     components: { vendor: string; component: string; level: number }[];
   }>;
 }
@@ -271,7 +271,8 @@ export function createMetricsRegistry(
     registers,
     async collect() {
       this.reset();
-      for (const v of (await readStatus())?.vendors ?? []) this.set({ vendor: v.vendor }, v.activeIncidents);
+      // A vendor not monitored has no series: a stored incident nothing can resolve is not one open now.
+      for (const v of (await readStatus())?.vendors ?? []) if (v.activeIncidents !== null) this.set({ vendor: v.vendor }, v.activeIncidents);
     },
   });
   if (o.componentSeries) {

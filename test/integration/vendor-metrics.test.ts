@@ -44,6 +44,8 @@ describe('vendor status metrics', () => {
       }),
       'f',
     );
+    // An incident stored before the vendor lost its source: nothing can resolve it now.
+    await createRepositories(t.store).incidents.upsert(incident('hetzner', 'left-over', { startedAt: new Date(Date.now() - 86_400_000).toISOString() }), 'f');
     await createRepositories(t.store).maintenances.upsert(
       maintenance('datadog', 'now', {
         status: 'in_progress',
@@ -66,7 +68,8 @@ describe('vendor status metrics', () => {
     assert.equal(valueOf(f, 'vis_vendor_status', { vendor: 'slack' }), -1, 'never polled: unknown');
     assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'github' }), 1);
     assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'cloudflare' }), 1);
-    assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'hetzner' }), 0);
+    assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'hetzner' }), undefined, 'not monitored: no count');
+    assert.equal(valueOf(f, 'vis_vendor_active_incidents', { vendor: 'slack' }), 0, 'monitored, nothing open');
     assert.equal(f.has('vis_component_status'), false);
   });
 });

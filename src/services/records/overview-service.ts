@@ -41,7 +41,8 @@ export interface VendorOverview {
 
 /** Vendor status as numbers, for the Prometheus gauges (docs/integrations.md). */
 export interface StatusFigures {
-  vendors: { vendor: string; level: number; activeIncidents: number }[];
+  /** `activeIncidents` null: not monitored, so whatever is stored for it is not a count now (no series). */
+  vendors: { vendor: string; level: number; activeIncidents: number | null }[];
   /** Empty unless asked for (one series per component: many). */
   components: { vendor: string; component: string; level: number }[];
 }
@@ -178,7 +179,7 @@ export function overviewService(d: {
         vendors: o.vendors.map((v) => ({
           vendor: v.vendor,
           level: v.sourceHealth.stale ? INDICATOR_LEVEL.unknown : INDICATOR_LEVEL[v.indicator],
-          activeIncidents: v.activeIncidents.length,
+          activeIncidents: v.monitored ? v.activeIncidents.length : null,
         })),
         components: components.map((c) => ({ vendor: c.vendor, component: c.name, level: COMPONENT_LEVEL[c.status] })),
       };
