@@ -291,7 +291,12 @@ export const appPlugin = fp(
     // Every sealed column, not the preferences alone: a value left on the old key becomes
     // unreadable once SECRETS_KEY_PREVIOUS is dropped (docs/security.md "Channel secrets").
     const resealed = {
-      preferences: await repos.preferences.resealAll(),
+      preferences: await repos.preferences.resealAll((orgId) =>
+        app.log.warn(
+          { orgId },
+          'notification preferences sealed with a key this instance does not have: left as they are (docs/security.md "Channel secrets")',
+        ),
+      ),
       alertRoutes: await repos.alertRoutes.resealDestinations(),
       sso: await repos.sso.resealClientSecrets(),
       inboundSignals: await repos.earlyWarning.resealInboundSecrets(),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type net from 'node:net';
+import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { keyIdOf, secretBox } from '../../src/infra/secret-box.ts';
 import { createProbeRunner, type ProbeRunner } from '../../src/probes/index.ts';
@@ -178,5 +179,36 @@ test('a rotation re-seals private probes and telemetry connectors; after the old
     for (const x of apps.reverse()) await x.close();
     target.close();
     prometheus.close();
+  }
+});
+
+// A preferences row sealed with a key no instance has any more: the start-up pass leaves it
+// and the service starts (it used to stop there); the warning names the organisation.
+test('a preferences row on a dropped key does not stop start-up', async () => {
+  const k1 = randomBytes(32).toString('hex');
+  const k2 = randomBytes(32).toString('hex');
+  const a = await startApp({ env: { DELIVER: 'off', SECRETS_KEY: k1 } });
+  let b: Awaited<ReturnType<typeof startApp>> | null = null;
+  try {
+    const u = await createUser(a);
+    assert.equal((await send(`${a.api}/notification-preferences`, 'PUT', u.headers, { pagerduty: { enabled: true, routing_key: ROUTING_KEY } })).status, 200);
+    // A clear value in another column makes the row stale for the new key, so the pass opens it.
+    await a.store.db.updateTable('notification_preferences').set({ webhook_secret: 'whsec_in_clear' }).where('org_id', '=', u.id).execute();
+    const before = await a.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', u.id).executeTakeFirstOrThrow();
+    const lines: { msg?: string; orgId?: string }[] = [];
+    const logStream = new Writable({
+      write(chunk, _enc, done) {
+        for (const l of String(chunk).split('\n')) if (l.trim()) lines.push(JSON.parse(l));
+        done();
+      },
+    });
+    b = await startApp({ shareStoreWith: a, logStream, env: { DELIVER: 'off', SECRETS_KEY: k2, LOG_LEVEL: 'warn' } });
+    assert.equal((await getJson(`${b.url}/healthz`)).status, 200);
+    const after = await b.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', u.id).executeTakeFirstOrThrow();
+    assert.equal(after.pagerduty_routing_key, before.pagerduty_routing_key, 'left as it was');
+    assert.ok(lines.some((l) => l.msg?.startsWith('notification preferences sealed with a key') && l.orgId === u.id));
+  } finally {
+    await b?.close();
+    await a.close();
   }
 });

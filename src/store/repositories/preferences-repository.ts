@@ -119,9 +119,12 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
      * Seals every secret stored in clear (rows written before encryption at rest)
      * or with a previous key (after SECRETS_KEY was rotated). Runs at start-up;
      * returns how many rows were rewritten. Each row is rewritten under its lock
-     * and only if still stale, so instances starting together do not conflict.
+     * and only if still stale, so instances starting together do not conflict. A row
+     * no key of this instance opens (sealed with a key since dropped) is left as it is
+     * and named to `unreadable`: start-up goes on, and only that organisation's
+     * preferences fail to read.
      */
-    async resealAll(): Promise<number> {
+    async resealAll(unreadable: (orgId: string) => void = () => {}): Promise<number> {
       let n = 0;
       let after = '';
       for (;;) {
@@ -145,7 +148,14 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
               .execute();
             const row = await trx.selectFrom('notification_preferences').selectAll().where('org_id', '=', r.org_id).executeTakeFirst();
             if (!row || !SEALED_COLUMNS.some((c) => row[c] !== null && box.stale(row[c]!))) return;
-            const cols = toColumns(toState(row));
+            let state: ReturnType<typeof toState>;
+            try {
+              state = toState(row);
+            } catch {
+              unreadable(r.org_id);
+              return;
+            }
+            const cols = toColumns(state);
             await trx
               .updateTable('notification_preferences')
               .set(Object.fromEntries(SEALED_COLUMNS.map((c) => [c, cols[c]])))
