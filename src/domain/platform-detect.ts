@@ -3,7 +3,7 @@
 // told apart by the keys each platform's documented payload has; HTML pages by the
 // markers their platform leaves in them. Pure: no I/O.
 import type { SourceType } from './records.ts';
-import { firstServerSentEvent, HUND_INIT_EVENT } from './server-sent-events.ts';
+import { bodyHasEvent, firstServerSentEvent, HUND_INIT_EVENT } from './server-sent-events.ts';
 
 /** A source type, `feed` (any RSS/Atom document), `html` (a page without a known marker), or null. */
 export type DetectedPlatform = SourceType | 'feed' | 'html' | null;
@@ -138,6 +138,21 @@ export function platformMatches(declared: SourceType, detected: DetectedPlatform
   if (detected === null) return true;
   if (FEED_SOURCE_TYPES.has(declared)) return detected === 'feed';
   return detected === declared;
+}
+
+const ACCEPT_FEED = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5';
+const ACCEPT_JSON = 'application/json, */*;q=0.5';
+const hundComplete = bodyHasEvent(HUND_INIT_EVENT);
+
+/**
+ * How a source of this type is asked for, by the poller and by `catalog verify` alike: the
+ * Accept header of its format, and for a body that never ends (Hund's event stream) when
+ * what was read is complete (docs/mappings.md "Hund").
+ */
+export function sourceRequest(type: SourceType): { accept: string; complete?: (received: Buffer) => boolean } {
+  if (type === 'hund') return { accept: 'text/event-stream', complete: hundComplete };
+  if (HTML_SOURCE_TYPES.has(type)) return { accept: ACCEPT_HTML };
+  return { accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : ACCEPT_JSON };
 }
 
 const MAX_PAGE_NAME = 200;

@@ -11,8 +11,7 @@ import { FetchError, type Fetcher } from '../infra/fetch.ts';
 import { KeyedLimiter } from '../infra/keyed-limiter.ts';
 import { PollFailureTally, pollFailureMessage } from '../domain/poll-failures.ts';
 import { type Freshness, freshnessOf, hotReason, hotReasonOf, type PollTrigger, pollTrigger, scheduleOf } from '../domain/poll-schedule.ts';
-import { bodyHasEvent, HUND_INIT_EVENT } from '../domain/server-sent-events.ts';
-import { ACCEPT_HTML, HTML_SOURCE_TYPES } from '../domain/platform-detect.ts';
+import { sourceRequest } from '../domain/platform-detect.ts';
 
 // Polls every catalog source on its own jittered interval. Each poll is independent:
 // it takes a lease on its source row, fetches with a deadline and a byte cap, parses
@@ -107,19 +106,6 @@ export interface RoundOptions {
   onResult?: (outcome: PollOutcome) => void;
 }
 
-const FEED_TYPES = new Set(['advisory-feed', 'release-feed', 'azure-rss', 'statuspage-rss', 'statuspage-atom']);
-const acceptFor = (type: string) =>
-  type === 'hund'
-    ? 'text/event-stream'
-    : HTML_SOURCE_TYPES.has(type as SourceType)
-      ? ACCEPT_HTML
-      : FEED_TYPES.has(type)
-        ? 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5'
-        : 'application/json, */*;q=0.5';
-
-/** Sources whose body never ends: read until their first complete event (docs/mappings.md "Hund"). */
-const completeFor = (type: string) => (type === 'hund' ? bodyHasEvent(HUND_INIT_EVENT) : undefined);
-
 const hostKey = (url: string) => {
   try {
     return new URL(url).host;
@@ -178,8 +164,7 @@ export function createScheduler(d: SchedulerDeps) {
         lastModified: src.lastModified,
         timeoutMs: s.timeoutMs,
         maxBytes: s.maxBytes,
-        accept: acceptFor(src.type),
-        complete: completeFor(src.type),
+        ...sourceRequest(src.type as SourceType),
         signal: stopping.signal,
         untrusted: src.guarded,
       });

@@ -1,7 +1,7 @@
 // `catalog verify`: polls every catalog source once and says, per source, whether the
 // entry still holds (docs/operations.md "Checking the catalog"). Read-only: it never
 // touches the store, so the catalog and sources loaded there stay as they are.
-import { ACCEPT_HTML, detectPlatform, FEED_SOURCE_TYPES, HTML_SOURCE_TYPES, platformMatches, type DetectedPlatform } from '../../domain/platform-detect.ts';
+import { detectPlatform, platformMatches, sourceRequest, type DetectedPlatform } from '../../domain/platform-detect.ts';
 import type { CatalogVendor, SourceType } from '../../domain/records.ts';
 import { FetchError, type Fetcher } from '../../infra/fetch.ts';
 import { KeyedLimiter } from '../../infra/keyed-limiter.ts';
@@ -52,8 +52,6 @@ const hostOf = (url: string) => {
   }
 };
 
-const ACCEPT_FEED = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5';
-
 async function checkSource(vendor: string, type: SourceType, url: string, o: VerifyOptions): Promise<SourceCheck> {
   const started = Date.now();
   const base = { vendor, type, url, finalUrl: null, detected: null as DetectedPlatform };
@@ -63,7 +61,7 @@ async function checkSource(vendor: string, type: SourceType, url: string, o: Ver
     res = await o.fetcher(url, {
       timeoutMs: o.timeoutMs,
       maxBytes: o.maxBytes,
-      accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : HTML_SOURCE_TYPES.has(type) ? ACCEPT_HTML : 'application/json, */*;q=0.5',
+      ...sourceRequest(type),
     });
   } catch (err) {
     const detail = err instanceof FetchError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);

@@ -1,8 +1,8 @@
 // Platform detection by payload shape (docs/operations.md "Checking the catalog"), on
 // bodies written for this test in each platform's documented shape.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { detectPlatform, platformMatches } from '../../../src/domain/platform-detect.ts';
+import { describe, test } from 'node:test';
+import { detectPlatform, platformMatches, sourceRequest } from '../../../src/domain/platform-detect.ts';
 
 const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 
@@ -74,4 +74,22 @@ test('a detection matches the declared type, feeds by family, unknown bodies say
   assert.equal(platformMatches('release-feed', 'feed'), true);
   assert.equal(platformMatches('release-feed', 'html'), false);
   assert.equal(platformMatches('statusio', null), true);
+});
+
+describe('how a source is asked for', () => {
+  test('one Accept per format, for the poller and catalog verify alike', () => {
+    const feed = sourceRequest('aws-rss').accept;
+    assert.match(feed, /^application\/rss\+xml/, 'the AWS feed is asked for as a feed');
+    assert.equal(sourceRequest('statuspage-atom').accept, feed);
+    assert.match(sourceRequest('statuspage-html').accept, /^text\/html/);
+    assert.match(sourceRequest('statuspage-v2').accept, /^application\/json/);
+    assert.equal(sourceRequest('statuspage-v2').complete, undefined);
+  });
+
+  test('a Hund stream is asked for as an event stream and complete at its first init event', () => {
+    const hund = sourceRequest('hund');
+    assert.equal(hund.accept, 'text/event-stream');
+    assert.equal(hund.complete?.(Buffer.from('event: init_event\ndata: {"a":1}')), false, 'an event without its blank line is not complete');
+    assert.equal(hund.complete?.(Buffer.from('event: init_event\ndata: {"a":1}\n\n')), true);
+  });
 });
