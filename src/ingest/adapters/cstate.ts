@@ -44,36 +44,23 @@ const PayloadSchema = Type.Object({
 
 type Issue = Static<typeof IssueSchema>;
 
-/** A system's status word: `ok`, `notice` (the theme shows it as "Maintenance"), `disrupted`, `down`. */
-export function cstateComponentStatus(word: string): ComponentStatus {
-  switch (word.trim().toLowerCase()) {
-    case 'ok':
-      return 'operational';
-    case 'notice':
-      return 'under_maintenance';
-    case 'disrupted':
-      return 'partial_outage';
-    case 'down':
-      return 'major_outage';
-    default:
-      return 'unknown';
-  }
-}
+/**
+ * cState's status words, for a system and for the page: `ok`, `notice` (the theme shows it
+ * as "Maintenance"), `disrupted`, `down`; any other word is unknown.
+ */
+const CSTATE_WORDS: Record<string, { component: ComponentStatus; page: Indicator }> = {
+  ok: { component: 'operational', page: 'operational' },
+  notice: { component: 'under_maintenance', page: 'maintenance' },
+  disrupted: { component: 'partial_outage', page: 'partial_outage' },
+  down: { component: 'major_outage', page: 'major_outage' },
+};
+const wordOf = (word: string) => (Object.hasOwn(CSTATE_WORDS, word.trim().toLowerCase()) ? CSTATE_WORDS[word.trim().toLowerCase()] : undefined);
 
-function cstateIndicator(word: string): Indicator {
-  switch (word.trim().toLowerCase()) {
-    case 'ok':
-      return 'operational';
-    case 'notice':
-      return 'maintenance';
-    case 'disrupted':
-      return 'partial_outage';
-    case 'down':
-      return 'major_outage';
-    default:
-      return 'unknown';
-  }
-}
+/** A system's status word. */
+export const cstateComponentStatus = (word: string): ComponentStatus => wordOf(word)?.component ?? 'unknown';
+
+/** The page's summary status word. */
+const cstateIndicator = (word: string): Indicator => wordOf(word)?.page ?? 'unknown';
 
 /**
  * Hugo prints a page date as Go does, "2022-11-02 21:57:21.175 +0000 UTC"; `resolvedAt` is the
