@@ -6,7 +6,7 @@
 // linear pass (a real HTML tokenizer, no backtracking regular expressions), and the
 // input is cut to MAX_HTML_CHARS before it is read, so the work per payload is bounded.
 import { decodeHTML } from 'entities';
-import { Parser } from 'htmlparser2';
+import { scanHtml } from './html-scan.ts';
 
 /** HTML read per field; the text kept from it is capped again at ingestion (docs/ingestion.md). */
 export const MAX_HTML_CHARS = 128 * 1024;
@@ -39,24 +39,21 @@ export function htmlToText(html: string | null | undefined): string {
   if (!html) return '';
   const parts: string[] = [];
   let skipping = 0;
-  const parser = new Parser(
-    {
-      onopentagname(name) {
-        if (SKIPPED.has(name)) skipping++;
-        else if (BLOCK.has(name)) parts.push(' ');
-      },
-      onclosetag(name) {
-        if (SKIPPED.has(name)) skipping = Math.max(0, skipping - 1);
-        else if (BLOCK.has(name)) parts.push(' ');
-      },
-      ontext(text) {
-        if (!skipping) parts.push(text);
-      },
+  // The tokenizer alone (html-scan.ts): htmlParser2's Parser keeps an element stack that
+  // costs quadratic time on a fragment of many unclosed tags.
+  scanHtml(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html, {
+    open(name) {
+      if (SKIPPED.has(name)) skipping++;
+      else if (BLOCK.has(name)) parts.push(' ');
     },
-    { decodeEntities: true, lowerCaseTags: true },
-  );
-  parser.write(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html);
-  parser.end();
+    close(name) {
+      if (SKIPPED.has(name)) skipping = Math.max(0, skipping - 1);
+      else if (BLOCK.has(name)) parts.push(' ');
+    },
+    text(text) {
+      if (!skipping) parts.push(text);
+    },
+  });
   return collapseWhitespace(parts.join(''));
 }
 
