@@ -54,7 +54,10 @@ const CSTATE_WORDS: Record<string, { component: ComponentStatus; page: Indicator
   disrupted: { component: 'partial_outage', page: 'partial_outage' },
   down: { component: 'major_outage', page: 'major_outage' },
 };
-const wordOf = (word: string) => (Object.hasOwn(CSTATE_WORDS, word.trim().toLowerCase()) ? CSTATE_WORDS[word.trim().toLowerCase()] : undefined);
+function wordOf(word: string) {
+  const w = word.trim().toLowerCase();
+  return Object.hasOwn(CSTATE_WORDS, w) ? CSTATE_WORDS[w] : undefined;
+}
 
 /** A system's status word. */
 export const cstateComponentStatus = (word: string): ComponentStatus => wordOf(word)?.component ?? 'unknown';

@@ -39,7 +39,7 @@ export function htmlToText(html: string | null | undefined): string {
   if (!html) return '';
   const parts: string[] = [];
   let skipping = 0;
-  // The tokenizer alone (html-scan.ts): htmlParser2's Parser keeps an element stack that
+  // The tokenizer alone (html-scan.ts): htmlparser2's Parser keeps an element stack that
   // costs quadratic time on a fragment of many unclosed tags.
   scanHtml(html.length > MAX_HTML_CHARS ? html.slice(0, MAX_HTML_CHARS) : html, {
     open(name) {
