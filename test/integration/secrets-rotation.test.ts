@@ -184,7 +184,7 @@ test('a rotation re-seals private probes and telemetry connectors; after the old
 
 // A preferences row sealed with a key no instance has any more: the start-up pass leaves it
 // and the service starts (it used to stop there); the warning names the organisation.
-test('a preferences row on a dropped key does not stop start-up', async () => {
+test('a preferences row on a dropped key does not stop start-up, and reads as 503 with the reason', async () => {
   const k1 = randomBytes(32).toString('hex');
   const k2 = randomBytes(32).toString('hex');
   const a = await startApp({ env: { DELIVER: 'off', SECRETS_KEY: k1 } });
@@ -207,6 +207,17 @@ test('a preferences row on a dropped key does not stop start-up', async () => {
     const after = await b.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', u.id).executeTakeFirstOrThrow();
     assert.equal(after.pagerduty_routing_key, before.pagerduty_routing_key, 'left as it was');
     assert.ok(lines.some((l) => l.msg?.startsWith('notification preferences sealed with a key') && l.orgId === u.id));
+    // Its organisation's preferences say why they cannot be read or saved: 503, not a 500.
+    const read = await getJson(`${b.api}/notification-preferences`, { headers: u.headers });
+    assert.equal(read.status, 503);
+    assert.equal(read.body.error, 'unavailable');
+    assert.match(read.body.message, /SECRETS_KEY_PREVIOUS/);
+    assert.equal((await send(`${b.api}/notification-preferences`, 'PUT', u.headers, { email: { enabled: false } })).status, 503);
+    assert.equal(
+      (await b.store.db.selectFrom('notification_preferences').selectAll().where('org_id', '=', u.id).executeTakeFirstOrThrow()).pagerduty_routing_key,
+      before.pagerduty_routing_key,
+      'a refused save left the sealed value as it was',
+    );
   } finally {
     await b?.close();
     await a.close();

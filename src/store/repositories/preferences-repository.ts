@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { DomainError } from '../../domain/errors.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import { defaultPreferences, normalizeStored, type SlackConnection, type StoredPreferences } from '../../domain/preferences.ts';
 import type { Database, NotificationPreferencesTable } from '../schema.ts';
@@ -68,8 +69,27 @@ export const emptyPreferencesState = (): PreferencesState => ({
   updatedAt: null,
 });
 
+/**
+ * A sealed value no key of this instance opens (its key was dropped too early, or the value
+ * was altered): the organisation's preferences cannot be read or saved until an operator
+ * gives the key back (SECRETS_KEY_PREVIOUS). 503 with that said, never a 500 (docs/security.md
+ * "Channel secrets").
+ */
+const unreadable = () =>
+  new DomainError(
+    'unavailable',
+    'These notification settings are sealed with a secrets key this instance does not have; an operator must restore it (SECRETS_KEY_PREVIOUS)',
+  );
+
 function codec(box: SecretBox) {
-  const open = (v: string | null) => (v === null ? null : box.open(v));
+  const open = (v: string | null) => {
+    if (v === null) return null;
+    try {
+      return box.open(v);
+    } catch {
+      throw unreadable();
+    }
+  };
   const seal = (v: string | null) => (v === null ? null : box.seal(v));
   const toState = (r: NotificationPreferencesTable): PreferencesState => ({
     settings: normalizeStored(fromJson<unknown>(r.settings, {})),
