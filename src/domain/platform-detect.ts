@@ -3,7 +3,7 @@
 // told apart by the keys each platform's documented payload has; HTML pages by the
 // markers their platform leaves in them. Pure: no I/O.
 import type { SourceType } from './records.ts';
-import { bodyHasEvent, firstServerSentEvent, HUND_INIT_EVENT } from './server-sent-events.ts';
+import { firstServerSentEvent, HUND_INIT_EVENT, hundStreamComplete } from './server-sent-events.ts';
 
 /** A source type, `feed` (any RSS/Atom document), `html` (a page without a known marker), or null. */
 export type DetectedPlatform = SourceType | 'feed' | 'html' | null;
@@ -142,7 +142,6 @@ export function platformMatches(declared: SourceType, detected: DetectedPlatform
 
 const ACCEPT_FEED = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5';
 const ACCEPT_JSON = 'application/json, */*;q=0.5';
-const hundComplete = bodyHasEvent(HUND_INIT_EVENT);
 
 /**
  * How a source of this type is asked for, by the poller and by `catalog verify` alike: the
@@ -150,7 +149,7 @@ const hundComplete = bodyHasEvent(HUND_INIT_EVENT);
  * what was read is complete (docs/mappings.md "Hund").
  */
 export function sourceRequest(type: SourceType): { accept: string; complete?: (received: Buffer) => boolean } {
-  if (type === 'hund') return { accept: 'text/event-stream', complete: hundComplete };
+  if (type === 'hund') return { accept: 'text/event-stream', complete: hundStreamComplete };
   if (HTML_SOURCE_TYPES.has(type)) return { accept: ACCEPT_HTML };
   return { accept: FEED_SOURCE_TYPES.has(type) ? ACCEPT_FEED : ACCEPT_JSON };
 }

@@ -62,3 +62,6 @@ export const bodyHasEvent =
     if (!/\n\r?\n/.test(text)) return false;
     return firstServerSentEvent(text, name) !== null;
   };
+
+/** A Hund stream has been read far enough: its first complete init event (docs/mappings.md "Hund"). */
+export const hundStreamComplete = bodyHasEvent(HUND_INIT_EVENT);

@@ -12,7 +12,7 @@ import {
   type ProbeAttempt,
 } from '../domain/custom-sources.ts';
 import { detectPlatform, pageNameOf } from '../domain/platform-detect.ts';
-import { bodyHasEvent, HUND_INIT_EVENT } from '../domain/server-sent-events.ts';
+import { hundStreamComplete } from '../domain/server-sent-events.ts';
 import type { SourceType } from '../domain/records.ts';
 import { parseSource } from './adapters/index.ts';
 import { createHttpFetcher, FetchError, type Fetcher } from '../infra/fetch.ts';
@@ -26,9 +26,6 @@ export interface PageDetectOptions {
 
 const ACCEPT = 'application/json, application/atom+xml, application/rss+xml, text/html;q=0.8, text/event-stream;q=0.6, */*;q=0.5';
 
-/** Hund's live stream never ends: an endpoint that may be one is read until its first event. */
-const untilHundInit = bodyHasEvent(HUND_INIT_EVENT);
-
 async function fetchBody(url: string, o: PageDetectOptions, mayBeStream = false) {
   const res = await o.fetcher(url, {
     timeoutMs: o.timeoutMs,
@@ -36,7 +33,8 @@ async function fetchBody(url: string, o: PageDetectOptions, mayBeStream = false)
     accept: ACCEPT,
     untrusted: true,
     maxRedirects: 3,
-    ...(mayBeStream ? { complete: untilHundInit } : {}),
+    // Hund's live stream never ends: an endpoint that may be one is read until its first event.
+    ...(mayBeStream ? { complete: hundStreamComplete } : {}),
   });
   if (res.notModified) throw new FetchError('http_status', 'HTTP 304', 304);
   return res;
