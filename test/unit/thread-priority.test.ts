@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
+import { niceInStat } from '../helpers/thread-nice.ts';
 
 // The ingestion worker lowers its own thread's priority, not the process's
 // (docs/ingestion.md "The API thread first"). Linux only: elsewhere it does nothing.
 
-/** Field 19 of /proc/<task>/stat is the nice value (after the parenthesised command name). */
-const niceOf = (statPath: string) => Number(fs.readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ')[16]);
+const niceOf = (statPath: string) => niceInStat(fs.readFileSync(statPath, 'utf8'));
 
 test('a thread lowers its own priority and leaves the rest of the process alone', { skip: !fs.existsSync('/proc/thread-self') && 'Linux only' }, async () => {
   const mainBefore = niceOf('/proc/thread-self/stat');
@@ -27,7 +27,7 @@ test('a thread lowers its own priority and leaves the rest of the process alone'
   });
   await worker.terminate();
   assert.equal(done, true);
-  assert.equal(Number(stat.split(') ')[1]!.split(' ')[16]), Math.min(19, mainBefore + 7), 'the worker thread runs at the lower priority');
+  assert.equal(niceInStat(stat), Math.min(19, mainBefore + 7), 'the worker thread runs at the lower priority');
   assert.equal(niceOf('/proc/thread-self/stat'), mainBefore, 'the calling thread keeps its priority');
   assert.equal(niceOf('/proc/self/stat'), mainBefore, 'the process keeps its priority');
 });

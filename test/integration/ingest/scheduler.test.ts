@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { PollOutcome } from '../../../src/ingest/scheduler.ts';
 import { TestClock, startApp, type TestApp } from '../../helpers/app.ts';
+import { niceInStat } from '../../helpers/thread-nice.ts';
 import { api, sourceUrl, startFleet, startIngestApp, type TestFleet } from '../../helpers/fleet.ts';
 import { waitFor } from '../../helpers/wait.ts';
 
@@ -260,11 +261,10 @@ describe('the running scheduler', () => {
       assert.equal(t.app.ingest.scheduler.running, false, 'the schedule runs in the worker, not here');
       if (fs.existsSync('/proc/thread-self')) {
         // The worker runs at INGEST_WORKER_NICE (10) above this thread (docs/ingestion.md "The API thread first").
-        const nice = (stat: string) => Number(stat.split(') ')[1]!.split(' ')[16]);
-        const own = nice(fs.readFileSync('/proc/thread-self/stat', 'utf8'));
+        const own = niceInStat(fs.readFileSync('/proc/thread-self/stat', 'utf8'));
         const lowered = fs.readdirSync('/proc/self/task').filter((tid) => {
           try {
-            return nice(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')) === Math.min(19, own + 10);
+            return niceInStat(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')) === Math.min(19, own + 10);
           } catch {
             return false;
           }
