@@ -1,6 +1,6 @@
 import { receiverOf } from '../domain/deliveries.ts';
 import type { ChannelAvailability } from '../domain/alerts.ts';
-import { candidatesByVendor, needAccountEmail, routeEvents } from '../domain/alert-routing.ts';
+import { candidatesByVendor, heldEvents, needAccountEmail, routeEvents } from '../domain/alert-routing.ts';
 import { routeToRoutes } from '../domain/alert-routes.ts';
 import type { AlertRoutesRepository } from '../store/repositories/alert-routes-repository.ts';
 import type { ServicesRepository } from '../store/repositories/services-repository.ts';
@@ -9,7 +9,7 @@ import type { StoredEvent } from '../domain/events.ts';
 import { applyFloodCap, type FloodCap } from './flood-cap.ts';
 import { gatherHeld, heldSummaryIds } from './held-summaries.ts';
 import type { DeliveriesRepository, NewDelivery } from '../store/repositories/deliveries-repository.ts';
-import type { DispatchRepository } from '../store/repositories/dispatch-repository.ts';
+import type { DispatchRepository, Hold } from '../store/repositories/dispatch-repository.ts';
 import type { MaintenancesRepository } from '../store/repositories/maintenances-repository.ts';
 import type { OrganisationsRepository } from '../store/repositories/organisations-repository.ts';
 import type { VendorsRepository } from '../store/repositories/vendors-repository.ts';
@@ -21,7 +21,7 @@ import { type AffectedServicesDeps, affectedServicesOf, type HitsOf } from './af
 import { payloadHits } from '../domain/alert-impact.ts';
 import type { AlertRoute } from '../domain/alert-routes.ts';
 import type { EventsRepository } from '../store/repositories/events-repository.ts';
-import type { PreferencesRepository, PreferencesState } from '../store/repositories/preferences-repository.ts';
+import type { OpenedPreferences, PreferencesRepository } from '../store/repositories/preferences-repository.ts';
 import type { WatchlistRepository } from '../store/repositories/watchlist-repository.ts';
 
 // The dispatcher turns new events of the log into delivery rows. It reads from
@@ -72,32 +72,55 @@ export interface DispatcherDeps {
    */
   earlyWarning?: Pick<EarlyWarningRepository, 'transitionsSince' | 'confirmedBy'>;
   confirmSignals?: () => Promise<unknown>;
+  /** Told once per organisation when its alerts start being held (docs/alerts.md "Held alerts"). */
+  log?: { warn(obj: unknown, msg: string): void };
 }
 
-async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promise<Map<string, PreferencesState>> {
-  const out = new Map<string, PreferencesState>();
+async function preferencesOf(repo: PreferencesRepository, ids: string[]): Promise<OpenedPreferences> {
+  const out: OpenedPreferences = { states: new Map(), unreadable: new Set() };
   for (let i = 0; i < ids.length; i += USER_CHUNK) {
-    for (const [k, v] of await repo.getMany(ids.slice(i, i + USER_CHUNK))) out.set(k, v);
+    const part = await repo.openMany(ids.slice(i, i + USER_CHUNK));
+    for (const [k, v] of part.states) out.states.set(k, v);
+    for (const k of part.unreadable) out.unreadable.add(k);
   }
   return out;
+}
+
+/** What a batch of events makes: delivery rows, and the events held for organisations that do not open. */
+interface Dispatched {
+  rows: NewDelivery[];
+  holds: Hold[];
 }
 
 /**
  * Delivery rows for a batch of events: a fixed number of queries per distinct
  * vendor; which rows, by the routing rules (src/domain/alert-routing.ts). With a
  * flood cap, rows beyond it are replaced by summary rows (no event).
+ *
+ * An organisation whose preferences or any enabled route this instance cannot open gets no
+ * rows: the events that concern it are held instead (docs/alerts.md "Held alerts"). With
+ * `only`, the batch is that organisation's held events, routed for it alone; null while it
+ * still does not open.
  */
-async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<NewDelivery[]> {
+async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps, only?: string): Promise<Dispatched | null> {
   const vendors = [...new Set(events.map((e) => e.vendor))];
   const watchers = await d.watchlist.watchers(vendors);
   const mentioning = new Map<string, string[]>();
   for (const v of vendors) mentioning.set(v, await d.preferences.orgsMentioningVendor(v));
-  const candidates = candidatesByVendor(vendors, watchers, mentioning);
+  const everyone = candidatesByVendor(vendors, watchers, mentioning);
+  const opened = await preferencesOf(d.preferences, [...new Set([...everyone.values()].flatMap((s) => [...s]))]);
+  const enabled = d.routes ? await d.routes.enabled() : { routes: [], unreadable: [] };
+  const closed = new Set([...opened.unreadable, ...enabled.unreadable.map((r) => r.orgId)]);
+  if (only !== undefined && closed.has(only)) return null;
+  const takes = (orgId: string) => (only === undefined ? !closed.has(orgId) : orgId === only);
+  const holds =
+    only === undefined ? heldEvents(events, everyone, [...enabled.routes, ...enabled.unreadable], closed).map(([orgId, event]) => ({ orgId, event })) : [];
+  const candidates = new Map([...everyone].map(([v, orgs]) => [v, new Set([...orgs].filter(takes))]));
   const allUsers = [...new Set([...candidates.values()].flatMap((s) => [...s]))];
-  const prefs = await preferencesOf(d.preferences, allUsers);
+  const prefs = opened.states;
   const unproven = needAccountEmail(prefs);
   const accountEmails = unproven.length ? await d.owners.ownerEmails(unproven) : new Map<string, string>();
-  const routes = d.routes ? await d.routes.enabled() : [];
+  const routes = enabled.routes.filter((r) => takes(r.orgId));
   // Once per (event, organisation), for every organisation a row may go to.
   const hitsOf = await affectedServicesOf(events, [...allUsers, ...routes.map((r) => r.orgId)], d.affected);
   const rows: NewDelivery[] = withHits(
@@ -113,9 +136,9 @@ async function deliveriesFor(events: StoredEvent[], d: DispatcherDeps): Promise<
     ? gatherHeld(rows, settingsOf, (r) => payloads.get(r.eventSeq!) ?? {}, await d.deliveries.getMany(heldIds), at)
     : { rows, summaries: [] };
   const routed = await routeRowsFor(events, watchers, routes, hitsOf, d);
-  if (!d.floodCap) return inSignalThreads([...held.rows, ...held.summaries, ...routed], events, d);
+  if (!d.floodCap) return { rows: await inSignalThreads([...held.rows, ...held.summaries, ...routed], events, d), holds };
   const capped = await applyFloodCap(held.rows, d.deliveries, d.floodCap, at);
-  return inSignalThreads([...capped.rows, ...capped.summaries, ...held.summaries, ...routed], events, d);
+  return { rows: await inSignalThreads([...capped.rows, ...capped.summaries, ...held.summaries, ...routed], events, d), holds };
 }
 
 /**
@@ -257,18 +280,58 @@ export function createDispatcher(d: DispatcherDeps, o: { batch?: number } = {}):
     initialised = true;
   };
 
+  /** Organisations whose alerts this dispatcher was told are held, so the operator is told once each. */
+  const warned = new Set<string>();
+  const heldWarning = (holds: Hold[]) => {
+    for (const orgId of new Set(holds.map((h) => h.orgId))) {
+      if (warned.has(orgId)) continue;
+      warned.add(orgId);
+      d.log?.warn(
+        { orgId },
+        'alerts of an organisation held: its notification preferences or an alert route are sealed with a key this instance does not have (restore it with SECRETS_KEY_PREVIOUS; docs/alerts.md "Held alerts")',
+      );
+    }
+  };
+
+  /** Routes the held events of every organisation that opens again, oldest first; the rows made. */
+  const releaseHeld = async () => {
+    let created = 0;
+    for (const orgId of await d.dispatch.heldOrgs()) {
+      for (;;) {
+        const events = await d.dispatch.heldEvents(orgId, batch);
+        if (!events.length) break;
+        const out = await deliveriesFor(events, d, orgId);
+        if (!out) break;
+        const released = await d.dispatch.releaseHeld(
+          orgId,
+          events.map((e) => e.seq),
+          out.rows,
+          d.clock.now(),
+        );
+        // Not released: another dispatcher did it (or a summary closed); look again next run.
+        if (!released) break;
+        created += out.rows.length;
+        warned.delete(orgId);
+        if (events.length < batch) break;
+      }
+    }
+    return created;
+  };
+
   return {
     init,
     async runOnce() {
       if (!initialised) await init();
-      let created = 0;
+      // Held events first, so an organisation that opens again gets its alerts in log order.
+      let created = await releaseHeld();
       for (;;) {
         const cursor = await d.dispatch.cursor(DISPATCH_CURSOR);
         const events = await d.events.after(cursor, batch);
         if (!events.length) return created + (await afterEvents());
-        const rows = await deliveriesFor(events, d);
+        const { rows, holds } = (await deliveriesFor(events, d))!;
+        if (holds.length) heldWarning(holds);
         const last = events[events.length - 1]!.seq;
-        const committed = await d.dispatch.commitDispatch(DISPATCH_CURSOR, cursor, last, rows, d.clock.now());
+        const committed = await d.dispatch.commitDispatch(DISPATCH_CURSOR, cursor, last, rows, d.clock.now(), holds);
         if (committed) created += rows.length;
         // Not committed: another dispatcher moved the cursor; read again from there.
         if (committed && events.length < batch) return created + (await afterEvents());

@@ -39,7 +39,8 @@ export async function scanOwnerReminders(d: OwnerReminderDeps, now: Date): Promi
   const vendors = [...new Set(due.map((x) => x.w.vendor))];
   const owned = await d.services.criticalOwned(vendors);
   if (!owned.length) return 0;
-  const routes = await d.routes.getMany([...new Set(owned.map((s) => s.ownerRouteId!))]);
+  // A route that does not open is left out; a later scan takes it once its key is back.
+  const routes = new Map((await d.routes.getMany([...new Set(owned.map((s) => s.ownerRouteId!))])).routes.map((r) => [r.id, r]));
   const byOrg = new Map<string, typeof owned>();
   for (const s of owned) byOrg.set(s.orgId, [...(byOrg.get(s.orgId) ?? []), s]);
   const components = await d.status.componentNames(vendors);

@@ -24,7 +24,7 @@ export interface ReminderDeps {
   maintenances: Pick<MaintenancesRepository, 'startingBetween'>;
   deliveries: Pick<DeliveriesRepository, 'insertNew'>;
   watchlist: Pick<WatchlistRepository, 'watchers'>;
-  preferences: Pick<PreferencesRepository, 'getMany' | 'orgsWithReminders'>;
+  preferences: Pick<PreferencesRepository, 'openMany' | 'orgsWithReminders'>;
   owners: Pick<OrganisationsRepository, 'ownerEmails'>;
   /** Vendor display names (the record as the API serves it carries `vendorName`). */
   vendors?: Pick<VendorsRepository, 'names'>;
@@ -43,7 +43,8 @@ export async function scanReminders(d: ReminderDeps, now: Date): Promise<number>
   const windows = await d.maintenances.startingBetween(now.toISOString(), new Date(now.getTime() + MAX_LEAD_MS).toISOString());
   if (!windows.length) return 0;
   const vendors = [...new Set(windows.map((w) => w.vendor))];
-  const prefs = await d.preferences.getMany(orgIds);
+  // An organisation whose preferences do not open gets its reminders from a later scan, once its key is back.
+  const prefs = (await d.preferences.openMany(orgIds)).states;
   const watchers = await d.watchlist.watchers(vendors);
   // A user is concerned by a vendor they watch or that one of their channels lists.
   const candidates = new Map<string, string[]>();

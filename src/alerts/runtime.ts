@@ -121,6 +121,7 @@ export function createAlertRuntime(o: {
     routesById: repos.alertRoutes,
     earlyWarning: repos.earlyWarning,
     confirmSignals: o.confirmSignals,
+    log: o.log,
   });
   const worker = createDeliveryWorker({
     deliveries: repos.deliveries,

@@ -55,7 +55,8 @@ type Recent = Awaited<ReturnType<SignalAlertDeps['earlyWarning']['transitionsSin
 /** The rows of one page of transitions, inserted unless they exist; how many were new. */
 async function rowsFor(d: SignalAlertDeps, recent: Recent, now: Date): Promise<number> {
   const orgs = new Set(recent.map((r) => r.signal.orgId));
-  const routes = (await d.routes.enabled()).filter((r: AlertRoute) => orgs.has(r.orgId) && r.filters.kinds.includes(EARLY_WARNING_KIND));
+  // A route that does not open is left out: the next scans, over the lookback, take it once its key is back.
+  const routes = (await d.routes.enabled()).routes.filter((r: AlertRoute) => orgs.has(r.orgId) && r.filters.kinds.includes(EARLY_WARNING_KIND));
   if (!routes.length) return 0;
   const vendors = [...new Set(recent.map((r) => r.signal.vendor))];
   const watchers = await d.watchlist.watchers(vendors);

@@ -33,6 +33,10 @@ export interface WorkerDeps extends SendDeps {
   random?: () => number;
 }
 
+/** How long a row whose secrets do not open on this instance waits before it is looked at again. */
+export const HELD_RETRY_MS = 60_000;
+export const HELD_REASON = 'held: the secrets of this alert are sealed with a key this instance does not have (SECRETS_KEY_PREVIOUS)';
+
 /** How long claims stay narrowed after rows were given back for a busy receiver. */
 const NARROW_MS = 1_000;
 
@@ -87,8 +91,19 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
   /** Aborted when a stopping worker's grace period ends: sends still waiting give up. */
   const interrupt = new AbortController();
 
-  const send = (rows: Delivery[], maxAttempts: number, onEach?: (c: Completion, r: SendReport) => void) =>
-    sendRows(d, rows, { owner, maxAttempts, random, interrupt: interrupt.signal, onEach });
+  const send = async (rows: Delivery[], maxAttempts: number, onEach?: (c: Completion, r: SendReport) => void) => {
+    let held: Delivery[] = [];
+    const reports = await sendRows(d, rows, { owner, maxAttempts, random, interrupt: interrupt.signal, onEach, onHeld: (h) => (held = h) });
+    // Rows whose secrets do not open here wait, their attempt not used (docs/alerts.md "Held alerts").
+    if (held.length)
+      await d.deliveries.release(
+        owner,
+        held.map((r) => r.id),
+        new Date(d.clock.now().getTime() + HELD_RETRY_MS),
+        HELD_REASON,
+      );
+    return reports;
+  };
   /** Sends and writes the results in one go (no batching with other sends). */
   const sendAndRecord = async (rows: Delivery[], maxAttempts: number) => {
     const completions: Completion[] = [];
@@ -135,7 +150,7 @@ export function createDeliveryWorker(d: WorkerDeps): DeliveryWorker {
         d.log?.error({ err }, 'alert delivery: sending claimed rows failed; they are sent again after their lease');
       })
       .then(() => {
-        // Rows that were not attempted (preferences could not be read) stay leased; free their slots.
+        // Rows that were not attempted (preferences could not be loaded, or held) are not in flight any more.
         inFlight -= unreported.size;
         for (const r of unreported) settle(r.receiver);
       })

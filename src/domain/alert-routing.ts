@@ -57,6 +57,27 @@ export function candidatesByVendor(
 }
 
 /**
+ * The events to hold for organisations whose secrets do not open (`closed`; docs/alerts.md
+ * "Held alerts"): each event that concerns one of them (a candidate of its vendor), and every
+ * event for one with any enabled route (its routes may take any vendor, by their owner rule).
+ * Routed later, for that organisation alone, once it opens again.
+ */
+export function heldEvents<E extends { vendor: string }>(
+  events: readonly E[],
+  candidates: ReadonlyMap<string, ReadonlySet<string>>,
+  routes: readonly { orgId: string }[],
+  closed: ReadonlySet<string>,
+): [orgId: string, event: E][] {
+  if (!closed.size) return [];
+  const withRoutes = new Set(routes.map((r) => r.orgId));
+  const out: [string, E][] = [];
+  for (const orgId of closed) {
+    for (const e of events) if (withRoutes.has(orgId) || candidates.get(e.vendor)?.has(orgId)) out.push([orgId, e]);
+  }
+  return out;
+}
+
+/**
  * Users whose account e-mail address must be read: e-mail is on and its address is not
  * proven by link, yet it may be the account's own (saved before confirmation existed).
  */

@@ -319,6 +319,19 @@ export interface AlertCursorsTable {
   updated_at: string;
 }
 
+/** An event held for an organisation whose secrets do not open (migration 1580). */
+export interface DispatchHoldsTable {
+  org_id: string;
+  event_seq: number;
+  type: string;
+  vendor: string;
+  entity_kind: string;
+  entity_id: string;
+  occurred_at: string;
+  payload: string;
+  held_at: string;
+}
+
 /** The record of an event's alerts, once per event (migration 0950). */
 export interface AlertPayloadsTable {
   event_seq: number;
@@ -749,6 +762,7 @@ export interface Database {
   store_meta: StoreMetaTable;
   sliding_limits: SlidingLimitsTable;
   alert_cursors: AlertCursorsTable;
+  dispatch_holds: DispatchHoldsTable;
   alert_threads: AlertThreadsTable;
   deliveries: DeliveriesTable;
   alert_payloads: AlertPayloadsTable;

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type net from 'node:net';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
+import { signatureOf } from '../../src/domain/early-warning-signing.ts';
 import { keyIdOf, secretBox } from '../../src/infra/secret-box.ts';
 import { createProbeRunner, type ProbeRunner } from '../../src/probes/index.ts';
 import { getJson, startApp, TestClock, type TestApp } from '../helpers/app.ts';
@@ -218,6 +219,64 @@ test('a preferences row on a dropped key does not stop start-up, and reads as 50
       before.pagerduty_routing_key,
       'a refused save left the sealed value as it was',
     );
+  } finally {
+    await b?.close();
+    await a.close();
+  }
+});
+
+// The other sealed values a request opens: an organisation's single sign-on client secret and
+// its early-warning signing secret. On a key the instance does not have, each is a 503 naming
+// the way out (the sender of a signal retries), never a 500.
+test('an SSO client secret and a signal signing secret on a dropped key answer 503 with the reason', async () => {
+  const k1 = randomBytes(32).toString('hex');
+  const k2 = randomBytes(32).toString('hex');
+  const a = await startApp({ env: { DELIVER: 'off', SECRETS_KEY: k1 } });
+  let b: Awaited<ReturnType<typeof startApp>> | null = null;
+  try {
+    const owner = await createUser(a, 'pro');
+    const cookie = await loginCookie(a, owner);
+    const s = (url: string) => ({ cookie, origin: url });
+    const orgId = (await send(`${a.url}/api/v1/orgs`, 'POST', s(a.url), { name: 'Sealed team' })).body.organisation.id;
+    const made = await send(`${a.url}/api/v1/orgs/${orgId}/signal-secret`, 'POST', s(a.url));
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const now = new Date().toISOString();
+    await a.store.db
+      .insertInto('sso_connections')
+      .values({
+        org_id: orgId,
+        issuer: 'https://idp.example.com',
+        client_id: 'vis',
+        client_secret: secretBox(Buffer.from(k1, 'hex')).seal('idp client secret'),
+        default_role: 'viewer',
+        sso_required: 0,
+        enabled: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    b = await startApp({ shareStoreWith: a, env: { DELIVER: 'off', SECRETS_KEY: k2 } });
+
+    const sso = await getJson(`${b.url}/api/v1/orgs/${orgId}/sso`, { headers: s(b.url) });
+    assert.equal(sso.status, 503, JSON.stringify(sso.body));
+    assert.equal(sso.body.error, 'unavailable');
+    assert.match(sso.body.message, /single sign-on client secret .*SECRETS_KEY_PREVIOUS/);
+
+    const raw = JSON.stringify({ vendor: 'github', severity: 'major', summary: 'our 5xx' });
+    const ts = Math.floor(Date.now() / 1000);
+    const signal = await fetch(`${b.url}/api/v1/orgs/${orgId}/signals`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_1',
+        'webhook-timestamp': String(ts),
+        'webhook-signature': signatureOf(made.body.secret, 'msg_1', ts, raw),
+      },
+      body: raw,
+    });
+    const body = await signal.json();
+    assert.equal(signal.status, 503, JSON.stringify(body));
+    assert.match(body.message, /early-warning signing secret .*SECRETS_KEY_PREVIOUS/);
   } finally {
     await b?.close();
     await a.close();

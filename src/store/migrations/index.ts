@@ -29,6 +29,7 @@ import { probesMigration } from './1490-probes.ts';
 import { earlyWarningAlertsMigration } from './1520-early-warning-alerts.ts';
 import { privateProbesMigration } from './1560-private-probes.ts';
 import { sourceRepairsMigration } from './1570-source-repairs.ts';
+import { dispatchHoldsMigration } from './1580-dispatch-holds.ts';
 
 // Migrations are listed here in order (no directory scanning), so bundling and
 // tests see exactly the same set. Each area adds its own numbered file.
@@ -65,6 +66,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '1520-early-warning-alerts': earlyWarningAlertsMigration(),
         '1560-private-probes': privateProbesMigration(),
         '1570-source-repairs': sourceRepairsMigration(),
+        '1580-dispatch-holds': dispatchHoldsMigration(),
       };
     },
   };

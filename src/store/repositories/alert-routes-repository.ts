@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { type AlertRoute, defaultRouteFilters, type RouteDestination, type RouteFilters } from '../../domain/alert-routes.ts';
+import { DomainError } from '../../domain/errors.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { AlertRoutesTable, Database } from '../schema.ts';
 import { chunks, ID_CHUNK } from './delivery-rows.ts';
 import { fromJson, toJson } from './json.ts';
 import { inTransaction } from './in-transaction.ts';
-import { resealColumn } from './sealed-values.ts';
+import { openOrUnavailable, resealColumn } from './sealed-values.ts';
 
 // Alert routes (docs/alert-routes.md). The destination is sealed on write and opened on
 // read here, like every channel secret (docs/security.md "Channel secrets"). Methods an
@@ -23,18 +24,42 @@ export interface RouteChange {
   filters?: RouteFilters;
 }
 
+/** Routes as the workers read them: those that open, and those sealed with a key this instance lacks. */
+export interface OpenedRoutes {
+  routes: AlertRoute[];
+  /** The routes that could not be opened, with their organisation. */
+  unreadable: { id: string; orgId: string }[];
+}
+
 export function alertRoutesRepository(db: Kysely<Database>, box: SecretBox) {
+  // A destination no key of this instance opens: the API answers 503 with the reason, and the
+  // workers hold the organisation's alerts (`openAll`).
+  const destinationOf = (sealed: string): RouteDestination =>
+    JSON.parse(openOrUnavailable(box, sealed, 'An alert route of this organisation is')) as RouteDestination;
   const toRoute = (r: AlertRoutesTable): AlertRoute => ({
     id: r.id,
     orgId: r.org_id,
     name: r.name,
     enabled: Boolean(r.enabled),
-    destination: JSON.parse(box.open(r.destination)) as RouteDestination,
+    destination: destinationOf(r.destination),
     filters: { ...defaultRouteFilters(), ...fromJson<Partial<RouteFilters>>(r.filters, {}) },
     disabledReason: r.disabled_reason,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   });
+  /** The workers' read: a route that does not open is named, not thrown, so it never stops a round. */
+  const openAll = (rows: AlertRoutesTable[]): OpenedRoutes => {
+    const out: OpenedRoutes = { routes: [], unreadable: [] };
+    for (const r of rows) {
+      try {
+        out.routes.push(toRoute(r));
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        out.unreadable.push({ id: r.id, orgId: r.org_id });
+      }
+    }
+    return out;
+  };
   const nameTaken = async (q: Kysely<Database>, orgId: string, name: string, except: string | null) => {
     let query = q.selectFrom('alert_routes').select('id').where('org_id', '=', orgId).where('name', '=', name);
     if (except) query = query.where('id', '!=', except);
@@ -56,18 +81,15 @@ export function alertRoutesRepository(db: Kysely<Database>, box: SecretBox) {
     },
 
     /** Routes by id, whatever their organisation (the delivery worker, for the rows it claimed). */
-    async getMany(ids: string[]): Promise<Map<string, AlertRoute>> {
-      const out = new Map<string, AlertRoute>();
-      for (const part of chunks(ids, ID_CHUNK)) {
-        for (const r of await db.selectFrom('alert_routes').selectAll().where('id', 'in', part).execute()) out.set(r.id, toRoute(r));
-      }
-      return out;
+    async getMany(ids: string[]): Promise<OpenedRoutes> {
+      const rows: AlertRoutesTable[] = [];
+      for (const part of chunks(ids, ID_CHUNK)) rows.push(...(await db.selectFrom('alert_routes').selectAll().where('id', 'in', part).execute()));
+      return openAll(rows);
     },
 
     /** Every enabled route (the dispatcher reads them per batch of events). */
-    async enabled(): Promise<AlertRoute[]> {
-      const rows = await db.selectFrom('alert_routes').selectAll().where('enabled', '=', 1).orderBy('org_id').orderBy('id').execute();
-      return rows.map(toRoute);
+    async enabled(): Promise<OpenedRoutes> {
+      return openAll(await db.selectFrom('alert_routes').selectAll().where('enabled', '=', 1).orderBy('org_id').orderBy('id').execute());
     },
 
     async create(

@@ -264,12 +264,16 @@ export function deliveriesRepository(db: Kysely<Database>, dialect: Dialect) {
       });
     },
 
-    /** Gives back rows claimed by `owner` that were not attempted (shutdown): due again at `at`. */
-    async release(owner: string, ids: string[], at: Date): Promise<void> {
+    /**
+     * Gives back rows claimed by `owner` that were not attempted (a receiver's fair share, or
+     * secrets that do not open): due again at `at`, the attempt not used; `why` is shown as
+     * the row's last error.
+     */
+    async release(owner: string, ids: string[], at: Date, why?: string): Promise<void> {
       for (const part of chunks(ids, ID_CHUNK)) {
         await db
           .updateTable('deliveries')
-          .set((eb) => ({ lease_owner: null, next_attempt_at: at.toISOString(), attempts: eb('attempts', '-', 1) }))
+          .set((eb) => ({ lease_owner: null, next_attempt_at: at.toISOString(), attempts: eb('attempts', '-', 1), ...(why ? { last_error: why } : {}) }))
           .where('id', 'in', part)
           .where('lease_owner', '=', owner)
           .where(noIndex('status'), '=', 'pending')

@@ -4,7 +4,7 @@ import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database, EwObservationsTable, EwSignalsTable } from '../schema.ts';
 import { chunks, ID_CHUNK } from './delivery-rows.ts';
 import { fromJson, toJson } from './json.ts';
-import { resealColumn } from './sealed-values.ts';
+import { openOrUnavailable, resealColumn } from './sealed-values.ts';
 
 // Early warning (docs/early-warning.md): observations, signals and their transitions, the
 // inbound signing secret (sealed here on write, opened on read) and the inbound message
@@ -429,7 +429,9 @@ function over(db: Kysely<Database>, box: SecretBox) {
 
     async secret(orgId: string): Promise<{ secret: string; lastFour: string; createdAt: string } | null> {
       const r = await db.selectFrom('ew_inbound_secrets').selectAll().where('org_id', '=', orgId).executeTakeFirst();
-      return r ? { secret: box.open(r.secret), lastFour: r.last_four, createdAt: r.created_at } : null;
+      return r
+        ? { secret: openOrUnavailable(box, r.secret, "This organisation's early-warning signing secret is"), lastFour: r.last_four, createdAt: r.created_at }
+        : null;
     },
 
     async setSecret(orgId: string, secret: string, by: string | null, now: string): Promise<void> {

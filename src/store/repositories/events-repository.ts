@@ -20,7 +20,8 @@ export interface EventFilter {
   entityKind?: EntityKind;
 }
 
-const toEvent = (r: Pick<EventsTable, 'type' | 'vendor' | 'entity_kind' | 'entity_id' | 'occurred_at' | 'payload'> & { seq: number }): StoredEvent =>
+/** A stored event from its row (the log's, or a held copy of it). */
+export const storedEvent = (r: Pick<EventsTable, 'type' | 'vendor' | 'entity_kind' | 'entity_id' | 'occurred_at' | 'payload'> & { seq: number }): StoredEvent =>
   ({
     seq: Number(r.seq),
     type: r.type,
@@ -88,7 +89,7 @@ export function eventsRepository(db: Kysely<Database>) {
       if (filter.types?.length) q = q.where('type', 'in', filter.types);
       if (filter.entityKind) q = q.where('entity_kind', '=', filter.entityKind);
       const rows = await q.orderBy('seq', 'asc').limit(limit).execute();
-      return rows.map(toEvent);
+      return rows.map(storedEvent);
     },
 
     /** The newest sequence number, 0 when the log is empty. */

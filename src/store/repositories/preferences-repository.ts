@@ -4,6 +4,7 @@ import type { SecretBox } from '../../domain/secret-box.ts';
 import { defaultPreferences, normalizeStored, type SlackConnection, type StoredPreferences } from '../../domain/preferences.ts';
 import type { Database, NotificationPreferencesTable } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
+import { openOrUnavailable } from './sealed-values.ts';
 
 // Notification preferences of an organisation: the settings document plus the channel
 // secrets in their own columns, sealed with the secrets key (AES-256-GCM,
@@ -32,6 +33,13 @@ export interface PreferencesState {
   emailConfirmAddress: string | null;
   emailConfirmExpiresAt: string | null;
   updatedAt: string | null;
+}
+
+/** Many organisations' preferences as the workers read them: those that open, and those that do not. */
+export interface OpenedPreferences {
+  states: Map<string, PreferencesState>;
+  /** Organisations whose row is sealed with a key this instance does not have. */
+  unreadable: Set<string>;
 }
 
 /** Secrets of the channels of docs/alerts.md beyond webhook and PagerDuty. */
@@ -69,27 +77,10 @@ export const emptyPreferencesState = (): PreferencesState => ({
   updatedAt: null,
 });
 
-/**
- * A sealed value no key of this instance opens (its key was dropped too early, or the value
- * was altered): the organisation's preferences cannot be read or saved until an operator
- * gives the key back (SECRETS_KEY_PREVIOUS). 503 with that said, never a 500 (docs/security.md
- * "Channel secrets").
- */
-const unreadable = () =>
-  new DomainError(
-    'unavailable',
-    'These notification settings are sealed with a secrets key this instance does not have; an operator must restore it (SECRETS_KEY_PREVIOUS)',
-  );
-
 function codec(box: SecretBox) {
-  const open = (v: string | null) => {
-    if (v === null) return null;
-    try {
-      return box.open(v);
-    } catch {
-      throw unreadable();
-    }
-  };
+  // A value no key of this instance opens: its organisation's preferences cannot be read or
+  // saved until an operator gives the key back (503 with that said, never a 500).
+  const open = (v: string | null) => (v === null ? null : openOrUnavailable(box, v, 'These notification settings are'));
   const seal = (v: string | null) => (v === null ? null : box.seal(v));
   const toState = (r: NotificationPreferencesTable): PreferencesState => ({
     settings: normalizeStored(fromJson<unknown>(r.settings, {})),
@@ -243,13 +234,26 @@ export function preferencesRepository(db: Kysely<Database>, box: SecretBox) {
       return rows.map((r) => r.org_id);
     },
 
-    async getMany(orgIds: string[]): Promise<Map<string, PreferencesState>> {
-      const out = new Map<string, PreferencesState>();
-      if (!orgIds.length) return out;
+    /**
+     * The workers' read of many organisations. A row this instance cannot open is left out of
+     * `states` and named in `unreadable` instead of throwing: the alert workers hold that
+     * organisation's alerts and go on with the others (docs/security.md "Channel secrets").
+     */
+    async openMany(orgIds: string[]): Promise<OpenedPreferences> {
+      const states = new Map<string, PreferencesState>();
+      const unreadable = new Set<string>();
+      if (!orgIds.length) return { states, unreadable };
       const rows = await db.selectFrom('notification_preferences').selectAll().where('org_id', 'in', orgIds).execute();
-      for (const r of rows) out.set(r.org_id, toState(r));
-      for (const id of orgIds) if (!out.has(id)) out.set(id, emptyPreferencesState());
-      return out;
+      for (const r of rows) {
+        try {
+          states.set(r.org_id, toState(r));
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          unreadable.add(r.org_id);
+        }
+      }
+      for (const id of orgIds) if (!states.has(id) && !unreadable.has(id)) states.set(id, emptyPreferencesState());
+      return { states, unreadable };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { DomainError } from '../../domain/errors.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database } from '../schema.ts';
 
@@ -25,6 +26,19 @@ export function openSecret(box: SecretBox | undefined, stored: string | null): O
     return { value: box.open(stored), unreadable: false };
   } catch {
     return { value: null, unreadable: true };
+  }
+}
+
+/**
+ * Opens a value for an API request or a signed exchange. A value sealed with a key this instance
+ * does not have is a 503 naming the way out (`what` says whose secret it is), never a 500: the
+ * caller can try again once an operator restores the key (docs/security.md "Channel secrets").
+ */
+export function openOrUnavailable(box: SecretBox, stored: string, what: string): string {
+  try {
+    return box.open(stored);
+  } catch {
+    throw new DomainError('unavailable', `${what} sealed with a secrets key this instance does not have; an operator must restore it (SECRETS_KEY_PREVIOUS)`);
   }
 }
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { OrgRole } from '../../domain/org-roles.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database } from '../schema.ts';
-import { resealColumn } from './sealed-values.ts';
+import { openOrUnavailable, resealColumn } from './sealed-values.ts';
 
 // Single sign-on (docs/teams.md, "Single sign-on"): an organisation's OpenID Connect
 // connection (client secret sealed with the secret box), its e-mail domains, and the
@@ -58,7 +58,7 @@ export function ssoRepository(db: Kysely<Database>, box: SecretBox) {
     orgId: r.org_id,
     issuer: r.issuer,
     clientId: r.client_id,
-    clientSecret: box.open(r.client_secret),
+    clientSecret: openOrUnavailable(box, r.client_secret, "This organisation's single sign-on client secret is"),
     defaultRole: r.default_role as OrgRole,
     ssoRequired: r.sso_required === 1,
     enabled: r.enabled === 1,

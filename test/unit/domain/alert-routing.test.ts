@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { alertEventOf, candidatesByVendor, needAccountEmail, type RoutingState, routeEvents } from '../../../src/domain/alert-routing.ts';
+import { alertEventOf, candidatesByVendor, heldEvents, needAccountEmail, type RoutingState, routeEvents } from '../../../src/domain/alert-routing.ts';
 import type { StoredEvent } from '../../../src/domain/events.ts';
 import { defaultPreferences, mergePreferences } from '../../../src/domain/preferences.ts';
 
@@ -149,4 +149,25 @@ describe('the rows of a batch', () => {
       'no SMTP, no e-mail rows',
     );
   });
+});
+
+test('heldEvents: a closed organisation holds the events of its vendors, and every event once it has a route', () => {
+  const events = [
+    { seq: 1, vendor: 'github' },
+    { seq: 2, vendor: 'stripe' },
+    { seq: 3, vendor: 'github' },
+  ];
+  const candidates = new Map([
+    ['github', new Set(['o1', 'o2'])],
+    ['stripe', new Set(['o2'])],
+  ]);
+  const held = (closed: string[], routes: { orgId: string }[] = []) =>
+    heldEvents(events, candidates, routes, new Set(closed)).map(([org, e]) => `${org}:${e.seq}`);
+  assert.deepEqual(held([]), []);
+  assert.deepEqual(held(['o1']), ['o1:1', 'o1:3']);
+  assert.deepEqual(held(['o1', 'o2']), ['o1:1', 'o1:3', 'o2:1', 'o2:2', 'o2:3']);
+  // A route may take any vendor (its owner rule): every event is held for its organisation.
+  assert.deepEqual(held(['o3'], [{ orgId: 'o3' }]), ['o3:1', 'o3:2', 'o3:3']);
+  // An organisation that is not closed holds nothing, whatever it watches.
+  assert.deepEqual(held(['o3'], [{ orgId: 'o1' }]), []);
 });
