@@ -252,7 +252,7 @@ describe('the running scheduler', () => {
   test('INGEST=live in the worker thread polls every source, and its events reach this thread’s bus', async () => {
     const fleet = await startFleet(['github', 'perplexity'], { clock: { now: () => new Date() }, history: true });
     const inc = fleet.sim.fleet.openIncident('perplexity');
-    const t = await startIngestApp(fleet, { env: { INGEST: 'live', INGEST_WORKER: 'true' } });
+    const t = await startIngestApp(fleet, { env: { INGEST: 'live', INGEST_WORKER: 'true', INGEST_WORKER_NICE: '10' } });
     const published: string[] = [];
     t.app.bus.subscribe((events) => published.push(...events.map((e) => `${e.type} ${e.entityId}`)));
     try {
