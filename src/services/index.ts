@@ -356,7 +356,14 @@ export function createServices(store: Store, config: Config, clock: Clock, infra
       onChange: (orgId) => privateReaders.changed(orgId),
     }),
     /** Which of those services vendor incidents and maintenance hit now (docs/services.md "Impact now"). */
-    impact: impactService({ services: repos.services, incidents: repos.incidents, maintenances: repos.maintenances, status: repos.status, orgs }),
+    impact: impactService({
+      services: repos.services,
+      incidents: repos.incidents,
+      maintenances: repos.maintenances,
+      status: repos.status,
+      vendors: repos.vendors,
+      orgs,
+    }),
     /** Early warning: signals, reports, the inbound signal API (docs/early-warning.md). */
     earlyWarning: {
       signals,

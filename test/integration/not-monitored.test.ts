@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createRepositories } from '../../src/services/index.ts';
 import { login, userWithKey } from '../helpers/access.ts';
 import { getJson, startApp, type TestApp } from '../helpers/app.ts';
+import { incident, maintenance } from '../helpers/records.ts';
 import { connect, textOf } from '../helpers/mcp.ts';
 import { send } from '../helpers/users.ts';
 
@@ -23,6 +24,16 @@ describe('not monitored', () => {
     // A row left from when it had a source (or written by mistake) must not make it operational.
     await repos.status.setStatus('hetzner', { indicator: 'operational', description: 'All Systems Operational', checkedAt: new Date().toISOString() });
     await repos.status.replaceComponents('hetzner', [{ id: 'api', name: 'API', status: 'operational', group: null, position: 1 }], new Date().toISOString());
+    // Records left open from when it had a source: not its state now either.
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await repos.incidents.upsert(
+      incident('hetzner', 'left-open', { title: 'Left open by a source that is gone', status: 'investigating', startedAt: hourAgo }),
+      'f',
+    );
+    await repos.maintenances.upsert(
+      maintenance('hetzner', 'left-running', { title: 'Window left running', status: 'in_progress', scheduledFor: hourAgo }),
+      'f',
+    );
     await repos.status.setStatus('github', { indicator: 'degraded', description: 'Partially Degraded Service', checkedAt: new Date().toISOString() });
     const owner = await userWithKey(t, 'pro', 'not-monitored');
     h = { 'x-api-key': owner.secret };
@@ -52,6 +63,7 @@ describe('not monitored', () => {
     const s = (await getJson(`${t.api}/vendor-status/hetzner?skipCache=true`)).body.items[0];
     assert.deepEqual([s.monitored, s.indicator, s.description, s.sourceDescription], [false, 'unknown', SENTENCE, null]);
     assert.deepEqual(s.components, [], 'no leftover component says "operational"');
+    assert.deepEqual([s.activeIncidents, s.activeMaintenance], [[], []], 'no leftover record is ongoing');
   });
 
   test("the page's own description is kept beside the normalised one", async () => {
@@ -68,6 +80,8 @@ describe('not monitored', () => {
     assert.equal(a.indicators.not_monitored, expected);
     // Hetzner's stored "operational" row is not counted; no other vendor was read.
     assert.equal(a.indicators.operational ?? 0, 0);
+    // Nor are the records its gone source left open.
+    assert.deepEqual([a.activeIncidents, a.activeMaintenance], [0, 0]);
   });
 
   test('adding it to the watchlist works and warns; a monitored vendor gives no warning', async () => {
@@ -137,6 +151,7 @@ describe('not monitored', () => {
     const card = home.match(/<li class="vendor-card[^"]*"[^>]*data-vendor="hetzner"[\s\S]*?<\/li>/)?.[0] ?? '';
     assert.match(card, /^<li class="vendor-card vendor-card--unknown vendor-card--unmonitored" data-monitored="no"/);
     assert.doesNotMatch(card, /Operational/);
+    assert.doesNotMatch(card, /Left open by a source that is gone|Window left running/);
 
     const page = await (await fetch(`${t.url}/vendors/hetzner`)).text();
     assert.match(page, /data-source-health="not-monitored"/);

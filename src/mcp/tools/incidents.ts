@@ -46,7 +46,10 @@ export const getActiveIncidents = defineTool({
     // A stored row of a vendor without a status source says nothing now (docs/web.md "Not monitored").
     const monitored = new Set(catalog.filter((v) => v.monitored).map((v) => v.id));
     const min = impact ? IMPACT_RANK[impact] : 0;
-    const incidents = result.items
+    // Nor is an incident its gone source left open.
+    const observable = result.items.filter((i) => monitored.has(i.vendor));
+    const total = result.total - (result.items.length - observable.length);
+    const incidents = observable
       .filter((i) => IMPACT_RANK[i.impact] >= min)
       .sort((a, b) => IMPACT_RANK[b.impact] - IMPACT_RANK[a.impact] || (a.startedAt < b.startedAt ? 1 : -1));
     const withIncident = new Set(incidents.map((i) => i.vendor));
@@ -63,7 +66,7 @@ export const getActiveIncidents = defineTool({
       const affected = new Set(incidents.map((i) => i.vendor)).size;
       lines.push(`${plural(incidents.length, 'ongoing incident')}${floor} at ${plural(affected, 'vendor')}${scope}:`);
       lines.push(...incidents.map((i) => incidentLine(i, now)));
-      const left = result.total - result.items.length;
+      const left = total - observable.length;
       if (left > 0) lines.push(`… and ${left} more not shown.`);
     } else {
       lines.push(`No ongoing incidents${observed.notObserved || observed.notMonitored ? ' known' : ''}${floor}${scope}.`);
@@ -83,7 +86,7 @@ export const getActiveIncidents = defineTool({
     lines.push(freshness(lastUpdated, source));
     return {
       text: lines.join('\n'),
-      data: { count: incidents.length, total: result.total, incidents: openRecords(incidents), vendorsNotOperational, lastUpdated, source },
+      data: { count: incidents.length, total, incidents: openRecords(incidents), vendorsNotOperational, lastUpdated, source },
     };
   },
 });

@@ -14,6 +14,7 @@ import { CRITICALITIES, type Criticality, type Service } from '../../domain/team
 import type { IncidentsRepository } from '../../store/repositories/incidents-repository.ts';
 import type { MaintenancesRepository } from '../../store/repositories/maintenances-repository.ts';
 import type { ServicesRepository } from '../../store/repositories/services-repository.ts';
+import type { VendorsRepository } from '../../store/repositories/vendors-repository.ts';
 import type { StatusRepository } from '../../store/repositories/status-repository.ts';
 import { audienceFor } from '../access/audience.ts';
 import { ownerOrg, type Viewer } from '../context.ts';
@@ -82,6 +83,7 @@ export interface ImpactReaders {
   incidents: Pick<IncidentsRepository, 'all'>;
   maintenances: Pick<MaintenancesRepository, 'all'>;
   status: Pick<StatusRepository, 'componentNames'>;
+  vendors: Pick<VendorsRepository, 'monitored'>;
 }
 
 /** Judges each record against the index; `components` are the vendors' id → name lists. */
@@ -107,14 +109,16 @@ export function impactService(d: ImpactReaders & { orgs: Pick<OrgsService, 'acti
     const vendors = vendorsOfServices(services);
     if (!vendors.length) return { serviceCount, openRecords: 0, services: [] };
     const audience = audienceFor(v);
-    const [incidents, maintenances] = await Promise.all([
+    const [incidents, maintenances, monitored] = await Promise.all([
       d.incidents.all({ audience, vendors, activeOnly: true }),
       d.maintenances.all({ audience, vendors, inProgressOnly: true }),
+      d.vendors.monitored(vendors, audience),
     ]);
+    // Records left open by a source that is gone say nothing about now (docs/web.md "Not monitored").
     const open: Open[] = [
       ...incidents.map((record) => ({ kind: 'incident' as const, record })),
       ...maintenances.map((record) => ({ kind: 'maintenance' as const, record })),
-    ];
+    ].filter((o) => monitored.has(o.record.vendor));
     if (!open.length) return { serviceCount, openRecords: 0, services: [] };
     const components = await d.status.componentNames([...new Set(open.map((o) => o.record.vendor))]);
     const judged = judgeRecords(open, impactIndex(services), components);

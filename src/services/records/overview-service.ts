@@ -121,13 +121,14 @@ export function overviewService(d: {
       for (const v of vendors) {
         categories.add(v.category);
         if (vendorFilter && !vendorFilter.includes(v.slug)) continue;
-        const inc = (incidentsBy.get(v.slug) ?? []).sort(byImpactThenRecent);
-        const windows = (maintBy.get(v.slug) ?? []).sort((a, b) => (a.scheduledFor < b.scheduledFor ? -1 : 1));
+        const monitored = isMonitored(v);
+        // Records left open from a source that is gone are not its state now (docs/web.md "Not monitored").
+        const inc = monitored ? (incidentsBy.get(v.slug) ?? []).sort(byImpactThenRecent) : [];
+        const windows = monitored ? (maintBy.get(v.slug) ?? []).sort((a, b) => (a.scheduledFor < b.scheduledFor ? -1 : 1)) : [];
         const due = windows.filter((m) => isActiveMaintenance(m, now));
         const upcoming = windows.filter((m) => isUpcomingMaintenance(m, now));
         const h = health.get(v.slug) ?? { ...d.health.NEVER };
         const page = statuses.get(v.slug);
-        const monitored = isMonitored(v);
         // Not monitored: unknown whatever an old row may say (docs/web.md "Not monitored").
         const indicator = !monitored
           ? 'unknown'
@@ -159,7 +160,7 @@ export function overviewService(d: {
         vendors: rows,
         categories: [...categories].sort(),
         counts,
-        activeIncidentCount: active.length,
+        activeIncidentCount: rows.reduce((n, v) => n + v.activeIncidents.length, 0),
         activeMaintenanceCount,
         generatedAt: nowIso,
       };

@@ -127,8 +127,9 @@ export function statsService(d: {
           timePeriod: dataWindow.applied,
           vendorCount: perVendor.size,
           incidentCount,
-          activeIncidents: active.length,
-          activeMaintenance: activeMnt.filter((m) => isActiveMaintenance(m, now)).length,
+          // Records left open from a source that is gone are not a count now (docs/web.md "Not monitored").
+          activeIncidents: active.filter((i) => !unmonitored.has(i.vendor)).length,
+          activeMaintenance: activeMnt.filter((m) => !unmonitored.has(m.vendor) && isActiveMaintenance(m, now)).length,
           byImpact,
           badges,
           indicators,

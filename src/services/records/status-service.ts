@@ -55,11 +55,12 @@ export function statusService(d: {
         d.health.forVendor(slug),
       ]);
       const now = d.clock.now();
-      const activeIncidents: Incident[] = active.map((i) => incidentView(i, vendor.name, now));
-      // Active = in progress/verifying, or scheduled and already due; never long over.
-      const activeMaintenance: Maintenance[] = maint.filter((m) => isActiveMaintenance(m, now)).map((m) => withVendorName(m, vendor.name));
-      const page = stored.get(slug);
       const monitored = isMonitored(vendor);
+      // Records left open from a source that is gone are not its state now (docs/web.md "Not monitored").
+      const activeIncidents: Incident[] = monitored ? active.map((i) => incidentView(i, vendor.name, now)) : [];
+      // Active = in progress/verifying, or scheduled and already due; never long over.
+      const activeMaintenance: Maintenance[] = monitored ? maint.filter((m) => isActiveMaintenance(m, now)).map((m) => withVendorName(m, vendor.name)) : [];
+      const page = stored.get(slug);
       // Not monitored: nothing was or can be read, whatever an old row may say (docs/web.md "Not monitored").
       const indicator = !monitored
         ? 'unknown'

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Audience } from '../../domain/audience.ts';
+import { isMonitored } from '../../domain/monitoring.ts';
 import type { CatalogVendor, ComplianceEntry, DataType } from '../../domain/records.ts';
 import type { Database } from '../schema.ts';
 import { fromJson, toJson } from './json.ts';
@@ -229,6 +230,13 @@ export function vendorsRepository(db: Kysely<Database>) {
       if (!slugs.length) return new Set();
       const rows = await ownVendorsOnly(db.selectFrom('vendors').select('slug').where('slug', 'in', slugs), audience).execute();
       return new Set(rows.map((r) => r.slug));
+    },
+
+    /** Which of these vendors are monitored (have a status source; docs/web.md "Not monitored"). */
+    async monitored(slugs: string[], audience: Audience): Promise<Set<string>> {
+      if (!slugs.length) return new Set();
+      const rows = await ownVendorsOnly(db.selectFrom('vendors').select(['slug', 'data_types']).where('slug', 'in', slugs), audience).execute();
+      return new Set(rows.filter((r) => isMonitored({ availableDataTypes: fromJson<DataType[]>(r.data_types, []) })).map((r) => r.slug));
     },
 
     /**

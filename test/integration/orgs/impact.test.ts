@@ -45,6 +45,8 @@ describe('impact now', () => {
       'f3',
     );
     await t.repos.incidents.upsert(incident('stripe', 'api', { title: 'Stripe API errors' }), 'f4');
+    // Hetzner is not monitored (no status source): an incident left open from a gone source says nothing now.
+    await t.repos.incidents.upsert(incident('hetzner', 'left-open', { title: 'Left open by a gone source' }), 'f5');
     await t.repos.maintenances.upsert(
       maintenance('github', 'pages-now', {
         title: 'Pages maintenance',
@@ -75,6 +77,7 @@ describe('impact now', () => {
       { name: 'api', criticality: 'high', dependencies: [{ vendor: 'amazon-web-services', regions: ['us-east-1'] }] },
       { name: 'eu-api', dependencies: [{ vendor: 'amazon-web-services', regions: ['eu-central-1'] }] },
       { name: 'quiet', dependencies: [{ vendor: 'cloudflare' }] },
+      { name: 'hosting', criticality: 'critical', dependencies: [{ vendor: 'hetzner' }] },
     ];
     for (const body of made) assert.equal((await send(api('/services'), 'POST', s(), body)).status, 201);
     const r = await send(api('/impact'), 'GET', s());
