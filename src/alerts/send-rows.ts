@@ -83,72 +83,71 @@ export async function sendRows(d: SendDeps, rows: Delivery[], b: SendBatch): Pro
   // Held, not attempted: the worker gives them back for later without using an attempt (docs/alerts.md "Held alerts").
   const held = rows.filter(closed);
   if (held.length) b.onHeld?.(held);
+  const sendable = rows.filter((row) => !closed(row));
   return Promise.all(
-    rows
-      .filter((row) => !closed(row))
-      .map(async (row) => {
-        const startedAt = d.clock.now();
-        const t0 = performance.now();
-        const target = row.routeId
-          ? resolveRouteTarget(row, routes.get(row.routeId) ?? null, prefs.get(row.orgId)!)
-          : resolveTarget(row, prefs.get(row.orgId)!, emails.get(row.orgId) ?? null, startedAt);
-        const channel = d.channels[row.channel as keyof PushChannels];
-        let sent: SendOutcome;
-        const cancelled = typeof target === 'string' || !channel;
-        if (typeof target === 'string') sent = unsendable(target);
-        else if (!channel) sent = unsendable(`${row.channel} is not available on this server`);
-        else {
-          try {
-            sent = await channel.send(row, target, deadline);
-          } catch (err) {
-            // Channels report failures; a throw is a bug, treated as a retryable failure.
-            sent = internalFailure((err as Error).message);
-          }
+    sendable.map(async (row) => {
+      const startedAt = d.clock.now();
+      const t0 = performance.now();
+      const target = row.routeId
+        ? resolveRouteTarget(row, routes.get(row.routeId) ?? null, prefs.get(row.orgId)!)
+        : resolveTarget(row, prefs.get(row.orgId)!, emails.get(row.orgId) ?? null, startedAt);
+      const channel = d.channels[row.channel as keyof PushChannels];
+      let sent: SendOutcome;
+      const cancelled = typeof target === 'string' || !channel;
+      if (typeof target === 'string') sent = unsendable(target);
+      else if (!channel) sent = unsendable(`${row.channel} is not available on this server`);
+      else {
+        try {
+          sent = await channel.send(row, target, deadline);
+        } catch (err) {
+          // Channels report failures; a throw is a bug, treated as a retryable failure.
+          sent = internalFailure((err as Error).message);
         }
-        const latencyMs = performance.now() - t0;
-        const now = d.clock.now();
-        const decision = decideAttempt(sent, {
-          cancelled,
-          interrupted: b.interrupt.aborted,
-          attempt: row.attempts,
-          maxAttempts: b.maxAttempts,
-          now,
-          random: b.random,
-        });
-        const { status, nextAttemptAt, result: outcome } = decision;
-        d.metrics?.deliveryAttempt(row.channel, decision.outcome);
-        // Lag from the event's detection (its occurredAt: the poll that found the change).
-        if (status === 'succeeded') d.metrics?.delivered(row.channel, (now.getTime() - Date.parse(row.occurredAt)) / 1000);
-        const off = channelToSwitchOff(row.channel, outcome);
-        // A route of any channel is switched off when its destination is gone (docs/alert-routes.md).
-        if (row.routeId && outcome.disableChannel) {
-          try {
-            await d.routes?.switchOff(row.routeId, `${outcome.statusCode ?? ''} ${outcome.ok ? '' : outcome.error}`.trim().slice(0, 300), d.clock.now());
-          } catch (err) {
-            d.log?.warn({ err, delivery: row.id }, 'alert delivery: could not switch off a route whose target is gone');
-          }
-        } else if (off) {
-          try {
-            await d.preferences.update(row.orgId, d.clock.now(), (s) => ({ ...s, settings: { ...s.settings, [off]: { ...s.settings[off], enabled: false } } }));
-          } catch (err) {
-            d.log?.warn({ err, delivery: row.id }, 'alert delivery: could not switch off a channel whose target is gone');
-          }
+      }
+      const latencyMs = performance.now() - t0;
+      const now = d.clock.now();
+      const decision = decideAttempt(sent, {
+        cancelled,
+        interrupted: b.interrupt.aborted,
+        attempt: row.attempts,
+        maxAttempts: b.maxAttempts,
+        now,
+        random: b.random,
+      });
+      const { status, nextAttemptAt, result: outcome } = decision;
+      d.metrics?.deliveryAttempt(row.channel, decision.outcome);
+      // Lag from the event's detection (its occurredAt: the poll that found the change).
+      if (status === 'succeeded') d.metrics?.delivered(row.channel, (now.getTime() - Date.parse(row.occurredAt)) / 1000);
+      const off = channelToSwitchOff(row.channel, outcome);
+      // A route of any channel is switched off when its destination is gone (docs/alert-routes.md).
+      if (row.routeId && outcome.disableChannel) {
+        try {
+          await d.routes?.switchOff(row.routeId, `${outcome.statusCode ?? ''} ${outcome.ok ? '' : outcome.error}`.trim().slice(0, 300), d.clock.now());
+        } catch (err) {
+          d.log?.warn({ err, delivery: row.id }, 'alert delivery: could not switch off a route whose target is gone');
         }
-        const completion: Completion = {
-          id: row.id,
-          attempt: row.attempts,
-          owner: row.leaseOwner ?? b.owner,
-          status,
-          nextAttemptAt,
-          statusCode: outcome.statusCode,
-          error: outcome.ok ? null : outcome.error,
-          startedAt: startedAt.toISOString(),
-          latencyMs,
-          outcome: decision.outcome,
-        };
-        const report: SendReport = { delivery: row, outcome, latencyMs, status, nextAttemptAt };
-        b.onEach?.(completion, report);
-        return report;
-      }),
+      } else if (off) {
+        try {
+          await d.preferences.update(row.orgId, d.clock.now(), (s) => ({ ...s, settings: { ...s.settings, [off]: { ...s.settings[off], enabled: false } } }));
+        } catch (err) {
+          d.log?.warn({ err, delivery: row.id }, 'alert delivery: could not switch off a channel whose target is gone');
+        }
+      }
+      const completion: Completion = {
+        id: row.id,
+        attempt: row.attempts,
+        owner: row.leaseOwner ?? b.owner,
+        status,
+        nextAttemptAt,
+        statusCode: outcome.statusCode,
+        error: outcome.ok ? null : outcome.error,
+        startedAt: startedAt.toISOString(),
+        latencyMs,
+        outcome: decision.outcome,
+      };
+      const report: SendReport = { delivery: row, outcome, latencyMs, status, nextAttemptAt };
+      b.onEach?.(completion, report);
+      return report;
+    }),
   );
 }
