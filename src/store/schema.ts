@@ -320,15 +320,9 @@ export interface AlertCursorsTable {
 }
 
 /** An event held for an organisation whose secrets do not open (migration 1580). */
-export interface DispatchHoldsTable {
+export interface DispatchHoldsTable extends Omit<EventsTable, 'seq'> {
   org_id: string;
   event_seq: number;
-  type: string;
-  vendor: string;
-  entity_kind: string;
-  entity_id: string;
-  occurred_at: string;
-  payload: string;
   held_at: string;
 }
 

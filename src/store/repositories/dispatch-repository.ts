@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { StoredEvent } from '../../domain/events.ts';
 import { chunks, INSERT_CHUNK, type NewDelivery, toRow } from './delivery-rows.ts';
-import { storedEvent } from './events-repository.ts';
-import { toJson } from './json.ts';
+import { eventRow, storedEvent } from './events-repository.ts';
 
 // The dispatcher's side of the alert tables: its cursor over the event log and
 // the commit that moves the cursor and writes the rows of the events read, in
@@ -64,17 +63,10 @@ async function writeHolds(trx: Kysely<Database>, holds: Hold[], at: string): Pro
     await trx
       .insertInto('dispatch_holds')
       .values(
-        part.map(({ orgId, event: e }) => ({
-          org_id: orgId,
-          event_seq: e.seq,
-          type: e.type,
-          vendor: e.vendor,
-          entity_kind: e.entityKind,
-          entity_id: e.entityId,
-          occurred_at: e.occurredAt,
-          payload: toJson(e.payload),
-          held_at: at,
-        })),
+        part.map(({ orgId, event }) => {
+          const { seq, ...columns } = eventRow(event);
+          return { org_id: orgId, event_seq: seq, ...columns, held_at: at };
+        }),
       )
       .onConflict((oc) => oc.columns(['org_id', 'event_seq']).doNothing())
       .execute();

@@ -32,6 +32,17 @@ export const storedEvent = (r: Pick<EventsTable, 'type' | 'vendor' | 'entity_kin
     payload: fromJson(r.payload, {}),
   }) as StoredEvent;
 
+/** An event's columns (the log's row, or a held copy of it). */
+export const eventRow = (e: StoredEvent): EventsTable => ({
+  seq: e.seq,
+  type: e.type,
+  vendor: e.vendor,
+  entity_kind: e.entityKind,
+  entity_id: e.entityId,
+  occurred_at: e.occurredAt,
+  payload: toJson(e.payload),
+});
+
 export function eventsRepository(db: Kysely<Database>) {
   /**
    * Appends `events` using `trx` — the transaction that writes the change they
@@ -58,17 +69,7 @@ export function eventsRepository(db: Kysely<Database>) {
     for (let i = 0; i < stored.length; i += INSERT_CHUNK) {
       await trx
         .insertInto('events')
-        .values(
-          stored.slice(i, i + INSERT_CHUNK).map((e) => ({
-            seq: e.seq,
-            type: e.type,
-            vendor: e.vendor,
-            entity_kind: e.entityKind,
-            entity_id: e.entityId,
-            occurred_at: e.occurredAt,
-            payload: toJson(e.payload),
-          })),
-        )
+        .values(stored.slice(i, i + INSERT_CHUNK).map(eventRow))
         .execute();
     }
     return stored;
