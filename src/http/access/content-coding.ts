@@ -16,15 +16,15 @@ export const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:[\w.+-]*
 export const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
 export const GZIP_OPTIONS = { level: 6 };
 
-/**
- * The coding to answer with for an `Accept-Encoding` header (RFC 9110, 12.5.3): the one with
- * the highest q-value among br and gzip (br on a tie), none when absent, `identity` or q=0.
- */
 /** Clients send a handful of distinct Accept-Encoding values: each is read once (bounded, cleared when full). */
 const KNOWN_CODINGS = new Map<string, Coding | null>();
 const MAX_KNOWN_CODINGS = 256;
 const MAX_KNOWN_LENGTH = 200;
 
+/**
+ * The coding to answer with for an `Accept-Encoding` header (RFC 9110, 12.5.3): the one with
+ * the highest q-value among br and gzip (br on a tie), none when absent, `identity` or q=0.
+ */
 export function preferredCoding(acceptEncoding: string | undefined): Coding | null {
   if (!acceptEncoding) return null;
   const known = KNOWN_CODINGS.get(acceptEncoding);
