@@ -144,7 +144,9 @@ export async function startInstance(name: string, env: Record<string, string>, a
       check();
     });
 
-  const started = await waitForLog((l) => typeof l.msg === 'string' && l.msg.startsWith('started with roles'), timeoutMs).catch((err) => {
+  const started = await waitForLog((l) => typeof l.msg === 'string' && l.msg.startsWith('started with roles'), timeoutMs).catch(async (err) => {
+    // What the database was doing says why a start hangs (a lock wait, a statement).
+    if (err instanceof Error && !exited) err.message += `\n--- database activity ---\n${await databaseActivity()}`;
     child.kill('SIGKILL');
     throw err;
   });
@@ -181,6 +183,24 @@ export function cli(env: Record<string, string>, args: string[]): Promise<string
       (err, stdout, stderr) => (err ? reject(new Error(`cli ${args.join(' ')} failed: ${err.message}\n${stderr}`)) : resolve(stdout)),
     );
   });
+}
+
+/** Statements in progress and lock waits on the test database, one line each. */
+async function databaseActivity(): Promise<string> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  try {
+    await client.connect();
+    const { rows } = await client.query(
+      `select pid, application_name, state, wait_event_type, wait_event, now() - xact_start as in_transaction, left(query, 300) as query
+         from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle'`,
+    );
+    const waits = await client.query(`select pid, locktype, mode, relation::regclass::text as relation, objid from pg_locks where not granted`);
+    return [...rows, ...waits.rows.map((w) => ({ waiting: w }))].map((r) => JSON.stringify(r)).join('\n') || 'none';
+  } catch (err) {
+    return `could not be read: ${(err as Error).message}`;
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** Warnings and errors of the instances, for a failing test's message. */
