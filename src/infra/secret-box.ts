@@ -76,12 +76,18 @@ export function loadSecretBox(o: { key: string | null; previous: string[]; dataD
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     fs.mkdirSync(o.dataDir, { recursive: true });
     hex = randomBytes(32).toString('hex');
+    // Written whole under a name of its own, then linked into place: instances starting
+    // together on one data directory never read a key file that is still empty.
+    const written = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(written, `${hex}\n`, { mode: 0o600, flag: 'wx' });
     try {
-      fs.writeFileSync(file, `${hex}\n`, { mode: 0o600, flag: 'wx' });
+      fs.linkSync(written, file);
     } catch (e) {
-      // Another process of the same data directory wrote it first: use theirs.
+      // Another process of the same data directory linked its key first: use theirs.
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       hex = fs.readFileSync(file, 'utf8').trim();
+    } finally {
+      fs.rmSync(written, { force: true });
     }
   }
   if (!KEY_HEX.test(hex)) throw new Error(`${file} does not hold a 64-hex-character key`);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { keyIdOf, loadSecretBox, secretBox } from '../../src/infra/secret-box.ts';
 
 test('sealed values are AES-256-GCM with the key id; tampering and unknown keys refuse', () => {
@@ -47,6 +47,32 @@ test('without SECRETS_KEY a key is generated once into the data directory, with 
     const hex = randomBytes(32).toString('hex');
     assert.equal(loadSecretBox({ key: hex, previous: [], dataDir: dir }).keyId, keyIdOf(Buffer.from(hex, 'hex')));
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('instances starting together on one data directory share one key; none reads a half-written file', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vis-key-'));
+  const write = fs.writeFileSync;
+  let other: ReturnType<typeof loadSecretBox> | undefined;
+  let loading = false;
+  // The other instance loads while this one is between creating its file and writing the key.
+  const writing = mock.method(fs, 'writeFileSync', (file: fs.PathOrFileDescriptor, data: string, opts: fs.WriteFileOptions) => {
+    write(file, '', opts);
+    if (!loading) {
+      loading = true;
+      other = loadSecretBox({ key: null, previous: [], dataDir: dir });
+    }
+    write(file, data);
+  });
+  try {
+    const first = loadSecretBox({ key: null, previous: [], dataDir: dir });
+    assert.ok(other);
+    assert.equal(first.keyId, other.keyId, 'both use the key that was linked first');
+    assert.equal(first.open(other.seal('s')), 's');
+    assert.deepEqual(fs.readdirSync(dir), ['secrets.key'], 'no partial files are left');
+  } finally {
+    writing.mock.restore();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
