@@ -3,6 +3,7 @@ import type { Credential } from '../../domain/private-probes.ts';
 import type { ProbeSample, ProbeSpec } from '../../domain/probes.ts';
 import type { SecretBox } from '../../domain/secret-box.ts';
 import type { Database } from '../schema.ts';
+import { chunks, INSERT_CHUNK } from './delivery-rows.ts';
 import { claimLeases } from './lease-claim.ts';
 import { openSecret, resealColumn } from './sealed-values.ts';
 
@@ -81,22 +82,20 @@ export interface ProbeResult {
 /** `box` opens private probes' credentials when they are claimed; readers without the secrets key pass none. */
 export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
   return {
-    /** Makes the rows match the catalog's probes: new ones added, dropped ones retired, listed ones active. */
+    /**
+     * Makes the rows match the catalog's probes: new ones added, dropped ones retired, listed
+     * ones active. One upsert, not a read then inserts: instances starting together on one
+     * database sync the same list at once, and the second insert of a row must not fail.
+     * A row of an organisation's private probes is never touched (the conflict's WHERE).
+     */
     async sync(probes: { id: string; vendor: string; kind: string; target: string; spec: ProbeSpec }[], now: Date): Promise<void> {
       const at = now.toISOString();
       await db.transaction().execute(async (trx) => {
-        const have = new Set((await trx.selectFrom('probes').select('id').where('org_id', 'is', null).execute()).map((r) => r.id));
-        for (const p of probes) {
-          if (have.has(p.id)) {
-            await trx
-              .updateTable('probes')
-              .set({ retired: 0, spec: JSON.stringify(p.spec), vendor: p.vendor })
-              .where('id', '=', p.id)
-              .execute();
-          } else {
-            await trx
-              .insertInto('probes')
-              .values({
+        for (const batch of chunks(probes, INSERT_CHUNK)) {
+          await trx
+            .insertInto('probes')
+            .values(
+              batch.map((p) => ({
                 id: p.id,
                 vendor: p.vendor,
                 kind: p.kind,
@@ -113,9 +112,15 @@ export function probesRepository(db: Kysely<Database>, box?: SecretBox) {
                 relax_steps: 0,
                 relaxed_at: null,
                 updated_at: at,
-              })
-              .execute();
-          }
+              })),
+            )
+            .onConflict((oc) =>
+              oc
+                .column('id')
+                .doUpdateSet((eb) => ({ retired: 0, spec: eb.ref('excluded.spec'), vendor: eb.ref('excluded.vendor') }))
+                .where('probes.org_id', 'is', null),
+            )
+            .execute();
         }
         const keep = probes.map((p) => p.id);
         let q = trx.updateTable('probes').set({ retired: 1 }).where('org_id', 'is', null);

@@ -304,4 +304,18 @@ describe('probes', () => {
     assert.equal(reasons.get('dns nothing.invalid'), 'ENOTFOUND');
     assert.equal(reasons.get(`tls localhost:${tcpPort}`), 'timeout', 'a plain TCP endpoint never completes a TLS handshake');
   });
+
+  test('instances starting together sync the same probes at once: none fails, each probe is one row', async () => {
+    const probes = t.app.services.earlyWarning.probes;
+    const specs: ProbeSpec[] = Array.from({ length: 40 }, (_, i) => ({ kind: 'http', url: `http://localhost:${port}/together?n=${i}`, expect: [200] }));
+    // Each sync on a connection of its own (PostgreSQL), as separate processes would.
+    const results = await Promise.allSettled(Array.from({ length: 3 }, () => probes.syncCatalog(probesOf('gitlab', specs))));
+    assert.deepEqual(
+      results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok')),
+      ['ok', 'ok', 'ok'],
+    );
+    const rows = await health();
+    assert.equal(rows.length, specs.length);
+    assert.equal(new Set(rows.map((r) => r.target)).size, specs.length);
+  });
 });

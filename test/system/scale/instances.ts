@@ -111,14 +111,16 @@ export async function startInstance(name: string, env: Record<string, string>, a
     for (const w of [...waiters]) w();
   });
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  // Set before the waiters look: a process that dies while starting is reported as such
+  // (with its stderr) at once, not as a start that timed out a minute later.
+  let exited = false;
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
     child.once('exit', (code, signal) => {
+      exited = true;
       resolve({ code, signal, at: Date.now() });
       for (const w of [...waiters]) w();
     }),
   );
-  let exited = false;
-  void exit.then(() => (exited = true));
 
   const waitForLog = (match: (l: LogLine) => boolean, ms = 20_000) =>
     new Promise<LogLine>((resolve, reject) => {
@@ -145,10 +147,13 @@ export async function startInstance(name: string, env: Record<string, string>, a
     });
 
   const started = await waitForLog((l) => typeof l.msg === 'string' && l.msg.startsWith('started with roles'), timeoutMs).catch(async (err) => {
-    // What the database was doing says why a start hangs (a lock wait, a statement).
-    if (err instanceof Error && !exited) err.message += `\n--- database activity ---\n${await databaseActivity()}`;
+    // What the database was doing says why a start hangs (a lock wait, a statement); read
+    // before the kill ends the process's sessions.
+    const activity = exited || !(err instanceof Error) ? null : await databaseActivity();
     child.kill('SIGKILL');
-    throw err;
+    if (activity === null) throw err;
+    // A new error: the runner prints the stack, which holds the message it was made with.
+    throw new Error(`${err.message}\n--- database activity ---\n${activity}`);
   });
   const port = Number(started.port);
   const url = `http://127.0.0.1:${port}`;
