@@ -60,7 +60,7 @@ export function watchlistSection(w: WatchlistView, vendors: VendorProfile[], fin
       )}
       </div>
       <div class="form-actions">
-        <button type="submit" class="button">Save watchlist</button>
+        <button type="submit" class="button" disabled data-script-enables>Save watchlist</button>
         <p data-watchlist-status role="status" hidden></p>
       </div>
     </form>
@@ -333,7 +333,7 @@ export function notificationsSection(p: PreferencesView, accountEmail: string, o
       </fieldset>
 
       <div class="form-actions">
-        <button type="submit" class="button">Save notification settings</button>
+        <button type="submit" class="button" disabled data-script-enables>Save notification settings</button>
         <p data-preferences-status role="status" hidden></p>
       </div>
     </form>

@@ -37,7 +37,7 @@ export function signupPage(next: string, minPasswordLength: number): Page {
         <p class="field__hint" id="password-hint">At least ${minPasswordLength} characters, not a common or easily guessed password.</p>
         <p class="form-error" id="password-error" data-field-error="password" hidden></p>
       </div>
-      <button type="submit" class="button">Create account</button>
+      <button type="submit" class="button" disabled data-script-enables>Create account</button>
     </form>
     <p>Already have an account? <a href="/login${next !== '/account' ? `?next=${encodeURIComponent(next)}` : ''}">Log in</a></p>
   </div>`,
@@ -63,7 +63,7 @@ export function loginPage(next: string, csrf: string): Page {
         <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256" aria-describedby="password-error">
         <p class="form-error" id="password-error" data-field-error="password" hidden></p>
       </div>
-      <button type="submit" class="button">Log in</button>
+      <button type="submit" class="button" disabled data-script-enables>Log in</button>
     </form>
     <p>No account yet? <a href="/signup${next !== '/account' ? `?next=${encodeURIComponent(next)}` : ''}">Sign up</a></p>
     ${ssoForm(next, csrf)}

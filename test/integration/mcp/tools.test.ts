@@ -5,7 +5,7 @@ import { readCatalog } from '../../../src/services/vendors/catalog-loader.ts';
 import { incidentsRepository } from '../../../src/store/repositories/incidents-repository.ts';
 import { maintenancesRepository } from '../../../src/store/repositories/maintenances-repository.ts';
 import { statusRepository } from '../../../src/store/repositories/status-repository.ts';
-import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
+import { getJson, startApp, TestClock, type TestApp } from '../../helpers/app.ts';
 import { connect, type Connected, createKey, createUser, textOf } from '../../helpers/mcp.ts';
 import { incident, maintenance } from '../../helpers/records.ts';
 
@@ -299,8 +299,9 @@ describe('MCP tools over Streamable HTTP', () => {
 describe('MCP quota', () => {
   let t: TestApp;
   before(async () => {
-    // The real plan table: anonymous callers get 10 requests a minute.
-    t = await startApp({ env: { RATE_LIMITS: '{}' } });
+    // The real plan table: anonymous callers get 10 requests a minute. A clock that stands
+    // still, so the eleven calls never straddle the end of a minute window.
+    t = await startApp({ clock: new TestClock(new Date('2026-11-29T12:00:10Z')), env: { RATE_LIMITS: '{}' } });
   });
   after(async () => t.close());
 

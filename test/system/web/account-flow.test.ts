@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { getJson, startApp, type TestApp } from '../../helpers/app.ts';
 import { uniqueEmail } from '../../helpers/access.ts';
+import { sleep } from '../../helpers/wait.ts';
 import { launchBrowser, newPage, OPTIONAL_ENDPOINTS_MISSING, screenshot, unexpected } from '../../helpers/browser.ts';
 
 // A newcomer's path through the web application, in a real browser:
@@ -136,6 +137,24 @@ describe('account flow in a real browser', () => {
       unexpected(problems, [/^http 400 POST \/api\/v1\/auth\/signup$/, /^http 401 POST \/api\/v1\/auth\/login$/, ...OPTIONAL_ENDPOINTS_MISSING]),
       [],
     );
+    await context.close();
+  });
+
+  test('a click before the script of the form has run waits for it: never a raw form post to the API', async () => {
+    const { page, context } = await newPage(browser, { baseURL: t.url });
+    // A slow connection: the form's script arrives a while after the page.
+    let scriptSent = false;
+    await page.route(/\/js\/auth\.js/, async (route) => {
+      await sleep(1_500);
+      scriptSent = true;
+      await route.continue();
+    });
+    await page.goto('/signup', { waitUntil: 'commit' });
+    await page.getByLabel('Email').fill(uniqueEmail('early'));
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/account\?welcome=1$/, { timeout: 10_000 });
+    assert.ok(scriptSent, 'the click waited for the script');
     await context.close();
   });
 

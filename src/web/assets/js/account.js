@@ -1,7 +1,7 @@
 // Account area: create and revoke API keys (and, when present, the watchlist,
 // notification preferences and feed forms). Every change goes through the same
 // JSON API a script would use, with the session cookie and the CSRF token.
-import { announce, api, errorMessage, say } from './common.js';
+import { announce, api, errorMessage, say, scriptReady } from './common.js';
 import './boards.js';
 import './status-pages.js';
 
@@ -154,6 +154,7 @@ if (watchForm) {
     count.textContent = String(result.body.count);
     say(status, `Watchlist saved: ${result.body.count} vendor${result.body.count === 1 ? '' : 's'}.`);
   });
+  scriptReady(watchForm);
 }
 
 // --------------------------------------------------------------- preferences
@@ -317,6 +318,7 @@ if (prefsForm) {
     say(status, once.length ? 'Saved. A new secret is shown above: copy it now.' : 'Saved.');
     announce('Notification settings saved');
   });
+  scriptReady(prefsForm);
 
   // Send test: uses the saved settings of one channel.
   prefsForm.addEventListener('click', async (event) => {

@@ -1,6 +1,6 @@
 // Signup and login: post the form as JSON with the CSRF token, show errors next
 // to the field they concern, go on to `data-next` (a local path) on success.
-import { api, errorMessage } from './common.js';
+import { api, errorMessage, scriptReady } from './common.js';
 
 const FIELD_NAMES = { email: 'The email address', password: 'The password' };
 
@@ -66,4 +66,5 @@ for (const form of document.querySelectorAll('[data-auth-form]')) {
       formError.hidden = false;
     }
   });
+  scriptReady(form);
 }

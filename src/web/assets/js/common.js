@@ -69,3 +69,12 @@ export function say(el, text, kind = 'ok') {
   el.className = kind === 'error' ? 'form-error' : 'form-ok';
   el.hidden = !text;
 }
+
+/**
+ * Enables a form's submit buttons rendered disabled (`data-script-enables`): the form posts
+ * JSON through its script, so a click before the script has attached its handler would send
+ * the browser's own form post to the API instead (docs/web.md "Forms wait for their script").
+ */
+export function scriptReady(form) {
+  for (const button of form.querySelectorAll('[data-script-enables]')) button.disabled = false;
+}
