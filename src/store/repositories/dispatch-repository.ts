@@ -15,8 +15,13 @@ import { eventRow, storedEvent } from './events-repository.ts';
  */
 class NotWritten extends Error {}
 
-/** The rows of a dispatch (each event's record once, then the rows) and its summaries, inside `trx`. */
-async function writeRows(trx: Kysely<Database>, rows: NewDelivery[], summaries: NewDelivery[], at: string): Promise<void> {
+/**
+ * The rows of a dispatch, inside `trx`: each event's record once, then the rows; rows without an
+ * event are flood-cap summaries, inserted or added to while still pending.
+ */
+async function writeRows(trx: Kysely<Database>, all: NewDelivery[], at: string): Promise<void> {
+  const rows = all.filter((d) => d.eventSeq !== null);
+  const summaries = all.filter((d) => d.eventSeq === null);
   // Each event's record once (rows reference it), then the rows.
   const payloads = new Map<number, string>();
   for (const d of rows) if (!payloads.has(d.eventSeq!)) payloads.set(d.eventSeq!, d.payloadJson);
@@ -102,8 +107,6 @@ export function dispatchRepository(db: Kysely<Database>) {
      */
     async commitDispatch(name: string, fromSeq: number, toSeq: number, all: NewDelivery[], now: Date, holds: Hold[] = []): Promise<boolean> {
       const at = now.toISOString();
-      const rows = all.filter((d) => d.eventSeq !== null);
-      const summaries = all.filter((d) => d.eventSeq === null);
       return db
         .transaction()
         .execute(async (trx) => {
@@ -114,7 +117,7 @@ export function dispatchRepository(db: Kysely<Database>) {
             .where('seq', '=', fromSeq)
             .executeTakeFirst();
           if (Number(moved.numUpdatedRows) !== 1) return false;
-          await writeRows(trx, rows, summaries, at);
+          await writeRows(trx, all, at);
           if (holds.length) await writeHolds(trx, holds, at);
           return true;
         })
@@ -157,12 +160,7 @@ export function dispatchRepository(db: Kysely<Database>) {
             released += Number(r.numDeletedRows ?? 0);
           }
           if (released !== seqs.length) throw new NotWritten();
-          await writeRows(
-            trx,
-            all.filter((d) => d.eventSeq !== null),
-            all.filter((d) => d.eventSeq === null),
-            at,
-          );
+          await writeRows(trx, all, at);
           return true;
         })
         .catch((err) => {
